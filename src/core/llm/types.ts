@@ -1,0 +1,66 @@
+import type OpenAI from 'openai';
+
+/** A chat message exactly as the OpenAI wire format has it (system, user, assistant with tool_calls, tool). */
+export type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+
+/** A function tool as the model sees it (name, description, JSON schema of its parameters). */
+export type ToolSpec = OpenAI.Chat.Completions.ChatCompletionFunctionTool;
+
+/** OpenAI's structured-output wrapper: `{ type: 'json_schema', json_schema: { name, schema, strict } }`. */
+export interface JsonSchemaResponseFormat {
+  type: 'json_schema';
+  json_schema: { name: string; schema: Record<string, unknown>; strict?: boolean; description?: string };
+}
+export type ResponseFormat = JsonSchemaResponseFormat | { type: 'json_object' } | { type: 'text' };
+
+/**
+ * One model call, in the spirit of `llm_client.call(model, messages, response_format, temperature, max_tokens)`,
+ * plus tools, cancellation and an optional streaming callback.
+ */
+export interface LlmCallOptions {
+  model: string;
+  messages: ChatMessage[];
+  responseFormat?: ResponseFormat;
+  temperature?: number;
+  maxTokens?: number;
+  tools?: ToolSpec[];
+  toolChoice?: 'auto' | 'none' | 'required';
+  signal?: AbortSignal;
+  /** Per-request timeout in ms (overrides the client's default). */
+  timeoutMs?: number;
+  /** When given, the call streams and this receives each text delta as it arrives. */
+  onDelta?: (delta: string) => void;
+}
+
+export interface LlmToolCall {
+  id: string;
+  name: string;
+  /** The raw JSON argument string the model produced (may be malformed: callers validate). */
+  arguments: string;
+}
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'unknown';
+
+/** The normalised result of one model call, whatever the provider. */
+export interface LlmResult {
+  text: string;
+  toolCalls: LlmToolCall[];
+  finishReason: FinishReason;
+  usage: TokenUsage;
+  model: string;
+  latencyMs: number;
+}
+
+export type ProviderName = 'openai' | 'ollama' | 'replay';
+
+/** Anything that answers model calls: the OpenAI-SDK client, a replay cassette, a recorder around either. */
+export interface LlmClient {
+  readonly provider: ProviderName;
+  call(options: LlmCallOptions): Promise<LlmResult>;
+}

@@ -1,0 +1,66 @@
+import type { z } from 'zod';
+import type { Logger } from '../logging/logger';
+
+export const DANGER_LEVELS = ['SAFE', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
+export type DangerLevel = (typeof DANGER_LEVELS)[number];
+
+/** Orders danger levels: `dangerRank('HIGH') > dangerRank('MEDIUM')`. */
+export function dangerRank(level: DangerLevel): number {
+  return DANGER_LEVELS.indexOf(level);
+}
+
+export const TOOL_CATEGORIES = ['file', 'search', 'shell', 'git', 'test', 'http', 'mcp', 'custom'] as const;
+export type ToolCategory = (typeof TOOL_CATEGORIES)[number];
+
+/** What a tool gets besides its parameters. */
+export interface ToolContext {
+  /** Absolute real path of the workspace root; file tools never leave it. */
+  workspaceRoot: string;
+  signal: AbortSignal;
+  logger: Logger;
+  /**
+   * Asks for a one-off escalation (e.g. writing under `.vscode/` needs HIGH approval).
+   * Resolves true when approved; absent means "no one to ask" and the tool must refuse.
+   */
+  requestEscalation?: (level: DangerLevel, reason: string) => Promise<boolean>;
+}
+
+/** What a tool returns: text for the model, optional structured data for the host (panel, supervisor). */
+export interface ToolOutput {
+  content: string;
+  data?: unknown;
+}
+
+/**
+ * A tool is one small value: name, description, category, danger level, one zod schema for its
+ * parameters (validates the call and is the JSON schema the model sees) and `execute`.
+ */
+export interface ToolDefinition<P extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  category: ToolCategory;
+  dangerLevel: DangerLevel;
+  parameters: P;
+  execute(params: z.infer<P>, context: ToolContext): Promise<ToolOutput | string>;
+}
+
+/** Identity helper that keeps the parameter type inferred: `defineTool({ ..., parameters: z.object(...) })`. */
+export function defineTool<P extends z.ZodType>(definition: ToolDefinition<P>): ToolDefinition<P> {
+  return definition;
+}
+
+export type ApprovalOutcome = 'auto' | 'approved' | 'always' | 'denied' | 'timeout' | 'policy_denied';
+
+/** The outcome of one tool call as the agent, the hooks and the audit trail see it. */
+export interface ToolCallResult {
+  toolName: string;
+  callId?: string;
+  ok: boolean;
+  /** Text fed back to the model as the tool message. Always present, also on errors and denials. */
+  content: string;
+  data?: unknown;
+  error?: { error_code: string; message: string };
+  approval: ApprovalOutcome;
+  approvedBy?: string;
+  durationMs: number;
+}
