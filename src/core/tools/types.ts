@@ -64,3 +64,20 @@ export interface ToolCallResult {
   approvedBy?: string;
   durationMs: number;
 }
+
+/** A `wrapToolCall` chain already composed by the agent from its lifecycle hooks. */
+export type ToolCallWrapper = (toolName: string, next: () => Promise<ToolCallResult>, params: unknown) => Promise<ToolCallResult>;
+
+/**
+ * The seam between an agent and tool execution: the specs the model sees and a way to run one
+ * model-issued call. The ToolExecutor implements it; a ReAct agent only needs this.
+ * `executeCall` never throws for a bad call (unknown tool, malformed JSON, schema failure, denial):
+ * it returns a ToolCallResult with ok=false whose content tells the model what went wrong.
+ */
+export interface AgentToolbox {
+  toolSpecs(): import('../llm/types').ToolSpec[];
+  executeCall(
+    call: import('../llm/types').LlmToolCall,
+    options?: { signal?: AbortSignal; wrap?: ToolCallWrapper; requestedBy?: string },
+  ): Promise<ToolCallResult>;
+}
