@@ -1,0 +1,155 @@
+import { spawn } from 'node:child_process';
+import { scrubEnv } from './scrubEnv';
+
+export interface RunProcessOptions {
+  cwd: string;
+  /** Executable, or a whole command line when `shell` is true. */
+  command: string;
+  args?: string[];
+  shell?: boolean;
+  /** Environment for the child; credential-like variables are always removed. Default: this process's env. */
+  env?: NodeJS.ProcessEnv;
+  /** Kill the whole process group after this many ms. Default 60 000. */
+  timeoutMs?: number;
+  /** Keep at most this many bytes of output (stdout and stderr each, and combined). Default 1 MiB. */
+  maxOutputBytes?: number;
+  signal?: AbortSignal;
+  /** Written to the child's stdin, which is then closed. */
+  input?: string;
+}
+
+export interface RunProcessResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** stdout and stderr interleaved in arrival order. */
+  output: string;
+  timedOut: boolean;
+  cancelled: boolean;
+  truncated: boolean;
+  /** The child could not be started (e.g. command not found); `output` says why. */
+  spawnError?: string;
+  durationMs: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_OUTPUT = 1024 * 1024;
+
+/** Appends to a bounded buffer; once full, further data is dropped and a marker added once. */
+class BoundedText {
+  private chunks: string[] = [];
+  private bytes = 0;
+  truncated = false;
+  constructor(private readonly limit: number) {}
+  push(text: string): void {
+    if (this.truncated) return;
+    const size = Buffer.byteLength(text);
+    if (this.bytes + size <= this.limit) {
+      this.chunks.push(text);
+      this.bytes += size;
+      return;
+    }
+    const room = Math.max(0, this.limit - this.bytes);
+    this.chunks.push(Buffer.from(text).subarray(0, room).toString());
+    this.chunks.push(`\n…[output truncated at ${this.limit} bytes]…\n`);
+    this.bytes = this.limit;
+    this.truncated = true;
+  }
+  toString(): string {
+    return this.chunks.join('');
+  }
+}
+
+/**
+ * Runs a child process in its own process group and always resolves (never rejects for a
+ * non-zero exit). On timeout or abort the whole group is killed, so a generated infinite loop
+ * or a forked grandchild cannot outlive the call. Output is capped with a visible marker.
+ */
+export function runProcess(options: RunProcessOptions): Promise<RunProcessResult> {
+  const started = Date.now();
+  const limit = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+  const stdout = new BoundedText(limit);
+  const stderr = new BoundedText(limit);
+  const output = new BoundedText(limit);
+
+  return new Promise((resolve) => {
+    let timedOut = false;
+    let cancelled = false;
+    let settled = false;
+
+    const child = spawn(options.command, options.args ?? [], {
+      cwd: options.cwd,
+      env: scrubEnv(options.env ?? process.env),
+      shell: options.shell ?? false,
+      detached: true, // own process group: kill(-pid) reaches every descendant
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+
+    const killGroup = (): void => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        try {
+          child.kill('SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }
+    };
+
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    timer.unref?.();
+
+    const onAbort = (): void => {
+      cancelled = true;
+      killGroup();
+    };
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const finish = (exitCode: number | null, signal: NodeJS.Signals | null, spawnError?: string): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      // The group may still hold a grandchild that kept running after the leader exited.
+      if (timedOut || cancelled) killGroup();
+      resolve({
+        exitCode,
+        signal,
+        stdout: stdout.toString(),
+        stderr: stderr.toString(),
+        output: output.toString(),
+        timedOut,
+        cancelled,
+        truncated: stdout.truncated || stderr.truncated || output.truncated,
+        spawnError,
+        durationMs: Date.now() - started,
+      });
+    };
+
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout.push(d);
+      output.push(d);
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr.push(d);
+      output.push(d);
+    });
+    child.stdin.on('error', () => undefined); // the child may exit before reading its input
+    if (options.input !== undefined) child.stdin.end(options.input);
+    else child.stdin.end();
+
+    child.on('error', (err) => {
+      output.push(`Could not start '${options.command}': ${err.message}\n`);
+      finish(null, null, err.message);
+    });
+    child.on('close', (code, signal) => finish(code, signal));
+  });
+}
