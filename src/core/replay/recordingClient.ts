@@ -1,0 +1,33 @@
+import type { LlmCallOptions, LlmClient, LlmResult } from '../llm/types';
+import { fingerprint, writeCassette, type Cassette } from './cassette';
+
+/**
+ * Wraps a real client and records every exchange to a cassette file, rewritten after each call so
+ * that a cancelled or crashed session still leaves a usable recording of what happened so far.
+ */
+export class RecordingLlmClient implements LlmClient {
+  readonly cassette: Cassette = { format: 'tdd-agent-cassette', version: 1, recordedAt: new Date().toISOString(), exchanges: [] };
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly inner: LlmClient, private readonly path: string, note?: string) {
+    if (note) this.cassette.note = note;
+  }
+
+  get provider(): LlmClient['provider'] {
+    return this.inner.provider;
+  }
+
+  async call(options: LlmCallOptions): Promise<LlmResult> {
+    const request = fingerprint(options);
+    const response = await this.inner.call(options);
+    this.cassette.exchanges.push({ request, response });
+    this.writing = this.writing.then(() => writeCassette(this.path, this.cassette));
+    await this.writing;
+    return response;
+  }
+
+  /** Resolves once every exchange so far is on disk. */
+  flush(): Promise<void> {
+    return this.writing;
+  }
+}

@@ -1,0 +1,46 @@
+import type { ErrorInfo } from '../errors/agentError';
+import type { DangerLevel, ApprovalOutcome } from '../tools/types';
+import type { TestRunStatus } from '../testRunners/types';
+
+/** The three TDD roles. */
+export type Role = 'tester' | 'implementer' | 'refactorer';
+export const ROLES: readonly Role[] = ['tester', 'implementer', 'refactorer'];
+
+/** The phase a cycle is in; `DONE` once it has committed or failed. */
+export type Phase = 'TESTING' | 'IMPLEMENTING' | 'REFACTORING' | 'DONE';
+
+export type SessionStatus = 'running' | 'completed' | 'max_cycles' | 'failed' | 'cancelled';
+export type CycleOutcome = 'green' | 'failed' | 'cancelled' | 'kata_complete';
+export type PhaseOutcome = 'red' | 'green' | 'refactored' | 'no_change' | 'skipped' | 'failed' | 'cancelled' | 'kata_complete';
+
+export interface TestCounts {
+  status: TestRunStatus;
+  passed: number;
+  failed: number;
+  total: number;
+}
+
+/**
+ * Everything the supervisor tells the outside world, in order. The CLI prints these as lines,
+ * the VS Code panel folds them into its view model. Plain JSON values only.
+ */
+export type SupervisorEvent =
+  | { type: 'session_started'; kata: string; branch: string; baseBranch: string | null; model: string; provider: string; maxCycles: number; workspace: string; resumedFromCycle?: number }
+  | { type: 'cycle_started'; cycle: number }
+  | { type: 'phase_changed'; cycle: number; phase: Phase; role?: Role; attempt: number; hint?: string }
+  | { type: 'model_called'; cycle: number; role: Role; promptTokens: number; completionTokens: number; latencyMs: number }
+  | { type: 'tool_called'; cycle: number; role: Role; callId: string; tool: string; params: unknown; ok: boolean; summary: string; approval: ApprovalOutcome; durationMs: number }
+  | { type: 'approval_requested'; requestId: string; tool: string; dangerLevel: DangerLevel; params: unknown; expiresAt: number }
+  | { type: 'approval_answered'; requestId: string; decision: string }
+  | { type: 'test_run_finished'; cycle: number; role: Role | 'baseline'; tests: TestCounts; durationMs: number; reason?: string }
+  | { type: 'overshoot'; cycle: number; attempt: number; reason: string }
+  | { type: 'violation'; cycle: number; role: Role; attempt: number; reasons: string[] }
+  | { type: 'reverted'; cycle: number; role: Role; reason: string }
+  | { type: 'quality_gate_failed'; cycle: number; command: string; output: string }
+  | { type: 'commit_made'; cycle: number; sha: string; message: string }
+  | { type: 'phase_finished'; cycle: number; role: Role; outcome: PhaseOutcome; attempts: number; durationMs: number }
+  | { type: 'cycle_finished'; cycle: number; outcome: CycleOutcome; commit?: string; tests: TestCounts }
+  | { type: 'session_finished'; status: SessionStatus; summary: import('./supervisor/sessionSummary').SessionSummary }
+  | { type: 'error'; error: ErrorInfo };
+
+export type SupervisorEventListener = (event: SupervisorEvent) => void;

@@ -1,0 +1,41 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+
+/** Folders a role never needs to see: version control, dependencies, build output, session state. */
+const SKIPPED_DIRS = new Set(['.git', 'node_modules', '.tdd', 'dist', 'build', 'coverage', '__pycache__', '.pytest_cache', '.venv', 'venv']);
+const MAX_FILES = 400;
+
+export interface WorkspaceFile {
+  /** Workspace-relative path with forward slashes. */
+  path: string;
+  size: number;
+}
+
+/** Lists the workspace's files (sorted, forward slashes), skipping dependency and tool folders. */
+export async function listWorkspaceFiles(root: string, signal?: AbortSignal): Promise<WorkspaceFile[]> {
+  const files: WorkspaceFile[] = [];
+  async function walk(dir: string): Promise<void> {
+    signal?.throwIfAborted();
+    const entries = await readdir(dir, { withFileTypes: true });
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of entries) {
+      if (files.length >= MAX_FILES) return;
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRS.has(entry.name)) await walk(full);
+      } else if (entry.isFile()) {
+        const info = await stat(full);
+        files.push({ path: relative(root, full).split(sep).join('/'), size: info.size });
+      }
+    }
+  }
+  await walk(root);
+  return files;
+}
+
+/** Reads a file as text, or undefined when it looks binary (contains a NUL byte). */
+export async function readTextFile(root: string, path: string): Promise<string | undefined> {
+  const buffer = await readFile(join(root, path));
+  if (buffer.includes(0)) return undefined;
+  return buffer.toString('utf8');
+}

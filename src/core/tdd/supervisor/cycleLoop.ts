@@ -1,0 +1,352 @@
+import { AgentError, toAgentError } from '../../errors/agentError';
+import type { TestRunner, TestRunResult } from '../../testRunners/types';
+import type { CycleOutcome, Phase, PhaseOutcome, Role, SessionStatus, SupervisorEvent, TestCounts } from '../events';
+import { buildRoleContext } from '../roles/roleContext';
+import { reportLabel, type RoleRunners } from '../roles/roleRunner';
+import { PhaseCheckpoint, type CheckpointGit, type FileChange } from './phaseCheckpoint';
+import { runQualityGates } from './qualityGates';
+import { SessionTally } from './sessionTally';
+
+/** How many times a role may try within one phase before the supervisor gives up on it. */
+export const MAX_ATTEMPTS: Record<Role, number> = { tester: 3, implementer: 3, refactorer: 3 };
+
+/** What the loop needs from git beyond the checkpoint: commit, undo, history. */
+export interface LoopGit extends CheckpointGit {
+  commitAll(message: string): Promise<string>;
+  /** Discards every uncommitted change the session made (tracked and untracked, not ignored files). */
+  rollbackToHead(): Promise<void>;
+  /** Newest first, one line each. */
+  recentCommits(n: number): Promise<string[]>;
+}
+
+export interface KataInfo {
+  title: string;
+  slug: string;
+  description: string;
+  language: string;
+  sourceDir: string;
+  testDir: string;
+}
+
+export interface CycleLoopOptions {
+  workspaceRoot: string;
+  kata: KataInfo;
+  git: LoopGit;
+  testRunner: TestRunner;
+  roles: RoleRunners;
+  isTestFile(path: string): boolean;
+  maxCycles: number;
+  /** First cycle number (greater than 1 when resuming). */
+  firstCycle?: number;
+  tally?: SessionTally;
+  qualityGates?: readonly string[];
+  testTimeoutMs: number;
+  signal: AbortSignal;
+  emit(event: SupervisorEvent): void;
+  /** Called after every phase so the session can be persisted. */
+  onProgress?(state: { cycle: number; phase: Phase; tally: SessionTally }): Promise<void> | void;
+}
+
+export interface CycleLoopResult {
+  status: Exclude<SessionStatus, 'running'>;
+  tally: SessionTally;
+  lastTests: TestCounts;
+  error?: AgentError;
+}
+
+const KATA_COMPLETE = /^\W*KATA_COMPLETE\b/i;
+
+function counts(result: TestRunResult): TestCounts {
+  return { status: result.status, passed: result.passed, failed: result.failed, total: result.total };
+}
+
+/** Thrown inside the loop to unwind to the cancellation handler. */
+class Cancelled extends Error {}
+
+/**
+ * Runs red-green-refactor cycles. The supervisor never trusts a role's report: after every turn
+ * it looks at the diff (role boundaries) and runs the real tests itself, and only a green tree
+ * is ever committed.
+ */
+export class CycleLoop {
+  private readonly tally: SessionTally;
+  private lastTests: TestCounts = { status: 'passed', passed: 0, failed: 0, total: 0 };
+  private lastOutput = '';
+
+  constructor(private readonly o: CycleLoopOptions) {
+    this.tally = o.tally ?? new SessionTally();
+  }
+
+  /** Runs the baseline test run, then cycles until the kata is complete, a cycle fails twice in a row, or maxCycles. */
+  async run(): Promise<CycleLoopResult> {
+    try {
+      const baseline = await this.runTests('baseline', this.o.firstCycle ?? 1);
+      if (baseline.status === 'failed' || baseline.status === 'timeout') {
+        throw new AgentError('VALIDATION', `The workspace's tests are not green before the session starts (${baseline.failed} failing${baseline.status === 'timeout' ? ', timed out' : ''}). Make them pass first: every commit of a session must be green.`, { reason: baseline.reason });
+      }
+      this.lastTests = baseline.status === 'error' && baseline.total === 0 ? { ...counts(baseline), status: 'passed' } : counts(baseline);
+
+      let consecutiveFailures = 0;
+      const first = this.o.firstCycle ?? 1;
+      for (let n = first; n < first + this.o.maxCycles; n++) {
+        const outcome = await this.runCycle(n);
+        if (outcome === 'kata_complete') return this.result('completed');
+        consecutiveFailures = outcome === 'failed' ? consecutiveFailures + 1 : 0;
+        if (consecutiveFailures >= 2) {
+          return this.result('failed', new AgentError('VALIDATION', `Two cycles in a row failed to reach green; stopping at the last green commit. See the cycle history for the test output.`, { cycle: n }));
+        }
+      }
+      return this.result('max_cycles');
+    } catch (err) {
+      if (err instanceof Cancelled || this.o.signal.aborted) {
+        await this.o.git.rollbackToHead();
+        return this.result('cancelled');
+      }
+      const error = toAgentError(err);
+      await this.o.git.rollbackToHead().catch(() => undefined);
+      this.o.emit({ type: 'error', error: error.toJSON() });
+      return this.result('failed', error);
+    }
+  }
+
+  private result(status: CycleLoopResult['status'], error?: AgentError): CycleLoopResult {
+    return { status, tally: this.tally, lastTests: this.lastTests, error };
+  }
+
+  private checkCancelled(): void {
+    if (this.o.signal.aborted) throw new Cancelled();
+  }
+
+  private async runCycle(n: number): Promise<CycleOutcome> {
+    this.tally.startCycle(n);
+    this.o.emit({ type: 'cycle_started', cycle: n });
+
+    const red = await this.redPhase(n);
+    if (red.outcome !== 'red') {
+      const outcome: CycleOutcome = red.outcome === 'kata_complete' ? 'kata_complete' : 'failed';
+      if (outcome === 'failed') await this.o.git.rollbackToHead();
+      return this.endCycle(n, outcome, null);
+    }
+
+    const green = await this.greenPhase(n);
+    if (!green) {
+      await this.o.git.rollbackToHead();
+      this.tally.totals.reverts++;
+      this.o.emit({ type: 'reverted', cycle: n, role: 'implementer', reason: 'No green state after the last attempt: the cycle was rolled back to the last green commit.' });
+      return this.endCycle(n, 'failed', null);
+    }
+    const message = `feat: ${red.behaviour}\n\ntest: ${red.behaviour}\nimplementation: ${green.label}`;
+    let commit = await this.commit(n, message);
+
+    const refactorCommit = await this.refactorPhase(n);
+    if (refactorCommit) commit = refactorCommit;
+    return this.endCycle(n, 'green', commit);
+  }
+
+  private async endCycle(n: number, outcome: CycleOutcome, commit: string | null): Promise<CycleOutcome> {
+    this.tally.finishCycle(outcome, this.lastTests, commit);
+    this.o.emit({ type: 'phase_changed', cycle: n, phase: 'DONE', attempt: 0 });
+    this.o.emit({ type: 'cycle_finished', cycle: n, outcome, commit: commit ?? undefined, tests: this.lastTests });
+    await this.o.onProgress?.({ cycle: n, phase: 'DONE', tally: this.tally });
+    return outcome;
+  }
+
+  private async commit(n: number, message: string): Promise<string> {
+    const sha = await this.o.git.commitAll(message);
+    this.tally.totals.commits++;
+    this.o.emit({ type: 'commit_made', cycle: n, sha, message: message.split('\n')[0]! });
+    return sha;
+  }
+
+  /** Red: one new failing test. A passing suite is an overshoot; touching production code is a violation. */
+  private async redPhase(n: number): Promise<{ outcome: PhaseOutcome; behaviour: string }> {
+    const started = Date.now();
+    let hint: string | undefined;
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS.tester; attempt++) {
+      if (attempt > 1) this.tally.totals.retries++;
+      const checkpoint = await PhaseCheckpoint.take(this.o.workspaceRoot, this.o.git);
+      const report = await this.turn('tester', 'TESTING', n, attempt, hint);
+      const changes = await checkpoint.changesSince();
+
+      if (changes.length === 0) {
+        if (KATA_COMPLETE.test(report)) return this.endPhase(n, 'tester', attempt, 'kata_complete', started, { behaviour: '' });
+        hint = 'You made no change. Write exactly one new failing test with write_file, or answer KATA_COMPLETE if every behaviour is covered.';
+        continue;
+      }
+      const violations = changes.filter((c) => !this.o.isTestFile(c.path)).map((c) => `The Tester may not change production files: ${c.path} was ${c.kind}.`);
+      if (violations.length) {
+        await this.violation(n, 'tester', attempt, violations, checkpoint);
+        hint = violations.join('\n');
+        continue;
+      }
+
+      const tests = await this.runTests('tester', n);
+      if (tests.status === 'timeout') {
+        await checkpoint.restore();
+        hint = `The tests timed out after your change (${tests.reason ?? 'no output'}). Write a test that finishes quickly.`;
+        continue;
+      }
+      if (tests.status !== 'error' && tests.total < this.lastTests.total) {
+        const reason = `The number of tests went down from ${this.lastTests.total} to ${tests.total}; never delete or disable a test.`;
+        await this.violation(n, 'tester', attempt, [reason], checkpoint);
+        hint = reason;
+        continue;
+      }
+      if (tests.status === 'passed') {
+        this.tally.totals.overshoots++;
+        const reason = `Overshoot: your new test passed without any production change (${tests.passed} passing), so it does not specify new behaviour. Write a test for behaviour that is not implemented yet.`;
+        this.o.emit({ type: 'overshoot', cycle: n, attempt, reason });
+        await checkpoint.restore();
+        hint = reason;
+        continue;
+      }
+      // failed, or could not run because the production code does not exist yet: both are red.
+      this.lastTests = counts(tests);
+      return this.endPhase(n, 'tester', attempt, 'red', started, { behaviour: reportLabel(report, 'new behaviour') });
+    }
+    return this.endPhase(n, 'tester', MAX_ATTEMPTS.tester, 'failed', started, { behaviour: '' });
+  }
+
+  /** Green: the smallest production change that passes every test, without touching tests. */
+  private async greenPhase(n: number): Promise<{ label: string } | undefined> {
+    const started = Date.now();
+    const redTotal = this.lastTests.total;
+    let hint: string | undefined = `The new test fails. Test output:\n${this.lastOutput}`;
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS.implementer; attempt++) {
+      if (attempt > 1) this.tally.totals.retries++;
+      const checkpoint = await PhaseCheckpoint.take(this.o.workspaceRoot, this.o.git);
+      const report = await this.turn('implementer', 'IMPLEMENTING', n, attempt, hint);
+      const changes = await checkpoint.changesSince();
+
+      const touchedTests = changes.filter((c) => this.o.isTestFile(c.path));
+      if (touchedTests.length) {
+        const reasons = touchedTests.map((c) => `The Implementer may not change test files: ${c.path} was ${c.kind}. Make the test pass by changing production code only.`);
+        await this.violation(n, 'implementer', attempt, reasons, checkpoint, touchedTests);
+        hint = reasons.join('\n');
+        continue;
+      }
+      const tests = await this.runTests('implementer', n);
+      if (tests.status === 'passed' && tests.total < redTotal) {
+        const reason = `The number of tests went down from ${redTotal} to ${tests.total}.`;
+        await this.violation(n, 'implementer', attempt, [reason], checkpoint);
+        hint = reason;
+        continue;
+      }
+      if (tests.status !== 'passed') {
+        hint = `Attempt ${attempt} did not make the tests pass (${describe(tests)}). Test output:\n${tests.output}`;
+        continue;
+      }
+      const gate = await runQualityGates(this.o.qualityGates ?? [], this.o.workspaceRoot, { timeoutMs: this.o.testTimeoutMs, signal: this.o.signal });
+      if (gate) {
+        this.o.emit({ type: 'quality_gate_failed', cycle: n, command: gate.command, output: gate.output });
+        hint = `The tests pass, but the quality gate failed:\n${gate.output}`;
+        continue;
+      }
+      this.lastTests = counts(tests);
+      this.endPhase(n, 'implementer', attempt, 'green', started, {});
+      return { label: reportLabel(report, 'make the test pass') };
+    }
+    this.endPhase(n, 'implementer', MAX_ATTEMPTS.implementer, 'failed', started, {});
+    return undefined;
+  }
+
+  /** Refactor: one behaviour-preserving change, kept only when everything stays green. Never fatal. */
+  private async refactorPhase(n: number): Promise<string | undefined> {
+    const started = Date.now();
+    let hint: string | undefined;
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS.refactorer; attempt++) {
+      if (attempt > 1) this.tally.totals.retries++;
+      const checkpoint = await PhaseCheckpoint.take(this.o.workspaceRoot, this.o.git);
+      const report = await this.turn('refactorer', 'REFACTORING', n, attempt, hint);
+      const changes = await checkpoint.changesSince();
+      // NO_REFACTOR is the polite form of "no change"; only the diff counts.
+      if (changes.length === 0) {
+        this.endPhase(n, 'refactorer', attempt, 'no_change', started, {});
+        return undefined;
+      }
+      const tests = await this.runTests('refactorer', n);
+      const fewer = tests.total < this.lastTests.total;
+      const gate = tests.status === 'passed' && !fewer ? await runQualityGates(this.o.qualityGates ?? [], this.o.workspaceRoot, { timeoutMs: this.o.testTimeoutMs, signal: this.o.signal }) : undefined;
+      if (tests.status === 'passed' && !fewer && !gate) {
+        this.lastTests = counts(tests);
+        const sha = await this.commit(n, `refactor: ${reportLabel(report, 'tidy up')}`);
+        this.endPhase(n, 'refactorer', attempt, 'refactored', started, {});
+        return sha;
+      }
+      const reason = fewer
+        ? `The number of tests went down from ${this.lastTests.total} to ${tests.total}.`
+        : gate
+          ? `The quality gate failed after the refactoring:\n${gate.output}`
+          : `The refactoring broke the tests (${describe(tests)}):\n${tests.output}`;
+      if (gate) this.o.emit({ type: 'quality_gate_failed', cycle: n, command: gate.command, output: gate.output });
+      await checkpoint.restore();
+      this.tally.totals.reverts++;
+      this.o.emit({ type: 'reverted', cycle: n, role: 'refactorer', reason: reason.split('\n')[0]! });
+      hint = `Your previous refactoring was reverted. ${reason}`;
+    }
+    this.endPhase(n, 'refactorer', MAX_ATTEMPTS.refactorer, 'skipped', started, {});
+    return undefined;
+  }
+
+  private endPhase<T extends object>(n: number, role: Role, attempts: number, outcome: PhaseOutcome, started: number, extra: T): { outcome: PhaseOutcome } & T {
+    const durationMs = Date.now() - started;
+    this.tally.phase(role, attempts, outcome, durationMs);
+    this.o.emit({ type: 'phase_finished', cycle: n, role, outcome, attempts, durationMs });
+    return { outcome, ...extra };
+  }
+
+  private async violation(n: number, role: Role, attempt: number, reasons: string[], checkpoint: PhaseCheckpoint, only?: FileChange[]): Promise<void> {
+    this.tally.totals.violations++;
+    this.o.emit({ type: 'violation', cycle: n, role, attempt, reasons });
+    await checkpoint.restore(only?.map((c) => c.path));
+  }
+
+  private async turn(role: Role, phase: Phase, cycle: number, attempt: number, hint: string | undefined): Promise<string> {
+    this.checkCancelled();
+    this.o.emit({ type: 'phase_changed', cycle, phase, role, attempt, hint: hint?.split('\n')[0] });
+    await this.o.onProgress?.({ cycle, phase, tally: this.tally });
+    const context = await buildRoleContext({
+      role,
+      kataTitle: this.o.kata.title,
+      kataDescription: this.o.kata.description,
+      language: this.o.kata.language,
+      sourceDir: this.o.kata.sourceDir,
+      testDir: this.o.kata.testDir,
+      testCommand: this.o.testRunner.command,
+      workspaceRoot: this.o.workspaceRoot,
+      cycle,
+      maxCycles: (this.o.firstCycle ?? 1) + this.o.maxCycles - 1,
+      attempt,
+      maxAttempts: MAX_ATTEMPTS[role],
+      recentCommits: await this.o.git.recentCommits(5),
+      lastTestOutput: this.lastOutput,
+      lastError: hint,
+      signal: this.o.signal,
+    });
+    try {
+      const result = await this.o.roles[role].runTurn({ role, cycle, attempt, context, signal: this.o.signal });
+      this.tally.totals.tokens += result.tokens;
+      return result.report;
+    } catch (err) {
+      if (this.o.signal.aborted) throw new Cancelled();
+      throw err;
+    } finally {
+      this.checkCancelled();
+    }
+  }
+
+  private async runTests(role: Role | 'baseline', cycle: number): Promise<TestRunResult> {
+    this.checkCancelled();
+    const result = await this.o.testRunner.run({ signal: this.o.signal, timeoutMs: this.o.testTimeoutMs });
+    this.checkCancelled();
+    this.lastOutput = result.output;
+    this.o.emit({ type: 'test_run_finished', cycle, role, tests: counts(result), durationMs: result.durationMs, reason: result.reason });
+    return result;
+  }
+}
+
+function describe(tests: TestRunResult): string {
+  if (tests.status === 'timeout') return `timed out${tests.reason ? `: ${tests.reason}` : ''}`;
+  if (tests.status === 'error') return `the tests could not run${tests.reason ? `: ${tests.reason}` : ''}`;
+  return `${tests.failed} failing, ${tests.passed} passing`;
+}

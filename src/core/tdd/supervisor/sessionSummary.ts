@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/**
+ * The result of a session: what `tdd-agent kata --json` prints, what the panel shows at the end.
+ * One schema, so the CLI's output contract is checked by tests rather than described in prose.
+ */
+export const PhaseSummarySchema = z.object({
+  role: z.enum(['tester', 'implementer', 'refactorer']),
+  attempts: z.number().int().nonnegative(),
+  outcome: z.string(),
+  duration_ms: z.number().nonnegative(),
+});
+
+export const CycleSummarySchema = z.object({
+  n: z.number().int().positive(),
+  outcome: z.enum(['green', 'failed', 'cancelled', 'kata_complete']),
+  commit: z.string().nullable(),
+  tests: z.object({ passed: z.number().int().nonnegative(), failed: z.number().int().nonnegative() }),
+  phases: z.array(PhaseSummarySchema),
+});
+
+export const SessionTotalsSchema = z.object({
+  cycles: z.number().int().nonnegative(),
+  commits: z.number().int().nonnegative(),
+  tests_passed: z.number().int().nonnegative(),
+  overshoots: z.number().int().nonnegative(),
+  violations: z.number().int().nonnegative(),
+  retries: z.number().int().nonnegative(),
+  reverts: z.number().int().nonnegative(),
+  tokens: z.number().int().nonnegative(),
+});
+
+export const SessionSummarySchema = z.object({
+  status: z.enum(['completed', 'max_cycles', 'failed', 'cancelled']),
+  kata: z.string(),
+  branch: z.string(),
+  cycles: z.array(CycleSummarySchema),
+  totals: SessionTotalsSchema,
+  /** Set when the session did not end green: what went wrong, for a person. */
+  error: z.object({ error_code: z.string(), message: z.string() }).optional(),
+});
+
+export type PhaseSummary = z.infer<typeof PhaseSummarySchema>;
+export type CycleSummary = z.infer<typeof CycleSummarySchema>;
+export type SessionTotals = z.infer<typeof SessionTotalsSchema>;
+export type SessionSummary = z.infer<typeof SessionSummarySchema>;
