@@ -1,0 +1,21 @@
+/**
+ * The LLM client layer: one call signature over any OpenAI-compatible server, typed
+ * errors, retries, and provider detection.
+ */
+export * from './types';
+export { createOpenAIClient, safeBaseURL, type OpenAIClientOptions } from './openaiClient';
+export { LlmError, isLlmError, type LlmErrorCode, type LlmErrorDetails } from './llmError';
+export { DEFAULT_RETRY_POLICY, computeRetryDelay, parseRetryAfter, isRetryableStatus, type RetryPolicy } from './retryPolicy';
+export {
+  resolveProvider,
+  createLlmClient,
+  clearProviderDetectionCache,
+  normalizeOllamaHost,
+  probeOllama,
+  type OllamaProbe,
+  HOW_TO_CONFIGURE,
+  type ProviderSettings,
+  type ResolvedProvider,
+  type ResolveProviderOptions,
+  type LlmClientOptions,
+} from './providerDetection';

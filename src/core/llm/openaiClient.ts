@@ -1,0 +1,266 @@
+import OpenAI from 'openai';
+import { AgentError } from '../errors/agentError';
+import { getLogger } from '../logging/logger';
+import { registerSecret } from '../security/redact';
+import { normalizeCompletion, StreamAssembler } from './completionNormalizer';
+import { classifyFailure, IncompleteStreamError, type AbortCause } from './errorClassifier';
+import { buildLlmError, type LlmCallContext } from './llmError';
+import { computeRetryDelay, DEFAULT_RETRY_POLICY, sleep, type RetryPolicy } from './retryPolicy';
+import type { LlmCallOptions, LlmClient, LlmResult } from './types';
+
+/** Options of {@link createOpenAIClient}. */
+export interface OpenAIClientOptions {
+  /** OpenAI-compatible base URL, e.g. `https://api.openai.com/v1`, `http://127.0.0.1:11434/v1`. */
+  baseURL: string;
+  /** API key; optional for servers that need none (Ollama, local vLLM / LM Studio). */
+  apiKey?: string;
+  /** How the server is reported in results, logs and errors (default 'openai'). */
+  provider?: 'openai' | 'ollama';
+  /** Per-attempt timeout in ms, covering the whole answer including a stream (default 60000). */
+  timeoutMs?: number;
+  /** Retries after the first attempt (default 3). */
+  maxRetries?: number;
+  /** First backoff delay in ms (default 500; tests use a few ms). */
+  retryBaseDelayMs?: number;
+  /** Backoff cap in ms (default 8000). */
+  retryMaxDelayMs?: number;
+  /** Largest server retry-after honoured, in ms (default 60000). */
+  maxRetryAfterMs?: number;
+  /** Extra headers on every request. */
+  defaultHeaders?: Record<string, string>;
+}
+
+/** Sent as the bearer token when no key is configured; servers that need none ignore it. */
+const PLACEHOLDER_KEYS = { openai: 'no-key', ollama: 'ollama' } as const;
+const DEFAULT_TIMEOUT_MS = 60_000;
+const log = getLogger('llm');
+
+/**
+ * An LlmClient on the official `openai` SDK that works with any OpenAI-compatible server:
+ * OpenAI, Ollama's `/v1`, vLLM, LM Studio, fine-tuned ids (`ft:...`).
+ *
+ * - Streams when `onDelta` is given (text deltas go to the callback; tool-call fragments
+ *   are assembled; usage is requested with `stream_options.include_usage`).
+ * - Retries 408/409/429/5xx, connection errors and timeouts with its own loop (see
+ *   retryPolicy.ts): retry-after(-ms) honoured, otherwise capped exponential backoff with
+ *   jitter. A stream that already delivered text is not retried.
+ * - `timeoutMs` applies per attempt and covers the whole answer; aborting `signal` ends
+ *   the call (and any backoff wait) with CANCELLED, never TIMEOUT.
+ * - Every failure is an LlmError; the API key is registered as a secret and never kept
+ *   in errors or logs.
+ * - `latencyMs` spans the whole call, retries included. `maxTokens` is sent as
+ *   `max_completion_tokens` to api.openai.com and as `max_tokens` elsewhere.
+ */
+export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
+  const provider = options.provider ?? 'openai';
+  const baseURL = safeBaseURL(options.baseURL);
+  const defaultTimeoutMs = positiveInt(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
+  const policy: RetryPolicy = {
+    maxRetries: nonNegativeInt(options.maxRetries, DEFAULT_RETRY_POLICY.maxRetries, 'maxRetries'),
+    baseDelayMs: nonNegativeInt(options.retryBaseDelayMs, DEFAULT_RETRY_POLICY.baseDelayMs, 'retryBaseDelayMs'),
+    maxDelayMs: nonNegativeInt(options.retryMaxDelayMs, DEFAULT_RETRY_POLICY.maxDelayMs, 'retryMaxDelayMs'),
+    maxRetryAfterMs: nonNegativeInt(options.maxRetryAfterMs, DEFAULT_RETRY_POLICY.maxRetryAfterMs, 'maxRetryAfterMs'),
+  };
+  const apiKey = options.apiKey && options.apiKey.trim() ? options.apiKey.trim() : undefined;
+  if (apiKey) registerSecret(apiKey);
+
+  const sdk = new OpenAI({
+    baseURL: options.baseURL.replace(/\/+$/, ''),
+    apiKey: apiKey ?? PLACEHOLDER_KEYS[provider],
+    maxRetries: 0,
+    timeout: defaultTimeoutMs,
+    defaultHeaders: options.defaultHeaders,
+    logLevel: 'off',
+    // Never pick up OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment behind the caller's back.
+    organization: null,
+    project: null,
+  });
+  const useMaxCompletionTokens = isOfficialOpenAI(baseURL);
+
+  async function call(callOptions: LlmCallOptions): Promise<LlmResult> {
+    const started = Date.now();
+    const timeoutMs = positiveInt(callOptions.timeoutMs, defaultTimeoutMs, 'timeoutMs');
+    const stream = typeof callOptions.onDelta === 'function';
+    const body = buildRequestBody(callOptions, stream, useMaxCompletionTokens);
+    const ctx: LlmCallContext = { provider, baseURL, model: callOptions.model, timeoutMs, retries: 0 };
+    log.debug('model call', { provider, baseURL, model: callOptions.model, stream, messages: callOptions.messages.length, tools: callOptions.tools?.length ?? 0 });
+
+    for (let attempt = 0; ; attempt++) {
+      ctx.retries = attempt;
+      if (callOptions.signal?.aborted) throw buildLlmError({ code: 'CANCELLED', retryable: false }, ctx);
+      const attemptControl = startAttempt(callOptions.signal, timeoutMs);
+      const assembler = stream ? new StreamAssembler() : undefined;
+      try {
+        const result = assembler
+          ? await streamOnce(body, attemptControl.signal, timeoutMs, assembler, callOptions, started, () => attemptControl.cause)
+          : normalizeCompletion(
+              await sdk.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, {
+                signal: attemptControl.signal,
+                timeout: timeoutMs,
+              }),
+              callOptions.model,
+              Date.now() - started,
+            );
+        log.debug('model answered', { model: result.model, finishReason: result.finishReason, latencyMs: result.latencyMs, usage: result.usage, retries: attempt });
+        return result;
+      } catch (error) {
+        attemptControl.dispose(); // before any backoff wait
+        if (error instanceof DeltaCallbackError) throw error.original;
+        const failure = classifyFailure(error, attemptControl.cause);
+        ctx.partial = assembler?.deliveredText === true;
+        const canRetry = failure.retryable && !ctx.partial && attempt < policy.maxRetries;
+        if (!canRetry) {
+          const llmError = buildLlmError(failure, ctx);
+          log.debug('model call failed', { error: llmError.toJSON() });
+          throw llmError;
+        }
+        const delayMs = computeRetryDelay(attempt, failure.retryAfterMs, policy);
+        log.warn('model call failed, retrying', {
+          code: failure.code,
+          status: failure.status,
+          retry: attempt + 1,
+          maxRetries: policy.maxRetries,
+          delayMs,
+          retryAfterMs: failure.retryAfterMs,
+          baseURL,
+        });
+        try {
+          await sleep(delayMs, callOptions.signal);
+        } catch {
+          throw buildLlmError({ code: 'CANCELLED', retryable: false }, ctx);
+        }
+      } finally {
+        attemptControl.dispose();
+      }
+    }
+  }
+
+  async function streamOnce(
+    body: Record<string, unknown>,
+    signal: AbortSignal,
+    timeoutMs: number,
+    assembler: StreamAssembler,
+    callOptions: LlmCallOptions,
+    started: number,
+    abortCause: () => AbortCause,
+  ): Promise<LlmResult> {
+    const chunks = await sdk.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, {
+      signal,
+      timeout: timeoutMs,
+    });
+    for await (const chunk of chunks) {
+      const delta = assembler.push(chunk);
+      if (delta) {
+        assembler.deliveredText = true;
+        try {
+          callOptions.onDelta!(delta);
+        } catch (callbackError) {
+          throw new DeltaCallbackError(callbackError);
+        }
+      }
+    }
+    // The SDK ends the iteration quietly when the signal aborts: say why it ended.
+    if (abortCause() !== undefined) throw new Error('aborted');
+    if (!assembler.finished) throw new IncompleteStreamError();
+    return assembler.result(callOptions.model, Date.now() - started);
+  }
+
+  return { provider, call };
+}
+
+/** A throw from the caller's onDelta: passed through untouched, never retried. */
+class DeltaCallbackError extends Error {
+  constructor(readonly original: unknown) {
+    super('onDelta callback failed');
+  }
+}
+
+function buildRequestBody(options: LlmCallOptions, stream: boolean, useMaxCompletionTokens: boolean): Record<string, unknown> {
+  const body: Record<string, unknown> = { model: options.model, messages: options.messages };
+  if (options.temperature !== undefined) body.temperature = options.temperature;
+  if (options.maxTokens !== undefined) body[useMaxCompletionTokens ? 'max_completion_tokens' : 'max_tokens'] = options.maxTokens;
+  if (options.responseFormat) body.response_format = options.responseFormat;
+  if (options.tools && options.tools.length > 0) {
+    body.tools = options.tools;
+    if (options.toolChoice) body.tool_choice = options.toolChoice;
+  }
+  if (stream) {
+    body.stream = true;
+    body.stream_options = { include_usage: true };
+  }
+  return body;
+}
+
+interface AttemptControl {
+  signal: AbortSignal;
+  /** Why this attempt was aborted, if it was. */
+  readonly cause: AbortCause;
+  dispose(): void;
+}
+
+/** One attempt's abort signal: fires on the caller's abort (cancelled) or on the timer (timeout). */
+function startAttempt(outer: AbortSignal | undefined, timeoutMs: number): AttemptControl {
+  const controller = new AbortController();
+  let cause: AbortCause;
+  const onOuterAbort = (): void => {
+    cause ??= 'cancelled';
+    controller.abort();
+  };
+  outer?.addEventListener('abort', onOuterAbort, { once: true });
+  const timer = setTimeout(() => {
+    cause ??= 'timeout';
+    controller.abort();
+  }, timeoutMs);
+  return {
+    signal: controller.signal,
+    get cause() {
+      return cause;
+    },
+    /** Idempotent. */
+    dispose() {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onOuterAbort);
+    },
+  };
+}
+
+/** The base URL as it may appear in errors and logs: no user info, no query, no trailing slash. */
+export function safeBaseURL(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new AgentError('CONFIG', `The base URL '${String(raw).slice(0, 200)}' is not a valid URL. Use a full URL such as http://127.0.0.1:11434/v1 or https://api.openai.com/v1.`, {});
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new AgentError('CONFIG', `The base URL must use http or https, not '${url.protocol}'. Use a full URL such as https://api.openai.com/v1.`, {
+      protocol: url.protocol,
+    });
+  }
+  url.username = '';
+  url.password = '';
+  url.search = '';
+  url.hash = '';
+  return url.toString().replace(/\/+$/, '');
+}
+
+/** api.openai.com wants `max_completion_tokens` (reasoning models refuse `max_tokens`); others want `max_tokens`. */
+function isOfficialOpenAI(baseURL: string): boolean {
+  return new URL(baseURL).hostname === 'api.openai.com';
+}
+
+function positiveInt(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new AgentError('CONFIG', `${name} must be a positive number of milliseconds, got ${String(value)}.`, { [name]: String(value) });
+  }
+  return Math.max(1, Math.round(value));
+}
+
+function nonNegativeInt(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < 0) {
+    throw new AgentError('CONFIG', `${name} must be zero or a positive number, got ${String(value)}.`, { [name]: String(value) });
+  }
+  return Math.round(value);
+}
