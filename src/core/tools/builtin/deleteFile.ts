@@ -1,0 +1,42 @@
+import { lstat, unlink } from 'node:fs/promises';
+import { z } from 'zod';
+import { resolveWorkspacePath } from '../../sandbox/workspacePath';
+import { defineTool } from '../types';
+import { BuiltinToolError, withFsErrors } from './errors';
+import { readExistingFile } from './existingFile';
+import { truncateText } from './textLimits';
+import { unifiedDiff } from './unifiedDiff';
+import { MAX_DIFF_CHARS, type FileChangeData } from './writeFile';
+
+/** Parameters of `delete_file`. */
+export const deleteFileParameters = z.object({
+  path: z.string().describe('File to delete, relative to the workspace root. Folders are not deleted.'),
+});
+
+/**
+ * `delete_file` (HIGH: the content is gone unless git has it): removes one file (never a folder).
+ * Returns the removed content as a diff in `data`.
+ */
+export const deleteFileTool = defineTool({
+  name: 'delete_file',
+  description: 'Delete one file in the workspace (not a folder). Paths are relative to the workspace root.',
+  category: 'file',
+  dangerLevel: 'HIGH',
+  parameters: deleteFileParameters,
+  async execute(params, context) {
+    const target = await resolveWorkspacePath(context, params.path, 'delete');
+    const info = await lstat(target.absolute).catch(() => undefined);
+    const fail = (why: string): never => {
+      throw new BuiltinToolError('delete_file', `Cannot delete '${target.relative}': ${why}. Nothing was changed.`, { path: target.relative });
+    };
+    if (!info) return fail('it does not exist');
+    if (info.isDirectory()) return fail('it is a folder; delete_file removes single files only');
+    const existing = await readExistingFile(target.absolute).catch(() => undefined);
+    context.signal.throwIfAborted();
+    await withFsErrors('delete_file', 'delete', target.relative, () => unlink(target.absolute));
+    const diff = existing?.kind === 'text' ? truncateText(unifiedDiff(existing.text, undefined, target.relative), MAX_DIFF_CHARS).text : '';
+    const data: FileChangeData = { path: target.relative, deleted: true, bytes: info.size, diff };
+    context.logger.debug('delete_file', { path: target.relative });
+    return { content: `Deleted '${target.relative}' (${info.size} bytes).`, data };
+  },
+});
