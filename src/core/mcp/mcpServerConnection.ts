@@ -1,0 +1,328 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode as McpErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { getLogger, type Logger } from '../logging/logger';
+import { redactSecrets, registerSecret } from '../security/redact';
+import type { ToolOutput } from '../tools/types';
+import type { McpServerConfig } from './config';
+import { McpServerError, McpToolError } from './errors';
+import { mcpResultToOutput, type McpCallResult } from './toolResult';
+
+/** Default time to connect and list tools. */
+export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 10_000;
+/** Default longest MCP tool call (the executor's own timeout usually ends it first). */
+export const DEFAULT_MCP_CALL_TIMEOUT_MS = 5 * 60_000;
+
+/** A tool as an MCP server lists it. */
+export interface McpToolInfo {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+/** Where a connection is in its life. */
+export type McpConnectionState = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed';
+
+/** Options of an McpServerConnection. */
+export interface McpServerConnectionOptions {
+  logger?: Logger;
+  /** How long to wait for a stdio server to exit after its stdin closes before killing it (default 500 ms). */
+  closeGraceMs?: number;
+  /** Client name/version sent in `initialize`. */
+  clientInfo?: { name: string; version: string };
+}
+
+const SECRET_NAME = /key|token|secret|password|passwd|auth|cookie|credential/i;
+const STDERR_TAIL = 4000;
+
+/**
+ * One MCP server: starts it (stdio child process) or reaches it (streamable HTTP) with the
+ * official SDK client, lists its tools and calls them. Failures become McpServerError with the
+ * server's name and stderr tail; a server that dies later moves to `failed` and tells its
+ * `onFailure` listeners (the hub then unregisters its tools). `close()` leaves no child behind.
+ */
+export class McpServerConnection {
+  private client: Client | undefined;
+  private stderrTail = '';
+  private stateValue: McpConnectionState = 'idle';
+  private errorValue: McpServerError | undefined;
+  private closing = false;
+  private exited: Promise<void> = Promise.resolve();
+  private markExited: () => void = () => undefined;
+  private readonly failureListeners = new Set<(error: McpServerError) => void>();
+  private readonly logger: Logger;
+  private childPid: number | undefined;
+
+  constructor(
+    readonly config: McpServerConfig,
+    private readonly options: McpServerConnectionOptions = {},
+  ) {
+    this.logger = options.logger ?? getLogger(`mcp.${config.name}`);
+    // Secret-looking env values and headers (tokens) must never reach logs or errors.
+    const values = config.transport === 'stdio' ? config.env : config.headers;
+    for (const [key, value] of Object.entries(values ?? {})) if (SECRET_NAME.test(key)) registerSecret(value);
+  }
+
+  /** The configured name. */
+  get name(): string {
+    return this.config.name;
+  }
+
+  /** Current state. */
+  get state(): McpConnectionState {
+    return this.stateValue;
+  }
+
+  /** The error that made the connection fail, if it did. */
+  get error(): McpServerError | undefined {
+    return this.errorValue;
+  }
+
+  /** Pid of the stdio child process while it was started (for diagnostics and tests). */
+  get pid(): number | undefined {
+    return this.childPid;
+  }
+
+  /** Name and version the server reported. */
+  get serverInfo(): { name: string; version: string } | undefined {
+    return this.client?.getServerVersion();
+  }
+
+  /** Calls `listener` once when the server fails after connecting (crash, exit, broken pipe). */
+  onFailure(listener: (error: McpServerError) => void): () => void {
+    this.failureListeners.add(listener);
+    return () => this.failureListeners.delete(listener);
+  }
+
+  /** Starts/reaches the server and runs `initialize`. Throws McpServerError; the connection is then closed. */
+  async connect(signal?: AbortSignal): Promise<void> {
+    if (this.stateValue !== 'idle') throw new McpServerError('CONFIG', this.name, `MCP server "${this.name}" was already started.`);
+    this.stateValue = 'connecting';
+    const timeout = this.config.connectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS;
+    try {
+      const transport = this.createTransport();
+      const client = new Client(this.options.clientInfo ?? { name: 'tdd-agent', version: '0.1.0' }, { capabilities: {} });
+      this.client = client;
+      this.exited = new Promise((resolve) => (this.markExited = resolve));
+      client.onclose = () => this.onTransportClosed();
+      client.onerror = (error) => this.logger.debug('MCP transport error', { error: redactSecrets(error.message) });
+      await client.connect(transport, { timeout, signal });
+      if (this.stateValue !== 'connecting') throw this.closedError('during startup');
+      this.stateValue = 'connected';
+    } catch (error) {
+      await this.exitedOrSoon();
+      const failure = this.describe(error, 'connect', timeout);
+      await this.fail(failure);
+      throw failure;
+    }
+  }
+
+  /** Every tool the server offers (all pages). Throws McpServerError; the connection is then closed. */
+  async listTools(signal?: AbortSignal): Promise<McpToolInfo[]> {
+    const client = this.requireClient();
+    const timeout = this.config.connectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS;
+    try {
+      const tools: McpToolInfo[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : {}, { timeout, signal });
+        for (const tool of page.tools) {
+          tools.push({
+            name: tool.name,
+            ...(tool.description !== undefined ? { description: tool.description } : {}),
+            inputSchema: tool.inputSchema as Record<string, unknown>,
+            ...(tool.annotations ? { annotations: tool.annotations as Record<string, unknown> } : {}),
+          });
+        }
+        cursor = page.nextCursor;
+      } while (cursor);
+      return tools;
+    } catch (error) {
+      const failure = this.describe(error, 'list tools', timeout);
+      await this.fail(failure);
+      throw failure;
+    }
+  }
+
+  /** Calls one tool by its server-side name. An `isError` result or a failed call throws McpToolError. */
+  async callTool(tool: string, args: Record<string, unknown>, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<ToolOutput> {
+    if (this.stateValue !== 'connected' || !this.client) {
+      throw new McpToolError(
+        'CONNECTION',
+        this.name,
+        tool,
+        `MCP server "${this.name}" is not available (${this.errorValue?.message ?? this.stateValue}); its tool ${tool} cannot run.`,
+      );
+    }
+    const timeout = options.timeoutMs ?? this.config.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS;
+    let result: McpCallResult;
+    try {
+      result = (await this.client.callTool({ name: tool, arguments: args }, undefined, { timeout, signal: options.signal })) as McpCallResult;
+    } catch (error) {
+      if (options.signal?.aborted) throw new McpToolError('CANCELLED', this.name, tool, `MCP tool ${tool} was cancelled.`, { cause: error });
+      const timedOut = error instanceof McpError && error.code === McpErrorCode.RequestTimeout;
+      throw new McpToolError(
+        timedOut ? 'TIMEOUT' : 'TOOL_FAILED',
+        this.name,
+        tool,
+        timedOut
+          ? `MCP tool ${tool} on server "${this.name}" did not answer within ${timeout / 1000} s.`
+          : `MCP tool ${tool} on server "${this.name}" failed: ${messageOf(error)}`,
+        { cause: error },
+      );
+    }
+    const output = mcpResultToOutput(result);
+    if (result.isError) {
+      throw new McpToolError('TOOL_FAILED', this.name, tool, `MCP tool ${tool} on server "${this.name}" reported an error: ${output.content || '(no message)'}`);
+    }
+    return output;
+  }
+
+  /** Closes the session and, for stdio, makes sure the child process is gone. Idempotent. */
+  async close(): Promise<void> {
+    if (this.stateValue === 'closed') return;
+    this.closing = true;
+    const pid = this.childPid;
+    const client = this.client;
+    const closed = client ? client.close().catch(() => undefined) : Promise.resolve();
+    if (this.config.transport === 'stdio' && pid !== undefined) {
+      // The SDK waits up to 2 s per signal; a server that ignores stdin EOF gets SIGKILL after a short grace.
+      await Promise.race([this.exited, delay(this.options.closeGraceMs ?? 500)]);
+      if (isAlive(pid)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      await Promise.race([this.exited, delay(2000)]);
+    }
+    await Promise.race([closed, delay(2000)]);
+    this.stateValue = 'closed';
+  }
+
+  private createTransport(): Transport {
+    const config = this.config;
+    if (config.transport === 'stdio') {
+      const transport = new StdioClientTransport({
+        command: config.command,
+        args: config.args ?? [],
+        ...(config.env ? { env: config.env } : {}),
+        ...(config.cwd ? { cwd: config.cwd } : {}),
+        stderr: 'pipe',
+      });
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
+      });
+      // Remember the pid as soon as the child exists: the SDK forgets it when a failed connect closes
+      // the transport, and close() must still be able to make sure the child is gone.
+      const start = transport.start.bind(transport);
+      transport.start = async () => {
+        await start();
+        this.childPid = transport.pid ?? undefined;
+      };
+      return transport;
+    }
+    return new StreamableHTTPClientTransport(new URL(config.url), {
+      ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
+    });
+  }
+
+  /** Lets a dying child's last stderr bytes arrive before an error quotes them. */
+  private async exitedOrSoon(): Promise<void> {
+    if (this.config.transport !== 'stdio') return;
+    await Promise.race([this.exited, delay(50)]);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  private onTransportClosed(): void {
+    this.markExited();
+    if (this.closing || this.stateValue === 'closed' || this.stateValue === 'failed') return;
+    if (this.stateValue === 'connecting') {
+      // connect() reports it, once the stderr tail has been read.
+      this.stateValue = 'failed';
+      return;
+    }
+    const error = this.closedError('unexpectedly');
+    this.errorValue = error;
+    this.stateValue = 'failed';
+    this.logger.warn('MCP server went away', { server: this.name, error: error.message });
+    for (const listener of [...this.failureListeners]) {
+      try {
+        listener(error);
+      } catch (listenerError) {
+        this.logger.warn('an MCP failure listener threw', { error: messageOf(listenerError) });
+      }
+    }
+  }
+
+  private closedError(when: string): McpServerError {
+    return new McpServerError('CONNECTION', this.name, `MCP server "${this.name}" closed the connection ${when}.${this.stderrNote()}`, {
+      stderr: this.stderrTail.trim().slice(-1000),
+    });
+  }
+
+  private describe(error: unknown, step: 'connect' | 'list tools', timeoutMs: number): McpServerError {
+    if (error instanceof McpServerError) return error;
+    const where = this.config.transport === 'stdio' ? `"${this.config.command}"` : this.config.url;
+    if (error instanceof McpError && error.code === McpErrorCode.RequestTimeout) {
+      return new McpServerError(
+        'TIMEOUT',
+        this.name,
+        `MCP server "${this.name}" (${where}) did not answer within ${timeoutMs / 1000} s (${step}). Check that it speaks MCP over ${this.config.transport}.${this.stderrNote()}`,
+        { step, timeoutMs },
+        { cause: error },
+      );
+    }
+    if (error instanceof McpError && error.code === McpErrorCode.ConnectionClosed) {
+      return this.closedError(step === 'connect' ? 'during startup' : 'while listing tools');
+    }
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (code === 'ENOENT' || code === 'EACCES') {
+      return new McpServerError('CONNECTION', this.name, `MCP server "${this.name}" could not be started: ${where} (${code}). Check the command and PATH.`, {
+        step,
+      }, { cause: error });
+    }
+    return new McpServerError('CONNECTION', this.name, `MCP server "${this.name}" (${where}) failed to ${step}: ${messageOf(error)}${this.stderrNote()}`, { step }, {
+      cause: error,
+    });
+  }
+
+  private async fail(error: McpServerError): Promise<void> {
+    this.errorValue = error;
+    await this.close();
+    this.stateValue = 'failed';
+  }
+
+  private stderrNote(): string {
+    const tail = this.stderrTail.trim();
+    return tail ? ` Its stderr ends with: ${tail.slice(-500)}` : '';
+  }
+
+  private requireClient(): Client {
+    if (this.stateValue !== 'connected' || !this.client) {
+      throw new McpServerError('CONNECTION', this.name, `MCP server "${this.name}" is not connected (${this.stateValue}).`);
+    }
+    return this.client;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { isPersonAnswer, type ApprovalAnswer } from '../control/controlProtocol';
+import { AgentError } from '../errors/agentError';
+import { DANGER_LEVELS, dangerRank, type DangerLevel } from './types';
+
+/** What the policy says about a call: run it, ask a person, or refuse. */
+export const APPROVAL_RULES = ['allow', 'ask', 'deny'] as const;
+/** One of APPROVAL_RULES. */
+export type ApprovalRule = (typeof APPROVAL_RULES)[number];
+
+/**
+ * Defaults per danger level. SAFE (reads) and LOW (no lasting change beyond what git tracks)
+ * run without asking; MEDIUM, HIGH and CRITICAL ask. CRITICAL (anything touching outside the
+ * workspace) is `ask`, not `deny`, because "nothing leaves the workspace unless a person says
+ * so": a person may say so, but `--yes` never does (see `autoApproveUpTo`).
+ */
+export const DEFAULT_LEVEL_RULES: Readonly<Record<DangerLevel, ApprovalRule>> = Object.freeze({
+  SAFE: 'allow',
+  LOW: 'allow',
+  MEDIUM: 'ask',
+  HIGH: 'ask',
+  CRITICAL: 'ask',
+});
+
+/** Highest level `--yes` may auto-approve; CRITICAL always needs a person's answer. */
+export const MAX_AUTO_APPROVE_LEVEL: DangerLevel = 'HIGH';
+
+/** The person-written configuration of an ApprovalPolicy (settings, CLI flags). */
+export const approvalPolicyConfigSchema = z
+  .object({
+    /** Rule per danger level; missing levels keep the defaults. */
+    levels: z.partialRecord(z.enum(DANGER_LEVELS), z.enum(APPROVAL_RULES)).optional(),
+    /** Rule per tool name; wins over the level rule. */
+    tools: z.record(z.string(), z.enum(APPROVAL_RULES)).optional(),
+    /** `--yes[=LEVEL]`: `ask` calls up to this level are approved without asking (capped at HIGH). */
+    autoApproveUpTo: z.enum(DANGER_LEVELS).optional(),
+  })
+  .strict();
+/** Input of `new ApprovalPolicy(config)`. */
+export type ApprovalPolicyConfig = z.input<typeof approvalPolicyConfigSchema>;
+
+/** The policy's verdict for one call, with where it came from. */
+export interface ApprovalVerdict {
+  /** `allow` runs the call without asking, `ask` needs a person, `deny` refuses. */
+  rule: ApprovalRule;
+  /** `auto`: allowed by a rule or `--yes`; `always`: allowed by a session grant. */
+  outcome?: 'auto' | 'always';
+  /** Where the verdict came from: a tool rule, a level rule, `--yes`, or a session grant. */
+  source: 'tool' | 'level' | 'autoApprove' | 'session';
+  /** Words for the model and the audit trail. */
+  reason: string;
+  /** Who allowed it: the person behind a session grant, `--yes`, or `policy`. Absent unless rule is `allow`. */
+  approvedBy?: string;
+}
+
+/**
+ * Decides per call whether a tool runs, needs a person, or is refused. Configuration is frozen
+ * at construction and only a person's "always allow" answer (an ApprovalAnswer minted by the
+ * ControlProtocol) adds a session grant; nothing derived from tool parameters or model output
+ * is consulted, so the model cannot make the policy more lenient.
+ */
+export class ApprovalPolicy {
+  private readonly levels: Readonly<Record<DangerLevel, ApprovalRule>>;
+  private readonly tools: ReadonlyMap<string, ApprovalRule>;
+  private readonly autoApproveUpTo: DangerLevel | undefined;
+  private readonly sessionGrants = new Map<string, string>();
+
+  /** Throws AgentError(CONFIG) listing each problem when `config` is invalid. */
+  constructor(config: ApprovalPolicyConfig = {}) {
+    const parsed = approvalPolicyConfigSchema.safeParse(config);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(policy)'}: ${i.message}`);
+      throw new AgentError('CONFIG', `Invalid approval policy:\n${problems.map((p) => `  - ${p}`).join('\n')}`, { problems });
+    }
+    const { levels, tools, autoApproveUpTo } = parsed.data;
+    this.levels = Object.freeze({ ...DEFAULT_LEVEL_RULES, ...levels });
+    this.tools = new Map(Object.entries(tools ?? {}));
+    this.autoApproveUpTo =
+      autoApproveUpTo && dangerRank(autoApproveUpTo) > dangerRank(MAX_AUTO_APPROVE_LEVEL) ? MAX_AUTO_APPROVE_LEVEL : autoApproveUpTo;
+  }
+
+  /** The `--yes` level in effect (after the HIGH cap), if any. */
+  get autoApproveLevel(): DangerLevel | undefined {
+    return this.autoApproveUpTo;
+  }
+
+  /** The verdict for calling `toolName` at `dangerLevel`. Takes no parameters of the call, on purpose. */
+  decide(toolName: string, dangerLevel: DangerLevel): ApprovalVerdict {
+    const toolRule = this.tools.get(toolName);
+    const rule = toolRule ?? this.levels[dangerLevel];
+    const source = toolRule ? 'tool' : 'level';
+    const what = toolRule ? `the policy for tool ${toolName}` : `the policy for ${dangerLevel} tools`;
+    if (rule === 'deny') return { rule, source, reason: `${what} is "deny"` };
+    if (rule === 'allow') return { rule, outcome: 'auto', source, reason: `${what} is "allow"`, approvedBy: 'policy' };
+    const grantedBy = this.sessionGrants.get(toolName);
+    if (grantedBy !== undefined) {
+      return {
+        rule: 'allow',
+        outcome: 'always',
+        source: 'session',
+        reason: `${grantedBy} always allowed ${toolName} for this session`,
+        approvedBy: grantedBy,
+      };
+    }
+    if (this.coveredByAutoApprove(dangerLevel)) {
+      return { rule: 'allow', outcome: 'auto', source: 'autoApprove', reason: `approved up to ${this.autoApproveUpTo} by --yes`, approvedBy: '--yes' };
+    }
+    return { rule: 'ask', source, reason: `${what} is "ask"` };
+  }
+
+  /**
+   * The verdict for a one-off escalation to `level` (e.g. a write under `.vscode/` needs HIGH):
+   * the level rule and `--yes` only. Session grants and tool rules do not apply, so "always allow
+   * write_file" does not cover protected paths.
+   */
+  decideLevel(level: DangerLevel): ApprovalVerdict {
+    const rule = this.levels[level];
+    if (rule === 'deny') return { rule, source: 'level', reason: `the policy for ${level} actions is "deny"` };
+    if (rule === 'allow') {
+      return { rule, outcome: 'auto', source: 'level', reason: `the policy for ${level} actions is "allow"`, approvedBy: 'policy' };
+    }
+    if (this.coveredByAutoApprove(level)) {
+      return { rule: 'allow', outcome: 'auto', source: 'autoApprove', reason: `approved up to ${this.autoApproveUpTo} by --yes`, approvedBy: '--yes' };
+    }
+    return { rule: 'ask', source: 'level', reason: `the policy for ${level} actions is "ask"` };
+  }
+
+  private coveredByAutoApprove(level: DangerLevel): boolean {
+    return this.autoApproveUpTo !== undefined && dangerRank(level) <= dangerRank(this.autoApproveUpTo);
+  }
+
+  /**
+   * Records a person's answer. Only an `always` answer minted by a ControlProtocol from a real
+   * response adds a session grant for `toolName`; returns whether it did.
+   */
+  recordAnswer(toolName: string, answer: ApprovalAnswer): boolean {
+    if (answer.outcome !== 'always' || !isPersonAnswer(answer)) return false;
+    if (this.tools.get(toolName) === 'deny') return false;
+    this.sessionGrants.set(toolName, answer.answeredBy ?? 'a person');
+    return true;
+  }
+
+  /** Whether a session grant exists for `toolName`. */
+  hasSessionGrant(toolName: string): boolean {
+    return this.sessionGrants.has(toolName);
+  }
+
+  /** Tool names with a session grant. */
+  sessionGrantNames(): string[] {
+    return [...this.sessionGrants.keys()];
+  }
+
+  /** Drops session grants (one tool, or all). */
+  revokeSessionGrants(toolName?: string): void {
+    if (toolName === undefined) this.sessionGrants.clear();
+    else this.sessionGrants.delete(toolName);
+  }
+}

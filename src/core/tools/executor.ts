@@ -1,0 +1,440 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { ControlProtocol } from '../control/controlProtocol';
+import type { ToolCallPreviewMessage } from '../control/messages';
+import { isAgentError, type ErrorCode } from '../errors/agentError';
+import type { LlmToolCall, ToolSpec } from '../llm/types';
+import { getLogger, type Logger } from '../logging/logger';
+import { redactSecrets, redactValue } from '../security/redact';
+import { ApprovalPolicy } from './approvalPolicy';
+import { previewToolCall } from './builtin/preview';
+import { TypedEvents, type ToolExecutorEvents } from './executorEvents';
+import type { ToolRegistry, RegisteredTool } from './registry';
+import { ToolResultMemory, type RememberedToolCall } from './resultMemory';
+import type { EscalationRecord, ToolAuditSink } from './toolAudit';
+import { parseToolArguments, validateToolParams } from './toolArguments';
+import { composeToolCallWrappers } from './toolCallWrapper';
+import { toToolSpecs } from './toolSpecs';
+import type { AgentToolbox, ApprovalOutcome, DangerLevel, ToolCallResult, ToolCallWrapper, ToolContext, ToolOutput } from './types';
+
+/** Default time a tool may run: 30 s. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
+/** Default cap of the text fed back to the model per call. */
+export const DEFAULT_MAX_CONTENT_CHARS = 100_000;
+
+/** Says what a call would change (a diff, a command line, or text), shown in the approval request. */
+export type ToolPreview = (
+  toolName: string,
+  params: unknown,
+  workspaceRoot: string,
+) => Promise<ToolCallPreviewMessage | string | undefined> | ToolCallPreviewMessage | string | undefined;
+
+/** Options of a ToolExecutor. */
+export interface ToolExecutorOptions {
+  registry: ToolRegistry;
+  /** Absolute real path of the workspace root, handed to every tool. */
+  workspaceRoot: string;
+  /** Default: `new ApprovalPolicy()` (SAFE/LOW allowed, the rest asked). */
+  policy?: ApprovalPolicy;
+  /** Who to ask. Without one, every `ask` verdict is denied ("no one to ask"). */
+  control?: ControlProtocol;
+  /** Time a person has to answer one approval request (default: the protocol's, 5 min). */
+  approvalTimeoutMs?: number;
+  /** Previews for approval requests; default: the built-in tools' `previewToolCall`; `false`: none. */
+  preview?: ToolPreview | false;
+  /** The audit trail: one record per call when given. */
+  audit?: ToolAuditSink;
+  /** Default per-call timeout (30 s). */
+  defaultTimeoutMs?: number;
+  /** How many recent calls `recentCalls()` keeps (50). */
+  memorySize?: number;
+  /** Longest result content fed back to the model (100 000 characters; the rest is cut with a marker). */
+  maxContentChars?: number;
+  /** A wrapper applied inside the per-call `wrap` of every execution. */
+  wrap?: ToolCallWrapper;
+  logger?: Logger;
+}
+
+/** Options of one `executeTool` call. */
+export interface ExecuteToolOptions {
+  /** Milliseconds the tool may run (default: the executor's, 30 s). */
+  timeout?: number;
+  /** Keep the call in the recent-calls memory (default true). */
+  storeInMemory?: boolean;
+  signal?: AbortSignal;
+  /** Which agent or role asked (audit trail). */
+  requestedBy?: string;
+  /** The `wrapToolCall` chain composed from the agent's lifecycle hooks. */
+  wrap?: ToolCallWrapper;
+  /** The model's tool-call id, echoed in the result. */
+  callId?: string;
+}
+
+/** One step of a tool chain. */
+export interface ToolChainStep {
+  name: string;
+  params: unknown;
+  options?: ExecuteToolOptions;
+}
+
+/** What a chain did: every result in order, and where it stopped when it stopped early. */
+export interface ToolChainResult {
+  results: ToolCallResult[];
+  /** True when every executed step succeeded and none was skipped. */
+  ok: boolean;
+  /** Index of the failing step that stopped the chain (stopOnError only). */
+  stoppedAt?: number;
+  /** Steps never run because the chain stopped. */
+  skipped: string[];
+}
+
+const NOTHING_CHANGED = 'Nothing was executed or changed.';
+
+interface CallState {
+  name: string;
+  callId?: string;
+  requestedBy?: string;
+  dangerLevel?: DangerLevel;
+  params: unknown;
+  approval: ApprovalOutcome;
+  approvedBy?: string;
+  escalations: EscalationRecord[];
+  started: number;
+}
+
+/**
+ * Runs tool calls for agents: looks the tool up, parses and validates the arguments, applies
+ * the approval policy (asking a person through the ControlProtocol when needed), and executes
+ * with a timeout and cancellation through the `wrapToolCall` chain. A bad call never throws:
+ * it becomes an ok=false ToolCallResult whose content tells the model what was wrong and, for
+ * anything refused before running, that nothing was executed or changed.
+ */
+export class ToolExecutor implements AgentToolbox {
+  readonly registry: ToolRegistry;
+  readonly policy: ApprovalPolicy;
+  private readonly options: ToolExecutorOptions;
+  private readonly logger: Logger;
+  private readonly memory: ToolResultMemory;
+  private readonly events: TypedEvents<ToolExecutorEvents>;
+
+  constructor(options: ToolExecutorOptions) {
+    this.options = options;
+    this.registry = options.registry;
+    this.policy = options.policy ?? new ApprovalPolicy();
+    this.logger = options.logger ?? getLogger('tools');
+    this.memory = new ToolResultMemory(options.memorySize ?? 50);
+    this.events = new TypedEvents((event, error) =>
+      this.logger.warn('a tool executor listener threw', { event: String(event), error: String(error) }),
+    );
+  }
+
+  /** Subscribes to an executor event; returns an unsubscribe function. */
+  on<K extends keyof ToolExecutorEvents>(event: K, listener: (payload: ToolExecutorEvents[K]) => void): () => void {
+    return this.events.on(event, listener);
+  }
+
+  /** The OpenAI function tools of every registered tool (read at call time: MCP tools come and go). */
+  toolSpecs(): ToolSpec[] {
+    return toToolSpecs(this.registry.list());
+  }
+
+  /** Runs one model-issued call (raw JSON arguments). Never throws for a bad call. */
+  executeCall(call: LlmToolCall, options: { signal?: AbortSignal; wrap?: ToolCallWrapper; requestedBy?: string } = {}): Promise<ToolCallResult> {
+    return this.executeTool(call.name, call.arguments, { ...options, callId: call.id });
+  }
+
+  /** Runs one tool by name; `params` is an object or a JSON string. Never throws for a bad call. */
+  async executeTool(name: string, params: unknown, options: ExecuteToolOptions = {}): Promise<ToolCallResult> {
+    const state: CallState = {
+      name,
+      callId: options.callId,
+      requestedBy: options.requestedBy,
+      params: typeof params === 'string' ? params : redactValue(params),
+      approval: 'denied',
+      escalations: [],
+      started: performance.now(),
+    };
+    let result: ToolCallResult;
+    try {
+      result = await this.run(state, params, options);
+    } catch (error) {
+      // Defensive: run() handles every expected failure itself.
+      result = this.failure(state, 'TOOL_FAILED', `Tool ${name} failed unexpectedly: ${errorMessage(error)}`);
+    }
+    await this.finish(state, result, options.storeInMemory ?? true);
+    return result;
+  }
+
+  /**
+   * Runs calls one after another. With `stopOnError` (default true) the first ok=false result
+   * stops the chain and the remaining steps are reported as skipped.
+   */
+  async executeToolChain(steps: readonly ToolChainStep[], options: { stopOnError?: boolean; signal?: AbortSignal } = {}): Promise<ToolChainResult> {
+    const stopOnError = options.stopOnError ?? true;
+    const results: ToolCallResult[] = [];
+    for (let index = 0; index < steps.length; index++) {
+      const step = steps[index]!;
+      const result = await this.executeTool(step.name, step.params, { signal: options.signal, ...step.options });
+      results.push(result);
+      if (!result.ok && stopOnError) {
+        return { results, ok: false, stoppedAt: index, skipped: steps.slice(index + 1).map((s) => s.name) };
+      }
+    }
+    return { results, ok: results.every((r) => r.ok), skipped: [] };
+  }
+
+  /** The most recent calls kept with `storeInMemory`, oldest first. */
+  recentCalls(limit?: number): RememberedToolCall[] {
+    return this.memory.recent(limit);
+  }
+
+  /** Forgets the recent calls. */
+  clearMemory(): void {
+    this.memory.clear();
+  }
+
+  private async run(state: CallState, rawParams: unknown, options: ExecuteToolOptions): Promise<ToolCallResult> {
+    const tool = this.registry.get(state.name);
+    if (!tool) {
+      const available = this.registry.names();
+      return this.failure(
+        state,
+        'TOOL_NOT_FOUND',
+        `Unknown tool "${state.name}". ${NOTHING_CHANGED} Available tools: ${available.length ? available.join(', ') : '(none)'}.`,
+      );
+    }
+    state.dangerLevel = tool.dangerLevel;
+
+    const parsed = parseToolArguments(tool.name, rawParams);
+    if (!parsed.ok) return this.failure(state, 'VALIDATION', `${parsed.message} ${NOTHING_CHANGED}`);
+    state.params = redactValue(parsed.value);
+
+    const valid = validateToolParams(tool.name, tool.parameters, parsed.value);
+    if (!valid.ok) return this.failure(state, 'VALIDATION', `${valid.message}\n${NOTHING_CHANGED}`);
+
+    if (options.signal?.aborted) return this.failure(state, 'CANCELLED', `The run was cancelled before ${tool.name} started. ${NOTHING_CHANGED}`);
+
+    const refusal = await this.approve(tool, state, valid.value, options.signal);
+    if (refusal) return refusal;
+
+    return this.execute(tool, state, valid.value, options);
+  }
+
+  /** Applies the policy; returns a refusal result, or undefined when the call may run. */
+  private async approve(tool: RegisteredTool, state: CallState, params: unknown, signal?: AbortSignal): Promise<ToolCallResult | undefined> {
+    const verdict = this.policy.decide(tool.name, tool.dangerLevel);
+    if (verdict.rule === 'deny') {
+      state.approval = 'policy_denied';
+      return this.failure(state, 'TOOL_DENIED', `${NOTHING_CHANGED} ${tool.name} was refused by the approval policy: ${verdict.reason}. Do not retry it; find another way or report that it is needed.`);
+    }
+    if (verdict.rule === 'allow') {
+      state.approval = verdict.outcome ?? 'auto';
+      state.approvedBy = verdict.approvedBy;
+      return undefined;
+    }
+    const control = this.options.control;
+    if (!control) {
+      state.approval = 'denied';
+      return this.failure(
+        state,
+        'TOOL_DENIED',
+        `${NOTHING_CHANGED} ${tool.name} (danger ${tool.dangerLevel}) needs a person's approval and no one is available to approve it.`,
+      );
+    }
+    const requestId = randomUUID();
+    const preview = await this.previewFor(tool.name, params);
+    this.events.emit('approval_requested', {
+      requestId,
+      tool: tool.name,
+      callId: state.callId,
+      dangerLevel: tool.dangerLevel,
+      params: state.params,
+      ...(preview !== undefined ? { preview } : {}),
+      reason: verdict.reason,
+    });
+    const answer = await control.requestApproval(
+      { id: requestId, tool: tool.name, dangerLevel: tool.dangerLevel, params: state.params, preview, reason: verdict.reason, timeoutMs: this.options.approvalTimeoutMs },
+      signal,
+    );
+    state.approval = answer.outcome;
+    state.approvedBy = answer.answeredBy;
+    this.events.emit('approval_answered', {
+      requestId,
+      tool: tool.name,
+      callId: state.callId,
+      outcome: answer.outcome,
+      answeredBy: answer.answeredBy,
+      reason: answer.reason,
+    });
+    if (answer.outcome === 'always') this.policy.recordAnswer(tool.name, answer);
+    if (answer.outcome === 'approved' || answer.outcome === 'always') return undefined;
+    const why = answer.reason ?? (answer.outcome === 'timeout' ? 'nobody answered in time' : 'the request was denied');
+    return this.failure(
+      state,
+      'TOOL_DENIED',
+      `${NOTHING_CHANGED} ${tool.name} was not approved: ${why}. Do not retry the same call unless the person asks for it.`,
+    );
+  }
+
+  private async execute(tool: RegisteredTool, state: CallState, params: unknown, options: ExecuteToolOptions): Promise<ToolCallResult> {
+    const timeoutMs = options.timeout ?? this.options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+    this.events.emit('tool_started', { tool: tool.name, callId: state.callId, params: state.params, approval: state.approval, approvedBy: state.approvedBy });
+    const core = (): Promise<ToolCallResult> => this.runWithTimeout(tool, state, params, timeoutMs, options.signal);
+    const wrap = composeToolCallWrappers(options.wrap, this.options.wrap);
+    if (!wrap) return core();
+    try {
+      return await wrap(tool.name, core, params);
+    } catch (error) {
+      const code: ErrorCode = isAgentError(error) ? error.error_code : 'TOOL_FAILED';
+      return this.failure(state, code, `A wrapToolCall hook failed around ${tool.name}: ${errorMessage(error)}`);
+    }
+  }
+
+  private runWithTimeout(tool: RegisteredTool, state: CallState, params: unknown, timeoutMs: number, signal?: AbortSignal): Promise<ToolCallResult> {
+    const controller = new AbortController();
+    const context: ToolContext = {
+      workspaceRoot: this.options.workspaceRoot,
+      signal: controller.signal,
+      logger: this.logger.child(tool.name),
+      requestEscalation: (level, reason) => this.escalate(tool, state, params, level, reason, controller.signal),
+    };
+    return new Promise<ToolCallResult>((resolve) => {
+      let settled = false;
+      const settle = (result: ToolCallResult): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        resolve(result);
+      };
+      const onAbort = (): void => {
+        controller.abort(signal?.reason);
+        settle(this.failure(state, 'CANCELLED', `${tool.name} was cancelled while running; it may have made partial changes.`));
+      };
+      const timer = setTimeout(() => {
+        controller.abort(new Error('timeout'));
+        settle(
+          this.failure(state, 'TIMEOUT', `${tool.name} did not finish within ${timeoutMs / 1000} s and was cancelled; it may have made partial changes.`),
+        );
+      }, timeoutMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      Promise.resolve()
+        .then(() => tool.execute(params, context))
+        .then(
+          (output) => settle(this.success(state, tool, output)),
+          (error: unknown) => {
+            const code: ErrorCode = isAgentError(error) ? error.error_code : 'TOOL_FAILED';
+            settle(this.failure(state, code, `${tool.name} failed: ${errorMessage(error)}`));
+          },
+        );
+    });
+  }
+
+  private async escalate(
+    tool: RegisteredTool,
+    state: CallState,
+    params: unknown,
+    level: DangerLevel,
+    reason: string,
+    signal: AbortSignal,
+  ): Promise<boolean> {
+    const verdict = this.policy.decideLevel(level);
+    const record = (granted: boolean, answeredBy?: string): boolean => {
+      state.escalations.push({ level, reason, granted, ...(answeredBy ? { answeredBy } : {}) });
+      return granted;
+    };
+    if (verdict.rule === 'deny') return record(false);
+    if (verdict.rule === 'allow') return record(true, verdict.approvedBy);
+    const control = this.options.control;
+    if (!control) return record(false);
+    const requestId = randomUUID();
+    const preview = await this.previewFor(tool.name, params);
+    this.events.emit('approval_requested', { requestId, tool: tool.name, callId: state.callId, dangerLevel: level, params: state.params, preview, reason });
+    // An "always" answer to an escalation counts once: session grants never cover escalations.
+    const answer = await control.requestApproval(
+      { id: requestId, tool: tool.name, dangerLevel: level, params: state.params, preview, reason, timeoutMs: this.options.approvalTimeoutMs },
+      signal,
+    );
+    this.events.emit('approval_answered', { requestId, tool: tool.name, callId: state.callId, outcome: answer.outcome, answeredBy: answer.answeredBy, reason: answer.reason });
+    return record(answer.outcome === 'approved' || answer.outcome === 'always', answer.answeredBy);
+  }
+
+  private async previewFor(name: string, params: unknown): Promise<ToolCallPreviewMessage | undefined> {
+    const preview = this.options.preview === undefined ? previewToolCall : this.options.preview;
+    if (!preview) return undefined;
+    try {
+      // Redacted here, so the events and the request show the same safe preview.
+      const value = await preview(name, params, this.options.workspaceRoot);
+      if (value === undefined || value === null) return undefined;
+      return redactValue(typeof value === 'string' ? { kind: 'text', text: value } : value);
+    } catch (error) {
+      this.logger.debug('no preview for tool call', { tool: name, error: errorMessage(error) });
+      return undefined;
+    }
+  }
+
+  private success(state: CallState, tool: RegisteredTool, output: ToolOutput | string): ToolCallResult {
+    const normalized: ToolOutput = typeof output === 'string' ? { content: output } : (output ?? { content: '' });
+    const content = this.clip(redactSecrets(String(normalized.content ?? '')) || '(no output)');
+    return {
+      toolName: tool.name,
+      ...(state.callId !== undefined ? { callId: state.callId } : {}),
+      ok: true,
+      content,
+      ...(normalized.data !== undefined ? { data: redactValue(normalized.data) } : {}),
+      approval: state.approval,
+      ...(state.approvedBy !== undefined ? { approvedBy: state.approvedBy } : {}),
+      durationMs: performance.now() - state.started,
+    };
+  }
+
+  private failure(state: CallState, code: ErrorCode, message: string): ToolCallResult {
+    const safe = this.clip(redactSecrets(message));
+    return {
+      toolName: state.name,
+      ...(state.callId !== undefined ? { callId: state.callId } : {}),
+      ok: false,
+      content: `Error: ${safe}`,
+      error: { error_code: code, message: safe },
+      approval: state.approval,
+      ...(state.approvedBy !== undefined ? { approvedBy: state.approvedBy } : {}),
+      durationMs: performance.now() - state.started,
+    };
+  }
+
+  private clip(text: string): string {
+    const max = this.options.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS;
+    return text.length > max ? `${text.slice(0, max)}\n[… ${text.length - max} more characters cut]` : text;
+  }
+
+  private async finish(state: CallState, result: ToolCallResult, store: boolean): Promise<void> {
+    if (store) this.memory.add({ at: new Date().toISOString(), params: state.params, result });
+    this.events.emit('tool_finished', { result, params: state.params });
+    this.logger.debug('tool call finished', { tool: state.name, ok: result.ok, approval: result.approval, code: result.error?.error_code });
+    const audit = this.options.audit;
+    if (!audit) return;
+    try {
+      await audit({
+        time: new Date().toISOString(),
+        tool: state.name,
+        ...(state.callId !== undefined ? { callId: state.callId } : {}),
+        ...(state.requestedBy !== undefined ? { requestedBy: state.requestedBy } : {}),
+        ...(state.dangerLevel !== undefined ? { dangerLevel: state.dangerLevel } : {}),
+        params: typeof state.params === 'string' ? redactSecrets(state.params) : redactValue(state.params),
+        approval: result.approval,
+        ...(result.approvedBy !== undefined ? { approvedBy: result.approvedBy } : {}),
+        ok: result.ok,
+        ...(result.error ? { errorCode: result.error.error_code } : {}),
+        durationMs: result.durationMs,
+        resultSize: result.content.length,
+        ...(state.escalations.length ? { escalations: [...state.escalations] } : {}),
+      });
+    } catch (error) {
+      this.logger.warn('the audit sink failed', { tool: state.name, error: errorMessage(error) });
+    }
+  }
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
