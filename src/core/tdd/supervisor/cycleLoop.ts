@@ -3,7 +3,8 @@ import type { TestRunner, TestRunResult } from '../../testRunners/types';
 import type { CycleOutcome, Phase, PhaseOutcome, Role, SessionStatus, SupervisorEvent, TestCounts } from '../events';
 import { buildRoleContext } from '../roles/roleContext';
 import { reportLabel, type RoleRunners } from '../roles/roleRunner';
-import { PhaseCheckpoint, type CheckpointGit, type FileChange } from './phaseCheckpoint';
+import { checkRoleBoundary, describeViolations, type BoundaryViolation } from '../boundaries';
+import { PhaseCheckpoint, type CheckpointGit } from './phaseCheckpoint';
 import { runQualityGates } from './qualityGates';
 import { SessionTally } from './sessionTally';
 
@@ -34,7 +35,6 @@ export interface CycleLoopOptions {
   git: LoopGit;
   testRunner: TestRunner;
   roles: RoleRunners;
-  isTestFile(path: string): boolean;
   maxCycles: number;
   /** First cycle number (greater than 1 when resuming). */
   firstCycle?: number;
@@ -173,10 +173,9 @@ export class CycleLoop {
         hint = 'You made no change. Write exactly one new failing test with write_file, or answer KATA_COMPLETE if every behaviour is covered.';
         continue;
       }
-      const violations = changes.filter((c) => !this.o.isTestFile(c.path)).map((c) => `The Tester may not change production files: ${c.path} was ${c.kind}.`);
-      if (violations.length) {
-        await this.violation(n, 'tester', attempt, violations, checkpoint);
-        hint = violations.join('\n');
+      const outOfBounds = checkRoleBoundary('tester', changes, { kata: this.o.kata });
+      if (outOfBounds.length) {
+        hint = await this.violation(n, 'tester', attempt, outOfBounds, checkpoint);
         continue;
       }
 
@@ -186,10 +185,9 @@ export class CycleLoop {
         hint = `The tests timed out after your change (${tests.reason ?? 'no output'}). Write a test that finishes quickly.`;
         continue;
       }
-      if (tests.status !== 'error' && tests.total < this.lastTests.total) {
-        const reason = `The number of tests went down from ${this.lastTests.total} to ${tests.total}; never delete or disable a test.`;
-        await this.violation(n, 'tester', attempt, [reason], checkpoint);
-        hint = reason;
+      const fewer = tests.status === 'error' ? [] : checkRoleBoundary('tester', [], { testsBefore: this.lastTests.total, testsAfter: tests.total });
+      if (fewer.length) {
+        hint = await this.violation(n, 'tester', attempt, fewer, checkpoint);
         continue;
       }
       if (tests.status === 'passed') {
@@ -218,18 +216,15 @@ export class CycleLoop {
       const report = await this.turn('implementer', 'IMPLEMENTING', n, attempt, hint);
       const changes = await checkpoint.changesSince();
 
-      const touchedTests = changes.filter((c) => this.o.isTestFile(c.path));
+      const touchedTests = checkRoleBoundary('implementer', changes, { kata: this.o.kata });
       if (touchedTests.length) {
-        const reasons = touchedTests.map((c) => `The Implementer may not change test files: ${c.path} was ${c.kind}. Make the test pass by changing production code only.`);
-        await this.violation(n, 'implementer', attempt, reasons, checkpoint, touchedTests);
-        hint = reasons.join('\n');
+        hint = await this.violation(n, 'implementer', attempt, touchedTests, checkpoint, touchedTests.flatMap((v) => (v.path ? [v.path] : [])));
         continue;
       }
       const tests = await this.runTests('implementer', n);
-      if (tests.status === 'passed' && tests.total < redTotal) {
-        const reason = `The number of tests went down from ${redTotal} to ${tests.total}.`;
-        await this.violation(n, 'implementer', attempt, [reason], checkpoint);
-        hint = reason;
+      const fewer = tests.status === 'passed' ? checkRoleBoundary('implementer', [], { testsBefore: redTotal, testsAfter: tests.total }) : [];
+      if (fewer.length) {
+        hint = await this.violation(n, 'implementer', attempt, fewer, checkpoint);
         continue;
       }
       if (tests.status !== 'passed') {
@@ -264,8 +259,13 @@ export class CycleLoop {
         this.endPhase(n, 'refactorer', attempt, 'no_change', started, {});
         return undefined;
       }
+      const deletedTests = checkRoleBoundary('refactorer', changes, { kata: this.o.kata });
+      if (deletedTests.length) {
+        hint = await this.violation(n, 'refactorer', attempt, deletedTests, checkpoint);
+        continue;
+      }
       const tests = await this.runTests('refactorer', n);
-      const fewer = tests.total < this.lastTests.total;
+      const fewer = tests.status === 'passed' && checkRoleBoundary('refactorer', [], { testsBefore: this.lastTests.total, testsAfter: tests.total }).length > 0;
       const gate = tests.status === 'passed' && !fewer ? await runQualityGates(this.o.qualityGates ?? [], this.o.workspaceRoot, { timeoutMs: this.o.testTimeoutMs, signal: this.o.signal }) : undefined;
       if (tests.status === 'passed' && !fewer && !gate) {
         this.lastTests = counts(tests);
@@ -295,10 +295,12 @@ export class CycleLoop {
     return { outcome, ...extra };
   }
 
-  private async violation(n: number, role: Role, attempt: number, reasons: string[], checkpoint: PhaseCheckpoint, only?: FileChange[]): Promise<void> {
+  /** Counts and reports a role violation, undoes the offending changes (or only `paths`), and returns the hint for the retry. */
+  private async violation(n: number, role: Role, attempt: number, violations: BoundaryViolation[], checkpoint: PhaseCheckpoint, paths?: string[]): Promise<string> {
     this.tally.totals.violations++;
-    this.o.emit({ type: 'violation', cycle: n, role, attempt, reasons });
-    await checkpoint.restore(only?.map((c) => c.path));
+    this.o.emit({ type: 'violation', cycle: n, role, attempt, reasons: violations.map((v) => v.message) });
+    await checkpoint.restore(paths);
+    return describeViolations(violations);
   }
 
   private async turn(role: Role, phase: Phase, cycle: number, attempt: number, hint: string | undefined): Promise<string> {

@@ -1,16 +1,12 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
-export type ChangeKind = 'added' | 'modified' | 'deleted';
-export interface FileChange {
-  path: string;
-  kind: ChangeKind;
-}
+import type { ChangedFile } from '../git/changedFiles';
 
 /** What the checkpoint needs from git: files that differ from HEAD, and HEAD's content of a path. */
 export interface CheckpointGit {
   /** Paths (workspace-relative, forward slashes) that differ from HEAD, untracked ones included. */
-  changedFiles(): Promise<FileChange[]>;
+  changedFiles(): Promise<ChangedFile[]>;
   /** HEAD's content of a path, or null when HEAD has no such file. */
   headContent(path: string): Promise<string | null>;
 }
@@ -50,7 +46,7 @@ export class PhaseCheckpoint {
   static async take(root: string, git: CheckpointGit): Promise<PhaseCheckpoint> {
     const saved = new Map<string, string | null>();
     for (const change of await git.changedFiles()) {
-      saved.set(change.path, change.kind === 'deleted' ? null : await readOrNull(join(root, change.path)));
+      saved.set(change.path, change.change === 'deleted' ? null : await readOrNull(join(root, change.path)));
     }
     return new PhaseCheckpoint(root, git, saved);
   }
@@ -61,14 +57,14 @@ export class PhaseCheckpoint {
   }
 
   /** The files changed since the checkpoint, with how. */
-  async changesSince(): Promise<FileChange[]> {
+  async changesSince(): Promise<ChangedFile[]> {
     const candidates = new Set<string>([...this.saved.keys(), ...(await this.git.changedFiles()).map((c) => c.path)]);
-    const changes: FileChange[] = [];
+    const changes: ChangedFile[] = [];
     for (const path of [...candidates].sort()) {
       const before = await this.contentAtCheckpoint(path);
       const now = await readOrNull(join(this.root, path));
       if (before === now) continue;
-      changes.push({ path, kind: before === null ? 'added' : now === null ? 'deleted' : 'modified' });
+      changes.push({ path, change: before === null ? 'added' : now === null ? 'deleted' : 'modified' });
     }
     return changes;
   }

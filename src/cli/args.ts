@@ -1,0 +1,71 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { DANGER_LEVELS, type DangerLevel } from '../core/tools/types';
+import { UsageError } from './cliIo';
+
+/** Flags every command that talks to a model accepts. */
+export const PROVIDER_OPTIONS = {
+  provider: { type: 'string' },
+  'base-url': { type: 'string' },
+  model: { type: 'string' },
+  'ollama-host': { type: 'string' },
+  cassette: { type: 'string' },
+  record: { type: 'string' },
+  timeout: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  verbose: { type: 'boolean', short: 'v', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies ParseArgsConfig['options'];
+
+/** Parses a command's flags; unknown flags and bad values are usage errors (exit 2), never crashes. */
+export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message.split('\n')[0]!);
+  }
+}
+
+/** A positive integer flag, or undefined when absent. */
+export function intFlag(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive whole number, got '${value}'.`);
+  return n;
+}
+
+/** `--lines A-B` → [A, B] (1-based, inclusive). */
+export function lineRange(value: string | undefined): [number, number] | undefined {
+  if (value === undefined) return undefined;
+  const m = /^(\d+)(?:-(\d+))?$/.exec(value.trim());
+  if (!m) throw new UsageError(`--lines takes A-B (e.g. 10-25), got '${value}'.`);
+  const a = Number(m[1]);
+  const b = m[2] === undefined ? a : Number(m[2]);
+  if (a < 1 || b < a) throw new UsageError(`--lines ${value}: the range must start at 1 or later and not run backwards.`);
+  return [a, b];
+}
+
+/** `--yes` approves up to MEDIUM; `--yes=HIGH` up to HIGH. Absent: ask. */
+export function approveUpTo(value: string | boolean | undefined): DangerLevel | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (value === true || value === '') return 'MEDIUM';
+  const level = String(value).toUpperCase();
+  if (!(DANGER_LEVELS as readonly string[]).includes(level)) throw new UsageError(`--yes takes one of ${DANGER_LEVELS.join(', ')}, got '${value}'.`);
+  return level as DangerLevel;
+}
+
+/** Pulls `--yes` / `--yes=LEVEL` out of argv (parseArgs cannot have an optional value). */
+export function extractYes(argv: string[]): { argv: string[]; yes: string | boolean | undefined } {
+  let yes: string | boolean | undefined;
+  const rest = argv.filter((arg) => {
+    if (arg === '--yes' || arg === '-y') {
+      yes = true;
+      return false;
+    }
+    if (arg.startsWith('--yes=')) {
+      yes = arg.slice('--yes='.length);
+      return false;
+    }
+    return true;
+  });
+  return { argv: rest, yes };
+}

@@ -1,0 +1,92 @@
+import { resolve } from 'node:path';
+import { ControlProtocol, TerminalTransport } from '../../core/control';
+import { isKataLanguage, type KataLanguage } from '../../core/tdd/kata';
+import { runKataSession } from '../../core/tdd/supervisor/kataSession';
+import type { SessionSummary } from '../../core/tdd/supervisor/sessionSummary';
+import { approveUpTo, extractYes, intFlag, parseCommandArgs, PROVIDER_OPTIONS } from '../args';
+import { EXIT, UsageError, type CliIo } from '../cliIo';
+import { progressPrinter } from '../progressPrinter';
+import { modelFromFlags } from '../providerFromFlags';
+
+export const KATA_USAGE = `Usage: tdd-agent kata <kata.md | bundled-kata> [options]
+
+Runs red-green-refactor cycles on a kata in a git workspace (a new branch tdd/<kata>-<time>).
+
+Options:
+  --workspace DIR        workspace folder (default: the current folder)
+  --language LANG        javascript | typescript | python (default: the kata's, else javascript)
+  --max-cycles N         stop after N cycles (default: the kata's max_cycles, else 10)
+  --yes[=LEVEL]          approve tool calls up to LEVEL without asking (default MEDIUM; at most HIGH)
+  --stash                stash your uncommitted changes and restore them at the end
+  --resume               continue the session recorded in .tdd/session.json
+  --quality-gate CMD     a command that must pass after every green state (repeatable)
+  --test-timeout MS      per test run (default 60000)
+  --provider P           auto | openai | ollama | replay (default auto)
+  --base-url URL         any OpenAI-compatible server (default: OPENAI_BASE_URL, or detection)
+  --model NAME           model id (default: the provider's)
+  --cassette FILE        with --provider replay: the recorded session to play
+  --record FILE          record every model exchange to FILE
+  --json                 print one JSON summary on stdout at the end
+  -v, --verbose          print every tool call and model call
+
+Exit codes: 0 all tests green at the end, 1 the session failed or was cancelled, 2 usage or configuration error.`;
+
+const KATA_OPTIONS = {
+  ...PROVIDER_OPTIONS,
+  workspace: { type: 'string' },
+  language: { type: 'string' },
+  'max-cycles': { type: 'string' },
+  stash: { type: 'boolean', default: false },
+  resume: { type: 'boolean', default: false },
+  'quality-gate': { type: 'string', multiple: true },
+  'test-timeout': { type: 'string' },
+} as const;
+
+/** Exit code for a finished session: 0 only when it ended with every test green. */
+export function exitCodeFor(summary: SessionSummary): number {
+  return summary.status === 'completed' || summary.status === 'max_cycles' ? EXIT.ok : EXIT.failed;
+}
+
+/** `tdd-agent kata`: one session, progress on stderr, the summary on stdout with --json. */
+export async function kataCommand(argv: string[], io: CliIo, defaults: { cassette?: string; workspace?: string; yes?: string } = {}): Promise<number> {
+  const pulled = extractYes(argv);
+  const { values, positionals } = parseCommandArgs(pulled.argv, KATA_OPTIONS);
+  if (values.help) {
+    io.stdout.write(`${KATA_USAGE}\n`);
+    return EXIT.ok;
+  }
+  const kataPath = positionals[0];
+  if (!kataPath || positionals.length > 1) throw new UsageError('Give exactly one kata: a markdown file or the name of a bundled kata (tdd-agent katas lists them).');
+  const language = values.language;
+  if (language !== undefined && !isKataLanguage(language)) throw new UsageError(`--language must be javascript, typescript or python, got '${language}'.`);
+  const autoApprove = approveUpTo(pulled.yes ?? defaults.yes);
+
+  const model = await modelFromFlags({ ...values, cassette: values.cassette ?? defaults.cassette, provider: values.provider ?? (defaults.cassette ? 'replay' : undefined) }, io.env, io.signal);
+  const transport = new TerminalTransport({ input: io.stdin, output: io.stderr, autoApproveUpTo: autoApprove });
+  const control = new ControlProtocol(transport);
+  const print = progressPrinter(io.stderr, values.verbose);
+  try {
+    const summary = await runKataSession({
+      workspace: resolve(values.workspace ?? defaults.workspace ?? process.cwd()),
+      kataPath: kataPath.endsWith('.md') ? resolve(kataPath) : kataPath,
+      language: language as KataLanguage | undefined,
+      llm: model.llm,
+      model: model.model,
+      provider: model.provider,
+      maxCycles: intFlag(values['max-cycles'], 'max-cycles'),
+      control,
+      approvalPolicy: autoApprove ? { autoApproveUpTo: autoApprove } : {},
+      qualityGates: values['quality-gate'],
+      testTimeoutMs: intFlag(values['test-timeout'], 'test-timeout'),
+      stashDirty: values.stash,
+      resume: values.resume,
+      signal: io.signal,
+      onEvent: print,
+    });
+    if (values.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
+    return exitCodeFor(summary);
+  } finally {
+    control.close();
+    transport.close();
+  }
+}

@@ -1,0 +1,57 @@
+import type { Writable } from 'node:stream';
+import type { SupervisorEvent } from '../core/tdd/events';
+
+const PHASE_LABEL = { TESTING: 'red: Tester', IMPLEMENTING: 'green: Implementer', REFACTORING: 'refactor: Refactorer', DONE: 'done' } as const;
+
+/** One readable line per supervisor event (or none for chatty ones unless verbose). */
+export function formatEvent(event: SupervisorEvent, verbose = false): string | undefined {
+  switch (event.type) {
+    case 'session_started':
+      return `Session on branch ${event.branch} — kata '${event.kata}', ${event.provider} ${event.model}, up to ${event.maxCycles} cycles${event.resumedFromCycle ? `, resuming at cycle ${event.resumedFromCycle}` : ''}\n  workspace: ${event.workspace}`;
+    case 'cycle_started':
+      return `Cycle ${event.cycle}`;
+    case 'phase_changed':
+      if (event.phase === 'DONE') return undefined;
+      return `  ${PHASE_LABEL[event.phase]}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}${event.attempt > 1 && event.hint ? ` — ${event.hint}` : ''}`;
+    case 'tool_called':
+      return verbose ? `    ${event.ok ? '·' : '✗'} ${event.tool} ${event.summary}` : undefined;
+    case 'model_called':
+      return verbose ? `    model: ${event.promptTokens}+${event.completionTokens} tokens, ${event.latencyMs} ms` : undefined;
+    case 'approval_requested':
+    case 'approval_answered':
+      return undefined; // the terminal transport asks and reports itself
+    case 'test_run_finished': {
+      const t = event.tests;
+      const what = t.status === 'error' ? `could not run${event.reason ? ` (${event.reason})` : ''}` : t.status === 'timeout' ? `timed out${event.reason ? ` (${event.reason})` : ''}` : `${t.passed} passed, ${t.failed} failed`;
+      return `    tests after ${event.role}: ${what}`;
+    }
+    case 'overshoot':
+      return `    overshoot: ${event.reason}`;
+    case 'violation':
+      return `    role violation: ${event.reasons.join(' ')}`;
+    case 'reverted':
+      return `    reverted ${event.role}: ${event.reason}`;
+    case 'quality_gate_failed':
+      return `    quality gate failed: ${event.command}`;
+    case 'commit_made':
+      return `    commit ${event.sha.slice(0, 7)} ${event.message}`;
+    case 'phase_finished':
+      return undefined;
+    case 'cycle_finished':
+      return `  cycle ${event.cycle}: ${event.outcome}${event.commit ? ` at ${event.commit.slice(0, 7)}` : ''} (${event.tests.passed} passing)`;
+    case 'session_finished': {
+      const s = event.summary;
+      return `Session ${s.status}: ${s.totals.cycles} cycles, ${s.totals.commits} commits, ${s.totals.tests_passed} tests passing, ${s.totals.tokens} tokens (branch ${s.branch})${s.error ? `\n  ${s.error.message}` : ''}`;
+    }
+    case 'error':
+      return `Error ${event.error.error_code}: ${event.error.message}`;
+  }
+}
+
+/** Returns a listener that writes each event's line to `out` (stderr in the CLI). */
+export function progressPrinter(out: Writable, verbose = false): (event: SupervisorEvent) => void {
+  return (event) => {
+    const line = formatEvent(event, verbose);
+    if (line !== undefined) out.write(`${line}\n`);
+  };
+}

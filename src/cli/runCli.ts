@@ -1,0 +1,67 @@
+import { isAgentError } from '../core/errors/agentError';
+import { setLogLevel } from '../core/logging/logger';
+import { EXIT, UsageError, type CliIo } from './cliIo';
+import { demoCommand } from './commands/demo';
+import { kataCommand } from './commands/kata';
+import { katasCommand } from './commands/katas';
+import { questionCommand } from './commands/question';
+
+declare const TDD_AGENT_VERSION: string | undefined;
+
+export const USAGE = `tdd-agent — autonomous test-driven development with LLM agents
+
+Usage:
+  tdd-agent demo                         a complete FizzBuzz session from a recording (no API key)
+  tdd-agent kata <kata.md|name> [opts]   run red-green-refactor cycles on a kata in a git workspace
+  tdd-agent katas                        list the bundled katas
+  tdd-agent ask [--file F] "question"    answer a question (QA agent)
+  tdd-agent cot [--file F] "problem"     work through a problem step by step (CoT agent)
+
+Run 'tdd-agent <command> --help' for a command's options.
+Provider: OPENAI_API_KEY (+ OPENAI_BASE_URL), --base-url URL for any OpenAI-compatible server,
+or a running Ollama (OLLAMA_HOST); flags win over the environment.`;
+
+/** Errors that are the user's to fix (exit 2), as opposed to a session that ran and failed (exit 1). */
+const CONFIGURATION_CODES = new Set(['CONFIG', 'PROVIDER_NOT_CONFIGURED', 'AUTH', 'WORKSPACE_DIRTY', 'VALIDATION']);
+
+/** Runs one CLI invocation and returns its exit code; never throws. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  if (rest.includes('--verbose') || rest.includes('-v')) setLogLevel('info');
+  try {
+    switch (command) {
+      case 'kata':
+        return await kataCommand(rest, io);
+      case 'demo':
+        return await demoCommand(rest, io);
+      case 'katas':
+        return await katasCommand(rest, io);
+      case 'ask':
+      case 'cot':
+        return await questionCommand(command, rest, io);
+      case '--version':
+      case 'version':
+        io.stdout.write(`${typeof TDD_AGENT_VERSION === 'string' ? TDD_AGENT_VERSION : 'dev'}\n`);
+        return EXIT.ok;
+      case undefined:
+      case '--help':
+      case '-h':
+      case 'help':
+        io.stdout.write(`${USAGE}\n`);
+        return command === undefined ? EXIT.usage : EXIT.ok;
+      default:
+        throw new UsageError(`Unknown command '${command}'. Run 'tdd-agent --help'.`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`tdd-agent: ${err.message}\n`);
+      return EXIT.usage;
+    }
+    if (isAgentError(err)) {
+      io.stderr.write(`tdd-agent: ${err.error_code}: ${err.message}\n`);
+      return CONFIGURATION_CODES.has(err.error_code) ? EXIT.usage : EXIT.failed;
+    }
+    io.stderr.write(`tdd-agent: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`);
+    return EXIT.failed;
+  }
+}

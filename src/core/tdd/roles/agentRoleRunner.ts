@@ -1,0 +1,59 @@
+import type { AgentEvent } from '../../agent/events';
+import { ReActAgent } from '../../agents/reactAgent';
+import { AgentError } from '../../errors/agentError';
+import type { LlmClient } from '../../llm/types';
+import type { AgentToolbox } from '../../tools/types';
+import type { Role, SupervisorEvent } from '../events';
+import type { RoleRunner, RoleRunners, RoleTurn, RoleTurnResult } from './roleRunner';
+
+export interface AgentRoleRunnerOptions {
+  llm: LlmClient;
+  /** The model the person configured; it wins over the model named in the role's JSON config. */
+  model: string;
+  /** The workspace tools (list_files, read_file, write_file, run_tests) behind approvals. */
+  toolbox: AgentToolbox;
+  emit(event: SupervisorEvent): void;
+  /** Model calls one turn may take (default 25). */
+  maxModelCalls?: number;
+  /** Where `config/agents` lives (default: the bundled one). */
+  configRoot?: string;
+}
+
+const summaryOf = (content: string): string => {
+  const line = content.split('\n').find((l) => l.trim()) ?? '';
+  return line.length > 120 ? `${line.slice(0, 117)}...` : line;
+};
+
+/**
+ * The roles as agents defined by data: each turn is a ReAct run of `config/agents/<role>/v1.json`
+ * with the four workspace tools; its final message (no tool call) is the report.
+ */
+export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRunners {
+  const runner = (role: Role): RoleRunner => ({
+    async runTurn(turn: RoleTurn): Promise<RoleTurnResult> {
+      const agent = new ReActAgent({
+        llm: options.llm,
+        id: `${role}-c${turn.cycle}a${turn.attempt}`,
+        config: { model: options.model, maxCycles: options.maxModelCalls ?? 25, errorHandling: false },
+        agentConfig: { agent: role, version: 'v1', configRoot: options.configRoot },
+        toolbox: options.toolbox,
+      });
+      const onEvent = (event: AgentEvent): void => {
+        if (event.type === 'model_called') {
+          options.emit({ type: 'model_called', cycle: turn.cycle, role, promptTokens: event.usage.promptTokens, completionTokens: event.usage.completionTokens, latencyMs: Math.round(event.latencyMs) });
+        } else if (event.type === 'tool_called') {
+          const r = event.result;
+          options.emit({ type: 'tool_called', cycle: turn.cycle, role, callId: event.callId, tool: event.toolName, params: event.params, ok: r.ok, summary: summaryOf(r.content), approval: r.approval, durationMs: Math.round(r.durationMs) });
+        }
+      };
+      const result = await agent.execute({ context: turn.context }, { signal: turn.signal, onEvent });
+      if (result.error) throw new AgentError(result.error.error_code, result.error.message, result.error.details);
+      const report = typeof result.final_answer === 'string' ? result.final_answer : '';
+      if (result.metadata.terminationReason === 'max_cycles' && !report) {
+        return { report: `The ${role} used all ${options.maxModelCalls ?? 25} model calls without finishing its turn.`, tokens: result.metadata.usage.totalTokens };
+      }
+      return { report, tokens: result.metadata.usage.totalTokens };
+    },
+  });
+  return { tester: runner('tester'), implementer: runner('implementer'), refactorer: runner('refactorer') };
+}

@@ -1,0 +1,93 @@
+import type { RecordedRequest, ScriptedReply } from './openaiServer';
+
+/**
+ * A deterministic stand-in for a model playing the three TDD roles, for the loopback server.
+ * It reads what a real model would read — the `agent: <role>/v1` line, the cycle and attempt in
+ * the context message, how far the conversation has gone — and answers with real tool calls
+ * (write_file, run_tests) and a final report. Scenarios override single turns to misbehave.
+ */
+
+export type RoleName = 'tester' | 'implementer' | 'refactorer';
+
+/** One file write. */
+export interface FileWrite {
+  path: string;
+  content: string;
+}
+
+/** What a role does in one turn: the files it writes (in order), then its final report. */
+export interface TurnPlan {
+  writes: FileWrite[];
+  report: string;
+  /** Call run_tests once before reporting, as a careful model would. */
+  runTests?: boolean;
+}
+
+/** The plan of one cycle: each role's turn; `refactorer` absent = NO_REFACTOR. */
+export interface CyclePlan {
+  tester: TurnPlan;
+  implementer: TurnPlan;
+  refactorer?: TurnPlan;
+}
+
+export interface KataScript {
+  cycles: CyclePlan[];
+  /** Turn overrides keyed `role:cycle:attempt` (e.g. `implementer:2:1`). */
+  overrides?: Record<string, TurnPlan>;
+  /** When set, the tester answers KATA_COMPLETE after the last planned cycle. Default true. */
+  completeAfterLastCycle?: boolean;
+}
+
+/** The turns the model actually played, in order, for assertions. */
+export interface PlayedTurn {
+  role: RoleName;
+  cycle: number;
+  attempt: number;
+}
+
+function textOf(message: { content?: unknown } | undefined): string {
+  if (!message) return '';
+  return typeof message.content === 'string' ? message.content : '';
+}
+
+/** Parses `- cycle: N of` and `- attempt: A of` from the context message. */
+function turnOf(body: { messages: Array<{ role: string; content?: unknown }> }): { role: RoleName; cycle: number; attempt: number; step: number } {
+  const system = textOf(body.messages.find((m) => m.role === 'system'));
+  const role = (/^agent: (\w+)\//.exec(system)?.[1] ?? 'unknown') as RoleName;
+  const user = textOf(body.messages.find((m) => m.role === 'user'));
+  const cycle = Number(/- cycle: (\d+)/.exec(user)?.[1] ?? 1);
+  const attempt = Number(/- attempt: (\d+)/.exec(user)?.[1] ?? 1);
+  const step = body.messages.filter((m) => m.role === 'assistant').length;
+  return { role, cycle, attempt, step };
+}
+
+let callCounter = 0;
+
+/** Returns a reply function for `server.setFallback(...)`, and the list of turns it played. */
+export function scriptedKataModel(script: KataScript): { reply: (req: RecordedRequest) => ScriptedReply; played: PlayedTurn[] } {
+  const played: PlayedTurn[] = [];
+  const reply = (req: RecordedRequest): ScriptedReply => {
+    const { role, cycle, attempt, step } = turnOf(req.body);
+    const plan = planFor(script, role, cycle, attempt);
+    if (step === 0) played.push({ role, cycle, attempt });
+    const actions: Array<{ name: string; arguments: Record<string, unknown> }> = plan.writes.map((w) => ({ name: 'write_file', arguments: { path: w.path, content: w.content } }));
+    if (plan.runTests) actions.push({ name: 'run_tests', arguments: {} });
+    const action = actions[step];
+    if (action) return { toolCalls: [{ id: `call_${++callCounter}`, name: action.name, arguments: action.arguments }], usage: { prompt_tokens: 100, completion_tokens: 20 } };
+    return { text: plan.report, usage: { prompt_tokens: 100, completion_tokens: 10 } };
+  };
+  return { reply, played };
+}
+
+function planFor(script: KataScript, role: RoleName, cycle: number, attempt: number): TurnPlan {
+  const override = script.overrides?.[`${role}:${cycle}:${attempt}`];
+  if (override) return override;
+  const c = script.cycles[cycle - 1];
+  if (!c) {
+    if (role === 'tester' && script.completeAfterLastCycle !== false) return { writes: [], report: 'KATA_COMPLETE\nEvery behaviour is covered.' };
+    return { writes: [], report: 'NO_REFACTOR' };
+  }
+  if (role === 'refactorer') return c.refactorer ?? { writes: [], report: 'NO_REFACTOR' };
+  if (role === 'tester' || role === 'implementer') return c[role];
+  throw new Error(`scriptedKataModel: unknown role '${role}'`);
+}
