@@ -8,6 +8,7 @@ export type HookAction =
   | { type: 'reject'; reason: string }
   | { type: 'modify'; response: LlmResult };
 
+/** Constructors of {@link HookAction} values: `HookAction.reject('reason')`, `HookAction.modify(response)`, ... */
 export const HookAction = {
   continue: (): HookAction => ({ type: 'continue' }),
   approve: (): HookAction => ({ type: 'approve' }),

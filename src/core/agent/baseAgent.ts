@@ -1,0 +1,338 @@
+import { AgentFactory } from '../agentConfig';
+import { sharedAuditFile, type AuditTrail } from '../audit/auditTrail';
+import { runBatch, type BatchOptions, type BatchResult } from '../batch/runBatch';
+import { AgentError, toAgentError, type ErrorInfo } from '../errors/agentError';
+import type { LlmClient, TokenUsage } from '../llm/types';
+import { getLogger } from '../logging/logger';
+import { PerformanceMetrics, type PerformanceTargets } from '../metrics/performanceMetrics';
+import { AgentRun } from './agentRun';
+import { parseAgentConfig, type BaseAgentConfig, type BaseAgentConfigInput } from './config';
+import { configPromptSource, type AgentConfigRef, type AgentPromptLoader } from './configPromptSource';
+import { AgentSettingsError } from './errors';
+import type { AgentEventListener, TerminationReason } from './events';
+import { HookRunner } from './hookRunner';
+import type { AgentLifecycle } from './lifecycle';
+import { fallbackPromptSource, signaturePromptSource, type PreparedPrompt, type PromptSource } from './promptSource';
+import type { Signature } from './signature';
+import { MultiCycleStrategy } from './strategies/multiCycle';
+import { SingleShotStrategy } from './strategies/singleShot';
+import type { CycleHandlers, ExecutionStrategy, StrategyHost } from './strategies/types';
+
+/** What every execution result carries besides its output fields. */
+export interface ExecutionMetadata {
+  agentId: string;
+  /** The model the calls used ('' when the run failed before any call). */
+  model: string;
+  strategy: string;
+  /** `name/version` of the prompt definition, or `fallback`. */
+  prompt?: string;
+  executionTimeMs: number;
+  usage: TokenUsage;
+  modelCalls: number;
+  repairAttempts: number;
+  terminationReason: TerminationReason;
+  /** Multi-cycle runs only. */
+  cycles?: number;
+}
+
+/** An execution's output fields plus `metadata`; `error` is set for structured failures. */
+export type AgentResult = Record<string, unknown> & { metadata: ExecutionMetadata; error?: ErrorInfo };
+
+/** Per-execution options. */
+export interface ExecuteOptions {
+  signal?: AbortSignal;
+  /** Receives this execution's events (in addition to listeners added with `onEvent`). */
+  onEvent?: AgentEventListener;
+}
+
+/** Constructor options of {@link BaseAgent} and every agent built on it. */
+export interface BaseAgentOptions {
+  /** Answers model calls (from `createAgentRuntime`, `createOpenAIClient`, or a replay client). */
+  llm: LlmClient;
+  /** Settings, validated with defaults (see BaseAgentConfigSchema). */
+  config?: BaseAgentConfigInput;
+  /** Default: `<agent kind>-<n>`. */
+  id?: string;
+  /** Prompt from a code signature (overrides `createSignature()`). */
+  signature?: Signature;
+  /** Prompt from a JSON agent config in `config/agents` (overrides `agentDefinition()`). */
+  agentConfig?: AgentConfigRef;
+  /** How config prompts are loaded; default `AgentFactory.create`. */
+  promptLoader?: AgentPromptLoader;
+  /** Hook sets registered at construction (same as calling `withLifecycle` for each). */
+  lifecycle?: AgentLifecycle | readonly AgentLifecycle[];
+  /** Shared metrics; with `performanceTracking` and none given, the agent keeps its own. */
+  metrics?: PerformanceMetrics;
+  /** Audit sink; with `auditTrail` and none given, `config.auditPath` is used. */
+  audit?: AuditTrail;
+  /** Receives every execution's events. */
+  onEvent?: AgentEventListener;
+}
+
+const log = getLogger('agent');
+const counters = new Map<string, number>();
+const defaultLoader: AgentPromptLoader = (name, version, inputs, options) => AgentFactory.create(name, version, inputs as never, options);
+
+/**
+ * The base of every agent: validated settings, a prompt from a signature, a JSON agent config or plain
+ * fallback, an execution strategy, lifecycle hooks and the optional features (logging, error handling,
+ * metrics, batch, audit) — each a small piece the agent is given, not a base class.
+ *
+ * Extension points (override in a subclass, all optional): `createSignature()`, `agentDefinition()`,
+ * `agentKind()`, `configExtensions()`, `createExecutionStrategy()`, `performanceTargets()`, `preExecute`,
+ * `parseResult`, `postExecute`, and `createCycleHandlers` for multi-cycle agents.
+ */
+export class BaseAgent implements StrategyHost {
+  /** Stable id used in metadata, events, logs and the audit trail. */
+  readonly id: string;
+  /** The validated settings. */
+  readonly config: BaseAgentConfig;
+  /** Shared or own metrics (undefined without performance tracking). */
+  readonly metrics?: PerformanceMetrics;
+  protected readonly llm: LlmClient;
+  private readonly options: BaseAgentOptions;
+  private readonly audit?: AuditTrail;
+  private hooks?: AgentLifecycle[];
+  private hookRunner?: HookRunner;
+  private listeners?: Set<AgentEventListener>;
+  private strategy?: ExecutionStrategy;
+  private source?: PromptSource;
+
+  constructor(options: BaseAgentOptions) {
+    const started = performance.now();
+    if (!options || typeof options.llm?.call !== 'function') {
+      throw new AgentSettingsError(['llm: an LlmClient is required (e.g. from createAgentRuntime or createOpenAIClient)']);
+    }
+    if (options.signature && options.agentConfig) {
+      throw new AgentSettingsError(['signature, agentConfig: give one prompt definition, not both']);
+    }
+    this.config = parseAgentConfig(options.config, this.configExtensions());
+    this.options = options;
+    this.llm = options.llm;
+    const kind = this.agentKind();
+    if (options.id !== undefined) this.id = options.id;
+    else {
+      const n = (counters.get(kind) ?? 0) + 1;
+      counters.set(kind, n);
+      this.id = `${kind}-${n}`;
+    }
+    if (options.lifecycle) for (const hook of [options.lifecycle].flat()) this.withLifecycle(hook);
+    if (options.onEvent) this.onEvent(options.onEvent);
+    if (this.config.auditTrail) {
+      this.audit = options.audit ?? (this.config.auditPath ? sharedAuditFile(this.config.auditPath) : undefined);
+      if (!this.audit) throw new AgentSettingsError(['auditTrail: needs config.auditPath or an `audit` option to write to']);
+    }
+    if (this.config.performanceTracking) {
+      this.metrics = options.metrics ?? new PerformanceMetrics();
+      this.metrics.recordAgentCreation(performance.now() - started);
+    }
+  }
+
+  // ---- extension points -------------------------------------------------------------------------
+
+  /** A code signature for this agent's prompt; none (the default) means fallback mode unless a config is given. */
+  protected createSignature(): Signature | undefined {
+    return undefined;
+  }
+
+  /** The JSON agent config this agent is defined by (QA: `{ agent: 'qa', version: 'v1' }`); none by default. */
+  protected agentDefinition(): AgentConfigRef | undefined {
+    return undefined;
+  }
+
+  /** Prefix of generated agent ids. */
+  protected agentKind(): string {
+    return 'agent';
+  }
+
+  /** Settings this agent class defaults to, merged over the base defaults (user settings win). */
+  protected configExtensions(): BaseAgentConfigInput {
+    return {};
+  }
+
+  /** The strategy for `config.strategy` (single shot, or multi-cycle with `config.maxCycles`). */
+  protected createExecutionStrategy(): ExecutionStrategy {
+    return this.config.strategy === 'multi_cycle' ? new MultiCycleStrategy({ maxCycles: this.config.maxCycles }) : new SingleShotStrategy();
+  }
+
+  /** Targets the metrics are compared with (`checkTargets`); none by default. */
+  performanceTargets(): PerformanceTargets {
+    return {};
+  }
+
+  /** Runs before the prompt is built; may validate (throw before any model call) or rewrite the inputs. */
+  preExecute(inputs: Record<string, unknown>, _run: AgentRun): Record<string, unknown> | Promise<Record<string, unknown>> {
+    return inputs;
+  }
+
+  /** Builds this execution's prompt from the agent's prompt source. */
+  async preparePrompt(inputs: Record<string, unknown>, _run: AgentRun): Promise<PreparedPrompt> {
+    return this.promptSource().prepare(inputs);
+  }
+
+  /** Turns validated model output into the output fields. */
+  parseResult(output: Record<string, unknown>, _run: AgentRun): Record<string, unknown> | Promise<Record<string, unknown>> {
+    return output;
+  }
+
+  /** Last word on the output fields before metadata is added and `afterAgent` hooks run. */
+  postExecute(output: Record<string, unknown>, _run: AgentRun): Record<string, unknown> | Promise<Record<string, unknown>> {
+    return output;
+  }
+
+  /** Multi-cycle agents return their per-run cycle callbacks here. */
+  createCycleHandlers?(run: AgentRun, prompt: PreparedPrompt, inputs: Record<string, unknown>): CycleHandlers<unknown>;
+
+  // ---- public API -------------------------------------------------------------------------------
+
+  /** Registers a hook set (runs after those registered before; its wrap hooks sit inside theirs). Chains. */
+  withLifecycle(hook: AgentLifecycle): this {
+    if (!hook || typeof hook !== 'object') throw new AgentSettingsError(['lifecycle: a hook set must be an object of optional hook functions']);
+    (this.hooks ??= []).push(hook);
+    this.hookRunner = new HookRunner(this.hooks);
+    return this;
+  }
+
+  /** Subscribes to every execution's events; returns the unsubscribe function. */
+  onEvent(listener: AgentEventListener): () => void {
+    (this.listeners ??= new Set()).add(listener);
+    return () => this.listeners?.delete(listener);
+  }
+
+  /** Number of registered hook sets (0 = the fast path: no hook machinery is allocated or run). */
+  get hookCount(): number {
+    return this.hooks?.length ?? 0;
+  }
+
+  /** Where the prompt comes from: `signature`, `config` or `fallback`. */
+  get promptKind(): PromptSource['kind'] {
+    return this.promptSource().kind;
+  }
+
+  /** The strategy name reported in metadata. */
+  get strategyName(): string {
+    return this.executionStrategy().name;
+  }
+
+  /**
+   * Runs the agent once: `beforeAgent` hooks → strategy (preExecute → model call(s) → parseResult →
+   * postExecute) → metadata → `afterAgent` hooks. Throws an AgentError on failure, or with
+   * `errorHandling` returns `{ error: { error_code, message, details }, metadata }`.
+   */
+  async execute(inputs: Record<string, unknown>, options: ExecuteOptions = {}): Promise<AgentResult> {
+    const started = performance.now();
+    const run = new AgentRun({
+      agentId: this.id,
+      llm: this.llm,
+      config: this.config,
+      hooks: this.hookRunner,
+      listeners: this.listeners,
+      onEvent: options.onEvent,
+      signal: options.signal,
+    });
+    const metadata = (terminationReason: TerminationReason): ExecutionMetadata => ({
+      agentId: this.id,
+      model: run.model,
+      strategy: this.strategy?.name ?? this.config.strategy,
+      prompt: run.promptLabel,
+      executionTimeMs: performance.now() - started,
+      usage: { ...run.usage },
+      modelCalls: run.modelCalls,
+      repairAttempts: run.repairAttempts,
+      terminationReason,
+      ...(run.cycles > 0 ? { cycles: run.cycles } : {}),
+    });
+    try {
+      if (!inputs || typeof inputs !== 'object' || Array.isArray(inputs)) {
+        throw new AgentError('VALIDATION', 'inputs: execute() takes an object of named inputs, e.g. { question: "..." }', {});
+      }
+      run.throwIfCancelled();
+      if (run.observed) run.emit({ type: 'run_started', agentId: this.id, strategy: this.executionStrategy().name });
+      const current = this.hookRunner ? await this.hookRunner.beforeAgent(inputs) : inputs;
+      const outcome = await this.executionStrategy().run(this, run, current);
+      let result: AgentResult = { ...outcome.output, ...(outcome.error ? { error: outcome.error } : {}), metadata: metadata(outcome.terminationReason) };
+      if (this.hookRunner) result = await this.hookRunner.afterAgent(result);
+      this.finish(run, inputs, result, outcome.error);
+      return result;
+    } catch (e) {
+      const error = toAgentError(e);
+      const meta = metadata(error.error_code === 'CANCELLED' ? 'cancelled' : error.error_code === 'HOOK_REJECTED' ? 'hook_rejected' : 'error');
+      this.finish(run, inputs, { error: error.toJSON(), metadata: meta }, error.toJSON());
+      if (this.config.errorHandling) return { error: error.toJSON(), metadata: meta };
+      throw error;
+    }
+  }
+
+  /**
+   * Runs many executions with bounded concurrency (`config.batchConcurrency` unless given); results in
+   * input order, one failure never stops the batch. Needs `batchProcessing: true`.
+   */
+  async executeBatch(items: readonly Record<string, unknown>[], options: BatchOptions = {}): Promise<BatchResult<AgentResult>> {
+    if (!this.config.batchProcessing) {
+      throw new AgentSettingsError(['batchProcessing: executeBatch needs batchProcessing: true in the agent settings']);
+    }
+    if (!Array.isArray(items)) throw new AgentError('VALIDATION', 'items: executeBatch takes an array of input objects', {});
+    return runBatch(
+      items,
+      async (item, _index, signal) => {
+        const result = await this.execute(item, { signal });
+        if (result.error) throw new AgentError(result.error.error_code, result.error.message, result.error.details);
+        return result;
+      },
+      { concurrency: options.concurrency ?? this.config.batchConcurrency, signal: options.signal },
+    );
+  }
+
+  // ---- internals --------------------------------------------------------------------------------
+
+  private executionStrategy(): ExecutionStrategy {
+    return (this.strategy ??= this.createExecutionStrategy());
+  }
+
+  private promptSource(): PromptSource {
+    if (!this.source) {
+      const { signature: given, agentConfig } = this.options;
+      const signature = given ?? (agentConfig ? undefined : this.createSignature());
+      const definition = agentConfig ?? this.agentDefinition();
+      this.source = signature
+        ? signaturePromptSource(signature)
+        : definition
+          ? configPromptSource(definition, this.options.promptLoader ?? defaultLoader)
+          : fallbackPromptSource;
+    }
+    return this.source;
+  }
+
+  private finish(run: AgentRun, inputs: Record<string, unknown>, result: AgentResult, error?: ErrorInfo): void {
+    const meta = result.metadata;
+    if (run.observed) {
+      run.emit({
+        type: 'finished',
+        agentId: this.id,
+        terminationReason: meta.terminationReason,
+        cycles: run.cycles,
+        usage: meta.usage,
+        executionTimeMs: meta.executionTimeMs,
+        ...(error ? { error } : {}),
+      });
+    }
+    this.metrics?.recordExecution({ durationMs: meta.executionTimeMs, success: !error, usage: meta.usage });
+    if (this.config.logging) {
+      if (error) log.warn('Agent execution failed.', { agentId: this.id, error_code: error.error_code, message: error.message });
+      else log.debug('Agent execution finished.', { agentId: this.id, ms: Math.round(meta.executionTimeMs), tokens: meta.usage.totalTokens });
+    }
+    if (this.audit) {
+      const { metadata: _m, error: _e, ...outputs } = result;
+      this.audit.record({
+        timestamp: new Date().toISOString(),
+        agentId: this.id,
+        inputs,
+        ...(error ? { error } : { outputs }),
+        usage: meta.usage,
+        durationMs: meta.executionTimeMs,
+        model: meta.model,
+        terminationReason: meta.terminationReason,
+      });
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import type { ChatMessage, ResponseFormat } from '../llm/types';
+import type { Signature } from './signature';
+
+/** Outcome of validating model text against an agent's output schema. */
+export type OutputCheck = { ok: true; value: Record<string, unknown> } | { ok: false; violations: string[] };
+
+/** Everything one execution needs from the agent's definition: messages, output format, validator, model settings. */
+export interface PreparedPrompt {
+  /** `name/version` of the definition, or `fallback`. */
+  label: string;
+  messages: ChatMessage[];
+  responseFormat?: ResponseFormat;
+  /** Absent when the agent answers in free text. */
+  validate?(raw: string): OutputCheck;
+  model?: string;
+  temperature?: number;
+  maxTokens?: number;
+  /** Names of the tools this agent may call (from its config); undefined = whatever the toolbox offers. */
+  tools?: readonly string[];
+}
+
+/** Where an agent's prompt comes from: a code signature, a JSON agent config, or plain fallback. */
+export interface PromptSource {
+  readonly kind: 'signature' | 'config' | 'fallback';
+  prepare(inputs: Record<string, unknown>): PreparedPrompt | Promise<PreparedPrompt>;
+}
+
+/** Prompt from a code {@link Signature} (compiled once, cached). */
+export function signaturePromptSource(signature: Signature): PromptSource {
+  return {
+    kind: 'signature',
+    prepare(inputs) {
+      const compiled = signature.compile();
+      const parsed = compiled.parseInputs(inputs);
+      return {
+        label: `${signature.definition.name}/${signature.definition.version ?? 'v1'}`,
+        messages: [
+          { role: 'system', content: compiled.systemPrompt },
+          { role: 'user', content: compiled.renderInputs(parsed) },
+        ],
+        responseFormat: compiled.responseFormat,
+        validate: compiled.validateOutput,
+      };
+    },
+  };
+}
+
+/** No signature and no config: inputs become a plain prompt and the result is `{ response }`. */
+export const fallbackPromptSource: PromptSource = {
+  kind: 'fallback',
+  prepare(inputs) {
+    const keys = Object.keys(inputs);
+    const only = keys.length === 1 ? inputs[keys[0]!] : undefined;
+    const content =
+      typeof only === 'string'
+        ? only
+        : keys.map((k) => `${k}: ${typeof inputs[k] === 'string' ? inputs[k] : JSON.stringify(inputs[k])}`).join('\n');
+    return { label: 'fallback', messages: [{ role: 'user', content }] };
+  },
+};

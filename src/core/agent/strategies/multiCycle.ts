@@ -1,0 +1,70 @@
+import { toAgentError, type ErrorInfo } from '../../errors/agentError';
+import type { AgentRun } from '../agentRun';
+import { AgentSettingsError } from '../errors';
+import type { TerminationReason } from '../events';
+import type { ActionRecord, ExecutionStrategy, StrategyHost, StrategyResult } from './types';
+
+/** Options of {@link MultiCycleStrategy}. */
+export interface MultiCycleOptions {
+  /** Upper bound on model calls; reaching it ends the run with `max_cycles`. */
+  maxCycles: number;
+}
+
+/**
+ * Runs cycles until the agent says it is done: per cycle `preCycle` → model call → `parseCycleResult` →
+ * `shouldTerminate` → `extractObservation`. Keeps `action_history` and `observations` and always ends
+ * with a termination reason (`finish`, `max_cycles`, `hook_rejected`, `error`, `cancelled`). A run that
+ * ends early returns its partial output plus `error` instead of throwing, so nothing done so far is lost.
+ */
+export class MultiCycleStrategy implements ExecutionStrategy {
+  readonly name = 'multi_cycle';
+  readonly maxCycles: number;
+
+  constructor(options: MultiCycleOptions) {
+    if (!Number.isInteger(options.maxCycles) || options.maxCycles < 1) {
+      throw new AgentSettingsError([`maxCycles: must be a whole number of at least 1 (got ${options.maxCycles})`]);
+    }
+    this.maxCycles = options.maxCycles;
+  }
+
+  async run(host: StrategyHost, run: AgentRun, inputs: Record<string, unknown>): Promise<StrategyResult> {
+    const prepared = await host.preExecute(inputs, run);
+    const prompt = await host.preparePrompt(prepared, run);
+    if (!host.createCycleHandlers) {
+      throw new AgentSettingsError(['strategy: multi_cycle needs an agent that defines cycles (e.g. ReActAgent)']);
+    }
+    const handlers = host.createCycleHandlers(run, prompt, prepared);
+    const actionHistory: ActionRecord[] = [];
+    const observations: string[] = [];
+    let terminationReason: TerminationReason = 'max_cycles';
+    let lastParsed: unknown;
+    let error: ErrorInfo | undefined;
+    try {
+      for (let cycle = 1; cycle <= this.maxCycles; cycle++) {
+        run.throwIfCancelled();
+        run.cycles = cycle;
+        if (run.observed) run.emit({ type: 'cycle_started', agentId: run.agentId, cycle });
+        const messages = await handlers.preCycle(cycle, observations, prepared);
+        const result = await run.callModel(prompt, messages, { ...handlers.modelOptions?.(cycle), cycle });
+        lastParsed = await handlers.parseCycleResult(result, cycle);
+        if (await handlers.shouldTerminate(lastParsed, cycle)) {
+          terminationReason = 'finish';
+          break;
+        }
+        for (const step of await handlers.extractObservation(lastParsed, cycle)) {
+          actionHistory.push({ cycle, ...step, timestamp: new Date().toISOString() });
+          observations.push(step.observation);
+        }
+      }
+    } catch (e) {
+      const err = toAgentError(e);
+      terminationReason =
+        run.signal?.aborted || err.error_code === 'CANCELLED' ? 'cancelled' : err.error_code === 'HOOK_REJECTED' ? 'hook_rejected' : 'error';
+      error = err.toJSON();
+    }
+    let output = await handlers.finalOutput({ lastParsed, terminationReason, actionHistory, observations });
+    output = { ...output, action_history: actionHistory, observations };
+    if (!error) output = await host.postExecute(await host.parseResult(output, run), run);
+    return error ? { output, terminationReason, error } : { output, terminationReason };
+  }
+}

@@ -1,0 +1,69 @@
+import type { ErrorInfo } from '../../errors/agentError';
+import type { ChatMessage, LlmResult } from '../../llm/types';
+import type { AgentRun, ModelCallOptions } from '../agentRun';
+import type { TerminationReason } from '../events';
+import type { PreparedPrompt } from '../promptSource';
+
+/** One step of a multi-cycle run as recorded in `action_history`. */
+export interface ActionRecord {
+  cycle: number;
+  thought: string;
+  action: string;
+  action_input: unknown;
+  observation: string;
+  /** ISO time the step finished. */
+  timestamp: string;
+}
+
+/** What acting on one cycle produced (one per tool call; the strategy adds cycle and timestamp). */
+export type CycleStep = Omit<ActionRecord, 'cycle' | 'timestamp'>;
+
+/** The run so far, given to `finalOutput`. */
+export interface CycleRunState<P> {
+  lastParsed?: P;
+  terminationReason: TerminationReason;
+  actionHistory: readonly ActionRecord[];
+  observations: readonly string[];
+}
+
+/**
+ * The per-run callbacks a multi-cycle agent provides (fresh per execution, so runs never share state).
+ * Per cycle: `preCycle` → model call → `parseCycleResult` → `shouldTerminate` → `extractObservation`.
+ */
+export interface CycleHandlers<P = LlmResult> {
+  /** Messages for this cycle's model call. */
+  preCycle(cycle: number, observations: readonly string[], inputs: Record<string, unknown>): ChatMessage[] | Promise<ChatMessage[]>;
+  /** Extra call options for this cycle (tools). */
+  modelOptions?(cycle: number): ModelCallOptions;
+  parseCycleResult(result: LlmResult, cycle: number): P | Promise<P>;
+  /** True ends the run with `finish`. May throw (e.g. OutputValidationError) to end it with `error`. */
+  shouldTerminate(parsed: P, cycle: number): boolean | Promise<boolean>;
+  /** Acts on the cycle (runs tools) and reports what was observed. */
+  extractObservation(parsed: P, cycle: number): CycleStep[] | Promise<CycleStep[]>;
+  /** The output fields once the run has ended (action_history and observations are added by the strategy). */
+  finalOutput(state: CycleRunState<P>): Record<string, unknown> | Promise<Record<string, unknown>>;
+}
+
+/** The agent as a strategy sees it: its extension points. */
+export interface StrategyHost {
+  preExecute(inputs: Record<string, unknown>, run: AgentRun): Record<string, unknown> | Promise<Record<string, unknown>>;
+  preparePrompt(inputs: Record<string, unknown>, run: AgentRun): Promise<PreparedPrompt>;
+  parseResult(output: Record<string, unknown>, run: AgentRun): Record<string, unknown> | Promise<Record<string, unknown>>;
+  postExecute(output: Record<string, unknown>, run: AgentRun): Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** Multi-cycle agents only. */
+  createCycleHandlers?(run: AgentRun, prompt: PreparedPrompt, inputs: Record<string, unknown>): CycleHandlers<unknown>;
+}
+
+/** What a strategy hands back to the agent. */
+export interface StrategyResult {
+  output: Record<string, unknown>;
+  terminationReason: TerminationReason;
+  /** Set when a multi-cycle run ended with hook_rejected, error or cancelled (the partial output is kept). */
+  error?: ErrorInfo;
+}
+
+/** How an agent turns inputs into output: single shot or multi-cycle (or your own). */
+export interface ExecutionStrategy {
+  readonly name: string;
+  run(host: StrategyHost, run: AgentRun, inputs: Record<string, unknown>): Promise<StrategyResult>;
+}

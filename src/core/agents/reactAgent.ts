@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import type { AgentRun } from '../agent/agentRun';
+import { BaseAgent, type BaseAgentOptions } from '../agent/baseAgent';
+import type { BaseAgentConfigInput } from '../agent/config';
+import type { PreparedPrompt } from '../agent/promptSource';
+import { createSignature, type Signature } from '../agent/signature';
+import type { CycleHandlers } from '../agent/strategies/types';
+import type { AgentToolbox } from '../tools/types';
+import { createReActCycles, type ReActLimits } from './react/reactCycles';
+
+/** Options of {@link ReActAgent}: the base options plus the tools and prompt limits. */
+export interface ReActAgentOptions extends BaseAgentOptions, ReActLimits {
+  /** Tools the model may call; without one the agent answers directly. */
+  toolbox?: AgentToolbox;
+}
+
+const REACT_SIGNATURE: Signature = createSignature({
+  name: 'react',
+  instructions:
+    'You solve the task step by step. When you need information or want to act, call one of the provided tools; you will see each result. When the task is done, reply without a tool call: that reply is your final answer.',
+  inputs: {
+    task: { type: z.string().trim().min(1, 'give the task to work on'), description: 'What to achieve.' },
+    context: { type: z.string().optional(), description: 'Background the task needs (optional).' },
+  },
+});
+
+/**
+ * ReAct: `{ task, context? }` (or the inputs of `agentConfig`) → a multi-cycle run where the model acts
+ * through tool calls; returns `final_answer`, `action_history` and `observations`. With `agentConfig`
+ * (e.g. `{ agent: 'tester', version: 'v1' }`) the system prompt, tools list and model come from that config.
+ */
+export class ReActAgent extends BaseAgent {
+  private readonly toolbox?: AgentToolbox;
+  private readonly limits: ReActLimits;
+
+  constructor(options: ReActAgentOptions) {
+    super(options);
+    this.toolbox = options.toolbox;
+    this.limits = { window: options.window, maxObservationChars: options.maxObservationChars };
+  }
+
+  protected override createSignature(): Signature | undefined {
+    return REACT_SIGNATURE;
+  }
+
+  protected override agentKind(): string {
+    return 'react';
+  }
+
+  protected override configExtensions(): BaseAgentConfigInput {
+    return { strategy: 'multi_cycle', maxCycles: 20 };
+  }
+
+  override createCycleHandlers(run: AgentRun, prompt: PreparedPrompt): CycleHandlers<unknown> {
+    return createReActCycles(run, prompt, this.toolbox, this.limits) as CycleHandlers<unknown>;
+  }
+}
