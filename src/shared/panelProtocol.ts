@@ -1,0 +1,427 @@
+/**
+ * The one definition of every message between the extension host and the agent panel (webview).
+ *
+ * State-snapshot protocol: the host owns a {@link PanelState} view model and sends it whole
+ * (`{ type: 'state', state }`) on every change and whenever the panel says `{ type: 'ready' }`.
+ * The panel renders only from the snapshot and persists it with `vscode.setState`, so it restores
+ * instantly when hidden, shown or reloaded. The panel answers with {@link PanelMessage}s.
+ *
+ * Both sides validate what they receive with {@link parseHostMessage} / {@link parsePanelMessage};
+ * an invalid or unknown message is dropped (and logged by the caller), never acted on.
+ *
+ * Bundled for the browser as well as the host: no `vscode`, no node-only imports. Schemas use
+ * `zod/mini` (the tree-shakable build of zod 4): the panel bundle stays ~40 KB instead of ~470 KB;
+ * the schemas are ordinary zod 4 schemas for the host.
+ * Field names mirror the core shape they come from (`duration_ms` as in the CLI's `--json`,
+ * `final_answer` as in the CoT agent's output, `error_code` as in `AgentError`, `durationMs` as in
+ * `ToolCallResult`).
+ */
+import * as z from 'zod/mini';
+
+// ---------------------------------------------------------------------------------------------
+// Vocabularies (one list each; the UI and the host switch on these, never on loose literals)
+// ---------------------------------------------------------------------------------------------
+
+/** Danger levels, lowest first. Same list as the core's `DANGER_LEVELS` (a unit test keeps them equal). */
+export const PANEL_DANGER_LEVELS = ['SAFE', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
+/** A tool's danger level as the panel shows it. */
+export type PanelDangerLevel = (typeof PANEL_DANGER_LEVELS)[number];
+
+/** Lifecycle of a kata session: `idle` before any run, then `running`, then one of the CLI's final statuses. */
+export const SESSION_STATUSES = ['idle', 'running', 'completed', 'max_cycles', 'failed', 'cancelled'] as const;
+/** The status shown in the session header. */
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+/** The supervisor's phase within the current cycle (as in `CycleState`). */
+export const SESSION_PHASES = ['TESTING', 'IMPLEMENTING', 'REFACTORING', 'DONE'] as const;
+/** The current phase of a running cycle. */
+export type SessionPhase = (typeof SESSION_PHASES)[number];
+
+/** The three TDD roles. */
+export const TDD_ROLES = ['tester', 'implementer', 'refactorer'] as const;
+/** One TDD role. */
+export type TddRole = (typeof TDD_ROLES)[number];
+
+/**
+ * How one role's phase ended. `passed` means the role's goal was verified by the supervisor
+ * (tester: a new failing test; implementer: all green; refactorer: still green and committed).
+ * `skipped`: the refactorer made no change or gave up (non-fatal); `reverted`: its changes were undone.
+ */
+export const PHASE_OUTCOMES = ['pending', 'running', 'passed', 'failed', 'skipped', 'reverted', 'cancelled'] as const;
+/** Outcome of one phase of a cycle. */
+export type PhaseOutcome = (typeof PHASE_OUTCOMES)[number];
+
+/** How a cycle ended: `passed` = green and committed. */
+export const CYCLE_OUTCOMES = ['running', 'passed', 'failed', 'cancelled'] as const;
+/** Outcome of one red-green-refactor cycle. */
+export type CycleOutcome = (typeof CYCLE_OUTCOMES)[number];
+
+/** How a tool call got (or did not get) permission. Same values as the core's `ApprovalOutcome`. */
+export const APPROVAL_OUTCOMES = ['auto', 'approved', 'always', 'denied', 'timeout', 'policy_denied'] as const;
+/** Approval outcome of one recorded tool call. */
+export type PanelApprovalOutcome = (typeof APPROVAL_OUTCOMES)[number];
+
+/** What a person can answer on an approval card. `always` = always allow this tool for this session. Same values as the control protocol's. */
+export const APPROVAL_DECISIONS = ['approve', 'deny', 'always'] as const;
+/** One answer to an approval request. */
+export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number];
+
+/** Commands the panel may ask the host to run (each maps to a contributed command). */
+export const PANEL_COMMANDS = ['runKata', 'stopKata', 'openSettings', 'setApiKey'] as const;
+/** A command name the panel can send. */
+export type PanelCommandName = (typeof PANEL_COMMANDS)[number];
+
+/** Levels of a `log` message from the panel. */
+export const PANEL_LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+/** Level of a panel log line. */
+export type PanelLogLevel = (typeof PANEL_LOG_LEVELS)[number];
+
+/** Message `type`s sent by the host to the panel. */
+export const HOST_MESSAGE = { state: 'state' } as const;
+/** Message `type`s sent by the panel to the host. */
+export const PANEL_MESSAGE = {
+  ready: 'ready',
+  approvalResponse: 'approvalResponse',
+  command: 'command',
+  log: 'log',
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// PanelState: the view model, sent whole
+// ---------------------------------------------------------------------------------------------
+
+const count = z.int().check(z.nonnegative());
+const epochMs = z.number().check(z.nonnegative());
+const text = z.string();
+const nonEmpty = z.string().check(z.minLength(1));
+const requestId = z.string().check(z.minLength(1), z.maxLength(200));
+/** Longest `log` message the host accepts from the panel. */
+export const LOG_MESSAGE_LIMIT = 4000;
+const confidence = z.number().check(z.gte(0), z.lte(1));
+
+/** Totals shown in the session header (and the status bar). */
+export const SessionTotalsSchema = z.object({
+  testsPassed: count,
+  testsFailed: count,
+  tokens: count,
+  commits: count,
+});
+
+/** The session header: what runs, where, and how far it got. */
+export const SessionHeaderSchema = z.object({
+  kata: text,
+  model: text,
+  provider: text,
+  /** The session branch (`tdd/<kata>-<timestamp>`), null before it exists. */
+  branch: z.nullable(text),
+  status: z.enum(SESSION_STATUSES),
+  /** Current cycle number (1-based; 0 before the first cycle starts). */
+  cycle: count,
+  maxCycles: count,
+  /** Phase of the current cycle; null when no cycle is running. */
+  phase: z.nullable(z.enum(SESSION_PHASES)),
+  totals: SessionTotalsSchema,
+  startedAt: z.optional(epochMs),
+  finishedAt: z.optional(epochMs),
+});
+
+/** Passed/failed test counts of one run. */
+export const TestCountsSchema = z.object({ passed: count, failed: count });
+
+/** One role's phase within a cycle. */
+export const PhaseSummarySchema = z.object({
+  role: z.enum(TDD_ROLES),
+  outcome: z.enum(PHASE_OUTCOMES),
+  attempts: count,
+  duration_ms: count,
+});
+
+/** One red-green-refactor cycle in the timeline. */
+export const CycleSummarySchema = z.object({
+  n: z.int().check(z.positive()),
+  outcome: z.enum(CYCLE_OUTCOMES),
+  /** Full or short sha of the green commit; null when nothing was committed. */
+  commit: z.nullable(text),
+  /** The behaviour the cycle added (commit subject or the tester's report), if known. */
+  title: z.optional(text),
+  tests: TestCountsSchema,
+  phases: z.array(PhaseSummarySchema),
+});
+
+/** One tool call in the action history. */
+export const ActionRecordSchema = z.object({
+  id: nonEmpty,
+  /** Who called it: a TDD role, or another agent's name (e.g. `qa/v1`). */
+  role: text,
+  tool: text,
+  /** The call's parameters as JSON (host truncates large values). */
+  params: z.unknown(),
+  /** Short, redacted summary of the result shown when expanded. */
+  resultSummary: text,
+  ok: z.boolean(),
+  approval: z.enum(APPROVAL_OUTCOMES),
+  durationMs: count,
+  cycle: z.optional(z.int().check(z.positive())),
+  at: z.optional(epochMs),
+});
+
+/** A unified diff of a file write, shown on the approval card. */
+export const DiffPreviewSchema = z.object({ kind: z.literal('diff'), path: text, diff: text });
+/** The command line a shell tool would run, shown on the approval card. */
+export const CommandPreviewSchema = z.object({ kind: z.literal('command'), commandLine: text });
+/** Method and URL of an HTTP request tool call. */
+export const RequestPreviewSchema = z.object({ kind: z.literal('request'), method: text, url: text, hasBody: z.boolean() });
+/** Free text (MCP and custom tools). */
+export const TextPreviewSchema = z.object({ kind: z.literal('text'), text });
+/**
+ * What an approval card previews (absent: only the parameters). The same kinds as the core control
+ * protocol's `toolCallPreviewSchema`, so the host passes a preview through unchanged (a unit test
+ * keeps them compatible; the core schema itself is not imported because it pulls zod classic into
+ * the browser bundle).
+ */
+export const ApprovalPreviewSchema = z.discriminatedUnion('kind', [
+  DiffPreviewSchema,
+  CommandPreviewSchema,
+  RequestPreviewSchema,
+  TextPreviewSchema,
+]);
+
+/** A tool call waiting for a person's decision; denied automatically at `expiresAt`. */
+export const PendingApprovalSchema = z.object({
+  requestId,
+  tool: text,
+  dangerLevel: z.enum(PANEL_DANGER_LEVELS),
+  params: z.unknown(),
+  preview: z.optional(ApprovalPreviewSchema),
+  /** Epoch ms after which the executor denies the call (fail closed); the core's ISO `expiresAt` through `Date.parse`. */
+  expiresAt: epochMs,
+  /** Why approval is needed (policy, escalation reason). */
+  reason: z.optional(text),
+  /** Who asks: a TDD role or an agent name. */
+  role: z.optional(text),
+});
+
+/** A QA agent's answer about selected code. */
+export const QaAnswerSchema = z.object({
+  kind: z.literal('qa'),
+  id: nonEmpty,
+  question: text,
+  answer: text,
+  confidence,
+  reasoning: text,
+  /** Where the selection came from, e.g. `src/fizz.js:3-9`. */
+  source: z.optional(text),
+  at: z.optional(epochMs),
+});
+
+/** A chain-of-thought agent's step-by-step explanation. */
+export const CotAnswerSchema = z.object({
+  kind: z.literal('cot'),
+  id: nonEmpty,
+  problem: text,
+  steps: z.array(text),
+  final_answer: text,
+  confidence,
+  source: z.optional(text),
+  at: z.optional(epochMs),
+});
+
+/** A QA or CoT answer. */
+export const AnswerSchema = z.discriminatedUnion('kind', [QaAnswerSchema, CotAnswerSchema]);
+
+/** An error as a person sees it: stable code, what happened, and what to do about it. */
+export const PanelErrorSchema = z.object({
+  id: nonEmpty,
+  error_code: text,
+  message: text,
+  /** What to do next, e.g. "Run 'TDD Agent: Set API key'". */
+  action: z.optional(text),
+  at: z.optional(epochMs),
+});
+
+/** The whole panel view model. The host sends it on every change; the panel keeps no other truth. */
+export const PanelStateSchema = z.object({
+  /** Identifies the host-side state owner; revisions are only comparable within one instance. */
+  instanceId: z.string().check(z.minLength(1), z.maxLength(100)),
+  /** Increases by one on every change within an instance; the panel drops older snapshots. */
+  revision: count,
+  /** False in an untrusted workspace: kata runs are disabled and the panel says why. */
+  trusted: z.boolean(),
+  /** Null before any kata was run in this window. */
+  session: z.nullable(SessionHeaderSchema),
+  cycles: z.array(CycleSummarySchema),
+  actions: z.array(ActionRecordSchema),
+  approvals: z.array(PendingApprovalSchema),
+  /** Newest last. */
+  answers: z.array(AnswerSchema),
+  errors: z.array(PanelErrorSchema),
+});
+
+/** Session totals. */
+export type SessionTotals = z.infer<typeof SessionTotalsSchema>;
+/** The session header. */
+export type SessionHeader = z.infer<typeof SessionHeaderSchema>;
+/** Passed/failed counts. */
+export type TestCounts = z.infer<typeof TestCountsSchema>;
+/** One role's phase in a cycle. */
+export type PhaseSummary = z.infer<typeof PhaseSummarySchema>;
+/** One cycle in the timeline. */
+export type CycleSummary = z.infer<typeof CycleSummarySchema>;
+/** One tool call in the action history. */
+export type ActionRecord = z.infer<typeof ActionRecordSchema>;
+/** Diff or command preview of an approval card. */
+export type ApprovalPreview = z.infer<typeof ApprovalPreviewSchema>;
+/** A pending approval request. */
+export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
+/** A QA answer. */
+export type QaAnswer = z.infer<typeof QaAnswerSchema>;
+/** A CoT answer. */
+export type CotAnswer = z.infer<typeof CotAnswerSchema>;
+/** A QA or CoT answer. */
+export type Answer = z.infer<typeof AnswerSchema>;
+/** An error card. */
+export type PanelError = z.infer<typeof PanelErrorSchema>;
+/** The whole panel view model. */
+export type PanelState = z.infer<typeof PanelStateSchema>;
+
+/** A fresh state with nothing to show yet (the host's starting point). */
+export function emptyPanelState(options: { instanceId: string; trusted: boolean }): PanelState {
+  return {
+    instanceId: options.instanceId,
+    revision: 0,
+    trusted: options.trusted,
+    session: null,
+    cycles: [],
+    actions: [],
+    approvals: [],
+    answers: [],
+    errors: [],
+  };
+}
+
+/**
+ * True when `next` should replace `current`: always across instances (the host restarted), and within
+ * one instance only when it is not older. An equal revision is accepted (resent after `ready`).
+ */
+export function isNewerSnapshot(current: PanelState | undefined, next: PanelState): boolean {
+  if (!current || current.instanceId !== next.instanceId) return true;
+  return next.revision >= current.revision;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+// ---------------------------------------------------------------------------------------------
+
+/** Host → panel: the whole view model. */
+export const StateMessageSchema = z.object({ type: z.literal(HOST_MESSAGE.state), state: PanelStateSchema });
+
+/** Every message the host may send to the panel. */
+export const HostMessageSchema = z.discriminatedUnion('type', [StateMessageSchema]);
+
+// Panel messages are strict objects: the webview renders model output, so it is treated as untrusted.
+/** Panel → host: the panel has loaded and wants the current state. */
+export const ReadyMessageSchema = z.strictObject({ type: z.literal(PANEL_MESSAGE.ready) });
+/** Panel → host: a person's decision on a pending approval, correlated by `requestId`. */
+export const ApprovalResponseMessageSchema = z.strictObject({
+  type: z.literal(PANEL_MESSAGE.approvalResponse),
+  requestId,
+  decision: z.enum(APPROVAL_DECISIONS),
+});
+/** Panel → host: run one of the extension's commands. */
+export const CommandMessageSchema = z.strictObject({
+  type: z.literal(PANEL_MESSAGE.command),
+  name: z.enum(PANEL_COMMANDS),
+});
+/** Panel → host: a log line for the extension's output channel (e.g. a render failure). */
+export const LogMessageSchema = z.strictObject({
+  type: z.literal(PANEL_MESSAGE.log),
+  level: z.enum(PANEL_LOG_LEVELS),
+  message: z.string().check(z.maxLength(LOG_MESSAGE_LIMIT)),
+});
+
+/** Every message the panel may send to the host. */
+export const PanelMessageSchema = z.discriminatedUnion('type', [
+  ReadyMessageSchema,
+  ApprovalResponseMessageSchema,
+  CommandMessageSchema,
+  LogMessageSchema,
+]);
+
+/** Host → panel state snapshot. */
+export type StateMessage = z.infer<typeof StateMessageSchema>;
+/** Any host → panel message. */
+export type HostMessage = z.infer<typeof HostMessageSchema>;
+/** Panel → host ready. */
+export type ReadyMessage = z.infer<typeof ReadyMessageSchema>;
+/** Panel → host approval decision. */
+export type ApprovalResponseMessage = z.infer<typeof ApprovalResponseMessageSchema>;
+/** Panel → host command request. */
+export type CommandMessage = z.infer<typeof CommandMessageSchema>;
+/** Panel → host log line. */
+export type LogMessage = z.infer<typeof LogMessageSchema>;
+/** Any panel → host message. */
+export type PanelMessage = z.infer<typeof PanelMessageSchema>;
+
+/** Result of parsing an incoming message: the typed message, or undefined and a reason to log. */
+export type ParsedMessage<M> = { message: M; reason?: undefined } | { message: undefined; reason: string };
+
+/** Short, value-free description of why a message was rejected (safe to log). */
+function describeIssues(error: z.core.$ZodError): string {
+  const shown = error.issues.slice(0, 3).map((issue) => {
+    const path = issue.path.length > 0 ? issue.path.map(String).join('.') : '(message)';
+    return `${path}: ${issue.message}`;
+  });
+  const more = error.issues.length > 3 ? ` (+${error.issues.length - 3} more)` : '';
+  return shown.join('; ') + more;
+}
+
+function parseWith<M>(schema: z.ZodMiniType<M>, value: unknown, direction: string): ParsedMessage<M> {
+  const result = schema.safeParse(value);
+  if (result.success) return { message: result.data };
+  const type =
+    typeof value === 'object' && value !== null && 'type' in value ? String((value as { type: unknown }).type).slice(0, 40) : '?';
+  return { message: undefined, reason: `invalid ${direction} message (type ${type}): ${describeIssues(result.error)}` };
+}
+
+/** Validates a message received by the panel. Invalid or unknown messages give `{ message: undefined, reason }`. */
+export function parseHostMessage(value: unknown): ParsedMessage<HostMessage> {
+  return parseWith(HostMessageSchema, value, 'host→panel');
+}
+
+/** Validates a message received by the host. Invalid or unknown messages give `{ message: undefined, reason }`. */
+export function parsePanelMessage(value: unknown): ParsedMessage<PanelMessage> {
+  return parseWith(PanelMessageSchema, value, 'panel→host');
+}
+
+/** Validates a persisted or received state on its own (e.g. what `getState` returned). */
+export function parsePanelState(value: unknown): PanelState | undefined {
+  const result = PanelStateSchema.safeParse(value);
+  return result.success ? result.data : undefined;
+}
+
+// Builders, so neither side writes message literals by hand.
+
+/** Builds the host's state message. */
+export function stateMessage(state: PanelState): StateMessage {
+  return { type: HOST_MESSAGE.state, state };
+}
+
+/** Builds the panel's ready message. */
+export function readyMessage(): ReadyMessage {
+  return { type: PANEL_MESSAGE.ready };
+}
+
+/** Builds the panel's answer to an approval request. */
+export function approvalResponseMessage(requestId: string, decision: ApprovalDecision): ApprovalResponseMessage {
+  return { type: PANEL_MESSAGE.approvalResponse, requestId, decision };
+}
+
+/** Builds a command request from the panel. */
+export function commandMessage(name: PanelCommandName): CommandMessage {
+  return { type: PANEL_MESSAGE.command, name };
+}
+
+/** Builds a log line from the panel (truncated to the schema's limit). */
+export function logMessage(level: PanelLogLevel, message: string): LogMessage {
+  return { type: PANEL_MESSAGE.log, level, message: message.slice(0, LOG_MESSAGE_LIMIT) };
+}

@@ -1,0 +1,159 @@
+/**
+ * The panel harness: builds the real webview bundle with esbuild, serves it on 127.0.0.1 inside the
+ * HTML that `renderPanelHtml` produces (the same document the extension host serves, plus a theme
+ * stylesheet and a fake `acquireVsCodeApi`), and drives Debian's Chromium with playwright-core.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { createNonce, PANEL_RESOURCES, renderPanelHtml } from '../../src/shared/panelHtml';
+import type { HostMessage, PanelMessage } from '../../src/shared/panelProtocol';
+
+const REPO = path.resolve(__dirname, '../..');
+
+/** Where Debian installs Chromium (`apt-get install -y chromium`); override with CHROMIUM_PATH. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Flags that keep headless Chromium quiet and offline on CI machines. */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** A running harness: its origin, the browser, and a way to shut everything down. */
+export interface PanelHarness {
+  origin: string;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** Builds `webview/main.ts` exactly as esbuild.config.mjs does (browser, iife) into `outDir`. */
+async function buildBundle(outDir: string): Promise<string> {
+  const outfile = path.join(outDir, 'webview.js');
+  await esbuild.build({
+    entryPoints: [path.join(REPO, 'webview/main.ts')],
+    outfile,
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    sourcemap: 'inline',
+    logLevel: 'silent',
+  });
+  return outfile;
+}
+
+/** The harness page: the real panel document with the theme and the fake API inserted. */
+function harnessPage(origin: string, theme: string): string {
+  const nonce = createNonce();
+  const html = renderPanelHtml({
+    cspSource: origin,
+    nonce,
+    scriptUri: `${origin}/${PANEL_RESOURCES.script}`,
+    styleUri: `${origin}/${PANEL_RESOURCES.style}`,
+  });
+  const themeLink = `<link rel="stylesheet" href="${origin}/themes/${theme === 'light' ? 'light' : 'dark'}.css">\n`;
+  const fakeApi = `<script nonce="${nonce}" src="${origin}/fake-vscode-api.js"></script>\n`;
+  return html.replace('<link rel="stylesheet"', `${themeLink}<link rel="stylesheet"`).replace('<script nonce=', `${fakeApi}<script nonce=`);
+}
+
+/** Builds the bundle, starts the loopback server and launches headless Chromium. */
+export async function startHarness(): Promise<PanelHarness> {
+  const outDir = await mkdtemp(path.join(os.tmpdir(), 'panel-harness-'));
+  const bundle = await buildBundle(outDir);
+  const files: Record<string, { file: string; type: string }> = {
+    [`/${PANEL_RESOURCES.script}`]: { file: bundle, type: 'text/javascript' },
+    [`/${PANEL_RESOURCES.style}`]: { file: path.join(REPO, PANEL_RESOURCES.style), type: 'text/css' },
+    '/themes/dark.css': { file: path.join(__dirname, 'themes/dark.css'), type: 'text/css' },
+    '/themes/light.css': { file: path.join(__dirname, 'themes/light.css'), type: 'text/css' },
+    '/fake-vscode-api.js': { file: path.join(__dirname, 'fakeVsCodeApi.js'), type: 'text/javascript' },
+  };
+  let origin = '';
+  const server: Server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', origin);
+    if (url.pathname === '/panel.html') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      response.end(harnessPage(origin, url.searchParams.get('theme') ?? 'dark'));
+      return;
+    }
+    const entry = files[url.pathname];
+    if (url.pathname === '/favicon.ico') {
+      response.writeHead(204).end();
+      return;
+    }
+    if (!entry) {
+      response.writeHead(404).end();
+      return;
+    }
+    readFile(entry.file).then(
+      (body) => response.writeHead(200, { 'content-type': entry.type, 'cache-control': 'no-store' }).end(body),
+      () => response.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  } catch (error) {
+    server.close();
+    await rm(outDir, { recursive: true, force: true });
+    throw new Error(`Could not start Chromium at ${CHROMIUM_PATH} (install it with: apt-get install -y chromium): ${String(error)}`);
+  }
+  return {
+    origin,
+    browser,
+    async close() {
+      await browser.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rm(outDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// The root tsconfig has no DOM lib, so code run in the page reads globals through this shape.
+// (page.evaluate also takes expression strings; waitForFunction cannot — the CSP forbids eval.)
+/** The page globals the tests read: the fake host's records and a little of the DOM. */
+export interface PageGlobals {
+  __panelTest: { posted: unknown[]; cspViolations: string[] };
+  document: { querySelector(selector: string): { textContent: string | null } | null };
+}
+
+/** Sends a host message to the panel the way VS Code delivers it (a window `message` event). */
+export async function sendToPanel(page: Page, message: HostMessage | unknown): Promise<void> {
+  await page.evaluate(`window.postMessage(${JSON.stringify(message)}, '*')`);
+}
+
+/** Everything the panel posted to the (fake) host so far. */
+export async function postedMessages(page: Page): Promise<PanelMessage[]> {
+  return (await page.evaluate('window.__panelTest.posted.slice()')) as PanelMessage[];
+}
+
+/** CSP violations the page reported. */
+export async function cspViolations(page: Page): Promise<string[]> {
+  return (await page.evaluate('window.__panelTest.cspViolations.slice()')) as string[];
+}
+
+/** Waits until the panel has posted `count` messages (the fake host records them synchronously). */
+export async function waitForPosted(page: Page, count: number): Promise<PanelMessage[]> {
+  await page.waitForFunction((n) => (globalThis as unknown as PageGlobals).__panelTest.posted.length >= n, count);
+  return postedMessages(page);
+}
+
+/** Whether a <details> element is open. */
+export async function isOpen(details: Locator): Promise<boolean> {
+  return (await details.getAttribute('open')) !== null;
+}
+
+/** The aria-label of the focused element. */
+export async function focusedLabel(page: Page): Promise<string | null> {
+  return page.locator(':focus').getAttribute('aria-label');
+}

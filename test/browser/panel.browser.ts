@@ -1,0 +1,358 @@
+/**
+ * The agent panel in real headless Chromium: the built bundle inside the real panel HTML, fed
+ * protocol messages, clicked like a person would, and photographed (test-results/*.png).
+ * Requires Debian's chromium at /usr/bin/chromium (see test/browser/run.sh).
+ */
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { stateMessage, type PanelMessage } from '../../src/shared/panelProtocol';
+import { approvalState, emptyState, failedState, finishedState } from './fixtures/panelStates';
+import { cspViolations, focusedLabel, isOpen, postedMessages, sendToPanel, startHarness, waitForPosted, type PageGlobals, type PanelHarness } from './harness';
+
+const SCREENSHOTS = path.resolve(__dirname, '../../test-results');
+
+describe('agent panel in Chromium', function () {
+  this.timeout(60_000);
+  let harness: PanelHarness;
+  let page: Page;
+  let pageErrors: string[];
+
+  before(async () => {
+    harness = await startHarness();
+    await mkdir(SCREENSHOTS, { recursive: true });
+  });
+
+  after(async () => {
+    await harness?.close();
+  });
+
+  async function openPanel(theme: 'dark' | 'light' = 'dark', width = 380): Promise<Page> {
+    const context = await harness.browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: 2, colorScheme: theme });
+    const opened = await context.newPage();
+    pageErrors = [];
+    opened.on('pageerror', (error) => pageErrors.push(error.message));
+    opened.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(message.text());
+    });
+    await opened.goto(`${harness.origin}/panel.html?theme=${theme}`);
+    const posted = await waitForPosted(opened, 1);
+    assert.deepEqual(posted[0], { type: 'ready' }, 'the panel says ready first');
+    return opened;
+  }
+
+  async function text(selector: string): Promise<string> {
+    return (await page.locator(selector).first().innerText()).replace(/\s+/g, ' ').trim();
+  }
+
+  async function waitForRevision(selectorThatAppears: string): Promise<void> {
+    await page.waitForSelector(selectorThatAppears);
+  }
+
+  afterEach(async () => {
+    if (page) {
+      assert.deepEqual(await cspViolations(page), [], 'no Content-Security-Policy violations');
+      assert.deepEqual(pageErrors, [], 'no page errors');
+      await page.context().close();
+    }
+  });
+
+  it('shows the empty state and a Run button until a session exists', async () => {
+    page = await openPanel();
+    await sendToPanel(page, stateMessage(emptyState()));
+    await waitForRevision('#empty-state');
+    assert.equal(await text('#empty-state .empty-title'), "No session yet — run 'TDD Agent: Run TDD kata'");
+    assert.equal(await page.locator('button[data-command="runKata"]').isEnabled(), true);
+    assert.equal(await page.locator('#root').getAttribute('aria-busy'), null);
+  });
+
+  it('renders a finished session: header, totals, cycle timeline, action history and QA/CoT answers', async () => {
+    page = await openPanel();
+    await sendToPanel(page, stateMessage(finishedState()));
+    await waitForRevision('#session');
+
+    assert.equal(await text('.session-kata'), 'FizzBuzz');
+    assert.equal(await text('#session-status'), 'Completed');
+    assert.match(await text('.session-meta'), /Model gpt-4o-mini Provider openai Branch tdd\/fizzbuzz-20261122-0743/);
+    assert.equal(await text('#session-cycle'), 'Cycle 3 of 5');
+    assert.match(await text('#session-totals'), /tests passed 3 tests failed 0 commits 4 tokens 18,432/);
+
+    const cycles = page.locator('.timeline > li.cycle');
+    assert.equal(await cycles.count(), 3);
+    assert.match(await cycles.nth(0).innerText(), /Cycle 1\s+Green\s+3f9c2a1/);
+    const cycle3 = (await cycles.nth(2).innerText()).replace(/\s+/g, ' ');
+    assert.match(cycle3, /feat: multiples of five are Buzz/);
+    assert.match(cycle3, /3 passed · 0 failed/);
+    assert.match(cycle3, /Tester Passed 1 attempt 3\.8 s/);
+    assert.match(cycle3, /Refactorer Reverted 3 attempts 16\.3 s/);
+    assert.match((await cycles.nth(1).innerText()).replace(/\s+/g, ' '), /Implementer Passed 2 attempts 11\.8 s/);
+
+    // The action history is collapsed until opened; newest call first.
+    const history = page.locator('details.history');
+    assert.equal(await isOpen(history), false);
+    await history.locator('> summary').click();
+    assert.equal(await isOpen(history), true);
+    const actions = page.locator('.action-list > li');
+    assert.equal(await actions.count(), 5);
+    assert.match(await actions.nth(0).locator('summary').innerText(), /write_file\s+refactorer\s+Always allowed/);
+    const denied = page.locator('li[data-action-id="call-4"]');
+    assert.match(await denied.locator('summary').innerText(), /run_command\s+implementer\s+Denied/);
+    await denied.locator('summary').click();
+    assert.match(await denied.locator('pre.params').innerText(), /"command": "rm -rf node_modules"/);
+    assert.match(await denied.locator('pre.result').innerText(), /Nothing was changed/);
+
+    // Answers: newest first (CoT), steps as an ordered list.
+    const answers = page.locator('#answers article');
+    assert.equal(await answers.count(), 2);
+    assert.equal(await page.locator('.answer-cot ol.cot-steps > li').count(), 3);
+    assert.equal(await text('.answer-cot .answer-final'), '"FizzBuzz"');
+    assert.match(await text('.answer-cot .confidence'), /88 %/);
+    assert.equal(await text('.answer-qa .answer-question'), 'Why does fizzbuzz check 15 before 3?');
+    assert.match(await text('.answer-qa .answer-text'), /checking it first returns "FizzBuzz"/);
+    assert.equal(await page.locator('#errors').count(), 0);
+    assert.equal(await page.locator('#empty-state').count(), 0);
+
+    await page.locator('#actions').screenshot({ path: path.join(SCREENSHOTS, 'action-history-dark.png') });
+    await history.locator('> summary').click(); // collapse again for a compact screenshot
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-finished-dark.png'), fullPage: true });
+  });
+
+  it('looks right in the light theme too (screenshot)', async () => {
+    page = await openPanel('light');
+    await sendToPanel(page, stateMessage(finishedState()));
+    await waitForRevision('#session');
+    const color = await page.evaluate('getComputedStyle(document.body).color');
+    assert.equal(color, 'rgb(59, 59, 59)', 'text uses the light theme foreground');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-finished-light.png'), fullPage: true });
+  });
+
+  for (const theme of ['dark', 'light'] as const) {
+    it(`shows approval cards with danger level, diff, command line and a live countdown (${theme})`, async () => {
+      page = await openPanel(theme);
+      await sendToPanel(page, stateMessage(approvalState(Date.now() + 95_000)));
+      await waitForRevision('.approval-card');
+
+      assert.equal(await text('#session-status'), 'Running');
+      assert.equal(await text('#session-phase'), 'Implementer is making it pass');
+      assert.equal(await page.locator('button[data-command="stopKata"]').count(), 1, 'a running session offers Stop');
+
+      const cards = page.locator('.approval-card');
+      assert.equal(await cards.count(), 2);
+      const write = page.locator('.approval-card[data-request-id="req-write-42"]');
+      assert.equal(await write.locator('.approval-tool').innerText(), 'write_file');
+      assert.equal(await write.locator('.danger-badge').innerText(), 'MEDIUM');
+      assert.match(await write.locator('.approval-reason').innerText(), /implementer\s*Writes are MEDIUM/);
+      assert.match(await write.locator('.preview-label').innerText(), /src\/fizzbuzz\.js\s+\+2\s+−1/);
+      assert.equal(await write.locator('.diff-add').count(), 2);
+      assert.equal(await write.locator('.diff-del').count(), 1);
+      assert.equal(await write.locator('.diff-add').first().innerText(), "+  if (n % 3 === 0) return 'Fizz';");
+      const command = page.locator('.approval-card[data-request-id="req-cmd-43"]');
+      assert.equal(await command.locator('.danger-badge').innerText(), 'HIGH');
+      assert.equal(await command.locator('.command-line').innerText(), 'npm install left-pad');
+
+      const countdown = write.locator('.countdown-text');
+      const first = await countdown.innerText();
+      assert.match(first, /^Auto-deny in 1:3\d$/);
+      await page.waitForFunction(
+        (initial) => (globalThis as unknown as PageGlobals).document.querySelector('.countdown-text')?.textContent !== initial,
+        first,
+      );
+
+      await write.screenshot({ path: path.join(SCREENSHOTS, `approval-card-${theme}.png`) });
+      await page.screenshot({ path: path.join(SCREENSHOTS, `panel-approvals-${theme}.png`), fullPage: true });
+    });
+  }
+
+  it('posts the decision with the request id, greys the card optimistically, and answers only once', async () => {
+    page = await openPanel();
+    await sendToPanel(page, stateMessage(approvalState(Date.now() + 60_000)));
+    await waitForRevision('.approval-card');
+    const write = page.locator('.approval-card[data-request-id="req-write-42"]');
+    const command = page.locator('.approval-card[data-request-id="req-cmd-43"]');
+
+    await write.getByRole('button', { name: 'Approve: write_file' }).click();
+    let posted = await waitForPosted(page, 2);
+    assert.deepEqual(posted[1], { type: 'approvalResponse', requestId: 'req-write-42', decision: 'approve' });
+    await page.waitForSelector('.approval-card[data-request-id="req-write-42"].is-settled');
+    assert.match(await write.locator('.approval-status').innerText(), /Approved — waiting for the agent/);
+    assert.equal(await write.locator('button:enabled').count(), 0, 'an answered card cannot be answered again');
+    await write.locator('button').first().click({ force: true });
+
+    await command.getByRole('button', { name: 'Deny: run_command' }).click();
+    posted = await waitForPosted(page, 3);
+    assert.deepEqual(posted[2], { type: 'approvalResponse', requestId: 'req-cmd-43', decision: 'deny' });
+    assert.equal((await postedMessages(page)).length, 3, 'the forced second click posted nothing');
+
+    // The host resolves the first request: its card disappears, the other stays answered.
+    const next = approvalState(Date.now() + 60_000, 21);
+    next.approvals = next.approvals.filter((request) => request.requestId === 'req-cmd-43');
+    await sendToPanel(page, stateMessage(next));
+    await page.waitForSelector('.approval-card[data-request-id="req-write-42"]', { state: 'detached' });
+    assert.equal(await command.locator('button:enabled').count(), 0);
+  });
+
+  it('"Always allow for this session" and keyboard operation send the right decisions', async () => {
+    page = await openPanel();
+    await sendToPanel(page, stateMessage(approvalState(Date.now() + 60_000)));
+    await waitForRevision('.approval-card');
+
+    await page.locator('.approval-card[data-request-id="req-write-42"]').getByRole('button', { name: /Always allow/ }).click();
+    let posted = await waitForPosted(page, 2);
+    assert.deepEqual(posted[1], { type: 'approvalResponse', requestId: 'req-write-42', decision: 'always' });
+    assert.equal(await focusedLabel(page), 'Approve: run_command', 'focus moves on to the next open request');
+
+    // Keyboard only: Tab to the command card's Approve button, press Enter.
+    await page.locator('.approval-card[data-request-id="req-cmd-43"] .command-line').focus();
+    await page.keyboard.press('Tab'); // to the parameters summary
+    await page.keyboard.press('Tab'); // to Approve
+    assert.equal(await focusedLabel(page), 'Approve: run_command');
+    await page.keyboard.press('Enter');
+    posted = await waitForPosted(page, 3);
+    assert.deepEqual(posted[2], { type: 'approvalResponse', requestId: 'req-cmd-43', decision: 'approve' });
+  });
+
+  it('previews HTTP requests and MCP tools, and shows parameters when there is no preview', async () => {
+    page = await openPanel();
+    const state = approvalState(Date.now() + 60_000);
+    state.approvals = [
+      { requestId: 'r-http', tool: 'http_request', dangerLevel: 'CRITICAL', params: { url: 'https://api.example.com/v1' }, preview: { kind: 'request', method: 'POST', url: 'https://api.example.com/v1', hasBody: true }, expiresAt: Date.now() + 60_000, reason: 'Network access leaves the workspace.' },
+      { requestId: 'r-mcp', tool: 'everything.echo', dangerLevel: 'LOW', params: { message: 'hi' }, preview: { kind: 'text', text: 'Echoes: hi' }, expiresAt: Date.now() + 60_000 },
+      { requestId: 'r-plain', tool: 'custom_tool', dangerLevel: 'SAFE', params: { answer: 42 }, expiresAt: Date.now() + 60_000, reason: 'Custom tools ask.' },
+    ];
+    await sendToPanel(page, stateMessage(state));
+    await waitForRevision('.approval-card');
+    const http = page.locator('.approval-card[data-request-id="r-http"]');
+    assert.equal(await http.locator('.danger-badge').innerText(), 'CRITICAL');
+    assert.match(await http.locator('.preview-request').innerText(), /HTTP request \(with a body\)\s+POST https:\/\/api\.example\.com\/v1/);
+    const mcp = page.locator('.approval-card[data-request-id="r-mcp"]');
+    assert.equal(await mcp.locator('.preview-text').innerText(), 'Echoes: hi');
+    assert.equal(await mcp.locator('.approval-reason').innerText(), 'This tool call needs your approval.');
+    const plain = page.locator('.approval-card[data-request-id="r-plain"]');
+    assert.match(await plain.locator('.params-block').innerText(), /"answer": 42/);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-approval-kinds-dark.png'), fullPage: true });
+  });
+
+  it('an expired request is shown as denied and cannot be answered', async () => {
+    page = await openPanel();
+    await sendToPanel(page, stateMessage(approvalState(Date.now() - 1000)));
+    await waitForRevision('.approval-card');
+    assert.equal(await text('.approval-card .countdown-text'), 'Timed out — denied automatically');
+    assert.equal(await page.locator('.approval-card button:enabled').count(), 0);
+    await page.locator('.approval-card button').first().click({ force: true });
+    assert.deepEqual(await postedMessages(page), [{ type: 'ready' }]);
+  });
+
+  it('fits a narrow sidebar without horizontal scrolling', async () => {
+    page = await openPanel('dark', 260);
+    await sendToPanel(page, stateMessage(approvalState(Date.now() + 60_000)));
+    await waitForRevision('.approval-card');
+    const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    assert.equal(overflow, 0);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-narrow-dark.png'), fullPage: true });
+  });
+
+  it('shows errors with their code and what to do', async () => {
+    page = await openPanel();
+    await sendToPanel(page, stateMessage(failedState()));
+    await waitForRevision('.error-card');
+    assert.equal(await text('#session-status'), 'Failed');
+    assert.equal(await text('.error-card .error-code'), 'AUTH');
+    assert.equal(await text('.error-card .error-message'), 'The model provider rejected the API key (HTTP 401).');
+    assert.equal(await text('.error-card .error-action'), "What to do: Run 'TDD Agent: Set API key' with a valid key, then run the kata again.");
+    assert.equal(await page.locator('#announcer').innerText(), 'Problem: The model provider rejected the API key (HTTP 401).');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-error-dark.png'), fullPage: true });
+  });
+
+  it('toolbar buttons post commands; an untrusted workspace disables Run and says why', async () => {
+    page = await openPanel();
+    await sendToPanel(page, stateMessage(emptyState()));
+    await waitForRevision('#empty-state');
+    await page.getByRole('button', { name: 'Run TDD kata' }).click();
+    await page.getByRole('button', { name: 'Set API key' }).click();
+    await page.getByRole('button', { name: 'Open settings' }).click();
+    const posted = await waitForPosted(page, 4);
+    assert.deepEqual(posted.slice(1), [
+      { type: 'command', name: 'runKata' },
+      { type: 'command', name: 'setApiKey' },
+      { type: 'command', name: 'openSettings' },
+    ]);
+
+    await sendToPanel(page, stateMessage(emptyState({ revision: 2, trusted: false })));
+    await waitForRevision('#restricted-notice');
+    const run = page.getByRole('button', { name: 'Run TDD kata' });
+    assert.equal(await run.isDisabled(), true);
+    assert.equal(await run.getAttribute('aria-describedby'), 'restricted-notice');
+    assert.match(await text('#restricted-notice'), /not trusted, so kata runs and tool execution are disabled/);
+    await run.click({ force: true });
+    assert.equal((await postedMessages(page)).length, 4, 'a disabled Run posts nothing');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-untrusted-dark.png'), fullPage: true });
+
+    await sendToPanel(page, stateMessage(approvalState(Date.now() + 60_000, 3)));
+    await page.getByRole('button', { name: 'Stop kata' }).click();
+    assert.deepEqual((await waitForPosted(page, 5))[4], { type: 'command', name: 'stopKata' });
+  });
+
+  it('drops invalid, unknown and stale messages without changing anything, and logs each invalid one', async () => {
+    page = await openPanel();
+    await sendToPanel(page, stateMessage(finishedState(10)));
+    await waitForRevision('#session');
+    const before = await page.locator('#root').innerHTML();
+
+    const invalid: unknown[] = [
+      'state',
+      null,
+      { type: 'unknown', state: finishedState(11) },
+      { type: 'state' },
+      { type: 'state', state: { ...finishedState(12), session: { ...finishedState().session, status: 'hacked' } } },
+      { type: 'state', state: { ...finishedState(13), approvals: [{ requestId: 'x', tool: '<img src=x>', dangerLevel: 'NOPE' }] } },
+    ];
+    for (const message of invalid) await sendToPanel(page, message);
+    await sendToPanel(page, stateMessage({ ...failedState(9), instanceId: 'host-1' })); // valid but stale
+    const posted = await waitForPosted(page, 1 + invalid.length);
+    const logs = posted.slice(1) as Extract<PanelMessage, { type: 'log' }>[];
+    assert.equal(logs.length, invalid.length);
+    for (const log of logs) {
+      assert.equal(log.type, 'log');
+      assert.equal(log.level, 'warn');
+      assert.match(log.message, /^dropped invalid host→panel message/);
+    }
+    assert.match(logs[2]!.message, /type unknown/);
+    assert.equal(await page.locator('#root').innerHTML(), before, 'nothing changed');
+    assert.equal(await text('.session-kata'), 'FizzBuzz');
+  });
+
+  it('renders hostile text as text (no markup from model output)', async () => {
+    page = await openPanel();
+    const state = finishedState();
+    state.actions[0]!.tool = '<img src=x id=pwned>';
+    state.answers[0] = { ...state.answers[0]!, kind: 'qa', answer: '<script>window.__pwned = 1</script><b id="bold">x</b>' } as typeof state.answers[0];
+    await sendToPanel(page, stateMessage(state));
+    await waitForRevision('#session');
+    await page.locator('details.history > summary').click();
+    assert.equal(await page.locator('#pwned, #bold').count(), 0);
+    assert.equal(await text('li[data-action-id="call-1"] .action-tool'), '<img src=x id=pwned>');
+    assert.match(await text('.answer-qa .answer-text'), /^<script>window.__pwned = 1<\/script>/);
+    assert.equal(await page.evaluate('window.__pwned'), undefined);
+  });
+
+  it('restores from getState after a reload (including an opened section), then takes newer snapshots', async () => {
+    page = await openPanel();
+    await sendToPanel(page, stateMessage(finishedState(10)));
+    await waitForRevision('#session');
+    await page.locator('details.history > summary').click();
+
+    await page.reload();
+    // No host message yet: the panel shows the persisted snapshot at once and says ready again.
+    await page.waitForSelector('#session');
+    assert.equal(await text('.session-kata'), 'FizzBuzz');
+    assert.equal(await page.locator('.timeline > li').count(), 3);
+    assert.equal(await isOpen(page.locator('details.history')), true);
+    assert.deepEqual(await waitForPosted(page, 1), [{ type: 'ready' }]);
+
+    // A host that restarted (new instance, revision 1) wins over the persisted revision 10.
+    await sendToPanel(page, stateMessage({ ...failedState(1), instanceId: 'host-2' }));
+    await page.waitForSelector('.error-card');
+    assert.equal(await text('.session-kata'), 'Bowling');
+  });
+});

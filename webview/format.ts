@@ -1,0 +1,120 @@
+/** Human-readable labels and numbers for the panel (pure functions, no DOM). */
+import type {
+  CycleOutcome,
+  PanelApprovalOutcome,
+  PanelDangerLevel,
+  PhaseOutcome,
+  SessionPhase,
+  SessionStatus,
+  TddRole,
+} from '../src/shared/panelProtocol';
+
+/** "850 ms", "3.2 s", "2 min 05 s". */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const totalSeconds = Math.round(ms / 1000);
+  const minutes = Math.floor(totalSeconds / 60);
+  const seconds = totalSeconds % 60;
+  return `${minutes} min ${String(seconds).padStart(2, '0')} s`;
+}
+
+/** Thousands separators, stable across locales: 12,345. */
+export function formatCount(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+/** "m:ss" for a countdown; never negative. */
+export function formatCountdown(msLeft: number): string {
+  const seconds = Math.max(0, Math.ceil(msLeft / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/** The first seven characters of a commit sha. */
+export function shortSha(sha: string): string {
+  return sha.slice(0, 7);
+}
+
+/** "1 attempt", "3 attempts". */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
+/** Pretty JSON for parameters, bounded so a huge value cannot freeze the panel. */
+export function formatJson(value: unknown, limit = 20_000): string {
+  let textValue: string;
+  try {
+    textValue = JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    textValue = String(value);
+  }
+  return textValue.length > limit ? `${textValue.slice(0, limit)}\n… (truncated)` : textValue;
+}
+
+/** "72 %" from a 0..1 confidence. */
+export function formatConfidence(confidence: number): string {
+  return `${Math.round(confidence * 100)} %`;
+}
+
+/** Status shown in the session header. */
+export const STATUS_LABELS: Record<SessionStatus, string> = {
+  idle: 'Idle',
+  running: 'Running',
+  completed: 'Completed',
+  max_cycles: 'Max cycles reached',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+/** What the current phase means to a person. */
+export const PHASE_LABELS: Record<SessionPhase, string> = {
+  TESTING: 'Tester is writing a failing test',
+  IMPLEMENTING: 'Implementer is making it pass',
+  REFACTORING: 'Refactorer is tidying up',
+  DONE: 'Cycle done',
+};
+
+/** Role names as shown. */
+export const ROLE_LABELS: Record<TddRole, string> = {
+  tester: 'Tester',
+  implementer: 'Implementer',
+  refactorer: 'Refactorer',
+};
+
+/** Phase outcomes as shown. */
+export const PHASE_OUTCOME_LABELS: Record<PhaseOutcome, string> = {
+  pending: 'Pending',
+  running: 'Running',
+  passed: 'Passed',
+  failed: 'Failed',
+  skipped: 'Skipped',
+  reverted: 'Reverted',
+  cancelled: 'Cancelled',
+};
+
+/** Cycle outcomes as shown. */
+export const CYCLE_OUTCOME_LABELS: Record<CycleOutcome, string> = {
+  running: 'Running',
+  passed: 'Green',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+/** How a recorded tool call was allowed, as shown. */
+export const APPROVAL_OUTCOME_LABELS: Record<PanelApprovalOutcome, string> = {
+  auto: 'Auto-approved',
+  approved: 'Approved',
+  always: 'Always allowed',
+  denied: 'Denied',
+  timeout: 'Timed out',
+  policy_denied: 'Denied by policy',
+};
+
+/** Danger levels as shown. */
+export const DANGER_LABELS: Record<PanelDangerLevel, string> = {
+  SAFE: 'Safe',
+  LOW: 'Low risk',
+  MEDIUM: 'Medium risk',
+  HIGH: 'High risk',
+  CRITICAL: 'Critical',
+};

@@ -1,0 +1,139 @@
+/**
+ * The panel's behaviour: receive and validate host messages, render snapshots, persist them,
+ * post the person's decisions and commands back, and keep approval countdowns live.
+ */
+import {
+  APPROVAL_DECISIONS,
+  HOST_MESSAGE,
+  PANEL_COMMANDS,
+  approvalResponseMessage,
+  commandMessage,
+  isNewerSnapshot,
+  logMessage,
+  parseHostMessage,
+  readyMessage,
+  type ApprovalDecision,
+  type PanelCommandName,
+  type PanelState,
+} from '../src/shared/panelProtocol';
+import { fromPersisted, toPersisted } from './persistence';
+import { tickCountdowns } from './render/approvals';
+import { ACTION_ATTR, ACTIONS } from './render/context';
+import { renderPanel } from './render/panel';
+import type { VsCodeApi } from './vscodeApi';
+
+function isOneOf<T extends string>(list: readonly T[], value: string | null): value is T {
+  return value !== null && (list as readonly string[]).includes(value);
+}
+
+/** A running panel; `dispose` stops its countdown timer and removes its listeners. */
+export interface PanelController {
+  dispose(): void;
+}
+
+/** Starts the panel in `root`: restores the saved snapshot, wires events, and says `ready` to the host. */
+export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLElement): PanelController {
+  const restored = fromPersisted(api.getState());
+  let current: PanelState | undefined = restored?.state;
+  const answered = restored?.answered ?? new Map<string, ApprovalDecision>();
+  const openDetails = restored?.openDetails ?? new Map<string, boolean>();
+
+  const persist = (): void => {
+    if (current) api.setState(toPersisted({ state: current, answered, openDetails }));
+  };
+
+  const render = (): void => {
+    if (!current) return;
+    try {
+      renderPanel(root, current, { now: Date.now(), answered }, openDetails);
+    } catch (error) {
+      api.postMessage(logMessage('error', `panel render failed: ${error instanceof Error ? error.message : String(error)}`));
+    }
+  };
+
+  const announceChanges = (previous: PanelState | undefined, next: PanelState): void => {
+    const seenApprovals = new Set(previous?.approvals.map((request) => request.requestId));
+    const seenErrors = new Set(previous?.errors.map((error) => error.id));
+    const lines = [
+      ...next.approvals.filter((request) => !seenApprovals.has(request.requestId)).map((request) => `Approval needed: ${request.tool} (${request.dangerLevel}).`),
+      ...next.errors.filter((error) => !seenErrors.has(error.id)).map((error) => `Problem: ${error.message}`),
+    ];
+    if (previous && previous.session?.status !== next.session?.status && next.session) lines.push(`Session ${next.session.status.replace('_', ' ')}.`);
+    if (lines.length > 0) announcer.textContent = lines.join(' ');
+  };
+
+  const applyState = (next: PanelState): void => {
+    if (!isNewerSnapshot(current, next)) return;
+    const previous = current;
+    current = next;
+    // Forget answers to requests the host no longer lists (resolved, timed out).
+    const pending = new Set(next.approvals.map((request) => request.requestId));
+    for (const requestId of [...answered.keys()]) if (!pending.has(requestId)) answered.delete(requestId);
+    render();
+    persist();
+    announceChanges(previous, next);
+  };
+
+  const onMessage = (event: MessageEvent): void => {
+    const { message, reason } = parseHostMessage(event.data);
+    if (!message) {
+      api.postMessage(logMessage('warn', `dropped ${reason}`));
+      return;
+    }
+    switch (message.type) {
+      case HOST_MESSAGE.state:
+        applyState(message.state);
+        break;
+    }
+  };
+
+  const onClick = (event: MouseEvent): void => {
+    const target = event.target instanceof Element ? event.target.closest<HTMLButtonElement>(`button[${ACTION_ATTR.action}]`) : null;
+    if (!target || target.disabled) return;
+    const action = target.getAttribute(ACTION_ATTR.action);
+    if (action === ACTIONS.command) {
+      const name = target.getAttribute(ACTION_ATTR.command);
+      if (isOneOf<PanelCommandName>(PANEL_COMMANDS, name)) api.postMessage(commandMessage(name));
+      return;
+    }
+    if (action === ACTIONS.approval) {
+      const requestId = target.getAttribute(ACTION_ATTR.requestId);
+      const decision = target.getAttribute(ACTION_ATTR.decision);
+      if (!requestId || !isOneOf<ApprovalDecision>(APPROVAL_DECISIONS, decision) || answered.has(requestId)) return;
+      api.postMessage(approvalResponseMessage(requestId, decision));
+      answered.set(requestId, decision); // optimistic: the card greys out until the host drops it
+      render();
+      persist();
+      // The answered card's buttons are now disabled: move keyboard focus to the next open request.
+      if (!root.contains(document.activeElement) || document.activeElement === document.body) {
+        root.querySelector<HTMLButtonElement>('.approval-card:not(.is-settled) button:enabled')?.focus();
+      }
+    }
+  };
+
+  const onToggle = (event: Event): void => {
+    const details = event.target;
+    if (!(details instanceof HTMLDetailsElement)) return;
+    const key = details.getAttribute(ACTION_ATTR.key);
+    if (!key) return;
+    openDetails.set(key, details.open);
+    persist();
+  };
+
+  window.addEventListener('message', onMessage);
+  root.addEventListener('click', onClick);
+  root.addEventListener('toggle', onToggle, true); // toggle does not bubble
+  const ticker = window.setInterval(() => tickCountdowns(root, Date.now()), 1000);
+
+  render();
+  api.postMessage(readyMessage());
+
+  return {
+    dispose(): void {
+      window.clearInterval(ticker);
+      window.removeEventListener('message', onMessage);
+      root.removeEventListener('click', onClick);
+      root.removeEventListener('toggle', onToggle, true);
+    },
+  };
+}

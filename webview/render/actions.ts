@@ -1,0 +1,59 @@
+/** The action history: every tool call, collapsible, with parameters and a result summary. */
+import type { ActionRecord } from '../../src/shared/panelProtocol';
+import { h } from '../dom';
+import { APPROVAL_OUTCOME_LABELS, formatDuration, formatJson } from '../format';
+import { icon } from '../icons';
+import { ACTION_ATTR } from './context';
+
+function renderAction(action: ActionRecord): HTMLElement {
+  const denied = action.approval === 'denied' || action.approval === 'timeout' || action.approval === 'policy_denied';
+  return h(
+    'li',
+    { class: `action ${action.ok ? 'is-ok' : 'is-failed'}`, 'data-action-id': action.id },
+    h(
+      'details',
+      { [ACTION_ATTR.key]: `action:${action.id}` },
+      h(
+        'summary',
+        {},
+        h('span', { class: 'action-status', 'aria-label': action.ok ? 'succeeded' : 'failed' }, icon(action.ok ? 'check' : 'close')),
+        h('span', { class: 'action-tool mono' }, action.tool),
+        h('span', { class: 'action-role' }, action.role),
+        h('span', { class: `approval-badge approval-${action.approval} ${denied ? 'is-denied' : ''}` }, APPROVAL_OUTCOME_LABELS[action.approval]),
+        h('span', { class: 'action-duration' }, formatDuration(action.durationMs)),
+      ),
+      h(
+        'div',
+        { class: 'action-body' },
+        action.cycle ? h('p', { class: 'action-cycle' }, `Cycle ${action.cycle}`) : null,
+        h('div', { class: 'field-label' }, 'Parameters'),
+        h('pre', { class: 'params', tabindex: 0 }, h('code', {}, formatJson(action.params))),
+        h('div', { class: 'field-label' }, 'Result'),
+        h('pre', { class: `result ${action.ok ? '' : 'is-failed'}`, tabindex: 0 }, h('code', {}, action.resultSummary || '(no output)')),
+      ),
+    ),
+  );
+}
+
+/** Renders the collapsible action history (newest first), or nothing when there are no calls. */
+export function renderActions(actions: readonly ActionRecord[]): HTMLElement | null {
+  if (actions.length === 0) return null;
+  const failed = actions.filter((action) => !action.ok).length;
+  return h(
+    'section',
+    { class: 'section section-actions', id: 'actions', 'aria-label': 'Action history' },
+    h(
+      'details',
+      { class: 'history', [ACTION_ATTR.key]: 'actions' },
+      h(
+        'summary',
+        { class: 'section-title' },
+        icon('terminal'),
+        h('span', {}, 'Action history'),
+        h('span', { class: 'count-badge', 'aria-label': `${actions.length} tool calls` }, String(actions.length)),
+        failed > 0 ? h('span', { class: 'history-failed' }, `${failed} failed`) : null,
+      ),
+      h('ol', { class: 'action-list', reversed: true }, [...actions].reverse().map(renderAction)),
+    ),
+  );
+}

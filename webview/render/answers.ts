@@ -1,0 +1,64 @@
+/** QA and chain-of-thought answers about selected code (CoT steps as an ordered list). */
+import type { Answer, CotAnswer, QaAnswer } from '../../src/shared/panelProtocol';
+import { h } from '../dom';
+import { formatConfidence } from '../format';
+import { icon } from '../icons';
+import { ACTION_ATTR } from './context';
+import { section } from './section';
+
+function confidenceMeter(confidence: number): HTMLElement {
+  const level = confidence >= 0.75 ? 'high' : confidence >= 0.4 ? 'medium' : 'low';
+  return h(
+    'div',
+    { class: `confidence confidence-${level}` },
+    h('span', { class: 'field-label' }, 'Confidence'),
+    h('meter', { min: 0, max: 1, low: 0.4, high: 0.75, optimum: 1, value: confidence, 'aria-label': 'Confidence' }),
+    h('span', { class: 'confidence-value' }, formatConfidence(confidence)),
+  );
+}
+
+function source(answer: Answer): HTMLElement | null {
+  return answer.source ? h('p', { class: 'answer-source mono', title: answer.source }, answer.source) : null;
+}
+
+function renderQa(answer: QaAnswer): HTMLElement {
+  return h(
+    'article',
+    { class: 'answer answer-qa', 'data-answer-id': answer.id, 'aria-label': 'Answer' },
+    h('h3', { class: 'answer-kind' }, icon('question'), h('span', {}, 'Question')),
+    h('p', { class: 'answer-question' }, answer.question),
+    source(answer),
+    h('div', { class: 'field-label' }, 'Answer'),
+    h('p', { class: 'answer-text' }, answer.answer),
+    confidenceMeter(answer.confidence),
+    answer.reasoning
+      ? h('details', { class: 'reasoning', [ACTION_ATTR.key]: `reasoning:${answer.id}` }, h('summary', {}, 'Reasoning'), h('p', {}, answer.reasoning))
+      : null,
+  );
+}
+
+function renderCot(answer: CotAnswer): HTMLElement {
+  return h(
+    'article',
+    { class: 'answer answer-cot', 'data-answer-id': answer.id, 'aria-label': 'Step-by-step explanation' },
+    h('h3', { class: 'answer-kind' }, icon('steps'), h('span', {}, 'Step by step')),
+    h('p', { class: 'answer-question' }, answer.problem),
+    source(answer),
+    h('ol', { class: 'cot-steps' }, answer.steps.map((step) => h('li', {}, step))),
+    h('div', { class: 'field-label' }, 'Final answer'),
+    h('p', { class: 'answer-text answer-final' }, answer.final_answer),
+    confidenceMeter(answer.confidence),
+  );
+}
+
+/** Renders answers newest first, or nothing when there are none. */
+export function renderAnswers(answers: readonly Answer[]): HTMLElement | null {
+  if (answers.length === 0) return null;
+  return section(
+    'answers',
+    'Answers',
+    'question',
+    answers.length,
+    [...answers].reverse().map((answer) => (answer.kind === 'qa' ? renderQa(answer) : renderCot(answer))),
+  );
+}

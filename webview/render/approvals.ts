@@ -1,0 +1,173 @@
+/**
+ * Approval cards (the control protocol in the panel): tool, danger level, parameters, a diff or
+ * command preview, Approve / Deny / Always allow, and a live countdown to the automatic denial.
+ */
+import type { ApprovalDecision, ApprovalPreview, PendingApproval } from '../../src/shared/panelProtocol';
+import { h } from '../dom';
+import { DANGER_LABELS, formatCountdown, formatJson } from '../format';
+import { icon } from '../icons';
+import { ACTION_ATTR, ACTIONS, type RenderContext } from './context';
+import { section } from './section';
+
+const DECISION_TEXT: Record<ApprovalDecision, string> = {
+  approve: 'Approved — waiting for the agent…',
+  deny: 'Denied — the agent is told nothing was changed.',
+  always: 'Always allowed for this session — waiting for the agent…',
+};
+
+/** Attribute holding a card's deadline; the 1 s ticker updates every element that has it. */
+const EXPIRES_AT_ATTR = 'data-expires-at';
+
+/** One line of a unified diff, classed by its first character. */
+function diffLine(line: string): HTMLElement {
+  let kind = 'context';
+  if (line.startsWith('+++') || line.startsWith('---')) kind = 'file';
+  else if (line.startsWith('@@')) kind = 'hunk';
+  else if (line.startsWith('+')) kind = 'add';
+  else if (line.startsWith('-')) kind = 'del';
+  return h('span', { class: `diff-line diff-${kind}` }, line.length > 0 ? line : ' ');
+}
+
+function renderPreview(preview: ApprovalPreview): HTMLElement {
+  switch (preview.kind) {
+    case 'diff':
+      return renderDiff(preview);
+    case 'command':
+      return h(
+        'div',
+        { class: 'preview preview-command' },
+        h('div', { class: 'preview-label' }, icon('terminal'), h('span', {}, 'Command')),
+        h('pre', { class: 'command-line', tabindex: 0, 'aria-label': 'Command line' }, h('code', {}, preview.commandLine)),
+      );
+    case 'request':
+      return h(
+        'div',
+        { class: 'preview preview-request' },
+        h('div', { class: 'preview-label' }, icon('globe'), h('span', {}, preview.hasBody ? 'HTTP request (with a body)' : 'HTTP request')),
+        h('pre', { class: 'command-line', tabindex: 0, 'aria-label': 'Request' }, h('code', {}, `${preview.method} ${preview.url}`)),
+      );
+    case 'text':
+      return h('div', { class: 'preview preview-text' }, h('pre', { class: 'params', tabindex: 0, 'aria-label': 'Preview' }, h('code', {}, preview.text)));
+  }
+}
+
+function renderDiff(preview: Extract<ApprovalPreview, { kind: 'diff' }>): HTMLElement {
+  const lines = preview.diff.replace(/\n$/, '').split('\n');
+  const added = lines.filter((line) => line.startsWith('+') && !line.startsWith('+++')).length;
+  const removed = lines.filter((line) => line.startsWith('-') && !line.startsWith('---')).length;
+  return h(
+    'div',
+    { class: 'preview preview-diff' },
+    h(
+      'div',
+      { class: 'preview-label' },
+      icon('file'),
+      h('span', { class: 'mono', title: preview.path }, preview.path),
+      h('span', { class: 'diff-stat' }, h('span', { class: 'diff-stat-add' }, `+${added}`), ' ', h('span', { class: 'diff-stat-del' }, `−${removed}`)),
+    ),
+    h('pre', { class: 'diff', tabindex: 0, 'aria-label': `Changes to ${preview.path}` }, h('code', {}, lines.map(diffLine))),
+  );
+}
+
+function countdownText(expiresAt: number, now: number): string {
+  const left = expiresAt - now;
+  return left > 0 ? `Auto-deny in ${formatCountdown(left)}` : 'Timed out — denied automatically';
+}
+
+function decisionButton(request: PendingApproval, decision: ApprovalDecision, label: string, className: string, disabled: boolean): HTMLButtonElement {
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: `button ${className}`,
+      [ACTION_ATTR.action]: ACTIONS.approval,
+      [ACTION_ATTR.requestId]: request.requestId,
+      [ACTION_ATTR.decision]: decision,
+      [ACTION_ATTR.key]: `approval:${request.requestId}:${decision}`,
+      'aria-label': `${label}: ${request.tool}`,
+      disabled,
+    },
+    label,
+  );
+}
+
+function renderCard(request: PendingApproval, context: RenderContext): HTMLElement {
+  const answered = context.answered.get(request.requestId);
+  const expired = request.expiresAt <= context.now;
+  const titleId = `approval-${cssSafe(request.requestId)}-title`;
+  const params = formatJson(request.params);
+  const paramsBlock = h('pre', { class: 'params', tabindex: 0, 'aria-label': 'Parameters' }, h('code', {}, params));
+  return h(
+    'article',
+    {
+      class: `approval-card danger-${request.dangerLevel.toLowerCase()} ${answered || expired ? 'is-settled' : ''}`,
+      'data-request-id': request.requestId,
+      'aria-labelledby': titleId,
+    },
+    h(
+      'div',
+      { class: 'approval-head' },
+      h('h3', { class: 'approval-tool', id: titleId }, icon('shield'), h('span', { class: 'mono' }, request.tool)),
+      h('span', { class: `danger-badge danger-${request.dangerLevel.toLowerCase()}`, title: DANGER_LABELS[request.dangerLevel] }, request.dangerLevel),
+    ),
+    h(
+      'p',
+      { class: 'approval-reason' },
+      request.role ? h('span', { class: 'approval-role' }, request.role) : null,
+      request.reason ?? 'This tool call needs your approval.',
+    ),
+    request.preview ? renderPreview(request.preview) : null,
+    request.preview
+      ? h('details', { class: 'params-details', [ACTION_ATTR.key]: `approval-params:${request.requestId}` }, h('summary', {}, 'Parameters'), paramsBlock)
+      : h('div', { class: 'params-block' }, h('div', { class: 'preview-label' }, h('span', {}, 'Parameters')), paramsBlock),
+    h(
+      'div',
+      { class: 'approval-actions' },
+      decisionButton(request, 'approve', 'Approve', 'button-primary', Boolean(answered) || expired),
+      decisionButton(request, 'deny', 'Deny', 'button-secondary', Boolean(answered) || expired),
+      decisionButton(request, 'always', 'Always allow for this session', 'button-secondary button-always', Boolean(answered) || expired),
+    ),
+    h(
+      'p',
+      { class: 'approval-status' },
+      answered
+        ? h('span', { class: 'approval-answered' }, icon(answered === 'deny' ? 'close' : 'check'), DECISION_TEXT[answered])
+        : h(
+            'span',
+            { class: `countdown ${expired ? 'is-expired' : ''}`, role: 'timer', [EXPIRES_AT_ATTR]: request.expiresAt },
+            icon('clock'),
+            h('span', { class: 'countdown-text' }, countdownText(request.expiresAt, context.now)),
+          ),
+    ),
+  );
+}
+
+/** Makes an id fragment from a request id (ids may hold any characters). */
+function cssSafe(value: string): string {
+  return value.replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+/** Renders the pending approvals section, or nothing when there are none. */
+export function renderApprovals(approvals: readonly PendingApproval[], context: RenderContext): HTMLElement | null {
+  if (approvals.length === 0) return null;
+  return section('approvals', 'Approval needed', 'shield', approvals.length, ...approvals.map((request) => renderCard(request, context)));
+}
+
+/**
+ * Updates every countdown under `root` to `now`; an expired card has its buttons disabled
+ * (the executor denies it anyway — fail closed).
+ */
+export function tickCountdowns(root: ParentNode, now: number): void {
+  for (const element of Array.from(root.querySelectorAll<HTMLElement>(`[${EXPIRES_AT_ATTR}]`))) {
+    const expiresAt = Number(element.getAttribute(EXPIRES_AT_ATTR));
+    const textElement = element.querySelector('.countdown-text');
+    if (textElement) textElement.textContent = countdownText(expiresAt, now);
+    const left = expiresAt - now;
+    element.classList.toggle('is-urgent', left > 0 && left <= 10_000);
+    if (left > 0) continue;
+    element.classList.add('is-expired');
+    const card = element.closest('.approval-card');
+    card?.classList.add('is-settled');
+    card?.querySelectorAll('button').forEach((button) => (button.disabled = true));
+  }
+}

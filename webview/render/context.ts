@@ -1,0 +1,23 @@
+/** What the renderers need besides the snapshot: the clock and the panel's own optimistic answers. */
+import type { ApprovalDecision } from '../../src/shared/panelProtocol';
+
+/** Inputs shared by all section renderers. */
+export interface RenderContext {
+  /** Epoch ms used for countdowns. */
+  now: number;
+  /** Approval requests this panel already answered (greyed until the host drops them). */
+  answered: ReadonlyMap<string, ApprovalDecision>;
+}
+
+/** Data attributes the click handler dispatches on (one place, so renderers and main.ts agree). */
+export const ACTION_ATTR = {
+  action: 'data-action',
+  requestId: 'data-request-id',
+  decision: 'data-decision',
+  command: 'data-command',
+  /** Stable key to restore focus and the open state of <details> across re-renders. */
+  key: 'data-key',
+} as const;
+
+/** Values of the `data-action` attribute. */
+export const ACTIONS = { approval: 'approval', command: 'command' } as const;

@@ -1,0 +1,82 @@
+/** The cycle timeline: one entry per red-green-refactor cycle with its phases, tests and commit. */
+import type { CycleOutcome, CycleSummary, PhaseOutcome, PhaseSummary } from '../../src/shared/panelProtocol';
+import { h } from '../dom';
+import { CYCLE_OUTCOME_LABELS, formatDuration, PHASE_OUTCOME_LABELS, plural, ROLE_LABELS, shortSha } from '../format';
+import { icon, type IconName } from '../icons';
+import { section } from './section';
+
+const PHASE_ICONS: Record<PhaseOutcome, IconName> = {
+  pending: 'pending',
+  running: 'running',
+  passed: 'check',
+  failed: 'close',
+  skipped: 'skip',
+  reverted: 'revert',
+  cancelled: 'stop',
+};
+
+const CYCLE_ICONS: Record<CycleOutcome, IconName> = {
+  running: 'running',
+  passed: 'check',
+  failed: 'close',
+  cancelled: 'stop',
+};
+
+function renderPhase(phase: PhaseSummary): HTMLElement {
+  return h(
+    'tr',
+    { class: `phase-row outcome-${phase.outcome}` },
+    h('th', { scope: 'row' }, ROLE_LABELS[phase.role]),
+    h('td', { class: 'phase-outcome' }, icon(PHASE_ICONS[phase.outcome]), h('span', { class: 'phase-outcome-label' }, PHASE_OUTCOME_LABELS[phase.outcome])),
+    h(
+      'td',
+      { class: 'phase-attempts', title: plural(phase.attempts, 'attempt') },
+      h('span', { class: 'attempts-long' }, plural(phase.attempts, 'attempt')),
+      h('span', { class: 'attempts-short', 'aria-hidden': 'true' }, `×${phase.attempts}`),
+    ),
+    h('td', { class: 'phase-duration' }, phase.duration_ms === 0 && (phase.outcome === 'running' || phase.outcome === 'pending') ? '—' : formatDuration(phase.duration_ms)),
+  );
+}
+
+function renderCycle(cycle: CycleSummary): HTMLElement {
+  return h(
+    'li',
+    { class: `cycle outcome-${cycle.outcome}`, 'data-cycle': cycle.n },
+    h('span', { class: 'cycle-marker' }, icon(CYCLE_ICONS[cycle.outcome])),
+    h(
+      'div',
+      { class: 'cycle-body' },
+      h(
+        'div',
+        { class: 'cycle-head' },
+        h('h3', { class: 'cycle-title' }, `Cycle ${cycle.n}`),
+        h('span', { class: `outcome-badge outcome-${cycle.outcome}` }, CYCLE_OUTCOME_LABELS[cycle.outcome]),
+        cycle.commit
+          ? h('span', { class: 'commit mono', title: `Commit ${cycle.commit}` }, icon('commit'), shortSha(cycle.commit))
+          : null,
+      ),
+      cycle.title ? h('p', { class: 'cycle-subject' }, cycle.title) : null,
+      h(
+        'p',
+        { class: 'cycle-tests' },
+        h('span', { class: 'tests-passed' }, `${cycle.tests.passed} passed`),
+        ' · ',
+        h('span', { class: cycle.tests.failed > 0 ? 'tests-failed' : 'tests-zero' }, `${cycle.tests.failed} failed`),
+      ),
+      cycle.phases.length > 0
+        ? h(
+            'table',
+            // aria-label rather than a hidden <caption>: Chromium's fixed table layout ignores cell widths after one
+            { class: 'phases', 'aria-label': `Phases of cycle ${cycle.n}` },
+            h('tbody', {}, cycle.phases.map(renderPhase)),
+          )
+        : null,
+    ),
+  );
+}
+
+/** Renders the cycle timeline, or nothing before the first cycle. */
+export function renderCycles(cycles: readonly CycleSummary[]): HTMLElement | null {
+  if (cycles.length === 0) return null;
+  return section('cycles', 'Cycles', 'cycle', cycles.length, h('ol', { class: 'timeline' }, cycles.map(renderCycle)));
+}

@@ -1,0 +1,70 @@
+/** Composes the whole panel from a snapshot and swaps it in, keeping focus and open/closed sections. */
+import type { PanelState } from '../../src/shared/panelProtocol';
+import { h } from '../dom';
+import { icon } from '../icons';
+import { renderActions } from './actions';
+import { renderAnswers } from './answers';
+import { renderApprovals } from './approvals';
+import { ACTION_ATTR, type RenderContext } from './context';
+import { renderCycles } from './cycles';
+import { renderErrors } from './errors';
+import { renderSessionHeader } from './header';
+import { renderToolbar } from './toolbar';
+
+/** The text of the empty state (tests look for it). */
+export const EMPTY_STATE_TEXT = "No session yet — run 'TDD Agent: Run TDD kata'";
+
+function renderEmptyState(): HTMLElement {
+  return h(
+    'div',
+    { class: 'empty-state', id: 'empty-state' },
+    icon('beaker', 'empty-icon'),
+    h('p', { class: 'empty-title' }, EMPTY_STATE_TEXT),
+    h(
+      'p',
+      { class: 'empty-hint' },
+      'The Tester, Implementer and Refactorer take turns on a kata: a failing test, the minimal code to pass it, ' +
+        'then a tidy-up — each cycle committed green. Tool calls that need your approval appear here.',
+    ),
+  );
+}
+
+/** Builds the panel's children for a snapshot (pure apart from creating DOM nodes). */
+function buildPanel(state: PanelState, context: RenderContext): HTMLElement[] {
+  const nothingYet = !state.session && state.answers.length === 0 && state.approvals.length === 0 && state.cycles.length === 0;
+  const parts = [
+    renderToolbar(state),
+    state.session ? renderSessionHeader(state.session) : null,
+    renderApprovals(state.approvals, context),
+    renderErrors(state.errors),
+    nothingYet ? renderEmptyState() : null,
+    renderCycles(state.cycles),
+    renderActions(state.actions),
+    renderAnswers(state.answers),
+  ];
+  return parts.filter((part): part is HTMLElement => part !== null);
+}
+
+/**
+ * Replaces the content of `root` with a fresh render. `openDetails` records the person's
+ * open/closed choice per <details> key and is applied to the new nodes; focus moves to the
+ * element with the same key, if it still exists.
+ */
+export function renderPanel(root: HTMLElement, state: PanelState, context: RenderContext, openDetails: ReadonlyMap<string, boolean>): void {
+  const focusedKey = document.activeElement instanceof HTMLElement && root.contains(document.activeElement)
+    ? document.activeElement.closest(`[${ACTION_ATTR.key}]`)?.getAttribute(ACTION_ATTR.key) ?? null
+    : null;
+  root.replaceChildren(...buildPanel(state, context));
+  for (const details of Array.from(root.querySelectorAll<HTMLDetailsElement>(`details[${ACTION_ATTR.key}]`))) {
+    const open = openDetails.get(details.getAttribute(ACTION_ATTR.key) ?? '');
+    if (open !== undefined) details.open = open;
+  }
+  root.removeAttribute('aria-busy');
+  if (focusedKey) {
+    const target = Array.from(root.querySelectorAll<HTMLElement>(`[${ACTION_ATTR.key}]`)).find(
+      (element) => element.getAttribute(ACTION_ATTR.key) === focusedKey,
+    );
+    const focusable = target?.matches('details') ? target.querySelector('summary') : target;
+    if (focusable instanceof HTMLElement && !(focusable instanceof HTMLButtonElement && focusable.disabled)) focusable.focus();
+  }
+}
