@@ -4,6 +4,8 @@ import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+// `--only=cli` (or a comma list of extension, webview, cli) builds just those bundles: `npm run demo` needs only the CLI.
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
 
 const common = {
   bundle: true,
@@ -13,10 +15,11 @@ const common = {
   legalComments: 'none',
 };
 
-/** @type {import('esbuild').BuildOptions[]} */
-const builds = [
+/** @type {Array<import('esbuild').BuildOptions & { name: string }>} */
+const all = [
   {
     ...common,
+    name: 'extension',
     entryPoints: ['src/extension.ts'],
     outfile: 'dist/extension.js',
     platform: 'node',
@@ -26,6 +29,7 @@ const builds = [
   },
   {
     ...common,
+    name: 'webview',
     entryPoints: ['webview/main.ts'],
     outfile: 'dist/webview.js',
     platform: 'browser',
@@ -34,14 +38,17 @@ const builds = [
   },
   {
     ...common,
+    name: 'cli',
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
+    define: { TDD_AGENT_VERSION: JSON.stringify(process.env.npm_package_version ?? 'dev') },
   },
 ];
+const builds = all.filter((b) => !only || only.includes(b.name)).map(({ name: _name, ...options }) => options);
 
 if (watch) {
   for (const options of builds) {

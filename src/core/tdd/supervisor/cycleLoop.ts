@@ -96,6 +96,10 @@ export class CycleLoop {
           return this.result('failed', new AgentError('VALIDATION', `Two cycles in a row failed to reach green; stopping at the last green commit. See the cycle history for the test output.`, { cycle: n }));
         }
       }
+      // Reaching the cycle limit is a success only when the last cycle ended green.
+      if (consecutiveFailures > 0) {
+        return this.result('failed', new AgentError('VALIDATION', `The last cycle failed to reach green before the cycle limit; the workspace is at the last green commit.`, { cycle: first + this.o.maxCycles - 1 }));
+      }
       return this.result('max_cycles');
     } catch (err) {
       if (err instanceof Cancelled || this.o.signal.aborted) {

@@ -1,0 +1,159 @@
+import { strict as assert } from 'node:assert';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { simpleGit } from 'simple-git';
+import { SessionSummarySchema } from '../../../src/core/tdd/supervisor/sessionSummary';
+import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
+import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
+import { scriptedKataModel } from '../../support/scriptedKataModel';
+import { cli, isolatedEnv } from './cliHarness';
+
+const run = promisify(execFile);
+const ROOT = resolve(__dirname, '..', '..', '..');
+const KEY = 'sk-cli-secret-key-abcdef123456';
+
+describe('tdd-agent CLI', function () {
+  this.timeout(120_000);
+  let server: OpenAITestServer;
+  let dir: string;
+  beforeEach(async () => {
+    server = await startOpenAIServer();
+    dir = await mkdtemp(join(tmpdir(), 'cli-'));
+  });
+  afterEach(async () => {
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  describe('ask and cot', () => {
+    it('answers a question about some lines of a file through --base-url', async () => {
+      await writeFile(join(dir, 'add.js'), 'function add(a, b) {\n  return a - b;\n}\n');
+      server.enqueue({ json: { answer: 'It subtracts instead of adding.', confidence: 0.9, reasoning: 'line 2 uses minus' } });
+      const r = await cli(['ask', '--base-url', server.baseURL, '--model', 'test-model', '--file', join(dir, 'add.js'), '--lines', '1-2', 'What is wrong?'], isolatedEnv());
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /It subtracts instead of adding\./);
+      assert.match(r.stdout, /confidence: 0\.90/);
+      const user = String(server.chatRequests()[0]!.body.messages.at(-1).content);
+      assert.match(user, /What is wrong\?/);
+      assert.match(user, /1 \| function add/);
+      assert.doesNotMatch(user, /3 \| \}/, 'only the chosen lines are sent');
+    });
+
+    it('honours OPENAI_BASE_URL and prints machine output with --json', async () => {
+      server.enqueue({ json: { answer: '42', confidence: 1.7, reasoning: '' } });
+      const r = await cli(['ask', '--json', '--model', 'test-model', 'Meaning of life?'], isolatedEnv({ OPENAI_BASE_URL: server.baseURL }));
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout);
+      assert.equal(out.answer, '42');
+      assert.equal(out.confidence, 1, 'confidence is clamped to 0..1');
+      assert.equal(out.metadata.prompt, 'qa/v1');
+    });
+
+    it('explains step by step with the CoT agent', async () => {
+      server.enqueue({ json: { step1: 'Read the loop.', step2: 'i never changes.', step3: '', step4: '', step5: '', final_answer: 'Increment i.', confidence: 0.8 } });
+      const r = await cli(['cot', '--base-url', server.baseURL, '--model', 'm', 'Why does it hang?'], isolatedEnv());
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /1\. Read the loop\.\n2\. i never changes\.\n\nAnswer: Increment i\./);
+    });
+
+    it('never prints the API key, also when the server rejects it', async () => {
+      server.enqueue({ error: { status: 401, type: 'invalid_request_error', code: 'invalid_api_key', message: `Incorrect API key provided: ${KEY}` } });
+      const r = await cli(['ask', '--model', 'm', 'hello?'], isolatedEnv({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.baseURL }));
+      assert.notEqual(r.code, 0);
+      assert.match(r.stderr, /AUTH/);
+      assert.ok(!r.stderr.includes(KEY) && !r.stdout.includes(KEY), 'the key leaked into the output');
+      assert.equal(server.chatRequests()[0]!.headers.authorization, `Bearer ${KEY}`, 'the key did reach the server');
+    });
+  });
+
+  describe('usage and configuration errors exit 2 with one clear line', () => {
+    const cases: Array<[string, string[], RegExp]> = [
+      ['an unknown command', ['frobnicate'], /Unknown command 'frobnicate'/],
+      ['an unknown flag', ['ask', '--nope', 'q'], /Unknown option '--nope'/],
+      ['a bad line range', ['ask', '--file', 'x.js', '--lines', '9-3', 'q'], /must start at 1 or later and not run backwards/],
+      ['no question', ['ask'], /Give a question/],
+      ['a bad provider', ['kata', 'fizzbuzz', '--provider', 'magic'], /--provider must be one of auto, openai, ollama, replay/],
+      ['replay without a cassette', ['kata', 'fizzbuzz', '--provider', 'replay'], /needs --cassette FILE/],
+      ['an unknown kata', ['kata', 'no-such-kata', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm'], /no-such-kata/],
+    ];
+    for (const [what, argv, message] of cases) {
+      it(what, async () => {
+        const r = await cli(argv, isolatedEnv());
+        assert.equal(r.code, 2, r.stderr);
+        assert.match(r.stderr, message);
+        assert.equal(r.stderr.trim().split('\n').length, 1, `one line, got: ${r.stderr}`);
+      });
+    }
+
+    it('no provider anywhere names every way to configure one', async () => {
+      const r = await cli(['ask', 'hello?'], isolatedEnv());
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /PROVIDER_NOT_CONFIGURED/);
+      assert.match(r.stderr, /OPENAI_API_KEY/);
+      assert.match(r.stderr, /--base-url/);
+      assert.match(r.stderr, /OLLAMA_HOST/);
+    });
+  });
+
+  describe('kata', () => {
+    it('runs a session, prints progress on stderr and exactly one JSON summary on stdout', async () => {
+      server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(2) }).reply);
+      const r = await cli(['kata', 'fizzbuzz', '--workspace', dir, '--base-url', server.baseURL, '--model', 'test-model', '--yes', '--json'], isolatedEnv());
+      assert.equal(r.code, 0, r.stderr);
+      const summary = SessionSummarySchema.parse(JSON.parse(r.stdout));
+      assert.equal(summary.status, 'completed');
+      assert.equal(summary.totals.commits, 2);
+      assert.match(r.stderr, /Cycle 1\n {2}red: Tester/);
+      assert.match(r.stderr, /commit [0-9a-f]{7} feat: returns the number itself for 1/);
+      assert.equal(r.stdout.trim().split('\n').length, 1);
+    });
+
+    it('without --yes and without a terminal, denies writes and says why', async () => {
+      server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
+      const r = await cli(['kata', 'fizzbuzz', '--workspace', dir, '--base-url', server.baseURL, '--model', 'm', '--max-cycles', '1', '--json'], isolatedEnv());
+      assert.equal(r.code, 1);
+      const toolMessages = server.chatRequests().flatMap((q) => q.body.messages).filter((m: { role: string }) => m.role === 'tool');
+      assert.ok(toolMessages.some((m: { content: string }) => /Nothing was executed or changed/i.test(m.content)), 'the model is told nothing changed');
+    });
+
+    it('refuses a dirty workspace with exit 2 and loses nothing', async () => {
+      const git = simpleGit(dir);
+      await git.init().addConfig('user.name', 'P').addConfig('user.email', 'p@example.invalid');
+      await writeFile(join(dir, 'notes.txt'), 'v1\n');
+      await git.add('.').commit('mine');
+      await writeFile(join(dir, 'notes.txt'), 'my unsaved work\n');
+      const r = await cli(['kata', 'fizzbuzz', '--workspace', dir, '--base-url', server.baseURL, '--model', 'm'], isolatedEnv());
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /WORKSPACE_DIRTY/);
+      assert.match(r.stderr, /--stash|stash/);
+      const { readFile } = await import('node:fs/promises');
+      assert.equal(await readFile(join(dir, 'notes.txt'), 'utf8'), 'my unsaved work\n');
+      assert.equal(server.chatRequests().length, 0);
+    });
+  });
+
+  describe('the built binary', () => {
+    before(async function () {
+      this.timeout(60_000);
+      await run('node', ['esbuild.config.mjs', '--only=cli'], { cwd: ROOT });
+    });
+
+    it('`demo` replays the bundled FizzBuzz session into a fresh workspace with green commits', async () => {
+      const { stdout, stderr } = await run('node', [join(ROOT, 'dist', 'cli.js'), 'demo', '--workspace', dir, '--json'], { env: isolatedEnv(), timeout: 110_000 });
+      const summary = SessionSummarySchema.parse(JSON.parse(stdout));
+      assert.equal(summary.status, 'completed');
+      assert.match(stderr, new RegExp(`Demo workspace: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+      const log = await simpleGit(dir).log([summary.branch]);
+      assert.ok(log.all.filter((c) => c.message.startsWith('feat:')).length >= 4);
+    });
+
+    it('prints usage with --help and exits 2 without a command', async () => {
+      const help = await run('node', [join(ROOT, 'dist', 'cli.js'), '--help']);
+      assert.match(help.stdout, /tdd-agent kata <kata\.md\|name>/);
+      await assert.rejects(run('node', [join(ROOT, 'dist', 'cli.js')]), (e: { code?: number }) => e.code === 2);
+    });
+  });
+});

@@ -1,0 +1,30 @@
+import { PassThrough } from 'node:stream';
+import type { CliIo } from '../../../src/cli/cliIo';
+import { runCli } from '../../../src/cli/runCli';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI in-process with captured streams, a non-TTY stdin and the given environment. */
+export async function cli(argv: string[], env: NodeJS.ProcessEnv, options: { stdin?: string; signal?: AbortSignal } = {}): Promise<CliResult> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d) => (out += String(d)));
+  stderr.on('data', (d) => (err += String(d)));
+  stdin.end(options.stdin ?? '');
+  const io: CliIo = { stdout, stderr, stdin, env, signal: options.signal ?? new AbortController().signal };
+  const code = await runCli(argv, io);
+  return { code, stdout: out, stderr: err };
+}
+
+/** An environment with no provider configured and no Ollama reachable (port 9 refuses). */
+export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, OLLAMA_HOST: 'http://127.0.0.1:9' };
+  return { ...env, ...extra };
+}
