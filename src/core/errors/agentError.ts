@@ -26,6 +26,8 @@ export const ERROR_CODES = [
   // sessions
   'WORKSPACE_DIRTY',
   'REPLAY_DIVERGED',
+  'GIT_FAILED',
+  'SESSION_STATE_INVALID',
   // generic
   'CANCELLED',
   'UNKNOWN',

@@ -1,0 +1,76 @@
+import type { ChangedFile } from '../git/changedFiles';
+import type { Kata } from '../kata/kataSchema';
+import { isTestFile } from './isTestFile';
+
+/** The three TDD roles. */
+export type TddRole = 'tester' | 'implementer' | 'refactorer';
+
+/** Which rule a change broke. */
+export type BoundaryRule = 'tester_changed_production' | 'implementer_changed_tests' | 'refactorer_deleted_tests' | 'tests_decreased';
+
+/** One broken rule, with the path involved (if any) and a sentence the role can act on. */
+export interface BoundaryViolation {
+  rule: BoundaryRule;
+  path?: string;
+  message: string;
+}
+
+/** Test counts around the role's turn (totals from the supervisor's own runs); omitted when unknown. */
+export interface BoundaryTestCounts {
+  testsBefore?: number;
+  testsAfter?: number;
+  /** To recognise test files by the kata's test_dir. */
+  kata?: Pick<Kata, 'testDir'>;
+}
+
+const ROLE_NAME: Record<TddRole, string> = { tester: 'Tester', implementer: 'Implementer', refactorer: 'Refactorer' };
+
+/**
+ * Checks a role's changes (from the diff, never from its report) against the TDD rules:
+ * - the Tester may change only test files — creating a production file, even an empty stub, is a
+ *   violation (a test that fails because the module does not exist yet is the intended red);
+ * - the Implementer may not add, modify or delete test files;
+ * - the Refactorer may restructure code and tests but not delete a test file;
+ * - for every role, the number of tests never goes down.
+ * Returns every violation (empty when the turn is within bounds).
+ */
+export function checkRoleBoundary(role: TddRole, changes: readonly ChangedFile[], counts: BoundaryTestCounts = {}): BoundaryViolation[] {
+  const violations: BoundaryViolation[] = [];
+  const who = ROLE_NAME[role];
+  for (const change of changes) {
+    const test = isTestFile(change.path, counts.kata);
+    if (role === 'tester' && !test) {
+      violations.push({
+        rule: 'tester_changed_production',
+        path: change.path,
+        message: `The ${who} may only change test files, but ${change.path} (production code) was ${change.change}. Write the failing test only; the Implementer writes the code.`,
+      });
+    } else if (role === 'implementer' && test) {
+      violations.push({
+        rule: 'implementer_changed_tests',
+        path: change.path,
+        message: `The ${who} may not change test files, but ${change.path} was ${change.change}. Make the tests pass by changing production code only.`,
+      });
+    } else if (role === 'refactorer' && test && change.change === 'deleted') {
+      violations.push({
+        rule: 'refactorer_deleted_tests',
+        path: change.path,
+        message: `The ${who} may not delete test files, but ${change.path} was deleted. Refactoring keeps every test.`,
+      });
+    }
+  }
+  const { testsBefore, testsAfter } = counts;
+  if (testsBefore !== undefined && testsAfter !== undefined && testsAfter < testsBefore) {
+    violations.push({
+      rule: 'tests_decreased',
+      message: `The number of tests went down from ${testsBefore} to ${testsAfter}; no role may remove tests.`,
+    });
+  }
+  return violations;
+}
+
+/** The violations as one hint for the role's next attempt. */
+export function describeViolations(violations: readonly BoundaryViolation[]): string {
+  if (violations.length === 0) return '';
+  return `Your changes were undone because they broke the role rules:\n${violations.map((v) => `- ${v.message}`).join('\n')}`;
+}

@@ -1,0 +1,10 @@
+/** Role boundaries of the TDD cycle, checked from the diff. */
+export { isTestFile } from './isTestFile';
+export {
+  checkRoleBoundary,
+  describeViolations,
+  type BoundaryRule,
+  type BoundaryTestCounts,
+  type BoundaryViolation,
+  type TddRole,
+} from './checkRoleBoundary';

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { KATA_LANGUAGES, type KataLanguage } from './languageDefaults';
+
+/** A workspace-relative folder: no absolute path, no `..`, not inside `.git` or `.tdd`. */
+const relativeDir = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .refine((p) => !p.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(p), 'must be relative to the workspace')
+  .refine((p) => !p.split(/[\\/]/).includes('..'), "must not contain '..'")
+  .refine((p) => !/^\.(git|tdd)([\\/]|$)/.test(p.replace(/^\.\//, '')), 'must not point into .git or .tdd')
+  .transform((p) => p.replace(/\\/g, '/').replace(/^\.\/(?=.)/, '').replace(/\/+$/, '') || '.');
+
+/** The YAML front matter of a kata file (snake_case, as people write it). Unknown fields are errors, to catch typos. */
+export const KataFrontMatterSchema = z
+  .object({
+    title: z.string().trim().min(1).max(200).optional(),
+    slug: z
+      .string()
+      .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lowercase letters and digits separated by single dashes')
+      .max(60)
+      .optional(),
+    language: z.enum(KATA_LANGUAGES).optional(),
+    test_command: z.string().trim().min(1, 'must not be empty').max(500).optional(),
+    source_dir: relativeDir.optional(),
+    test_dir: relativeDir.optional(),
+    max_cycles: z.number().int('must be a whole number').min(1).max(100).optional(),
+  })
+  .strict();
+
+/** The front matter as parsed. */
+export type KataFrontMatter = z.infer<typeof KataFrontMatterSchema>;
+
+/** A kata ready to run: the description for the agents plus where code and tests go. */
+export interface Kata {
+  title: string;
+  slug: string;
+  /** The markdown body (front matter removed). */
+  description: string;
+  language: KataLanguage;
+  /** Only when the kata (or caller) names one; otherwise the runner is detected from the workspace. */
+  testCommand?: string;
+  sourceDir: string;
+  testDir: string;
+  maxCycles?: number;
+  /** The file it came from, when loaded from disk. */
+  fileName?: string;
+}

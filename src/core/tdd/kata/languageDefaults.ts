@@ -1,0 +1,25 @@
+/** Languages a kata can be run in. */
+export const KATA_LANGUAGES = ['javascript', 'typescript', 'python'] as const;
+/** One of KATA_LANGUAGES. */
+export type KataLanguage = (typeof KATA_LANGUAGES)[number];
+
+/** Where code and tests go when the kata does not say; one place, so kata files stay language-neutral. */
+export interface LanguageDefaults {
+  sourceDir: string;
+  testDir: string;
+}
+
+/** Per-language defaults: `src/` + `test/` for JavaScript and TypeScript, `src/` + `tests/` for Python (pytest's habit). */
+export const LANGUAGE_DEFAULTS: Record<KataLanguage, LanguageDefaults> = {
+  javascript: { sourceDir: 'src', testDir: 'test' },
+  typescript: { sourceDir: 'src', testDir: 'test' },
+  python: { sourceDir: 'src', testDir: 'tests' },
+};
+
+/** The language used when neither the kata nor the caller names one. */
+export const DEFAULT_KATA_LANGUAGE: KataLanguage = 'javascript';
+
+/** True for a supported language name. */
+export function isKataLanguage(value: unknown): value is KataLanguage {
+  return typeof value === 'string' && (KATA_LANGUAGES as readonly string[]).includes(value);
+}

@@ -1,0 +1,112 @@
+import type { Kata } from '../kata/kataSchema';
+import type { KataLanguage } from '../kata/languageDefaults';
+
+/** What a scaffold needs from the kata. */
+export type ScaffoldKata = Pick<Kata, 'slug' | 'title' | 'sourceDir' | 'testDir'>;
+
+/** The files of a minimal project, and how its tests run. */
+export interface ScaffoldPlan {
+  files: Record<string, string>;
+  testCommand: string;
+  /** True when `npm install` must run before the tests can (TypeScript needs tsx). */
+  needsInstall: boolean;
+  notes: string[];
+}
+
+const keep = (dir: string): string => (dir === '.' ? '.gitkeep' : `${dir}/.gitkeep`);
+const packageName = (slug: string): string => `${slug}-kata`.replace(/^[._]/, 'x');
+const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+/**
+ * JavaScript: ES modules and `node --test`, nothing to install. node --test finds `*.test.js` anywhere
+ * and every `.js` under `test/`; with no test files it reports zero tests, which the runner reads as
+ * "no tests yet".
+ */
+function javascript(kata: ScaffoldKata): ScaffoldPlan {
+  return {
+    files: {
+      'package.json': json({ name: packageName(kata.slug), version: '0.0.0', private: true, type: 'module', scripts: { test: 'node --test' } }),
+      '.gitignore': 'node_modules/\ncoverage/\n*.log\n',
+      [keep(kata.sourceDir)]: '',
+      [keep(kata.testDir)]: '',
+    },
+    testCommand: 'node --test',
+    needsInstall: false,
+    notes: kata.testDir === 'test' ? [] : [`Name test files *.test.js: node --test only finds other files under test/, not ${kata.testDir}/.`],
+  };
+}
+
+/**
+ * TypeScript: Node 20 cannot run `.ts` by itself (type stripping arrived in Node 22.6), and node --test
+ * does not discover `.ts` files before Node 23, so tests run through `tsx --test` on the files `find`
+ * lists (a POSIX shell is assumed). tsx and typescript are devDependencies: `npm install` first — until
+ * then the runner reports "test runner not installed".
+ */
+function typescript(kata: ScaffoldKata): ScaffoldPlan {
+  const testCommand = `tsx --test $(find ${kata.testDir} -name '*.test.ts' -not -path '*/node_modules/*' 2>/dev/null)`;
+  return {
+    files: {
+      'package.json': json({
+        name: packageName(kata.slug),
+        version: '0.0.0',
+        private: true,
+        type: 'module',
+        scripts: { test: testCommand, typecheck: 'tsc --noEmit' },
+        devDependencies: { '@types/node': '^20.19.0', tsx: '^4.19.0', typescript: '^5.6.0' },
+      }),
+      'tsconfig.json': json({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          strict: true,
+          noEmit: true,
+          allowImportingTsExtensions: true,
+          skipLibCheck: true,
+          types: ['node'],
+        },
+        include: [kata.sourceDir, kata.testDir],
+      }),
+      '.gitignore': 'node_modules/\ncoverage/\n*.log\n',
+      [keep(kata.sourceDir)]: '',
+      [keep(kata.testDir)]: '',
+    },
+    testCommand,
+    needsInstall: true,
+    notes: ['Run `npm install` in the workspace first: TypeScript tests run through tsx (a devDependency).'],
+  };
+}
+
+/**
+ * Python: pytest with `pythonpath` pointing at the source folder (pytest ≥ 7), so tests import modules
+ * by their plain name (`from fizzbuzz import fizzbuzz`). With no tests pytest says "no tests ran", which
+ * the runner reads as "no tests yet".
+ */
+function python(kata: ScaffoldKata): ScaffoldPlan {
+  const list = (dir: string): string => `["${dir.replace(/"/g, '')}"]`;
+  return {
+    files: {
+      'pyproject.toml':
+        `[project]\nname = "${packageName(kata.slug)}"\nversion = "0.0.0"\nrequires-python = ">=3.9"\n\n` +
+        `[tool.pytest.ini_options]\npythonpath = ${list(kata.sourceDir)}\ntestpaths = ${list(kata.testDir)}\n`,
+      '.gitignore': '__pycache__/\n*.pyc\n.pytest_cache/\n.venv/\n',
+      [keep(kata.sourceDir)]: '',
+      [keep(kata.testDir)]: '',
+    },
+    testCommand: 'python3 -m pytest',
+    needsInstall: false,
+    notes: [],
+  };
+}
+
+/** The minimal project for a language (pure: nothing is written). */
+export function scaffoldPlan(language: KataLanguage, kata: ScaffoldKata): ScaffoldPlan {
+  switch (language) {
+    case 'javascript':
+      return javascript(kata);
+    case 'typescript':
+      return typescript(kata);
+    case 'python':
+      return python(kata);
+  }
+}

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { KATA_LANGUAGES } from '../kata/languageDefaults';
+
+/** The phases of one red-green-refactor cycle. */
+export const CYCLE_PHASES = ['TESTING', 'IMPLEMENTING', 'REFACTORING', 'DONE'] as const;
+/** One of CYCLE_PHASES. */
+export type CyclePhase = (typeof CYCLE_PHASES)[number];
+
+/** The three roles. */
+export const SESSION_ROLES = ['tester', 'implementer', 'refactorer'] as const;
+
+/** How a session ended (or `running`). */
+export const SESSION_STATUSES = ['running', 'completed', 'max_cycles', 'failed', 'cancelled'] as const;
+/** One of SESSION_STATUSES. */
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+const count = z.number().int().min(0);
+const isoTime = z.string().min(1);
+
+/** passed / failed / total of one test run. */
+export const TestCountsSchema = z.object({ passed: count, failed: count, total: count });
+
+/** One role's turn(s) within a cycle. */
+export const PhaseRecordSchema = z.object({
+  role: z.enum(SESSION_ROLES),
+  attempts: count,
+  /** passed: its goal was met (red for the Tester, green otherwise); skipped: refactoring given up (non-fatal). */
+  outcome: z.enum(['pending', 'passed', 'failed', 'skipped', 'cancelled']),
+  durationMs: count,
+  overshoots: count.default(0),
+  violations: count.default(0),
+  reverts: count.default(0),
+  lastError: z.string().optional(),
+});
+/** One role's record within a cycle. */
+export type PhaseRecord = z.infer<typeof PhaseRecordSchema>;
+
+/** One red-green-refactor cycle. */
+export const CycleStateSchema = z.object({
+  n: z.number().int().min(1),
+  phase: z.enum(CYCLE_PHASES),
+  outcome: z.enum(['in_progress', 'green', 'failed', 'cancelled']),
+  /** What the new test is about, from the Tester's report (for commit messages and the summary). */
+  behaviour: z.string().optional(),
+  startedAt: isoTime,
+  finishedAt: isoTime.optional(),
+  durationMs: count.optional(),
+  attempts: z.object({ tester: count, implementer: count, refactorer: count }),
+  phases: z.array(PhaseRecordSchema),
+  /** The last test run of the cycle. */
+  tests: TestCountsSchema.optional(),
+  /** Commits made in this cycle: the test+implementation commit and the refactor commit. */
+  commits: z.object({ green: z.string().optional(), refactor: z.string().optional() }),
+});
+/** One cycle's state. */
+export type CycleState = z.infer<typeof CycleStateSchema>;
+
+/** Totals over the session, for the summary and the panel. */
+export const SessionMetricsSchema = z.object({
+  cycles: count,
+  commits: count,
+  testsPassing: count,
+  overshoots: count,
+  violations: count,
+  retries: count,
+  reverts: count,
+  tokens: z.object({ prompt: count, completion: count, total: count }),
+  modelCalls: count,
+  modelLatencyMs: z.object({ total: count, max: count }),
+  phaseDurationsMs: z.object({ TESTING: count, IMPLEMENTING: count, REFACTORING: count }),
+});
+/** Session totals. */
+export type SessionMetrics = z.infer<typeof SessionMetricsSchema>;
+
+/** The kata as the session ran it (description included, so a resumed session does not need the file). */
+export const SessionKataSchema = z.object({
+  title: z.string(),
+  slug: z.string(),
+  description: z.string(),
+  language: z.enum(KATA_LANGUAGES),
+  testCommand: z.string().optional(),
+  sourceDir: z.string(),
+  testDir: z.string(),
+  maxCycles: z.number().int().min(1).optional(),
+  fileName: z.string().optional(),
+});
+
+/** Git facts a crashed session needs to be undone or resumed (see GitWorkspace.attach). */
+export const SessionGitSchema = z.object({
+  originalBranch: z.string().nullable(),
+  originalHead: z.string(),
+  sessionBranch: z.string().optional(),
+  stashRef: z.string().optional(),
+  createdRepository: z.boolean(),
+  initialCommit: z.string().optional(),
+});
+
+/** Everything persisted in `<workspace>/.tdd/session.json`. */
+export const SessionStateSchema = z.object({
+  version: z.literal(1),
+  id: z.string().min(1),
+  status: z.enum(SESSION_STATUSES),
+  kata: SessionKataSchema,
+  workspace: z.string(),
+  /** The session branch `tdd/<slug>-<timestamp>`. */
+  branch: z.string(),
+  /** The person's branch (null when HEAD was detached). */
+  originalBranch: z.string().nullable(),
+  /** True while the person's uncommitted work is stashed. */
+  stashed: z.boolean(),
+  git: SessionGitSchema.optional(),
+  testCommand: z.string().optional(),
+  model: z.string().optional(),
+  provider: z.string().optional(),
+  maxCycles: z.number().int().min(1),
+  startedAt: isoTime,
+  updatedAt: isoTime,
+  finishedAt: isoTime.optional(),
+  cycles: z.array(CycleStateSchema),
+  metrics: SessionMetricsSchema,
+  error: z.object({ error_code: z.string(), message: z.string() }).optional(),
+});
+/** The persisted session. */
+export type SessionState = z.infer<typeof SessionStateSchema>;
+
+/** All-zero metrics for a new session. */
+export function emptySessionMetrics(): SessionMetrics {
+  return {
+    cycles: 0,
+    commits: 0,
+    testsPassing: 0,
+    overshoots: 0,
+    violations: 0,
+    retries: 0,
+    reverts: 0,
+    tokens: { prompt: 0, completion: 0, total: 0 },
+    modelCalls: 0,
+    modelLatencyMs: { total: 0, max: 0 },
+    phaseDurationsMs: { TESTING: 0, IMPLEMENTING: 0, REFACTORING: 0 },
+  };
+}
+
+/** A cycle that has just started (TESTING, no attempts yet). */
+export function newCycleState(n: number, now: Date = new Date()): CycleState {
+  return {
+    n,
+    phase: 'TESTING',
+    outcome: 'in_progress',
+    startedAt: now.toISOString(),
+    attempts: { tester: 0, implementer: 0, refactorer: 0 },
+    phases: [],
+    commits: {},
+  };
+}

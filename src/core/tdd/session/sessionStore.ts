@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { AgentError } from '../../errors/agentError';
+import { redactSecrets } from '../../security/redact';
+import { SESSION_DIR } from '../git/changedFiles';
+import { SessionStateSchema, type SessionState } from './sessionState';
+
+/** File name of the session state inside `.tdd/`. */
+export const SESSION_FILE = 'session.json';
+
+/** `field.path: message` per schema issue. */
+function issueLines(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string[] {
+  return issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`);
+}
+
+/** Path fields stored as they are: a resumed session must find its workspace and kata file again. */
+const VERBATIM_KEYS = new Set(['workspace', 'fileName']);
+
+/** `.tdd/session.json` exists but cannot be used; the message says what to do, the file is left untouched. */
+export class SessionStateError extends AgentError {
+  constructor(message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super('SESSION_STATE_INVALID', message, details, options);
+    this.name = 'SessionStateError';
+  }
+}
+
+/**
+ * Saves and loads `<workspace>/.tdd/session.json`. Saves are atomic (a temp file renamed over the old
+ * one, so a crash never leaves half a file) and applied in call order; secrets are redacted before
+ * anything reaches the disk. `.tdd/` gets its own `.gitignore` so it stays out of commits even outside git's exclude file.
+ */
+export class SessionStore {
+  /** `<workspace>/.tdd` */
+  readonly dir: string;
+  /** `<workspace>/.tdd/session.json` */
+  readonly path: string;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(workspace: string) {
+    this.dir = join(resolve(workspace), SESSION_DIR);
+    this.path = join(this.dir, SESSION_FILE);
+  }
+
+  /** Validates and writes the state; resolves once it is on disk. */
+  save(state: SessionState): Promise<void> {
+    const run = this.queue.then(() => this.write(state));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async write(state: SessionState): Promise<void> {
+    const parsed = SessionStateSchema.safeParse(state);
+    if (!parsed.success) {
+      const problems = issueLines(parsed.error.issues);
+      throw new SessionStateError(`Refusing to save an invalid session state: ${problems.slice(0, 5).join('; ')}.`, { problems });
+    }
+    await mkdir(this.dir, { recursive: true });
+    await writeFile(join(this.dir, '.gitignore'), '# session state of tdd-agent: never committed\n*\n');
+    // Redact string by string, except the paths the session needs verbatim (redaction shortens the home folder to ~).
+    const text = `${JSON.stringify(parsed.data, (key, value: unknown) => (typeof value === 'string' && !VERBATIM_KEYS.has(key) ? redactSecrets(value) : value), 2)}\n`;
+    const temp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      await writeFile(temp, text, 'utf8');
+      await rename(temp, this.path);
+    } catch (cause) {
+      await rm(temp, { force: true }).catch(() => undefined);
+      throw new SessionStateError(`Could not save the session state to ${this.path}: ${(cause as Error).message}`, { path: this.path }, { cause });
+    }
+  }
+
+  /**
+   * The saved state, or undefined when there is none. A file that is not JSON or does not match the
+   * schema is a SessionStateError naming the problem (the file is kept for inspection).
+   */
+  async load(): Promise<SessionState | undefined> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw new SessionStateError(`Could not read ${this.path}: ${(cause as Error).message}`, { path: this.path }, { cause });
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (cause) {
+      throw new SessionStateError(
+        `${this.path} is not valid JSON (${(cause as Error).message}); it was left untouched — delete it to start a new session.`,
+        { path: this.path },
+        { cause },
+      );
+    }
+    const parsed = SessionStateSchema.safeParse(data);
+    if (!parsed.success) {
+      const problems = issueLines(parsed.error.issues);
+      throw new SessionStateError(
+        `${this.path} does not hold a valid session (${problems.slice(0, 3).join('; ')}); it was left untouched — delete it to start a new session.`,
+        { path: this.path, problems },
+      );
+    }
+    return parsed.data;
+  }
+
+  /** Removes the saved state (after a session the person does not want to resume). */
+  async clear(): Promise<void> {
+    await this.queue;
+    await rm(this.path, { force: true });
+  }
+}

@@ -1,0 +1,74 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CommandTestRunner } from './commandTestRunner';
+import { TestConfigError, TestRunnerNotFoundError } from './errors';
+import { identifyRunner } from './runnerKinds';
+
+/** Options of detectTestRunner. */
+export interface DetectTestRunnerOptions {
+  /** An explicit command (the kata's `test_command`); wins over anything found in the workspace. */
+  testCommand?: string;
+  /** Extra environment for the test process. */
+  env?: NodeJS.ProcessEnv;
+  /** Characters of output kept for the model. */
+  outputLimit?: number;
+  /** Default time limit of each run (run() may override it); 60 s when unset. */
+  timeoutMs?: number;
+}
+
+/** npm's placeholder script: not a test runner. */
+const NPM_PLACEHOLDER = /no test specified/;
+
+async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+async function looksLikePytestProject(workspace: string): Promise<boolean> {
+  if ((await readText(join(workspace, 'pyproject.toml'))) !== undefined) return true;
+  if ((await readText(join(workspace, 'pytest.ini'))) !== undefined) return true;
+  if (/^\[tool:pytest\]/m.test((await readText(join(workspace, 'setup.cfg'))) ?? '')) return true;
+  if (/^\[pytest\]/m.test((await readText(join(workspace, 'tox.ini'))) ?? '')) return true;
+  for (const dir of [workspace, join(workspace, 'tests'), join(workspace, 'test')]) {
+    const names = await readdir(dir).catch(() => [] as string[]);
+    if (names.some((n) => /^test_.*\.py$|_test\.py$|^conftest\.py$/.test(n))) return true;
+  }
+  return false;
+}
+
+/**
+ * Finds how to run a workspace's tests: the explicit command first, then package.json's `scripts.test`
+ * (node:test, mocha, jest or vitest, told apart by the script and devDependencies), then pytest
+ * (`python3 -m pytest`). Throws TestRunnerNotFoundError saying what to add when nothing fits, and
+ * TestConfigError when package.json cannot be parsed.
+ */
+export async function detectTestRunner(workspace: string, options: DetectTestRunnerOptions = {}): Promise<CommandTestRunner> {
+  const common = { workspace, env: options.env, outputLimit: options.outputLimit, timeoutMs: options.timeoutMs };
+  const explicit = options.testCommand?.trim();
+  if (explicit) return new CommandTestRunner({ ...common, kind: identifyRunner(explicit), command: explicit });
+
+  const packageText = await readText(join(workspace, 'package.json'));
+  let placeholder = false;
+  if (packageText !== undefined) {
+    let pkg: { scripts?: Record<string, unknown>; devDependencies?: Record<string, unknown>; dependencies?: Record<string, unknown> };
+    try {
+      pkg = JSON.parse(packageText) as typeof pkg;
+    } catch (cause) {
+      throw new TestConfigError(`package.json in ${workspace} is not valid JSON: fix it so the test script can be read.`, { workspace }, { cause });
+    }
+    const script = pkg?.scripts?.test;
+    if (typeof script === 'string' && script.trim() && !NPM_PLACEHOLDER.test(script)) {
+      const deps = { ...(pkg.dependencies ?? {}), ...(pkg.devDependencies ?? {}) };
+      return new CommandTestRunner({ ...common, kind: identifyRunner(script, deps), command: script.trim() });
+    }
+    placeholder = typeof script === 'string';
+  }
+
+  if (await looksLikePytestProject(workspace)) {
+    return new CommandTestRunner({ ...common, kind: 'pytest', command: 'python3 -m pytest' });
+  }
+  throw new TestRunnerNotFoundError(workspace, placeholder ? { hint: 'package.json has only npm\'s placeholder test script' } : {});
+}

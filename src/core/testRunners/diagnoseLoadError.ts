@@ -1,0 +1,96 @@
+import type { RunnerKind } from './runnerKinds';
+import { stripAnsi } from './parsers/testCounts';
+
+/**
+ * Why tests could not run. `missing_module` / `missing_export` usually mean the production code a new
+ * test imports does not exist yet — the supervisor may count that as red in the Tester's phase.
+ */
+export type TestErrorKind =
+  | 'runner_missing'
+  | 'syntax'
+  | 'missing_module'
+  | 'missing_export'
+  | 'import'
+  | 'collection'
+  | 'no_tests'
+  | 'crash';
+
+/** A load problem found in a runner's output: its kind, the line that shows it, and the module when known. */
+export interface LoadProblem {
+  kind: TestErrorKind;
+  line: string;
+  module?: string;
+}
+
+const RUNNER_PACKAGES = /[\\/](mocha|jest|vitest|tsx|pytest)[\\/]|^(mocha|jest|vitest|tsx|pytest)$/;
+
+/** Line starts of top-level errors: plain, TAP comments (node:test), mocha's "Exception during run:". */
+const JS_PREFIX = String.raw`^(?:#\s*|\s*Exception during run:\s*)?`;
+
+const JS_PATTERNS: Array<{ re: RegExp; kind: TestErrorKind }> = [
+  { re: new RegExp(`${JS_PREFIX}(SyntaxError: .*does not provide an export named '([^']+)'.*)$`, 'm'), kind: 'missing_export' },
+  { re: new RegExp(`${JS_PREFIX}(Error \\[ERR_MODULE_NOT_FOUND\\]: Cannot find (?:module|package) '([^']+)'.*)$`, 'm'), kind: 'missing_module' },
+  { re: new RegExp(`${JS_PREFIX}(Error: Cannot find module '([^']+)'.*)$`, 'm'), kind: 'missing_module' },
+  { re: new RegExp(`${JS_PREFIX}((?:SyntaxError|TSError|TransformError)\\b.*)$`, 'm'), kind: 'syntax' },
+  { re: /^\s*(●\s+Test suite failed to run.*)$/m, kind: 'import' },
+];
+
+const PY_COLLECTION = /ERROR collecting|errors? during collection|ImportError while importing test module/;
+const PY_PATTERNS: Array<{ re: RegExp; kind: TestErrorKind }> = [
+  { re: /^E?\s*(ModuleNotFoundError: No module named '([^']+)'.*)$/m, kind: 'missing_module' },
+  { re: /^E?\s*(ImportError: cannot import name '([^']+)'.*)$/m, kind: 'missing_export' },
+  { re: /^E?\s*((?:SyntaxError|IndentationError|TabError)\b.*)$/m, kind: 'syntax' },
+  { re: /^E\s+(\w*Error\b.*)$/m, kind: 'collection' },
+];
+
+/** A runner that is not installed: shell "command not found", `No module named pytest`, a missing runner package. */
+export function diagnoseMissingRunner(output: string, exitCode: number | null): LoadProblem | undefined {
+  const text = stripAnsi(output);
+  const noPytest = /No module named '?pytest'?/.exec(text);
+  if (noPytest) return { kind: 'runner_missing', line: noPytest[0], module: 'pytest' };
+  const notFound = /^.*(?:command not found|: not found|is not recognized as an internal or external command).*$/m.exec(text);
+  if (notFound || exitCode === 127) return { kind: 'runner_missing', line: (notFound?.[0] ?? 'command not found').trim() };
+  const missingPackage = /Cannot find (?:module|package) '([^']+)'/.exec(text);
+  if (missingPackage && RUNNER_PACKAGES.test(missingPackage[1]) && !/^\.\.?\//.test(missingPackage[1])) {
+    return { kind: 'runner_missing', line: missingPackage[0], module: missingPackage[1] };
+  }
+  return undefined;
+}
+
+/**
+ * Finds the reason a test run could not load its tests (syntax error, missing module, missing export,
+ * collection error). Only top-level messages count: an assertion that mentions "SyntaxError" inside a
+ * test's failure report is a failing test, not a load error.
+ */
+export function diagnoseLoadError(output: string, kind: RunnerKind): LoadProblem | undefined {
+  const text = stripAnsi(output);
+  const python = kind === 'pytest' || (kind === 'custom' && PY_COLLECTION.test(text));
+  if (python) {
+    if (!PY_COLLECTION.test(text)) return undefined;
+    for (const { re, kind: problem } of PY_PATTERNS) {
+      const match = re.exec(text);
+      if (match) return { kind: problem, line: match[1].trim(), module: match[2] };
+    }
+    return { kind: 'collection', line: (/^.*ERROR collecting.*$/m.exec(text)?.[0] ?? 'collection error').replace(/^[_ =]+|[_ =]+$/g, '') };
+  }
+  for (const { re, kind: problem } of JS_PATTERNS) {
+    const match = re.exec(text);
+    if (match) return { kind: problem, line: match[1].trim(), module: match[2] };
+  }
+  return undefined;
+}
+
+/** One line for a person or the model: what went wrong and what to look at. */
+export function describeProblem(problem: LoadProblem): string {
+  const what: Record<TestErrorKind, string> = {
+    runner_missing: 'the test runner is not installed or not on PATH',
+    syntax: 'a file has a syntax error',
+    missing_module: problem.module ? `module '${problem.module}' cannot be found` : 'a module cannot be found',
+    missing_export: problem.module ? `'${problem.module}' is imported but not exported` : 'an imported name does not exist',
+    import: 'a test file failed to load',
+    collection: 'pytest could not collect the tests',
+    no_tests: 'no tests ran',
+    crash: 'the test command failed without printing a test summary',
+  };
+  return `Tests could not run: ${what[problem.kind]} — ${problem.line}`.slice(0, 400);
+}

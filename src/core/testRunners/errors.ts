@@ -1,0 +1,22 @@
+import { AgentError } from '../errors/agentError';
+
+/** No way to run the workspace's tests was found; the message says what to add. */
+export class TestRunnerNotFoundError extends AgentError {
+  constructor(workspace: string, details: Record<string, unknown> = {}) {
+    super(
+      'CONFIG',
+      `No test runner found in ${workspace}. Add a "test" script to package.json (e.g. "node --test"), ` +
+        'a pytest setup (pyproject.toml, pytest.ini or test_*.py files), or set test_command in the kata front matter.',
+      { workspace, ...details },
+    );
+    this.name = 'TestRunnerNotFoundError';
+  }
+}
+
+/** The workspace's test configuration cannot be read (e.g. package.json is not valid JSON). */
+export class TestConfigError extends AgentError {
+  constructor(message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super('CONFIG', message, details, options);
+    this.name = 'TestConfigError';
+  }
+}

@@ -1,0 +1,45 @@
+import { parseJestOutput } from './parsers/jestOutput';
+import { parseMochaOutput } from './parsers/mochaOutput';
+import { parseNodeTestOutput } from './parsers/nodeTestOutput';
+import { parsePytestOutput } from './parsers/pytestOutput';
+import type { TestOutputParser } from './parsers/testCounts';
+import { parseVitestOutput } from './parsers/vitestOutput';
+
+/** The test runners whose output we can read; `custom` is any other command (all parsers are tried). */
+export const RUNNER_KINDS = ['node-test', 'mocha', 'jest', 'vitest', 'pytest', 'custom'] as const;
+/** One of RUNNER_KINDS. */
+export type RunnerKind = (typeof RUNNER_KINDS)[number];
+
+const PARSERS: Record<Exclude<RunnerKind, 'custom'>, TestOutputParser> = {
+  'node-test': parseNodeTestOutput,
+  mocha: parseMochaOutput,
+  jest: parseJestOutput,
+  vitest: parseVitestOutput,
+  pytest: parsePytestOutput,
+};
+
+/** The output parser of a runner; for `custom`, the first parser that finds a summary wins. */
+export function parserFor(kind: RunnerKind): TestOutputParser {
+  if (kind !== 'custom') return PARSERS[kind];
+  return (output) => {
+    for (const parse of Object.values(PARSERS)) {
+      const counts = parse(output);
+      if (counts) return counts;
+    }
+    return undefined;
+  };
+}
+
+/**
+ * Names the runner behind a test command line (a package.json script or a kata's test_command).
+ * When the command hides the runner (e.g. `npm run unit`), the devDependencies decide.
+ */
+export function identifyRunner(command: string, devDependencies: Record<string, unknown> = {}): RunnerKind {
+  if (/\b(node|tsx)\b[^&|;]*\s--test\b/.test(command)) return 'node-test';
+  if (/\bvitest\b/.test(command)) return 'vitest';
+  if (/\bjest\b/.test(command)) return 'jest';
+  if (/\bmocha\b/.test(command)) return 'mocha';
+  if (/\bpytest\b/.test(command)) return 'pytest';
+  for (const kind of ['vitest', 'jest', 'mocha'] as const) if (kind in devDependencies) return kind;
+  return 'custom';
+}

@@ -1,0 +1,47 @@
+import { readdir } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+
+/** Folders never searched for tests (dependencies, VCS data, caches, the session's own state). */
+const SKIPPED_DIRS = new Set(['node_modules', '.git', '.tdd', '.venv', 'venv', '__pycache__', '.pytest_cache', 'dist', 'build', 'coverage']);
+
+const TEST_FILE_NAME = /(\.(test|spec)\.[cm]?[jt]sx?$)|(^test_.*\.py$)|(_test\.py$)|(^test-.*\.[cm]?js$)|(-test\.[cm]?js$)|(_test\.[cm]?js$)/;
+const TEST_DIR = /(^|\/)(tests?|__tests__)\//;
+const SOURCE_EXT = /\.([cm]?[jt]sx?|py)$/;
+
+/**
+ * True when a workspace-relative path looks like a test file by the usual conventions of node:test,
+ * mocha, jest, vitest and pytest: `*.test.*`, `*.spec.*`, `test_*.py`, `*_test.py`, or a source file
+ * under `test/`, `tests/` or `__tests__/`. (The kata's own test_dir is added by the TDD boundaries.)
+ */
+export function looksLikeTestFile(path: string): boolean {
+  const normalized = path.split(sep).join('/').replace(/^\.\//, '');
+  const name = normalized.slice(normalized.lastIndexOf('/') + 1);
+  if (TEST_FILE_NAME.test(name)) return true;
+  return TEST_DIR.test(normalized) && SOURCE_EXT.test(name) && name !== 'conftest.py' && name !== '__init__.py';
+}
+
+/** Test files in a workspace (relative paths), skipping dependencies and caches; stops after `limit`. */
+export async function findTestFiles(workspace: string, limit = 50): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    if (found.length >= limit || depth > 8) return;
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (found.length >= limit) return;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRS.has(entry.name)) await walk(path, depth + 1);
+      } else if (entry.isFile()) {
+        const rel = relative(workspace, path).split(sep).join('/');
+        if (looksLikeTestFile(rel)) found.push(rel);
+      }
+    }
+  };
+  await walk(workspace, 0);
+  return found.sort();
+}

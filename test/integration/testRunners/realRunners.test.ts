@@ -1,0 +1,190 @@
+import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { detectTestRunner } from '../../../src/core/testRunners/detectTestRunner';
+
+/** Writes a small project into a fresh temp folder. */
+async function project(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'tdd-runner-'));
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), content);
+  }
+  return dir;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const NODE_PKG = JSON.stringify({ type: 'module', scripts: { test: 'node --test' } });
+const FIZZ_SRC = 'export function fizz(n) { return n % 3 === 0 ? "Fizz" : String(n); }\n';
+const FIZZ_TEST = (expected: string): string =>
+  `import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { fizz } from '../src/fizz.js';\n` +
+  `test('three is Fizz', () => assert.equal(fizz(3), ${JSON.stringify(expected)}));\ntest('one is 1', () => assert.equal(fizz(1), '1'));\n`;
+
+describe('real test runners', function () {
+  this.timeout(30_000);
+  const dirs: string[] = [];
+  const make = async (files: Record<string, string>): Promise<string> => {
+    const dir = await project(files);
+    dirs.push(dir);
+    return dir;
+  };
+  after(async () => {
+    await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  });
+
+  describe('node:test', () => {
+    it('counts passing tests', async () => {
+      const dir = await make({ 'package.json': NODE_PKG, 'src/fizz.js': FIZZ_SRC, 'test/fizz.test.js': FIZZ_TEST('Fizz') });
+      const result = await (await detectTestRunner(dir)).run({ timeoutMs: 15_000 });
+      assert.equal(result.status, 'passed', result.output);
+      assert.deepEqual([result.passed, result.failed, result.total], [2, 0, 2]);
+      assert.equal(result.command, 'node --test');
+      assert.equal(result.exitCode, 0);
+    });
+
+    it('reports failing tests as failed, not error', async () => {
+      const dir = await make({ 'package.json': NODE_PKG, 'src/fizz.js': FIZZ_SRC, 'test/fizz.test.js': FIZZ_TEST('Buzz') });
+      const result = await (await detectTestRunner(dir)).run({ timeoutMs: 15_000 });
+      assert.equal(result.status, 'failed', result.output);
+      assert.deepEqual([result.passed, result.failed, result.total], [1, 1, 2]);
+      assert.match(result.output, /three is Fizz/);
+    });
+
+    it('reports a syntax error as "could not run"', async () => {
+      const dir = await make({ 'package.json': NODE_PKG, 'src/fizz.js': 'export function fizz(n) { return ( }\n', 'test/fizz.test.js': FIZZ_TEST('Fizz') });
+      const result = await (await detectTestRunner(dir)).run({ timeoutMs: 15_000 });
+      assert.equal(result.status, 'error', result.output);
+      assert.equal(result.errorKind, 'syntax');
+      assert.match(result.reason ?? '', /syntax error/);
+      assert.ok(!result.reason?.includes('\n'), 'reason is one line');
+    });
+
+    it('reports a missing module with its name', async () => {
+      const dir = await make({ 'package.json': NODE_PKG, 'test/fizz.test.js': FIZZ_TEST('Fizz') });
+      const result = await (await detectTestRunner(dir)).run({ timeoutMs: 15_000 });
+      assert.equal(result.status, 'error', result.output);
+      assert.equal(result.errorKind, 'missing_module');
+      assert.match(result.missingName ?? '', /src\/fizz\.js$/);
+    });
+
+    it('reports a missing export distinctly', async () => {
+      const dir = await make({ 'package.json': NODE_PKG, 'src/fizz.js': 'export const other = 1;\n', 'test/fizz.test.js': FIZZ_TEST('Fizz') });
+      const result = await (await detectTestRunner(dir)).run({ timeoutMs: 15_000 });
+      assert.equal(result.status, 'error', result.output);
+      assert.equal(result.errorKind, 'missing_export');
+      assert.equal(result.missingName, 'fizz');
+    });
+
+    it('treats an empty project as "no tests yet" and an empty test file as an error', async () => {
+      const dir = await make({ 'package.json': NODE_PKG, 'src/fizz.js': FIZZ_SRC });
+      const empty = await (await detectTestRunner(dir)).run({ timeoutMs: 15_000 });
+      assert.equal(empty.status, 'passed', empty.output);
+      assert.equal(empty.total, 0);
+      assert.equal(empty.errorKind, 'no_tests');
+      await mkdir(join(dir, 'test'), { recursive: true });
+      await writeFile(join(dir, 'test', 'fizz.test.js'), "import { test } from 'node:test';\n");
+      const noTests = await (await detectTestRunner(dir)).run({ timeoutMs: 15_000 });
+      assert.equal(noTests.status, 'error', noTests.output);
+      assert.equal(noTests.errorKind, 'no_tests');
+      assert.match(noTests.reason ?? '', /test\/fizz\.test\.js/);
+    });
+
+    it('kills an infinite loop and its whole process tree on timeout', async () => {
+      const loop =
+        "import { test } from 'node:test';\nimport { writeFileSync } from 'node:fs';\n" +
+        "test('loops', () => { writeFileSync(new URL('../pid.txt', import.meta.url), String(process.pid)); for (;;) {} });\n";
+      const dir = await make({ 'package.json': NODE_PKG, 'test/loop.test.js': loop });
+      const result = await (await detectTestRunner(dir)).run({ timeoutMs: 2000 });
+      assert.equal(result.status, 'timeout');
+      assert.match(result.reason ?? '', /did not finish within 2 s/);
+      const pid = Number(await readFile(join(dir, 'pid.txt'), 'utf8'));
+      assert.ok(pid > 0);
+      // SIGKILL is delivered asynchronously; give the kernel a moment to reap the grandchild.
+      for (let i = 0; i < 50 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(isAlive(pid), false, 'the test process (a grandchild of the runner) was killed');
+    });
+
+    it('reports a runner that is not installed', async () => {
+      const dir = await make({ 'package.json': NODE_PKG });
+      const result = await (await detectTestRunner(dir, { testCommand: 'no-such-test-runner-xyz --run' })).run({ timeoutMs: 15_000 });
+      assert.equal(result.status, 'error', result.output);
+      assert.equal(result.errorKind, 'runner_missing');
+    });
+
+    it('reports cancellation', async () => {
+      const dir = await make({ 'package.json': NODE_PKG, 'test/slow.test.js': "import { test } from 'node:test';\ntest('waits', () => new Promise((r) => setTimeout(r, 20000)));\n" });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 300);
+      const result = await (await detectTestRunner(dir)).run({ signal: controller.signal, timeoutMs: 15_000 });
+      assert.equal(result.status, 'cancelled');
+    });
+  });
+
+  describe('mocha (the project\'s own node_modules/.bin/mocha)', () => {
+    const mocha = join(__dirname, '..', '..', '..', 'node_modules', '.bin', 'mocha');
+    const pkg = JSON.stringify({ scripts: { test: `${mocha} --no-config 'test/**/*.test.cjs'` } });
+    const src = 'exports.leap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\n';
+    const test = (expected: boolean): string =>
+      `const assert = require('node:assert/strict');\nconst { leap } = require('../src/leap.cjs');\n` +
+      `describe('leap', () => {\n  it('2000 is leap', () => assert.equal(leap(2000), true));\n  it('1900 is not', () => assert.equal(leap(1900), ${expected}));\n});\n`;
+
+    it('counts passing and failing tests', async () => {
+      const ok = await make({ 'package.json': pkg, 'src/leap.cjs': src, 'test/leap.test.cjs': test(false) });
+      const passed = await (await detectTestRunner(ok)).run({ timeoutMs: 15_000 });
+      assert.equal(passed.runner, 'mocha');
+      assert.equal(passed.status, 'passed', passed.output);
+      assert.deepEqual([passed.passed, passed.failed, passed.total], [2, 0, 2]);
+
+      const bad = await make({ 'package.json': pkg, 'src/leap.cjs': src, 'test/leap.test.cjs': test(true) });
+      const failed = await (await detectTestRunner(bad)).run({ timeoutMs: 15_000 });
+      assert.equal(failed.status, 'failed', failed.output);
+      assert.deepEqual([failed.passed, failed.failed, failed.total], [1, 1, 2]);
+    });
+
+    it('reports a missing module as "could not run"', async () => {
+      const dir = await make({ 'package.json': pkg, 'test/leap.test.cjs': test(false) });
+      const result = await (await detectTestRunner(dir)).run({ timeoutMs: 15_000 });
+      assert.equal(result.status, 'error', result.output);
+      assert.equal(result.errorKind, 'missing_module');
+    });
+  });
+
+  describe('pytest', () => {
+    // Plugin auto-loading (pytest-benchmark etc. installed on this machine) costs seconds per run and is
+    // irrelevant to what is tested here.
+    const env = { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' };
+    const src = 'def leap(year):\n    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)\n';
+    const test = (expected: string): string => `from leap import leap\n\ndef test_2000():\n    assert leap(2000)\n\ndef test_1900():\n    assert leap(1900) is ${expected}\n`;
+
+    it('counts passing and failing tests', async () => {
+      const ok = await make({ 'leap.py': src, 'test_leap.py': test('False') });
+      const passed = await (await detectTestRunner(ok, { env })).run({ timeoutMs: 20_000 });
+      assert.equal(passed.status, 'passed', passed.output);
+      assert.deepEqual([passed.passed, passed.failed, passed.total], [2, 0, 2]);
+
+      const bad = await make({ 'leap.py': src, 'test_leap.py': test('True') });
+      const failed = await (await detectTestRunner(bad, { env })).run({ timeoutMs: 20_000 });
+      assert.equal(failed.status, 'failed', failed.output);
+      assert.deepEqual([failed.passed, failed.failed], [1, 1]);
+    });
+
+    it('reports an import error as "could not run" and writes no __pycache__', async () => {
+      const dir = await make({ 'test_leap.py': test('False') });
+      const result = await (await detectTestRunner(dir, { env })).run({ timeoutMs: 20_000 });
+      assert.equal(result.status, 'error', result.output);
+      assert.equal(result.errorKind, 'missing_module');
+      assert.equal(result.missingName, 'leap');
+      assert.equal(existsSync(join(dir, '__pycache__')), false, 'no bytecode cache in the workspace');
+    });
+  });
+});

@@ -1,0 +1,112 @@
+import { strict as assert } from 'node:assert';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KataError, listBundledKatas, loadKata, parseKata, resolveKata } from '../../../src/core/tdd/kata';
+
+const expectKataError = (fn: () => unknown, pattern: RegExp): void => {
+  assert.throws(fn, (e: unknown) => {
+    assert.ok(e instanceof KataError, String(e));
+    assert.equal(e.error_code, 'VALIDATION');
+    assert.match(e.message, pattern);
+    return true;
+  });
+};
+
+describe('katas', () => {
+  it('ships five bundled katas that parse, defaulting to JavaScript', async () => {
+    const bundled = listBundledKatas();
+    assert.deepEqual(
+      bundled.map((k) => k.slug),
+      ['bowling', 'fizzbuzz', 'leap-year', 'roman-numerals', 'string-calculator'],
+    );
+    for (const entry of bundled) {
+      const kata = await loadKata(entry.path);
+      assert.equal(kata.language, 'javascript');
+      assert.equal(kata.sourceDir, 'src');
+      assert.equal(kata.testDir, 'test');
+      assert.equal(kata.testCommand, undefined, 'per-language defaults live in code');
+      assert.ok(kata.description.length > 200, `${entry.slug} has a real description`);
+      assert.ok(kata.maxCycles && kata.maxCycles >= 3);
+      const python = await loadKata(entry.path, { language: 'python' });
+      assert.equal(python.language, 'python');
+      assert.equal(python.testDir, 'tests');
+    }
+    const fizz = await resolveKata('fizzbuzz');
+    assert.equal(fizz.title, 'FizzBuzz');
+    assert.match(fizz.description, /"FizzBuzz"/);
+  });
+
+  it('finds katas/ from a bundle folder too (dist/ → ../katas)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'tdd-katas-'));
+    try {
+      mkdirSync(join(root, 'dist'));
+      cpSync(join(__dirname, '..', '..', '..', 'katas'), join(root, 'katas'), { recursive: true });
+      assert.equal(listBundledKatas(join(root, 'dist')).length, 5);
+      assert.ok(listBundledKatas(join(root, 'dist'))[0].path.startsWith(join(root, 'katas')));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('reads every front matter field', () => {
+    const kata = parseKata(
+      '---\ntitle: Word Wrap\nslug: word-wrap\nlanguage: python\ntest_command: python3 -m pytest -q\nsource_dir: ./lib/\ntest_dir: spec\nmax_cycles: 4\n---\nWrap words.\n',
+      { fileName: 'ww.md' },
+    );
+    assert.deepEqual(
+      { ...kata },
+      {
+        title: 'Word Wrap',
+        slug: 'word-wrap',
+        description: 'Wrap words.',
+        language: 'python',
+        testCommand: 'python3 -m pytest -q',
+        sourceDir: 'lib',
+        testDir: 'spec',
+        maxCycles: 4,
+        fileName: 'ww.md',
+      },
+    );
+  });
+
+  it('works without front matter: title from the heading, slug from the file name', () => {
+    const kata = parseKata('# Game of Life\n\nEvolve a grid.\n', { fileName: '/x/game-of-life.md' });
+    assert.equal(kata.title, 'Game of Life');
+    assert.equal(kata.slug, 'game-of-life');
+    assert.equal(kata.language, 'javascript');
+    const inline = parseKata('# Ünïcode Kata!\n\ntext');
+    assert.equal(inline.slug, 'unicode-kata');
+  });
+
+  it('a --language override drops fields meant for the other language', () => {
+    const kata = parseKata('---\nlanguage: python\ntest_command: pytest\ntest_dir: tests\n---\n# K\nbody', { language: 'javascript' });
+    assert.equal(kata.language, 'javascript');
+    assert.equal(kata.testCommand, undefined);
+    assert.equal(kata.testDir, 'test');
+    const same = parseKata('---\nlanguage: python\ntest_command: pytest\n---\n# K\nbody', { language: 'python' });
+    assert.equal(same.testCommand, 'pytest');
+  });
+
+  it('names the field in validation errors', () => {
+    expectKataError(() => parseKata('---\nmax_cycles: ten\n---\n# K\nbody', { fileName: 'k.md' }), /k\.md: field 'max_cycles'.*"ten"/);
+    expectKataError(() => parseKata('---\nmax_cycles: 0\n---\n# K\nbody'), /field 'max_cycles'/);
+    expectKataError(() => parseKata('---\nlanguage: cobol\n---\n# K\nbody'), /field 'language'/);
+    expectKataError(() => parseKata('---\ntest-command: x\n---\n# K\nbody'), /unknown field 'test-command' \(known: .*test_command/);
+    expectKataError(() => parseKata('---\nsource_dir: ../escape\n---\n# K\nbody'), /field 'source_dir': must not contain '\.\.'/);
+    expectKataError(() => parseKata('---\ntest_dir: /abs\n---\n# K\nbody'), /field 'test_dir': must be relative/);
+    expectKataError(() => parseKata('---\nslug: Not A Slug\n---\n# K\nbody'), /field 'slug'/);
+  });
+
+  it('reports malformed files clearly', () => {
+    expectKataError(() => parseKata('---\ntitle: [unclosed\n---\n# K\nbody'), /not valid YAML/);
+    expectKataError(() => parseKata('---\ntitle: x\n# K\nbody'), /no closing '---'/);
+    expectKataError(() => parseKata('---\n- a\n- b\n---\n# K\nbody'), /must be a YAML mapping/);
+    expectKataError(() => parseKata('---\ntitle: Empty\n---\n\n'), /description .* is empty/);
+  });
+
+  it('reports a missing kata file or name', async () => {
+    await assert.rejects(loadKata('/nonexistent/kata.md'), (e: unknown) => e instanceof KataError && /does not exist/.test(e.message));
+    await assert.rejects(resolveKata('no-such-kata'), (e: unknown) => e instanceof KataError && /Bundled katas: bowling, fizzbuzz/.test(e.message));
+  });
+});

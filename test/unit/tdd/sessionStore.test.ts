@@ -1,0 +1,111 @@
+import { strict as assert } from 'node:assert';
+import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { registerSecret } from '../../../src/core/security/redact';
+import { emptySessionMetrics, newCycleState, SessionStateError, SessionStore, type SessionState } from '../../../src/core/tdd/session';
+
+function sampleState(workspace: string): SessionState {
+  const cycle = newCycleState(1, new Date('2026-01-01T00:00:00Z'));
+  cycle.phase = 'IMPLEMENTING';
+  cycle.attempts.tester = 1;
+  cycle.phases.push({ role: 'tester', attempts: 1, outcome: 'passed', durationMs: 1200, overshoots: 0, violations: 0, reverts: 0 });
+  cycle.tests = { passed: 0, failed: 1, total: 1 };
+  return {
+    version: 1,
+    id: 'session-1',
+    status: 'running',
+    kata: { title: 'FizzBuzz', slug: 'fizzbuzz', description: '# FizzBuzz', language: 'javascript', sourceDir: 'src', testDir: 'test' },
+    workspace,
+    branch: 'tdd/fizzbuzz-20260101-000000',
+    originalBranch: 'main',
+    stashed: false,
+    git: { originalBranch: 'main', originalHead: 'abc', sessionBranch: 'tdd/fizzbuzz-20260101-000000', createdRepository: false },
+    maxCycles: 6,
+    startedAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:01Z',
+    cycles: [cycle],
+    metrics: emptySessionMetrics(),
+  };
+}
+
+describe('SessionStore', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'tdd-session-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('returns undefined when nothing was saved, and round-trips a state', async () => {
+    const store = new SessionStore(dir);
+    assert.equal(await store.load(), undefined);
+    const state = sampleState(dir);
+    await store.save(state);
+    assert.deepEqual(await store.load(), state);
+    assert.equal(store.path, join(dir, '.tdd', 'session.json'));
+    assert.match(await readFile(join(dir, '.tdd', '.gitignore'), 'utf8'), /^\*$/m);
+  });
+
+  it('writes atomically and in call order, leaving no temp files', async () => {
+    const store = new SessionStore(dir);
+    const saves = [1, 2, 3, 4, 5].map((n) => store.save({ ...sampleState(dir), id: `session-${n}` }));
+    await Promise.all(saves);
+    assert.equal((await store.load())?.id, 'session-5', 'the last save wins');
+    assert.deepEqual((await readdir(join(dir, '.tdd'))).sort(), ['.gitignore', 'session.json']);
+  });
+
+  it('reports a corrupt file clearly and leaves it untouched', async () => {
+    await mkdir(join(dir, '.tdd'));
+    await writeFile(join(dir, '.tdd', 'session.json'), '{ "version": 1, ');
+    const store = new SessionStore(dir);
+    await assert.rejects(store.load(), (e: unknown) => {
+      assert.ok(e instanceof SessionStateError);
+      assert.equal(e.error_code, 'SESSION_STATE_INVALID');
+      assert.match(e.message, /not valid JSON.*delete it to start a new session/);
+      return true;
+    });
+    assert.equal(await readFile(join(dir, '.tdd', 'session.json'), 'utf8'), '{ "version": 1, ');
+  });
+
+  it('names the field when the file does not match the schema', async () => {
+    await mkdir(join(dir, '.tdd'));
+    const bad = { ...sampleState(dir), status: 'exploded' };
+    await writeFile(join(dir, '.tdd', 'session.json'), JSON.stringify(bad));
+    await assert.rejects(new SessionStore(dir).load(), (e: unknown) => e instanceof SessionStateError && /status/.test(e.message));
+  });
+
+  it('refuses to save an invalid state', async () => {
+    const state = sampleState(dir);
+    (state.cycles[0] as { phase: string }).phase = 'DANCING';
+    await assert.rejects(new SessionStore(dir).save(state), (e: unknown) => e instanceof SessionStateError && /cycles\.0\.phase/.test(e.message));
+  });
+
+  it('never writes a registered secret to disk', async () => {
+    const secret = 'sk-test-abcdefghijklmnopqrstuvwxyz123456';
+    registerSecret(secret);
+    const state = sampleState(dir);
+    state.error = { error_code: 'AUTH', message: `bad key ${secret}` };
+    const store = new SessionStore(dir);
+    await store.save(state);
+    assert.ok(!(await readFile(store.path, 'utf8')).includes(secret));
+  });
+
+  it('keeps paths under the home folder verbatim (redaction would shorten them to ~)', async () => {
+    const state = sampleState(join(homedir(), 'katas', 'fizz'));
+    state.kata.fileName = join(homedir(), 'katas', 'fizzbuzz.md');
+    const store = new SessionStore(dir);
+    await store.save(state);
+    const loaded = await store.load();
+    assert.equal(loaded?.workspace, state.workspace);
+    assert.equal(loaded?.kata.fileName, state.kata.fileName);
+  });
+
+  it('clears the saved state', async () => {
+    const store = new SessionStore(dir);
+    await store.save(sampleState(dir));
+    await store.clear();
+    assert.equal(await store.load(), undefined);
+  });
+});
