@@ -1,12 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { simpleGit } from 'simple-git';
+import { dirname, join } from 'node:path';
+import { simpleGit, type SimpleGit } from 'simple-git';
+import { runProcess } from '../../../src/core/process/runProcess';
 import { createOpenAIClient } from '../../../src/core/llm';
 import type { SupervisorEvent } from '../../../src/core/tdd/events';
 import { runKataSession, type KataSessionOptions } from '../../../src/core/tdd/supervisor/kataSession';
 import type { SessionSummary } from '../../../src/core/tdd/supervisor/sessionSummary';
-import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
+import { startOpenAIServer, type OpenAITestServer, type RecordedRequest, type ScriptedReply } from '../../support/openaiServer';
 import { scriptedKataModel, type KataScript, type PlayedTurn } from '../../support/scriptedKataModel';
 
 /** A git identity for the temp repositories, so commits work on machines without one. */
@@ -64,4 +65,104 @@ export class SessionHarness {
 export async function commitSubjects(workspace: string, branch: string): Promise<string[]> {
   const log = await simpleGit(workspace).log({ from: undefined, to: undefined, [branch]: null } as never);
   return log.all.map((c) => c.message).reverse();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers for the failure scenarios (added; the happy paths above do not use them).
+
+/** Runs a session against any reply function (e.g. a scripted model wrapped to misbehave or to abort). */
+export async function runWithReply(h: SessionHarness, reply: (req: RecordedRequest) => ScriptedReply | Promise<ScriptedReply>, options: Partial<KataSessionOptions> = {}): Promise<{ summary: SessionSummary; events: SupervisorEvent[] }> {
+  h.server.setFallback(reply);
+  const events: SupervisorEvent[] = [];
+  const summary = await runKataSession({
+    workspace: h.workspace,
+    kataPath: 'fizzbuzz',
+    llm: createOpenAIClient({ baseURL: h.server.baseURL, apiKey: 'sk-test-session-key-000', maxRetries: 0 }),
+    model: 'test-model',
+    provider: 'openai',
+    maxCycles: 6,
+    approvalPolicy: { autoApproveUpTo: 'MEDIUM' },
+    testTimeoutMs: 20_000,
+    onEvent: (e) => events.push(e),
+    ...options,
+  });
+  return { summary, events };
+}
+
+/** Role, cycle and attempt of a chat request, as the scripted model reads them. */
+export function turnOfRequest(req: RecordedRequest): { role: string; cycle: number; attempt: number; step: number } {
+  const messages: Array<{ role: string; content?: unknown }> = req.body?.messages ?? [];
+  const text = (m?: { content?: unknown }): string => (typeof m?.content === 'string' ? m.content : '');
+  const role = /^agent: (\w+)\//.exec(text(messages.find((m) => m.role === 'system')))?.[1] ?? 'unknown';
+  const user = text(messages.find((m) => m.role === 'user'));
+  return {
+    role,
+    cycle: Number(/- cycle: (\d+)/.exec(user)?.[1] ?? 0),
+    attempt: Number(/- attempt: (\d+)/.exec(user)?.[1] ?? 0),
+    step: messages.filter((m) => m.role === 'assistant').length,
+  };
+}
+
+/** The context message (the user message) the model received for one role turn; throws when that turn never happened. */
+export function contextOf(server: OpenAITestServer, role: string, cycle: number, attempt: number): string {
+  const req = server.chatRequests().find((r) => {
+    const t = turnOfRequest(r);
+    return t.role === role && t.cycle === cycle && t.attempt === attempt && t.step === 0;
+  });
+  if (!req) throw new Error(`no ${role} turn for cycle ${cycle}, attempt ${attempt}`);
+  const user = String(req.body.messages.find((m: { role: string }) => m.role === 'user').content);
+  // The agent prompt shows its input as `context = "<JSON string>"`; decode it to compare with file contents.
+  const line = /^context = (".*")$/m.exec(user)?.[1];
+  return line ? (JSON.parse(line) as string) : user;
+}
+
+/** The `## <path>` block of a context's "# File contents" section, or undefined when the file was not shown. */
+export function fileInContext(context: string, path: string): string | undefined {
+  const start = context.indexOf(`## ${path}\n\`\`\`\n`);
+  if (start < 0) return undefined;
+  const body = context.slice(start + `## ${path}\n\`\`\`\n`.length);
+  return body.slice(0, body.indexOf('\n```'));
+}
+
+/** Makes `workspace` a person's repository: a commit of `files` on their own branch (default `work`). */
+export async function initPersonRepo(workspace: string, files: Record<string, string>, branch = 'work'): Promise<SimpleGit> {
+  const git = simpleGit(workspace);
+  await git.raw(['init', '-q', '-b', branch]);
+  await git.addConfig('user.name', GIT_ENV.GIT_AUTHOR_NAME).addConfig('user.email', GIT_ENV.GIT_AUTHOR_EMAIL);
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(workspace, path)), { recursive: true });
+    await writeFile(join(workspace, path), content);
+  }
+  await git.add('.');
+  await git.commit('the person’s own work');
+  return git;
+}
+
+/**
+ * Clones the workspace into a scratch folder, checks out every commit of `branch` in turn and runs its
+ * tests with `command`; returns one entry per commit (oldest first) with the run's exit code and output.
+ */
+export async function testEveryCommit(workspace: string, branch: string, command = 'node --test'): Promise<Array<{ sha: string; subject: string; exitCode: number | null; output: string }>> {
+  const scratch = await mkdtemp(join(tmpdir(), 'tdd-history-'));
+  try {
+    await simpleGit().clone(workspace, scratch, ['-q', '--branch', branch]);
+    const clone = simpleGit(scratch);
+    const shas = (await clone.raw(['rev-list', '--reverse', branch])).split('\n').filter(Boolean);
+    const results = [];
+    for (const sha of shas) {
+      await clone.raw(['checkout', '-q', '--detach', sha]);
+      await clone.raw(['clean', '-fdq']);
+      const subject = (await clone.raw(['log', '-1', '--format=%s', sha])).trim();
+      const run = await runProcess({ cwd: scratch, command, shell: true, timeoutMs: 30_000 });
+      results.push({ sha, subject, exitCode: run.exitCode, output: run.output });
+    }
+    return results;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Reads a file of the workspace, or null when it does not exist. */
+export async function readOrNull(path: string): Promise<string | null> {
+  return readFile(path, 'utf8').catch(() => null);
 }

@@ -1,4 +1,5 @@
 import { AgentError, toAgentError } from '../../errors/agentError';
+import { redactSecrets } from '../../security/redact';
 import type { TestRunner, TestRunResult } from '../../testRunners/types';
 import type { CycleOutcome, Phase, PhaseOutcome, Role, SessionStatus, SupervisorEvent, TestCounts } from '../events';
 import { buildRoleContext } from '../roles/roleContext';
@@ -155,7 +156,9 @@ export class CycleLoop {
     return outcome;
   }
 
-  private async commit(n: number, message: string): Promise<string> {
+  private async commit(n: number, label: string): Promise<string> {
+    // The message is built from the model's report, which may repeat a secret: the event must not carry it either.
+    const message = redactSecrets(label);
     const sha = await this.o.git.commitAll(message);
     this.tally.totals.commits++;
     this.o.emit({ type: 'commit_made', cycle: n, sha, message: message.split('\n')[0]! });

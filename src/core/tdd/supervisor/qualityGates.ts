@@ -1,4 +1,5 @@
 import { runProcess } from '../../process/runProcess';
+import { redactSecrets } from '../../security/redact';
 
 export interface GateFailure {
   command: string;
@@ -7,14 +8,16 @@ export interface GateFailure {
 
 /**
  * Runs each quality-gate command (e.g. `tsc --noEmit`, a linter) in the workspace, in order.
- * Returns the first failure, or undefined when all pass. A gate that cannot start is a failure.
+ * Returns the first failure (command and output with secrets redacted), or undefined when all pass.
+ * A gate that cannot start is a failure.
  */
 export async function runQualityGates(commands: readonly string[], cwd: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<GateFailure | undefined> {
   for (const command of commands) {
     const result = await runProcess({ cwd, command, shell: true, timeoutMs: options.timeoutMs, signal: options.signal, maxOutputBytes: 64 * 1024 });
     if (result.exitCode !== 0) {
       const why = result.timedOut ? `timed out after ${options.timeoutMs} ms` : result.spawnError ? `could not start: ${result.spawnError}` : `exit code ${result.exitCode}`;
-      return { command, output: `${command}: ${why}\n${result.output}` };
+      // The output becomes an event and a hint: a gate that prints a key (from a config file, say) must not leak it.
+      return { command: redactSecrets(command), output: redactSecrets(`${command}: ${why}\n${result.output}`) };
     }
   }
   return undefined;
