@@ -10,8 +10,17 @@ export const ROLES: readonly Role[] = ['tester', 'implementer', 'refactorer'];
 export type Phase = 'TESTING' | 'IMPLEMENTING' | 'REFACTORING' | 'DONE';
 
 export type SessionStatus = 'running' | 'completed' | 'max_cycles' | 'failed' | 'cancelled';
-export type CycleOutcome = 'green' | 'failed' | 'cancelled' | 'kata_complete';
-export type PhaseOutcome = 'red' | 'green' | 'refactored' | 'no_change' | 'skipped' | 'failed' | 'cancelled' | 'kata_complete';
+
+/** How a cycle ended: committed green, rolled back, stopped, or the Tester found nothing left to test. */
+export const CYCLE_OUTCOMES = ['green', 'failed', 'cancelled', 'kata_complete'] as const;
+export type CycleOutcome = (typeof CYCLE_OUTCOMES)[number];
+
+/**
+ * How one role's phase ended: `red` (Tester wrote a failing test), `green` (Implementer made it pass),
+ * `refactored` / `no_change` / `skipped` (Refactorer: committed, nothing to do, gave up after red attempts).
+ */
+export const PHASE_OUTCOMES = ['red', 'green', 'refactored', 'no_change', 'skipped', 'failed', 'cancelled', 'kata_complete'] as const;
+export type PhaseOutcome = (typeof PHASE_OUTCOMES)[number];
 
 export interface TestCounts {
   status: TestRunStatus;

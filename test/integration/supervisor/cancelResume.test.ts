@@ -39,7 +39,8 @@ describe('TDD supervisor: cancelling mid-cycle, then resuming', function () {
     assert.equal(redTestOnDisk, JS.testFile(2), 'the cancel came while the red test of cycle 2 was uncommitted');
     assert.equal(summary.status, 'cancelled', JSON.stringify(summary.error));
     SessionSummarySchema.parse(summary);
-    assert.deepEqual(summary.cycles.map((c) => [c.n, c.outcome]), [[1, 'green']]);
+    // The history shows where the session stopped; resuming runs cycle 2 again.
+    assert.deepEqual(summary.cycles.map((c) => [c.n, c.outcome]), [[1, 'green'], [2, 'cancelled']]);
     assert.equal(cancelled.events.at(-1)?.type, 'session_finished');
 
     // The person is back on their branch, with their work as it was.

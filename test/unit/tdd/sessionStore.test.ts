@@ -9,7 +9,7 @@ function sampleState(workspace: string): SessionState {
   const cycle = newCycleState(1, new Date('2026-01-01T00:00:00Z'));
   cycle.phase = 'IMPLEMENTING';
   cycle.attempts.tester = 1;
-  cycle.phases.push({ role: 'tester', attempts: 1, outcome: 'passed', durationMs: 1200, overshoots: 0, violations: 0, reverts: 0 });
+  cycle.phases.push({ role: 'tester', attempts: 1, outcome: 'red', durationMs: 1200, overshoots: 0, violations: 0, reverts: 0 });
   cycle.tests = { passed: 0, failed: 1, total: 1 };
   return {
     version: 1,

@@ -2,6 +2,7 @@ import type { AgentEvent } from '../../agent/events';
 import { ReActAgent } from '../../agents/reactAgent';
 import { AgentError } from '../../errors/agentError';
 import type { LlmClient } from '../../llm/types';
+import { redactSecrets, redactValue } from '../../security/redact';
 import type { AgentToolbox } from '../../tools/types';
 import type { Role, SupervisorEvent } from '../events';
 import type { RoleRunner, RoleRunners, RoleTurn, RoleTurnResult } from './roleRunner';
@@ -20,7 +21,7 @@ export interface AgentRoleRunnerOptions {
 }
 
 const summaryOf = (content: string): string => {
-  const line = content.split('\n').find((l) => l.trim()) ?? '';
+  const line = redactSecrets(content.split('\n').find((l) => l.trim()) ?? '');
   return line.length > 120 ? `${line.slice(0, 117)}...` : line;
 };
 
@@ -43,16 +44,16 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
           options.emit({ type: 'model_called', cycle: turn.cycle, role, promptTokens: event.usage.promptTokens, completionTokens: event.usage.completionTokens, latencyMs: Math.round(event.latencyMs) });
         } else if (event.type === 'tool_called') {
           const r = event.result;
-          options.emit({ type: 'tool_called', cycle: turn.cycle, role, callId: event.callId, tool: event.toolName, params: event.params, ok: r.ok, summary: summaryOf(r.content), approval: r.approval, durationMs: Math.round(r.durationMs) });
+          options.emit({ type: 'tool_called', cycle: turn.cycle, role, callId: event.callId, tool: event.toolName, params: redactValue(event.params), ok: r.ok, summary: summaryOf(r.content), approval: r.approval, durationMs: Math.round(r.durationMs) });
         }
       };
       const result = await agent.execute({ context: turn.context }, { signal: turn.signal, onEvent });
       if (result.error) throw new AgentError(result.error.error_code, result.error.message, result.error.details);
       const report = typeof result.final_answer === 'string' ? result.final_answer : '';
       if (result.metadata.terminationReason === 'max_cycles' && !report) {
-        return { report: `The ${role} used all ${options.maxModelCalls ?? 25} model calls without finishing its turn.`, tokens: result.metadata.usage.totalTokens };
+        return { report: `The ${role} used all ${options.maxModelCalls ?? 25} model calls without finishing its turn.` };
       }
-      return { report, tokens: result.metadata.usage.totalTokens };
+      return { report };
     },
   });
   return { tester: runner('tester'), implementer: runner('implementer'), refactorer: runner('refactorer') };

@@ -13,7 +13,6 @@ export interface RoleTurn {
 export interface RoleTurnResult {
   /** The role's final message (no tool call). The supervisor reads only its first line, as a label. */
   report: string;
-  tokens: number;
 }
 
 /** Runs a role's turn. The real one is an agent working through tools; the supervisor only needs this. */

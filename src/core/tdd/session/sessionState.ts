@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KATA_LANGUAGES } from '../kata/languageDefaults';
+import { CYCLE_OUTCOMES, PHASE_OUTCOMES } from '../events';
 
 /** The phases of one red-green-refactor cycle. */
 export const CYCLE_PHASES = ['TESTING', 'IMPLEMENTING', 'REFACTORING', 'DONE'] as const;
@@ -24,8 +25,7 @@ export const TestCountsSchema = z.object({ passed: count, failed: count, total: 
 export const PhaseRecordSchema = z.object({
   role: z.enum(SESSION_ROLES),
   attempts: count,
-  /** passed: its goal was met (red for the Tester, green otherwise); skipped: refactoring given up (non-fatal). */
-  outcome: z.enum(['pending', 'passed', 'failed', 'skipped', 'cancelled']),
+  outcome: z.enum(PHASE_OUTCOMES),
   durationMs: count,
   overshoots: count.default(0),
   violations: count.default(0),
@@ -39,7 +39,7 @@ export type PhaseRecord = z.infer<typeof PhaseRecordSchema>;
 export const CycleStateSchema = z.object({
   n: z.number().int().min(1),
   phase: z.enum(CYCLE_PHASES),
-  outcome: z.enum(['in_progress', 'green', 'failed', 'cancelled']),
+  outcome: z.enum(['in_progress', ...CYCLE_OUTCOMES]),
   /** What the new test is about, from the Tester's report (for commit messages and the summary). */
   behaviour: z.string().optional(),
   startedAt: isoTime,

@@ -7,7 +7,7 @@ import { reportLabel, type RoleRunners } from '../roles/roleRunner';
 import { checkRoleBoundary, describeViolations, type BoundaryViolation } from '../boundaries';
 import { PhaseCheckpoint, type CheckpointGit } from './phaseCheckpoint';
 import { runQualityGates } from './qualityGates';
-import { SessionTally } from './sessionTally';
+import type { SessionRecorder } from './sessionRecorder';
 
 /** How many times a role may try within one phase before the supervisor gives up on it. */
 export const MAX_ATTEMPTS: Record<Role, number> = { tester: 3, implementer: 3, refactorer: 3 };
@@ -39,18 +39,16 @@ export interface CycleLoopOptions {
   maxCycles: number;
   /** First cycle number (greater than 1 when resuming). */
   firstCycle?: number;
-  tally?: SessionTally;
+  /** Records every cycle, phase and counter (and persists them). */
+  recorder: SessionRecorder;
   qualityGates?: readonly string[];
   testTimeoutMs: number;
   signal: AbortSignal;
   emit(event: SupervisorEvent): void;
-  /** Called after every phase so the session can be persisted. */
-  onProgress?(state: { cycle: number; phase: Phase; tally: SessionTally }): Promise<void> | void;
 }
 
 export interface CycleLoopResult {
   status: Exclude<SessionStatus, 'running'>;
-  tally: SessionTally;
   lastTests: TestCounts;
   error?: AgentError;
 }
@@ -70,12 +68,11 @@ class Cancelled extends Error {}
  * is ever committed.
  */
 export class CycleLoop {
-  private readonly tally: SessionTally;
   private lastTests: TestCounts = { status: 'passed', passed: 0, failed: 0, total: 0 };
   private lastOutput = '';
+  private cycleInProgress: number | undefined;
 
   constructor(private readonly o: CycleLoopOptions) {
-    this.tally = o.tally ?? new SessionTally();
   }
 
   /** Runs the baseline test run, then cycles until the kata is complete, a cycle fails twice in a row, or maxCycles. */
@@ -105,17 +102,28 @@ export class CycleLoop {
     } catch (err) {
       if (err instanceof Cancelled || this.o.signal.aborted) {
         await this.o.git.rollbackToHead();
+        this.abandonCycle('cancelled');
         return this.result('cancelled');
       }
       const error = toAgentError(err);
       await this.o.git.rollbackToHead().catch(() => undefined);
+      this.abandonCycle('failed');
       this.o.emit({ type: 'error', error: error.toJSON() });
       return this.result('failed', error);
     }
   }
 
+  /** Closes the cycle that was running when the loop stopped, so the history shows where it stopped. */
+  private abandonCycle(outcome: 'cancelled' | 'failed'): void {
+    const n = this.cycleInProgress;
+    if (n === undefined) return;
+    this.cycleInProgress = undefined;
+    this.o.recorder.finishCycle(outcome, this.lastTests);
+    this.o.emit({ type: 'cycle_finished', cycle: n, outcome, tests: this.lastTests });
+  }
+
   private result(status: CycleLoopResult['status'], error?: AgentError): CycleLoopResult {
-    return { status, tally: this.tally, lastTests: this.lastTests, error };
+    return { status, lastTests: this.lastTests, error };
   }
 
   private checkCancelled(): void {
@@ -123,7 +131,8 @@ export class CycleLoop {
   }
 
   private async runCycle(n: number): Promise<CycleOutcome> {
-    this.tally.startCycle(n);
+    this.o.recorder.startCycle(n);
+    this.cycleInProgress = n;
     this.o.emit({ type: 'cycle_started', cycle: n });
 
     const red = await this.redPhase(n);
@@ -136,12 +145,13 @@ export class CycleLoop {
     const green = await this.greenPhase(n);
     if (!green) {
       await this.o.git.rollbackToHead();
-      this.tally.totals.reverts++;
+      this.o.recorder.count('reverts', 'implementer');
       this.o.emit({ type: 'reverted', cycle: n, role: 'implementer', reason: 'No green state after the last attempt: the cycle was rolled back to the last green commit.' });
       return this.endCycle(n, 'failed', null);
     }
     const message = `feat: ${red.behaviour}\n\ntest: ${red.behaviour}\nimplementation: ${green.label}`;
-    let commit = await this.commit(n, message);
+    this.o.recorder.behaviour(red.behaviour);
+    let commit = await this.commit(n, message, 'green');
 
     const refactorCommit = await this.refactorPhase(n);
     if (refactorCommit) commit = refactorCommit;
@@ -149,18 +159,19 @@ export class CycleLoop {
   }
 
   private async endCycle(n: number, outcome: CycleOutcome, commit: string | null): Promise<CycleOutcome> {
-    this.tally.finishCycle(outcome, this.lastTests, commit);
+    this.o.recorder.finishCycle(outcome, this.lastTests);
+    this.cycleInProgress = undefined;
     this.o.emit({ type: 'phase_changed', cycle: n, phase: 'DONE', attempt: 0 });
     this.o.emit({ type: 'cycle_finished', cycle: n, outcome, commit: commit ?? undefined, tests: this.lastTests });
-    await this.o.onProgress?.({ cycle: n, phase: 'DONE', tally: this.tally });
+    await this.o.recorder.save();
     return outcome;
   }
 
-  private async commit(n: number, label: string): Promise<string> {
+  private async commit(n: number, label: string, kind: 'green' | 'refactor'): Promise<string> {
     // The message is built from the model's report, which may repeat a secret: the event must not carry it either.
     const message = redactSecrets(label);
     const sha = await this.o.git.commitAll(message);
-    this.tally.totals.commits++;
+    this.o.recorder.commit(kind, sha);
     this.o.emit({ type: 'commit_made', cycle: n, sha, message: message.split('\n')[0]! });
     return sha;
   }
@@ -170,7 +181,7 @@ export class CycleLoop {
     const started = Date.now();
     let hint: string | undefined;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS.tester; attempt++) {
-      if (attempt > 1) this.tally.totals.retries++;
+      if (attempt > 1) this.o.recorder.count('retries', 'tester');
       const checkpoint = await PhaseCheckpoint.take(this.o.workspaceRoot, this.o.git);
       const report = await this.turn('tester', 'TESTING', n, attempt, hint);
       const changes = await checkpoint.changesSince();
@@ -198,7 +209,7 @@ export class CycleLoop {
         continue;
       }
       if (tests.status === 'passed') {
-        this.tally.totals.overshoots++;
+        this.o.recorder.count('overshoots', 'tester');
         const reason = `Overshoot: your new test passed without any production change (${tests.passed} passing), so it does not specify new behaviour. Write a test for behaviour that is not implemented yet.`;
         this.o.emit({ type: 'overshoot', cycle: n, attempt, reason });
         await checkpoint.restore();
@@ -218,7 +229,7 @@ export class CycleLoop {
     const redTotal = this.lastTests.total;
     let hint: string | undefined = `The new test fails. Test output:\n${this.lastOutput}`;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS.implementer; attempt++) {
-      if (attempt > 1) this.tally.totals.retries++;
+      if (attempt > 1) this.o.recorder.count('retries', 'implementer');
       const checkpoint = await PhaseCheckpoint.take(this.o.workspaceRoot, this.o.git);
       const report = await this.turn('implementer', 'IMPLEMENTING', n, attempt, hint);
       const changes = await checkpoint.changesSince();
@@ -257,7 +268,7 @@ export class CycleLoop {
     const started = Date.now();
     let hint: string | undefined;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS.refactorer; attempt++) {
-      if (attempt > 1) this.tally.totals.retries++;
+      if (attempt > 1) this.o.recorder.count('retries', 'refactorer');
       const checkpoint = await PhaseCheckpoint.take(this.o.workspaceRoot, this.o.git);
       const report = await this.turn('refactorer', 'REFACTORING', n, attempt, hint);
       const changes = await checkpoint.changesSince();
@@ -276,7 +287,7 @@ export class CycleLoop {
       const gate = tests.status === 'passed' && !fewer ? await runQualityGates(this.o.qualityGates ?? [], this.o.workspaceRoot, { timeoutMs: this.o.testTimeoutMs, signal: this.o.signal }) : undefined;
       if (tests.status === 'passed' && !fewer && !gate) {
         this.lastTests = counts(tests);
-        const sha = await this.commit(n, `refactor: ${reportLabel(report, 'tidy up')}`);
+        const sha = await this.commit(n, `refactor: ${reportLabel(report, 'tidy up')}`, 'refactor');
         this.endPhase(n, 'refactorer', attempt, 'refactored', started, {});
         return sha;
       }
@@ -287,7 +298,7 @@ export class CycleLoop {
           : `The refactoring broke the tests (${describe(tests)}):\n${tests.output}`;
       if (gate) this.o.emit({ type: 'quality_gate_failed', cycle: n, command: gate.command, output: gate.output });
       await checkpoint.restore();
-      this.tally.totals.reverts++;
+      this.o.recorder.count('reverts', 'refactorer');
       this.o.emit({ type: 'reverted', cycle: n, role: 'refactorer', reason: reason.split('\n')[0]! });
       hint = `Your previous refactoring was reverted. ${reason}`;
     }
@@ -297,14 +308,14 @@ export class CycleLoop {
 
   private endPhase<T extends object>(n: number, role: Role, attempts: number, outcome: PhaseOutcome, started: number, extra: T): { outcome: PhaseOutcome } & T {
     const durationMs = Date.now() - started;
-    this.tally.phase(role, attempts, outcome, durationMs);
+    this.o.recorder.endPhase(role, attempts, outcome, durationMs);
     this.o.emit({ type: 'phase_finished', cycle: n, role, outcome, attempts, durationMs });
     return { outcome, ...extra };
   }
 
   /** Counts and reports a role violation, undoes the offending changes (or only `paths`), and returns the hint for the retry. */
   private async violation(n: number, role: Role, attempt: number, violations: BoundaryViolation[], checkpoint: PhaseCheckpoint, paths?: string[]): Promise<string> {
-    this.tally.totals.violations++;
+    this.o.recorder.count('violations', role);
     this.o.emit({ type: 'violation', cycle: n, role, attempt, reasons: violations.map((v) => v.message) });
     await checkpoint.restore(paths);
     return describeViolations(violations);
@@ -313,7 +324,8 @@ export class CycleLoop {
   private async turn(role: Role, phase: Phase, cycle: number, attempt: number, hint: string | undefined): Promise<string> {
     this.checkCancelled();
     this.o.emit({ type: 'phase_changed', cycle, phase, role, attempt, hint: hint?.split('\n')[0] });
-    await this.o.onProgress?.({ cycle, phase, tally: this.tally });
+    this.o.recorder.phaseStarted(role, attempt);
+    await this.o.recorder.save();
     const context = await buildRoleContext({
       role,
       kataTitle: this.o.kata.title,
@@ -334,7 +346,6 @@ export class CycleLoop {
     });
     try {
       const result = await this.o.roles[role].runTurn({ role, cycle, attempt, context, signal: this.o.signal });
-      this.tally.totals.tokens += result.tokens;
       return result.report;
     } catch (err) {
       if (this.o.signal.aborted) throw new Cancelled();
@@ -349,7 +360,7 @@ export class CycleLoop {
     const result = await this.o.testRunner.run({ signal: this.o.signal, timeoutMs: this.o.testTimeoutMs });
     this.checkCancelled();
     this.lastOutput = result.output;
-    this.o.emit({ type: 'test_run_finished', cycle, role, tests: counts(result), durationMs: result.durationMs, reason: result.reason });
+    this.o.emit({ type: 'test_run_finished', cycle, role, tests: counts(result), durationMs: result.durationMs, reason: result.reason && redactSecrets(result.reason) });
     return result;
   }
 }

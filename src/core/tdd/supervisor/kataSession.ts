@@ -1,5 +1,4 @@
 import { mkdir, realpath } from 'node:fs/promises';
-import { simpleGit } from 'simple-git';
 import type { ControlProtocol } from '../../control/controlProtocol';
 import { AgentError, toAgentError } from '../../errors/agentError';
 import type { LlmClient } from '../../llm/types';
@@ -17,9 +16,9 @@ import { createAgentRoleRunners } from '../roles/agentRoleRunner';
 import type { RoleRunners } from '../roles/roleRunner';
 import { CycleLoop, type LoopGit } from './cycleLoop';
 import type { SessionSummary } from './sessionSummary';
-import { SessionTally } from './sessionTally';
 import { prepareProject } from './workspaceSetup';
-import { SessionPersistence } from './sessionPersistence';
+import { SessionStore } from '../session/sessionStore';
+import { SessionRecorder } from './sessionRecorder';
 
 /** Everything a kata session needs; the CLI and the VS Code extension each fill it in. */
 export interface KataSessionOptions {
@@ -57,18 +56,17 @@ const DEFAULT_MAX_CYCLES = 10;
 const DEFAULT_TEST_TIMEOUT_MS = 60_000;
 const log = getLogger('tdd.session');
 
+/** Returns the person to their branch (and work); a repository the session created has none, so it stays on the work. */
+async function finishGit(git: GitWorkspace): Promise<void> {
+  if (git.info.createdRepository) return;
+  await git.finish().catch((err) => log.error('could not restore the branch', { error: err }));
+}
+
 /** Adapts the session's GitWorkspace to what the loop and its checkpoints need. */
 function loopGit(git: GitWorkspace): LoopGit {
-  const raw = simpleGit(git.dir);
   return {
     changedFiles: () => git.changedFiles(),
-    async headContent(path) {
-      try {
-        return await raw.show([`HEAD:${path}`]);
-      } catch {
-        return null;
-      }
-    },
+    headContent: (path) => git.headContent(path),
     async commitAll(message) {
       const sha = await git.commitAll(message);
       if (!sha) throw new AgentError('UNKNOWN', 'Nothing to commit after a green phase; the working tree had no changes.', {});
@@ -103,17 +101,18 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
   const kata: Kata = await resolveKata(options.kataPath, { language: options.language });
   await mkdir(options.workspace, { recursive: true });
   const workspace = await realpath(options.workspace);
-  const persistence = new SessionPersistence(workspace);
-  const previous = options.resume ? await persistence.loadForResume(kata) : undefined;
+  const store = new SessionStore(workspace);
+  // Resuming: the saved git facts say which branch to continue and what to restore at the end.
+  const resumed = options.resume ? await SessionRecorder.resume(store, kata) : undefined;
+  const git = resumed ? await GitWorkspace.attach(workspace, resumed.git!) : await GitWorkspace.open(workspace, { stash: options.stashDirty, signal });
+  resumed?.useGit(() => git.info);
 
-  const git = previous ? await GitWorkspace.attach(workspace, previous.git) : await GitWorkspace.open(workspace, { stash: options.stashDirty, signal });
-  let branch: string;
-  let summary: SessionSummary | undefined;
+  let recorder: SessionRecorder | undefined = resumed;
+  let branch = resumed?.state.branch ?? '';
   try {
-    if (previous) {
-      branch = previous.git.sessionBranch!;
+    if (resumed) {
       await git.continueSessionBranch(branch);
-      await git.rollbackToHead(); // a crash may have left a half-done phase behind
+      await git.rollbackToHead(); // a stop or crash may have left a half-done phase behind
     } else {
       branch = await git.startSessionBranch(kata.slug);
       if (await prepareProject(workspace, kata)) await git.commitAll(`chore: scaffold a ${kata.language} project for ${kata.title}`);
@@ -121,6 +120,14 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
 
     const testTimeoutMs = options.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
     const testRunner: TestRunner = await detectTestRunner(workspace, { testCommand: kata.testCommand, timeoutMs: testTimeoutMs });
+    const maxCycles = options.maxCycles ?? kata.maxCycles ?? DEFAULT_MAX_CYCLES;
+    recorder ??= SessionRecorder.start(store, { kata, workspace, branch, model: options.model, provider: options.provider, maxCycles, testCommand: testRunner.command }, () => git.info);
+    const rec = recorder;
+    const record = (event: SupervisorEvent): void => {
+      if (event.type === 'model_called') rec.modelCall({ promptTokens: event.promptTokens, completionTokens: event.completionTokens }, event.latencyMs);
+      emit(event);
+    };
+
     const executor = new ToolExecutor({
       registry: new ToolRegistry().register(...createWorkspaceTools({ testRunner, testTimeoutMs })),
       workspaceRoot: workspace,
@@ -133,45 +140,38 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
     executor.on('approval_requested', (e) => emit({ type: 'approval_requested', requestId: e.requestId, tool: e.tool, dangerLevel: e.dangerLevel, params: e.params, expiresAt: Date.now() + (options.approvalTimeoutMs ?? 5 * 60_000) }));
     executor.on('approval_answered', (e) => emit({ type: 'approval_answered', requestId: e.requestId, decision: e.outcome }));
 
-    const maxCycles = options.maxCycles ?? kata.maxCycles ?? DEFAULT_MAX_CYCLES;
-    const firstCycle = previous ? previous.cycles.length + 1 : 1;
-    const tally = previous ? SessionTally.from(previous.cycles, previous.totals) : new SessionTally();
-    emit({ type: 'session_started', kata: kata.title, branch, baseBranch: git.info.originalBranch, model: options.model, provider: options.provider, maxCycles, workspace, resumedFromCycle: previous ? firstCycle : undefined });
-
-    const loop = new CycleLoop({
+    const firstCycle = rec.nextCycle;
+    emit({ type: 'session_started', kata: kata.title, branch, baseBranch: git.info.originalBranch, model: options.model, provider: options.provider, maxCycles, workspace, resumedFromCycle: resumed ? firstCycle : undefined });
+    const result = await new CycleLoop({
       workspaceRoot: workspace,
       kata,
       git: loopGit(git),
       testRunner,
-      roles: options.roles ?? createAgentRoleRunners({ llm: options.llm, model: options.model, toolbox: executor, emit }),
-      maxCycles: previous ? Math.max(1, maxCycles - previous.cycles.length) : maxCycles,
+      roles: options.roles ?? createAgentRoleRunners({ llm: options.llm, model: options.model, toolbox: executor, emit: record }),
+      maxCycles: Math.max(1, maxCycles - (firstCycle - 1)),
       firstCycle,
-      tally,
+      recorder: rec,
       qualityGates: options.qualityGates,
       testTimeoutMs,
       signal,
-      emit,
-      onProgress: ({ cycle, phase }) => persistence.save({ kata, branch, git: git.info, status: 'running', cycle, phase, tally }),
-    });
-    const result = await loop.run();
-    summary = {
-      status: result.status,
-      kata: kata.title,
-      branch,
-      cycles: result.tally.cycles,
-      totals: result.tally.totals,
-      ...(result.error ? { error: { error_code: result.error.error_code, message: result.error.message } } : {}),
-    };
-    await persistence.save({ kata, branch, git: git.info, status: result.status, cycle: result.tally.cycles.length, phase: 'DONE', tally: result.tally });
+      emit: record,
+    }).run();
+    rec.finish(result.status, result.error?.toJSON());
   } catch (err) {
     const error = toAgentError(err);
     emit({ type: 'error', error: error.toJSON() });
     await git.rollbackToHead().catch(() => undefined);
-    summary = { status: signal.aborted ? 'cancelled' : 'failed', kata: kata.title, branch: git.info.sessionBranch ?? '', cycles: [], totals: new SessionTally().totals, error: { error_code: error.error_code, message: error.message } };
-  } finally {
-    // A repository the session created has no branch of the person's to go back to: stay on the work.
-    if (!git.info.createdRepository) await git.finish().catch((err) => log.error('could not restore the branch', { error: err }));
+    recorder?.finish(signal.aborted ? 'cancelled' : 'failed', error.toJSON());
+    if (!recorder) {
+      const summary: SessionSummary = { status: signal.aborted ? 'cancelled' : 'failed', kata: kata.title, branch, cycles: [], totals: { cycles: 0, commits: 0, tests_passed: 0, overshoots: 0, violations: 0, retries: 0, reverts: 0, tokens: 0 }, error: { error_code: error.error_code, message: error.message } };
+      await finishGit(git);
+      emit({ type: 'session_finished', status: summary.status, summary });
+      return summary;
+    }
   }
+  await finishGit(git);
+  await recorder.save().catch((err) => log.error('could not save the session state', { error: err }));
+  const summary = recorder.summary();
   emit({ type: 'session_finished', status: summary.status, summary });
   return summary;
 }

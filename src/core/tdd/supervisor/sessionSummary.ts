@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CYCLE_OUTCOMES, PHASE_OUTCOMES } from '../events';
 
 /**
  * The result of a session: what `tdd-agent kata --json` prints, what the panel shows at the end.
@@ -7,13 +8,13 @@ import { z } from 'zod';
 export const PhaseSummarySchema = z.object({
   role: z.enum(['tester', 'implementer', 'refactorer']),
   attempts: z.number().int().nonnegative(),
-  outcome: z.string(),
+  outcome: z.enum(PHASE_OUTCOMES),
   duration_ms: z.number().nonnegative(),
 });
 
 export const CycleSummarySchema = z.object({
   n: z.number().int().positive(),
-  outcome: z.enum(['green', 'failed', 'cancelled', 'kata_complete']),
+  outcome: z.enum(CYCLE_OUTCOMES),
   commit: z.string().nullable(),
   tests: z.object({ passed: z.number().int().nonnegative(), failed: z.number().int().nonnegative() }),
   phases: z.array(PhaseSummarySchema),

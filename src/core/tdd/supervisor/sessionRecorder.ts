@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import { AgentError, type ErrorInfo } from '../../errors/agentError';
+import type { TokenUsage } from '../../llm/types';
+import type { CycleOutcome, Phase, PhaseOutcome, Role, SessionStatus, TestCounts } from '../events';
+import type { GitSessionInfo } from '../git';
+import type { Kata } from '../kata';
+import { emptySessionMetrics, newCycleState, type CycleState, type SessionState } from '../session/sessionState';
+import type { SessionStore } from '../session/sessionStore';
+import type { SessionSummary } from './sessionSummary';
+
+/** Counters the loop bumps; each also lands on the phase record of the role that caused it. */
+export type SessionCounter = 'overshoots' | 'violations' | 'retries' | 'reverts';
+
+const PHASE_OF: Record<Role, Exclude<Phase, 'DONE'>> = { tester: 'TESTING', implementer: 'IMPLEMENTING', refactorer: 'REFACTORING' };
+
+export interface NewSessionInfo {
+  kata: Kata;
+  workspace: string;
+  branch: string;
+  model: string;
+  provider: string;
+  maxCycles: number;
+  testCommand: string;
+}
+
+/**
+ * The session's memory: a `SessionState` (cycles with per-role phase records, totals, model
+ * latency, phase durations) kept up to date as the loop runs, saved to `.tdd/session.json` after
+ * every phase, and turned into the summary the CLI prints and the panel shows.
+ */
+export class SessionRecorder {
+  private readonly pending: Record<Role, Record<Exclude<SessionCounter, 'retries'>, number>> = {
+    tester: { overshoots: 0, violations: 0, reverts: 0 },
+    implementer: { overshoots: 0, violations: 0, reverts: 0 },
+    refactorer: { overshoots: 0, violations: 0, reverts: 0 },
+  };
+
+  private gitInfo: () => GitSessionInfo | undefined = () => this.state.git;
+
+  private constructor(
+    readonly state: SessionState,
+    private readonly store: SessionStore,
+  ) {}
+
+  /** Where the current git facts come from (the session's GitWorkspace); saved with every write. */
+  useGit(gitInfo: () => GitSessionInfo): this {
+    this.gitInfo = gitInfo;
+    return this;
+  }
+
+  /** A new session. */
+  static start(store: SessionStore, info: NewSessionInfo, gitInfo: () => GitSessionInfo): SessionRecorder {
+    const now = new Date().toISOString();
+    const git = gitInfo();
+    const { kata } = info;
+    return new SessionRecorder(
+      {
+        version: 1,
+        id: randomUUID(),
+        status: 'running',
+        kata: { title: kata.title, slug: kata.slug, description: kata.description, language: kata.language, testCommand: kata.testCommand, sourceDir: kata.sourceDir, testDir: kata.testDir, maxCycles: kata.maxCycles, fileName: kata.fileName },
+        workspace: info.workspace,
+        branch: info.branch,
+        originalBranch: git.originalBranch,
+        stashed: git.stashRef !== undefined,
+        git,
+        testCommand: info.testCommand,
+        model: info.model,
+        provider: info.provider,
+        maxCycles: info.maxCycles,
+        startedAt: now,
+        updatedAt: now,
+        cycles: [],
+        metrics: emptySessionMetrics(),
+      },
+      store,
+    ).useGit(gitInfo);
+  }
+
+  /**
+   * The saved session of this workspace, ready to continue: its unfinished last cycle (cancelled or
+   * interrupted) is dropped, since that cycle runs again. Throws a clear CONFIG error when there is none.
+   */
+  static async resume(store: SessionStore, kata: Kata): Promise<SessionRecorder> {
+    const saved = await store.load();
+    if (!saved) throw new AgentError('CONFIG', 'There is no session to resume in this workspace (.tdd/session.json is missing). Start one without --resume.', {});
+    if (saved.kata.slug !== kata.slug) throw new AgentError('CONFIG', `The saved session is for the kata '${saved.kata.title}', not '${kata.title}'.`, { saved: saved.kata.slug });
+    if (saved.status === 'completed') throw new AgentError('CONFIG', `The saved session of '${saved.kata.title}' already completed; start a new one without --resume.`, {});
+    if (!saved.git?.sessionBranch) throw new AgentError('CONFIG', 'The saved session never created its branch; start a new one without --resume.', {});
+    const last = saved.cycles.at(-1);
+    if (last && (last.outcome === 'in_progress' || last.outcome === 'cancelled')) saved.cycles.pop();
+    saved.status = 'running';
+    delete saved.error;
+    delete saved.finishedAt;
+    saved.metrics.cycles = saved.cycles.length;
+    return new SessionRecorder(saved, store);
+  }
+
+  /** The git facts of the resumed or new session. */
+  get git(): GitSessionInfo | undefined {
+    return this.state.git;
+  }
+
+  /** Number of the next cycle to run. */
+  get nextCycle(): number {
+    return this.state.cycles.length + 1;
+  }
+
+  private get current(): CycleState | undefined {
+    const last = this.state.cycles.at(-1);
+    return last?.outcome === 'in_progress' ? last : undefined;
+  }
+
+  startCycle(n: number): void {
+    this.state.cycles.push(newCycleState(n));
+  }
+
+  /** A role starts (or retries) its phase. */
+  phaseStarted(role: Role, attempt: number): void {
+    const cycle = this.current;
+    if (!cycle) return;
+    cycle.phase = PHASE_OF[role];
+    cycle.attempts[role] = attempt;
+  }
+
+  /** A role's phase ended; its counters since the phase began go on the record. */
+  endPhase(role: Role, attempts: number, outcome: PhaseOutcome, durationMs: number, lastError?: string): void {
+    const cycle = this.current;
+    const duration = Math.round(durationMs);
+    this.state.metrics.phaseDurationsMs[PHASE_OF[role]] += duration;
+    if (!cycle) return;
+    cycle.phases.push({ role, attempts, outcome, durationMs: duration, ...this.pending[role], ...(lastError ? { lastError } : {}) });
+    this.pending[role] = { overshoots: 0, violations: 0, reverts: 0 };
+  }
+
+  count(counter: SessionCounter, role: Role): void {
+    this.state.metrics[counter]++;
+    if (counter !== 'retries') this.pending[role][counter]++;
+  }
+
+  /** Set by the Tester's report: what the cycle's new test is about. */
+  behaviour(text: string): void {
+    if (this.current) this.current.behaviour = text;
+  }
+
+  commit(kind: 'green' | 'refactor', sha: string): void {
+    this.state.metrics.commits++;
+    if (this.current) this.current.commits[kind] = sha;
+  }
+
+  modelCall(usage: Pick<TokenUsage, 'promptTokens' | 'completionTokens'>, latencyMs: number): void {
+    const m = this.state.metrics;
+    m.modelCalls++;
+    m.tokens.prompt += usage.promptTokens;
+    m.tokens.completion += usage.completionTokens;
+    m.tokens.total += usage.promptTokens + usage.completionTokens;
+    m.modelLatencyMs.total += Math.round(latencyMs);
+    m.modelLatencyMs.max = Math.max(m.modelLatencyMs.max, Math.round(latencyMs));
+  }
+
+  finishCycle(outcome: CycleOutcome, tests: TestCounts): void {
+    const cycle = this.current;
+    if (!cycle) return;
+    const now = new Date();
+    cycle.outcome = outcome;
+    cycle.phase = 'DONE';
+    cycle.tests = { passed: tests.passed, failed: tests.failed, total: tests.total };
+    cycle.finishedAt = now.toISOString();
+    cycle.durationMs = Math.max(0, now.getTime() - Date.parse(cycle.startedAt));
+    this.state.metrics.cycles = this.state.cycles.length;
+    if (outcome === 'green' || outcome === 'kata_complete') this.state.metrics.testsPassing = tests.passed;
+  }
+
+  finish(status: Exclude<SessionStatus, 'running'>, error?: ErrorInfo): void {
+    this.state.status = status;
+    this.state.finishedAt = new Date().toISOString();
+    if (error) this.state.error = { error_code: error.error_code, message: error.message };
+  }
+
+  /** Writes `.tdd/session.json` with the current git facts. */
+  async save(): Promise<void> {
+    const git = this.gitInfo();
+    if (git) {
+      this.state.git = git;
+      this.state.stashed = git.stashRef !== undefined;
+    }
+    this.state.updatedAt = new Date().toISOString();
+    await this.store.save(this.state);
+  }
+
+  /** The session as `tdd-agent kata --json` prints it. */
+  summary(): SessionSummary {
+    const { state } = this;
+    const m = state.metrics;
+    return {
+      status: state.status === 'running' ? 'failed' : state.status,
+      kata: state.kata.title,
+      branch: state.branch,
+      cycles: state.cycles
+        .filter((c) => c.outcome !== 'in_progress')
+        .map((c) => ({
+          n: c.n,
+          outcome: c.outcome as CycleOutcome,
+          commit: c.commits.refactor ?? c.commits.green ?? null,
+          tests: { passed: c.tests?.passed ?? 0, failed: c.tests?.failed ?? 0 },
+          phases: c.phases.map((p) => ({ role: p.role, attempts: p.attempts, outcome: p.outcome, duration_ms: p.durationMs })),
+        })),
+      totals: { cycles: m.cycles, commits: m.commits, tests_passed: m.testsPassing, overshoots: m.overshoots, violations: m.violations, retries: m.retries, reverts: m.reverts, tokens: m.tokens.total },
+      ...(state.error ? { error: state.error } : {}),
+    };
+  }
+}
