@@ -3,13 +3,16 @@ import type { DangerLevel, ApprovalOutcome } from '../tools/types';
 import type { TestRunStatus } from '../testRunners/types';
 
 /** The three TDD roles. */
-export type Role = 'tester' | 'implementer' | 'refactorer';
-export const ROLES: readonly Role[] = ['tester', 'implementer', 'refactorer'];
+export const ROLES = ['tester', 'implementer', 'refactorer'] as const;
+export type Role = (typeof ROLES)[number];
 
 /** The phase a cycle is in; `DONE` once it has committed or failed. */
-export type Phase = 'TESTING' | 'IMPLEMENTING' | 'REFACTORING' | 'DONE';
+export const PHASES = ['TESTING', 'IMPLEMENTING', 'REFACTORING', 'DONE'] as const;
+export type Phase = (typeof PHASES)[number];
 
-export type SessionStatus = 'running' | 'completed' | 'max_cycles' | 'failed' | 'cancelled';
+/** How a session stands: running, or how it ended. */
+export const SESSION_STATUSES = ['running', 'completed', 'max_cycles', 'failed', 'cancelled'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 /** How a cycle ended: committed green, rolled back, stopped, or the Tester found nothing left to test. */
 export const CYCLE_OUTCOMES = ['green', 'failed', 'cancelled', 'kata_complete'] as const;

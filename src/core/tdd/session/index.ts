@@ -1,10 +1,7 @@
-/** The session's persisted state (`.tdd/session.json`) and its schema. */
+/** The session's persisted state (`.tdd/session.json`) and its schema (roles, phases and statuses come from ../events). */
 export {
-  CYCLE_PHASES,
   CycleStateSchema,
   PhaseRecordSchema,
-  SESSION_ROLES,
-  SESSION_STATUSES,
   SessionGitSchema,
   SessionKataSchema,
   SessionMetricsSchema,
@@ -12,11 +9,9 @@ export {
   TestCountsSchema,
   emptySessionMetrics,
   newCycleState,
-  type CyclePhase,
   type CycleState,
   type PhaseRecord,
   type SessionMetrics,
   type SessionState,
-  type SessionStatus,
 } from './sessionState';
 export { SESSION_FILE, SessionStateError, SessionStore } from './sessionStore';

@@ -1,19 +1,8 @@
 import { z } from 'zod';
 import { KATA_LANGUAGES } from '../kata/languageDefaults';
-import { CYCLE_OUTCOMES, PHASE_OUTCOMES } from '../events';
+import { CYCLE_OUTCOMES, PHASES, PHASE_OUTCOMES, ROLES, SESSION_STATUSES } from '../events';
 
-/** The phases of one red-green-refactor cycle. */
-export const CYCLE_PHASES = ['TESTING', 'IMPLEMENTING', 'REFACTORING', 'DONE'] as const;
-/** One of CYCLE_PHASES. */
-export type CyclePhase = (typeof CYCLE_PHASES)[number];
 
-/** The three roles. */
-export const SESSION_ROLES = ['tester', 'implementer', 'refactorer'] as const;
-
-/** How a session ended (or `running`). */
-export const SESSION_STATUSES = ['running', 'completed', 'max_cycles', 'failed', 'cancelled'] as const;
-/** One of SESSION_STATUSES. */
-export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 const count = z.number().int().min(0);
 const isoTime = z.string().min(1);
@@ -23,7 +12,7 @@ export const TestCountsSchema = z.object({ passed: count, failed: count, total: 
 
 /** One role's turn(s) within a cycle. */
 export const PhaseRecordSchema = z.object({
-  role: z.enum(SESSION_ROLES),
+  role: z.enum(ROLES),
   attempts: count,
   outcome: z.enum(PHASE_OUTCOMES),
   durationMs: count,
@@ -38,7 +27,7 @@ export type PhaseRecord = z.infer<typeof PhaseRecordSchema>;
 /** One red-green-refactor cycle. */
 export const CycleStateSchema = z.object({
   n: z.number().int().min(1),
-  phase: z.enum(CYCLE_PHASES),
+  phase: z.enum(PHASES),
   outcome: z.enum(['in_progress', ...CYCLE_OUTCOMES]),
   /** What the new test is about, from the Tester's report (for commit messages and the summary). */
   behaviour: z.string().optional(),
