@@ -68,7 +68,7 @@ describe('runProcess', () => {
 
 describe('scrubEnv', () => {
   it('removes credential-like names and keeps the rest', () => {
-    const env = scrubEnv({ OPENAI_API_KEY: 'a', MY_SECRET: 'b', DB_PASSWORD: 'c', HOME: '/h', PATH: '/bin' });
-    assert.deepEqual(env, { HOME: '/h', PATH: '/bin' });
+    const env = scrubEnv({ OPENAI_API_KEY: 'a', MY_SECRET: 'b', DB_PASSWORD: 'c', NPM_CONFIG__AUTH: 'd', HTTP_AUTHORIZATION: 'e', HOME: '/h', PATH: '/bin', GIT_AUTHOR_NAME: 'Ada' });
+    assert.deepEqual(env, { HOME: '/h', PATH: '/bin', GIT_AUTHOR_NAME: 'Ada' });
   });
 });

@@ -7,11 +7,11 @@ import { redactSecrets } from '../../security/redact';
 import { isSessionStatePath, parsePorcelainStatus, SESSION_DIR, type ChangedFile } from './changedFiles';
 import { GitOperationError, WorkspaceDirtyError } from './errors';
 import { sessionBranchName } from './sessionBranchName';
+import { FALLBACK_GIT_IDENTITY, gitEnvironment } from '../../git/gitEnvironment';
 
 const log = getLogger('tdd.git');
 
 /** Identity used for commits when the repository and the machine have none configured (e.g. CI). */
-export const FALLBACK_IDENTITY = { name: 'TDD Agent', email: 'tdd-agent@localhost' } as const;
 
 /** Options of GitWorkspace.open. */
 export interface OpenGitWorkspaceOptions {
@@ -60,22 +60,6 @@ export interface FinishResult {
   discarded: ChangedFile[];
   /** True when the person's stashed work was put back. */
   stashRestored: boolean;
-}
-
-/** Variables simple-git refuses to pass to git (they can run programs); dropped from an explicit env. */
-const UNSAFE_GIT_ENV = new Set([
-  'editor', 'visual', 'pager', 'prefix', 'ssh_askpass', 'git_askpass', 'git_config', 'git_config_global', 'git_config_system',
-  'git_config_count', 'git_config_parameters', 'git_editor', 'git_exec_path', 'git_external_diff', 'git_pager',
-  'git_proxy_command', 'git_template_dir', 'git_sequence_editor', 'git_ssh', 'git_ssh_command',
-]);
-
-function gitEnvironment(env: NodeJS.ProcessEnv): { env: Record<string, string>; allow: string[] } {
-  // simple-git refuses GIT_* variables it was not told about; allow exactly the safe ones the caller passed.
-  const clean: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) {
-    if (value !== undefined && !UNSAFE_GIT_ENV.has(key.toLowerCase())) clean[key] = value;
-  }
-  return { env: clean, allow: Object.keys(clean).filter((k) => /^GIT_/i.test(k)) };
 }
 
 function checkAborted(signal?: AbortSignal): void {
@@ -190,19 +174,17 @@ export class GitWorkspace {
 
   private static async client(root: string, env?: NodeJS.ProcessEnv): Promise<SimpleGit> {
     const { env: gitEnv, allow } = gitEnvironment(env ?? process.env);
-    const git = simpleGit({ baseDir: root, allowEnvironment: allow, trimmed: false });
-    if (env) git.env(gitEnv);
-    return git;
+    return simpleGit({ baseDir: root, allowEnvironment: allow, trimmed: false }).env(gitEnv);
   }
 
   /** Uses the fallback identity (via `-c`) only for what the repository and machine leave unset. */
   private async ensureIdentity(): Promise<void> {
     const get = async (key: string): Promise<string> => (await this.git.raw(['config', '--get', key]).catch(() => '')).trim();
     const config: string[] = [];
-    if (!(await get('user.name'))) config.push('-c', `user.name=${FALLBACK_IDENTITY.name}`);
-    if (!(await get('user.email'))) config.push('-c', `user.email=${FALLBACK_IDENTITY.email}`);
+    if (!(await get('user.name'))) config.push('-c', `user.name=${FALLBACK_GIT_IDENTITY.name}`);
+    if (!(await get('user.email'))) config.push('-c', `user.email=${FALLBACK_GIT_IDENTITY.email}`);
     this.identityArgs = config;
-    if (config.length) log.info('no git identity configured; committing as the fallback identity', { identity: FALLBACK_IDENTITY });
+    if (config.length) log.info('no git identity configured; committing as the fallback identity', { identity: FALLBACK_GIT_IDENTITY });
   }
 
   /** Runs a git command that may create commits (commit, stash, commit-tree) with the identity fallback. */

@@ -5,7 +5,8 @@ import { resolveWorkspacePath } from '../../sandbox/workspacePath';
 import { redactSecrets } from '../../security/redact';
 import { defineTool } from '../types';
 import { BuiltinToolError } from './errors';
-import { FALLBACK_AUTHOR, gitFailure, openWorkspaceGit } from './gitWorkspace';
+import { FALLBACK_GIT_IDENTITY } from '../../git/gitEnvironment';
+import { gitFailure, openWorkspaceGit } from './gitWorkspace';
 import { DEFAULT_MAX_CONTENT_CHARS, truncateText } from './textLimits';
 
 /** Parameters of `git_status`. */
@@ -92,7 +93,7 @@ export interface GitCommitData {
   changes: number;
   insertions: number;
   deletions: number;
-  /** True when git had no user.name/email and {@link FALLBACK_AUTHOR} was used. */
+  /** True when git had no user.name/email and {@link FALLBACK_GIT_IDENTITY} was used. */
   fallbackAuthor: boolean;
   /** Secret files (`.env`, `.env.*`) that were staged and were unstaged instead of committed. */
   leftOut: string[];
@@ -117,7 +118,7 @@ async function unstageSecretFiles(git: SimpleGit): Promise<string[]> {
 
 /**
  * `git_commit` (MEDIUM): stages the workspace's changes (by default) and commits them. Refuses
- * when nothing is staged; never skips hooks (no `--no-verify`); uses {@link FALLBACK_AUTHOR}
+ * when nothing is staged; never skips hooks (no `--no-verify`); uses {@link FALLBACK_GIT_IDENTITY}
  * only when git has no identity configured; secrets are redacted from the message and secret
  * files (`.env`, `.env.*`) are unstaged rather than committed.
  */
@@ -148,7 +149,7 @@ export const gitCommitTool = defineTool({
     const email = (await git.getConfig('user.email')).value;
     const fallbackAuthor = !name || !email;
     if (fallbackAuthor) {
-      const config = [`user.name=${name || FALLBACK_AUTHOR.name}`, `user.email=${email || FALLBACK_AUTHOR.email}`];
+      const config = [`user.name=${name || FALLBACK_GIT_IDENTITY.name}`, `user.email=${email || FALLBACK_GIT_IDENTITY.email}`];
       ({ git } = await openWorkspaceGit(context, 'git_commit', config));
     }
     const message = redactSecrets(params.message);

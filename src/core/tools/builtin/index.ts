@@ -10,7 +10,6 @@ export { searchFilesTool, searchFilesParameters, type SearchMatch } from './sear
 export { runCommandTool, createRunCommandTool, runCommandParameters, type RunCommandOptions, type RunCommandData } from './runCommand';
 export { createRunTestsTool, runTestsParameters, type RunTestsOptions } from './runTests';
 export { gitStatusTool, gitDiffTool, gitCommitTool, type GitStatusData, type GitCommitData } from './gitTools';
-export { FALLBACK_AUTHOR } from './gitWorkspace';
 export { createHttpRequestTool, httpRequestParameters, type HttpRequestOptions, type HttpResponseData } from './httpRequest';
 export { previewToolCall, type ToolCallPreview } from './preview';
 export { unifiedDiff } from './unifiedDiff';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isAgentError } from '../../../../src/core/errors/agentError';
 import { gitCommitTool, gitDiffTool, gitStatusTool, type GitCommitData, type GitStatusData } from '../../../../src/core/tools/builtin/gitTools';
-import { FALLBACK_AUTHOR, gitEnvironment } from '../../../../src/core/tools/builtin/gitWorkspace';
+import { FALLBACK_GIT_IDENTITY } from '../../../../src/core/git/gitEnvironment';
 import { callTool, createTempWorkspace, type TempWorkspace } from './support/workspace';
 
 async function fails(promise: Promise<unknown>, pattern: RegExp): Promise<void> {
@@ -111,7 +111,7 @@ describe('builtin git tools (real git repositories)', () => {
       else process.env.XDG_CONFIG_HOME = saved.XDG_CONFIG_HOME;
       await rm(emptyHome, { recursive: true, force: true });
     }
-    assert.equal(git('log', '-1', '--format=%an <%ae>').trim(), `${FALLBACK_AUTHOR.name} <${FALLBACK_AUTHOR.email}>`);
+    assert.equal(git('log', '-1', '--format=%an <%ae>').trim(), `${FALLBACK_GIT_IDENTITY.name} <${FALLBACK_GIT_IDENTITY.email}>`);
     const subject = git('log', '-1', '--format=%s').trim();
     assert.ok(!subject.includes('sk-abcdefghijklmnopqrstu'), subject);
     assert.match(subject, /\[REDACTED\]/);
@@ -148,10 +148,5 @@ describe('builtin git tools (real git repositories)', () => {
     await fails(callTool(gitStatusTool, {}, ws.context()), /not a git repository \(run `git init` first\)/);
     await fails(callTool(gitDiffTool, {}, ws.context()), /not a git repository/);
     await fails(callTool(gitCommitTool, { message: 'x' }, ws.context()), /not a git repository/);
-  });
-
-  it('gives git a scrubbed environment without GIT_* or editor overrides', () => {
-    const env = gitEnvironment({ PATH: '/bin', HOME: '/h', OPENAI_API_KEY: 'sk-x', GIT_DIR: '/elsewhere', git_editor: 'vim', EDITOR: 'vi', GH_TOKEN: 't' });
-    assert.deepEqual(env, { PATH: '/bin', HOME: '/h' });
   });
 });
