@@ -1,0 +1,89 @@
+/**
+ * The extension's settings (`tddAgent.*`) as one validated value. Pure: it takes a getter, so the
+ * `vscode` configuration, a test or a plain object can feed it. Invalid values are a CONFIG
+ * AgentError naming each setting and what is wrong; missing values take the manifest's defaults.
+ */
+import { z } from 'zod';
+import { AgentError } from '../../core/errors/agentError';
+import { mcpServerConfigSchema, type McpServerConfig } from '../../core/mcp/config';
+import type { ApprovalPolicyConfig } from '../../core/tools/approvalPolicy';
+import { DANGER_LEVELS } from '../../core/tools/types';
+
+/** The configuration section. */
+export const SETTINGS_SECTION = 'tddAgent';
+
+/** Providers a person may choose. */
+export const PROVIDER_CHOICES = ['auto', 'openai', 'ollama', 'replay'] as const;
+/** Rules per danger level. */
+export const APPROVAL_RULE_CHOICES = ['allow', 'ask', 'deny'] as const;
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
+
+/** The schema of every `tddAgent.*` setting (keys without the section prefix). */
+export const extensionSettingsSchema = z.object({
+  provider: z.enum(PROVIDER_CHOICES).default('auto'),
+  model: optionalText,
+  baseUrl: optionalText.refine((v) => v === undefined || /^https?:\/\/[^\s]+$/i.test(v), 'must be an http(s) URL'),
+  ollamaHost: optionalText,
+  cassette: optionalText,
+  maxCycles: z.number().int().min(1).max(100).default(10),
+  approvalPolicy: z.partialRecord(z.enum(DANGER_LEVELS), z.enum(APPROVAL_RULE_CHOICES)).default({}),
+  approvalTimeoutSeconds: z.number().int().min(5).max(3600).default(300),
+  qualityGates: z.array(z.string().min(1)).default([]),
+  testTimeoutMs: z.number().int().min(1000).max(3_600_000).default(60_000),
+  mcpServers: z.array(mcpServerConfigSchema).default([]),
+});
+
+/** Validated settings. */
+export interface ExtensionSettings {
+  provider: (typeof PROVIDER_CHOICES)[number];
+  model?: string;
+  baseUrl?: string;
+  ollamaHost?: string;
+  /** Cassette file for the replay provider (relative paths are resolved against the workspace). */
+  cassette?: string;
+  maxCycles: number;
+  /** The approval policy as the core's ApprovalPolicy takes it. */
+  approvalPolicy: ApprovalPolicyConfig;
+  approvalTimeoutMs: number;
+  qualityGates: string[];
+  testTimeoutMs: number;
+  mcpServers: McpServerConfig[];
+}
+
+/** Every key read from the configuration. */
+export const SETTING_KEYS = Object.keys(extensionSettingsSchema.shape) as Array<keyof typeof extensionSettingsSchema.shape>;
+
+/**
+ * Reads and validates the settings through `get(key)` (e.g. `configuration.get(key)`).
+ * @throws AgentError CONFIG listing every invalid setting as `tddAgent.<key>: <problem>`.
+ */
+export function readSettings(get: (key: string) => unknown): ExtensionSettings {
+  const raw: Record<string, unknown> = {};
+  for (const key of SETTING_KEYS) {
+    const value = get(key);
+    if (value !== undefined && value !== null) raw[key] = value;
+  }
+  const parsed = extensionSettingsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${SETTINGS_SECTION}.${issue.path.map(String).join('.')}: ${issue.message}`);
+    throw new AgentError('CONFIG', `Invalid settings:\n${problems.map((p) => `  - ${p}`).join('\n')}`, { problems });
+  }
+  const s = parsed.data;
+  return {
+    provider: s.provider,
+    ...(s.model ? { model: s.model } : {}),
+    ...(s.baseUrl ? { baseUrl: s.baseUrl } : {}),
+    ...(s.ollamaHost ? { ollamaHost: s.ollamaHost } : {}),
+    ...(s.cassette ? { cassette: s.cassette } : {}),
+    maxCycles: s.maxCycles,
+    approvalPolicy: Object.keys(s.approvalPolicy).length > 0 ? { levels: s.approvalPolicy } : {},
+    approvalTimeoutMs: s.approvalTimeoutSeconds * 1000,
+    qualityGates: s.qualityGates,
+    testTimeoutMs: s.testTimeoutMs,
+    mcpServers: s.mcpServers,
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * Everything behind the extension's commands and panel, loaded on first use (see `activation.ts`):
+ * the panel store and view, the status bar, the kata runner, QA/CoT on the selection, API key
+ * commands, workspace trust and core logging routed into the output channel.
+ */
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { PanelMessage } from '../shared/panelProtocol';
+import { clearApiKey, readApiKey, setApiKey } from './commands/apiKey';
+import { COMMANDS, PANEL_STATE_KEY, PANEL_VIEW_ID } from './commands/commandIds';
+import { SETTINGS_SECTION, readSettings, type ExtensionSettings } from './config/settings';
+import { routeCoreLogs } from './logging/outputChannelLog';
+import { PanelStore } from './panel/panelStore';
+import { PanelViewProvider } from './panel/panelViewProvider';
+import { KataRunner, type RunKataOptions } from './session/kataRunner';
+import { askAboutSelection, type SelectionAgentKind } from './session/selectionAgents';
+import { KataStatusBar } from './status/statusBar';
+
+/** The loaded extension: one per activation. */
+export class ExtensionHost implements vscode.Disposable {
+  readonly store: PanelStore;
+  readonly provider: PanelViewProvider;
+  readonly runner: KataRunner;
+  private readonly statusBar: KataStatusBar;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.disposables.push(routeCoreLogs(log));
+    this.store = new PanelStore({
+      instanceId: randomUUID(),
+      trusted: vscode.workspace.isTrusted,
+      persisted: context.workspaceState.get(PANEL_STATE_KEY),
+      persist: (state) => context.workspaceState.update(PANEL_STATE_KEY, state),
+    });
+    this.statusBar = new KataStatusBar();
+    this.statusBar.update(this.store.state);
+    let running: boolean | undefined;
+    const unsubscribe = this.store.onDidChange((state) => {
+      this.statusBar.update(state);
+      // `tddAgent.running` switches the view's Run / Stop title buttons.
+      const now = state.session?.status === 'running';
+      if (now !== running) void vscode.commands.executeCommand('setContext', 'tddAgent.running', (running = now));
+    });
+    this.provider = new PanelViewProvider(context.extensionUri, this.store, log, (message) => this.onPanelMessage(message));
+    const deps = {
+      store: this.store,
+      log,
+      settings: () => this.settings(),
+      apiKey: () => readApiKey(context.secrets),
+      openPanel: () => this.openPanel(),
+    };
+    this.runner = new KataRunner({ ...deps, extensionPath: context.extensionPath });
+    this.selectionDeps = deps;
+    this.disposables.push(
+      this.statusBar,
+      this.provider,
+      { dispose: unsubscribe },
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.store.dispatch({ type: 'trust', trusted: true })),
+    );
+  }
+
+  private readonly selectionDeps: Parameters<typeof askAboutSelection>[0];
+
+  /** The validated `tddAgent.*` settings (throws a CONFIG AgentError naming each bad one). */
+  settings(): ExtensionSettings {
+    const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+    return readSettings((key) => config.get(key));
+  }
+
+  /** Runs a kata (the command's argument may be a kata path or bundled slug). */
+  runKata(arg?: unknown): Promise<unknown> {
+    const options: RunKataOptions = {};
+    if (typeof arg === 'string' && arg.trim() !== '') options.kata = arg.trim();
+    else if (arg instanceof vscode.Uri) options.kata = arg.fsPath;
+    return this.runner.run(options);
+  }
+
+  /** Stops the running kata. */
+  stopKata(): void {
+    if (!this.runner.stop()) void vscode.window.showInformationMessage('TDD Agent: no kata is running.');
+  }
+
+  /** QA or CoT on the selection; `prompt` skips the input box (programmatic use). */
+  ask(kind: SelectionAgentKind, prompt?: unknown): Promise<unknown> {
+    return askAboutSelection(this.selectionDeps, kind, typeof prompt === 'string' ? prompt : undefined);
+  }
+
+  /** Stores an API key entered in a password box. */
+  setApiKey(): Promise<boolean> {
+    return setApiKey(this.context.secrets, this.log);
+  }
+
+  /** Deletes the stored API key. */
+  clearApiKey(): Promise<void> {
+    return clearApiKey(this.context.secrets, this.log);
+  }
+
+  /** Reveals the panel. */
+  openPanel(): Thenable<unknown> {
+    return vscode.commands.executeCommand(`${PANEL_VIEW_ID}.focus`);
+  }
+
+  private onPanelMessage(message: Exclude<PanelMessage, { type: 'ready' }>): void {
+    switch (message.type) {
+      case 'approvalResponse':
+        this.runner.answerApproval(message.requestId, message.decision);
+        return;
+      case 'command':
+        switch (message.name) {
+          case 'runKata':
+            void vscode.commands.executeCommand(COMMANDS.runKata);
+            return;
+          case 'stopKata':
+            this.stopKata();
+            return;
+          case 'setApiKey':
+            void vscode.commands.executeCommand(COMMANDS.setApiKey);
+            return;
+          case 'openSettings':
+            void vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${this.context.extension.id}`);
+            return;
+        }
+        return;
+      case 'log':
+        this.log[message.level === 'warn' ? 'warn' : message.level](`panel: ${message.message}`);
+        return;
+    }
+  }
+
+  async dispose(): Promise<void> {
+    await this.runner.dispose();
+    this.store.dispose();
+    for (const d of this.disposables.splice(0).reverse()) d.dispose();
+  }
+}
+
+/** Creates the host (called once, lazily, by the activation code). */
+export function createExtensionHost(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): ExtensionHost {
+  return new ExtensionHost(context, log);
+}

@@ -1,0 +1,99 @@
+/**
+ * Plugs the panel into the core's control protocol. To the core it is a `MessageChannelLike`
+ * (wrapped in a `PortTransport`): an `approval_request` becomes an approval card in the panel state,
+ * a `cancel` removes it. A person's `approvalResponse { requestId, decision }` from the panel comes
+ * back through {@link ApprovalBridge.answer} and is handed to the protocol as an `approval_response`
+ * by id. Pure (no `vscode`): the webview is reached only through the store.
+ */
+import type { AgentToPersonMessage, PersonToAgentMessage } from '../../core/control/messages';
+import type { MessageChannelLike } from '../../core/control/portTransport';
+import type { ApprovalDecision } from '../../shared/panelProtocol';
+import type { PanelStore } from './panelStore';
+
+/** Who answers approvals in the audit trail. */
+export const PANEL_ANSWERER = 'panel';
+
+/** Minimal logger the bridge writes to. */
+export interface BridgeLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/** The panel side of the control channel for one session. */
+export class ApprovalBridge implements MessageChannelLike {
+  private readonly handlers = new Set<(message: unknown) => void>();
+  private readonly pending = new Set<string>();
+  private closed = false;
+
+  constructor(
+    private readonly store: PanelStore,
+    private readonly log: BridgeLog,
+    /** Which role is acting now (shown on the card), if known. */
+    private readonly currentRole: () => string | undefined = () => undefined,
+  ) {}
+
+  /** Receives a message from the agent side. Returns false once closed (the protocol then fails closed). */
+  send(message: AgentToPersonMessage): boolean {
+    if (this.closed) return false;
+    switch (message.type) {
+      case 'approval_request':
+        this.pending.add(message.id);
+        this.store.dispatch({ type: 'approvalRequested', request: message, role: this.currentRole() });
+        this.store.flush();
+        this.log.info(`approval requested: ${message.tool} (${message.dangerLevel}) [${message.id}]`);
+        return true;
+      case 'cancel':
+        this.pending.delete(message.id);
+        this.store.dispatch({ type: 'approvalClosed', requestId: message.id });
+        this.log.info(`approval request ${message.id} withdrawn (${message.reason})`);
+        return true;
+      case 'question':
+        // The panel has no free-text questions: decline at once so the agent carries on.
+        queueMicrotask(() => this.emit({ type: 'answer', id: message.id, text: '', answeredBy: PANEL_ANSWERER, declined: true }));
+        return true;
+      case 'progress':
+        this.log.info(`progress: ${message.message}`);
+        return true;
+    }
+  }
+
+  /** Subscribes the control protocol to the person's answers. */
+  onMessage(handler: (message: unknown) => void): () => void {
+    this.handlers.add(handler);
+    return () => this.handlers.delete(handler);
+  }
+
+  /**
+   * Hands a person's decision from the panel to the waiting executor, by request id. Returns false
+   * (and changes nothing) for an id that is not pending, e.g. a stale card or an already answered one.
+   */
+  answer(requestId: string, decision: ApprovalDecision): boolean {
+    if (this.closed || !this.pending.has(requestId)) {
+      this.log.warn(`dropped an approval answer for unknown or finished request ${requestId}`);
+      return false;
+    }
+    this.pending.delete(requestId);
+    this.store.dispatch({ type: 'approvalClosed', requestId });
+    this.log.info(`approval ${decision} for ${requestId} by ${PANEL_ANSWERER}`);
+    this.emit({ type: 'approval_response', id: requestId, decision, answeredBy: PANEL_ANSWERER });
+    return true;
+  }
+
+  /** Request ids waiting for an answer. */
+  pendingIds(): string[] {
+    return [...this.pending];
+  }
+
+  /** Removes every card and stops accepting messages. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const id of this.pending) this.store.dispatch({ type: 'approvalClosed', requestId: id });
+    this.pending.clear();
+    this.handlers.clear();
+  }
+
+  private emit(message: PersonToAgentMessage): void {
+    for (const handler of [...this.handlers]) handler(message);
+  }
+}

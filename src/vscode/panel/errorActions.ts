@@ -1,0 +1,32 @@
+/**
+ * What a person can do about an error, by `error_code`: the line shown under an error card in the
+ * panel and in error notifications. Pure (no `vscode`).
+ */
+
+const ACTIONS: Readonly<Record<string, string>> = {
+  PROVIDER_NOT_CONFIGURED:
+    "Run 'TDD Agent: Set API key', or set 'tddAgent.provider' / 'tddAgent.baseUrl' (an OpenAI-compatible server) or start Ollama.",
+  AUTH: "The model provider refused the API key. Run 'TDD Agent: Set API key' with a valid key.",
+  RATE_LIMIT: 'The model provider is rate limiting: wait a minute and run the kata again, or use another model.',
+  TIMEOUT: "The model did not answer in time. Check 'tddAgent.baseUrl' and the server, then run the kata again.",
+  CONNECTION: "The model server could not be reached. Check 'tddAgent.baseUrl' / 'tddAgent.ollamaHost' and that the server runs.",
+  CONTEXT_LENGTH: 'The conversation is too long for this model: pick a model with a larger context window.',
+  INVALID_REQUEST: "The model server rejected the request: check 'tddAgent.model'.",
+  CONFIG: "Check the 'tddAgent.*' settings (the message names the one that is wrong).",
+  WORKSPACE_DIRTY: 'Commit or stash your changes first: the session works on its own git branch from a clean tree.',
+  GIT_FAILED: 'Open the workspace folder that holds the git repository (git init it if needed) and try again.',
+  REPLAY_DIVERGED: "The cassette does not match this run: record it again, or set 'tddAgent.provider' to a live provider.",
+  SESSION_STATE_INVALID: 'Delete .tdd/session.json in the workspace to start a fresh session.',
+  TOOL_DENIED: 'A tool call was denied; nothing was changed. Approve it next time, or adjust tddAgent.approvalPolicy.',
+  SANDBOX_VIOLATION: 'The agent tried to leave the workspace; the call was refused and nothing was changed.',
+  CANCELLED: 'The run was stopped. Run the kata again to continue.',
+  UNTRUSTED_WORKSPACE: "Trust this workspace ('Workspaces: Manage Workspace Trust') to run katas and tools.",
+  NO_WORKSPACE: 'Open a folder (a git repository) first: katas run against the open workspace.',
+  NO_SELECTION: 'Select some code in the editor first.',
+  SESSION_RUNNING: "A kata is already running. Stop it with 'TDD Agent: Stop kata' first.",
+};
+
+/** The action line for `errorCode`, or undefined when there is nothing specific to suggest. */
+export function errorAction(errorCode: string): string | undefined {
+  return ACTIONS[errorCode];
+}

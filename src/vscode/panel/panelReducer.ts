@@ -1,0 +1,373 @@
+/**
+ * The host's view model of the agent panel as a pure function: `reducePanel(state, action)` folds
+ * supervisor events, control-protocol approval requests and answers, QA/CoT results and errors into
+ * a new {@link PanelState}. No `vscode` import, no clock, no randomness: every time and id comes in
+ * with the action, so the module is unit-tested on its own and replayable.
+ */
+import type { ApprovalRequestMessage } from '../../core/control/messages';
+import { redactSecrets, redactValue } from '../../core/security/redact';
+import type { PhaseOutcome as CorePhaseOutcome, CycleOutcome as CoreCycleOutcome, SupervisorEvent } from '../../core/tdd/events';
+import type {
+  ActionRecord,
+  Answer,
+  CycleOutcome,
+  CycleSummary,
+  PanelError,
+  PanelState,
+  PendingApproval,
+  PhaseOutcome,
+  SessionHeader,
+  TddRole,
+} from '../../shared/panelProtocol';
+import { approvalPreview } from './approvalPreview';
+import { errorAction } from './errorActions';
+
+/** Most recent tool calls kept in the action history. */
+export const MAX_ACTIONS = 200;
+/** Most recent QA/CoT answers kept. */
+export const MAX_ANSWERS = 20;
+/** Most recent error cards kept. */
+export const MAX_ERRORS = 20;
+/** Longest JSON text of one tool call's parameters kept in the history (the rest is cut with a marker). */
+export const MAX_PARAMS_CHARS = 4000;
+/** Longest result summary kept per tool call. */
+export const MAX_SUMMARY_CHARS = 2000;
+
+/** Everything that changes the panel. `at` is the host's clock (epoch ms) when it happened. */
+export type PanelAction =
+  /** An event from the running supervisor. */
+  | { type: 'supervisor'; event: SupervisorEvent; at: number }
+  /** A kata run was started from a command; shown before the supervisor's `session_started` (provider resolution, git checks). */
+  | { type: 'sessionStarting'; kata: string; model: string; provider: string; maxCycles: number; at: number; resume?: boolean }
+  /** The control protocol asks a person to approve a tool call. */
+  | { type: 'approvalRequested'; request: ApprovalRequestMessage; role?: string }
+  /** A request was answered, withdrawn (timeout, cancellation) or the channel closed: the card goes away. */
+  | { type: 'approvalClosed'; requestId: string }
+  /** A QA or CoT answer. */
+  | { type: 'answer'; answer: Answer }
+  /** An error a person should see (with what to do next). */
+  | { type: 'error'; error: { error_code: string; message: string }; at: number }
+  /** Workspace trust changed. */
+  | { type: 'trust'; trusted: boolean }
+  /** The session ended outside the supervisor's own events (e.g. it threw before `session_started`). */
+  | { type: 'sessionAborted'; status: 'failed' | 'cancelled'; at: number };
+
+/** True when a session is running in this state. */
+export function isSessionRunning(state: PanelState): boolean {
+  return state.session?.status === 'running';
+}
+
+/** Folds one action into the state; returns a new object with `revision` increased by one. */
+export function reducePanel(state: PanelState, action: PanelAction): PanelState {
+  const next = apply(state, action);
+  return next === state ? state : { ...next, revision: state.revision + 1 };
+}
+
+function apply(state: PanelState, action: PanelAction): PanelState {
+  switch (action.type) {
+    case 'supervisor':
+      return applyEvent(state, action.event, action.at);
+    case 'sessionStarting':
+      return {
+        ...state,
+        session: {
+          kata: action.kata,
+          model: action.model,
+          provider: action.provider,
+          branch: null,
+          status: 'running',
+          cycle: 0,
+          maxCycles: action.maxCycles,
+          phase: null,
+          totals: { testsPassed: 0, testsFailed: 0, tokens: 0, commits: 0 },
+          startedAt: action.at,
+        },
+        // Resuming continues the same timeline; the supervisor re-sends the cycles it runs again.
+        cycles: action.resume ? state.cycles : [],
+        actions: action.resume ? state.actions : [],
+        approvals: [],
+        errors: [],
+      };
+    case 'approvalRequested':
+      return addApproval(state, fromControlRequest(action.request, action.role));
+    case 'approvalClosed':
+      return removeApproval(state, action.requestId);
+    case 'answer':
+      return { ...state, answers: [...state.answers.filter((a) => a.id !== action.answer.id), action.answer].slice(-MAX_ANSWERS) };
+    case 'error':
+      return addError(state, action.error, action.at);
+    case 'trust':
+      return state.trusted === action.trusted ? state : { ...state, trusted: action.trusted };
+    case 'sessionAborted': {
+      if (!state.session || state.session.status !== 'running') return state;
+      return {
+        ...state,
+        session: { ...state.session, status: action.status, phase: null, finishedAt: action.at },
+        approvals: [],
+        cycles: state.cycles.map((c) => (c.outcome === 'running' ? closeCycle(c, action.status === 'cancelled' ? 'cancelled' : 'failed') : c)),
+      };
+    }
+  }
+}
+
+function applyEvent(state: PanelState, event: SupervisorEvent, at: number): PanelState {
+  switch (event.type) {
+    case 'session_started':
+      return {
+        ...state,
+        session: {
+          kata: event.kata,
+          model: event.model,
+          provider: event.provider,
+          branch: event.branch,
+          status: 'running',
+          cycle: event.resumedFromCycle ? Math.max(0, event.resumedFromCycle - 1) : 0,
+          maxCycles: event.maxCycles,
+          phase: null,
+          totals: state.session?.status === 'running' ? state.session.totals : { testsPassed: 0, testsFailed: 0, tokens: 0, commits: 0 },
+          startedAt: state.session?.status === 'running' && state.session.startedAt !== undefined ? state.session.startedAt : at,
+        },
+        cycles: event.resumedFromCycle ? state.cycles : [],
+        actions: event.resumedFromCycle ? state.actions : [],
+        approvals: [],
+      };
+    case 'cycle_started':
+      return withSession(
+        {
+          ...state,
+          cycles: [
+            ...state.cycles.filter((c) => c.n !== event.cycle),
+            { n: event.cycle, outcome: 'running', commit: null, tests: { passed: 0, failed: 0 }, phases: [] },
+          ],
+        },
+        (s) => ({ ...s, cycle: event.cycle, phase: null }),
+      );
+    case 'phase_changed': {
+      const withPhase = withSession(state, (s) => ({ ...s, cycle: Math.max(s.cycle, event.cycle), phase: event.phase }));
+      if (!event.role) return withPhase;
+      const role = event.role;
+      return updateCycle(withPhase, event.cycle, (c) => upsertPhase(c, role, { outcome: 'running', attempts: event.attempt }));
+    }
+    case 'model_called':
+      return withSession(state, (s) => ({ ...s, totals: { ...s.totals, tokens: s.totals.tokens + event.promptTokens + event.completionTokens } }));
+    case 'tool_called': {
+      const record: ActionRecord = {
+        id: event.callId || `call-${state.revision}`,
+        role: event.role,
+        tool: event.tool,
+        params: boundedParams(event.params),
+        resultSummary: clip(redactSecrets(event.summary), MAX_SUMMARY_CHARS),
+        ok: event.ok,
+        approval: event.approval,
+        durationMs: Math.max(0, Math.round(event.durationMs)),
+        cycle: event.cycle > 0 ? event.cycle : undefined,
+        at,
+      };
+      const actions = [...state.actions.filter((a) => a.id !== record.id), record].slice(-MAX_ACTIONS);
+      return { ...state, actions };
+    }
+    case 'approval_requested': {
+      // The control protocol's request (with preview and reason) normally arrives first; this keeps
+      // the card when only the supervisor event is seen.
+      if (state.approvals.some((a) => a.requestId === event.requestId)) return state;
+      return addApproval(state, {
+        requestId: event.requestId,
+        tool: event.tool,
+        dangerLevel: event.dangerLevel,
+        params: boundedParams(event.params),
+        expiresAt: Math.max(0, event.expiresAt),
+        reason: `${event.dangerLevel} tools need your approval`,
+      });
+    }
+    case 'approval_answered':
+      return removeApproval(state, event.requestId);
+    case 'test_run_finished': {
+      const tests = { passed: event.tests.passed, failed: event.tests.failed };
+      const withTotals = withSession(state, (s) => ({ ...s, totals: { ...s.totals, testsPassed: tests.passed, testsFailed: tests.failed } }));
+      return event.cycle > 0 ? updateCycle(withTotals, event.cycle, (c) => ({ ...c, tests })) : withTotals;
+    }
+    case 'reverted':
+      return updateCycle(state, event.cycle, (c) => upsertPhase(c, event.role, { outcome: 'reverted' }));
+    case 'quality_gate_failed':
+      return {
+        ...state,
+        actions: [
+          ...state.actions,
+          {
+            id: `gate-${event.cycle}-${state.revision}`,
+            role: 'supervisor',
+            tool: 'quality_gate',
+            params: { command: event.command },
+            resultSummary: clip(redactSecrets(event.output), MAX_SUMMARY_CHARS),
+            ok: false,
+            approval: 'auto' as const,
+            durationMs: 0,
+            cycle: event.cycle > 0 ? event.cycle : undefined,
+            at,
+          },
+        ].slice(-MAX_ACTIONS),
+      };
+    case 'commit_made': {
+      const committed = updateCycle(state, event.cycle, (c) => ({ ...c, commit: event.sha, title: c.title ?? firstLine(event.message) }));
+      return withSession(committed, (s) => ({ ...s, totals: { ...s.totals, commits: s.totals.commits + 1 } }));
+    }
+    case 'phase_finished':
+      return updateCycle(state, event.cycle, (c) =>
+        upsertPhase(c, event.role, { outcome: phaseOutcome(event.outcome), attempts: event.attempts, duration_ms: Math.max(0, Math.round(event.durationMs)) }),
+      );
+    case 'cycle_finished':
+      return updateCycle(state, event.cycle, (c) => ({
+        ...closeCycle(c, cycleOutcome(event.outcome)),
+        commit: event.commit ?? c.commit,
+        tests: { passed: event.tests.passed, failed: event.tests.failed },
+        ...(event.outcome === 'kata_complete' && !c.title ? { title: 'kata complete: nothing left to test' } : {}),
+      }));
+    case 'session_finished': {
+      const { summary } = event;
+      const finished = withSession(state, (s) => ({
+        ...s,
+        status: event.status === 'running' ? 'running' : event.status,
+        branch: summary.branch || s.branch,
+        phase: null,
+        finishedAt: at,
+        totals: {
+          testsPassed: summary.totals.tests_passed,
+          testsFailed: s.totals.testsFailed,
+          tokens: Math.max(summary.totals.tokens, s.totals.tokens),
+          commits: summary.totals.commits,
+        },
+      }));
+      const closed: PanelState = {
+        ...finished,
+        approvals: [],
+        cycles: finished.cycles.map((c) => (c.outcome === 'running' ? closeCycle(c, event.status === 'cancelled' ? 'cancelled' : 'failed') : c)),
+      };
+      return summary.error ? addError(closed, summary.error, at) : closed;
+    }
+    case 'error':
+      return addError(state, event.error, at);
+    case 'overshoot':
+    case 'violation':
+      return state;
+  }
+}
+
+function withSession(state: PanelState, change: (session: SessionHeader) => SessionHeader): PanelState {
+  return state.session ? { ...state, session: change(state.session) } : state;
+}
+
+function updateCycle(state: PanelState, n: number, change: (cycle: CycleSummary) => CycleSummary): PanelState {
+  if (!Number.isInteger(n) || n < 1) return state;
+  const existing = state.cycles.find((c) => c.n === n);
+  const base: CycleSummary = existing ?? { n, outcome: 'running', commit: null, tests: { passed: 0, failed: 0 }, phases: [] };
+  const updated = change(base);
+  const cycles = existing ? state.cycles.map((c) => (c.n === n ? updated : c)) : [...state.cycles, updated].sort((a, b) => a.n - b.n);
+  return { ...state, cycles };
+}
+
+function upsertPhase(cycle: CycleSummary, role: TddRole, change: Partial<CycleSummary['phases'][number]>): CycleSummary {
+  const existing = cycle.phases.find((p) => p.role === role);
+  const updated = { ...(existing ?? { role, outcome: 'pending' as const, attempts: 0, duration_ms: 0 }), ...change };
+  return { ...cycle, phases: existing ? cycle.phases.map((p) => (p.role === role ? updated : p)) : [...cycle.phases, updated] };
+}
+
+function closeCycle(cycle: CycleSummary, outcome: CycleOutcome): CycleSummary {
+  const phaseEnd: PhaseOutcome = outcome === 'cancelled' ? 'cancelled' : outcome === 'failed' ? 'failed' : 'passed';
+  return {
+    ...cycle,
+    outcome,
+    phases: cycle.phases.map((p) => (p.outcome === 'running' || p.outcome === 'pending' ? { ...p, outcome: phaseEnd } : p)),
+  };
+}
+
+/** The core's phase outcome in the panel's vocabulary. */
+export function phaseOutcome(outcome: CorePhaseOutcome): PhaseOutcome {
+  switch (outcome) {
+    case 'red':
+    case 'green':
+    case 'refactored':
+    case 'kata_complete':
+      return 'passed';
+    case 'no_change':
+    case 'skipped':
+      return 'skipped';
+    case 'failed':
+      return 'failed';
+    case 'cancelled':
+      return 'cancelled';
+  }
+}
+
+/** The core's cycle outcome in the panel's vocabulary. */
+export function cycleOutcome(outcome: CoreCycleOutcome): CycleOutcome {
+  switch (outcome) {
+    case 'green':
+    case 'kata_complete':
+      return 'passed';
+    case 'failed':
+      return 'failed';
+    case 'cancelled':
+      return 'cancelled';
+  }
+}
+
+function addApproval(state: PanelState, approval: PendingApproval): PanelState {
+  const approvals = [...state.approvals.filter((a) => a.requestId !== approval.requestId), approval];
+  return { ...state, approvals };
+}
+
+function removeApproval(state: PanelState, requestId: string): PanelState {
+  if (!state.approvals.some((a) => a.requestId === requestId)) return state;
+  return { ...state, approvals: state.approvals.filter((a) => a.requestId !== requestId) };
+}
+
+function addError(state: PanelState, error: { error_code: string; message: string }, at: number): PanelState {
+  const action = errorAction(error.error_code);
+  const card: PanelError = {
+    id: `error-${state.revision + 1}`,
+    error_code: error.error_code,
+    message: clip(redactSecrets(error.message), MAX_SUMMARY_CHARS),
+    ...(action ? { action } : {}),
+    at,
+  };
+  // The same error reported twice in a row (event + summary) shows once.
+  const last = state.errors.at(-1);
+  if (last && last.error_code === card.error_code && last.message === card.message) return state;
+  return { ...state, errors: [...state.errors, card].slice(-MAX_ERRORS) };
+}
+
+/** The control protocol's approval request as an approval card. */
+export function fromControlRequest(request: ApprovalRequestMessage, role?: string): PendingApproval {
+  const expires = Date.parse(request.expiresAt);
+  const preview = approvalPreview(request.tool, request.params, request.preview);
+  return {
+    requestId: request.id,
+    tool: request.tool,
+    dangerLevel: request.dangerLevel,
+    params: boundedParams(request.params),
+    ...(preview ? { preview } : {}),
+    expiresAt: Number.isFinite(expires) && expires > 0 ? expires : 0,
+    reason: request.reason ?? `${request.dangerLevel} tools need your approval`,
+    ...(role ? { role } : {}),
+  };
+}
+
+/** Redacted parameters; very large values are replaced by a clipped JSON text. */
+export function boundedParams(params: unknown): unknown {
+  const safe = redactValue(params);
+  let text: string;
+  try {
+    text = JSON.stringify(safe) ?? 'null';
+  } catch {
+    return '[unserializable parameters]';
+  }
+  return text.length <= MAX_PARAMS_CHARS ? safe : clip(text, MAX_PARAMS_CHARS);
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n')[0] ?? '').trim();
+}

@@ -1,0 +1,130 @@
+/**
+ * Owns the panel's {@link PanelState} on the host: applies actions with the pure reducer, tells
+ * listeners about changes at most once per throttle window (the first change at once, the latest
+ * one at the end of the window), and persists the state so a reloaded window restores it.
+ * No `vscode` import: the provider subscribes, the activation code passes `persist`.
+ */
+import { emptyPanelState, parsePanelState, type PanelState } from '../../shared/panelProtocol';
+import { reducePanel, type PanelAction } from './panelReducer';
+
+/** Default minimum time between two change notifications. */
+export const DEFAULT_THROTTLE_MS = 100;
+
+/** Options of a {@link PanelStore}. */
+export interface PanelStoreOptions {
+  /** Identifies this host instance in every snapshot (a fresh one per activation). */
+  instanceId: string;
+  trusted: boolean;
+  /** A previously persisted state (unknown: it is validated and dropped when invalid). */
+  persisted?: unknown;
+  /** Minimum time between notifications (default 100 ms; 0 notifies synchronously). */
+  throttleMs?: number;
+  /** Saves the state (workspaceState); called with the same throttle as listeners, and on flush. */
+  persist?: (state: PanelState) => void | PromiseLike<void>;
+  /** Clock (tests). */
+  now?: () => number;
+}
+
+/** The state a reloaded host starts from: the persisted one, with nothing left "running". */
+export function restoreState(persisted: unknown, instanceId: string, trusted: boolean, now: number): PanelState {
+  const saved = parsePanelState(persisted);
+  if (!saved) return emptyPanelState({ instanceId, trusted });
+  let state: PanelState = { ...saved, instanceId, revision: 0, trusted, approvals: [] };
+  if (state.session?.status === 'running') {
+    // The session ran in a window that is gone: it is not running any more.
+    state = reducePanel(state, { type: 'sessionAborted', status: 'cancelled', at: now });
+    state = reducePanel(state, {
+      type: 'error',
+      error: { error_code: 'CANCELLED', message: 'The window was reloaded while the kata was running; the session stopped.' },
+      at: now,
+    });
+    state = { ...state, revision: 0 };
+  }
+  return state;
+}
+
+/** The host-side holder of the panel state. */
+export class PanelStore {
+  private current: PanelState;
+  private readonly listeners = new Set<(state: PanelState) => void>();
+  private readonly throttleMs: number;
+  private readonly persistFn: PanelStoreOptions['persist'];
+  private readonly now: () => number;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private dirty = false;
+  private lastNotified = Number.NEGATIVE_INFINITY;
+
+  constructor(options: PanelStoreOptions) {
+    this.now = options.now ?? Date.now;
+    this.throttleMs = Math.max(0, options.throttleMs ?? DEFAULT_THROTTLE_MS);
+    this.persistFn = options.persist;
+    this.current = restoreState(options.persisted, options.instanceId, options.trusted, this.now());
+  }
+
+  /** The current state (the latest, even when a notification is still pending). */
+  get state(): PanelState {
+    return this.current;
+  }
+
+  /** Applies one action; listeners hear about it within the throttle window. */
+  dispatch(action: PanelAction): PanelState {
+    const next = reducePanel(this.current, action);
+    if (next === this.current) return next;
+    this.current = next;
+    this.schedule();
+    return next;
+  }
+
+  /** Subscribes to (throttled) changes; returns an unsubscribe function. */
+  onDidChange(listener: (state: PanelState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Notifies and persists a pending change now. */
+  flush(): void {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (!this.dirty) return;
+    this.dirty = false;
+    this.lastNotified = this.now();
+    const state = this.current;
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(state);
+      } catch {
+        /* a failing listener must not stop the others */
+      }
+    }
+    if (this.persistFn) {
+      try {
+        void Promise.resolve(this.persistFn(state)).catch(() => undefined);
+      } catch {
+        /* persistence is best effort */
+      }
+    }
+  }
+
+  /** Flushes and drops every listener. */
+  dispose(): void {
+    this.flush();
+    this.listeners.clear();
+  }
+
+  private schedule(): void {
+    this.dirty = true;
+    if (this.timer !== undefined) return;
+    const wait = this.throttleMs - (this.now() - this.lastNotified);
+    if (this.throttleMs === 0 || wait <= 0) {
+      this.flush();
+      return;
+    }
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush();
+    }, wait);
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+}

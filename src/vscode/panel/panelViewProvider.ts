@@ -1,0 +1,95 @@
+/**
+ * The agent panel as a webview view: strict-CSP HTML from `renderPanelHtml` with a fresh nonce,
+ * resources only from `dist/` and `media/`, the whole {@link PanelState} posted on every
+ * (throttled) change and whenever the panel says `ready`. Every message from the panel is
+ * validated with `parsePanelMessage`; an invalid or unknown one is logged and dropped.
+ */
+import * as vscode from 'vscode';
+import { PANEL_RESOURCES } from '../../shared/panelHtml';
+import { parsePanelMessage, stateMessage, type PanelMessage } from '../../shared/panelProtocol';
+import { renderPanelDocument } from './panelDocument';
+import type { PanelStore } from './panelStore';
+
+/** What the provider does with a valid panel message other than `ready`. */
+export interface PanelMessageHandler {
+  (message: Exclude<PanelMessage, { type: 'ready' }>): void;
+}
+
+/** Serves the panel; one instance per activation. */
+export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly store: PanelStore,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly onPanelMessage: PanelMessageHandler,
+  ) {
+    this.unsubscribe = store.onDidChange(() => this.post());
+  }
+
+  /** True while the view is resolved and visible. */
+  get visible(): boolean {
+    return this.view?.visible ?? false;
+  }
+
+  /** Called by VS Code when the view is first shown (and again after it was disposed). */
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    const { webview } = view;
+    const roots = [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')];
+    webview.options = { enableScripts: true, localResourceRoots: roots };
+    webview.html = renderPanelDocument({
+      cspSource: webview.cspSource,
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, PANEL_RESOURCES.script)).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, PANEL_RESOURCES.style)).toString(),
+    });
+    this.disposables.push(
+      webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+      view.onDidChangeVisibility(() => {
+        if (view.visible) this.post();
+      }),
+      view.onDidDispose(() => {
+        if (this.view === view) this.view = undefined;
+      }),
+    );
+    this.log.debug('panel view resolved');
+  }
+
+  /** Posts the current state to the panel (no-op while no view exists). */
+  post(): void {
+    const view = this.view;
+    if (!view) return;
+    view.webview.postMessage(stateMessage(this.store.state)).then(
+      (delivered) => {
+        if (!delivered) this.log.debug('panel did not take the state (hidden)');
+      },
+      (error: unknown) => this.log.warn(`posting the state to the panel failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+
+  private receive(raw: unknown): void {
+    const { message, reason } = parsePanelMessage(raw);
+    if (!message) {
+      this.log.warn(`panel: dropped ${reason}`);
+      return;
+    }
+    if (message.type === 'ready') {
+      this.post();
+      return;
+    }
+    try {
+      this.onPanelMessage(message);
+    } catch (error) {
+      this.log.error(`panel message ${message.type} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.view = undefined;
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * What the status bar item says for a panel state: cycle n/N, phase, tests passed/failed and tokens
+ * while a kata runs; the final status afterwards. Pure (no `vscode`).
+ */
+import type { PanelState } from '../../shared/panelProtocol';
+
+/** Text, tooltip and whether the item is shown. Codicons are written as `$(name)`. */
+export interface StatusView {
+  visible: boolean;
+  text: string;
+  tooltip: string;
+}
+
+const PHASE_LABEL: Record<string, string> = {
+  TESTING: 'red',
+  IMPLEMENTING: 'green',
+  REFACTORING: 'refactor',
+  DONE: 'done',
+};
+
+const STATUS_LABEL: Record<string, string> = {
+  completed: 'done',
+  max_cycles: 'max cycles',
+  failed: 'failed',
+  cancelled: 'stopped',
+};
+
+/** Tokens as 1234 → "1.2k". */
+export function formatTokens(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  if (tokens < 1_000_000) return `${(tokens / 1000).toFixed(tokens < 10_000 ? 1 : 0)}k`;
+  return `${(tokens / 1_000_000).toFixed(1)}M`;
+}
+
+/** The status bar view of `state`. */
+export function statusView(state: PanelState): StatusView {
+  const session = state.session;
+  if (!session) return { visible: true, text: '$(beaker) TDD', tooltip: 'TDD Agent: open the panel' };
+  const { totals } = session;
+  const tests = `✓${totals.testsPassed} ✗${totals.testsFailed}`;
+  const tokens = `${formatTokens(totals.tokens)} tok`;
+  const cycle = `${session.cycle}/${session.maxCycles}`;
+  if (session.status === 'running') {
+    const phase = session.phase ? PHASE_LABEL[session.phase] ?? session.phase.toLowerCase() : 'starting';
+    return {
+      visible: true,
+      text: `$(sync~spin) TDD ${cycle} ${phase} ${tests} ${tokens}`,
+      tooltip: `TDD Agent: ${session.kata}, cycle ${cycle}, phase ${phase}; tests ${totals.testsPassed} passed, ${totals.testsFailed} failed; ${totals.tokens} tokens. Click to open the panel.`,
+    };
+  }
+  const label = STATUS_LABEL[session.status] ?? session.status;
+  const icon = session.status === 'completed' || session.status === 'max_cycles' ? '$(pass)' : session.status === 'idle' ? '$(beaker)' : '$(error)';
+  return {
+    visible: true,
+    text: `${icon} TDD ${label} ${cycle} ${tests} ${tokens}`,
+    tooltip: `TDD Agent: ${session.kata} ${label} after ${session.cycle} cycle(s), ${totals.commits} commit(s); tests ${totals.testsPassed} passed, ${totals.testsFailed} failed; ${totals.tokens} tokens. Click to open the panel.`,
+  };
+}

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { ControlProtocol, PortTransport, isPersonAnswer } from '../../../src/core/control';
+import { PanelStore } from '../../../src/vscode/panel/panelStore';
+import { ApprovalBridge, PANEL_ANSWERER } from '../../../src/vscode/panel/approvalBridge';
+
+/** The real control protocol over a PortTransport wrapping the bridge, as the extension wires it. */
+function setup(options: { approvalTimeoutMs?: number } = {}) {
+  const store = new PanelStore({ instanceId: 'i', trusted: true, throttleMs: 0 });
+  const logs: string[] = [];
+  const bridge = new ApprovalBridge(store, { info: (m) => logs.push(m), warn: (m) => logs.push(`WARN ${m}`) }, () => 'implementer');
+  const control = new ControlProtocol(new PortTransport(bridge), { approvalTimeoutMs: options.approvalTimeoutMs ?? 60_000 });
+  return { store, bridge, control, logs };
+}
+
+const request = { tool: 'write_file', dangerLevel: 'MEDIUM' as const, params: { path: 'src/a.js', content: 'x' }, preview: { kind: 'diff' as const, path: 'src/a.js', diff: '+x' } };
+
+describe('approval bridge: control protocol ↔ panel approval cards', () => {
+  it('an approval request shows a card; Approve from the panel resolves the waiting request by id', async () => {
+    const { store, bridge, control } = setup();
+    const pending = control.requestApproval(request);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(store.state.approvals.length, 1);
+    const card = store.state.approvals[0]!;
+    assert.equal(card.role, 'implementer');
+    assert.deepEqual(card.preview, { kind: 'diff', path: 'src/a.js', diff: '+x' });
+    assert.ok(bridge.answer(card.requestId, 'approve'));
+    const answer = await pending;
+    assert.equal(answer.outcome, 'approved');
+    assert.equal(answer.answeredBy, PANEL_ANSWERER);
+    assert.equal(store.state.approvals.length, 0);
+    control.close();
+  });
+
+  it('"Always allow" is a person answer the approval policy can record; Deny fails closed with a reason', async () => {
+    const { store, bridge, control } = setup();
+    const always = control.requestApproval(request);
+    await new Promise((r) => setImmediate(r));
+    bridge.answer(store.state.approvals[0]!.requestId, 'always');
+    const a = await always;
+    assert.equal(a.outcome, 'always');
+    assert.ok(isPersonAnswer(a));
+    const denied = control.requestApproval(request);
+    await new Promise((r) => setImmediate(r));
+    bridge.answer(store.state.approvals[0]!.requestId, 'deny');
+    const d = await denied;
+    assert.equal(d.outcome, 'denied');
+    assert.match(d.reason ?? '', /panel/);
+    control.close();
+  });
+
+  it('an answer for an unknown or already answered request is dropped and changes nothing', async () => {
+    const { store, bridge, control, logs } = setup();
+    const pending = control.requestApproval(request);
+    await new Promise((r) => setImmediate(r));
+    const id = store.state.approvals[0]!.requestId;
+    assert.equal(bridge.answer('not-a-request', 'approve'), false);
+    assert.equal(store.state.approvals.length, 1);
+    assert.ok(bridge.answer(id, 'approve'));
+    assert.equal(bridge.answer(id, 'deny'), false, 'a second answer is ignored');
+    assert.equal((await pending).outcome, 'approved');
+    assert.ok(logs.some((l) => l.startsWith('WARN') && l.includes('not-a-request')));
+    control.close();
+  });
+
+  it('a request nobody answers times out: denied, and its card is withdrawn', async () => {
+    const { store, control } = setup({ approvalTimeoutMs: 30 });
+    const answer = await control.requestApproval(request);
+    assert.equal(answer.outcome, 'timeout');
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(store.state.approvals, []);
+    control.close();
+  });
+
+  it('cancelling the run withdraws the card; closing the bridge denies what is still pending', async () => {
+    const { store, bridge, control } = setup();
+    const abort = new AbortController();
+    const cancelled = control.requestApproval(request, abort.signal);
+    await new Promise((r) => setImmediate(r));
+    abort.abort();
+    assert.equal((await cancelled).outcome, 'denied');
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(store.state.approvals, []);
+
+    const open = control.requestApproval(request);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(store.state.approvals.length, 1);
+    bridge.close();
+    control.close();
+    assert.equal((await open).outcome, 'denied');
+    assert.deepEqual(store.state.approvals, []);
+    // After close the channel refuses new requests: the protocol fails closed.
+    const late = new ControlProtocol(new PortTransport(bridge));
+    assert.equal((await late.requestApproval(request)).outcome, 'denied');
+  });
+
+  it('questions are declined at once (the panel has no free-text prompt)', async () => {
+    const { control } = setup();
+    const answer = await control.ask('Which file?', { timeoutMs: 5_000 });
+    assert.equal(answer.outcome, 'declined');
+    control.close();
+  });
+});

@@ -1,0 +1,192 @@
+import assert from 'node:assert/strict';
+import { registerSecret } from '../../../src/core/security/redact';
+import { emptyPanelState, parsePanelState, type PanelState } from '../../../src/shared/panelProtocol';
+import { MAX_ACTIONS, MAX_PARAMS_CHARS, reducePanel, type PanelAction } from '../../../src/vscode/panel/panelReducer';
+import { wholeSession, writeRequest } from './fixtures';
+
+const fresh = (): PanelState => emptyPanelState({ instanceId: 'host-1', trusted: true });
+const fold = (state: PanelState, actions: PanelAction[]): PanelState => actions.reduce(reducePanel, state);
+const events = (list: ReturnType<typeof wholeSession>, at = 1000): PanelAction[] => list.map((event, i) => ({ type: 'supervisor', event, at: at + i }));
+
+/** Every state the reducer produces must be a valid snapshot for the panel. */
+function assertValid(state: PanelState): void {
+  assert.ok(parsePanelState(state), `state is not a valid PanelState: ${JSON.stringify(state).slice(0, 400)}`);
+}
+
+describe('panel reducer (pure): supervisor events → PanelState', () => {
+  it('folds a whole three-cycle session into header, timeline, history and totals', () => {
+    const state = fold(fresh(), events(wholeSession(3)));
+    assertValid(state);
+    assert.equal(state.session?.status, 'completed');
+    assert.equal(state.session?.kata, 'FizzBuzz');
+    assert.equal(state.session?.branch, 'tdd/fizzbuzz-1');
+    assert.equal(state.session?.cycle, 3);
+    assert.equal(state.session?.maxCycles, 6);
+    assert.equal(state.session?.phase, null);
+    assert.deepEqual(state.session?.totals, { testsPassed: 3, testsFailed: 0, tokens: 690, commits: 3 });
+    assert.equal(state.cycles.length, 3);
+    for (const [i, cycle] of state.cycles.entries()) {
+      assert.equal(cycle.n, i + 1);
+      assert.equal(cycle.outcome, 'passed');
+      assert.equal(cycle.commit, `sha${i + 1}`);
+      assert.equal(cycle.title, `feat: behaviour ${i + 1}`);
+      assert.deepEqual(cycle.tests, { passed: i + 1, failed: 0 });
+      assert.deepEqual(
+        cycle.phases.map((p) => [p.role, p.outcome, p.attempts]),
+        [
+          ['tester', 'passed', 1],
+          ['implementer', 'passed', 1],
+          ['refactorer', 'skipped', 1],
+        ],
+      );
+    }
+    assert.equal(state.actions.length, 6);
+    assert.deepEqual(state.actions.map((a) => a.approval), ['approved', 'always', 'approved', 'always', 'approved', 'always']);
+    assert.ok(state.revision > 0);
+  });
+
+  it('shows the running phase and live totals mid-cycle', () => {
+    const all = events(wholeSession(1));
+    const state = fold(fresh(), all.slice(0, 9)); // up to the implementer's model call
+    assertValid(state);
+    assert.equal(state.session?.status, 'running');
+    assert.equal(state.session?.cycle, 1);
+    assert.equal(state.session?.phase, 'IMPLEMENTING');
+    assert.deepEqual(state.session?.totals, { testsPassed: 0, testsFailed: 1, tokens: 230, commits: 0 });
+    assert.equal(state.cycles[0]?.outcome, 'running');
+    assert.deepEqual(state.cycles[0]?.phases.map((p) => p.outcome), ['passed', 'running']);
+  });
+
+  it('every action increases the revision by exactly one; a no-op keeps the same object', () => {
+    let state = fresh();
+    for (const action of events(wholeSession(1))) {
+      const next = reducePanel(state, action);
+      if (next !== state) assert.equal(next.revision, state.revision + 1);
+      state = next;
+    }
+    const same = reducePanel(state, { type: 'trust', trusted: true });
+    assert.equal(same, state);
+  });
+
+  it('an approval request from the control protocol becomes a card with a diff preview, role and deadline; an answer removes it', () => {
+    let state = fold(fresh(), events(wholeSession(1)).slice(0, 2));
+    state = reducePanel(state, { type: 'approvalRequested', request: writeRequest('req-1'), role: 'tester' });
+    assertValid(state);
+    assert.equal(state.approvals.length, 1);
+    const card = state.approvals[0]!;
+    assert.equal(card.requestId, 'req-1');
+    assert.equal(card.tool, 'write_file');
+    assert.equal(card.dangerLevel, 'MEDIUM');
+    assert.equal(card.role, 'tester');
+    assert.equal(card.expiresAt, Date.parse('2026-11-22T08:05:00.000Z'));
+    assert.deepEqual(card.preview?.kind, 'diff');
+    assert.match(card.reason ?? '', /MEDIUM/);
+    // The supervisor's own approval_requested event for the same id does not add a second card.
+    state = reducePanel(state, { type: 'supervisor', event: { type: 'approval_requested', requestId: 'req-1', tool: 'write_file', dangerLevel: 'MEDIUM', params: {}, expiresAt: 1 }, at: 5 });
+    assert.equal(state.approvals.length, 1);
+    state = reducePanel(state, { type: 'supervisor', event: { type: 'approval_answered', requestId: 'req-1', decision: 'approved' }, at: 6 });
+    assert.equal(state.approvals.length, 0);
+  });
+
+  it('a supervisor-only approval request still shows a card, and the richer control request replaces it', () => {
+    let state = reducePanel(fresh(), { type: 'supervisor', event: { type: 'approval_requested', requestId: 'r2', tool: 'run_command', dangerLevel: 'HIGH', params: { command: 'npm test' }, expiresAt: 5000 }, at: 1 });
+    assert.equal(state.approvals[0]?.preview, undefined);
+    state = reducePanel(state, { type: 'approvalRequested', request: { ...writeRequest('r2'), tool: 'run_command', dangerLevel: 'HIGH', params: { command: 'npm test' }, preview: { kind: 'command', commandLine: 'npm test' } } });
+    assert.equal(state.approvals.length, 1);
+    assert.deepEqual(state.approvals[0]?.preview, { kind: 'command', commandLine: 'npm test' });
+    state = reducePanel(state, { type: 'approvalClosed', requestId: 'r2' });
+    assert.deepEqual(state.approvals, []);
+  });
+
+  it('session_finished with an error closes running cycles, clears approvals and shows the error with what to do', () => {
+    let state = fold(fresh(), events(wholeSession(1)).slice(0, 4));
+    state = reducePanel(state, { type: 'approvalRequested', request: writeRequest('x') });
+    state = reducePanel(state, {
+      type: 'supervisor',
+      event: {
+        type: 'session_finished',
+        status: 'failed',
+        summary: { status: 'failed', kata: 'FizzBuzz', branch: 'tdd/fizzbuzz-1', cycles: [], totals: { cycles: 0, commits: 0, tests_passed: 0, overshoots: 0, violations: 0, retries: 0, reverts: 0, tokens: 120 }, error: { error_code: 'AUTH', message: 'The API key was refused.' } },
+      },
+      at: 99,
+    });
+    assertValid(state);
+    assert.equal(state.session?.status, 'failed');
+    assert.equal(state.session?.finishedAt, 99);
+    assert.equal(state.cycles[0]?.outcome, 'failed');
+    assert.equal(state.cycles[0]?.phases[0]?.outcome, 'failed');
+    assert.deepEqual(state.approvals, []);
+    assert.equal(state.errors.at(-1)?.error_code, 'AUTH');
+    assert.match(state.errors.at(-1)?.action ?? '', /Set API key/);
+  });
+
+  it('the same error reported twice in a row (event, then summary) shows once', () => {
+    const error = { error_code: 'CONNECTION' as const, message: 'no server', details: {} };
+    const state = fold(fresh(), [
+      { type: 'supervisor', event: { type: 'error', error }, at: 1 },
+      { type: 'error', error, at: 2 },
+    ]);
+    assert.equal(state.errors.length, 1);
+    assert.match(state.errors[0]!.action!, /baseUrl/);
+  });
+
+  it('sessionStarting shows a running header before the supervisor starts; sessionAborted ends it', () => {
+    let state = reducePanel(fresh(), { type: 'sessionStarting', kata: '/ws/fizz.kata.md', model: 'm', provider: 'auto', maxCycles: 4, at: 10 });
+    assertValid(state);
+    assert.equal(state.session?.status, 'running');
+    assert.equal(state.session?.branch, null);
+    state = reducePanel(state, { type: 'sessionAborted', status: 'cancelled', at: 20 });
+    assert.equal(state.session?.status, 'cancelled');
+    assert.equal(state.session?.finishedAt, 20);
+    // Nothing to abort once finished.
+    assert.equal(reducePanel(state, { type: 'sessionAborted', status: 'failed', at: 30 }), state);
+  });
+
+  it('redacts registered secrets from parameters, summaries and errors', () => {
+    const secret = 'sk-test-reducer-0123456789abcdef';
+    registerSecret(secret);
+    const state = fold(fresh(), [
+      { type: 'supervisor', event: { type: 'tool_called', cycle: 1, role: 'tester', callId: 'c1', tool: 'run_command', params: { command: `curl -H ${secret}` }, ok: false, summary: `echo ${secret}`, approval: 'denied', durationMs: 1 }, at: 1 },
+      { type: 'error', error: { error_code: 'AUTH', message: `bad key ${secret}` }, at: 2 },
+      { type: 'approvalRequested', request: { ...writeRequest('s'), params: { key: secret } } },
+    ]);
+    assert.doesNotMatch(JSON.stringify(state), new RegExp(secret));
+  });
+
+  it('keeps the action history bounded and clips huge parameters', () => {
+    const many: PanelAction[] = Array.from({ length: MAX_ACTIONS + 25 }, (_, i) => ({
+      type: 'supervisor',
+      event: { type: 'tool_called', cycle: 1, role: 'implementer', callId: `c${i}`, tool: 'write_file', params: { content: 'x'.repeat(i === MAX_ACTIONS + 24 ? MAX_PARAMS_CHARS * 3 : 10) }, ok: true, summary: 'ok', approval: 'auto', durationMs: 1 },
+      at: i,
+    }));
+    const state = fold(fresh(), many);
+    assertValid(state);
+    assert.equal(state.actions.length, MAX_ACTIONS);
+    assert.equal(state.actions[0]?.id, 'c25');
+    const last = state.actions.at(-1)!;
+    assert.equal(typeof last.params, 'string');
+    assert.ok((last.params as string).length < MAX_PARAMS_CHARS + 100);
+    assert.match(last.params as string, /more characters/);
+  });
+
+  it('QA and CoT answers are appended (newest last); trust changes flip `trusted`', () => {
+    let state = reducePanel(fresh(), { type: 'answer', answer: { kind: 'qa', id: 'a1', question: 'q', answer: 'a', confidence: 0.5, reasoning: 'r' } });
+    state = reducePanel(state, { type: 'answer', answer: { kind: 'cot', id: 'a2', problem: 'p', steps: ['s1', 's2'], final_answer: 'f', confidence: 1 } });
+    assertValid(state);
+    assert.deepEqual(state.answers.map((a) => a.id), ['a1', 'a2']);
+    state = reducePanel(state, { type: 'trust', trusted: false });
+    assert.equal(state.trusted, false);
+  });
+
+  it('a resumed session keeps the earlier timeline; a new one starts empty', () => {
+    let state = fold(fresh(), events(wholeSession(2)));
+    const restart = reducePanel(state, { type: 'sessionStarting', kata: 'fizzbuzz.kata.md', model: 'm', provider: 'openai', maxCycles: 6, at: 4 });
+    assert.deepEqual(restart.cycles, []);
+    state = reducePanel(state, { type: 'sessionStarting', kata: 'fizzbuzz.kata.md', model: 'm', provider: 'openai', maxCycles: 6, at: 4, resume: true });
+    assert.equal(state.cycles.length, 2);
+    state = reducePanel(state, { type: 'supervisor', event: { type: 'session_started', kata: 'FizzBuzz', branch: 'tdd/fizzbuzz-1', baseBranch: 'main', model: 'm', provider: 'openai', maxCycles: 6, workspace: '/ws', resumedFromCycle: 3 }, at: 5 });
+    assert.equal(state.cycles.length, 2);
+    assert.equal(state.session?.status, 'running');
+    assert.equal(state.session?.cycle, 2);
+  });
+});

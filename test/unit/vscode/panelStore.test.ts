@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { emptyPanelState, type PanelState } from '../../../src/shared/panelProtocol';
+import { PanelStore, restoreState } from '../../../src/vscode/panel/panelStore';
+import { reducePanel } from '../../../src/vscode/panel/panelReducer';
+import { wholeSession, writeRequest } from './fixtures';
+
+describe('panel store: throttled snapshots and persistence', () => {
+  it('with throttle 0 every change is delivered and persisted at once', () => {
+    const seen: number[] = [];
+    const saved: PanelState[] = [];
+    const store = new PanelStore({ instanceId: 'i', trusted: true, throttleMs: 0, persist: (s) => void saved.push(s) });
+    store.onDidChange((s) => seen.push(s.revision));
+    store.dispatch({ type: 'trust', trusted: false });
+    store.dispatch({ type: 'trust', trusted: true });
+    assert.deepEqual(seen, [1, 2]);
+    assert.deepEqual(saved.map((s) => s.revision), [1, 2]);
+  });
+
+  it('a burst of changes inside the window is delivered as the first one plus the latest one', async () => {
+    const seen: number[] = [];
+    const store = new PanelStore({ instanceId: 'i', trusted: true, throttleMs: 40 });
+    store.onDidChange((s) => seen.push(s.revision));
+    for (const event of wholeSession(2)) store.dispatch({ type: 'supervisor', event, at: 1 });
+    const last = store.state.revision;
+    assert.equal(seen.length, 1, 'only the leading change so far');
+    await new Promise((r) => setTimeout(r, 120));
+    assert.deepEqual(seen, [1, last], 'the trailing notification carries the latest state');
+  });
+
+  it('flush delivers a pending change now; a no-op dispatch notifies nobody', () => {
+    const seen: number[] = [];
+    const store = new PanelStore({ instanceId: 'i', trusted: true, throttleMs: 10_000 });
+    store.onDidChange((s) => seen.push(s.revision));
+    store.dispatch({ type: 'trust', trusted: false });
+    store.dispatch({ type: 'trust', trusted: true });
+    store.flush();
+    assert.deepEqual(seen, [1, 2]);
+    store.dispatch({ type: 'trust', trusted: true });
+    store.flush();
+    assert.deepEqual(seen, [1, 2]);
+    store.dispose();
+  });
+
+  it('a throwing listener or a failing persist does not stop the others', async () => {
+    const seen: number[] = [];
+    const store = new PanelStore({ instanceId: 'i', trusted: true, throttleMs: 0, persist: () => Promise.reject(new Error('disk full')) });
+    store.onDidChange(() => {
+      throw new Error('listener bug');
+    });
+    store.onDidChange((s) => seen.push(s.revision));
+    store.dispatch({ type: 'trust', trusted: false });
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(seen, [1]);
+  });
+
+  it('restores a persisted finished session under the new instance id, revision 0, current trust', () => {
+    const finished = wholeSession(2).reduce((s, event) => reducePanel(s, { type: 'supervisor', event, at: 1 }), emptyPanelState({ instanceId: 'old', trusted: true }));
+    const store = new PanelStore({ instanceId: 'new', trusted: false, persisted: JSON.parse(JSON.stringify(finished)) });
+    assert.equal(store.state.instanceId, 'new');
+    assert.equal(store.state.revision, 0);
+    assert.equal(store.state.trusted, false);
+    assert.equal(store.state.session?.status, 'completed');
+    assert.equal(store.state.cycles.length, 2);
+  });
+
+  it('a session persisted while running is restored as cancelled with an explanation and no stale approval cards', () => {
+    let running = emptyPanelState({ instanceId: 'old', trusted: true });
+    for (const event of wholeSession(1).slice(0, 5)) running = reducePanel(running, { type: 'supervisor', event, at: 1 });
+    running = reducePanel(running, { type: 'approvalRequested', request: writeRequest('stale') });
+    const restored = restoreState(running, 'new', true, 500);
+    assert.equal(restored.session?.status, 'cancelled');
+    assert.equal(restored.session?.finishedAt, 500);
+    assert.deepEqual(restored.approvals, []);
+    assert.equal(restored.cycles[0]?.outcome, 'cancelled');
+    assert.match(restored.errors.at(-1)?.message ?? '', /reloaded/);
+    assert.equal(restored.revision, 0);
+  });
+
+  it('an invalid persisted value is dropped: the store starts empty', () => {
+    for (const persisted of [undefined, null, 42, 'x', { instanceId: 'i' }, { ...emptyPanelState({ instanceId: 'i', trusted: true }), revision: -1 }]) {
+      const store = new PanelStore({ instanceId: 'n', trusted: true, persisted });
+      assert.deepEqual(store.state, emptyPanelState({ instanceId: 'n', trusted: true }));
+    }
+  });
+});

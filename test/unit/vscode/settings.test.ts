@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { ApprovalPolicy } from '../../../src/core/tools/approvalPolicy';
+import { SETTING_KEYS, readSettings } from '../../../src/vscode/config/settings';
+
+const from = (values: Record<string, unknown>) => (key: string) => values[key];
+
+describe('extension settings (tddAgent.*)', () => {
+  it('missing values take the defaults', () => {
+    const s = readSettings(from({}));
+    assert.equal(s.provider, 'auto');
+    assert.equal(s.model, undefined);
+    assert.equal(s.maxCycles, 10);
+    assert.equal(s.testTimeoutMs, 60_000);
+    assert.equal(s.approvalTimeoutMs, 300_000);
+    assert.deepEqual(s.qualityGates, []);
+    assert.deepEqual(s.mcpServers, []);
+    assert.deepEqual(s.approvalPolicy, {});
+  });
+
+  it('blank strings count as unset; values are trimmed', () => {
+    const s = readSettings(from({ model: '  ', baseUrl: ' http://127.0.0.1:8000/v1 ', ollamaHost: '' }));
+    assert.equal(s.model, undefined);
+    assert.equal(s.baseUrl, 'http://127.0.0.1:8000/v1');
+    assert.equal(s.ollamaHost, undefined);
+  });
+
+  it('the approval policy per danger level becomes a config the core ApprovalPolicy accepts', () => {
+    const s = readSettings(from({ approvalPolicy: { MEDIUM: 'allow', HIGH: 'deny' } }));
+    assert.deepEqual(s.approvalPolicy, { levels: { MEDIUM: 'allow', HIGH: 'deny' } });
+    const policy = new ApprovalPolicy(s.approvalPolicy);
+    assert.equal(policy.decide('write_file', 'MEDIUM').rule, 'allow');
+    assert.equal(policy.decide('run_command', 'HIGH').rule, 'deny');
+    assert.equal(policy.decide('x', 'CRITICAL').rule, 'ask');
+  });
+
+  it('MCP servers are validated with the core schema', () => {
+    const s = readSettings(from({ mcpServers: [{ name: 'fs', transport: 'stdio', command: 'npx', args: ['-y', 'x'] }] }));
+    assert.equal(s.mcpServers[0]?.name, 'fs');
+  });
+
+  it('invalid values are one CONFIG error naming every bad setting', () => {
+    assert.throws(
+      () =>
+        readSettings(
+          from({ provider: 'gpt', maxCycles: 0, baseUrl: 'ftp://x', approvalPolicy: { MEDIUM: 'maybe' }, qualityGates: [''], mcpServers: [{ name: 'bad name!', transport: 'stdio', command: 'x' }] }),
+        ),
+      (error: any) => {
+        assert.equal(error.error_code, 'CONFIG');
+        for (const key of ['tddAgent.provider', 'tddAgent.maxCycles', 'tddAgent.baseUrl', 'tddAgent.approvalPolicy.MEDIUM', 'tddAgent.qualityGates.0', 'tddAgent.mcpServers.0.name']) {
+          assert.ok(error.message.includes(key), `${key} missing from: ${error.message}`);
+        }
+        return true;
+      },
+    );
+  });
+
+  it('knows every setting key it reads', () => {
+    assert.deepEqual([...SETTING_KEYS].sort(), ['approvalPolicy', 'approvalTimeoutSeconds', 'baseUrl', 'cassette', 'maxCycles', 'mcpServers', 'model', 'ollamaHost', 'provider', 'qualityGates', 'testTimeoutMs'].sort());
+  });
+});
