@@ -12,6 +12,7 @@ export interface AgentPromptLike {
   readonly tools?: readonly string[];
   /** The loaded config; `output_schema: null` marks a free-text (report) agent. */
   readonly config?: { output_schema?: unknown };
+  /** The messages and response format for a payload (see AgentPrompt.compose). */
   compose(payload?: Record<string, unknown>): { messages: ChatMessage[]; responseFormat?: ResponseFormat | null };
   /** Throws an AgentError with code OUTPUT_VALIDATION_FAILED and `details.violations` when `raw` does not fit. */
   parseAndValidate(raw: string): Record<string, unknown>;

@@ -10,12 +10,17 @@ export type HookAction =
 
 /** Constructors of {@link HookAction} values: `HookAction.reject('reason')`, `HookAction.modify(response)`, ... */
 export const HookAction = {
+  /** Pass the response on unchanged. */
   continue: (): HookAction => ({ type: 'continue' }),
+  /** Explicitly accept the response (same effect as continue; recorded as an approval). */
   approve: (): HookAction => ({ type: 'approve' }),
+  /** Stop the run with a HookRejectedError (HOOK_REJECTED) naming the hook and this reason. */
   reject: (reason: string): HookAction => ({ type: 'reject', reason }),
+  /** Replace the response for the following hooks and the agent. */
   modify: (response: LlmResult): HookAction => ({ type: 'modify', response }),
 };
 
+/** A value or a promise of it: hooks may be sync or async. */
 type MaybePromise<T> = T | Promise<T>;
 
 /**
@@ -29,8 +34,11 @@ export interface AgentLifecycle {
   beforeAgent?(input: Record<string, unknown>): MaybePromise<Record<string, unknown> | void>;
   /** May return replacement messages (e.g. redacted). */
   beforeModel?(messages: ChatMessage[]): MaybePromise<ChatMessage[] | void>;
+  /** Around every model call: call `next()` to make it (retry, cache, time, or short-circuit it). */
   wrapModelCall?(next: () => Promise<LlmResult>): Promise<LlmResult>;
+  /** Judges each model response: return a {@link HookAction} (nothing = continue). */
   afterModel?(response: LlmResult): MaybePromise<HookAction | void>;
+  /** Around every tool call: call `next()` to run it; may inspect `params`, time it or replace its result. */
   wrapToolCall?(toolName: string, next: () => Promise<ToolCallResult>, params: unknown): Promise<ToolCallResult>;
   /** May return a replacement result. */
   afterAgent?<R extends Record<string, unknown>>(result: R): MaybePromise<R | void>;

@@ -22,6 +22,7 @@ export interface PreparedPrompt {
 /** Where an agent's prompt comes from: a code signature, a JSON agent config, or plain fallback. */
 export interface PromptSource {
   readonly kind: 'signature' | 'config' | 'fallback';
+  /** Builds one execution's messages, response format and validator from its inputs. */
   prepare(inputs: Record<string, unknown>): PreparedPrompt | Promise<PreparedPrompt>;
 }
 

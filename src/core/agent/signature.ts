@@ -40,6 +40,7 @@ export interface CompiledSignature {
  */
 export interface Signature {
   readonly definition: SignatureDefinition;
+  /** The compiled prompt, JSON schema and validators (compiled on first use, then cached). */
   compile(): CompiledSignature;
 }
 

@@ -2,7 +2,13 @@ import type { AgentToPersonMessage } from './messages';
 import type { ControlTransport } from './transport';
 
 /** Anything `onMessage` may return to stop listening: a function or a VS Code-style Disposable. */
-export type Unsubscribe = (() => void) | { dispose(): void } | void;
+export type Unsubscribe =
+  | (() => void)
+  | {
+      /** Stops delivering messages (VS Code's Disposable shape). */
+      dispose(): void;
+    }
+  | void;
 
 /** The two functions a message channel offers (a webview, a MessagePort, a worker, a socket). */
 export interface MessageChannelLike {

@@ -32,6 +32,7 @@ export const ERROR_CODES = [
   'CANCELLED',
   'UNKNOWN',
 ] as const;
+/** One of {@link ERROR_CODES}: the stable, machine-readable kind of an {@link AgentError}. */
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** The plain shape of an error as it crosses a boundary (JSON, panel, audit trail). */
@@ -57,6 +58,7 @@ export class AgentError extends Error {
     this.details = JSON.parse(redactSecrets(JSON.stringify(details ?? {}))) as Record<string, unknown>;
   }
 
+  /** The plain `{ error_code, message, details }` shape (already redacted) for JSON, the panel and the audit trail. */
   toJSON(): ErrorInfo {
     return { error_code: this.error_code, message: this.message, details: this.details };
   }

@@ -11,6 +11,7 @@ export interface JsonSchemaResponseFormat {
   type: 'json_schema';
   json_schema: { name: string; schema: Record<string, unknown>; strict?: boolean; description?: string };
 }
+/** Structured output: a JSON schema, any JSON object, or plain text. */
 export type ResponseFormat = JsonSchemaResponseFormat | { type: 'json_object' } | { type: 'text' };
 
 /**
@@ -32,6 +33,7 @@ export interface LlmCallOptions {
   onDelta?: (delta: string) => void;
 }
 
+/** One tool call the model asked for (OpenAI function calling). */
 export interface LlmToolCall {
   id: string;
   name: string;
@@ -39,12 +41,14 @@ export interface LlmToolCall {
   arguments: string;
 }
 
+/** Tokens one call (or a whole run, summed) used. */
 export interface TokenUsage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
 }
 
+/** Why the model stopped: done, out of tokens, asking for tools, filtered, or not reported. */
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'unknown';
 
 /** The normalised result of one model call, whatever the provider. */
@@ -57,10 +61,12 @@ export interface LlmResult {
   latencyMs: number;
 }
 
+/** Which kind of provider answers: an OpenAI-compatible server, Ollama, or a replayed cassette. */
 export type ProviderName = 'openai' | 'ollama' | 'replay';
 
 /** Anything that answers model calls: the OpenAI-SDK client, a replay cassette, a recorder around either. */
 export interface LlmClient {
   readonly provider: ProviderName;
+  /** One model call; rejects with a typed LlmError (AUTH, RATE_LIMIT, TIMEOUT, ...) after retries. */
   call(options: LlmCallOptions): Promise<LlmResult>;
 }

@@ -1,8 +1,10 @@
 import { redactSecrets } from '../security/redact';
 
+/** Severity of a log record; records below the process-wide level (default `warn`) are dropped. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
+/** One log record as a sink receives it: message and fields already redacted of secrets. */
 export interface LogRecord {
   level: LogLevel;
   scope: string;
@@ -14,11 +16,17 @@ export interface LogRecord {
 /** Where log records go: stderr for the CLI, a LogOutputChannel in VS Code, an array in tests. */
 export type LogSink = (record: LogRecord) => void;
 
+/** A scoped logger from {@link getLogger}; every method goes through the one process-wide sink. */
 export interface Logger {
+  /** Detail for diagnosing a problem (shown with `--verbose` / the debug level). */
   debug(message: string, fields?: Record<string, unknown>): void;
+  /** A normal event worth knowing about. */
   info(message: string, fields?: Record<string, unknown>): void;
+  /** Something went wrong but the run goes on. */
   warn(message: string, fields?: Record<string, unknown>): void;
+  /** Something failed. */
   error(message: string, fields?: Record<string, unknown>): void;
+  /** A logger for a sub-scope (`tools` → `tools.read_file`). */
   child(scope: string): Logger;
 }
 
@@ -42,6 +50,7 @@ export function setLogSink(sink: LogSink): LogSink {
   return previous;
 }
 
+/** Sets the process-wide minimum level; returns the previous one so callers can restore it. */
 export function setLogLevel(level: LogLevel): LogLevel {
   const previous = root.level;
   root.level = level;

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { scrubEnv } from './scrubEnv';
 
+/** Options of {@link runProcess}. */
 export interface RunProcessOptions {
   cwd: string;
   /** Executable, or a whole command line when `shell` is true. */
@@ -18,6 +19,7 @@ export interface RunProcessOptions {
   input?: string;
 }
 
+/** What a finished child process did; {@link runProcess} always resolves with one, never rejects. */
 export interface RunProcessResult {
   exitCode: number | null;
   signal: NodeJS.Signals | null;

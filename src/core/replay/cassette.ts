@@ -19,6 +19,7 @@ export const RequestFingerprintSchema = z.object({
   /** Hash of the system prompt: a changed agent config is a divergence too. */
   systemDigest: z.string(),
 });
+/** What identifies a request in a cassette: calling agent, message count and roles, answered tool-call ids, offered tools, system-prompt digest. */
 export type RequestFingerprint = z.infer<typeof RequestFingerprintSchema>;
 
 const LlmResultSchema = z.object({
@@ -30,6 +31,7 @@ const LlmResultSchema = z.object({
   latencyMs: z.number(),
 });
 
+/** A recorded session: every model exchange in order, as request fingerprint and normalised response. */
 export const CassetteSchema = z.object({
   format: z.literal('tdd-agent-cassette'),
   version: z.literal(1),
@@ -37,6 +39,7 @@ export const CassetteSchema = z.object({
   note: z.string().optional(),
   exchanges: z.array(z.object({ request: RequestFingerprintSchema, response: LlmResultSchema })),
 });
+/** A recorded session (see {@link CassetteSchema}). */
 export type Cassette = z.infer<typeof CassetteSchema>;
 
 function textOf(message: ChatMessage): string {

@@ -13,10 +13,12 @@ export class RecordingLlmClient implements LlmClient {
     if (note) this.cassette.note = note;
   }
 
+  /** The wrapped client's provider. */
   get provider(): LlmClient['provider'] {
     return this.inner.provider;
   }
 
+  /** Calls the wrapped client and appends the exchange to the cassette file. */
   async call(options: LlmCallOptions): Promise<LlmResult> {
     const request = fingerprint(options);
     const response = await this.inner.call(options);

@@ -24,6 +24,7 @@ export class ReplayLlmClient implements LlmClient {
     return this.cassette.exchanges.length - this.next;
   }
 
+  /** Returns the next recorded response; REPLAY_DIVERGED when the request differs from the recorded one or the cassette is used up. */
   async call(options: LlmCallOptions): Promise<LlmResult> {
     options.signal?.throwIfAborted();
     const index = this.next;

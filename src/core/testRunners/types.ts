@@ -24,5 +24,6 @@ export interface TestRunResult {
 export interface TestRunner {
   readonly name: string;
   readonly command: string;
+  /** Runs the tests once: counts, status (passed / failed / error / timeout) and the output. */
   run(options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<TestRunResult>;
 }

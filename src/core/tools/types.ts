@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import type { Logger } from '../logging/logger';
 
+/** How much harm a tool call can do, lowest first: reads, scratch changes, file writes, commands, outside the workspace. */
 export const DANGER_LEVELS = ['SAFE', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
+/** One of {@link DANGER_LEVELS}. */
 export type DangerLevel = (typeof DANGER_LEVELS)[number];
 
 /** Orders danger levels: `dangerRank('HIGH') > dangerRank('MEDIUM')`. */
@@ -9,7 +11,9 @@ export function dangerRank(level: DangerLevel): number {
   return DANGER_LEVELS.indexOf(level);
 }
 
+/** What a tool works on; used by `ToolRegistry.discoverTools({ category })`. */
 export const TOOL_CATEGORIES = ['file', 'search', 'shell', 'git', 'test', 'http', 'mcp', 'custom'] as const;
+/** One of {@link TOOL_CATEGORIES}. */
 export type ToolCategory = (typeof TOOL_CATEGORIES)[number];
 
 /** What a tool gets besides its parameters. */
@@ -41,6 +45,7 @@ export interface ToolDefinition<P extends z.ZodType = z.ZodType> {
   category: ToolCategory;
   dangerLevel: DangerLevel;
   parameters: P;
+  /** Runs the call with validated parameters; throw (ideally an AgentError) to report a failure to the model. */
   execute(params: z.infer<P>, context: ToolContext): Promise<ToolOutput | string>;
 }
 
@@ -49,6 +54,10 @@ export function defineTool<P extends z.ZodType>(definition: ToolDefinition<P>): 
   return definition;
 }
 
+/**
+ * How a call was approved or refused: `auto` by policy or `--yes`, `approved` / `always` by a person,
+ * `denied` by a person (or no one to ask), `timeout` when nobody answered, `policy_denied` by a `deny` rule.
+ */
 export type ApprovalOutcome = 'auto' | 'approved' | 'always' | 'denied' | 'timeout' | 'policy_denied';
 
 /** The outcome of one tool call as the agent, the hooks and the audit trail see it. */
@@ -75,7 +84,9 @@ export type ToolCallWrapper = (toolName: string, next: () => Promise<ToolCallRes
  * it returns a ToolCallResult with ok=false whose content tells the model what went wrong.
  */
 export interface AgentToolbox {
+  /** The OpenAI function tools the model is offered. */
   toolSpecs(): import('../llm/types').ToolSpec[];
+  /** Runs one model-issued call; never throws for a bad call (see above). */
   executeCall(
     call: import('../llm/types').LlmToolCall,
     options?: { signal?: AbortSignal; wrap?: ToolCallWrapper; requestedBy?: string },

@@ -27,6 +27,7 @@ export class MultiCycleStrategy implements ExecutionStrategy {
     this.maxCycles = options.maxCycles;
   }
 
+  /** One execution: cycles of preCycle → model call → parseCycleResult → shouldTerminate → extractObservation, up to maxCycles. */
   async run(host: StrategyHost, run: AgentRun, inputs: Record<string, unknown>): Promise<StrategyResult> {
     const prepared = await host.preExecute(inputs, run);
     const prompt = await host.preparePrompt(prepared, run);

@@ -6,6 +6,7 @@ import type { ExecutionStrategy, StrategyHost, StrategyResult } from './types';
 export class SingleShotStrategy implements ExecutionStrategy {
   readonly name = 'single_shot';
 
+  /** One execution: preExecute → preparePrompt → model call with bounded repair → parseResult → postExecute. */
   async run(host: StrategyHost, run: AgentRun, inputs: Record<string, unknown>): Promise<StrategyResult> {
     const prepared = await host.preExecute(inputs, run);
     const prompt = await host.preparePrompt(prepared, run);

@@ -35,6 +35,7 @@ export interface CycleHandlers<P = LlmResult> {
   preCycle(cycle: number, observations: readonly string[], inputs: Record<string, unknown>): ChatMessage[] | Promise<ChatMessage[]>;
   /** Extra call options for this cycle (tools). */
   modelOptions?(cycle: number): ModelCallOptions;
+  /** Turns the cycle's model response into the agent's own representation (e.g. text plus tool calls). */
   parseCycleResult(result: LlmResult, cycle: number): P | Promise<P>;
   /** True ends the run with `finish`. May throw (e.g. OutputValidationError) to end it with `error`. */
   shouldTerminate(parsed: P, cycle: number): boolean | Promise<boolean>;
@@ -46,9 +47,13 @@ export interface CycleHandlers<P = LlmResult> {
 
 /** The agent as a strategy sees it: its extension points. */
 export interface StrategyHost {
+  /** See `BaseAgent.preExecute`. */
   preExecute(inputs: Record<string, unknown>, run: AgentRun): Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** See `BaseAgent.preparePrompt`. */
   preparePrompt(inputs: Record<string, unknown>, run: AgentRun): Promise<PreparedPrompt>;
+  /** See `BaseAgent.parseResult`. */
   parseResult(output: Record<string, unknown>, run: AgentRun): Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** See `BaseAgent.postExecute`. */
   postExecute(output: Record<string, unknown>, run: AgentRun): Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Multi-cycle agents only. */
   createCycleHandlers?(run: AgentRun, prompt: PreparedPrompt, inputs: Record<string, unknown>): CycleHandlers<unknown>;
@@ -64,6 +69,8 @@ export interface StrategyResult {
 
 /** How an agent turns inputs into output: single shot or multi-cycle (or your own). */
 export interface ExecutionStrategy {
+  /** Reported as `metadata.strategy`. */
   readonly name: string;
+  /** Runs one execution through the host's extension points; ends with a termination reason. */
   run(host: StrategyHost, run: AgentRun, inputs: Record<string, unknown>): Promise<StrategyResult>;
 }
