@@ -18,7 +18,7 @@ export const PANEL_ICON = 'media/tdd-agent.svg';
 
 /** Inputs of {@link renderPanelHtml}. */
 export interface PanelHtmlOptions {
-  /** `webview.cspSource` (the origin the webview serves local resources from). */
+  /** `webview.cspSource`: the source expression(s) the webview serves local resources from. */
   cspSource: string;
   /** A fresh random nonce per render (see {@link createNonce}). */
   nonce: string;
@@ -37,9 +37,17 @@ function escapeHtml(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** A CSP source may not contain characters that would end the directive or inject another one. */
+/** One CSP source expression: `'self'`, a scheme (`https:`) or a scheme-qualified host (`https://*.vscode-cdn.net`). */
+const CSP_SOURCE_TOKEN = /^(?:'self'|[a-z][a-z0-9+.-]*:(?:\/\/[^\s;,'"]+)?)$/i;
+
+/**
+ * `webview.cspSource` is one or more source expressions separated by spaces (VS Code 1.139 gives
+ * `'self' https://*.vscode-cdn.net`). Each must be a plain source: nothing that ends the directive,
+ * injects another one, or adds a keyword such as `'unsafe-inline'`.
+ */
 function assertCspSource(value: string): void {
-  if (!value || /[;,\s'"]/.test(value)) {
+  const tokens = value.trim().split(/\s+/).filter(Boolean);
+  if (tokens.length === 0 || !tokens.every((token) => CSP_SOURCE_TOKEN.test(token))) {
     throw new TypeError(`renderPanelHtml: invalid cspSource ${JSON.stringify(value)}`);
   }
 }

@@ -5,9 +5,8 @@
  * validated with `parsePanelMessage`; an invalid or unknown one is logged and dropped.
  */
 import * as vscode from 'vscode';
-import { PANEL_RESOURCES } from '../../shared/panelHtml';
+import { createNonce, PANEL_RESOURCES, renderPanelHtml } from '../../shared/panelHtml';
 import { parsePanelMessage, stateMessage, type PanelMessage } from '../../shared/panelProtocol';
-import { renderPanelDocument } from './panelDocument';
 import type { PanelStore } from './panelStore';
 
 /** What the provider does with a valid panel message other than `ready`. */
@@ -41,8 +40,9 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     const { webview } = view;
     const roots = [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')];
     webview.options = { enableScripts: true, localResourceRoots: roots };
-    webview.html = renderPanelDocument({
+    webview.html = renderPanelHtml({
       cspSource: webview.cspSource,
+      nonce: createNonce(),
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, PANEL_RESOURCES.script)).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, PANEL_RESOURCES.style)).toString(),
     });

@@ -53,3 +53,20 @@ describe('renderPanelHtml', () => {
     assert.deepEqual(PANEL_RESOURCES, { script: 'dist/webview.js', style: 'media/panel.css' });
   });
 });
+
+describe('renderPanelHtml with the cspSource VS Code really gives', () => {
+  const csp = (html: string): string => /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)![1]!;
+
+  it("accepts a list of sources (VS Code 1.139: 'self' https://*.vscode-cdn.net) and keeps every one in each directive", () => {
+    const policy = csp(renderPanelHtml({ ...options, cspSource: "'self' https://*.vscode-cdn.net" }));
+    assert.match(policy, /style-src 'self' https:\/\/\*\.vscode-cdn\.net;/);
+    assert.match(policy, /img-src 'self' https:\/\/\*\.vscode-cdn\.net data:/);
+    assert.match(policy, /default-src 'none'/);
+  });
+
+  it('refuses a list that would inject a directive or a keyword', () => {
+    for (const cspSource of ["'self' https://a; script-src *", "'unsafe-inline' https://a", "'self' 'unsafe-eval'", 'https://a,https://b', '   ']) {
+      assert.throws(() => renderPanelHtml({ ...options, cspSource }), TypeError, cspSource);
+    }
+  });
+});
