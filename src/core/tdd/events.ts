@@ -4,18 +4,22 @@ import type { TestRunStatus } from '../testRunners/types';
 
 /** The three TDD roles. */
 export const ROLES = ['tester', 'implementer', 'refactorer'] as const;
+/** One of {@link ROLES}. */
 export type Role = (typeof ROLES)[number];
 
 /** The phase a cycle is in; `DONE` once it has committed or failed. */
 export const PHASES = ['TESTING', 'IMPLEMENTING', 'REFACTORING', 'DONE'] as const;
+/** One of {@link PHASES}. */
 export type Phase = (typeof PHASES)[number];
 
 /** How a session stands: running, or how it ended. */
 export const SESSION_STATUSES = ['running', 'completed', 'max_cycles', 'failed', 'cancelled'] as const;
+/** One of {@link SESSION_STATUSES}. */
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 /** How a cycle ended: committed green, rolled back, stopped, or the Tester found nothing left to test. */
 export const CYCLE_OUTCOMES = ['green', 'failed', 'cancelled', 'kata_complete'] as const;
+/** One of {@link CYCLE_OUTCOMES}. */
 export type CycleOutcome = (typeof CYCLE_OUTCOMES)[number];
 
 /**
@@ -23,8 +27,10 @@ export type CycleOutcome = (typeof CYCLE_OUTCOMES)[number];
  * `refactored` / `no_change` / `skipped` (Refactorer: committed, nothing to do, gave up after red attempts).
  */
 export const PHASE_OUTCOMES = ['red', 'green', 'refactored', 'no_change', 'skipped', 'failed', 'cancelled', 'kata_complete'] as const;
+/** One of {@link PHASE_OUTCOMES}. */
 export type PhaseOutcome = (typeof PHASE_OUTCOMES)[number];
 
+/** The counts of one test run, as the supervisor saw them. */
 export interface TestCounts {
   status: TestRunStatus;
   passed: number;
@@ -55,4 +61,5 @@ export type SupervisorEvent =
   | { type: 'session_finished'; status: SessionStatus; summary: import('./supervisor/sessionSummary').SessionSummary }
   | { type: 'error'; error: ErrorInfo };
 
+/** Receives the supervisor's events in order. */
 export type SupervisorEventListener = (event: SupervisorEvent) => void;

@@ -15,6 +15,7 @@ export function truncateMiddle(text: string, maxChars: number): string {
   return `${text.slice(0, head)}\n…[${cut} characters truncated]…\n${text.slice(text.length - tail)}`;
 }
 
+/** Inputs of {@link buildRoleContext}. */
 export interface RoleContextInput {
   role: Role;
   kataTitle: string;

@@ -10,6 +10,7 @@ export interface RoleTurn {
   signal: AbortSignal;
 }
 
+/** What a turn produced: the role's report. */
 export interface RoleTurnResult {
   /** The role's final message (no tool call). The supervisor reads only its first line, as a label. */
   report: string;
@@ -17,9 +18,11 @@ export interface RoleTurnResult {
 
 /** Runs a role's turn. The real one is an agent working through tools; the supervisor only needs this. */
 export interface RoleRunner {
+  /** Plays one turn; rejects only when the turn could not run (cancelled, provider error). */
   runTurn(turn: RoleTurn): Promise<RoleTurnResult>;
 }
 
+/** One runner per role. */
 export type RoleRunners = Record<Role, RoleRunner>;
 
 /** The first non-empty line of a report, trimmed to a commit-message-sized label. */

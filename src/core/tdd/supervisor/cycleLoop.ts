@@ -14,6 +14,7 @@ export const MAX_ATTEMPTS: Record<Role, number> = { tester: 3, implementer: 3, r
 
 /** What the loop needs from git beyond the checkpoint: commit, undo, history. */
 export interface LoopGit extends CheckpointGit {
+  /** Commits every change and returns the sha. */
   commitAll(message: string): Promise<string>;
   /** Discards every uncommitted change the session made (tracked and untracked, not ignored files). */
   rollbackToHead(): Promise<void>;
@@ -21,6 +22,7 @@ export interface LoopGit extends CheckpointGit {
   recentCommits(n: number): Promise<string[]>;
 }
 
+/** What the loop needs to know about the kata. */
 export interface KataInfo {
   title: string;
   slug: string;
@@ -30,6 +32,7 @@ export interface KataInfo {
   testDir: string;
 }
 
+/** Everything a {@link CycleLoop} works with. */
 export interface CycleLoopOptions {
   workspaceRoot: string;
   kata: KataInfo;
@@ -44,9 +47,11 @@ export interface CycleLoopOptions {
   qualityGates?: readonly string[];
   testTimeoutMs: number;
   signal: AbortSignal;
+  /** Receives every supervisor event. */
   emit(event: SupervisorEvent): void;
 }
 
+/** How the cycles ended, with the last test counts and, when it did not end well, why. */
 export interface CycleLoopResult {
   status: Exclude<SessionStatus, 'running'>;
   lastTests: TestCounts;

@@ -1,6 +1,7 @@
 import { runProcess } from '../../process/runProcess';
 import { redactSecrets } from '../../security/redact';
 
+/** The first quality gate that failed, with its output. */
 export interface GateFailure {
   command: string;
   output: string;

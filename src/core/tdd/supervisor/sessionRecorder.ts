@@ -13,6 +13,7 @@ export type SessionCounter = 'overshoots' | 'violations' | 'retries' | 'reverts'
 
 const PHASE_OF: Record<Role, Exclude<Phase, 'DONE'>> = { tester: 'TESTING', implementer: 'IMPLEMENTING', refactorer: 'REFACTORING' };
 
+/** What a new session starts with. */
 export interface NewSessionInfo {
   kata: Kata;
   workspace: string;
@@ -111,6 +112,7 @@ export class SessionRecorder {
     return last?.outcome === 'in_progress' ? last : undefined;
   }
 
+  /** Cycle `n` begins (TESTING, no attempts yet). */
   startCycle(n: number): void {
     this.state.cycles.push(newCycleState(n));
   }
@@ -133,6 +135,7 @@ export class SessionRecorder {
     this.pending[role] = { overshoots: 0, violations: 0, reverts: 0 };
   }
 
+  /** Bumps a session counter, attributed to the role whose turn caused it. */
   count(counter: SessionCounter, role: Role): void {
     this.state.metrics[counter]++;
     if (counter !== 'retries') this.pending[role][counter]++;
@@ -143,11 +146,13 @@ export class SessionRecorder {
     if (this.current) this.current.behaviour = text;
   }
 
+  /** A commit was made in the current cycle: its green state, or its refactoring. */
   commit(kind: 'green' | 'refactor', sha: string): void {
     this.state.metrics.commits++;
     if (this.current) this.current.commits[kind] = sha;
   }
 
+  /** One model call: tokens and latency. */
   modelCall(usage: Pick<TokenUsage, 'promptTokens' | 'completionTokens'>, latencyMs: number): void {
     const m = this.state.metrics;
     m.modelCalls++;
@@ -158,6 +163,7 @@ export class SessionRecorder {
     m.modelLatencyMs.max = Math.max(m.modelLatencyMs.max, Math.round(latencyMs));
   }
 
+  /** Closes the current cycle with its outcome and the last test counts. */
   finishCycle(outcome: CycleOutcome, tests: TestCounts): void {
     const cycle = this.current;
     if (!cycle) return;
@@ -171,6 +177,7 @@ export class SessionRecorder {
     if (outcome === 'green' || outcome === 'kata_complete') this.state.metrics.testsPassing = tests.passed;
   }
 
+  /** The session ended: how, and why when it did not end well. */
   finish(status: Exclude<SessionStatus, 'running'>, error?: ErrorInfo): void {
     this.state.status = status;
     this.state.finishedAt = new Date().toISOString();

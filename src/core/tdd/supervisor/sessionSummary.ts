@@ -5,6 +5,7 @@ import { CYCLE_OUTCOMES, PHASE_OUTCOMES } from '../events';
  * The result of a session: what `tdd-agent kata --json` prints, what the panel shows at the end.
  * One schema, so the CLI's output contract is checked by tests rather than described in prose.
  */
+/** One role's phase in a cycle: attempts, outcome and duration. */
 export const PhaseSummarySchema = z.object({
   role: z.enum(['tester', 'implementer', 'refactorer']),
   attempts: z.number().int().nonnegative(),
@@ -12,6 +13,7 @@ export const PhaseSummarySchema = z.object({
   duration_ms: z.number().nonnegative(),
 });
 
+/** One cycle: outcome, the commit it ended at (refactor commit if any), test counts and phases. */
 export const CycleSummarySchema = z.object({
   n: z.number().int().positive(),
   outcome: z.enum(CYCLE_OUTCOMES),
@@ -20,6 +22,7 @@ export const CycleSummarySchema = z.object({
   phases: z.array(PhaseSummarySchema),
 });
 
+/** Totals over the session, as `totals` in the `--json` output. */
 export const SessionTotalsSchema = z.object({
   cycles: z.number().int().nonnegative(),
   commits: z.number().int().nonnegative(),
@@ -31,6 +34,7 @@ export const SessionTotalsSchema = z.object({
   tokens: z.number().int().nonnegative(),
 });
 
+/** The whole `--json` summary of a session. */
 export const SessionSummarySchema = z.object({
   status: z.enum(['completed', 'max_cycles', 'failed', 'cancelled']),
   kata: z.string(),
@@ -41,7 +45,11 @@ export const SessionSummarySchema = z.object({
   error: z.object({ error_code: z.string(), message: z.string() }).optional(),
 });
 
+/** See {@link PhaseSummarySchema}. */
 export type PhaseSummary = z.infer<typeof PhaseSummarySchema>;
+/** See {@link CycleSummarySchema}. */
 export type CycleSummary = z.infer<typeof CycleSummarySchema>;
+/** See {@link SessionTotalsSchema}. */
 export type SessionTotals = z.infer<typeof SessionTotalsSchema>;
+/** See {@link SessionSummarySchema}. */
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;

@@ -1,0 +1,20 @@
+/**
+ * The TDD supervisor: kata sessions (`runKataSession`), the events they emit, the session summary and
+ * state, and the pieces they are built from (katas, git workspace, role boundaries, scaffolds, roles).
+ */
+export * from './events';
+export { runKataSession, type KataSessionOptions } from './supervisor/kataSession';
+export * from './supervisor/sessionSummary';
+export { SessionRecorder, type NewSessionInfo, type SessionCounter } from './supervisor/sessionRecorder';
+export { CycleLoop, MAX_ATTEMPTS, type CycleLoopOptions, type CycleLoopResult, type KataInfo, type LoopGit } from './supervisor/cycleLoop';
+export { PhaseCheckpoint, type CheckpointGit } from './supervisor/phaseCheckpoint';
+export { runQualityGates, type GateFailure } from './supervisor/qualityGates';
+export { prepareProject } from './supervisor/workspaceSetup';
+export { createAgentRoleRunners, type AgentRoleRunnerOptions } from './roles/agentRoleRunner';
+export { reportLabel, type RoleRunner, type RoleRunners, type RoleTurn, type RoleTurnResult } from './roles/roleRunner';
+export { buildRoleContext, estimateTokens, truncateMiddle, type RoleContextInput } from './roles/roleContext';
+export * from './kata';
+export * from './git';
+export * from './session';
+export * from './boundaries';
+export * from './scaffold';
