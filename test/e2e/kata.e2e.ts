@@ -31,6 +31,7 @@ import {
   startCodeServer,
   statusBarText,
   waitForNotification,
+  eventually,
   type CodeServerHandle,
 } from './lib';
 
@@ -46,15 +47,6 @@ const GIT_ENV = {
   GIT_COMMITTER_EMAIL: 'e2e@example.invalid',
 };
 
-/** Polls `read` until its text matches (logs reach the disk asynchronously). */
-async function eventually(read: () => Promise<string>, pattern: RegExp, timeoutMs = 15_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = await read();
-    if (pattern.test(text) || Date.now() > deadline) return text;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 /** A git repository holding only the FizzBuzz kata, committed on `main`. */
 async function kataWorkspace(): Promise<string> {

@@ -20,20 +20,12 @@ import {
   waitForNotification,
   extensionHostLog,
   extensionOutputLog,
+  eventually,
   type CodeServerHandle,
 } from './lib';
 
 const FIXTURE_ID = 'e2e-fixture.smoke-extension';
 
-/** Polls `read` until its text matches (logs are flushed to disk asynchronously). */
-async function eventually(read: () => Promise<string>, pattern: RegExp, timeoutMs = 15_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = await read();
-    if (pattern.test(text) || Date.now() > deadline) return text;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'smoke-extension');
 

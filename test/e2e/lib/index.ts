@@ -14,3 +14,4 @@ export {
   type TextMatcher,
 } from './workbench';
 export { REPO_ROOT, RESULTS_DIR, E2E_CACHE_DIR, CODE_SERVER_VERSION, CHROMIUM_PATH, codeServerInstall, type CodeServerInstall } from './paths';
+export { eventually } from './eventually';

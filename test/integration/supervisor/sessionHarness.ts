@@ -39,32 +39,13 @@ export class SessionHarness {
   /** Runs a session against the scripted model; approvals auto-granted up to MEDIUM unless overridden. */
   async run(script: KataScript, options: Partial<KataSessionOptions> = {}): Promise<SessionRun> {
     const { reply, played } = scriptedKataModel(script);
-    this.server.setFallback(reply);
-    const events: SupervisorEvent[] = [];
-    const summary = await runKataSession({
-      workspace: this.workspace,
-      kataPath: 'fizzbuzz',
-      llm: createOpenAIClient({ baseURL: this.server.baseURL, apiKey: 'sk-test-session-key-000', maxRetries: 0 }),
-      model: 'test-model',
-      provider: 'openai',
-      maxCycles: 6,
-      approvalPolicy: { autoApproveUpTo: 'MEDIUM' },
-      testTimeoutMs: 20_000,
-      onEvent: (e) => events.push(e),
-      ...options,
-    });
+    const { summary, events } = await runWithReply(this, reply, options);
     return { summary, events, played, workspace: this.workspace, server: this.server };
   }
 
   git() {
     return simpleGit(this.workspace);
   }
-}
-
-/** Subjects of the session branch's commits, oldest first. */
-export async function commitSubjects(workspace: string, branch: string): Promise<string[]> {
-  const log = await simpleGit(workspace).log({ from: undefined, to: undefined, [branch]: null } as never);
-  return log.all.map((c) => c.message).reverse();
 }
 
 // ---------------------------------------------------------------------------------------------
