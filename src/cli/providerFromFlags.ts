@@ -20,24 +20,34 @@ export interface CliModel {
   provider: string;
   /** One line for the progress output: how the provider was chosen. */
   source: string;
+  /**
+   * `--timeout MS`: the limit of one model call. Agents set their own per-call timeout (default 120 s),
+   * which wins over the client's default, so commands must hand this to their agents' `timeoutMs`.
+   */
+  timeoutMs?: number;
 }
+
+/** The longest `--timeout` an agent accepts (its `timeoutMs` setting's maximum: one hour). */
+export const MAX_MODEL_TIMEOUT_MS = 3_600_000;
 
 const PROVIDERS = ['auto', 'openai', 'ollama', 'replay'];
 
 /**
  * Turns flags and environment into a model client. Flags win over OPENAI_API_KEY /
  * OPENAI_BASE_URL / OLLAMA_HOST; `--provider replay --cassette F` plays a recording;
- * `--record F` wraps whichever client was chosen and records it.
+ * `--record F` wraps whichever client was chosen and records it. `--timeout MS` becomes the client's
+ * default and is returned as `timeoutMs` for the agents' own per-call setting.
  */
 export async function modelFromFlags(flags: ProviderFlags, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<CliModel> {
   const provider = flags.provider ?? 'auto';
   if (!PROVIDERS.includes(provider)) throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}, got '${provider}'.`);
+  const timeoutMs = intFlag(flags.timeout, 'timeout');
+  if (timeoutMs !== undefined && timeoutMs > MAX_MODEL_TIMEOUT_MS) throw new UsageError(`--timeout is in milliseconds and at most ${MAX_MODEL_TIMEOUT_MS} (one hour), got '${flags.timeout}'.`);
   if (provider === 'replay' || (flags.cassette && provider === 'auto')) {
     if (!flags.cassette) throw new UsageError('--provider replay needs --cassette FILE (a session recorded with --record FILE).');
     const llm = await ReplayLlmClient.fromFile(flags.cassette);
-    return { llm, model: flags.model ?? 'replay', provider: 'replay', source: `replaying ${flags.cassette}` };
+    return { llm, model: flags.model ?? 'replay', provider: 'replay', source: `replaying ${flags.cassette}`, timeoutMs };
   }
-  const timeoutMs = intFlag(flags.timeout, 'timeout');
   const settings: ProviderSettings = {
     provider: provider as ProviderSettings['provider'],
     baseURL: flags['base-url'],
@@ -47,5 +57,5 @@ export async function modelFromFlags(flags: ProviderFlags, env: NodeJS.ProcessEn
   const resolved = await resolveProvider(settings, env, { signal });
   let llm = createLlmClient(resolved, timeoutMs ? { timeoutMs } : {});
   if (flags.record) llm = new RecordingLlmClient(llm, flags.record, `recorded with ${resolved.provider} ${resolved.model}`);
-  return { llm, model: resolved.model, provider: resolved.provider, source: resolved.source };
+  return { llm, model: resolved.model, provider: resolved.provider, source: resolved.source, timeoutMs };
 }

@@ -3,8 +3,10 @@ import { ControlProtocol, TerminalTransport } from '../../core/control';
 import { isKataLanguage, type KataLanguage } from '../../core/tdd/kata';
 import { runKataSession } from '../../core/tdd/supervisor/kataSession';
 import type { SessionSummary } from '../../core/tdd/supervisor/sessionSummary';
+import type { McpServerStatus } from '../../core/mcp/mcpHub';
 import { approveUpTo, extractYes, intFlag, parseCommandArgs, PROVIDER_OPTIONS } from '../args';
 import { EXIT, UsageError, type CliIo } from '../cliIo';
+import { readMcpConfigFile } from '../mcpConfigFile';
 import { progressPrinter } from '../progressPrinter';
 import { modelFromFlags } from '../providerFromFlags';
 
@@ -21,6 +23,10 @@ Options:
   --resume               continue the session recorded in .tdd/session.json
   --quality-gate CMD     a command that must pass after every green state (repeatable)
   --test-timeout MS      per test run (default 60000)
+  --timeout MS           limit of one model call (default 120000)
+  --mcp-config FILE      a JSON array of MCP servers whose tools join the session (see docs/configuration.md);
+                         a role sees them only if its config lists them, e.g. "docs__*" (see --agents-dir)
+  --agents-dir DIR       role configs to use instead of the bundled ones (DIR/tester/v1.json, ...)
   --provider P           auto | openai | ollama | replay (default auto)
   --base-url URL         any OpenAI-compatible server (default: OPENAI_BASE_URL, or detection)
   --model NAME           model id (default: the provider's)
@@ -40,7 +46,17 @@ const KATA_OPTIONS = {
   resume: { type: 'boolean', default: false },
   'quality-gate': { type: 'string', multiple: true },
   'test-timeout': { type: 'string' },
+  'mcp-config': { type: 'string' },
+  'agents-dir': { type: 'string' },
 } as const;
+
+/** One stderr line per connected MCP server (failures are logged as warnings by the session). */
+function mcpLines(statuses: McpServerStatus[]): string {
+  return statuses
+    .filter((s) => s.state === 'connected')
+    .map((s) => `MCP server ${s.name}: ${s.tools.length} tool(s) (${s.name}__*)\n`)
+    .join('');
+}
 
 /** Exit code for a finished session: 0 only when it ended with every test green. */
 export function exitCodeFor(summary: SessionSummary): number {
@@ -60,6 +76,7 @@ export async function kataCommand(argv: string[], io: CliIo, defaults: { cassett
   const language = values.language;
   if (language !== undefined && !isKataLanguage(language)) throw new UsageError(`--language must be javascript, typescript or python, got '${language}'.`);
   const autoApprove = approveUpTo(pulled.yes ?? defaults.yes);
+  const mcpServers = values['mcp-config'] !== undefined ? await readMcpConfigFile(resolve(values['mcp-config'])) : undefined;
 
   const model = await modelFromFlags({ ...values, cassette: values.cassette ?? defaults.cassette, provider: values.provider ?? (defaults.cassette ? 'replay' : undefined) }, io.env, io.signal);
   const transport = new TerminalTransport({ input: io.stdin, output: io.stderr, autoApproveUpTo: autoApprove });
@@ -78,6 +95,10 @@ export async function kataCommand(argv: string[], io: CliIo, defaults: { cassett
       approvalPolicy: autoApprove ? { autoApproveUpTo: autoApprove } : {},
       qualityGates: values['quality-gate'],
       testTimeoutMs: intFlag(values['test-timeout'], 'test-timeout'),
+      modelTimeoutMs: model.timeoutMs,
+      mcpServers,
+      onMcpServers: (statuses) => io.stderr.write(mcpLines(statuses)),
+      agentsDir: values['agents-dir'] !== undefined ? resolve(values['agents-dir']) : undefined,
       stashDirty: values.stash,
       resume: values.resume,
       signal: io.signal,

@@ -53,7 +53,8 @@ export async function questionCommand(kind: QuestionKind, argv: string[], io: Cl
   const context = await contextFrom(values.file, values.lines);
   const model = await modelFromFlags(values, io.env, io.signal);
 
-  const config = { model: model.model, errorHandling: true };
+  // The agent's own per-call timeout wins over the client's default, so --timeout must reach it.
+  const config = { model: model.model, errorHandling: true, ...(model.timeoutMs ? { timeoutMs: model.timeoutMs } : {}) };
   const result =
     kind === 'ask'
       ? await new QAAgent({ llm: model.llm, config }).execute({ question: text, context }, { signal: io.signal })

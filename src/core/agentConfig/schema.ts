@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { toolEntryProblem } from './toolPatterns';
 
 /**
  * The three ways an agent fills its output: choose each field from a list (Chooser), write each field
@@ -38,8 +39,8 @@ const EnumValue = z.union([z.string(), z.number(), z.boolean()]);
  * optional `input_keys` (the payload keys the agent takes, in prompt order).
  *
  * Extensions: `description` (for people), `tools` (names of the tools the agent may call, used by the TDD
- * roles), `output_schema` may be `null` or omitted for agents that end their turn with a free-text report,
- * and `system_text` / `purpose_text` may be arrays of lines. Unknown keys are rejected so typos surface.
+ * roles; an entry ending in `*` matches by prefix, e.g. `docs__*`, see `toolPatterns.ts`), `output_schema`
+ * may be `null` or omitted for agents that end their turn with a free-text report, and `system_text` / `purpose_text` may be arrays of lines. Unknown keys are rejected so typos surface.
  * The output schema's own subset rules are checked separately (see `outputSchema.ts`).
  */
 export const AgentConfigSchema = z.strictObject({
@@ -60,7 +61,12 @@ export const AgentConfigSchema = z.strictObject({
     .refine((keys) => new Set(keys).size === keys.length, 'must not repeat a key')
     .optional(),
   tools: z
-    .array(z.string().min(1))
+    .array(
+      z.string().superRefine((entry, ctx) => {
+        const problem = toolEntryProblem(entry);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+    )
     .refine((names) => new Set(names).size === names.length, 'must not repeat a tool')
     .optional(),
 });

@@ -35,6 +35,7 @@ export const extensionSettingsSchema = z.object({
   qualityGates: z.array(z.string().min(1)).default([]),
   testTimeoutMs: z.number().int().min(1000).max(3_600_000).default(60_000),
   mcpServers: z.array(mcpServerConfigSchema).default([]),
+  agentsDir: optionalText,
 });
 
 /** Validated settings. */
@@ -51,7 +52,10 @@ export interface ExtensionSettings {
   approvalTimeoutMs: number;
   qualityGates: string[];
   testTimeoutMs: number;
+  /** MCP servers whose tools join kata sessions (a role sees them when its config lists them). */
   mcpServers: McpServerConfig[];
+  /** A folder of role configs (`tester/v1.json`, ...) replacing the bundled ones; relative to the workspace folder. */
+  agentsDir?: string;
 }
 
 /** Every key read from the configuration. */
@@ -85,5 +89,6 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
     qualityGates: s.qualityGates,
     testTimeoutMs: s.testTimeoutMs,
     mcpServers: s.mcpServers,
+    ...(s.agentsDir ? { agentsDir: s.agentsDir } : {}),
   };
 }

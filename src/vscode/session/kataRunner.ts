@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ControlProtocol, PortTransport } from '../../core/control';
 import { toAgentError } from '../../core/errors/agentError';
+import type { McpServerStatus } from '../../core/mcp/mcpHub';
 import type { SupervisorEvent } from '../../core/tdd/events';
 import { resolveKata } from '../../core/tdd/kata';
 import { SessionStore, type SessionState } from '../../core/tdd/session';
@@ -161,6 +162,9 @@ export class KataRunner implements vscode.Disposable {
             approvalTimeoutMs: settings.approvalTimeoutMs,
             qualityGates: settings.qualityGates,
             testTimeoutMs: settings.testTimeoutMs,
+            mcpServers: settings.mcpServers,
+            onMcpServers: (statuses) => this.onMcpServers(statuses),
+            ...(settings.agentsDir ? { agentsDir: path.resolve(folder.uri.fsPath, settings.agentsDir) } : {}),
             stashDirty: options.stashDirty,
             resume,
             signal: abort.signal,
@@ -202,6 +206,19 @@ export class KataRunner implements vscode.Disposable {
       this.deps.log.info(`session started on branch ${event.branch} (${event.model} via ${event.provider})`);
     } else if (event.type === 'error') {
       this.deps.log.error(`${event.error.error_code}: ${event.error.message}`);
+    }
+  }
+
+  /** Connected servers go to the log; each one that failed gets a warning the person sees (the session goes on). */
+  private onMcpServers(statuses: McpServerStatus[]): void {
+    for (const status of statuses) {
+      if (status.state === 'connected') {
+        this.deps.log.info(`MCP server ${status.name}: ${status.tools.length} tool(s) (${status.name}__*)`);
+      } else if (status.state === 'failed') {
+        const text = `MCP server "${status.name}" is not available; the kata goes on without its tools. ${status.error?.message ?? ''}`.trim();
+        this.deps.log.warn(text);
+        void vscode.window.showWarningMessage(text);
+      }
     }
   }
 

@@ -49,7 +49,7 @@ describe('extension manifest (package.json) matches the code', () => {
     const trust = manifest.capabilities.untrustedWorkspaces;
     assert.equal(trust.supported, 'limited');
     assert.match(trust.description, /Restricted Mode/);
-    for (const key of ['baseUrl', 'qualityGates', 'mcpServers', 'approvalPolicy', 'cassette']) {
+    for (const key of ['baseUrl', 'qualityGates', 'mcpServers', 'agentsDir', 'approvalPolicy', 'cassette']) {
       assert.ok(trust.restrictedConfigurations.includes(`${SETTINGS_SECTION}.${key}`), key);
     }
   });

@@ -38,6 +38,11 @@ describe('extension settings (tddAgent.*)', () => {
     assert.equal(s.mcpServers[0]?.name, 'fs');
   });
 
+  it('agentsDir is optional text: blank is unset, a value is trimmed', () => {
+    assert.equal(readSettings(from({ agentsDir: '  ' })).agentsDir, undefined);
+    assert.equal(readSettings(from({ agentsDir: ' .tdd/agents ' })).agentsDir, '.tdd/agents');
+  });
+
   it('invalid values are one CONFIG error naming every bad setting', () => {
     assert.throws(
       () =>
@@ -55,6 +60,6 @@ describe('extension settings (tddAgent.*)', () => {
   });
 
   it('knows every setting key it reads', () => {
-    assert.deepEqual([...SETTING_KEYS].sort(), ['approvalPolicy', 'approvalTimeoutSeconds', 'baseUrl', 'cassette', 'maxCycles', 'mcpServers', 'model', 'ollamaHost', 'provider', 'qualityGates', 'testTimeoutMs'].sort());
+    assert.deepEqual([...SETTING_KEYS].sort(), ['agentsDir', 'approvalPolicy', 'approvalTimeoutSeconds', 'baseUrl', 'cassette', 'maxCycles', 'mcpServers', 'model', 'ollamaHost', 'provider', 'qualityGates', 'testTimeoutMs'].sort());
   });
 });

@@ -1,10 +1,11 @@
 import type { AgentRun } from '../../agent/agentRun';
+import { toolNameMatcher } from '../../agentConfig/toolPatterns';
 import { HookError, HookRejectedError, OutputValidationError } from '../../agent/errors';
 import type { PreparedPrompt } from '../../agent/promptSource';
 import { repairMessage } from '../../agent/repair';
 import { capText, ConversationWindow, type ConversationWindowOptions } from '../../agent/strategies/conversationWindow';
 import type { CycleHandlers, CycleStep } from '../../agent/strategies/types';
-import type { ChatMessage, LlmResult, LlmToolCall } from '../../llm/types';
+import type { ChatMessage, LlmResult, LlmToolCall, ToolSpec } from '../../llm/types';
 import type { AgentToolbox, ToolCallResult } from '../../tools/types';
 
 /** Limits of a ReAct run's prompt. */
@@ -23,8 +24,9 @@ export interface ReActLimits {
 export function createReActCycles(run: AgentRun, prompt: PreparedPrompt, toolbox: AgentToolbox | undefined, limits: ReActLimits = {}): CycleHandlers<LlmResult> {
   const window = new ConversationWindow(limits.window);
   const maxChars = limits.maxObservationChars ?? 8000;
-  const allowed = prompt.tools ? new Set(prompt.tools) : undefined;
-  const specs = toolbox ? toolbox.toolSpecs().filter((s) => !allowed || allowed.has(s.function.name)) : [];
+  // The prompt's `tools` list (exact names and `prefix*` patterns) is the one filter on what the model sees and may call.
+  const allowed = prompt.tools ? toolNameMatcher(prompt.tools) : undefined;
+  const specs = toolbox ? toolbox.toolSpecs().filter((s) => !allowed || allowed(s.function.name)) : [];
   let pendingRepair: string[] | undefined;
   let final: Record<string, unknown> | undefined;
   let repairs = 0;
@@ -72,7 +74,7 @@ export function createReActCycles(run: AgentRun, prompt: PreparedPrompt, toolbox
       for (const call of result.toolCalls) {
         const params = parseArguments(call.arguments);
         if (run.observed) run.emit({ type: 'tool_started', agentId: run.agentId, cycle, toolName: call.name, callId: call.id, params });
-        const outcome = await runTool(run, toolbox, allowed, call, params);
+        const outcome = await runTool(run, toolbox, allowed, specs, call, params);
         if (run.observed) run.emit({ type: 'tool_called', agentId: run.agentId, cycle, toolName: call.name, callId: call.id, params, result: outcome });
         toolMessages.push({ role: 'tool', tool_call_id: call.id, content: capText(outcome.content, maxChars) });
         steps.push({ thought: result.text, action: call.name, action_input: params, observation: outcome.content });
@@ -99,7 +101,8 @@ export function createReActCycles(run: AgentRun, prompt: PreparedPrompt, toolbox
 async function runTool(
   run: AgentRun,
   toolbox: AgentToolbox | undefined,
-  allowed: ReadonlySet<string> | undefined,
+  allowed: ((toolName: string) => boolean) | undefined,
+  offered: readonly ToolSpec[],
   call: LlmToolCall,
   params: unknown,
 ): Promise<ToolCallResult> {
@@ -111,8 +114,9 @@ async function runTool(
       const refusal = () => refuse(`No tools are available to this agent; nothing was executed. Answer without calling ${call.name}.`, 'TOOL_NOT_FOUND');
       return wrap ? await wrap(call.name, refusal, params) : await refusal();
     }
-    if (allowed && !allowed.has(call.name)) {
-      const refusal = () => refuse(`Tool ${call.name} is not available to this agent; nothing was executed. Use one of: ${[...allowed].join(', ')}.`, 'TOOL_NOT_FOUND');
+    if (allowed && !allowed(call.name)) {
+      const names = offered.map((s) => s.function.name);
+      const refusal = () => refuse(`Tool ${call.name} is not available to this agent; nothing was executed. Use one of: ${names.join(', ') || '(none)'}.`, 'TOOL_NOT_FOUND');
       return wrap ? await wrap(call.name, refusal, params) : await refusal();
     }
     return await toolbox.executeCall(call, { signal: run.signal, wrap, requestedBy: run.agentId });

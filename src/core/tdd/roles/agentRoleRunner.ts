@@ -7,17 +7,24 @@ import type { AgentToolbox } from '../../tools/types';
 import type { Role, SupervisorEvent } from '../events';
 import type { RoleRunner, RoleRunners, RoleTurn, RoleTurnResult } from './roleRunner';
 
+/** Options of {@link createAgentRoleRunners}. */
 export interface AgentRoleRunnerOptions {
   llm: LlmClient;
   /** The model the person configured; it wins over the model named in the role's JSON config. */
   model: string;
-  /** The workspace tools (list_files, read_file, write_file, run_tests) behind approvals. */
+  /**
+   * The session's tools behind approvals: the workspace tools (list_files, read_file, write_file, run_tests)
+   * and any MCP server tools. Each role sees only what its config's `tools` list names or matches.
+   */
   toolbox: AgentToolbox;
+  /** Receives the roles' model and tool calls as supervisor events. */
   emit(event: SupervisorEvent): void;
   /** Model calls one turn may take (default 25). */
   maxModelCalls?: number;
   /** Where `config/agents` lives (default: the bundled one). */
   configRoot?: string;
+  /** Limit of one model call in ms (default: the agent default, 120 s); the CLI's `--timeout`. */
+  timeoutMs?: number;
 }
 
 const summaryOf = (content: string): string => {
@@ -26,8 +33,9 @@ const summaryOf = (content: string): string => {
 };
 
 /**
- * The roles as agents defined by data: each turn is a ReAct run of `config/agents/<role>/v1.json`
- * with the four workspace tools; its final message (no tool call) is the report.
+ * The roles as agents defined by data: each turn is a ReAct run of `<configRoot>/<role>/v1.json` with the
+ * toolbox tools its `tools` list allows (the shipped configs: the four workspace tools); its final message
+ * (no tool call) is the report.
  */
 export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRunners {
   const runner = (role: Role): RoleRunner => ({
@@ -35,7 +43,7 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
       const agent = new ReActAgent({
         llm: options.llm,
         id: `${role}-c${turn.cycle}a${turn.attempt}`,
-        config: { model: options.model, maxCycles: options.maxModelCalls ?? 25, errorHandling: false },
+        config: { model: options.model, maxCycles: options.maxModelCalls ?? 25, errorHandling: false, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) },
         agentConfig: { agent: role, version: 'v1', configRoot: options.configRoot },
         toolbox: options.toolbox,
       });

@@ -1,8 +1,11 @@
 import { mkdir, realpath } from 'node:fs/promises';
+import { AgentFactory } from '../../agentConfig/agentFactory';
 import type { ControlProtocol } from '../../control/controlProtocol';
 import { AgentError, toAgentError } from '../../errors/agentError';
 import type { LlmClient } from '../../llm/types';
 import { getLogger } from '../../logging/logger';
+import type { McpServerConfig } from '../../mcp/config';
+import type { McpHub, McpServerStatus } from '../../mcp/mcpHub';
 import { detectTestRunner } from '../../testRunners';
 import type { TestRunner } from '../../testRunners/types';
 import { ApprovalPolicy, type ApprovalPolicyConfig } from '../../tools/approvalPolicy';
@@ -15,6 +18,7 @@ import { resolveKata, type Kata, type KataLanguage } from '../kata';
 import { createAgentRoleRunners } from '../roles/agentRoleRunner';
 import type { RoleRunners } from '../roles/roleRunner';
 import { CycleLoop, type LoopGit } from './cycleLoop';
+import { connectSessionMcpServers } from './sessionMcpServers';
 import type { SessionSummary } from './sessionSummary';
 import { prepareProject } from './workspaceSetup';
 import { SessionStore } from '../session/sessionStore';
@@ -28,8 +32,11 @@ export interface KataSessionOptions {
   kataPath: string;
   /** Overrides the kata's language. */
   language?: KataLanguage;
+  /** The model client the roles call. */
   llm: LlmClient;
+  /** The model the person configured (it wins over the model named in a role's config). */
   model: string;
+  /** The provider's name, for the session record and the events. */
   provider: string;
   /** Default: the kata's `max_cycles`, else 10. */
   maxCycles?: number;
@@ -44,13 +51,31 @@ export interface KataSessionOptions {
   stashDirty?: boolean;
   /** Continue the session recorded in `.tdd/session.json`. */
   resume?: boolean;
+  /** Aborting it cancels the session (the tree goes back to the last green commit). */
   signal?: AbortSignal;
+  /** Receives every supervisor event, in order (a listener that throws is logged and ignored). */
   onEvent?: (event: SupervisorEvent) => void;
   /** Replaces the agent roles (tests of the loop itself); default: agents defined in config/agents. */
   roles?: RoleRunners;
   /** Time a person has to answer an approval request (default 5 minutes). */
   approvalTimeoutMs?: number;
+  /**
+   * MCP servers whose tools join the session's toolbox (`<server>__<tool>`, behind the same approvals).
+   * A role is offered them only when its config's `tools` list names or matches them (e.g. `"docs__*"`);
+   * the shipped configs list exactly the four workspace tools. A server that fails to start is a logged
+   * warning (see `onMcpServers`) and the session goes on without it; every server is stopped at the end.
+   */
+  mcpServers?: McpServerConfig[];
+  /** Called once the MCP servers were connected, with each server's status (hosts show the failures). */
+  onMcpServers?: (statuses: McpServerStatus[]) => void;
+  /** A folder of agent configs (`tester/v1.json`, `implementer/v1.json`, `refactorer/v1.json`); default: the bundled `config/agents`. */
+  agentsDir?: string;
+  /** Limit of one model call in ms (default: the agents' 120 s). */
+  modelTimeoutMs?: number;
 }
+
+/** The role configs a session uses (each loaded before anything changes, so a bad agents folder fails early). */
+const ROLE_CONFIGS = ['tester', 'implementer', 'refactorer'] as const;
 
 const DEFAULT_MAX_CYCLES = 10;
 const DEFAULT_TEST_TIMEOUT_MS = 60_000;
@@ -85,8 +110,10 @@ function loopGit(git: GitWorkspace): LoopGit {
  * Runs a whole kata session in a git workspace: refuses (or stashes) the person's uncommitted work,
  * works on a `tdd/<kata>-<timestamp>` branch, scaffolds an empty workspace, runs red-green-refactor
  * cycles with the agent roles behind tool approvals, persists progress to `.tdd/session.json`, and
- * returns the person to their branch. Never throws for a failed session: the summary says how it ended.
- * Configuration problems found before anything changed (dirty workspace, unknown kata) do throw.
+ * returns the person to their branch. Configured MCP servers are started before the first cycle and
+ * stopped at the end. Never throws for a failed session: the summary says how it ended.
+ * Configuration problems found before anything changed (dirty workspace, unknown kata, a missing or
+ * invalid role config in `agentsDir`) do throw.
  */
 export async function runKataSession(options: KataSessionOptions): Promise<SessionSummary> {
   const signal = options.signal ?? new AbortController().signal;
@@ -99,6 +126,8 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
   };
 
   const kata: Kata = await resolveKata(options.kataPath, { language: options.language });
+  // A missing or invalid role config (e.g. in a person's agentsDir) is a CONFIG error now, not mid-session.
+  if (!options.roles) for (const role of ROLE_CONFIGS) AgentFactory.create(role, 'v1', undefined, { configRoot: options.agentsDir });
   await mkdir(options.workspace, { recursive: true });
   const workspace = await realpath(options.workspace);
   const store = new SessionStore(workspace);
@@ -109,6 +138,7 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
 
   let recorder: SessionRecorder | undefined = resumed;
   let branch = resumed?.state.branch ?? '';
+  let mcpHub: McpHub | undefined;
   try {
     if (resumed) {
       await git.continueSessionBranch(branch);
@@ -128,8 +158,18 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
       emit(event);
     };
 
+    const registry = new ToolRegistry().register(...createWorkspaceTools({ testRunner, testTimeoutMs }));
+    if (options.mcpServers && options.mcpServers.length > 0) {
+      const mcp = await connectSessionMcpServers(registry, options.mcpServers, workspace, signal);
+      mcpHub = mcp.hub;
+      try {
+        options.onMcpServers?.(mcp.statuses);
+      } catch (err) {
+        log.warn('an MCP status listener threw; ignoring it', { error: err });
+      }
+    }
     const executor = new ToolExecutor({
-      registry: new ToolRegistry().register(...createWorkspaceTools({ testRunner, testTimeoutMs })),
+      registry,
       workspaceRoot: workspace,
       policy: new ApprovalPolicy(options.approvalPolicy ?? {}),
       control: options.control,
@@ -147,7 +187,9 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
       kata,
       git: loopGit(git),
       testRunner,
-      roles: options.roles ?? createAgentRoleRunners({ llm: options.llm, model: options.model, toolbox: executor, emit: record }),
+      roles:
+        options.roles ??
+        createAgentRoleRunners({ llm: options.llm, model: options.model, toolbox: executor, emit: record, configRoot: options.agentsDir, timeoutMs: options.modelTimeoutMs }),
       maxCycles: Math.max(1, maxCycles - (firstCycle - 1)),
       firstCycle,
       recorder: rec,
@@ -168,6 +210,9 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
       emit({ type: 'session_finished', status: summary.status, summary });
       return summary;
     }
+  } finally {
+    // Stops every MCP child process, also after a failure or a cancel.
+    await mcpHub?.close().catch((err) => log.error('could not close the MCP servers', { error: err }));
   }
   await finishGit(git);
   await recorder.save().catch((err) => log.error('could not save the session state', { error: err }));
