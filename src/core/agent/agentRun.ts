@@ -100,7 +100,7 @@ export class AgentRun {
     let response = hooks ? await hooks.wrapModelCall(() => llm.call(request)) : await llm.call(request);
     this.modelCalls++;
     addUsage(this.usage, response.usage);
-    if (hooks) response = (await hooks.afterModel(response)).response;
+    if (hooks) response = await hooks.afterModel(response);
     if (this.observed) {
       this.emit({
         type: 'model_called',

@@ -8,8 +8,8 @@ import { PerformanceMetrics, type PerformanceTargets } from '../metrics/performa
 import { AgentRun } from './agentRun';
 import { parseAgentConfig, type BaseAgentConfig, type BaseAgentConfigInput } from './config';
 import { configPromptSource, type AgentConfigRef, type AgentPromptLoader } from './configPromptSource';
-import { AgentSettingsError } from './errors';
-import type { AgentEventListener, TerminationReason } from './events';
+import { AgentInputError, AgentSettingsError } from './errors';
+import { failureTermination, type AgentEventListener, type TerminationReason } from './events';
 import { HookRunner } from './hookRunner';
 import type { AgentLifecycle } from './lifecycle';
 import { fallbackPromptSource, signaturePromptSource, type PreparedPrompt, type PromptSource } from './promptSource';
@@ -71,7 +71,8 @@ export interface BaseAgentOptions {
 
 const log = getLogger('agent');
 const counters = new Map<string, number>();
-const defaultLoader: AgentPromptLoader = (name, version, inputs, options) => AgentFactory.create(name, version, inputs as never, options);
+// No payload here: `compose(inputs)` checks it against the config's input keys (checking it twice would encode it twice).
+const defaultLoader: AgentPromptLoader = (name, version, _inputs, options) => AgentFactory.create(name, version, undefined, options);
 
 /**
  * The base of every agent: validated settings, a prompt from a signature, a JSON agent config or plain
@@ -244,7 +245,7 @@ export class BaseAgent implements StrategyHost {
     });
     try {
       if (!inputs || typeof inputs !== 'object' || Array.isArray(inputs)) {
-        throw new AgentError('VALIDATION', 'inputs: execute() takes an object of named inputs, e.g. { question: "..." }', {});
+        throw new AgentInputError('inputs: execute() takes an object of named inputs, e.g. { question: "..." }');
       }
       run.throwIfCancelled();
       if (run.observed) run.emit({ type: 'run_started', agentId: this.id, strategy: this.executionStrategy().name });
@@ -256,7 +257,7 @@ export class BaseAgent implements StrategyHost {
       return result;
     } catch (e) {
       const error = toAgentError(e);
-      const meta = metadata(error.error_code === 'CANCELLED' ? 'cancelled' : error.error_code === 'HOOK_REJECTED' ? 'hook_rejected' : 'error');
+      const meta = metadata(failureTermination(error.error_code));
       this.finish(run, inputs, { error: error.toJSON(), metadata: meta }, error.toJSON());
       if (this.config.errorHandling) return { error: error.toJSON(), metadata: meta };
       throw error;

@@ -25,7 +25,7 @@ export interface AgentConfigRef {
   configRoot?: string;
 }
 
-/** Loads an AgentPrompt for one execution's inputs (validating them against the config's input keys). */
+/** Loads the AgentPrompt for one execution; its `compose(inputs)` then checks the inputs against the config's input keys. */
 export type AgentPromptLoader = (
   agentName: string,
   version: string,

@@ -1,4 +1,4 @@
-import { AgentError, type ErrorCode } from '../errors/agentError';
+import { AgentError, formatProblemList, type ErrorCode } from '../errors/agentError';
 
 /** A lifecycle hook rejected the run (`afterModel` returned `HookAction.reject(reason)`). */
 export class HookRejectedError extends AgentError {
@@ -43,7 +43,7 @@ export class OutputValidationError extends AgentError {
   readonly violations: string[];
 
   constructor(message: string, violations: readonly string[], details: Record<string, unknown> = {}) {
-    super('OUTPUT_VALIDATION_FAILED', `${message}\n${violations.map((v) => `  - ${v}`).join('\n')}`, {
+    super('OUTPUT_VALIDATION_FAILED', formatProblemList(message, violations), {
       ...details,
       violations: [...violations],
     });
@@ -58,7 +58,7 @@ export class AgentSettingsError extends AgentError {
   readonly problems: string[];
 
   constructor(problems: readonly string[], details: Record<string, unknown> = {}) {
-    super('CONFIG', `Invalid agent settings:\n${problems.map((p) => `  - ${p}`).join('\n')}`, {
+    super('CONFIG', formatProblemList('Invalid agent settings:', problems), {
       ...details,
       problems: [...problems],
     });

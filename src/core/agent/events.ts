@@ -1,10 +1,15 @@
-import type { ErrorInfo } from '../errors/agentError';
+import type { ErrorCode, ErrorInfo } from '../errors/agentError';
 import type { FinishReason, TokenUsage } from '../llm/types';
 import type { ToolCallResult } from '../tools/types';
 import { getLogger } from '../logging/logger';
 
 /** Why a run ended. Single-shot runs end with `finish` or `error`/`cancelled`/`hook_rejected`. */
 export type TerminationReason = 'finish' | 'max_cycles' | 'hook_rejected' | 'error' | 'cancelled';
+
+/** How a run that failed with `code` ended: `cancelled`, `hook_rejected`, or `error` for anything else. */
+export function failureTermination(code: ErrorCode): TerminationReason {
+  return code === 'CANCELLED' ? 'cancelled' : code === 'HOOK_REJECTED' ? 'hook_rejected' : 'error';
+}
 
 /**
  * What an agent reports while it runs, for the supervisor, the panel and the CLI. `cycle` is 1-based;

@@ -1,17 +1,8 @@
 import { toAgentError } from '../errors/agentError';
 import type { ChatMessage, LlmResult } from '../llm/types';
-import type { ToolCallResult, ToolCallWrapper } from '../tools/types';
+import type { ToolCallWrapper } from '../tools/types';
 import { HookError, HookRejectedError } from './errors';
 import type { AgentLifecycle, HookAction } from './lifecycle';
-
-/** The decision of all `afterModel` hooks together: the (possibly modified) response and who approved it. */
-export interface AfterModelOutcome {
-  response: LlmResult;
-  /** Names of hooks that returned `approve`. */
-  approvedBy: string[];
-  /** Names of hooks that returned `modify`. */
-  modifiedBy: string[];
-}
 
 /**
  * Runs a list of {@link AgentLifecycle} hook sets: value hooks in registration order, wrap hooks composed
@@ -27,7 +18,8 @@ export class HookRunner {
   private readonly wrapsModel: boolean;
 
   constructor(hooks: readonly AgentLifecycle[]) {
-    this.hooks = hooks;
+    // A copy: the agent's list may grow later, and names and wrapsModel describe this list.
+    this.hooks = [...hooks];
     this.names = hooks.map((h, i) => h.name ?? `hook#${i + 1}`);
     this.wrapsModel = hooks.some((h) => h.wrapModelCall);
   }
@@ -50,55 +42,31 @@ export class HookRunner {
   /** Runs `call` inside every `wrapModelCall`, the first registered outermost. */
   wrapModelCall(call: () => Promise<LlmResult>): Promise<LlmResult> {
     if (!this.wrapsModel) return call();
-    const inner = new WeakSet<object>();
-    const base = (): Promise<LlmResult> => call().catch((e: unknown) => rethrowMarked(e, inner));
-    let chain = base;
-    for (let i = this.hooks.length - 1; i >= 0; i--) {
-      const hook = this.hooks[i]!;
-      if (!hook.wrapModelCall) continue;
-      const next = chain;
-      chain = () =>
-        this.guardWrap(i, 'wrapModelCall', inner, () => hook.wrapModelCall!(next)).catch((e: unknown) => rethrowMarked(e, inner));
-    }
-    return chain();
+    return this.composeWraps('wrapModelCall', call, (hook, next) => hook.wrapModelCall!(next));
   }
 
-  /** `afterModel` in order: reject stops with HookRejectedError, modify replaces the response downstream. */
-  async afterModel(response: LlmResult): Promise<AfterModelOutcome> {
-    const outcome: AfterModelOutcome = { response, approvedBy: [], modifiedBy: [] };
+  /**
+   * `afterModel` in order: reject stops with HookRejectedError, modify replaces the response downstream,
+   * continue and approve pass it on. Returns the response the hooks settled on.
+   */
+  async afterModel(response: LlmResult): Promise<LlmResult> {
+    let current = response;
     for (let i = 0; i < this.hooks.length; i++) {
       const hook = this.hooks[i]!;
       if (!hook.afterModel) continue;
-      let action: HookAction | void | Promise<HookAction | void> = this.guard(i, 'afterModel', () => hook.afterModel!(outcome.response));
+      let action: HookAction | void | Promise<HookAction | void> = this.guard(i, 'afterModel', () => hook.afterModel!(current));
       if (isThenable(action)) action = await action;
-      if (!action || action.type === 'continue') continue;
-      if (action.type === 'approve') outcome.approvedBy.push(this.names[i]!);
-      else if (action.type === 'reject') throw new HookRejectedError(this.names[i]!, action.reason, { hookPoint: 'afterModel' });
-      else if (action.type === 'modify') {
-        outcome.response = action.response;
-        outcome.modifiedBy.push(this.names[i]!);
-      }
+      if (action?.type === 'reject') throw new HookRejectedError(this.names[i]!, action.reason, { hookPoint: 'afterModel' });
+      if (action?.type === 'modify') current = action.response;
     }
-    return outcome;
+    return current;
   }
 
   /** The `wrapToolCall` hooks composed into one wrapper (first registered outermost), or undefined if none. */
   toolCallWrapper(): ToolCallWrapper | undefined {
-    const indexes = this.hooks.map((h, i) => (h.wrapToolCall ? i : -1)).filter((i) => i >= 0);
-    if (indexes.length === 0) return undefined;
-    return (toolName, call, params) => {
-      const inner = new WeakSet<object>();
-      let chain = (): Promise<ToolCallResult> => call().catch((e: unknown) => rethrowMarked(e, inner));
-      for (let k = indexes.length - 1; k >= 0; k--) {
-        const i = indexes[k]!;
-        const next = chain;
-        chain = () =>
-          this.guardWrap(i, 'wrapToolCall', inner, () => this.hooks[i]!.wrapToolCall!(toolName, next, params)).catch((e: unknown) =>
-            rethrowMarked(e, inner),
-          );
-      }
-      return chain();
-    };
+    if (!this.hooks.some((h) => h.wrapToolCall)) return undefined;
+    return (toolName, call, params) =>
+      this.composeWraps('wrapToolCall', call, (hook, next) => hook.wrapToolCall!(toolName, next, params));
   }
 
   /** `afterAgent` in order; each may replace the result for the next. */
@@ -121,6 +89,26 @@ export class HookRunner {
       if (next) current = next as T;
     }
     return current;
+  }
+
+  /**
+   * Runs `call` inside every hook that has `point`, the first registered outermost. Errors from below a
+   * hook (the call itself, or an inner hook already blamed) are marked so that outer hooks are not blamed.
+   */
+  private composeWraps<T>(
+    point: 'wrapModelCall' | 'wrapToolCall',
+    call: () => Promise<T>,
+    invoke: (hook: AgentLifecycle, next: () => Promise<T>) => Promise<T>,
+  ): Promise<T> {
+    const inner = new WeakSet<object>();
+    let chain = (): Promise<T> => call().catch((e: unknown) => rethrowMarked(e, inner));
+    for (let i = this.hooks.length - 1; i >= 0; i--) {
+      const hook = this.hooks[i]!;
+      if (!hook[point]) continue;
+      const next = chain;
+      chain = () => this.guardWrap(i, point, inner, () => invoke(hook, next)).catch((e: unknown) => rethrowMarked(e, inner));
+    }
+    return chain();
   }
 
   /** Runs one value hook, blaming it for what it throws; stays synchronous for synchronous hooks. */

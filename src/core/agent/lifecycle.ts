@@ -12,7 +12,7 @@ export type HookAction =
 export const HookAction = {
   /** Pass the response on unchanged. */
   continue: (): HookAction => ({ type: 'continue' }),
-  /** Explicitly accept the response (same effect as continue; recorded as an approval). */
+  /** Explicitly accept the response (same effect as continue: the response passes on unchanged). */
   approve: (): HookAction => ({ type: 'approve' }),
   /** Stop the run with a HookRejectedError (HOOK_REJECTED) naming the hook and this reason. */
   reject: (reason: string): HookAction => ({ type: 'reject', reason }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatProblemList } from '../errors/agentError';
 import type { JsonSchemaResponseFormat } from '../llm/types';
 import { AgentInputError } from './errors';
 import { parseJsonOutput } from './outputParsing';
@@ -84,7 +85,7 @@ function compileSignature(def: SignatureDefinition): CompiledSignature {
       const parsed = inputSchema.safeParse(inputs);
       if (parsed.success) return parsed.data as Record<string, unknown>;
       const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(inputs)'}: ${i.message}`);
-      throw new AgentInputError(`Invalid inputs for agent ${def.name}:\n${problems.map((p) => `  - ${p}`).join('\n')}`, { problems });
+      throw new AgentInputError(formatProblemList(`Invalid inputs for agent ${def.name}:`, problems), { problems });
     },
     renderInputs(inputs) {
       return Object.keys(def.inputs)

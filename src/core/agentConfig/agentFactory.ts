@@ -32,6 +32,11 @@ function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }
 
+/** The error for a config file that exists but cannot be stat'ed or read (permissions, I/O). */
+function unreadable(file: string, agentName: string, version: string, error: unknown): AgentConfigError {
+  return new AgentConfigError(`Agent config ${agentName}/${version} cannot be read: check that it is a readable file.`, [`${file}: ${(error as Error).message}`], { file }, { cause: error });
+}
+
 /** Reads and checks one config file, from the cache when the file has not changed. */
 function loadChecked(root: string, agentName: string, version: string): CheckedAgentConfig {
   const file = agentConfigPath(root, agentName, version);
@@ -39,9 +44,7 @@ function loadChecked(root: string, agentName: string, version: string): CheckedA
   try {
     stats = statSync(file);
   } catch (error) {
-    if (errorCode(error) !== 'ENOENT' && errorCode(error) !== 'ENOTDIR') {
-      throw new AgentConfigError(`Agent config ${agentName}/${version} cannot be read.`, [`${file}: ${(error as Error).message}`], { file }, { cause: error });
-    }
+    if (errorCode(error) !== 'ENOENT' && errorCode(error) !== 'ENOTDIR') throw unreadable(file, agentName, version, error);
     const available = listAgentConfigs(root);
     throw new UnknownAgentConfigError(
       `No agent config ${agentName}/${version} (expected ${file}). Available: ${available.join(', ') || 'none'}. ` +
@@ -55,7 +58,7 @@ function loadChecked(root: string, agentName: string, version: string): CheckedA
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new AgentConfigError(`Agent config ${agentName}/${version} cannot be read.`, [`${file}: ${(error as Error).message}`], { file }, { cause: error });
+    throw unreadable(file, agentName, version, error);
   }
   const checked = deepFreeze(checkAgentConfig(text, { file, agentName, version }));
   cache.set(file, { mtimeMs: stats.mtimeMs, size: stats.size, checked });

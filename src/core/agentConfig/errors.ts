@@ -1,9 +1,4 @@
-import { AgentError } from '../errors/agentError';
-
-/** Formats a headline and a list of problems as one message, one problem per line. */
-function listMessage(headline: string, problems: readonly string[]): string {
-  return [headline, ...problems.map((p) => `  - ${p}`)].join('\n');
-}
+import { AgentError, formatProblemList } from '../errors/agentError';
 
 /**
  * An agent config file exists but cannot be used: every problem found (missing keys, a name or version that
@@ -15,7 +10,7 @@ export class AgentConfigError extends AgentError {
   readonly problems: string[];
 
   constructor(headline: string, problems: readonly string[], details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
-    super('CONFIG', listMessage(headline, problems), { ...details, problems: [...problems] }, options);
+    super('CONFIG', formatProblemList(headline, problems), { ...details, problems: [...problems] }, options);
     this.name = 'AgentConfigError';
     this.problems = [...problems];
   }
@@ -38,7 +33,7 @@ export class AgentPromptValidationError extends AgentError {
   readonly violations: string[];
 
   constructor(headline: string, violations: readonly string[], details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
-    super('OUTPUT_VALIDATION_FAILED', listMessage(headline, violations), { ...details, violations: [...violations] }, options);
+    super('OUTPUT_VALIDATION_FAILED', formatProblemList(headline, violations), { ...details, violations: [...violations] }, options);
     this.name = 'AgentPromptValidationError';
     this.violations = [...violations];
   }

@@ -62,7 +62,7 @@ function describeType(node: OutputSchemaNode): string {
 }
 
 /** One `- name (type[, optional]): description` line per top-level field, in schema order. */
-export function fieldLines(schema: OutputSchemaNode): string[] {
+function fieldLines(schema: OutputSchemaNode): string[] {
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties ?? {}).map(([name, node]) => {
     const optional = required.has(name) ? '' : ', optional';

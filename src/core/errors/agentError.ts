@@ -64,6 +64,11 @@ export class AgentError extends Error {
   }
 }
 
+/** A headline followed by one `  - problem` line per problem: the layout of every error that lists problems. */
+export function formatProblemList(headline: string, problems: readonly string[]): string {
+  return [headline, ...problems.map((p) => `  - ${p}`)].join('\n');
+}
+
 /** True for errors produced by the core (any subclass of AgentError). */
 export function isAgentError(value: unknown): value is AgentError {
   return value instanceof AgentError;

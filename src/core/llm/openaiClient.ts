@@ -244,8 +244,11 @@ export function safeBaseURL(raw: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
-/** api.openai.com wants `max_completion_tokens` (reasoning models refuse `max_tokens`); others want `max_tokens`. */
-function isOfficialOpenAI(baseURL: string): boolean {
+/**
+ * True when `baseURL` (a valid URL) is OpenAI's own API: it needs a key, and wants `max_completion_tokens`
+ * (reasoning models refuse `max_tokens`) where other servers want `max_tokens`.
+ */
+export function isOfficialOpenAI(baseURL: string): boolean {
   return new URL(baseURL).hostname === 'api.openai.com';
 }
 

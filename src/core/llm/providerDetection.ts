@@ -1,7 +1,7 @@
 import { AgentError } from '../errors/agentError';
 import { getLogger } from '../logging/logger';
 import { registerSecret } from '../security/redact';
-import { createOpenAIClient, safeBaseURL, type OpenAIClientOptions } from './openaiClient';
+import { createOpenAIClient, isOfficialOpenAI, safeBaseURL, type OpenAIClientOptions } from './openaiClient';
 import type { LlmClient, ProviderName } from './types';
 
 /** What the user configured (CLI flags, VS Code settings); everything optional. */
@@ -133,10 +133,10 @@ interface DetectionInputs {
 async function resolveOpenAI({ settings, env, probeMs, signal }: DetectionInputs, why: string): Promise<ResolvedProvider> {
   const fromSettings = nonEmpty(settings.baseURL);
   const fromEnv = nonEmpty(env.OPENAI_BASE_URL);
-  const baseURL = safeBaseURL(fromSettings ?? fromEnv ?? OPENAI_DEFAULT_BASE_URL);
   const rawBaseURL = (fromSettings ?? fromEnv ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const baseURL = safeBaseURL(rawBaseURL);
   const apiKey = nonEmpty(settings.apiKey) ?? nonEmpty(env.OPENAI_API_KEY);
-  const official = new URL(baseURL).hostname === 'api.openai.com';
+  const official = isOfficialOpenAI(baseURL);
   if (official && !apiKey) {
     throw new AgentError('PROVIDER_NOT_CONFIGURED', `OpenAI needs an API key (${why}). ${HOW_TO_CONFIGURE}`, { provider: 'openai', baseURL });
   }

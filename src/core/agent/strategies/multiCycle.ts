@@ -1,7 +1,7 @@
 import { toAgentError, type ErrorInfo } from '../../errors/agentError';
 import type { AgentRun } from '../agentRun';
 import { AgentSettingsError } from '../errors';
-import type { TerminationReason } from '../events';
+import { failureTermination, type TerminationReason } from '../events';
 import type { ActionRecord, ExecutionStrategy, StrategyHost, StrategyResult } from './types';
 
 /** Options of {@link MultiCycleStrategy}. */
@@ -59,8 +59,7 @@ export class MultiCycleStrategy implements ExecutionStrategy {
       }
     } catch (e) {
       const err = toAgentError(e);
-      terminationReason =
-        run.signal?.aborted || err.error_code === 'CANCELLED' ? 'cancelled' : err.error_code === 'HOOK_REJECTED' ? 'hook_rejected' : 'error';
+      terminationReason = run.signal?.aborted ? 'cancelled' : failureTermination(err.error_code);
       error = err.toJSON();
     }
     let output = await handlers.finalOutput({ lastParsed, terminationReason, actionHistory, observations });

@@ -107,17 +107,17 @@ async function runTool(
   params: unknown,
 ): Promise<ToolCallResult> {
   const wrap = run.toolCallWrapper();
-  const refuse = (content: string, code: string): Promise<ToolCallResult> =>
-    Promise.resolve({ toolName: call.name, callId: call.id, ok: false, content, error: { error_code: code, message: content }, approval: 'policy_denied', durationMs: 0 });
+  // A refused call still goes through the wrapToolCall hooks, like any other call.
+  const refuse = (content: string): Promise<ToolCallResult> => {
+    const refusal = (): Promise<ToolCallResult> =>
+      Promise.resolve({ toolName: call.name, callId: call.id, ok: false, content, error: { error_code: 'TOOL_NOT_FOUND', message: content }, approval: 'policy_denied', durationMs: 0 });
+    return wrap ? wrap(call.name, refusal, params) : refusal();
+  };
   try {
-    if (!toolbox) {
-      const refusal = () => refuse(`No tools are available to this agent; nothing was executed. Answer without calling ${call.name}.`, 'TOOL_NOT_FOUND');
-      return wrap ? await wrap(call.name, refusal, params) : await refusal();
-    }
+    if (!toolbox) return await refuse(`No tools are available to this agent; nothing was executed. Answer without calling ${call.name}.`);
     if (allowed && !allowed(call.name)) {
       const names = offered.map((s) => s.function.name);
-      const refusal = () => refuse(`Tool ${call.name} is not available to this agent; nothing was executed. Use one of: ${names.join(', ') || '(none)'}.`, 'TOOL_NOT_FOUND');
-      return wrap ? await wrap(call.name, refusal, params) : await refusal();
+      return await refuse(`Tool ${call.name} is not available to this agent; nothing was executed. Use one of: ${names.join(', ') || '(none)'}.`);
     }
     return await toolbox.executeCall(call, { signal: run.signal, wrap, requestedBy: run.agentId });
   } catch (e) {
