@@ -14,7 +14,7 @@ export interface ControlTransport {
   close?(): void;
 }
 
-/** A tiny typed multi-listener list shared by the transports and the protocol. */
+/** A tiny typed multi-listener list shared by the transports, the protocol, the tool executor's events and MCP connections. */
 export class Listeners<T> {
   private readonly handlers = new Set<(value: T) => void>();
 

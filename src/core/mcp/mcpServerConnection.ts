@@ -3,6 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode as McpErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Listeners } from '../control/transport';
 import { getLogger, type Logger } from '../logging/logger';
 import { redactSecrets, registerSecret } from '../security/redact';
 import type { ToolOutput } from '../tools/types';
@@ -52,7 +53,7 @@ export class McpServerConnection {
   private closing = false;
   private exited: Promise<void> = Promise.resolve();
   private markExited: () => void = () => undefined;
-  private readonly failureListeners = new Set<(error: McpServerError) => void>();
+  private readonly failureListeners = new Listeners<McpServerError>();
   private readonly logger: Logger;
   private childPid: number | undefined;
 
@@ -93,8 +94,7 @@ export class McpServerConnection {
 
   /** Calls `listener` once when the server fails after connecting (crash, exit, broken pipe). */
   onFailure(listener: (error: McpServerError) => void): () => void {
-    this.failureListeners.add(listener);
-    return () => this.failureListeners.delete(listener);
+    return this.failureListeners.add(listener);
   }
 
   /** Starts/reaches the server and runs `initialize`. Throws McpServerError; the connection is then closed. */
@@ -250,12 +250,8 @@ export class McpServerConnection {
     this.errorValue = error;
     this.stateValue = 'failed';
     this.logger.warn('MCP server went away', { server: this.name, error: error.message });
-    for (const listener of [...this.failureListeners]) {
-      try {
-        listener(error);
-      } catch (listenerError) {
-        this.logger.warn('an MCP failure listener threw', { error: messageOf(listenerError) });
-      }
+    for (const listenerError of this.failureListeners.emit(error)) {
+      this.logger.warn('an MCP failure listener threw', { error: messageOf(listenerError) });
     }
   }
 

@@ -87,25 +87,8 @@ export class ApprovalPolicy {
   /** The verdict for calling `toolName` at `dangerLevel`. Takes no parameters of the call, on purpose. */
   decide(toolName: string, dangerLevel: DangerLevel): ApprovalVerdict {
     const toolRule = this.tools.get(toolName);
-    const rule = toolRule ?? this.levels[dangerLevel];
-    const source = toolRule ? 'tool' : 'level';
-    const what = toolRule ? `the policy for tool ${toolName}` : `the policy for ${dangerLevel} tools`;
-    if (rule === 'deny') return { rule, source, reason: `${what} is "deny"` };
-    if (rule === 'allow') return { rule, outcome: 'auto', source, reason: `${what} is "allow"`, approvedBy: 'policy' };
-    const grantedBy = this.sessionGrants.get(toolName);
-    if (grantedBy !== undefined) {
-      return {
-        rule: 'allow',
-        outcome: 'always',
-        source: 'session',
-        reason: `${grantedBy} always allowed ${toolName} for this session`,
-        approvedBy: grantedBy,
-      };
-    }
-    if (this.coveredByAutoApprove(dangerLevel)) {
-      return { rule: 'allow', outcome: 'auto', source: 'autoApprove', reason: `approved up to ${this.autoApproveUpTo} by --yes`, approvedBy: '--yes' };
-    }
-    return { rule: 'ask', source, reason: `${what} is "ask"` };
+    if (toolRule) return this.verdict(toolRule, 'tool', `the policy for tool ${toolName}`, dangerLevel, toolName);
+    return this.verdict(this.levels[dangerLevel], 'level', `the policy for ${dangerLevel} tools`, dangerLevel, toolName);
   }
 
   /**
@@ -114,19 +97,27 @@ export class ApprovalPolicy {
    * write_file" does not cover protected paths.
    */
   decideLevel(level: DangerLevel): ApprovalVerdict {
-    const rule = this.levels[level];
-    if (rule === 'deny') return { rule, source: 'level', reason: `the policy for ${level} actions is "deny"` };
-    if (rule === 'allow') {
-      return { rule, outcome: 'auto', source: 'level', reason: `the policy for ${level} actions is "allow"`, approvedBy: 'policy' };
-    }
-    if (this.coveredByAutoApprove(level)) {
-      return { rule: 'allow', outcome: 'auto', source: 'autoApprove', reason: `approved up to ${this.autoApproveUpTo} by --yes`, approvedBy: '--yes' };
-    }
-    return { rule: 'ask', source: 'level', reason: `the policy for ${level} actions is "ask"` };
+    return this.verdict(this.levels[level], 'level', `the policy for ${level} actions`, level);
   }
 
-  private coveredByAutoApprove(level: DangerLevel): boolean {
-    return this.autoApproveUpTo !== undefined && dangerRank(level) <= dangerRank(this.autoApproveUpTo);
+  /** Applies `rule` (described by `what`); an `ask` is then settled by a session grant for `grantFor`, or by `--yes`. */
+  private verdict(rule: ApprovalRule, source: 'tool' | 'level', what: string, level: DangerLevel, grantFor?: string): ApprovalVerdict {
+    if (rule === 'deny') return { rule, source, reason: `${what} is "deny"` };
+    if (rule === 'allow') return { rule, outcome: 'auto', source, reason: `${what} is "allow"`, approvedBy: 'policy' };
+    const grantedBy = grantFor === undefined ? undefined : this.sessionGrants.get(grantFor);
+    if (grantedBy !== undefined) {
+      return {
+        rule: 'allow',
+        outcome: 'always',
+        source: 'session',
+        reason: `${grantedBy} always allowed ${grantFor} for this session`,
+        approvedBy: grantedBy,
+      };
+    }
+    if (this.autoApproveUpTo !== undefined && dangerRank(level) <= dangerRank(this.autoApproveUpTo)) {
+      return { rule: 'allow', outcome: 'auto', source: 'autoApprove', reason: `approved up to ${this.autoApproveUpTo} by --yes`, approvedBy: '--yes' };
+    }
+    return { rule: 'ask', source, reason: `${what} is "ask"` };
   }
 
   /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { ControlProtocol } from '../control/controlProtocol';
+import type { ApprovalAnswer, ControlProtocol } from '../control/controlProtocol';
 import type { ToolCallPreviewMessage } from '../control/messages';
 import { isAgentError, type ErrorCode } from '../errors/agentError';
 import type { LlmToolCall, ToolSpec } from '../llm/types';
@@ -8,6 +8,7 @@ import { getLogger, type Logger } from '../logging/logger';
 import { redactSecrets, redactValue } from '../security/redact';
 import { ApprovalPolicy } from './approvalPolicy';
 import { previewToolCall } from './builtin/preview';
+import { DEFAULT_MAX_CONTENT_CHARS } from './builtin/textLimits';
 import { TypedEvents, type ToolExecutorEvents } from './executorEvents';
 import type { ToolRegistry, RegisteredTool } from './registry';
 import { ToolResultMemory, type RememberedToolCall } from './resultMemory';
@@ -19,8 +20,8 @@ import type { AgentToolbox, ApprovalOutcome, DangerLevel, ToolCallResult, ToolCa
 
 /** Default time a tool may run: 30 s. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
-/** Default cap of the text fed back to the model per call. */
-export const DEFAULT_MAX_CONTENT_CHARS = 100_000;
+// Default cap of the text fed back to the model per call; the built-in tools cap their own text at the same size.
+export { DEFAULT_MAX_CONTENT_CHARS };
 
 /** Says what a call would change (a diff, a command line, or text), shown in the approval request. */
 export type ToolPreview = (
@@ -149,7 +150,8 @@ export class ToolExecutor implements AgentToolbox {
       name,
       callId: options.callId,
       requestedBy: options.requestedBy,
-      params: typeof params === 'string' ? params : redactValue(params),
+      // Redacted once here: memory, events and the audit trail all read state.params.
+      params: typeof params === 'string' ? redactSecrets(params) : redactValue(params),
       approval: 'denied',
       escalations: [],
       started: performance.now(),
@@ -241,32 +243,10 @@ export class ToolExecutor implements AgentToolbox {
         `${NOTHING_CHANGED} ${tool.name} (danger ${tool.dangerLevel}) needs a person's approval and no one is available to approve it.`,
       );
     }
-    const requestId = randomUUID();
-    const preview = await this.previewFor(tool.name, params);
-    this.events.emit('approval_requested', {
-      requestId,
-      tool: tool.name,
-      callId: state.callId,
-      dangerLevel: tool.dangerLevel,
-      params: state.params,
-      ...(preview !== undefined ? { preview } : {}),
-      reason: verdict.reason,
-    });
-    const answer = await control.requestApproval(
-      { id: requestId, tool: tool.name, dangerLevel: tool.dangerLevel, params: state.params, preview, reason: verdict.reason, timeoutMs: this.options.approvalTimeoutMs },
-      signal,
-    );
+    const answer = await this.askPerson(control, tool.name, state, params, tool.dangerLevel, verdict.reason, signal);
     state.approval = answer.outcome;
     state.approvedBy = answer.answeredBy;
-    this.events.emit('approval_answered', {
-      requestId,
-      tool: tool.name,
-      callId: state.callId,
-      outcome: answer.outcome,
-      answeredBy: answer.answeredBy,
-      reason: answer.reason,
-    });
-    if (answer.outcome === 'always') this.policy.recordAnswer(tool.name, answer);
+    this.policy.recordAnswer(tool.name, answer);
     if (answer.outcome === 'approved' || answer.outcome === 'always') return undefined;
     const why = answer.reason ?? (answer.outcome === 'timeout' ? 'nobody answered in time' : 'the request was denied');
     return this.failure(
@@ -347,16 +327,45 @@ export class ToolExecutor implements AgentToolbox {
     if (verdict.rule === 'allow') return record(true, verdict.approvedBy);
     const control = this.options.control;
     if (!control) return record(false);
-    const requestId = randomUUID();
-    const preview = await this.previewFor(tool.name, params);
-    this.events.emit('approval_requested', { requestId, tool: tool.name, callId: state.callId, dangerLevel: level, params: state.params, preview, reason });
     // An "always" answer to an escalation counts once: session grants never cover escalations.
+    const answer = await this.askPerson(control, tool.name, state, params, level, reason, signal);
+    return record(answer.outcome === 'approved' || answer.outcome === 'always', answer.answeredBy);
+  }
+
+  /** Sends one approval request (with its preview) through the control channel, announcing it and its answer as events. */
+  private async askPerson(
+    control: ControlProtocol,
+    toolName: string,
+    state: CallState,
+    params: unknown,
+    dangerLevel: DangerLevel,
+    reason: string,
+    signal?: AbortSignal,
+  ): Promise<ApprovalAnswer> {
+    const requestId = randomUUID();
+    const preview = await this.previewFor(toolName, params);
+    this.events.emit('approval_requested', {
+      requestId,
+      tool: toolName,
+      callId: state.callId,
+      dangerLevel,
+      params: state.params,
+      ...(preview !== undefined ? { preview } : {}),
+      reason,
+    });
     const answer = await control.requestApproval(
-      { id: requestId, tool: tool.name, dangerLevel: level, params: state.params, preview, reason, timeoutMs: this.options.approvalTimeoutMs },
+      { id: requestId, tool: toolName, dangerLevel, params: state.params, preview, reason, timeoutMs: this.options.approvalTimeoutMs },
       signal,
     );
-    this.events.emit('approval_answered', { requestId, tool: tool.name, callId: state.callId, outcome: answer.outcome, answeredBy: answer.answeredBy, reason: answer.reason });
-    return record(answer.outcome === 'approved' || answer.outcome === 'always', answer.answeredBy);
+    this.events.emit('approval_answered', {
+      requestId,
+      tool: toolName,
+      callId: state.callId,
+      outcome: answer.outcome,
+      answeredBy: answer.answeredBy,
+      reason: answer.reason,
+    });
+    return answer;
   }
 
   private async previewFor(name: string, params: unknown): Promise<ToolCallPreviewMessage | undefined> {
@@ -420,7 +429,7 @@ export class ToolExecutor implements AgentToolbox {
         ...(state.callId !== undefined ? { callId: state.callId } : {}),
         ...(state.requestedBy !== undefined ? { requestedBy: state.requestedBy } : {}),
         ...(state.dangerLevel !== undefined ? { dangerLevel: state.dangerLevel } : {}),
-        params: typeof state.params === 'string' ? redactSecrets(state.params) : redactValue(state.params),
+        params: state.params,
         approval: result.approval,
         ...(result.approvedBy !== undefined ? { approvedBy: result.approvedBy } : {}),
         ok: result.ok,

@@ -1,4 +1,5 @@
 import type { ToolCallPreviewMessage } from '../control/messages';
+import { Listeners } from '../control/transport';
 import type { ApprovalOutcome, DangerLevel, ToolCallResult } from './types';
 
 /** Events a ToolExecutor emits, for the supervisor, the panel and the CLI to show. */
@@ -21,31 +22,21 @@ export interface ToolExecutorEvents {
   tool_finished: { result: ToolCallResult; params: unknown };
 }
 
-/** A listener of one executor event. */
-export type ToolExecutorListener<K extends keyof ToolExecutorEvents> = (event: ToolExecutorEvents[K]) => void;
-
 /** A minimal typed event emitter; a throwing listener is reported to `onListenerError`, never to the emitter. */
 export class TypedEvents<E extends object> {
-  private readonly listeners = new Map<keyof E, Set<(event: never) => void>>();
+  private readonly listeners = new Map<keyof E, Listeners<never>>();
 
   constructor(private readonly onListenerError: (event: keyof E, error: unknown) => void = () => undefined) {}
 
   /** Subscribes; returns an unsubscribe function. */
   on<K extends keyof E>(event: K, listener: (payload: E[K]) => void): () => void {
-    let set = this.listeners.get(event);
-    if (!set) this.listeners.set(event, (set = new Set()));
-    set.add(listener as (event: never) => void);
-    return () => set.delete(listener as (event: never) => void);
+    let list = this.listeners.get(event);
+    if (!list) this.listeners.set(event, (list = new Listeners<never>()));
+    return list.add(listener);
   }
 
   /** Calls every listener of `event`. */
   emit<K extends keyof E>(event: K, payload: E[K]): void {
-    for (const listener of [...(this.listeners.get(event) ?? [])]) {
-      try {
-        (listener as (payload: E[K]) => void)(payload);
-      } catch (error) {
-        this.onListenerError(event, error);
-      }
-    }
+    for (const error of this.listeners.get(event)?.emit(payload as never) ?? []) this.onListenerError(event, error);
   }
 }

@@ -1,4 +1,4 @@
-import type { ToolCallWrapper } from './types';
+import type { ToolCallResult, ToolCallWrapper } from './types';
 
 /**
  * Composes `wrapToolCall` functions into one, the first outermost (the lifecycle rule:
@@ -8,7 +8,7 @@ export function composeToolCallWrappers(...wrappers: Array<ToolCallWrapper | und
   const chain = wrappers.filter((w): w is ToolCallWrapper => typeof w === 'function');
   if (chain.length === 0) return undefined;
   return (toolName, next, params) => {
-    const call = (index: number): Promise<import('./types').ToolCallResult> =>
+    const call = (index: number): Promise<ToolCallResult> =>
       index === chain.length ? next() : chain[index]!(toolName, () => call(index + 1), params);
     return call(0);
   };

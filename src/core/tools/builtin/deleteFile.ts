@@ -4,9 +4,7 @@ import { resolveWorkspacePath } from '../../sandbox/workspacePath';
 import { defineTool } from '../types';
 import { BuiltinToolError, withFsErrors } from './errors';
 import { readExistingFile } from './existingFile';
-import { truncateText } from './textLimits';
-import { unifiedDiff } from './unifiedDiff';
-import { MAX_DIFF_CHARS, type FileChangeData } from './writeFile';
+import { fileChangeDiff, type FileChangeData } from './writeFile';
 
 /** Parameters of `delete_file`. */
 export const deleteFileParameters = z.object({
@@ -34,7 +32,7 @@ export const deleteFileTool = defineTool({
     const existing = await readExistingFile(target.absolute).catch(() => undefined);
     context.signal.throwIfAborted();
     await withFsErrors('delete_file', 'delete', target.relative, () => unlink(target.absolute));
-    const diff = existing?.kind === 'text' ? truncateText(unifiedDiff(existing.text, undefined, target.relative), MAX_DIFF_CHARS).text : '';
+    const diff = existing?.kind === 'text' ? fileChangeDiff(existing.text, undefined, target.relative) : '';
     const data: FileChangeData = { path: target.relative, deleted: true, bytes: info.size, diff };
     context.logger.debug('delete_file', { path: target.relative });
     return { content: `Deleted '${target.relative}' (${info.size} bytes).`, data };

@@ -4,9 +4,7 @@ import { resolveWorkspacePath } from '../../sandbox/workspacePath';
 import { defineTool } from '../types';
 import { BuiltinToolError, withFsErrors } from './errors';
 import { readExistingFile } from './existingFile';
-import { truncateText } from './textLimits';
-import { unifiedDiff } from './unifiedDiff';
-import { diffStats, MAX_DIFF_CHARS, type FileChangeData } from './writeFile';
+import { diffStats, fileChangeDiff, type FileChangeData } from './writeFile';
 
 /** Parameters of `edit_file`. */
 export const editFileParameters = z.object({
@@ -74,7 +72,7 @@ export const editFileTool = defineTool({
     if (!plan.ok) return fail(plan.reason);
     context.signal.throwIfAborted();
     await withFsErrors('edit_file', 'write', target.relative, () => writeFile(target.absolute, plan.text, 'utf8'));
-    const diff = truncateText(unifiedDiff(existing.text, plan.text, target.relative), MAX_DIFF_CHARS).text;
+    const diff = fileChangeDiff(existing.text, plan.text, target.relative);
     const { added, removed } = diffStats(diff);
     const data: FileChangeData = { path: target.relative, bytes: Buffer.byteLength(plan.text), diff, replacements: plan.replacements };
     context.logger.debug('edit_file', { path: target.relative, replacements: plan.replacements });

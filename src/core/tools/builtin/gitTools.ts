@@ -6,7 +6,7 @@ import { redactSecrets } from '../../security/redact';
 import { defineTool } from '../types';
 import { BuiltinToolError } from './errors';
 import { FALLBACK_GIT_IDENTITY } from '../../git/gitEnvironment';
-import { gitFailure, openWorkspaceGit } from './gitWorkspace';
+import { gitFailure, openWorkspaceGit, workspaceGit } from './gitWorkspace';
 import { DEFAULT_MAX_CONTENT_CHARS, truncateText } from './textLimits';
 
 /** Parameters of `git_status`. */
@@ -129,7 +129,7 @@ export const gitCommitTool = defineTool({
   dangerLevel: 'MEDIUM',
   parameters: gitCommitParameters,
   async execute(params, context) {
-    let { git } = await openWorkspaceGit(context, 'git_commit');
+    const { git, root } = await openWorkspaceGit(context, 'git_commit');
     if (params.stage_all ?? true) {
       await git.raw(['add', '-A', '--', '.']).catch((error: unknown) => {
         throw gitFailure('git_commit', 'git add', error, 'Nothing was committed.');
@@ -148,12 +148,11 @@ export const gitCommitTool = defineTool({
     const name = (await git.getConfig('user.name')).value;
     const email = (await git.getConfig('user.email')).value;
     const fallbackAuthor = !name || !email;
-    if (fallbackAuthor) {
-      const config = [`user.name=${name || FALLBACK_GIT_IDENTITY.name}`, `user.email=${email || FALLBACK_GIT_IDENTITY.email}`];
-      ({ git } = await openWorkspaceGit(context, 'git_commit', config));
-    }
+    const committer = fallbackAuthor
+      ? workspaceGit(root, context.signal, [`user.name=${name || FALLBACK_GIT_IDENTITY.name}`, `user.email=${email || FALLBACK_GIT_IDENTITY.email}`])
+      : git;
     const message = redactSecrets(params.message);
-    const result = await git.commit(message).catch((error: unknown) => {
+    const result = await committer.commit(message).catch((error: unknown) => {
       throw gitFailure('git_commit', 'git commit (a hook may have rejected it)', error, 'Nothing was committed; the changes stay staged.');
     });
     if (!result.commit) {

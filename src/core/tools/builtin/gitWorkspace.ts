@@ -10,15 +10,19 @@ export interface WorkspaceGit {
   root: string;
 }
 
+/** A simple-git handle on `root` with the scrubbed git environment and `signal`; `config` adds `-c key=value` pairs. */
+export function workspaceGit(root: string, signal: AbortSignal, config: string[] = []): SimpleGit {
+  const { env, allow } = gitEnvironment();
+  return simpleGit({ baseDir: root, abort: signal, config, allowEnvironment: allow }).env(env);
+}
+
 /**
  * Opens git on the workspace root with a scrubbed environment and the call's abort signal.
- * `config` adds `-c key=value` pairs. Throws a clear BuiltinToolError when the workspace is not
- * inside a git repository.
+ * Throws a clear BuiltinToolError when the workspace is not inside a git repository.
  */
-export async function openWorkspaceGit(context: ToolContext, toolName: string, config: string[] = []): Promise<WorkspaceGit> {
+export async function openWorkspaceGit(context: ToolContext, toolName: string): Promise<WorkspaceGit> {
   const root = await realpath(context.workspaceRoot);
-  const { env, allow } = gitEnvironment();
-  const git = simpleGit({ baseDir: root, abort: context.signal, config, allowEnvironment: allow }).env(env);
+  const git = workspaceGit(root, context.signal);
   const isRepo = await git.checkIsRepo().catch(() => false);
   if (!isRepo) {
     throw new BuiltinToolError(toolName, 'The workspace is not a git repository (run `git init` first). Nothing was changed.');

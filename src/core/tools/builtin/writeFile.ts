@@ -9,7 +9,7 @@ import { truncateText } from './textLimits';
 import { unifiedDiff } from './unifiedDiff';
 
 /** Largest diff kept in a tool's `data` for the panel (characters). */
-export const MAX_DIFF_CHARS = 200_000;
+const MAX_DIFF_CHARS = 200_000;
 
 /** Parameters of `write_file` (exactly `{ path, content }`, as the TDD roles use it). */
 export const writeFileParameters = z.object({
@@ -28,6 +28,11 @@ export interface FileChangeData {
   /** Unified diff of the change ('' when the content did not change). */
   diff: string;
   replacements?: number;
+}
+
+/** The unified diff of a file change as `write_file`, `edit_file` and `delete_file` keep it in `data` (capped at 200 000 characters). */
+export function fileChangeDiff(before: string | undefined, after: string | undefined, relative: string): string {
+  return truncateText(unifiedDiff(before, after, relative), MAX_DIFF_CHARS).text;
 }
 
 /** Counts added and removed lines of a unified diff, for a one-line summary. */
@@ -65,7 +70,7 @@ export const writeFileTool = defineTool({
     });
     const created = existing.kind === 'missing';
     const before = existing.kind === 'text' ? existing.text : created ? undefined : '';
-    const diff = truncateText(unifiedDiff(before, params.content, target.relative), MAX_DIFF_CHARS).text;
+    const diff = fileChangeDiff(before, params.content, target.relative);
     const bytes = Buffer.byteLength(params.content);
     const { added, removed } = diffStats(diff);
     context.logger.debug('write_file', { path: target.relative, bytes, created });
