@@ -4,6 +4,7 @@ import { RecordingLlmClient, ReplayLlmClient } from '../core/replay';
 import { UsageError } from './cliIo';
 import { intFlag } from './args';
 
+/** The provider flags of a command (`PROVIDER_OPTIONS` in args.ts), as parsed. */
 export interface ProviderFlags {
   provider?: string;
   'base-url'?: string;
@@ -14,6 +15,7 @@ export interface ProviderFlags {
   timeout?: string;
 }
 
+/** The model client a command uses, and how it was chosen. */
 export interface CliModel {
   llm: LlmClient;
   model: string;

@@ -8,6 +8,7 @@ import { questionCommand } from './commands/question';
 
 declare const TDD_AGENT_VERSION: string | undefined;
 
+/** `tdd-agent --help`: the commands. */
 export const USAGE = `tdd-agent — autonomous test-driven development with LLM agents
 
 Usage:

@@ -7,6 +7,7 @@ import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIo } from '../cliIo';
 import { kataCommand } from './kata';
 
+/** `tdd-agent demo --help`. */
 export const DEMO_USAGE = `Usage: tdd-agent demo [--workspace DIR] [--json] [--verbose]
 
 Runs a complete FizzBuzz session from a recorded model conversation (no API key needed):
@@ -29,7 +30,7 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const katas = bundledKatasDir();
   const cassette = katas ? join(katas, DEMO_CASSETTE) : undefined;
-  if (!cassette || !existsSync(cassette)) throw new UsageError('The demo cassette is missing from this installation (katas/cassettes/fizzbuzz-javascript.json).');
+  if (!cassette || !existsSync(cassette)) throw new UsageError(`The demo cassette is missing from this installation (katas/${DEMO_CASSETTE}); reinstall tdd-agent, or in a clone re-record it with npx tsx scripts/record-demo-cassette.ts.`);
   const workspace = values.workspace ?? (await mkdtemp(join(tmpdir(), 'tdd-agent-demo-')));
   io.stderr.write(`Demo workspace: ${workspace}\n`);
   const args = ['fizzbuzz', '--language', 'javascript', ...(values.json ? ['--json'] : []), ...(values.verbose ? ['--verbose'] : [])];

@@ -10,6 +10,7 @@ import { readMcpConfigFile } from '../mcpConfigFile';
 import { progressPrinter } from '../progressPrinter';
 import { modelFromFlags } from '../providerFromFlags';
 
+/** `tdd-agent kata --help`. */
 export const KATA_USAGE = `Usage: tdd-agent kata <kata.md | bundled-kata> [options]
 
 Runs red-green-refactor cycles on a kata in a git workspace (a new branch tdd/<kata>-<time>).
@@ -85,7 +86,7 @@ export async function kataCommand(argv: string[], io: CliIo, defaults: { cassett
   try {
     const summary = await runKataSession({
       workspace: resolve(values.workspace ?? defaults.workspace ?? process.cwd()),
-      kataPath: kataPath.endsWith('.md') ? resolve(kataPath) : kataPath,
+      kataPath, // a file path is resolved against the current folder, like --workspace
       language: language as KataLanguage | undefined,
       llm: model.llm,
       model: model.model,

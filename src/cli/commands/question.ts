@@ -8,6 +8,7 @@ import { modelFromFlags } from '../providerFromFlags';
 /** The two single-question commands: `ask` (QA agent) and `cot` (chain-of-thought agent). */
 export type QuestionKind = 'ask' | 'cot';
 
+/** `tdd-agent ask --help` and `tdd-agent cot --help`. */
 export const QUESTION_USAGE: Record<QuestionKind, string> = {
   ask: `Usage: tdd-agent ask [--file F [--lines A-B]] [options] "question"
 

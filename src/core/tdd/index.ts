@@ -12,7 +12,7 @@ export { runQualityGates, type GateFailure } from './supervisor/qualityGates';
 export { prepareProject } from './supervisor/workspaceSetup';
 export { createAgentRoleRunners, type AgentRoleRunnerOptions } from './roles/agentRoleRunner';
 export { reportLabel, type RoleRunner, type RoleRunners, type RoleTurn, type RoleTurnResult } from './roles/roleRunner';
-export { buildRoleContext, estimateTokens, truncateMiddle, type RoleContextInput } from './roles/roleContext';
+export { buildRoleContext, type RoleContextInput } from './roles/roleContext';
 export * from './kata';
 export * from './git';
 export * from './session';

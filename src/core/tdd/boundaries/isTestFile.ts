@@ -1,4 +1,4 @@
-import { looksLikeTestFile } from '../../testRunners/testFiles';
+import { looksLikeTestFile, TEST_DIR } from '../../testRunners/testFiles';
 import type { Kata } from '../kata/kataSchema';
 
 function normalize(path: string): string {
@@ -16,6 +16,6 @@ export function isTestFile(path: string, kata?: Pick<Kata, 'testDir'>): boolean 
   if (testDir && testDir !== '.' && (p === testDir || p.startsWith(`${testDir}/`))) return true;
   const name = p.slice(p.lastIndexOf('/') + 1);
   if (name === 'conftest.py') return true;
-  if (/(^|\/)(tests?|__tests__)\//.test(p)) return true;
+  if (TEST_DIR.test(p)) return true; // any file there, not only source files (fixtures, data)
   return looksLikeTestFile(p);
 }

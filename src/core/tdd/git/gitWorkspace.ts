@@ -11,8 +11,6 @@ import { FALLBACK_GIT_IDENTITY, gitEnvironment } from '../../git/gitEnvironment'
 
 const log = getLogger('tdd.git');
 
-/** Identity used for commits when the repository and the machine have none configured (e.g. CI). */
-
 /** Options of GitWorkspace.open. */
 export interface OpenGitWorkspaceOptions {
   /** Stash the person's uncommitted work (`git stash push --include-untracked`) and restore it in finish(). */
@@ -247,12 +245,6 @@ export class GitWorkspace {
   /** The current commit's sha. */
   async headSha(): Promise<string> {
     return (await this.git.raw(['rev-parse', 'HEAD'])).trim();
-  }
-
-  /** The checked-out branch (null when detached), HEAD and the changed files (`.tdd/` ignored). */
-  async status(): Promise<{ branch: string | null; head: string; files: ChangedFile[] }> {
-    const branch = await this.currentBranch();
-    return { branch, head: await this.headSha(), files: await this.changedFiles() };
   }
 
   /** True when anything differs from the last commit (untracked files included, `.tdd/` ignored). */

@@ -38,12 +38,13 @@ const summaryOf = (content: string): string => {
  * (no tool call) is the report.
  */
 export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRunners {
+  const maxModelCalls = options.maxModelCalls ?? 25;
   const runner = (role: Role): RoleRunner => ({
     async runTurn(turn: RoleTurn): Promise<RoleTurnResult> {
       const agent = new ReActAgent({
         llm: options.llm,
         id: `${role}-c${turn.cycle}a${turn.attempt}`,
-        config: { model: options.model, maxCycles: options.maxModelCalls ?? 25, errorHandling: false, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) },
+        config: { model: options.model, maxCycles: maxModelCalls, errorHandling: false, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) },
         agentConfig: { agent: role, version: 'v1', configRoot: options.configRoot },
         toolbox: options.toolbox,
       });
@@ -59,7 +60,7 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
       if (result.error) throw new AgentError(result.error.error_code, result.error.message, result.error.details);
       const report = typeof result.final_answer === 'string' ? result.final_answer : '';
       if (result.metadata.terminationReason === 'max_cycles' && !report) {
-        return { report: `The ${role} used all ${options.maxModelCalls ?? 25} model calls without finishing its turn.` };
+        return { report: `The ${role} used all ${maxModelCalls} model calls without finishing its turn.` };
       }
       return { report };
     },

@@ -1,18 +1,10 @@
+import { truncateHeadTail } from '../../testRunners/truncateOutput';
 import type { Role } from '../events';
 import { listWorkspaceFiles, readTextFile } from './workspaceSnapshot';
 
-/** Rough token estimate (4 characters a token): good enough to keep a prompt inside a budget. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
-
 /** Keeps the head and tail of a long text, marking what was cut. */
-export function truncateMiddle(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  const head = Math.floor(maxChars * 0.4);
-  const tail = maxChars - head;
-  const cut = text.length - head - tail;
-  return `${text.slice(0, head)}\n…[${cut} characters truncated]…\n${text.slice(text.length - tail)}`;
+function truncateMiddle(text: string, maxChars: number): string {
+  return truncateHeadTail(text, maxChars, 'characters truncated');
 }
 
 /** Inputs of {@link buildRoleContext}. */
@@ -48,7 +40,7 @@ const TEST_OUTPUT_CHARS = 4000;
  */
 export async function buildRoleContext(input: RoleContextInput): Promise<string> {
   const files = await listWorkspaceFiles(input.workspaceRoot, input.signal);
-  const budgetChars = (input.fileTokenBudget ?? 6000) * 4;
+  const budgetChars = (input.fileTokenBudget ?? 6000) * 4; // rough: 4 characters a token
   const sections: string[] = [];
 
   sections.push(`# Kata: ${input.kataTitle}\n\n${input.kataDescription.trim()}`);

@@ -1,10 +1,10 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { SKIPPED_DIRS } from '../../testRunners/testFiles';
 
-/** Folders a role never needs to see: version control, dependencies, build output, session state. */
-const SKIPPED_DIRS = new Set(['.git', 'node_modules', '.tdd', 'dist', 'build', 'coverage', '__pycache__', '.pytest_cache', '.venv', 'venv']);
 const MAX_FILES = 400;
 
+/** One file of the workspace as the role's context lists it. */
 export interface WorkspaceFile {
   /** Workspace-relative path with forward slashes. */
   path: string;

@@ -6,7 +6,7 @@ import { buildRoleContext } from '../roles/roleContext';
 import { reportLabel, type RoleRunners } from '../roles/roleRunner';
 import { checkRoleBoundary, describeViolations, type BoundaryViolation } from '../boundaries';
 import { PhaseCheckpoint, type CheckpointGit } from './phaseCheckpoint';
-import { runQualityGates } from './qualityGates';
+import { runQualityGates, type GateFailure } from './qualityGates';
 import type { SessionRecorder } from './sessionRecorder';
 
 /** How many times a role may try within one phase before the supervisor gives up on it. */
@@ -82,15 +82,15 @@ export class CycleLoop {
 
   /** Runs the baseline test run, then cycles until the kata is complete, a cycle fails twice in a row, or maxCycles. */
   async run(): Promise<CycleLoopResult> {
+    const first = this.o.firstCycle ?? 1;
     try {
-      const baseline = await this.runTests('baseline', this.o.firstCycle ?? 1);
+      const baseline = await this.runTests('baseline', first);
       if (baseline.status === 'failed' || baseline.status === 'timeout') {
         throw new AgentError('VALIDATION', `The workspace's tests are not green before the session starts (${baseline.failed} failing${baseline.status === 'timeout' ? ', timed out' : ''}). Make them pass first: every commit of a session must be green.`, { reason: baseline.reason });
       }
       this.lastTests = baseline.status === 'error' && baseline.total === 0 ? { ...counts(baseline), status: 'passed' } : counts(baseline);
 
       let consecutiveFailures = 0;
-      const first = this.o.firstCycle ?? 1;
       for (let n = first; n < first + this.o.maxCycles; n++) {
         const outcome = await this.runCycle(n);
         if (outcome === 'kata_complete') return this.result('completed');
@@ -254,9 +254,8 @@ export class CycleLoop {
         hint = `Attempt ${attempt} did not make the tests pass (${describe(tests)}). Test output:\n${tests.output}`;
         continue;
       }
-      const gate = await runQualityGates(this.o.qualityGates ?? [], this.o.workspaceRoot, { timeoutMs: this.o.testTimeoutMs, signal: this.o.signal });
+      const gate = await this.qualityGates(n);
       if (gate) {
-        this.o.emit({ type: 'quality_gate_failed', cycle: n, command: gate.command, output: gate.output });
         hint = `The tests pass, but the quality gate failed:\n${gate.output}`;
         continue;
       }
@@ -289,7 +288,7 @@ export class CycleLoop {
       }
       const tests = await this.runTests('refactorer', n);
       const fewer = tests.status === 'passed' && checkRoleBoundary('refactorer', [], { testsBefore: this.lastTests.total, testsAfter: tests.total }).length > 0;
-      const gate = tests.status === 'passed' && !fewer ? await runQualityGates(this.o.qualityGates ?? [], this.o.workspaceRoot, { timeoutMs: this.o.testTimeoutMs, signal: this.o.signal }) : undefined;
+      const gate = tests.status === 'passed' && !fewer ? await this.qualityGates(n) : undefined;
       if (tests.status === 'passed' && !fewer && !gate) {
         this.lastTests = counts(tests);
         const sha = await this.commit(n, `refactor: ${reportLabel(report, 'tidy up')}`, 'refactor');
@@ -301,7 +300,6 @@ export class CycleLoop {
         : gate
           ? `The quality gate failed after the refactoring:\n${gate.output}`
           : `The refactoring broke the tests (${describe(tests)}):\n${tests.output}`;
-      if (gate) this.o.emit({ type: 'quality_gate_failed', cycle: n, command: gate.command, output: gate.output });
       await checkpoint.restore();
       this.o.recorder.count('reverts', 'refactorer');
       this.o.emit({ type: 'reverted', cycle: n, role: 'refactorer', reason: reason.split('\n')[0]! });
@@ -309,6 +307,13 @@ export class CycleLoop {
     }
     this.endPhase(n, 'refactorer', MAX_ATTEMPTS.refactorer, 'skipped', started, {});
     return undefined;
+  }
+
+  /** Runs the quality gates on a green tree; a failure is reported as an event and returned. */
+  private async qualityGates(n: number): Promise<GateFailure | undefined> {
+    const gate = await runQualityGates(this.o.qualityGates ?? [], this.o.workspaceRoot, { timeoutMs: this.o.testTimeoutMs, signal: this.o.signal });
+    if (gate) this.o.emit({ type: 'quality_gate_failed', cycle: n, command: gate.command, output: gate.output });
+    return gate;
   }
 
   private endPhase<T extends object>(n: number, role: Role, attempts: number, outcome: PhaseOutcome, started: number, extra: T): { outcome: PhaseOutcome } & T {

@@ -1,18 +1,18 @@
 import { mkdir, realpath } from 'node:fs/promises';
 import { AgentFactory } from '../../agentConfig/agentFactory';
-import type { ControlProtocol } from '../../control/controlProtocol';
+import { DEFAULT_APPROVAL_TIMEOUT_MS, type ControlProtocol } from '../../control/controlProtocol';
 import { AgentError, toAgentError } from '../../errors/agentError';
 import type { LlmClient } from '../../llm/types';
 import { getLogger } from '../../logging/logger';
 import type { McpServerConfig } from '../../mcp/config';
 import type { McpHub, McpServerStatus } from '../../mcp/mcpHub';
-import { detectTestRunner } from '../../testRunners';
+import { DEFAULT_TEST_TIMEOUT_MS, detectTestRunner } from '../../testRunners';
 import type { TestRunner } from '../../testRunners/types';
 import { ApprovalPolicy, type ApprovalPolicyConfig } from '../../tools/approvalPolicy';
 import { createWorkspaceTools, previewToolCall } from '../../tools/builtin';
 import { ToolExecutor } from '../../tools/executor';
 import { ToolRegistry } from '../../tools/registry';
-import type { SupervisorEvent } from '../events';
+import { ROLES, type SupervisorEvent } from '../events';
 import { GitWorkspace } from '../git';
 import { resolveKata, type Kata, type KataLanguage } from '../kata';
 import { createAgentRoleRunners } from '../roles/agentRoleRunner';
@@ -74,11 +74,7 @@ export interface KataSessionOptions {
   modelTimeoutMs?: number;
 }
 
-/** The role configs a session uses (each loaded before anything changes, so a bad agents folder fails early). */
-const ROLE_CONFIGS = ['tester', 'implementer', 'refactorer'] as const;
-
 const DEFAULT_MAX_CYCLES = 10;
-const DEFAULT_TEST_TIMEOUT_MS = 60_000;
 const log = getLogger('tdd.session');
 
 /** Returns the person to their branch (and work); a repository the session created has none, so it stays on the work. */
@@ -127,7 +123,7 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
 
   const kata: Kata = await resolveKata(options.kataPath, { language: options.language });
   // A missing or invalid role config (e.g. in a person's agentsDir) is a CONFIG error now, not mid-session.
-  if (!options.roles) for (const role of ROLE_CONFIGS) AgentFactory.create(role, 'v1', undefined, { configRoot: options.agentsDir });
+  if (!options.roles) for (const role of ROLES) AgentFactory.create(role, 'v1', undefined, { configRoot: options.agentsDir });
   await mkdir(options.workspace, { recursive: true });
   const workspace = await realpath(options.workspace);
   const store = new SessionStore(workspace);
@@ -177,7 +173,7 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
       preview: (name, params) => previewToolCall(name, params, workspace),
       defaultTimeoutMs: testTimeoutMs + 5_000,
     });
-    executor.on('approval_requested', (e) => emit({ type: 'approval_requested', requestId: e.requestId, tool: e.tool, dangerLevel: e.dangerLevel, params: e.params, expiresAt: Date.now() + (options.approvalTimeoutMs ?? 5 * 60_000) }));
+    executor.on('approval_requested', (e) => emit({ type: 'approval_requested', requestId: e.requestId, tool: e.tool, dangerLevel: e.dangerLevel, params: e.params, expiresAt: Date.now() + (options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS) }));
     executor.on('approval_answered', (e) => emit({ type: 'approval_answered', requestId: e.requestId, decision: e.outcome }));
 
     const firstCycle = rec.nextCycle;

@@ -19,7 +19,7 @@ function hubLogger(): Logger {
 }
 
 /** One sentence for a server the session goes on without. */
-export function mcpWarning(status: McpServerStatus): string {
+function mcpWarning(status: McpServerStatus): string {
   const why = status.error?.message ?? 'it did not connect';
   return `MCP server "${status.name}" is not available; the session goes on without its tools. ${why}`;
 }

@@ -126,12 +126,12 @@ export class SessionRecorder {
   }
 
   /** A role's phase ended; its counters since the phase began go on the record. */
-  endPhase(role: Role, attempts: number, outcome: PhaseOutcome, durationMs: number, lastError?: string): void {
+  endPhase(role: Role, attempts: number, outcome: PhaseOutcome, durationMs: number): void {
     const cycle = this.current;
     const duration = Math.round(durationMs);
     this.state.metrics.phaseDurationsMs[PHASE_OF[role]] += duration;
     if (!cycle) return;
-    cycle.phases.push({ role, attempts, outcome, durationMs: duration, ...this.pending[role], ...(lastError ? { lastError } : {}) });
+    cycle.phases.push({ role, attempts, outcome, durationMs: duration, ...this.pending[role] });
     this.pending[role] = { overshoots: 0, violations: 0, reverts: 0 };
   }
 

@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { CYCLE_OUTCOMES, PHASE_OUTCOMES } from '../events';
+import { CYCLE_OUTCOMES, PHASE_OUTCOMES, ROLES, SESSION_STATUSES } from '../events';
 
-/**
- * The result of a session: what `tdd-agent kata --json` prints, what the panel shows at the end.
- * One schema, so the CLI's output contract is checked by tests rather than described in prose.
- */
+// The result of a session: what `tdd-agent kata --json` prints, what the panel shows at the end.
+// One schema, so the CLI's output contract is checked by tests rather than described in prose.
+
 /** One role's phase in a cycle: attempts, outcome and duration. */
 export const PhaseSummarySchema = z.object({
-  role: z.enum(['tester', 'implementer', 'refactorer']),
+  role: z.enum(ROLES),
   attempts: z.number().int().nonnegative(),
   outcome: z.enum(PHASE_OUTCOMES),
   duration_ms: z.number().nonnegative(),
@@ -36,7 +35,7 @@ export const SessionTotalsSchema = z.object({
 
 /** The whole `--json` summary of a session. */
 export const SessionSummarySchema = z.object({
-  status: z.enum(['completed', 'max_cycles', 'failed', 'cancelled']),
+  status: z.enum(SESSION_STATUSES).exclude(['running']),
   kata: z.string(),
   branch: z.string(),
   cycles: z.array(CycleSummarySchema),
