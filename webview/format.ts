@@ -96,6 +96,7 @@ export const PHASE_OUTCOME_LABELS: Record<PhaseOutcome, string> = {
 export const CYCLE_OUTCOME_LABELS: Record<CycleOutcome, string> = {
   running: 'Running',
   passed: 'Green',
+  complete: 'Complete',
   failed: 'Failed',
   cancelled: 'Cancelled',
 };

@@ -13,9 +13,6 @@ export const PANEL_RESOURCES = {
   style: 'media/panel.css',
 } as const;
 
-/** The activity-bar icon of the panel's view container (relative to the extension root). */
-export const PANEL_ICON = 'media/tdd-agent.svg';
-
 /** Inputs of {@link renderPanelHtml}. */
 export interface PanelHtmlOptions {
   /** `webview.cspSource`: the source expression(s) the webview serves local resources from. */

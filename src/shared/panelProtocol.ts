@@ -51,8 +51,8 @@ export const PHASE_OUTCOMES = ['pending', 'running', 'passed', 'failed', 'skippe
 /** Outcome of one phase of a cycle. */
 export type PhaseOutcome = (typeof PHASE_OUTCOMES)[number];
 
-/** How a cycle ended: `passed` = green and committed. */
-export const CYCLE_OUTCOMES = ['running', 'passed', 'failed', 'cancelled'] as const;
+/** How a cycle ended: `passed` = green and committed; `complete` = the Tester found nothing left to test (the kata is done). */
+export const CYCLE_OUTCOMES = ['running', 'passed', 'complete', 'failed', 'cancelled'] as const;
 /** Outcome of one red-green-refactor cycle. */
 export type CycleOutcome = (typeof CYCLE_OUTCOMES)[number];
 

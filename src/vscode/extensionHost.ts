@@ -10,6 +10,7 @@ import { clearApiKey, readApiKey, setApiKey } from './commands/apiKey';
 import { COMMANDS, PANEL_STATE_KEY, PANEL_VIEW_ID } from './commands/commandIds';
 import { SETTINGS_SECTION, readSettings, type ExtensionSettings } from './config/settings';
 import { routeCoreLogs } from './logging/outputChannelLog';
+import { isSessionRunning } from './panel/panelReducer';
 import { PanelStore } from './panel/panelStore';
 import { PanelViewProvider } from './panel/panelViewProvider';
 import { KataRunner, type RunKataOptions } from './session/kataRunner';
@@ -41,7 +42,7 @@ export class ExtensionHost implements vscode.Disposable {
     const unsubscribe = this.store.onDidChange((state) => {
       this.statusBar.update(state);
       // `tddAgent.running` switches the view's Run / Stop title buttons.
-      const now = state.session?.status === 'running';
+      const now = isSessionRunning(state);
       if (now !== running) void vscode.commands.executeCommand('setContext', 'tddAgent.running', (running = now));
     });
     this.provider = new PanelViewProvider(context.extensionUri, this.store, log, (message) => this.onPanelMessage(message));
@@ -125,7 +126,7 @@ export class ExtensionHost implements vscode.Disposable {
         }
         return;
       case 'log':
-        this.log[message.level === 'warn' ? 'warn' : message.level](`panel: ${message.message}`);
+        this.log[message.level](`panel: ${message.message}`);
         return;
     }
   }

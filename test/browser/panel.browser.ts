@@ -118,6 +118,21 @@ describe('agent panel in Chromium', function () {
     await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-finished-dark.png'), fullPage: true });
   });
 
+  it('says "Complete" for a cycle in which the Tester found nothing left to test', async () => {
+    page = await openPanel();
+    const state = finishedState();
+    state.cycles.push({ n: 4, outcome: 'complete', commit: null, title: 'kata complete: nothing left to test', tests: { passed: 3, failed: 0 }, phases: [{ role: 'tester', outcome: 'passed', attempts: 1, duration_ms: 2500 }] });
+    await sendToPanel(page, stateMessage(state));
+    await waitForRevision('.cycle[data-cycle="4"]');
+    const last = page.locator('.cycle[data-cycle="4"]');
+    assert.equal(await last.locator('.outcome-badge').innerText(), 'Complete');
+    assert.equal(await last.locator('.commit').count(), 0);
+    assert.match(await text('.cycle[data-cycle="1"] .outcome-badge'), /^Green$/);
+    // Same tone as a green cycle: the kata ended well.
+    const tone = (selector: string) => page.evaluate(`getComputedStyle(document.querySelector(${JSON.stringify(selector)})).color`);
+    assert.equal(await tone('.cycle[data-cycle="4"] .outcome-badge'), await tone('.cycle[data-cycle="1"] .outcome-badge'));
+  });
+
   it('looks right in the light theme too (screenshot)', async () => {
     page = await openPanel('light');
     await sendToPanel(page, stateMessage(finishedState()));

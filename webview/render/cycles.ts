@@ -18,6 +18,7 @@ const PHASE_ICONS: Record<PhaseOutcome, IconName> = {
 const CYCLE_ICONS: Record<CycleOutcome, IconName> = {
   running: 'running',
   passed: 'check',
+  complete: 'check',
   failed: 'close',
   cancelled: 'stop',
 };

@@ -79,11 +79,6 @@ export class ApprovalBridge implements MessageChannelLike {
     return true;
   }
 
-  /** Request ids waiting for an answer. */
-  pendingIds(): string[] {
-    return [...this.pending];
-  }
-
   /** Removes every card and stops accepting messages. */
   close(): void {
     if (this.closed) return;

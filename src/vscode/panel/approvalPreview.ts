@@ -1,6 +1,8 @@
 /**
- * Turns the control protocol's tool-call preview into the approval card's preview: a diff for file
- * changes, a command line for commands, commits and HTTP requests. Pure (no `vscode`).
+ * The approval card's preview from the control protocol's tool-call preview. The panel shows every
+ * kind the protocol has (diff, command, request, text), so a preview passes through as it is; only
+ * a blank text preview is dropped, and a `run_command` call without one still shows its command line.
+ * Pure (no `vscode`).
  */
 import type { ToolCallPreviewMessage } from '../../core/control/messages';
 import type { ApprovalPreview } from '../../shared/panelProtocol';
@@ -22,14 +24,5 @@ export function approvalPreview(tool: string, params: unknown, preview: ToolCall
     const command = tool === 'run_command' ? commandOf(params) : undefined;
     return command !== undefined ? { kind: 'command', commandLine: command } : undefined;
   }
-  switch (preview.kind) {
-    case 'diff':
-      return { kind: 'diff', path: preview.path, diff: preview.diff };
-    case 'command':
-      return { kind: 'command', commandLine: preview.commandLine };
-    case 'request':
-      return { kind: 'command', commandLine: `${preview.method} ${preview.url}${preview.hasBody ? ' (with a body)' : ''}` };
-    case 'text':
-      return preview.text.trim() === '' ? undefined : { kind: 'command', commandLine: preview.text };
-  }
+  return preview.kind === 'text' && preview.text.trim() === '' ? undefined : preview;
 }

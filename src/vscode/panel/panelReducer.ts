@@ -17,6 +17,7 @@ import type {
   PendingApproval,
   PhaseOutcome,
   SessionHeader,
+  SessionTotals,
   TddRole,
 } from '../../shared/panelProtocol';
 import { approvalPreview } from './approvalPreview';
@@ -52,6 +53,8 @@ export type PanelAction =
   /** The session ended outside the supervisor's own events (e.g. it threw before `session_started`). */
   | { type: 'sessionAborted'; status: 'failed' | 'cancelled'; at: number };
 
+const NO_TOTALS: SessionTotals = { testsPassed: 0, testsFailed: 0, tokens: 0, commits: 0 };
+
 /** True when a session is running in this state. */
 export function isSessionRunning(state: PanelState): boolean {
   return state.session?.status === 'running';
@@ -79,7 +82,7 @@ function apply(state: PanelState, action: PanelAction): PanelState {
           cycle: 0,
           maxCycles: action.maxCycles,
           phase: null,
-          totals: { testsPassed: 0, testsFailed: 0, tokens: 0, commits: 0 },
+          totals: NO_TOTALS,
           startedAt: action.at,
         },
         // Resuming continues the same timeline; the supervisor re-sends the cycles it runs again.
@@ -100,12 +103,7 @@ function apply(state: PanelState, action: PanelAction): PanelState {
       return state.trusted === action.trusted ? state : { ...state, trusted: action.trusted };
     case 'sessionAborted': {
       if (!state.session || state.session.status !== 'running') return state;
-      return {
-        ...state,
-        session: { ...state.session, status: action.status, phase: null, finishedAt: action.at },
-        approvals: [],
-        cycles: state.cycles.map((c) => (c.outcome === 'running' ? closeCycle(c, action.status === 'cancelled' ? 'cancelled' : 'failed') : c)),
-      };
+      return closeRunningCycles({ ...state, session: { ...state.session, status: action.status, phase: null, finishedAt: action.at } }, action.status);
     }
   }
 }
@@ -124,7 +122,7 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
           cycle: event.resumedFromCycle ? Math.max(0, event.resumedFromCycle - 1) : 0,
           maxCycles: event.maxCycles,
           phase: null,
-          totals: state.session?.status === 'running' ? state.session.totals : { testsPassed: 0, testsFailed: 0, tokens: 0, commits: 0 },
+          totals: state.session?.status === 'running' ? state.session.totals : NO_TOTALS,
           startedAt: state.session?.status === 'running' && state.session.startedAt !== undefined ? state.session.startedAt : at,
         },
         cycles: event.resumedFromCycle ? state.cycles : [],
@@ -135,10 +133,7 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
       return withSession(
         {
           ...state,
-          cycles: [
-            ...state.cycles.filter((c) => c.n !== event.cycle),
-            { n: event.cycle, outcome: 'running', commit: null, tests: { passed: 0, failed: 0 }, phases: [] },
-          ],
+          cycles: [...state.cycles.filter((c) => c.n !== event.cycle), newCycle(event.cycle)],
         },
         (s) => ({ ...s, cycle: event.cycle, phase: null }),
       );
@@ -163,8 +158,7 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
         cycle: event.cycle > 0 ? event.cycle : undefined,
         at,
       };
-      const actions = [...state.actions.filter((a) => a.id !== record.id), record].slice(-MAX_ACTIONS);
-      return { ...state, actions };
+      return addAction(state, record);
     }
     case 'approval_requested': {
       // The control protocol's request (with preview and reason) normally arrives first; this keeps
@@ -176,7 +170,7 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
         dangerLevel: event.dangerLevel,
         params: boundedParams(event.params),
         expiresAt: Math.max(0, event.expiresAt),
-        reason: `${event.dangerLevel} tools need your approval`,
+        reason: defaultApprovalReason(event.dangerLevel),
       });
     }
     case 'approval_answered':
@@ -189,24 +183,18 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
     case 'reverted':
       return updateCycle(state, event.cycle, (c) => upsertPhase(c, event.role, { outcome: 'reverted' }));
     case 'quality_gate_failed':
-      return {
-        ...state,
-        actions: [
-          ...state.actions,
-          {
-            id: `gate-${event.cycle}-${state.revision}`,
-            role: 'supervisor',
-            tool: 'quality_gate',
-            params: { command: event.command },
-            resultSummary: clip(redactSecrets(event.output), MAX_SUMMARY_CHARS),
-            ok: false,
-            approval: 'auto' as const,
-            durationMs: 0,
-            cycle: event.cycle > 0 ? event.cycle : undefined,
-            at,
-          },
-        ].slice(-MAX_ACTIONS),
-      };
+      return addAction(state, {
+        id: `gate-${event.cycle}-${state.revision}`,
+        role: 'supervisor',
+        tool: 'quality_gate',
+        params: { command: event.command },
+        resultSummary: clip(redactSecrets(event.output), MAX_SUMMARY_CHARS),
+        ok: false,
+        approval: 'auto',
+        durationMs: 0,
+        cycle: event.cycle > 0 ? event.cycle : undefined,
+        at,
+      });
     case 'commit_made': {
       const committed = updateCycle(state, event.cycle, (c) => ({ ...c, commit: event.sha, title: c.title ?? firstLine(event.message) }));
       return withSession(committed, (s) => ({ ...s, totals: { ...s.totals, commits: s.totals.commits + 1 } }));
@@ -226,7 +214,7 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
       const { summary } = event;
       const finished = withSession(state, (s) => ({
         ...s,
-        status: event.status === 'running' ? 'running' : event.status,
+        status: event.status,
         branch: summary.branch || s.branch,
         phase: null,
         finishedAt: at,
@@ -237,11 +225,7 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
           commits: summary.totals.commits,
         },
       }));
-      const closed: PanelState = {
-        ...finished,
-        approvals: [],
-        cycles: finished.cycles.map((c) => (c.outcome === 'running' ? closeCycle(c, event.status === 'cancelled' ? 'cancelled' : 'failed') : c)),
-      };
+      const closed = closeRunningCycles(finished, event.status);
       return summary.error ? addError(closed, summary.error, at) : closed;
     }
     case 'error':
@@ -259,8 +243,7 @@ function withSession(state: PanelState, change: (session: SessionHeader) => Sess
 function updateCycle(state: PanelState, n: number, change: (cycle: CycleSummary) => CycleSummary): PanelState {
   if (!Number.isInteger(n) || n < 1) return state;
   const existing = state.cycles.find((c) => c.n === n);
-  const base: CycleSummary = existing ?? { n, outcome: 'running', commit: null, tests: { passed: 0, failed: 0 }, phases: [] };
-  const updated = change(base);
+  const updated = change(existing ?? newCycle(n));
   const cycles = existing ? state.cycles.map((c) => (c.n === n ? updated : c)) : [...state.cycles, updated].sort((a, b) => a.n - b.n);
   return { ...state, cycles };
 }
@@ -269,6 +252,16 @@ function upsertPhase(cycle: CycleSummary, role: TddRole, change: Partial<CycleSu
   const existing = cycle.phases.find((p) => p.role === role);
   const updated = { ...(existing ?? { role, outcome: 'pending' as const, attempts: 0, duration_ms: 0 }), ...change };
   return { ...cycle, phases: existing ? cycle.phases.map((p) => (p.role === role ? updated : p)) : [...cycle.phases, updated] };
+}
+
+function newCycle(n: number): CycleSummary {
+  return { n, outcome: 'running', commit: null, tests: { passed: 0, failed: 0 }, phases: [] };
+}
+
+/** The session ended (`status`): cycles still running end cancelled or failed, and no approval stays open. */
+function closeRunningCycles(state: PanelState, status: SessionHeader['status']): PanelState {
+  const outcome: CycleOutcome = status === 'cancelled' ? 'cancelled' : 'failed';
+  return { ...state, approvals: [], cycles: state.cycles.map((c) => (c.outcome === 'running' ? closeCycle(c, outcome) : c)) };
 }
 
 function closeCycle(cycle: CycleSummary, outcome: CycleOutcome): CycleSummary {
@@ -302,13 +295,22 @@ export function phaseOutcome(outcome: CorePhaseOutcome): PhaseOutcome {
 export function cycleOutcome(outcome: CoreCycleOutcome): CycleOutcome {
   switch (outcome) {
     case 'green':
-    case 'kata_complete':
       return 'passed';
+    case 'kata_complete':
+      return 'complete';
     case 'failed':
       return 'failed';
     case 'cancelled':
       return 'cancelled';
   }
+}
+
+function addAction(state: PanelState, record: ActionRecord): PanelState {
+  return { ...state, actions: [...state.actions.filter((a) => a.id !== record.id), record].slice(-MAX_ACTIONS) };
+}
+
+function defaultApprovalReason(dangerLevel: PendingApproval['dangerLevel']): string {
+  return `${dangerLevel} tools need your approval`;
 }
 
 function addApproval(state: PanelState, approval: PendingApproval): PanelState {
@@ -347,7 +349,7 @@ export function fromControlRequest(request: ApprovalRequestMessage, role?: strin
     params: boundedParams(request.params),
     ...(preview ? { preview } : {}),
     expiresAt: Number.isFinite(expires) && expires > 0 ? expires : 0,
-    reason: request.reason ?? `${request.dangerLevel} tools need your approval`,
+    reason: request.reason ?? defaultApprovalReason(request.dangerLevel),
     ...(role ? { role } : {}),
   };
 }

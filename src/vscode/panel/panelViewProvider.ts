@@ -29,11 +29,6 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     this.unsubscribe = store.onDidChange(() => this.post());
   }
 
-  /** True while the view is resolved and visible. */
-  get visible(): boolean {
-    return this.view?.visible ?? false;
-  }
-
   /** Called by VS Code when the view is first shown (and again after it was disposed). */
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;

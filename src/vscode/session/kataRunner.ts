@@ -78,11 +78,6 @@ export class KataRunner implements vscode.Disposable {
 
   constructor(private readonly deps: KataRunnerDeps) {}
 
-  /** True while a session runs. */
-  get running(): boolean {
-    return this.active !== undefined;
-  }
-
   /** A person's decision from the panel; false when no session waits for `requestId`. */
   answerApproval(requestId: string, decision: ApprovalDecision): boolean {
     if (!this.active) {
@@ -132,7 +127,7 @@ export class KataRunner implements vscode.Disposable {
       return undefined;
     }
     const abort = new AbortController();
-    const bridge = new ApprovalBridge(store, { info: (m) => log.info(m), warn: (m) => log.warn(m) }, () => this.role);
+    const bridge = new ApprovalBridge(store, log, () => this.role);
     let resolveDone!: () => void;
     this.active = { abort, bridge, done: new Promise<void>((r) => (resolveDone = r)) };
     this.role = undefined;

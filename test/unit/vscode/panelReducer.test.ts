@@ -98,6 +98,41 @@ describe('panel reducer (pure): supervisor events → PanelState', () => {
     assert.deepEqual(state.approvals, []);
   });
 
+  it('HTTP request and text previews reach the card as they are (the panel renders each kind); a blank text preview is dropped', () => {
+    let state = reducePanel(fresh(), {
+      type: 'approvalRequested',
+      request: { ...writeRequest('r-http'), tool: 'http_request', dangerLevel: 'CRITICAL', params: { url: 'https://api.example.com' }, preview: { kind: 'request', method: 'POST', url: 'https://api.example.com', hasBody: true } },
+    });
+    state = reducePanel(state, { type: 'approvalRequested', request: { ...writeRequest('r-mcp'), tool: 'everything__echo', preview: { kind: 'text', text: 'Echoes: hi' } } });
+    state = reducePanel(state, { type: 'approvalRequested', request: { ...writeRequest('r-blank'), tool: 'everything__echo', preview: { kind: 'text', text: '  ' } } });
+    assertValid(state);
+    assert.deepEqual(
+      state.approvals.map((a) => [a.requestId, a.preview]),
+      [
+        ['r-http', { kind: 'request', method: 'POST', url: 'https://api.example.com', hasBody: true }],
+        ['r-mcp', { kind: 'text', text: 'Echoes: hi' }],
+        ['r-blank', undefined],
+      ],
+    );
+  });
+
+  it('a cycle in which the Tester found nothing left to test is shown as complete, not green', () => {
+    let state = fold(fresh(), events(wholeSession(1)).slice(0, -1));
+    state = fold(state, events([
+      { type: 'cycle_started', cycle: 2 },
+      { type: 'phase_changed', cycle: 2, phase: 'TESTING', role: 'tester', attempt: 1 },
+      { type: 'phase_finished', cycle: 2, role: 'tester', outcome: 'kata_complete', attempts: 1, durationMs: 30 },
+      { type: 'phase_changed', cycle: 2, phase: 'DONE', attempt: 0 },
+      { type: 'cycle_finished', cycle: 2, outcome: 'kata_complete', tests: { status: 'passed', passed: 1, failed: 0, total: 1 } },
+    ]));
+    assertValid(state);
+    assert.deepEqual(state.cycles.map((c) => c.outcome), ['passed', 'complete']);
+    const last = state.cycles[1]!;
+    assert.equal(last.commit, null);
+    assert.equal(last.title, 'kata complete: nothing left to test');
+    assert.deepEqual(last.phases.map((p) => [p.role, p.outcome]), [['tester', 'passed']]);
+  });
+
   it('session_finished with an error closes running cycles, clears approvals and shows the error with what to do', () => {
     let state = fold(fresh(), events(wholeSession(1)).slice(0, 4));
     state = reducePanel(state, { type: 'approvalRequested', request: writeRequest('x') });
