@@ -1,4 +1,4 @@
-import { redactSecrets } from '../security/redact';
+import { redactSecrets, redactValue } from '../security/redact';
 
 /**
  * Every error code the core can produce. One list, so the CLI, the panel and the
@@ -55,7 +55,7 @@ export class AgentError extends Error {
     super(redactSecrets(message), options);
     this.name = 'AgentError';
     this.error_code = code;
-    this.details = JSON.parse(redactSecrets(JSON.stringify(details ?? {}))) as Record<string, unknown>;
+    this.details = redactValue(details ?? {});
   }
 
   /** The plain `{ error_code, message, details }` shape (already redacted) for JSON, the panel and the audit trail. */

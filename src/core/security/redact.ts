@@ -51,12 +51,26 @@ export function redactSecrets(text: string): string {
   return out;
 }
 
-/** Deep-redacts a JSON-compatible value (strings inside objects and arrays). */
+/** Object keys whose string values are secrets whatever they look like (`{ "apiKey": "..." }`). */
+const SECRET_KEY = /^(authorization|api[-_]?key|x-api-key|token|access[-_]?token|secret|client[-_]?secret|password)$/i;
+
+/**
+ * Deep-redacts a value: every string through {@link redactSecrets}, and the string value of a
+ * secret-named key (`apiKey`, `authorization`, `token`, ...) replaced whole. Works on any value —
+ * circular references become `[circular]`, errors become `{ name, message }` — and returns a copy.
+ */
 export function redactValue<T>(value: T): T {
-  if (value === null || value === undefined) return value;
-  try {
-    return JSON.parse(redactSecrets(JSON.stringify(value))) as T;
-  } catch {
-    return value;
-  }
+  const seen = new WeakSet<object>();
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redactSecrets(v);
+    if (v === null || typeof v !== 'object') return v;
+    if (seen.has(v)) return '[circular]';
+    seen.add(v);
+    if (v instanceof Error) return { name: v.name, message: redactSecrets(v.message) };
+    if (Array.isArray(v)) return v.map(walk);
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(v)) out[key] = typeof item === 'string' && SECRET_KEY.test(key) ? REDACTED : walk(item);
+    return out;
+  };
+  return walk(value) as T;
 }
