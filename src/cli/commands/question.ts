@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { CoTAgent } from '../../core/agents/cotAgent';
+import { CoTAgent, cotSteps } from '../../core/agents/cotAgent';
 import { QAAgent } from '../../core/agents/qaAgent';
 import { lineRange, parseCommandArgs, PROVIDER_OPTIONS } from '../args';
 import { EXIT, UsageError, type CliIo } from '../cliIo';
@@ -68,7 +68,7 @@ export async function questionCommand(kind: QuestionKind, argv: string[], io: Cl
   } else if (kind === 'ask') {
     io.stdout.write(`${String(result.answer)}\n\nconfidence: ${Number(result.confidence).toFixed(2)}\nreasoning: ${String(result.reasoning ?? '')}\n`);
   } else {
-    const steps = [1, 2, 3, 4, 5].map((i) => result[`step${i}`]).filter((s) => typeof s === 'string' && s.trim());
+    const steps = cotSteps(result);
     io.stdout.write(`${steps.map((s, i) => `${i + 1}. ${String(s)}`).join('\n')}\n\nAnswer: ${String(result.final_answer)}\nconfidence: ${Number(result.confidence).toFixed(2)}\n`);
   }
   return result.error ? (result.error.error_code === 'CONFIG' || result.error.error_code === 'PROVIDER_NOT_CONFIGURED' ? EXIT.usage : EXIT.failed) : EXIT.ok;

@@ -23,3 +23,8 @@ export class CoTAgent extends BaseAgent {
     return { ...inputs, context: typeof inputs.context === 'string' ? inputs.context : '' };
   }
 }
+
+/** The non-empty steps of a CoT result (`step1`..`step5`), in order: what the CLI and the panel show as a list. */
+export function cotSteps(result: Record<string, unknown>): string[] {
+  return [1, 2, 3, 4, 5].map((i) => result[`step${i}`]).filter((s): s is string => typeof s === 'string' && s.trim() !== '');
+}

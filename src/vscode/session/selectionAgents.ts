@@ -4,7 +4,7 @@
  * read the selection and call the model, they run no tools.
  */
 import * as vscode from 'vscode';
-import { CoTAgent } from '../../core/agents/cotAgent';
+import { CoTAgent, cotSteps } from '../../core/agents/cotAgent';
 import { QAAgent } from '../../core/agents/qaAgent';
 import { AgentError, toAgentError } from '../../core/errors/agentError';
 import type { Answer } from '../../shared/panelProtocol';
@@ -93,7 +93,7 @@ export async function askAboutSelection(deps: SelectionAgentDeps, kind: Selectio
         }
         const result = await new CoTAgent({ llm: client.llm, config }).execute({ problem: question, context: selection.code }, { signal: abort.signal });
         if (result.error) throw new AgentError(result.error.error_code, result.error.message, result.error.details);
-        const steps = ['step1', 'step2', 'step3', 'step4', 'step5'].map((k) => result[k]).filter((s): s is string => typeof s === 'string' && s.trim() !== '');
+        const steps = cotSteps(result);
         return { kind: 'cot', id, problem: question, steps, final_answer: text(result.final_answer), confidence: clamp01(result.confidence), source: selection.source, at: Date.now() } satisfies Answer;
       },
     );
