@@ -17,6 +17,7 @@ export interface PanelMessageHandler {
 /** Serves the panel; one instance per activation. */
 export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
+  /** Listeners of the current view only. */
   private readonly disposables: vscode.Disposable[] = [];
   private readonly unsubscribe: () => void;
 
@@ -31,6 +32,7 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
 
   /** Called by VS Code when the view is first shown (and again after it was disposed). */
   resolveWebviewView(view: vscode.WebviewView): void {
+    this.releaseView(); // VS Code may resolve a new view after disposing the old one: drop the old listeners
     this.view = view;
     const { webview } = view;
     const roots = [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')];
@@ -47,7 +49,10 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
         if (view.visible) this.post();
       }),
       view.onDidDispose(() => {
-        if (this.view === view) this.view = undefined;
+        if (this.view === view) {
+          this.view = undefined;
+          this.releaseView();
+        }
       }),
     );
     this.log.debug('panel view resolved');
@@ -82,9 +87,14 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     }
   }
 
+  /** Disposes the listeners of the current view. */
+  private releaseView(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+
   dispose(): void {
     this.unsubscribe();
-    for (const d of this.disposables.splice(0)) d.dispose();
+    this.releaseView();
     this.view = undefined;
   }
 }
