@@ -50,7 +50,22 @@ export type ScriptedReply =
    */
   | { cutStreamAfter: number; text: string; then?: 'end' | 'hang' | 'reset' }
   | { malformed: string }
+  /**
+   * A 200 answer of about `bytes` bytes written in 64 KB pieces as the socket drains, so it never sits in
+   * memory whole: streamed, an SSE stream of 64 KB text deltas; otherwise one chat.completion whose content
+   * is that long. `contentLength` announces the full size in a content-length header (non-streamed only).
+   * `onEnd` gets the bytes handed to the socket and whether the whole body went out (false: the client
+   * closed the connection first).
+   */
+  | { hugeBody: HugeBody }
   | ((req: RecordedRequest) => ScriptedReply | Promise<ScriptedReply>);
+
+/** See the `hugeBody` reply. */
+export interface HugeBody {
+  bytes: number;
+  contentLength?: boolean;
+  onEnd?: (info: { bytesWritten: number; complete: boolean }) => void;
+}
 
 /** Handle on a running test server. */
 export interface OpenAITestServer {
@@ -197,6 +212,11 @@ export async function startOpenAIServer(options: { models?: string[]; ollama?: b
     const id = `chatcmpl-test${++counter}`;
     const created = Math.floor(Date.now() / 1000);
 
+    if ('hugeBody' in reply) {
+      void writeHugeBody(res, reply.hugeBody, stream, id, created, requestModel);
+      return;
+    }
+
     if ('cutStreamAfter' in reply) {
       const pieces = splitWords(reply.text);
       if (stream) {
@@ -307,6 +327,50 @@ export async function startOpenAIServer(options: { models?: string[]; ollama?: b
     },
   };
   return handle;
+}
+
+const HUGE_PIECE = 64 * 1024;
+
+/** Writes a `hugeBody` reply piece by piece, waiting for the socket to drain; stops when the client goes away. */
+async function writeHugeBody(res: http.ServerResponse, huge: HugeBody, stream: boolean, id: string, created: number, model: string): Promise<void> {
+  const filler = 'a'.repeat(HUGE_PIECE);
+  const head = stream
+    ? `data: ${JSON.stringify(chunk(id, created, model, { role: 'assistant', content: '' }, null, false))}\n\n`
+    : `{"id":"${id}","object":"chat.completion","created":${created},"model":${JSON.stringify(model)},"choices":[{"index":0,"message":{"role":"assistant","content":"`;
+  const piece = stream ? `data: ${JSON.stringify(chunk(id, created, model, { content: filler }, null, false))}\n\n` : filler;
+  const tail = stream
+    ? `data: ${JSON.stringify(chunk(id, created, model, {}, 'stop', false))}\n\ndata: [DONE]\n\n`
+    : `"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`;
+  const pieces = Math.max(1, Math.ceil((huge.bytes - head.length - tail.length) / piece.length));
+  let closed = false;
+  let wake: (() => void) | undefined;
+  res.on('close', () => {
+    closed = true;
+    wake?.();
+  });
+  if (stream) startSse(res);
+  else {
+    const headers: Record<string, string | number> = { 'content-type': 'application/json' };
+    if (huge.contentLength) headers['content-length'] = head.length + pieces * piece.length + tail.length;
+    res.writeHead(200, headers);
+  }
+  let bytesWritten = 0;
+  const write = async (text: string): Promise<void> => {
+    bytesWritten += Buffer.byteLength(text);
+    if (res.write(text) || closed) return;
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+      res.once('drain', resolve);
+    });
+    res.off('drain', wake!);
+    wake = undefined;
+  };
+  await write(head);
+  for (let i = 0; i < pieces && !closed; i++) await write(piece);
+  const complete = !closed;
+  if (complete) res.end(tail);
+  if (complete) bytesWritten += tail.length;
+  huge.onEnd?.({ bytesWritten, complete });
 }
 
 async function resolveReply(reply: ScriptedReply, rec: RecordedRequest): Promise<StaticReply> {

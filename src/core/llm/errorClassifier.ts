@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import type { LlmFailure } from './llmError';
+import { findResponseTooLarge } from './responseSizeLimit';
 import { isRetryableStatus, parseRetryAfter } from './retryPolicy';
 
 /** Thrown by the client when a 200 answer is not a usable chat completion. */
@@ -32,6 +33,9 @@ const MAX_SERVER_MESSAGE = 300;
 export function classifyFailure(error: unknown, abortCause: AbortCause): LlmFailure {
   if (abortCause === 'cancelled') return { code: 'CANCELLED', retryable: false };
   if (abortCause === 'timeout') return { code: 'TIMEOUT', retryable: true };
+
+  const tooLarge = findResponseTooLarge(error);
+  if (tooLarge) return { code: 'RESPONSE_TOO_LARGE', retryable: false, reason: 'response_too_large', receivedBytes: tooLarge.receivedBytes };
 
   if (error instanceof OpenAI.APIUserAbortError) return { code: 'CANCELLED', retryable: false };
   if (error instanceof OpenAI.APIConnectionTimeoutError) return { code: 'TIMEOUT', retryable: true };

@@ -1,4 +1,5 @@
 import { AgentError } from '../errors/agentError';
+import { DEFAULT_MAX_RESPONSE_BYTES, formatByteSize } from './responseSizeLimit';
 import type { ProviderName } from './types';
 
 /** The error codes a model call can end in (a subset of ERROR_CODES). */
@@ -9,6 +10,7 @@ export type LlmErrorCode =
   | 'CONNECTION'
   | 'INVALID_REQUEST'
   | 'CONTEXT_LENGTH'
+  | 'RESPONSE_TOO_LARGE'
   | 'CANCELLED'
   | 'UNKNOWN';
 
@@ -25,6 +27,8 @@ export interface LlmFailure {
   serverCode?: string;
   /** A finer reason: 'model_not_found', 'malformed_response', 'stream_incomplete', 'insufficient_quota', ... */
   reason?: string;
+  /** RESPONSE_TOO_LARGE: bytes received (or announced by content-length) when the client stopped reading. */
+  receivedBytes?: number;
 }
 
 /** Where the failing call went; becomes part of the error details. */
@@ -38,6 +42,8 @@ export interface LlmCallContext {
   retries: number;
   /** True when a stream had already delivered text before it failed. */
   partial?: boolean;
+  /** The client's per-response byte limit. */
+  maxResponseBytes?: number;
 }
 
 /** Details carried by every LlmError (JSON-safe, secret-free). */
@@ -53,6 +59,10 @@ export interface LlmErrorDetails extends Record<string, unknown> {
   serverCode?: string;
   timeoutMs?: number;
   partial?: boolean;
+  /** RESPONSE_TOO_LARGE: the limit that was hit, in bytes. */
+  maxResponseBytes?: number;
+  /** RESPONSE_TOO_LARGE: bytes received (or announced) when the client stopped reading. */
+  receivedBytes?: number;
 }
 
 /**
@@ -117,6 +127,11 @@ export function buildLlmError(failure: LlmFailure, ctx: LlmCallContext): LlmErro
             ? `Nothing answers chat completions at ${ctx.baseURL}${http}${said}. Check the base URL: OpenAI-compatible servers usually expect it to end in /v1.`
             : `The request was rejected by ${where}${http}${said}. Check the model name and the call options (tools, response format, max tokens).`;
       break;
+    case 'RESPONSE_TOO_LARGE': {
+      const limit = formatByteSize(ctx.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
+      message = `The model server at ${ctx.baseURL} sent an answer larger than ${limit}, the client's limit per response; it stopped reading and closed the connection. Check the server (a model stuck repeating itself? lower max tokens), or, if answers this large are expected, raise the limit with the client option maxResponseBytes (createOpenAIClient / createAgentRuntime({ client: { maxResponseBytes } })).`;
+      break;
+    }
     case 'CANCELLED':
       message = 'The model call was cancelled.';
       break;
@@ -141,5 +156,9 @@ export function buildLlmError(failure: LlmFailure, ctx: LlmCallContext): LlmErro
   if (failure.serverCode) details.serverCode = failure.serverCode;
   if (failure.code === 'TIMEOUT') details.timeoutMs = ctx.timeoutMs;
   if (ctx.partial) details.partial = true;
+  if (failure.code === 'RESPONSE_TOO_LARGE') {
+    details.maxResponseBytes = ctx.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (failure.receivedBytes !== undefined) details.receivedBytes = failure.receivedBytes;
+  }
   return new LlmError(failure.code, message, details);
 }

@@ -5,6 +5,7 @@ import { registerSecret } from '../security/redact';
 import { normalizeCompletion, StreamAssembler } from './completionNormalizer';
 import { classifyFailure, IncompleteStreamError, type AbortCause } from './errorClassifier';
 import { buildLlmError, type LlmCallContext } from './llmError';
+import { DEFAULT_MAX_RESPONSE_BYTES, limitResponseBytes } from './responseSizeLimit';
 import { computeRetryDelay, DEFAULT_RETRY_POLICY, sleep, type RetryPolicy } from './retryPolicy';
 import type { LlmCallOptions, LlmClient, LlmResult } from './types';
 
@@ -28,6 +29,11 @@ export interface OpenAIClientOptions {
   maxRetryAfterMs?: number;
   /** Extra headers on every request. */
   defaultHeaders?: Record<string, string>;
+  /**
+   * Most bytes read from the server for one response, streamed or not (default 8 MB). Past it the call
+   * fails with RESPONSE_TOO_LARGE (not retried) and the connection is closed.
+   */
+  maxResponseBytes?: number;
 }
 
 /** Sent as the bearer token when no key is configured; servers that need none ignore it. */
@@ -48,6 +54,8 @@ const log = getLogger('llm');
  *   the call (and any backoff wait) with CANCELLED, never TIMEOUT.
  * - Every failure is an LlmError; the API key is registered as a secret and never kept
  *   in errors or logs.
+ * - At most `maxResponseBytes` (default 8 MB) are read per response; a larger answer fails with
+ *   RESPONSE_TOO_LARGE and its connection is closed (see responseSizeLimit.ts).
  * - `latencyMs` spans the whole call, retries included. `maxTokens` is sent as
  *   `max_completion_tokens` to api.openai.com and as `max_tokens` elsewhere.
  */
@@ -61,6 +69,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
     maxDelayMs: nonNegativeInt(options.retryMaxDelayMs, DEFAULT_RETRY_POLICY.maxDelayMs, 'retryMaxDelayMs'),
     maxRetryAfterMs: nonNegativeInt(options.maxRetryAfterMs, DEFAULT_RETRY_POLICY.maxRetryAfterMs, 'maxRetryAfterMs'),
   };
+  const maxResponseBytes = positiveByteCount(options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 'maxResponseBytes');
   const apiKey = options.apiKey && options.apiKey.trim() ? options.apiKey.trim() : undefined;
   if (apiKey) registerSecret(apiKey);
 
@@ -71,6 +80,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
     timeout: defaultTimeoutMs,
     defaultHeaders: options.defaultHeaders,
     logLevel: 'off',
+    fetch: limitResponseBytes((input, init) => fetch(input, init), maxResponseBytes),
     // Never pick up OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment behind the caller's back.
     organization: null,
     project: null,
@@ -82,7 +92,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
     const timeoutMs = positiveInt(callOptions.timeoutMs, defaultTimeoutMs, 'timeoutMs');
     const stream = typeof callOptions.onDelta === 'function';
     const body = buildRequestBody(callOptions, stream, useMaxCompletionTokens);
-    const ctx: LlmCallContext = { provider, baseURL, model: callOptions.model, timeoutMs, retries: 0 };
+    const ctx: LlmCallContext = { provider, baseURL, model: callOptions.model, timeoutMs, retries: 0, maxResponseBytes };
     log.debug('model call', { provider, baseURL, model: callOptions.model, stream, messages: callOptions.messages.length, tools: callOptions.tools?.length ?? 0 });
 
     for (let attempt = 0; ; attempt++) {
@@ -258,6 +268,14 @@ function positiveInt(value: number | undefined, fallback: number, name: string):
     throw new AgentError('CONFIG', `${name} must be a positive number of milliseconds, got ${String(value)}.`, { [name]: String(value) });
   }
   return Math.max(1, Math.round(value));
+}
+
+function positiveByteCount(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < 1) {
+    throw new AgentError('CONFIG', `${name} must be a positive number of bytes (e.g. ${DEFAULT_MAX_RESPONSE_BYTES} for 8 MB), got ${String(value)}.`, { [name]: String(value) });
+  }
+  return Math.round(value);
 }
 
 function nonNegativeInt(value: number | undefined, fallback: number, name: string): number {

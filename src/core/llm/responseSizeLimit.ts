@@ -1,0 +1,97 @@
+/**
+ * A cap on the bytes read from the model server per response, so a server (or anything between us and it)
+ * that sends an endless or enormous body cannot fill this process's memory.
+ */
+
+/** Default of `maxResponseBytes`: 8 MB per response, far above any real chat completion. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+/** The fetch signature the `openai` SDK takes as its `fetch` option. */
+export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/**
+ * Raised inside the response body when it grows past the limit (or announces a larger content-length);
+ * the client turns it into an LlmError with code RESPONSE_TOO_LARGE.
+ */
+export class ResponseTooLargeError extends Error {
+  constructor(
+    /** The limit in bytes. */
+    readonly limitBytes: number,
+    /** Bytes received (or announced by content-length) when the limit was hit. */
+    readonly receivedBytes: number,
+  ) {
+    super(`response body exceeded ${limitBytes} bytes`);
+    this.name = 'ResponseTooLargeError';
+  }
+}
+
+/** The ResponseTooLargeError somewhere in `error`'s cause chain (the SDK may wrap it), if any. */
+export function findResponseTooLarge(error: unknown): ResponseTooLargeError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    if (current instanceof ResponseTooLargeError) return current;
+    current = typeof current === 'object' ? (current as { cause?: unknown }).cause : undefined;
+  }
+  return undefined;
+}
+
+/** `bytes` as a person reads it: `8 MB`, `512 KB`, `1000 bytes`. */
+export function formatByteSize(bytes: number): string {
+  const units: Array<[number, string]> = [
+    [1024 * 1024, 'MB'],
+    [1024, 'KB'],
+  ];
+  for (const [size, unit] of units) {
+    if (bytes >= size) {
+      const value = bytes / size;
+      return `${Number.isInteger(value) ? value : value.toFixed(1)} ${unit}`;
+    }
+  }
+  return `${bytes} bytes`;
+}
+
+/**
+ * Wraps `fetchImpl` so every response body it returns is read through a counter: a content-length above
+ * `maxBytes`, or more than `maxBytes` bytes actually received (after any decompression), errors the body
+ * with a {@link ResponseTooLargeError} and closes the connection (the underlying body is cancelled and the
+ * request aborted), so nothing more is read. Bodies within the limit pass through chunk by chunk, which
+ * keeps SSE streaming incremental.
+ */
+export function limitResponseBytes(fetchImpl: FetchFunction, maxBytes: number): FetchFunction {
+  return async (input, init) => {
+    const stopRequest = new AbortController();
+    const signal = init?.signal ? AbortSignal.any([init.signal, stopRequest.signal]) : stopRequest.signal;
+    const response = await fetchImpl(input, { ...init, signal });
+    if (!response.body) return response;
+    const source = response.body.getReader();
+    let received = 0;
+    const refuse = (controller: ReadableStreamDefaultController<Uint8Array>, bytes: number): void => {
+      controller.error(new ResponseTooLargeError(maxBytes, bytes));
+      source.cancel().catch(() => undefined);
+      stopRequest.abort();
+    };
+    const announced = Number(response.headers.get('content-length') ?? Number.NaN);
+    const limited = new ReadableStream<Uint8Array>({
+      start(controller) {
+        if (Number.isFinite(announced) && announced > maxBytes) refuse(controller, announced);
+      },
+      async pull(controller) {
+        const { done, value } = await source.read();
+        if (done) {
+          controller.close();
+          return;
+        }
+        received += value.byteLength;
+        if (received > maxBytes) refuse(controller, received);
+        else controller.enqueue(value);
+      },
+      cancel(reason) {
+        stopRequest.abort();
+        return source.cancel(reason);
+      },
+    });
+    const wrapped = new Response(limited, { status: response.status, statusText: response.statusText, headers: response.headers });
+    Object.defineProperty(wrapped, 'url', { value: response.url });
+    return wrapped;
+  };
+}
