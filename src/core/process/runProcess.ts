@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { ProcessSandbox, WrappedLaunch } from '../osSandbox/types';
 import { scrubEnv } from './scrubEnv';
 
 /** Options of {@link runProcess}. */
@@ -17,6 +18,8 @@ export interface RunProcessOptions {
   signal?: AbortSignal;
   /** Written to the child's stdin, which is then closed. */
   input?: string;
+  /** Runs the child inside this OS sandbox (the launch is wrapped after the environment is scrubbed). */
+  sandbox?: ProcessSandbox;
 }
 
 /** What a finished child process did; {@link runProcess} always resolves with one, never rejects. */
@@ -63,10 +66,18 @@ class BoundedText {
   }
 }
 
+/** The scrubbed launch, wrapped by the sandbox when there is one. */
+function prepareLaunch(options: RunProcessOptions): WrappedLaunch {
+  const launch = { command: options.command, args: options.args ?? [], shell: options.shell ?? false, cwd: options.cwd, env: scrubEnv(options.env ?? process.env) };
+  return options.sandbox ? options.sandbox.wrap(launch) : launch;
+}
+
 /**
  * Runs a child process in its own process group and always resolves (never rejects for a
  * non-zero exit). On timeout or abort the whole group is killed, so a generated infinite loop
  * or a forked grandchild cannot outlive the call. Output is capped with a visible marker.
+ * With a `sandbox`, the group leader is the sandbox (bubblewrap dies with its parent and takes its
+ * PID namespace along), so the same kill ends everything inside it.
  */
 export function runProcess(options: RunProcessOptions): Promise<RunProcessResult> {
   const started = Date.now();
@@ -80,10 +91,20 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     let cancelled = false;
     let settled = false;
 
-    const child = spawn(options.command, options.args ?? [], {
+    let launch: WrappedLaunch;
+    try {
+      launch = prepareLaunch(options);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      output.push(`Could not start '${options.command}' in the sandbox: ${message}\n`);
+      resolve({ exitCode: null, signal: null, stdout: '', stderr: '', output: output.toString(), timedOut: false, cancelled: false, truncated: false, spawnError: message, durationMs: Date.now() - started });
+      return;
+    }
+
+    const child = spawn(launch.command, launch.args, {
       cwd: options.cwd,
-      env: scrubEnv(options.env ?? process.env),
-      shell: options.shell ?? false,
+      env: launch.env,
+      shell: launch.shell,
       detached: true, // own process group: kill(-pid) reaches every descendant
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,

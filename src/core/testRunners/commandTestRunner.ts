@@ -1,4 +1,5 @@
 import { delimiter, join } from 'node:path';
+import type { ProcessSandbox } from '../osSandbox/types';
 import { runProcess, type RunProcessResult } from '../process/runProcess';
 import { describeProblem, diagnoseLoadError, diagnoseMissingRunner, type LoadProblem, type TestErrorKind } from './diagnoseLoadError';
 import type { TestCounts } from './parsers/testCounts';
@@ -31,6 +32,8 @@ export interface CommandTestRunnerOptions {
   outputLimit?: number;
   /** Default time limit of each run; 60 s when unset. */
   timeoutMs?: number;
+  /** Runs the test command inside this OS sandbox. */
+  sandbox?: ProcessSandbox;
 }
 
 /** Variables that would change how a nested runner behaves (a parent node:test run, colours, watch mode). */
@@ -68,6 +71,7 @@ export class CommandTestRunner implements TestRunner {
   private readonly env?: NodeJS.ProcessEnv;
   private readonly outputLimit: number;
   private readonly defaultTimeoutMs: number;
+  private readonly sandbox?: ProcessSandbox;
 
   constructor(options: CommandTestRunnerOptions) {
     this.workspace = options.workspace;
@@ -77,6 +81,7 @@ export class CommandTestRunner implements TestRunner {
     this.env = options.env;
     this.outputLimit = options.outputLimit ?? DEFAULT_OUTPUT_LIMIT;
     this.defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
+    this.sandbox = options.sandbox;
   }
 
   /** Runs the tests once. Never rejects: every outcome is a result. */
@@ -90,6 +95,7 @@ export class CommandTestRunner implements TestRunner {
       timeoutMs,
       maxOutputBytes: 4 * 1024 * 1024,
       signal: options.signal,
+      sandbox: this.sandbox,
     });
     return this.interpret(result, timeoutMs);
   }

@@ -1,5 +1,6 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ProcessSandbox } from '../osSandbox/types';
 import { CommandTestRunner } from './commandTestRunner';
 import { TestConfigError, TestRunnerNotFoundError } from './errors';
 import { identifyRunner } from './runnerKinds';
@@ -14,6 +15,8 @@ export interface DetectTestRunnerOptions {
   outputLimit?: number;
   /** Default time limit of each run (run() may override it); 60 s when unset. */
   timeoutMs?: number;
+  /** The OS sandbox the runner runs its command in. */
+  sandbox?: ProcessSandbox;
 }
 
 /** npm's placeholder script: not a test runner. */
@@ -46,7 +49,7 @@ async function looksLikePytestProject(workspace: string): Promise<boolean> {
  * TestConfigError when package.json cannot be parsed.
  */
 export async function detectTestRunner(workspace: string, options: DetectTestRunnerOptions = {}): Promise<CommandTestRunner> {
-  const common = { workspace, env: options.env, outputLimit: options.outputLimit, timeoutMs: options.timeoutMs };
+  const common = { workspace, env: options.env, outputLimit: options.outputLimit, timeoutMs: options.timeoutMs, sandbox: options.sandbox };
   const explicit = options.testCommand?.trim();
   if (explicit) return new CommandTestRunner({ ...common, kind: identifyRunner(explicit), command: explicit });
 

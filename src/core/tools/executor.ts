@@ -5,6 +5,7 @@ import type { ToolCallPreviewMessage } from '../control/messages';
 import { isAgentError, type ErrorCode } from '../errors/agentError';
 import type { LlmToolCall, ToolSpec } from '../llm/types';
 import { getLogger, type Logger } from '../logging/logger';
+import type { ProcessSandbox } from '../osSandbox/types';
 import { redactSecrets, redactValue } from '../security/redact';
 import { ApprovalPolicy } from './approvalPolicy';
 import { previewToolCall } from './builtin/preview';
@@ -54,6 +55,8 @@ export interface ToolExecutorOptions {
   /** A wrapper applied inside the per-call `wrap` of every execution. */
   wrap?: ToolCallWrapper;
   logger?: Logger;
+  /** The OS sandbox handed to every tool in its ToolContext (`run_command` runs its command in it). */
+  sandbox?: ProcessSandbox;
 }
 
 /** Options of one `executeTool` call. */
@@ -277,6 +280,7 @@ export class ToolExecutor implements AgentToolbox {
       signal: controller.signal,
       logger: this.logger.child(tool.name),
       requestEscalation: (level, reason) => this.escalate(tool, state, params, level, reason, controller.signal),
+      sandbox: this.options.sandbox,
     };
     return new Promise<ToolCallResult>((resolve) => {
       let settled = false;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Logger } from '../logging/logger';
+import type { ProcessSandbox } from '../osSandbox/types';
 
 /** How much harm a tool call can do, lowest first: reads, scratch changes, file writes, commands, outside the workspace. */
 export const DANGER_LEVELS = ['SAFE', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
@@ -27,6 +28,8 @@ export interface ToolContext {
    * Resolves true when approved; absent means "no one to ask" and the tool must refuse.
    */
   requestEscalation?: (level: DangerLevel, reason: string) => Promise<boolean>;
+  /** The OS sandbox that commands started by a tool (`run_command`) run in; absent: unconfined. */
+  sandbox?: ProcessSandbox;
 }
 
 /** What a tool returns: text for the model, optional structured data for the host (panel, supervisor). */

@@ -41,7 +41,8 @@ export interface RunCommandData {
 
 /**
  * `run_command` (HIGH: arbitrary code runs with the person's rights inside the workspace):
- * one shell command line in the workspace root through `runProcess`, which runs it in its own
+ * one shell command line in the workspace root through `runProcess` (inside the context's OS
+ * sandbox when the host gave one), which runs it in its own
  * process group (killed as a whole on timeout or cancel), caps the output with a marker, and
  * removes API keys and tokens from the child's environment. A non-zero exit is a normal
  * result (the model needs the output); the content reports exit code, time-out and truncation.
@@ -59,7 +60,7 @@ export function createRunCommandTool(options: RunCommandOptions = {}) {
       const timeoutMs = Math.min(ceilingMs, (params.timeout_seconds ?? Infinity) * 1000);
       const cwd = await realpath(context.workspaceRoot);
       context.logger.debug('run_command', { command: params.command, timeoutMs });
-      const result = await runProcess({ cwd, command: params.command, shell: true, timeoutMs, maxOutputBytes, signal: context.signal });
+      const result = await runProcess({ cwd, command: params.command, shell: true, timeoutMs, maxOutputBytes, signal: context.signal, sandbox: context.sandbox });
       if (result.cancelled) throw new AgentError('CANCELLED', `The command was cancelled and its process group killed: ${params.command}`);
       const status = result.spawnError
         ? `[could not start: ${result.spawnError}]`
