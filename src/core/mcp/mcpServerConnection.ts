@@ -1,12 +1,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode as McpErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Listeners } from '../control/transport';
+import { formatByteSize } from '../llm/responseSizeLimit';
 import { getLogger, type Logger } from '../logging/logger';
 import { redactSecrets, registerSecret } from '../security/redact';
 import type { ToolOutput } from '../tools/types';
+import { BoundedStdioTransport, DEFAULT_MCP_MAX_LINE_BYTES, DEFAULT_MCP_MAX_NON_PROTOCOL_BYTES, type StdioOutputLimitError } from './boundedStdioTransport';
 import type { McpServerConfig } from './config';
 import { McpServerError, McpToolError } from './errors';
 import { mcpResultToOutput, type McpCallResult } from './toolResult';
@@ -34,6 +35,10 @@ export interface McpServerConnectionOptions {
   closeGraceMs?: number;
   /** Client name/version sent in `initialize`. */
   clientInfo?: { name: string; version: string };
+  /** Longest stdout line (one JSON-RPC message) a stdio server may write, in bytes (default 4 MB). */
+  maxStdoutLineBytes?: number;
+  /** Total bytes of stdout lines that are not JSON-RPC a stdio server may write before it is stopped (default 1 MB). */
+  maxNonProtocolBytes?: number;
 }
 
 const SECRET_NAME = /key|token|secret|password|passwd|auth|cookie|credential/i;
@@ -44,6 +49,8 @@ const STDERR_TAIL = 4000;
  * official SDK client, lists its tools and calls them. Failures become McpServerError with the
  * server's name and stderr tail; a server that dies later moves to `failed` and tells its
  * `onFailure` listeners (the hub then unregisters its tools). `close()` leaves no child behind.
+ * A stdio server's stdout is read with bounds (see {@link BoundedStdioTransport}): an over-long line or
+ * too much output that is not MCP fails the connection at once and the child is killed.
  */
 export class McpServerConnection {
   private client: Client | undefined;
@@ -56,6 +63,7 @@ export class McpServerConnection {
   private readonly failureListeners = new Listeners<McpServerError>();
   private readonly logger: Logger;
   private childPid: number | undefined;
+  private stdio: BoundedStdioTransport | undefined;
 
   constructor(
     readonly config: McpServerConfig,
@@ -207,22 +215,23 @@ export class McpServerConnection {
   private createTransport(): Transport {
     const config = this.config;
     if (config.transport === 'stdio') {
-      const transport = new StdioClientTransport({
+      const transport = new BoundedStdioTransport({
         command: config.command,
         args: config.args ?? [],
         ...(config.env ? { env: config.env } : {}),
         ...(config.cwd ? { cwd: config.cwd } : {}),
-        stderr: 'pipe',
+        maxLineBytes: this.options.maxStdoutLineBytes ?? DEFAULT_MCP_MAX_LINE_BYTES,
+        maxNonProtocolBytes: this.options.maxNonProtocolBytes ?? DEFAULT_MCP_MAX_NON_PROTOCOL_BYTES,
+        onStderr: (chunk) => {
+          this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
+        },
       });
-      transport.stderr?.on('data', (chunk: Buffer) => {
-        this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
-      });
-      // Remember the pid as soon as the child exists: the SDK forgets it when a failed connect closes
-      // the transport, and close() must still be able to make sure the child is gone.
+      this.stdio = transport;
+      // Remember the pid as soon as the child exists: close() must still be able to make sure it is gone.
       const start = transport.start.bind(transport);
       transport.start = async () => {
         await start();
-        this.childPid = transport.pid ?? undefined;
+        this.childPid = transport.pid;
       };
       return transport;
     }
@@ -246,7 +255,7 @@ export class McpServerConnection {
       this.stateValue = 'failed';
       return;
     }
-    const error = this.closedError('unexpectedly');
+    const error = this.outputLimitError() ?? this.closedError('unexpectedly');
     this.errorValue = error;
     this.stateValue = 'failed';
     this.logger.warn('MCP server went away', { server: this.name, error: error.message });
@@ -261,8 +270,28 @@ export class McpServerConnection {
     });
   }
 
+  /** The error for a stdio server whose stdout crossed a bound (it has been killed), if it did. */
+  private outputLimitError(): McpServerError | undefined {
+    const crossed: StdioOutputLimitError | undefined = this.stdio?.outputError;
+    if (!crossed) return undefined;
+    const limit = formatByteSize(crossed.limitBytes);
+    const command = this.config.transport === 'stdio' ? this.config.command : this.config.url;
+    const what =
+      crossed.kind === 'line_too_long'
+        ? `wrote a line of more than ${limit} to stdout; an MCP stdio server writes one JSON-RPC message per line, so this is not MCP output (or a message far too large)`
+        : `wrote more than ${limit} to stdout that is not MCP (one JSON-RPC message per line); servers must write their logs to stderr`;
+    return new McpServerError(
+      'CONNECTION',
+      this.name,
+      `MCP server "${this.name}" ${what}. It was stopped. Check that "${command}" is an MCP server started in stdio mode.${this.stderrNote()}`,
+      { reason: crossed.kind, limitBytes: crossed.limitBytes, stderr: this.stderrTail.trim().slice(-1000) },
+    );
+  }
+
   private describe(error: unknown, step: 'connect' | 'list tools', timeoutMs: number): McpServerError {
     if (error instanceof McpServerError) return error;
+    const overLimit = this.outputLimitError();
+    if (overLimit) return overLimit;
     const where = this.config.transport === 'stdio' ? `"${this.config.command}"` : this.config.url;
     if (error instanceof McpError && error.code === McpErrorCode.RequestTimeout) {
       return new McpServerError(
