@@ -1,0 +1,85 @@
+import { strict as assert } from 'node:assert';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bubblewrapArgs, createProcessSandbox } from '../../../src/core/osSandbox';
+import { runProcess } from '../../../src/core/process/runProcess';
+import { createWorktree, requireBubblewrap } from './fixture';
+
+describe('OS sandbox (real bubblewrap): where the worktree may lie', function () {
+  before(async function () {
+    await requireBubblewrap(this);
+  });
+
+  it('mounts the policy roots after the private /tmp and the empty HOME, and the read-only paths last', () => {
+    const args = bubblewrapArgs({
+      policy: { writableRoots: ['/tmp/s/wt'], readOnlyPaths: ['/tmp/s/wt/.git'], readableRoots: ['/tmp/s/repo/.git'] },
+      cwd: '/tmp/s/wt',
+      home: '/home/me',
+    });
+    const at = (flag: string, path: string) => args.findIndex((a, i) => a === flag && args[i + 1] === path);
+    assert.ok(at('--tmpfs', '/tmp') < at('--tmpfs', '/home/me'));
+    assert.ok(at('--tmpfs', '/home/me') < at('--ro-bind-try', '/tmp/s/repo/.git'));
+    assert.ok(at('--ro-bind-try', '/tmp/s/repo/.git') < at('--bind', '/tmp/s/wt'));
+    assert.ok(at('--bind', '/tmp/s/wt') < at('--ro-bind-try', '/tmp/s/wt/.git'));
+    assert.equal(args.at(-1), '--');
+  });
+
+  it('works with the worktree under /tmp: writable, and git can read its history', async () => {
+    const fx = createWorktree(mkdtempSync(join(tmpdir(), 'os-sandbox-tmp-')));
+    try {
+      const sandbox = await createProcessSandbox('auto', fx.policy);
+      const r = await runProcess({ cwd: fx.worktree, command: 'echo hello > note.txt && git log --format=%s -1 && git status --short', shell: true, sandbox });
+      assert.equal(r.exitCode, 0, r.output);
+      assert.match(r.stdout, /^init\n/);
+      assert.equal(readFileSync(join(fx.worktree, 'note.txt'), 'utf8'), 'hello\n');
+    } finally {
+      fx.cleanup();
+    }
+  });
+
+  it('works with the worktree under HOME, and the rest of HOME stays hidden', async () => {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'os-sandbox-home-')));
+    const fx = createWorktree(join(home, 'code'));
+    mkdirSync(join(home, '.aws'));
+    try {
+      const sandbox = await createProcessSandbox('auto', fx.policy);
+      const r = await runProcess({
+        cwd: fx.worktree,
+        command: 'echo hello > note.txt && ls -A "$HOME" && echo --- && ls -A "$HOME/code" && echo --- && ls -A "$HOME/code/repo"',
+        shell: true,
+        env: { ...process.env, HOME: home },
+        sandbox,
+      });
+      assert.equal(r.exitCode, 0, r.output);
+      // Only the folders leading to the mounted roots: no .aws, no fake home, no README of the repository.
+      assert.equal(r.stdout, 'code\n---\nrepo\nworktree\n---\n.git\n');
+      assert.equal(readFileSync(join(fx.worktree, 'note.txt'), 'utf8'), 'hello\n');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps a toolchain on PATH under HOME (nvm-style) visible read-only, and only that', async () => {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'os-sandbox-nvm-')));
+    const fx = createWorktree(join(home, 'code'));
+    const bin = join(home, '.nvm', 'versions', 'node', 'v0', 'bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'kata-tool'), '#!/bin/sh\necho tool ran\n');
+    chmodSync(join(bin, 'kata-tool'), 0o755);
+    mkdirSync(join(home, '.local', 'bin'), { recursive: true }); // shallow: stays hidden
+    try {
+      const sandbox = await createProcessSandbox('auto', fx.policy);
+      const r = await runProcess({
+        cwd: fx.worktree,
+        command: 'kata-tool && ls -A "$HOME" && touch "$HOME/.nvm/versions/node/v0/x" 2>/dev/null || echo read-only',
+        shell: true,
+        env: { ...process.env, HOME: home, PATH: `${bin}:${join(home, '.local', 'bin')}:${process.env.PATH}` },
+        sandbox,
+      });
+      assert.equal(r.stdout, 'tool ran\n.nvm\ncode\nread-only\n', r.output);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
