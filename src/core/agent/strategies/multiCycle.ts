@@ -4,27 +4,44 @@ import { AgentSettingsError } from '../errors';
 import { failureTermination, type TerminationReason } from '../events';
 import type { ActionRecord, ExecutionStrategy, StrategyHost, StrategyResult } from './types';
 
+/** Default of `maxToolCallsPerMessage`: tool calls one model message may have executed. */
+export const DEFAULT_MAX_TOOL_CALLS_PER_MESSAGE = 32;
+
 /** Options of {@link MultiCycleStrategy}. */
 export interface MultiCycleOptions {
   /** Upper bound on model calls; reaching it ends the run with `max_cycles`. */
   maxCycles: number;
+  /**
+   * Most tool calls of one model message that are executed (default 32); the rest are answered with a
+   * tool message saying they were not executed, so one reply cannot write thousands of files.
+   */
+  maxToolCallsPerMessage?: number;
 }
 
 /**
  * Runs cycles until the agent says it is done: per cycle `preCycle` → model call → `parseCycleResult` →
- * `shouldTerminate` → `extractObservation`. Keeps `action_history` and `observations` and always ends
+ * `shouldTerminate` → `extractObservation` (which runs at most `maxToolCallsPerMessage` tool calls). Keeps `action_history` and `observations` and always ends
  * with a termination reason (`finish`, `max_cycles`, `hook_rejected`, `error`, `cancelled`). A run that
  * ends early returns its partial output plus `error` instead of throwing, so nothing done so far is lost.
  */
 export class MultiCycleStrategy implements ExecutionStrategy {
   readonly name = 'multi_cycle';
   readonly maxCycles: number;
+  /** Tool calls of one model message that are executed; see {@link MultiCycleOptions.maxToolCallsPerMessage}. */
+  readonly maxToolCallsPerMessage: number;
 
   constructor(options: MultiCycleOptions) {
+    const problems: string[] = [];
     if (!Number.isInteger(options.maxCycles) || options.maxCycles < 1) {
-      throw new AgentSettingsError([`maxCycles: must be a whole number of at least 1 (got ${options.maxCycles})`]);
+      problems.push(`maxCycles: must be a whole number of at least 1 (got ${options.maxCycles})`);
     }
+    const maxToolCalls = options.maxToolCallsPerMessage ?? DEFAULT_MAX_TOOL_CALLS_PER_MESSAGE;
+    if (!Number.isInteger(maxToolCalls) || maxToolCalls < 1) {
+      problems.push(`maxToolCallsPerMessage: must be a whole number of at least 1 (got ${maxToolCalls})`);
+    }
+    if (problems.length > 0) throw new AgentSettingsError(problems);
     this.maxCycles = options.maxCycles;
+    this.maxToolCallsPerMessage = maxToolCalls;
   }
 
   /** One execution: cycles of preCycle → model call → parseCycleResult → shouldTerminate → extractObservation, up to maxCycles. */
@@ -52,7 +69,7 @@ export class MultiCycleStrategy implements ExecutionStrategy {
           terminationReason = 'finish';
           break;
         }
-        for (const step of await handlers.extractObservation(lastParsed, cycle)) {
+        for (const step of await handlers.extractObservation(lastParsed, cycle, { maxToolCallsPerMessage: this.maxToolCallsPerMessage })) {
           actionHistory.push({ cycle, ...step, timestamp: new Date().toISOString() });
           observations.push(step.observation);
         }

@@ -18,6 +18,15 @@ export interface ActionRecord {
 /** What acting on one cycle produced (one per tool call; the strategy adds cycle and timestamp). */
 export type CycleStep = Omit<ActionRecord, 'cycle' | 'timestamp'>;
 
+/** Bounds the strategy sets on each cycle, handed to `extractObservation`. */
+export interface CycleLimits {
+  /**
+   * Most tool calls of one model message that may run; the rest must not be executed, and each still
+   * gets a tool message saying so (every tool_call id needs an answer).
+   */
+  maxToolCallsPerMessage: number;
+}
+
 /** The run so far, given to `finalOutput`. */
 export interface CycleRunState<P> {
   lastParsed?: P;
@@ -39,8 +48,8 @@ export interface CycleHandlers<P = LlmResult> {
   parseCycleResult(result: LlmResult, cycle: number): P | Promise<P>;
   /** True ends the run with `finish`. May throw (e.g. OutputValidationError) to end it with `error`. */
   shouldTerminate(parsed: P, cycle: number): boolean | Promise<boolean>;
-  /** Acts on the cycle (runs tools) and reports what was observed. */
-  extractObservation(parsed: P, cycle: number): CycleStep[] | Promise<CycleStep[]>;
+  /** Acts on the cycle (runs tools, within `limits`) and reports what was observed. */
+  extractObservation(parsed: P, cycle: number, limits?: CycleLimits): CycleStep[] | Promise<CycleStep[]>;
   /** The output fields once the run has ended (action_history and observations are added by the strategy). */
   finalOutput(state: CycleRunState<P>): Record<string, unknown> | Promise<Record<string, unknown>>;
 }

@@ -4,6 +4,7 @@ import { HookError, HookRejectedError, OutputValidationError } from '../../agent
 import type { PreparedPrompt } from '../../agent/promptSource';
 import { repairMessage } from '../../agent/repair';
 import { capText, ConversationWindow, type ConversationWindowOptions } from '../../agent/strategies/conversationWindow';
+import { DEFAULT_MAX_TOOL_CALLS_PER_MESSAGE } from '../../agent/strategies/multiCycle';
 import type { CycleHandlers, CycleStep } from '../../agent/strategies/types';
 import type { ChatMessage, LlmResult, LlmToolCall, ToolSpec } from '../../llm/types';
 import type { AgentToolbox, ToolCallResult } from '../../tools/types';
@@ -56,7 +57,7 @@ export function createReActCycles(run: AgentRun, prompt: PreparedPrompt, toolbox
       pendingRepair = check.violations;
       return false;
     },
-    async extractObservation(result, cycle) {
+    async extractObservation(result, cycle, limits) {
       if (pendingRepair) {
         const ask = repairMessage(pendingRepair);
         pendingRepair = undefined;
@@ -71,7 +72,9 @@ export function createReActCycles(run: AgentRun, prompt: PreparedPrompt, toolbox
       const steps: CycleStep[] = [];
       const toolMessages: ChatMessage[] = [];
       const summaries: string[] = [];
-      for (const call of result.toolCalls) {
+      const maxCalls = limits?.maxToolCallsPerMessage ?? DEFAULT_MAX_TOOL_CALLS_PER_MESSAGE;
+      const executed = result.toolCalls.slice(0, maxCalls);
+      for (const call of executed) {
         const params = parseArguments(call.arguments);
         if (run.observed) run.emit({ type: 'tool_started', agentId: run.agentId, cycle, toolName: call.name, callId: call.id, params });
         const outcome = await runTool(run, toolbox, allowed, specs, call, params);
@@ -79,6 +82,16 @@ export function createReActCycles(run: AgentRun, prompt: PreparedPrompt, toolbox
         toolMessages.push({ role: 'tool', tool_call_id: call.id, content: capText(outcome.content, maxChars) });
         steps.push({ thought: result.text, action: call.name, action_input: params, observation: outcome.content });
         summaries.push(`${call.name}(${capText(call.arguments, 80)}) → ${outcome.ok ? '' : 'failed: '}${capText(outcome.content, 120)}`);
+      }
+      // Past the cap nothing runs, but every tool_call id still needs its tool message.
+      const skipped = result.toolCalls.slice(maxCalls);
+      if (skipped.length > 0) {
+        const notice = notExecutedNotice(maxCalls, result.toolCalls.length);
+        for (const call of skipped) {
+          toolMessages.push({ role: 'tool', tool_call_id: call.id, content: notice });
+          steps.push({ thought: result.text, action: call.name, action_input: parseArguments(call.arguments), observation: notice });
+        }
+        summaries.push(`${skipped.length} more tool calls not executed (at most ${maxCalls} per message)`);
       }
       window.add({
         messages: [
@@ -133,6 +146,14 @@ async function runTool(
       durationMs: 0,
     };
   }
+}
+
+/** The tool message of a call past the per-message cap: what happened, that nothing changed, what to do. */
+function notExecutedNotice(maxCalls: number, total: number): string {
+  return (
+    `Not executed: one message may make at most ${maxCalls} tool calls, and your message made ${total}, so only the first ${maxCalls} ran. ` +
+    `Nothing was changed by this call. Send it again in a later message (at most ${maxCalls} tool calls per message).`
+  );
 }
 
 /** The call's JSON arguments as a value for events and history, or the raw text when it is not JSON. */
