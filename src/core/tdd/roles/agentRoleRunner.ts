@@ -5,6 +5,7 @@ import type { LlmClient } from '../../llm/types';
 import { redactSecrets, redactValue } from '../../security/redact';
 import type { AgentToolbox } from '../../tools/types';
 import type { Role, SupervisorEvent } from '../events';
+import { DEFAULT_MAX_FILES_PER_TURN, limitFilesWritten } from './fileWriteBudget';
 import type { RoleRunner, RoleRunners, RoleTurn, RoleTurnResult } from './roleRunner';
 
 /** Options of {@link createAgentRoleRunners}. */
@@ -25,6 +26,8 @@ export interface AgentRoleRunnerOptions {
   configRoot?: string;
   /** Limit of one model call in ms (default: the agent default, 120 s); the CLI's `--timeout`. */
   timeoutMs?: number;
+  /** Distinct files one turn may write with write_file / edit_file (default 50); further writes are refused. */
+  maxFilesPerTurn?: number;
 }
 
 const summaryOf = (content: string): string => {
@@ -35,10 +38,14 @@ const summaryOf = (content: string): string => {
 /**
  * The roles as agents defined by data: each turn is a ReAct run of `<configRoot>/<role>/v1.json` with the
  * toolbox tools its `tools` list allows (the shipped configs: the four workspace tools); its final message
- * (no tool call) is the report.
+ * (no tool call) is the report. Each turn may write at most `maxFilesPerTurn` distinct files (default 50).
  */
 export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRunners {
   const maxModelCalls = options.maxModelCalls ?? 25;
+  const maxFilesPerTurn = options.maxFilesPerTurn ?? DEFAULT_MAX_FILES_PER_TURN;
+  if (!Number.isInteger(maxFilesPerTurn) || maxFilesPerTurn < 1) {
+    throw new AgentError('CONFIG', `maxFilesPerTurn must be a whole number of at least 1, got ${String(maxFilesPerTurn)}.`, { maxFilesPerTurn: String(maxFilesPerTurn) });
+  }
   const runner = (role: Role): RoleRunner => ({
     async runTurn(turn: RoleTurn): Promise<RoleTurnResult> {
       const agent = new ReActAgent({
@@ -46,7 +53,8 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
         id: `${role}-c${turn.cycle}a${turn.attempt}`,
         config: { model: options.model, maxCycles: maxModelCalls, errorHandling: false, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) },
         agentConfig: { agent: role, version: 'v1', configRoot: options.configRoot },
-        toolbox: options.toolbox,
+        // A fresh count per turn: one turn writes at most maxFilesPerTurn distinct files.
+        toolbox: limitFilesWritten(options.toolbox, maxFilesPerTurn),
       });
       const onEvent = (event: AgentEvent): void => {
         if (event.type === 'model_called') {
