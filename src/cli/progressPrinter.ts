@@ -1,10 +1,20 @@
 import type { Writable } from 'node:stream';
+import { escapeTerminalText } from '../core/security/terminalText';
 import type { SupervisorEvent } from '../core/tdd/events';
 
 const PHASE_LABEL = { TESTING: 'red: Tester', IMPLEMENTING: 'green: Implementer', REFACTORING: 'refactor: Refactorer', DONE: 'done' } as const;
 
-/** One readable line per supervisor event (or none for chatty ones unless verbose). */
+/**
+ * One readable line per supervisor event (or none for chatty ones unless verbose). Behaviours, reports,
+ * reasons, commit messages and error messages come from the model or its tools, so the line has its
+ * control characters shown as `\xHH` (see `escapeTerminalText`): it is safe to write to a terminal.
+ */
 export function formatEvent(event: SupervisorEvent, verbose = false): string | undefined {
+  const line = describeEvent(event, verbose);
+  return line === undefined ? undefined : escapeTerminalText(line);
+}
+
+function describeEvent(event: SupervisorEvent, verbose: boolean): string | undefined {
   switch (event.type) {
     case 'session_started':
       return `Session on branch ${event.branch} — kata '${event.kata}', ${event.provider} ${event.model}, up to ${event.maxCycles} cycles${event.resumedFromCycle ? `, resuming at cycle ${event.resumedFromCycle}` : ''}\n  workspace: ${event.workspace}`;

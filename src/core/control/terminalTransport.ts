@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createInterface, type Interface } from 'node:readline';
+import { escapeTerminalText } from '../security/terminalText';
 import { dangerRank, type DangerLevel } from '../tools/types';
 import type { AgentToPersonMessage, ApprovalRequestMessage, QuestionMessage, ToolCallPreviewMessage } from './messages';
 import { Listeners, type ControlTransport } from './transport';
@@ -29,6 +30,9 @@ type Prompt = { kind: 'approval'; message: ApprovalRequestMessage } | { kind: 'q
  * chosen level without asking. Without a person to ask (input not a TTY, or closed) a request
  * the `--yes` level does not cover is denied at once with a reason, never left hanging.
  * A line typed while nothing is asked is sent to the agent as `user_input`.
+ * Everything written goes through `escapeTerminalText`: tool names, params, previews, reasons and
+ * questions come from the model and are shown, never interpreted (`ESC` appears as `\x1b`). The
+ * transport writes no styling sequences of its own.
  */
 export class TerminalTransport implements ControlTransport {
   private readonly toAgent = new Listeners<unknown>();
@@ -128,7 +132,7 @@ export class TerminalTransport implements ControlTransport {
     const m = prompt.message;
     const parts = [`? Approve ${m.tool} (danger ${m.dangerLevel})?${m.reason ? ` ${m.reason}` : ''}`];
     parts.push(`  params: ${this.clip(safeJson(m.params))}`);
-    if (m.preview) parts.push(this.clip(previewText(m.preview)).replace(/^/gm, '  | '));
+    if (m.preview) parts.push(this.clip(previewText(m.preview)).split('\n').map((line) => `  | ${line}`).join('\n'));
     parts.push(
       `  [y] approve once  [n] deny  [a] always allow ${m.tool} this session  (denied automatically in ${Math.round(m.timeoutMs / 1000)} s)`,
     );
@@ -191,8 +195,9 @@ export class TerminalTransport implements ControlTransport {
     this.toAgent.emit(message);
   }
 
+  /** The one way out to the terminal: control characters shown as `\xHH`, never sent raw. */
   private write(text: string): void {
-    this.options.output.write(text);
+    this.options.output.write(escapeTerminalText(text));
   }
 
   private clip(text: string): string {
