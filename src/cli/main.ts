@@ -1,15 +1,17 @@
 import { runCli } from './runCli';
 
-// The bin entry: real streams, Ctrl-C aborts the session (which rolls back to the last green commit);
-// a second Ctrl-C exits at once.
+// The bin entry: real streams. Ctrl-C, SIGTERM and SIGHUP all stop the session after the current step
+// (its worktree goes back to the last green commit; the person's checkout is never involved);
+// a second signal exits at once.
 const controller = new AbortController();
 let interrupted = false;
-process.on('SIGINT', () => {
-  if (interrupted) process.exit(130);
+const stop = (signal: NodeJS.Signals): void => {
+  if (interrupted) process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
   interrupted = true;
-  process.stderr.write('\nStopping after the current step (Ctrl-C again to quit now)...\n');
+  process.stderr.write(`\nStopping after the current step (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to quit now)...\n`);
   controller.abort();
-});
+};
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
 
 runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, signal: controller.signal }).then(
   (code) => {

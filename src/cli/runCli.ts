@@ -3,7 +3,9 @@ import { setLogLevel } from '../core/logging/logger';
 import { EXIT, UsageError, type CliIo } from './cliIo';
 import { demoCommand } from './commands/demo';
 import { kataCommand } from './commands/kata';
+import { doctorCommand } from './commands/doctor';
 import { katasCommand } from './commands/katas';
+import { sessionsCommand } from './commands/sessions';
 import { questionCommand } from './commands/question';
 
 declare const TDD_AGENT_VERSION: string | undefined;
@@ -15,6 +17,8 @@ Usage:
   tdd-agent demo                         a complete FizzBuzz session from a recording (no API key)
   tdd-agent kata <kata.md|name> [opts]   run red-green-refactor cycles on a kata in a git workspace
   tdd-agent katas                        list the bundled katas
+  tdd-agent sessions [--prune]           the sessions of this repository (status, branch, worktree)
+  tdd-agent doctor                       which OS sandbox runs generated code here, and why
   tdd-agent ask [--file F] "question"    answer a question (QA agent)
   tdd-agent cot [--file F] "problem"     work through a problem step by step (CoT agent)
 
@@ -23,7 +27,13 @@ Provider: OPENAI_API_KEY (+ OPENAI_BASE_URL), --base-url URL for any OpenAI-comp
 or a running Ollama (OLLAMA_HOST); flags win over the environment.`;
 
 /** Errors that are the user's to fix (exit 2), as opposed to a session that ran and failed (exit 1). */
-const CONFIGURATION_CODES = new Set(['CONFIG', 'PROVIDER_NOT_CONFIGURED', 'AUTH', 'WORKSPACE_DIRTY', 'VALIDATION']);
+const CONFIGURATION_CODES = new Set(['CONFIG', 'PROVIDER_NOT_CONFIGURED', 'AUTH', 'VALIDATION', 'SESSION_STATE_INVALID', 'SANDBOX_UNAVAILABLE', 'KATA_NOT_APPROVED']);
+
+/** What to do on the command line, for errors whose core message cannot name flags. */
+const CLI_HINTS: Partial<Record<string, string>> = {
+  SANDBOX_UNAVAILABLE: "Pass --sandbox=off to run without one (see 'tdd-agent doctor').",
+  KATA_NOT_APPROVED: 'Answer the prompt in a terminal, or pass --yes=HIGH to approve it.',
+};
 
 /** Runs one CLI invocation and returns its exit code; never throws. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -37,6 +47,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await demoCommand(rest, io);
       case 'katas':
         return await katasCommand(rest, io);
+      case 'sessions':
+        return await sessionsCommand(rest, io);
+      case 'doctor':
+        return await doctorCommand(rest, io);
       case 'ask':
       case 'cot':
         return await questionCommand(command, rest, io);
@@ -59,7 +73,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return EXIT.usage;
     }
     if (isAgentError(err)) {
-      io.stderr.write(`tdd-agent: ${err.error_code}: ${err.message}\n`);
+      const hint = CLI_HINTS[err.error_code];
+      io.stderr.write(`tdd-agent: ${err.error_code}: ${err.message}${hint ? ` ${hint}` : ''}\n`);
       return CONFIGURATION_CODES.has(err.error_code) ? EXIT.usage : EXIT.failed;
     }
     io.stderr.write(`tdd-agent: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -13,15 +13,20 @@ import { modelFromFlags } from '../providerFromFlags';
 /** `tdd-agent kata --help`. */
 export const KATA_USAGE = `Usage: tdd-agent kata <kata.md | bundled-kata> [options]
 
-Runs red-green-refactor cycles on a kata in a git workspace (a new branch tdd/<kata>-<time>).
+Runs red-green-refactor cycles on a kata in its own git worktree, on a new branch tdd/<kata>-<time>.
+Your checkout (files, index, branch, stash, ignored files) is never changed; you review and merge the branch.
+Every test run and command runs in an OS sandbox (bubblewrap on Linux, sandbox-exec on macOS).
 
 Options:
   --workspace DIR        workspace folder (default: the current folder)
   --language LANG        javascript | typescript | python (default: the kata's, else javascript)
   --max-cycles N         stop after N cycles (default: the kata's max_cycles, else 10)
   --yes[=LEVEL]          approve tool calls up to LEVEL without asking (default MEDIUM; at most HIGH)
-  --stash                stash your uncommitted changes and restore them at the end
-  --resume               continue the session recorded in .tdd/session.json
+  --from-working-tree    start from your uncommitted files too (copied into the session's first commit)
+  --resume               continue the newest interrupted session of this kata (see tdd-agent sessions)
+  --session ID           with --resume: continue this session
+  --sandbox MODE         auto (default: refuse to run without an OS sandbox) | off (run generated code
+                         unconfined on this machine: only if you accept that)
   --quality-gate CMD     a command that must pass after every green state (repeatable)
   --test-timeout MS      per test run (default 60000)
   --timeout MS           limit of one model call (default 120000)
@@ -43,8 +48,10 @@ const KATA_OPTIONS = {
   workspace: { type: 'string' },
   language: { type: 'string' },
   'max-cycles': { type: 'string' },
-  stash: { type: 'boolean', default: false },
+  'from-working-tree': { type: 'boolean', default: false },
   resume: { type: 'boolean', default: false },
+  session: { type: 'string' },
+  sandbox: { type: 'string' },
   'quality-gate': { type: 'string', multiple: true },
   'test-timeout': { type: 'string' },
   'mcp-config': { type: 'string' },
@@ -57,6 +64,22 @@ function mcpLines(statuses: McpServerStatus[]): string {
     .filter((s) => s.state === 'connected')
     .map((s) => `MCP server ${s.name}: ${s.tools.length} tool(s) (${s.name}__*)\n`)
     .join('');
+}
+
+/** How to look at and take the session's result, printed after the summary. */
+export function reviewHint(summary: SessionSummary): string {
+  const s = summary.session;
+  if (!s || !summary.branch) return '';
+  const base = s.base_branch ?? s.base_commit.slice(0, 12);
+  const git = (args: string): string => `git -C ${JSON.stringify(s.repository)} ${args}`;
+  const lines = [
+    `\nThe result is on branch ${summary.branch}; your checkout was not changed.`,
+    `  review:  ${git(`log --stat ${base}..${summary.branch}`)}`,
+    `           ${git(`diff ${base}...${summary.branch}`)}`,
+    `  take it: ${git(`merge ${summary.branch}`)}`,
+  ];
+  if (s.worktree) lines.push(`  resume:  the same command with --resume --session ${s.id}  (its worktree is kept at ${s.worktree})`);
+  return `${lines.join('\n')}\n`;
 }
 
 /** Exit code for a finished session: 0 only when it ended with every test green. */
@@ -77,6 +100,9 @@ export async function kataCommand(argv: string[], io: CliIo, defaults: { cassett
   const language = values.language;
   if (language !== undefined && !isKataLanguage(language)) throw new UsageError(`--language must be javascript, typescript or python, got '${language}'.`);
   const autoApprove = approveUpTo(pulled.yes ?? defaults.yes);
+  const sandbox = values.sandbox ?? 'auto';
+  if (sandbox !== 'auto' && sandbox !== 'off') throw new UsageError(`--sandbox takes auto or off, got '${sandbox}'.`);
+  if (values.session !== undefined && !values.resume) throw new UsageError('--session goes with --resume.');
   const mcpServers = values['mcp-config'] !== undefined ? await readMcpConfigFile(resolve(values['mcp-config'])) : undefined;
 
   const model = await modelFromFlags({ ...values, cassette: values.cassette ?? defaults.cassette, provider: values.provider ?? (defaults.cassette ? 'replay' : undefined) }, io.env, io.signal);
@@ -100,12 +126,14 @@ export async function kataCommand(argv: string[], io: CliIo, defaults: { cassett
       mcpServers,
       onMcpServers: (statuses) => io.stderr.write(mcpLines(statuses)),
       agentsDir: values['agents-dir'] !== undefined ? resolve(values['agents-dir']) : undefined,
-      stashDirty: values.stash,
-      resume: values.resume,
+      fromWorkingTree: values['from-working-tree'],
+      resume: values.resume ? (values.session ?? true) : false,
+      sandbox,
       signal: io.signal,
       onEvent: print,
     });
     if (values.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
+    else io.stderr.write(reviewHint(summary));
     return exitCodeFor(summary);
   } finally {
     control.close();

@@ -69,4 +69,9 @@ export interface LlmClient {
   readonly provider: ProviderName;
   /** One model call; rejects with a typed LlmError (AUTH, RATE_LIMIT, TIMEOUT, ...) after retries. */
   call(options: LlmCallOptions): Promise<LlmResult>;
+  /**
+   * Checks, without a chat request, that the provider answers and serves `model` (a session's preflight).
+   * Rejects with a typed LlmError; absent when the client has nothing to check (a replayed cassette).
+   */
+  checkModel?(model: string, signal?: AbortSignal): Promise<void>;
 }

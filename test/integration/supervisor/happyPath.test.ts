@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SessionSummarySchema } from '../../../src/core/tdd/supervisor/sessionSummary';
 import { fizzbuzzJs, fizzbuzzPython, JS_REFACTORED_SOURCE, JS_SOURCE_PATH } from '../../support/fizzbuzzPlans';
-import { SessionHarness } from './sessionHarness';
+import { savedSession, SessionHarness } from './sessionHarness';
 
 describe('TDD supervisor: happy paths', function () {
   this.timeout(120_000);
@@ -42,8 +42,10 @@ describe('TDD supervisor: happy paths', function () {
     assert.equal((await git.status()).isClean(), true);
 
     // The session state was persisted.
-    const saved = JSON.parse(await readFile(join(h.workspace, '.tdd', 'session.json'), 'utf8'));
+    const saved = await savedSession(h.workspace, summary);
     assert.equal(saved.status, 'completed');
+    assert.equal(saved.worktreeKept, false, 'a finished session removes its worktree');
+    assert.equal(summary.session?.worktree, null);
     assert.equal(saved.cycles.length, 4);
   });
 

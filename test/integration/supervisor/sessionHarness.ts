@@ -7,6 +7,7 @@ import { createOpenAIClient } from '../../../src/core/llm';
 import type { SupervisorEvent } from '../../../src/core/tdd/events';
 import { runKataSession, type KataSessionOptions } from '../../../src/core/tdd/supervisor/kataSession';
 import type { SessionSummary } from '../../../src/core/tdd/supervisor/sessionSummary';
+import type { SessionState } from '../../../src/core/tdd/session';
 import { startOpenAIServer, type OpenAITestServer, type RecordedRequest, type ScriptedReply } from '../../support/openaiServer';
 import { scriptedKataModel, type KataScript, type PlayedTurn } from '../../support/scriptedKataModel';
 
@@ -141,6 +142,19 @@ export async function testEveryCommit(workspace: string, branch: string, command
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** The saved record of a session (`<repo>/.git/tdd-agent/sessions/<id>.json`), parsed. */
+export async function savedSession(workspace: string, summary: SessionSummary): Promise<SessionState> {
+  if (!summary.session) throw new Error('the session never got a record');
+  return JSON.parse(await readFile(join(workspace, '.git', 'tdd-agent', 'sessions', `${summary.session.id}.json`), 'utf8')) as SessionState;
+}
+
+/** A file as the session branch has it (the person's checkout never holds session files). */
+export async function fileOnBranch(workspace: string, branch: string, path: string): Promise<string | null> {
+  return simpleGit(workspace)
+    .raw(['show', `${branch}:${path}`])
+    .catch(() => null);
 }
 
 /** Reads a file of the workspace, or null when it does not exist. */

@@ -1,5 +1,8 @@
-/** The session's git workspace: clean history on a session branch, the person's work never lost. */
-export { GitWorkspace, type CommitInfo, type FinishResult, type GitSessionInfo, type OpenGitWorkspaceOptions } from './gitWorkspace';
-export { WorkspaceDirtyError, GitOperationError } from './errors';
+/** Where a session lives in git: its own worktree and branch; the person's repository is only read. */
+export { SessionWorktree, removeSessionWorktree, type CommitInfo, type CreateSessionWorktreeOptions, type CreatedWorktree, type SessionGitInfo } from './sessionWorktree';
+export { inspectWorkspace, initRepository, readRepository, type PersonRepository, type WorkspaceFacts } from './personRepository';
+export { productCacheDir, sessionsDirFor, worktreesRootFor } from './sessionPaths';
+export { copyWorkingTree, type SnapshotResult } from './workingTreeSnapshot';
+export { GitOperationError } from './errors';
 export { type ChangedFile, type FileChange, SESSION_DIR, isSessionStatePath, parsePorcelainStatus } from './changedFiles';
 export { sessionBranchName, refSafeSlug, SESSION_BRANCH_PREFIX } from './sessionBranchName';

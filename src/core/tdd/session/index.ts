@@ -1,4 +1,4 @@
-/** The session's persisted state (`.tdd/session.json`) and its schema (roles, phases and statuses come from ../events). */
+/** The session's persisted state (`<common git dir>/tdd-agent/sessions/<id>.json`) and its schema (roles, phases and statuses come from ../events). */
 export {
   CycleStateSchema,
   PhaseRecordSchema,
@@ -14,4 +14,6 @@ export {
   type SessionMetrics,
   type SessionState,
 } from './sessionState';
-export { SESSION_FILE, SessionStateError, SessionStore } from './sessionStore';
+export { SessionStateError, SessionStore } from './sessionStore';
+export { findResumableSession, isResumable, isRunningElsewhere } from './findSession';
+export { deleteSession, listSessions, mergeBlocker, mergeSession, pruneSessions, type SessionListing } from './sessionActions';

@@ -74,30 +74,35 @@ export const SessionKataSchema = z.object({
   fileName: z.string().optional(),
 });
 
-/** Git facts a crashed session needs to be undone or resumed (see GitWorkspace.attach). */
+/** Where the session lives in git (see SessionWorktree): needed to resume, review, merge or delete it. */
 export const SessionGitSchema = z.object({
-  originalBranch: z.string().nullable(),
-  originalHead: z.string(),
-  sessionBranch: z.string().optional(),
-  stashRef: z.string().optional(),
+  repository: z.string().min(1),
+  commonDir: z.string().min(1),
+  worktree: z.string().min(1),
+  worktreeGitDir: z.string().min(1),
+  sessionBranch: z.string().min(1),
+  baseCommit: z.string().min(1),
+  baseBranch: z.string().nullable(),
   createdRepository: z.boolean(),
-  initialCommit: z.string().optional(),
+  fromWorkingTree: z.boolean(),
 });
 
-/** Everything persisted in `<workspace>/.tdd/session.json`. */
+/** Everything persisted in `<common git dir>/tdd-agent/sessions/<id>.json`. */
 export const SessionStateSchema = z.object({
-  version: z.literal(1),
+  version: z.literal(2),
   id: z.string().min(1),
   status: z.enum(SESSION_STATUSES),
   kata: SessionKataSchema,
   workspace: z.string(),
   /** The session branch `tdd/<slug>-<timestamp>`. */
   branch: z.string(),
-  /** The person's branch (null when HEAD was detached). */
-  originalBranch: z.string().nullable(),
-  /** True while the person's uncommitted work is stashed. */
-  stashed: z.boolean(),
-  git: SessionGitSchema.optional(),
+  git: SessionGitSchema,
+  /** The process running the session while its status is `running` (a second process must not resume it). */
+  pid: z.number().int().optional(),
+  /** False once the worktree was removed (a finished session keeps only its branch). */
+  worktreeKept: z.boolean().default(true),
+  /** Which OS sandbox confined the session's processes (`none` when the person turned it off). */
+  sandbox: z.string().optional(),
   testCommand: z.string().optional(),
   model: z.string().optional(),
   provider: z.string().optional(),

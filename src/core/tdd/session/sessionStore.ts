@@ -1,23 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { AgentError } from '../../errors/agentError';
 import { redactSecrets } from '../../security/redact';
-import { SESSION_DIR } from '../git/changedFiles';
 import { SessionStateSchema, type SessionState } from './sessionState';
-
-/** File name of the session state inside `.tdd/`. */
-export const SESSION_FILE = 'session.json';
 
 /** `field.path: message` per schema issue. */
 function issueLines(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string[] {
   return issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`);
 }
 
-/** Path fields stored as they are: a resumed session must find its workspace and kata file again. */
-const VERBATIM_KEYS = new Set(['workspace', 'fileName']);
+/** Path fields stored as they are: a resumed session must find its repository, worktree and kata file again. */
+const VERBATIM_KEYS = new Set(['workspace', 'fileName', 'repository', 'commonDir', 'worktree', 'worktreeGitDir']);
 
-/** `.tdd/session.json` exists but cannot be used; the message says what to do, the file is left untouched. */
+/** A saved session exists but cannot be used; the message says what to do, the file is left untouched. */
 export class SessionStateError extends AgentError {
   constructor(message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
     super('SESSION_STATE_INVALID', message, details, options);
@@ -26,20 +23,40 @@ export class SessionStateError extends AgentError {
 }
 
 /**
- * Saves and loads `<workspace>/.tdd/session.json`. Saves are atomic (a temp file renamed over the old
- * one, so a crash never leaves half a file) and applied in call order; secrets are redacted before
- * anything reaches the disk. `.tdd/` gets its own `.gitignore` so it stays out of commits even outside git's exclude file.
+ * Saves and loads one session's record, `<sessions dir>/<id>.json` (the sessions dir lives in the
+ * repository's common git dir, never in the person's working tree). Saves are atomic (a temp file renamed
+ * over the old one, so a crash never leaves half a file) and applied in call order; secrets are redacted
+ * before anything reaches the disk.
  */
 export class SessionStore {
-  /** `<workspace>/.tdd` */
+  /** The folder of all session records of the repository. */
   readonly dir: string;
-  /** `<workspace>/.tdd/session.json` */
+  /** `<dir>/<id>.json` */
   readonly path: string;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(workspace: string) {
-    this.dir = join(resolve(workspace), SESSION_DIR);
-    this.path = join(this.dir, SESSION_FILE);
+  constructor(sessionsDir: string, readonly id: string) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id)) throw new AgentError('VALIDATION', `'${id}' is not a session id.`, { id });
+    this.dir = sessionsDir;
+    this.path = join(sessionsDir, `${id}.json`);
+  }
+
+  /** Every session record in `sessionsDir`, newest first; unreadable records are listed with their problem. */
+  static async list(sessionsDir: string): Promise<Array<{ id: string; state?: SessionState; problem?: string }>> {
+    const names = await readdir(sessionsDir).catch(() => [] as string[]);
+    const records = await Promise.all(
+      names
+        .filter((name) => name.endsWith('.json'))
+        .map(async (name) => {
+          const id = name.slice(0, -'.json'.length);
+          try {
+            return { id, state: await new SessionStore(sessionsDir, id).load() };
+          } catch (err) {
+            return { id, problem: (err as Error).message };
+          }
+        }),
+    );
+    return records.sort((a, b) => (b.state?.updatedAt ?? '').localeCompare(a.state?.updatedAt ?? ''));
   }
 
   /** Validates and writes the state; resolves once it is on disk. */
@@ -56,7 +73,6 @@ export class SessionStore {
       throw new SessionStateError(`Refusing to save an invalid session state: ${problems.slice(0, 5).join('; ')}.`, { problems });
     }
     await mkdir(this.dir, { recursive: true });
-    await writeFile(join(this.dir, '.gitignore'), '# session state of tdd-agent: never committed\n*\n');
     // Redact string by string, except the paths the session needs verbatim (redaction shortens the home folder to ~).
     const text = `${JSON.stringify(parsed.data, (key, value: unknown) => (typeof value === 'string' && !VERBATIM_KEYS.has(key) ? redactSecrets(value) : value), 2)}\n`;
     const temp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
@@ -86,7 +102,7 @@ export class SessionStore {
       data = JSON.parse(text);
     } catch (cause) {
       throw new SessionStateError(
-        `${this.path} is not valid JSON (${(cause as Error).message}); it was left untouched — delete it to start a new session.`,
+        `${this.path} is not valid JSON (${(cause as Error).message}); it was left untouched — delete it or start a new session.`,
         { path: this.path },
         { cause },
       );
@@ -102,7 +118,7 @@ export class SessionStore {
     return parsed.data;
   }
 
-  /** Removes the saved state (after a session the person does not want to resume). */
+  /** Removes the saved record (`tdd-agent sessions --prune`, or Delete session in the panel). */
   async clear(): Promise<void> {
     await this.queue;
     await rm(this.path, { force: true });

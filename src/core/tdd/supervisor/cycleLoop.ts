@@ -1,4 +1,5 @@
 import { AgentError, toAgentError } from '../../errors/agentError';
+import type { ProcessSandbox } from '../../osSandbox';
 import { redactSecrets } from '../../security/redact';
 import type { TestRunner, TestRunResult } from '../../testRunners/types';
 import type { CycleOutcome, Phase, PhaseOutcome, Role, SessionStatus, SupervisorEvent, TestCounts } from '../events';
@@ -45,6 +46,8 @@ export interface CycleLoopOptions {
   /** Records every cycle, phase and counter (and persists them). */
   recorder: SessionRecorder;
   qualityGates?: readonly string[];
+  /** Confines the quality-gate commands (the test runner carries its own). */
+  sandbox?: ProcessSandbox;
   testTimeoutMs: number;
   signal: AbortSignal;
   /** Receives every supervisor event. */
@@ -311,7 +314,7 @@ export class CycleLoop {
 
   /** Runs the quality gates on a green tree; a failure is reported as an event and returned. */
   private async qualityGates(n: number): Promise<GateFailure | undefined> {
-    const gate = await runQualityGates(this.o.qualityGates ?? [], this.o.workspaceRoot, { timeoutMs: this.o.testTimeoutMs, signal: this.o.signal });
+    const gate = await runQualityGates(this.o.qualityGates ?? [], this.o.workspaceRoot, { timeoutMs: this.o.testTimeoutMs, signal: this.o.signal, sandbox: this.o.sandbox });
     if (gate) this.o.emit({ type: 'quality_gate_failed', cycle: n, command: gate.command, output: gate.output });
     return gate;
   }

@@ -1,4 +1,5 @@
-import { mkdir, realpath } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { AgentFactory } from '../../agentConfig/agentFactory';
 import { DEFAULT_APPROVAL_TIMEOUT_MS, type ControlProtocol } from '../../control/controlProtocol';
 import { AgentError, toAgentError } from '../../errors/agentError';
@@ -6,6 +7,7 @@ import type { LlmClient } from '../../llm/types';
 import { getLogger } from '../../logging/logger';
 import type { McpServerConfig } from '../../mcp/config';
 import type { McpHub, McpServerStatus } from '../../mcp/mcpHub';
+import { createProcessSandbox, type ProcessSandbox, type SandboxMode } from '../../osSandbox';
 import { DEFAULT_TEST_TIMEOUT_MS, detectTestRunner } from '../../testRunners';
 import type { TestRunner } from '../../testRunners/types';
 import { ApprovalPolicy, type ApprovalPolicyConfig } from '../../tools/approvalPolicy';
@@ -13,7 +15,7 @@ import { createWorkspaceTools, previewToolCall } from '../../tools/builtin';
 import { ToolExecutor } from '../../tools/executor';
 import { ToolRegistry } from '../../tools/registry';
 import { ROLES, type SupervisorEvent } from '../events';
-import { GitWorkspace } from '../git';
+import { initRepository, inspectWorkspace, removeSessionWorktree, SESSION_BRANCH_PREFIX, sessionsDirFor, SessionWorktree, type PersonRepository } from '../git';
 import { resolveKata, type Kata, type KataLanguage } from '../kata';
 import { createAgentRoleRunners } from '../roles/agentRoleRunner';
 import type { RoleRunners } from '../roles/roleRunner';
@@ -22,11 +24,17 @@ import { connectSessionMcpServers } from './sessionMcpServers';
 import type { SessionSummary } from './sessionSummary';
 import { prepareProject } from './workspaceSetup';
 import { SessionStore } from '../session/sessionStore';
+import { findResumableSession } from '../session/findSession';
+import type { SessionState } from '../session/sessionState';
+import { approveKataCommands, checkProvider, checkTestRunner } from './preflight';
 import { SessionRecorder } from './sessionRecorder';
 
 /** Everything a kata session needs; the CLI and the VS Code extension each fill it in. */
 export interface KataSessionOptions {
-  /** The workspace folder (created if missing). */
+  /**
+   * The person's folder: a git repository (its root), or a folder that becomes one once the preflight
+   * passed (created if missing). The session never changes its working tree, index, HEAD or stash.
+   */
   workspace: string;
   /** A kata markdown file, or the slug of a bundled kata (e.g. `fizzbuzz`). */
   kataPath: string;
@@ -47,10 +55,17 @@ export interface KataSessionOptions {
   qualityGates?: string[];
   /** Per test run (default 60 s). */
   testTimeoutMs?: number;
-  /** Stash the person's uncommitted work and put it back at the end (default: refuse to start). */
-  stashDirty?: boolean;
-  /** Continue the session recorded in `.tdd/session.json`. */
-  resume?: boolean;
+  /**
+   * Start from what the person's working tree holds (tracked and untracked files, not ignored ones) as the
+   * session's first commit, instead of from the last commit. Their tree is only read.
+   */
+  fromWorkingTree?: boolean;
+  /** Continue a saved session: `true` for the newest resumable session of this kata, or a session id. */
+  resume?: boolean | string;
+  /** `auto` (default): every test run, gate and command runs in the OS sandbox, or the session refuses to start; `off`: unconfined, the person's explicit choice. */
+  sandbox?: SandboxMode;
+  /** Where session worktrees go (default: the product's cache folder, see worktreesRootFor). */
+  worktreesRoot?: string;
   /** Aborting it cancels the session (the tree goes back to the last green commit). */
   signal?: AbortSignal;
   /** Receives every supervisor event, in order (a listener that throws is logged and ignored). */
@@ -77,14 +92,8 @@ export interface KataSessionOptions {
 const DEFAULT_MAX_CYCLES = 10;
 const log = getLogger('tdd.session');
 
-/** Returns the person to their branch (and work); a repository the session created has none, so it stays on the work. */
-async function finishGit(git: GitWorkspace): Promise<void> {
-  if (git.info.createdRepository) return;
-  await git.finish().catch((err) => log.error('could not restore the branch', { error: err }));
-}
-
-/** Adapts the session's GitWorkspace to what the loop and its checkpoints need. */
-function loopGit(git: GitWorkspace): LoopGit {
+/** Adapts the session's worktree to what the loop and its checkpoints need. */
+function loopGit(git: SessionWorktree): LoopGit {
   return {
     changedFiles: () => git.changedFiles(),
     headContent: (path) => git.headContent(path),
@@ -102,14 +111,61 @@ function loopGit(git: GitWorkspace): LoopGit {
   };
 }
 
+function checkAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw new AgentError('CANCELLED', 'The session was cancelled before it started; nothing was changed.', {});
+}
+
+/** What the preflight found: where to work, and the saved session when resuming. */
+interface Preflight {
+  workspace: Awaited<ReturnType<typeof inspectWorkspace>>;
+  resumed?: SessionState;
+}
+
 /**
- * Runs a whole kata session in a git workspace: refuses (or stashes) the person's uncommitted work,
- * works on a `tdd/<kata>-<timestamp>` branch, scaffolds an empty workspace, runs red-green-refactor
- * cycles with the agent roles behind tool approvals, persists progress to `.tdd/session.json`, and
- * returns the person to their branch. Configured MCP servers are started before the first cycle and
- * stopped at the end. Never throws for a failed session: the summary says how it ended.
- * Configuration problems found before anything changed (dirty workspace, unknown kata, a missing or
- * invalid role config in `agentsDir`) do throw.
+ * Everything that can refuse a session, checked before anything is created or changed: the kata and
+ * role configs, the folder, the saved session when resuming, the OS sandbox, the test runner, the model
+ * provider, and a person's approval of a kata's own test command.
+ */
+async function preflight(options: KataSessionOptions, kata: Kata, signal: AbortSignal): Promise<Preflight> {
+  if (!options.roles) for (const role of ROLES) AgentFactory.create(role, 'v1', undefined, { configRoot: options.agentsDir });
+  const workspace = await inspectWorkspace(options.workspace);
+  let resumed: SessionState | undefined;
+  if (options.resume) {
+    if (workspace.kind !== 'repository') throw new AgentError('CONFIG', `There is no session to resume in ${workspace.path}: it is not a git repository.`, { workspace: workspace.path });
+    resumed = await findResumableSession(sessionsDirFor(workspace.repository.commonDir), kata.slug, typeof options.resume === 'string' ? options.resume : undefined);
+  }
+  await createProcessSandbox(options.sandbox ?? 'auto', { writableRoots: [] }); // throws SANDBOX_UNAVAILABLE before anything changed
+  await checkTestRunner(kata);
+  await checkProvider(options.llm, options.model, signal);
+  if (!resumed) await approveKataCommands(kata, { policy: options.approvalPolicy, control: options.control, signal });
+  checkAborted(signal);
+  return { workspace, resumed };
+}
+
+/** The person's repository, created (`git init`, nothing else) only for a folder that is not one yet. */
+async function openRepository(facts: Preflight['workspace']): Promise<{ repo: PersonRepository; created: boolean }> {
+  if (facts.kind === 'repository') return { repo: facts.repository, created: false };
+  if (facts.kind === 'missing') await mkdir(facts.path, { recursive: true });
+  const repo = await initRepository(facts.path);
+  log.info('created a git repository for the session', { workspace: repo.root });
+  return { repo, created: true };
+}
+
+/** A summary for a session that stopped before its record existed. */
+function earlySummary(kata: Kata, status: 'cancelled' | 'failed', branch: string, error: AgentError): SessionSummary {
+  return { status, kata: kata.title, branch, cycles: [], totals: { cycles: 0, commits: 0, tests_passed: 0, overshoots: 0, violations: 0, retries: 0, reverts: 0, tokens: 0 }, error: { error_code: error.error_code, message: error.message } };
+}
+
+/**
+ * Runs a whole kata session in its own git worktree on a `tdd/<kata>-<timestamp>` branch: preflight first
+ * (nothing is created before it passes), then scaffolding, red-green-refactor cycles with the agent roles
+ * behind tool approvals, every test run, gate and command in the OS sandbox, progress saved to the
+ * session's record after every phase. The person's working tree, index, HEAD, stash and ignored files are
+ * never touched; the result is the branch. A finished session's worktree is removed; an interrupted or
+ * failed one keeps it for resuming. MCP servers are started before the first cycle and stopped at the end.
+ * Never throws for a failed session: the summary says how it ended. Problems found by the preflight
+ * (unknown kata, invalid role config, no sandbox, no test runner, unreachable provider, unapproved kata
+ * command, nothing to resume) do throw, with nothing changed.
  */
 export async function runKataSession(options: KataSessionOptions): Promise<SessionSummary> {
   const signal = options.signal ?? new AbortController().signal;
@@ -122,41 +178,44 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
   };
 
   const kata: Kata = await resolveKata(options.kataPath, { language: options.language });
-  // A missing or invalid role config (e.g. in a person's agentsDir) is a CONFIG error now, not mid-session.
-  if (!options.roles) for (const role of ROLES) AgentFactory.create(role, 'v1', undefined, { configRoot: options.agentsDir });
-  await mkdir(options.workspace, { recursive: true });
-  const workspace = await realpath(options.workspace);
-  const store = new SessionStore(workspace);
-  // Resuming: the saved git facts say which branch to continue and what to restore at the end.
-  const resumed = options.resume ? await SessionRecorder.resume(store, kata) : undefined;
-  const git = resumed ? await GitWorkspace.attach(workspace, resumed.git!) : await GitWorkspace.open(workspace, { stash: options.stashDirty, signal });
-  resumed?.useGit(() => git.info);
+  const checked = await preflight(options, kata, signal);
 
-  let recorder: SessionRecorder | undefined = resumed;
-  let branch = resumed?.state.branch ?? '';
+  const { repo, created } = await openRepository(checked.workspace);
+  const worktree = checked.resumed
+    ? await SessionWorktree.attach(checked.resumed.git)
+    : (await SessionWorktree.create(repo, { slug: kata.slug, fromWorkingTree: options.fromWorkingTree, createdRepository: created, worktreesRoot: options.worktreesRoot })).worktree;
+  const dir = worktree.dir;
+  const branch = worktree.info.sessionBranch;
+  const sandbox: ProcessSandbox = await createProcessSandbox(options.sandbox ?? 'auto', {
+    writableRoots: [dir],
+    readOnlyPaths: [join(dir, '.git')],
+    readableRoots: [worktree.info.commonDir],
+  });
+  const store = new SessionStore(sessionsDirFor(worktree.info.commonDir), branch.slice(SESSION_BRANCH_PREFIX.length));
+  const testTimeoutMs = options.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
+  const maxCycles = options.maxCycles ?? checked.resumed?.maxCycles ?? kata.maxCycles ?? DEFAULT_MAX_CYCLES;
+  const recorder = checked.resumed
+    ? SessionRecorder.resume(store, checked.resumed, sandbox.kind)
+    : SessionRecorder.start(store, { kata, workspace: repo.root, branch, model: options.model, provider: options.provider, maxCycles, git: worktree.info, sandbox: sandbox.kind });
   let mcpHub: McpHub | undefined;
   try {
-    if (resumed) {
-      await git.continueSessionBranch(branch);
-      await git.rollbackToHead(); // a stop or crash may have left a half-done phase behind
-    } else {
-      branch = await git.startSessionBranch(kata.slug);
-      if (await prepareProject(workspace, kata)) await git.commitAll(`chore: scaffold a ${kata.language} project for ${kata.title}`);
+    await recorder.save();
+    if (checked.resumed) {
+      await worktree.rollbackToHead(); // a stop or crash may have left a half-done phase behind
+    } else if (await prepareProject(dir, kata)) {
+      await worktree.commitAll(`chore: scaffold a ${kata.language} project for ${kata.title}`);
     }
 
-    const testTimeoutMs = options.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
-    const testRunner: TestRunner = await detectTestRunner(workspace, { testCommand: kata.testCommand, timeoutMs: testTimeoutMs });
-    const maxCycles = options.maxCycles ?? kata.maxCycles ?? DEFAULT_MAX_CYCLES;
-    recorder ??= SessionRecorder.start(store, { kata, workspace, branch, model: options.model, provider: options.provider, maxCycles, testCommand: testRunner.command }, () => git.info);
-    const rec = recorder;
+    const testRunner: TestRunner = await detectTestRunner(dir, { testCommand: kata.testCommand, timeoutMs: testTimeoutMs, sandbox });
+    recorder.state.testCommand = testRunner.command;
     const record = (event: SupervisorEvent): void => {
-      if (event.type === 'model_called') rec.modelCall({ promptTokens: event.promptTokens, completionTokens: event.completionTokens }, event.latencyMs);
+      if (event.type === 'model_called') recorder.modelCall({ promptTokens: event.promptTokens, completionTokens: event.completionTokens }, event.latencyMs);
       emit(event);
     };
 
     const registry = new ToolRegistry().register(...createWorkspaceTools({ testRunner, testTimeoutMs }));
     if (options.mcpServers && options.mcpServers.length > 0) {
-      const mcp = await connectSessionMcpServers(registry, options.mcpServers, workspace, signal);
+      const mcp = await connectSessionMcpServers(registry, options.mcpServers, dir, signal);
       mcpHub = mcp.hub;
       try {
         options.onMcpServers?.(mcp.statuses);
@@ -166,51 +225,50 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
     }
     const executor = new ToolExecutor({
       registry,
-      workspaceRoot: workspace,
+      workspaceRoot: dir,
       policy: new ApprovalPolicy(options.approvalPolicy ?? {}),
       control: options.control,
       approvalTimeoutMs: options.approvalTimeoutMs,
-      preview: (name, params) => previewToolCall(name, params, workspace),
+      preview: (name, params) => previewToolCall(name, params, dir),
       defaultTimeoutMs: testTimeoutMs + 5_000,
+      sandbox,
     });
     executor.on('approval_requested', (e) => emit({ type: 'approval_requested', requestId: e.requestId, tool: e.tool, dangerLevel: e.dangerLevel, params: e.params, expiresAt: Date.now() + (options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS) }));
     executor.on('approval_answered', (e) => emit({ type: 'approval_answered', requestId: e.requestId, decision: e.outcome }));
 
-    const firstCycle = rec.nextCycle;
-    emit({ type: 'session_started', kata: kata.title, branch, baseBranch: git.info.originalBranch, model: options.model, provider: options.provider, maxCycles, workspace, resumedFromCycle: resumed ? firstCycle : undefined });
+    const firstCycle = recorder.nextCycle;
+    emit({ type: 'session_started', kata: kata.title, branch, baseBranch: worktree.info.baseBranch, model: options.model, provider: options.provider, maxCycles, workspace: repo.root, sessionId: store.id, worktree: dir, sandbox: sandbox.description, resumedFromCycle: checked.resumed ? firstCycle : undefined });
     const result = await new CycleLoop({
-      workspaceRoot: workspace,
+      workspaceRoot: dir,
       kata,
-      git: loopGit(git),
+      git: loopGit(worktree),
       testRunner,
       roles:
         options.roles ??
         createAgentRoleRunners({ llm: options.llm, model: options.model, toolbox: executor, emit: record, configRoot: options.agentsDir, timeoutMs: options.modelTimeoutMs }),
       maxCycles: Math.max(1, maxCycles - (firstCycle - 1)),
       firstCycle,
-      recorder: rec,
+      recorder,
       qualityGates: options.qualityGates,
+      sandbox,
       testTimeoutMs,
       signal,
       emit: record,
     }).run();
-    rec.finish(result.status, result.error?.toJSON());
+    recorder.finish(result.status, result.error?.toJSON());
   } catch (err) {
     const error = toAgentError(err);
     emit({ type: 'error', error: error.toJSON() });
-    await git.rollbackToHead().catch(() => undefined);
-    recorder?.finish(signal.aborted ? 'cancelled' : 'failed', error.toJSON());
-    if (!recorder) {
-      const summary: SessionSummary = { status: signal.aborted ? 'cancelled' : 'failed', kata: kata.title, branch, cycles: [], totals: { cycles: 0, commits: 0, tests_passed: 0, overshoots: 0, violations: 0, retries: 0, reverts: 0, tokens: 0 }, error: { error_code: error.error_code, message: error.message } };
-      await finishGit(git);
-      emit({ type: 'session_finished', status: summary.status, summary });
-      return summary;
-    }
+    await worktree.rollbackToHead().catch(() => undefined);
+    recorder.finish(signal.aborted ? 'cancelled' : 'failed', error.toJSON());
   } finally {
     // Stops every MCP child process, also after a failure or a cancel.
     await mcpHub?.close().catch((err) => log.error('could not close the MCP servers', { error: err }));
   }
-  await finishGit(git);
+  if (recorder.state.status === 'completed' || recorder.state.status === 'max_cycles') {
+    // Finished: the branch holds the result; the worktree is no longer needed.
+    if (await removeSessionWorktree(worktree.info).catch((err) => log.warn('could not remove the session worktree', { error: err }))) recorder.worktreeRemoved();
+  }
   await recorder.save().catch((err) => log.error('could not save the session state', { error: err }));
   const summary = recorder.summary();
   emit({ type: 'session_finished', status: summary.status, summary });

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { AgentError, type ErrorInfo } from '../../errors/agentError';
+import type { ErrorInfo } from '../../errors/agentError';
 import type { TokenUsage } from '../../llm/types';
 import type { CycleOutcome, Phase, PhaseOutcome, Role, SessionStatus, TestCounts } from '../events';
-import type { GitSessionInfo } from '../git';
+import type { SessionGitInfo } from '../git';
 import type { Kata } from '../kata';
 import { emptySessionMetrics, newCycleState, type CycleState, type SessionState } from '../session/sessionState';
 import type { SessionStore } from '../session/sessionStore';
@@ -21,12 +20,16 @@ export interface NewSessionInfo {
   model: string;
   provider: string;
   maxCycles: number;
-  testCommand: string;
+  /** Known once the test runner was detected in the worktree. */
+  testCommand?: string;
+  git: SessionGitInfo;
+  /** Which OS sandbox confines the session's processes. */
+  sandbox: string;
 }
 
 /**
  * The session's memory: a `SessionState` (cycles with per-role phase records, totals, model
- * latency, phase durations) kept up to date as the loop runs, saved to `.tdd/session.json` after
+ * latency, phase durations) kept up to date as the loop runs, saved to the session's record after
  * every phase, and turned into the summary the CLI prints and the panel shows.
  */
 export class SessionRecorder {
@@ -36,35 +39,27 @@ export class SessionRecorder {
     refactorer: { overshoots: 0, violations: 0, reverts: 0 },
   };
 
-  private gitInfo: () => GitSessionInfo | undefined = () => this.state.git;
-
   private constructor(
     readonly state: SessionState,
     private readonly store: SessionStore,
   ) {}
 
-  /** Where the current git facts come from (the session's GitWorkspace); saved with every write. */
-  useGit(gitInfo: () => GitSessionInfo): this {
-    this.gitInfo = gitInfo;
-    return this;
-  }
-
   /** A new session. */
-  static start(store: SessionStore, info: NewSessionInfo, gitInfo: () => GitSessionInfo): SessionRecorder {
+  static start(store: SessionStore, info: NewSessionInfo): SessionRecorder {
     const now = new Date().toISOString();
-    const git = gitInfo();
     const { kata } = info;
     return new SessionRecorder(
       {
-        version: 1,
-        id: randomUUID(),
+        version: 2,
+        id: store.id,
         status: 'running',
         kata: { title: kata.title, slug: kata.slug, description: kata.description, language: kata.language, testCommand: kata.testCommand, sourceDir: kata.sourceDir, testDir: kata.testDir, maxCycles: kata.maxCycles, fileName: kata.fileName },
         workspace: info.workspace,
         branch: info.branch,
-        originalBranch: git.originalBranch,
-        stashed: git.stashRef !== undefined,
-        git,
+        git: info.git,
+        pid: process.pid,
+        worktreeKept: true,
+        sandbox: info.sandbox,
         testCommand: info.testCommand,
         model: info.model,
         provider: info.provider,
@@ -75,31 +70,23 @@ export class SessionRecorder {
         metrics: emptySessionMetrics(),
       },
       store,
-    ).useGit(gitInfo);
+    );
   }
 
   /**
-   * The saved session of this workspace, ready to continue: its unfinished last cycle (cancelled or
-   * interrupted) is dropped, since that cycle runs again. Throws a clear CONFIG error when there is none.
+   * A saved session, ready to continue in this process: its unfinished last cycle (cancelled or
+   * interrupted) is dropped, since that cycle runs again.
    */
-  static async resume(store: SessionStore, kata: Kata): Promise<SessionRecorder> {
-    const saved = await store.load();
-    if (!saved) throw new AgentError('CONFIG', 'There is no session to resume in this workspace (.tdd/session.json is missing). Start one without --resume.', {});
-    if (saved.kata.slug !== kata.slug) throw new AgentError('CONFIG', `The saved session is for the kata '${saved.kata.title}', not '${kata.title}'.`, { saved: saved.kata.slug });
-    if (saved.status === 'completed') throw new AgentError('CONFIG', `The saved session of '${saved.kata.title}' already completed; start a new one without --resume.`, {});
-    if (!saved.git?.sessionBranch) throw new AgentError('CONFIG', 'The saved session never created its branch; start a new one without --resume.', {});
+  static resume(store: SessionStore, saved: SessionState, sandbox: string): SessionRecorder {
     const last = saved.cycles.at(-1);
     if (last && (last.outcome === 'in_progress' || last.outcome === 'cancelled')) saved.cycles.pop();
     saved.status = 'running';
+    saved.pid = process.pid;
+    saved.sandbox = sandbox;
     delete saved.error;
     delete saved.finishedAt;
     saved.metrics.cycles = saved.cycles.length;
     return new SessionRecorder(saved, store);
-  }
-
-  /** The git facts of the resumed or new session. */
-  get git(): GitSessionInfo | undefined {
-    return this.state.git;
   }
 
   /** Number of the next cycle to run. */
@@ -180,17 +167,18 @@ export class SessionRecorder {
   /** The session ended: how, and why when it did not end well. */
   finish(status: Exclude<SessionStatus, 'running'>, error?: ErrorInfo): void {
     this.state.status = status;
+    delete this.state.pid;
     this.state.finishedAt = new Date().toISOString();
     if (error) this.state.error = { error_code: error.error_code, message: error.message };
   }
 
-  /** Writes `.tdd/session.json` with the current git facts. */
+  /** The worktree was removed at the end; the record keeps the branch. */
+  worktreeRemoved(): void {
+    this.state.worktreeKept = false;
+  }
+
+  /** Writes the session's record. */
   async save(): Promise<void> {
-    const git = this.gitInfo();
-    if (git) {
-      this.state.git = git;
-      this.state.stashed = git.stashRef !== undefined;
-    }
     this.state.updatedAt = new Date().toISOString();
     await this.store.save(this.state);
   }
@@ -212,6 +200,14 @@ export class SessionRecorder {
           tests: { passed: c.tests?.passed ?? 0, failed: c.tests?.failed ?? 0 },
           phases: c.phases.map((p) => ({ role: p.role, attempts: p.attempts, outcome: p.outcome, duration_ms: p.durationMs })),
         })),
+      session: {
+        id: state.id,
+        repository: state.git.repository,
+        base_branch: state.git.baseBranch,
+        base_commit: state.git.baseCommit,
+        worktree: state.worktreeKept ? state.git.worktree : null,
+        sandbox: state.sandbox ?? 'none',
+      },
       totals: { cycles: m.cycles, commits: m.commits, tests_passed: m.testsPassing, overshoots: m.overshoots, violations: m.violations, retries: m.retries, reverts: m.reverts, tokens: m.tokens.total },
       ...(state.error ? { error: state.error } : {}),
     };

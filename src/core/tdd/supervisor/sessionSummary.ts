@@ -40,6 +40,21 @@ export const SessionSummarySchema = z.object({
   branch: z.string(),
   cycles: z.array(CycleSummarySchema),
   totals: SessionTotalsSchema,
+  /** Where the result lives (absent when the session stopped before its worktree existed). */
+  session: z
+    .object({
+      id: z.string(),
+      /** The person's repository (never modified by the session). */
+      repository: z.string(),
+      /** The branch and commit the session started from. */
+      base_branch: z.string().nullable(),
+      base_commit: z.string(),
+      /** The session's worktree while it is kept for resuming; null once removed. */
+      worktree: z.string().nullable(),
+      /** Which OS sandbox confined the session's processes (`none`: turned off by the person). */
+      sandbox: z.string(),
+    })
+    .optional(),
   /** Set when the session did not end green: what went wrong, for a person. */
   error: z.object({ error_code: z.string(), message: z.string() }).optional(),
 });

@@ -1,0 +1,122 @@
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AgentError } from '../../errors/agentError';
+import { productGit } from '../../git/gitClient';
+import { inspectWorkspace, removeSessionWorktree, SESSION_BRANCH_PREFIX, sessionsDirFor } from '../git';
+import { isResumable, isRunningElsewhere } from './findSession';
+import type { SessionState } from './sessionState';
+import { SessionStore } from './sessionStore';
+
+/** One session of a repository, as `tdd-agent sessions` and the panel list it. */
+export interface SessionListing {
+  id: string;
+  state?: SessionState;
+  /** Why the record cannot be read (then `state` is absent). */
+  problem?: string;
+  /** True while another process runs it. */
+  running: boolean;
+  resumable: boolean;
+}
+
+/** The repository's common git dir, or undefined when `workspace` is not a repository root. */
+async function commonDirOf(workspace: string): Promise<string | undefined> {
+  const facts = await inspectWorkspace(workspace);
+  return facts.kind === 'repository' ? facts.repository.commonDir : undefined;
+}
+
+/** Every session recorded for the repository at `workspace`, newest first (none outside a repository). */
+export async function listSessions(workspace: string): Promise<SessionListing[]> {
+  const commonDir = await commonDirOf(workspace);
+  if (!commonDir) return [];
+  return (await SessionStore.list(sessionsDirFor(commonDir))).map(({ id, state, problem }) => ({
+    id,
+    state,
+    problem,
+    running: state ? isRunningElsewhere(state) : false,
+    resumable: state ? isResumable(state) : false,
+  }));
+}
+
+async function loadSession(workspace: string, id: string): Promise<{ store: SessionStore; state: SessionState }> {
+  const commonDir = await commonDirOf(workspace);
+  if (!commonDir) throw new AgentError('CONFIG', `${workspace} is not the root of a git repository, so it has no sessions.`, { workspace });
+  const store = new SessionStore(sessionsDirFor(commonDir), id);
+  const state = await store.load();
+  if (!state) throw new AgentError('CONFIG', `There is no session '${id}' in this repository.`, { id });
+  return { store, state };
+}
+
+/**
+ * Removes a session: its worktree (if kept) and its record; with `deleteBranch`, also its `tdd/` branch
+ * and commits. A running session is refused. Never touches any other branch or the person's checkout.
+ */
+export async function deleteSession(workspace: string, id: string, options: { deleteBranch?: boolean } = {}): Promise<{ worktreeRemoved: boolean; branchDeleted: boolean }> {
+  const { store, state } = await loadSession(workspace, id);
+  if (isRunningElsewhere(state)) throw new AgentError('CONFIG', `Session ${id} is still running (process ${state.pid}); stop it first.`, { id });
+  const worktreeRemoved = await removeSessionWorktree(state.git);
+  let branchDeleted = false;
+  if (options.deleteBranch && state.git.sessionBranch.startsWith(SESSION_BRANCH_PREFIX)) {
+    const { run } = productGit(state.git.repository);
+    branchDeleted = await run(['branch', '-D', '--', state.git.sessionBranch]).then(
+      () => true,
+      () => false,
+    );
+  }
+  await store.clear();
+  return { worktreeRemoved, branchDeleted };
+}
+
+/** Removes the records (and any worktree left) of sessions that finished or lost their worktree; branches stay. */
+export async function pruneSessions(workspace: string): Promise<string[]> {
+  const pruned: string[] = [];
+  for (const listing of await listSessions(workspace)) {
+    const state = listing.state;
+    if (!state || listing.running) continue;
+    const finished = state.status === 'completed' || state.status === 'max_cycles';
+    const worktreeGone = !(await access(state.git.worktree).then(() => true, () => false));
+    if (!finished && !worktreeGone) continue;
+    await deleteSession(workspace, listing.id);
+    pruned.push(listing.id);
+  }
+  return pruned;
+}
+
+/** Why the person's checkout cannot take a merge now, or undefined when it can. */
+export async function mergeBlocker(repository: string): Promise<string | undefined> {
+  const { run } = productGit(repository);
+  const gitDir = (await run(['rev-parse', '--absolute-git-dir'])).trim();
+  for (const [marker, what] of [
+    ['MERGE_HEAD', 'a merge'],
+    ['rebase-merge', 'a rebase'],
+    ['rebase-apply', 'a rebase'],
+    ['CHERRY_PICK_HEAD', 'a cherry-pick'],
+    ['REVERT_HEAD', 'a revert'],
+    ['BISECT_LOG', 'a bisect'],
+  ] as const) {
+    if (await access(join(gitDir, marker)).then(() => true, () => false)) return `the repository is in the middle of ${what}`;
+  }
+  if (!(await run(['symbolic-ref', '-q', 'HEAD']).catch(() => '')).trim()) return 'HEAD is detached';
+  if ((await run(['status', '--porcelain', '--untracked-files=no'])).trim()) return 'the checkout has uncommitted changes';
+  return undefined;
+}
+
+/**
+ * Merges a session's branch into the person's current branch, on their explicit request only, and only
+ * when the checkout is clean and no merge, rebase, cherry-pick or bisect is in progress (never forcing).
+ * A conflict aborts the merge, leaving the checkout as it was.
+ */
+export async function mergeSession(workspace: string, id: string): Promise<{ into: string; head: string }> {
+  const { state } = await loadSession(workspace, id);
+  const repository = state.git.repository;
+  const blocker = await mergeBlocker(repository);
+  if (blocker) throw new AgentError('CONFIG', `Not merging ${state.git.sessionBranch}: ${blocker}. Nothing was changed.`, { id, blocker });
+  const { run } = productGit(repository);
+  const into = (await run(['symbolic-ref', '--short', 'HEAD'])).trim();
+  try {
+    await run(['merge', '--no-edit', '--no-ff', '-m', `Merge ${state.git.sessionBranch} (tdd-agent session)`, state.git.sessionBranch]);
+  } catch (cause) {
+    await run(['merge', '--abort']).catch(() => undefined);
+    throw new AgentError('GIT_FAILED', `Merging ${state.git.sessionBranch} into ${into} failed and was aborted; your checkout is as it was. Merge it yourself to resolve the conflicts.`, { id }, { cause });
+  }
+  return { into, head: (await run(['rev-parse', 'HEAD'])).trim() };
+}
