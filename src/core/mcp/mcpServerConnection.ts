@@ -49,7 +49,7 @@ const STDERR_TAIL = 4000;
  * official SDK client, lists its tools and calls them. Failures become McpServerError with the
  * server's name and stderr tail; a server that dies later moves to `failed` and tells its
  * `onFailure` listeners (the hub then unregisters its tools). `close()` leaves no child behind.
- * A stdio server's stdout is read with bounds (see {@link BoundedStdioTransport}): an over-long line or
+ * A stdio server's stdout is read with bounds (see `BoundedStdioTransport`): an over-long line or
  * too much output that is not MCP fails the connection at once and the child is killed.
  */
 export class McpServerConnection {
