@@ -1,0 +1,130 @@
+/**
+ * What the OS sandbox adds to a test run (`npm run bench:sandbox`, i.e. `tsx bench/sandboxOverhead.ts [runs]`):
+ * in one process, alternates sandboxed and unsandboxed runs of the same small `node --test` suite
+ * (through CommandTestRunner, as a kata runs it) and of `true` (process start only) in a real
+ * `git worktree add` worktree, reports the median wall time of each, the ratio and the added
+ * milliseconds, and rewrites the sandbox section of docs/benchmarks.md (between the
+ * `<!-- bench:sandbox:start -->` / `<!-- bench:sandbox:end -->` markers; everything else is kept).
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { join } from 'node:path';
+import { setLogLevel } from '../src/core/logging/logger';
+import { percentile } from '../src/core/metrics/percentile';
+import { createProcessSandbox, findBubblewrap, probeSandbox, type ProcessSandbox } from '../src/core/osSandbox';
+import { runProcess } from '../src/core/process/runProcess';
+import { CommandTestRunner } from '../src/core/testRunners/commandTestRunner';
+import { createWorktree } from '../test/integration/osSandbox/fixture';
+
+const START = '<!-- bench:sandbox:start -->';
+const END = '<!-- bench:sandbox:end -->';
+const DOC = join(__dirname, '..', 'docs', 'benchmarks.md');
+const RUNS = Number(process.argv[2] ?? 20);
+const TARGET_ADDED_MS = 50;
+const TARGET_RATIO = 1.2;
+
+const SUITE = `import { test } from 'node:test';
+import assert from 'node:assert/strict';
+const fizzbuzz = (n) => (n % 15 === 0 ? 'FizzBuzz' : n % 3 === 0 ? 'Fizz' : n % 5 === 0 ? 'Buzz' : String(n));
+test('1 is 1', () => assert.equal(fizzbuzz(1), '1'));
+test('3 is Fizz', () => assert.equal(fizzbuzz(3), 'Fizz'));
+test('5 is Buzz', () => assert.equal(fizzbuzz(5), 'Buzz'));
+test('15 is FizzBuzz', () => assert.equal(fizzbuzz(15), 'FizzBuzz'));
+test('98 is 98', () => assert.equal(fizzbuzz(98), '98'));
+`;
+
+interface Figure {
+  name: string;
+  sandboxed: number;
+  plain: number;
+}
+
+/** Times `run(sandbox)` and `run(undefined)` RUNS times each, alternating which goes first. */
+async function alternate(name: string, sandbox: ProcessSandbox, run: (sandbox?: ProcessSandbox) => Promise<void>): Promise<Figure> {
+  for (let i = 0; i < 2; i++) {
+    await run(sandbox);
+    await run();
+  }
+  const sandboxed: number[] = [];
+  const plain: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const order = i % 2 === 0 ? [sandbox, undefined] : [undefined, sandbox];
+    for (const s of order) {
+      const t = performance.now();
+      await run(s);
+      (s ? sandboxed : plain).push(performance.now() - t);
+    }
+  }
+  return { name, sandboxed: percentile(sandboxed, 50), plain: percentile(plain, 50) };
+}
+
+function row(f: Figure): string {
+  const added = f.sandboxed - f.plain;
+  const ratio = f.sandboxed / f.plain;
+  const met = added < TARGET_ADDED_MS || ratio < TARGET_RATIO;
+  return `| ${f.name} | ${f.plain.toFixed(1)} ms → ${f.sandboxed.toFixed(1)} ms: +${added.toFixed(1)} ms (${ratio.toFixed(2)}×) | < ${TARGET_ADDED_MS} ms added or < ${TARGET_RATIO}× | ${met ? 'yes' : '**no**'} | median of ${RUNS} sandboxed and ${RUNS} unsandboxed runs, alternated |`;
+}
+
+async function main(): Promise<void> {
+  setLogLevel('error');
+  const probe = await probeSandbox();
+  if (!probe.available) throw new Error(`No OS sandbox to measure: ${probe.reason}`);
+  const fx = createWorktree();
+  try {
+    writeFileSync(join(fx.worktree, 'fizzbuzz.test.mjs'), SUITE);
+    const sandbox = await createProcessSandbox('auto', fx.policy);
+    const runner = (s?: ProcessSandbox) => new CommandTestRunner({ workspace: fx.worktree, kind: 'node-test', command: 'node --test', sandbox: s });
+    const runners = { sandboxed: runner(sandbox), plain: runner() };
+    const figures = [
+      await alternate('`node --test` suite (1 file, 5 tests) via CommandTestRunner', sandbox, async (s) => {
+        const r = await (s ? runners.sandboxed : runners.plain).run();
+        if (r.status !== 'passed' || r.passed !== 5) throw new Error(`the bench suite did not pass: ${r.output}`);
+      }),
+      await alternate('`true` (process start only) via runProcess', sandbox, async (s) => {
+        const r = await runProcess({ cwd: fx.worktree, command: 'true', sandbox: s });
+        if (r.exitCode !== 0) throw new Error(`true failed: ${r.output}`);
+      }),
+    ];
+    const table = ['| Figure | Unsandboxed → sandboxed (median) | Target | Met | How |', '|---|---|---|---|---|', ...figures.map(row)].join('\n');
+    process.stdout.write(`${table}\n`);
+    await writeDoc(table, sandbox.kind);
+    process.stdout.write(`\nwrote ${DOC}\n`);
+  } finally {
+    fx.cleanup();
+  }
+}
+
+async function writeDoc(table: string, kind: string): Promise<void> {
+  const cpus = os.cpus();
+  const bwrap = findBubblewrap().path;
+  const version = bwrap ? execFileSync(bwrap, ['--version'], { encoding: 'utf8' }).trim() : kind;
+  const section = [
+    START,
+    '## OS sandbox overhead',
+    '',
+    'Reproduce: `npm run bench:sandbox` (runs `tsx bench/sandboxOverhead.ts 20`: a real repository and `git worktree add` worktree in the temp folder, the session\'s sandbox policy).',
+    '',
+    `- Date: ${new Date().toISOString()}`,
+    `- Machine: ${cpus[0]?.model ?? 'unknown CPU'} × ${cpus.length}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GB RAM, ${os.platform()} ${os.release()}`,
+    `- Node ${process.version}, ${version}`,
+    '',
+    table,
+    '',
+    'Notes: each sandboxed run starts bubblewrap with a read-only `/`, fresh `/dev` and `/proc`, tmpfs `/tmp` and HOME, the worktree',
+    'bound writable, and new PID, network, IPC and UTS namespaces; that setup is the added time. Runs are alternated in one',
+    'process so drift hits both sides alike; shared machines are noisy, rerun before drawing conclusions from one figure.',
+    END,
+  ].join('\n');
+  const doc = await readFile(DOC, 'utf8');
+  const start = doc.indexOf(START);
+  const end = doc.indexOf(END);
+  const updated = start >= 0 && end > start ? doc.slice(0, start) + section + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n${section}\n`;
+  await writeFile(DOC, updated);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exitCode = 1;
+});
