@@ -41,6 +41,9 @@ const PLACEHOLDER_KEYS = { openai: 'no-key', ollama: 'ollama' } as const;
 const DEFAULT_TIMEOUT_MS = 60_000;
 const log = getLogger('llm');
 
+/** Longest wait for the preflight's models listing. */
+const CHECK_TIMEOUT_MS = 15_000;
+
 /**
  * An LlmClient on the official `openai` SDK that works with any OpenAI-compatible server:
  * OpenAI, Ollama's `/v1`, vLLM, LM Studio, fine-tuned ids (`ft:...`).
@@ -145,6 +148,32 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
     }
   }
 
+  /**
+   * The preflight: lists the server's models (one short GET, no chat request) and checks `model` is among
+   * them. A server without a models endpoint (404) is taken on trust; no answer, a rejected key or an
+   * unknown model is an LlmError before a session changes anything.
+   */
+  async function checkModel(model: string, signal?: AbortSignal): Promise<void> {
+    const timeoutMs = Math.min(defaultTimeoutMs, CHECK_TIMEOUT_MS);
+    const ctx: LlmCallContext = { provider, baseURL, model, timeoutMs, retries: 0, maxResponseBytes };
+    const attemptControl = startAttempt(signal, timeoutMs);
+    let served: string[];
+    try {
+      const page = await sdk.models.list({ signal: attemptControl.signal, timeout: timeoutMs });
+      served = page.data.map((m) => m.id);
+    } catch (error) {
+      const failure = classifyFailure(error, attemptControl.cause);
+      if (failure.status === 404) return;
+      throw buildLlmError(failure, ctx);
+    } finally {
+      attemptControl.dispose();
+    }
+    if (served.length > 0 && !served.includes(model)) {
+      const shown = served.slice(0, 8).join(', ') + (served.length > 8 ? ', …' : '');
+      throw buildLlmError({ code: 'INVALID_REQUEST', retryable: false, reason: 'model_not_found', status: 404, serverMessage: `model '${model}' is not among the models it serves (${shown})` }, ctx);
+    }
+  }
+
   async function streamOnce(
     body: Record<string, unknown>,
     signal: AbortSignal,
@@ -175,7 +204,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
     return assembler.result(callOptions.model, Date.now() - started);
   }
 
-  return { provider, call };
+  return { provider, call, checkModel };
 }
 
 /** A throw from the caller's onDelta: passed through untouched, never retried. */

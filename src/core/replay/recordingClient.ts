@@ -18,6 +18,11 @@ export class RecordingLlmClient implements LlmClient {
     return this.inner.provider;
   }
 
+  /** The wrapped client's preflight check (nothing is recorded: it is not a model exchange). */
+  async checkModel(model: string, signal?: AbortSignal): Promise<void> {
+    await this.inner.checkModel?.(model, signal);
+  }
+
   /** Calls the wrapped client and appends the exchange to the cassette file. */
   async call(options: LlmCallOptions): Promise<LlmResult> {
     const request = fingerprint(options);

@@ -25,6 +25,6 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv, options: { std
 
 /** An environment with no provider configured and no Ollama reachable (port 9 refuses). */
 export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, OLLAMA_HOST: 'http://127.0.0.1:9' };
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, OLLAMA_HOST: 'http://127.0.0.1:9', TDD_AGENT_CACHE_DIR: process.env.TDD_AGENT_CACHE_DIR };
   return { ...env, ...extra };
 }

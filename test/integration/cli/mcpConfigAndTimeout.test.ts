@@ -52,7 +52,7 @@ describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () 
       it(what, async () => {
         const file = join(dir, content === undefined ? 'missing.json' : 'mcp.json');
         if (content !== undefined) await writeFile(file, content);
-        const r = await cli(['kata', 'fizzbuzz', '--workspace', join(dir, 'ws'), '--base-url', server.baseURL, '--model', 'm', '--mcp-config', file], isolatedEnv());
+        const r = await cli(['kata', 'fizzbuzz', '--workspace', join(dir, 'ws'), '--base-url', server.baseURL, '--model', 'test-model', '--mcp-config', file], isolatedEnv());
         assert.equal(r.code, 2, r.stderr);
         assert.match(r.stderr, /^tdd-agent: /);
         assert.match(r.stderr, message);
@@ -63,7 +63,7 @@ describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () 
 
   it('--agents-dir pointing at a folder without the role configs exits 2 with CONFIG', async () => {
     await mkdir(join(dir, 'agents'));
-    const r = await cli(['kata', 'fizzbuzz', '--workspace', join(dir, 'ws'), '--base-url', server.baseURL, '--model', 'm', '--agents-dir', join(dir, 'agents')], isolatedEnv());
+    const r = await cli(['kata', 'fizzbuzz', '--workspace', join(dir, 'ws'), '--base-url', server.baseURL, '--model', 'test-model', '--agents-dir', join(dir, 'agents')], isolatedEnv());
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /CONFIG: No agent config tester\/v1/);
     assert.equal(server.chatRequests().length, 0);
@@ -85,7 +85,7 @@ describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () 
     server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
 
     const r = await cli(
-      ['kata', 'fizzbuzz', '--workspace', join(dir, 'ws'), '--base-url', server.baseURL, '--model', 'm', '--yes', '--json', '--mcp-config', mcpFile, '--agents-dir', agents],
+      ['kata', 'fizzbuzz', '--workspace', join(dir, 'ws'), '--base-url', server.baseURL, '--model', 'test-model', '--yes', '--json', '--mcp-config', mcpFile, '--agents-dir', agents],
       isolatedEnv(),
     );
     assert.equal(r.code, 0, r.stderr);
@@ -122,7 +122,7 @@ describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () 
 
     it('kata: a model that never answers fails the session with TIMEOUT', async () => {
       server.setFallback({ hang: true });
-      const r = await cli(['kata', 'fizzbuzz', '--workspace', join(dir, 'ws'), '--base-url', server.baseURL, '--model', 'm', '--yes', '--json', '--timeout', '200'], isolatedEnv());
+      const r = await cli(['kata', 'fizzbuzz', '--workspace', join(dir, 'ws'), '--base-url', server.baseURL, '--model', 'test-model', '--yes', '--json', '--timeout', '200'], isolatedEnv());
       assert.equal(r.code, 1, r.stderr);
       const summary = SessionSummarySchema.parse(JSON.parse(r.stdout));
       assert.equal(summary.status, 'failed');

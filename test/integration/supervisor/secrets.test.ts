@@ -3,10 +3,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAIClient } from '../../../src/core/llm';
-import { SessionSummarySchema } from '../../../src/core/tdd/supervisor/sessionSummary';
+import { SessionSummarySchema, type SessionSummary } from '../../../src/core/tdd/supervisor/sessionSummary';
 import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
-import { runWithReply, SessionHarness } from './sessionHarness';
+import { runWithReply, savedSession, SessionHarness } from './sessionHarness';
 
 /** A key that does not look like `sk-…`, so only its registration (not a pattern) can hide it. */
 const API_KEY = 'tdd-secret-Q7xW9pLm2ZrT4vKc';
@@ -28,10 +28,10 @@ describe('TDD supervisor: the API key never leaks', function () {
     await h.cleanup();
   });
 
-  /** Everything the session leaves behind for people to read: session.json, every commit message, the events, the summary. */
-  async function leftovers(events: unknown[], summary: unknown): Promise<Record<string, string>> {
+  /** Everything the session leaves behind for people to read: its record, every commit message, the events, the summary. */
+  async function leftovers(events: unknown[], summary: SessionSummary): Promise<Record<string, string>> {
     return {
-      'session.json': await readFile(join(h.workspace, '.tdd', 'session.json'), 'utf8'),
+      record: JSON.stringify(await savedSession(h.workspace, summary)),
       commits: await h.git().raw(['log', '--all', '--format=%H%n%B']),
       events: JSON.stringify(events),
       summary: JSON.stringify(summary),
@@ -50,7 +50,8 @@ describe('TDD supervisor: the API key never leaks', function () {
     await writeFile(keyFile, API_KEY);
     const gate = `node -e "const fs = require('fs'); if (!fs.existsSync('${marker}')) { fs.writeFileSync('${marker}', ''); console.log('key=' + process.env.OPENAI_API_KEY + ' file=' + fs.readFileSync('${keyFile}', 'utf8')); process.exit(1); }"`;
     const model = scriptedKataModel({ cycles });
-    const { summary, events } = await runWithReply(h, model.reply, { llm, qualityGates: [gate] });
+    // Unsandboxed on purpose: the sandbox would hide the key file from the gate; redaction is checked on its own here.
+    const { summary, events } = await runWithReply(h, model.reply, { llm, qualityGates: [gate], sandbox: 'off' });
 
     assert.equal(summary.status, 'completed', JSON.stringify(summary.error));
     SessionSummarySchema.parse(summary);

@@ -4,7 +4,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkRoleBoundary } from '../../../src/core/tdd/boundaries';
-import { GitWorkspace } from '../../../src/core/tdd/git';
+import { initRepository, removeSessionWorktree, SessionWorktree } from '../../../src/core/tdd/git';
 import { resolveKata } from '../../../src/core/tdd/kata';
 import { scaffoldProject } from '../../../src/core/tdd/scaffold';
 import { detectTestRunner } from '../../../src/core/testRunners/detectTestRunner';
@@ -12,18 +12,19 @@ import { detectTestRunner } from '../../../src/core/testRunners/detectTestRunner
 // One hand-played red-green cycle through the whole infrastructure (no model): what the supervisor does.
 describe('a red-green cycle on the infrastructure alone', function () {
   this.timeout(40_000);
-  let dir: string;
+  let repoDir: string;
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'tdd-flow-'));
+    repoDir = await mkdtemp(join(tmpdir(), 'tdd-flow-'));
   });
   after(async () => {
-    await rm(dir, { recursive: true, force: true });
+    await rm(repoDir, { recursive: true, force: true });
   });
 
   it('scaffolds, sees red from a missing module, goes green, commits, and finishes', async () => {
     const kata = await resolveKata('fizzbuzz');
-    const git = await GitWorkspace.open(dir);
-    const branch = await git.startSessionBranch(kata.slug);
+    const { worktree: git } = await SessionWorktree.create(await initRepository(repoDir), { slug: kata.slug });
+    const dir = git.dir;
+    const branch = git.info.sessionBranch;
     await scaffoldProject(dir, kata.language, kata);
     assert.ok(await git.commitAll(`chore: scaffold a ${kata.language} project`));
     const runner = await detectTestRunner(dir, { testCommand: kata.testCommand, timeoutMs: 15_000 });
@@ -52,22 +53,9 @@ describe('a red-green cycle on the infrastructure alone', function () {
     const sha = await git.commitAll('feat: 3 is Fizz');
     assert.ok(sha);
 
-    const finish = await git.finish();
-    assert.equal(finish.restored, 'main');
-    const files = execFileSync('git', ['ls-tree', '-r', '--name-only', branch], { cwd: dir, encoding: 'utf8' }).trim().split('\n');
+    assert.equal(await removeSessionWorktree(git.info), true);
+    const files = execFileSync('git', ['ls-tree', '-r', '--name-only', branch], { cwd: repoDir, encoding: 'utf8' }).trim().split('\n');
     assert.ok(files.includes('src/fizzbuzz.js') && files.includes('test/fizzbuzz.test.js'));
     assert.ok(!files.some((f) => f.startsWith('.tdd')));
-  });
-
-  it('a cancelled open() changes nothing', async () => {
-    const empty = await mkdtemp(join(tmpdir(), 'tdd-flow-'));
-    try {
-      const controller = new AbortController();
-      controller.abort();
-      await assert.rejects(GitWorkspace.open(empty, { signal: controller.signal }), (e: unknown) => (e as { error_code?: string }).error_code === 'CANCELLED');
-      assert.throws(() => execFileSync('git', ['rev-parse', '--git-dir'], { cwd: empty, stdio: 'pipe' }), 'no repository was created');
-    } finally {
-      await rm(empty, { recursive: true, force: true });
-    }
   });
 });
