@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import { homeToHide, isWithin, realPathOf, toolchainsUnderHome, type ResolvedPolicy } from './policyPaths';
 import type { ProcessLaunch, ProcessSandbox, WrappedLaunch } from './types';
 
@@ -12,15 +13,26 @@ export interface BubblewrapLayout {
   toolchains?: string[];
 }
 
+/** True when /var/run is a folder of its own rather than the usual link to /run. */
+function separateVarRun(): boolean {
+  try {
+    return lstatSync('/var/run').isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * bubblewrap's arguments, up to and including the `--` before the command. Mount order matters: a
  * later mount covers an earlier one, so the private /tmp and the empty HOME come first and the
  * policy's roots after them (a worktree under /tmp or HOME still appears), and the read-only paths
- * last, on top of the writable worktree.
+ * last, on top of the writable worktree. /run is emptied too: a read-only mount does not stop a
+ * process from connecting to the Unix sockets in it (Docker, D-Bus, databases).
  */
 export function bubblewrapArgs(layout: BubblewrapLayout): string[] {
   const { policy } = layout;
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/run'];
+  if (separateVarRun()) args.push('--tmpfs', '/var/run');
   if (layout.home) args.push('--tmpfs', layout.home);
   for (const dir of layout.toolchains ?? []) args.push('--ro-bind-try', dir, dir);
   for (const dir of policy.readableRoots) args.push('--ro-bind-try', dir, dir);
@@ -54,7 +66,7 @@ export class BubblewrapSandbox implements ProcessSandbox {
     const readable = policy.readableRoots.length ? `; also readable: ${policy.readableRoots.join(', ')}` : '';
     this.description =
       `bubblewrap (${bwrapPath}): writes only in ${policy.writableRoots.join(', ') || 'nothing'}${readOnly}; ` +
-      `no network; private /tmp and process tree; HOME hidden${readable}`;
+      `no network; private /tmp, /run and process tree; HOME hidden${readable}`;
   }
 
   wrap(launch: ProcessLaunch): WrappedLaunch {

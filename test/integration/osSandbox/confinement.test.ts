@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProcessSandbox, type ProcessSandbox } from '../../../src/core/osSandbox';
@@ -14,7 +14,7 @@ import { createWorktree, hostProcesses, requireBubblewrap, type WorktreeFixture 
 /**
  * A generated `node --test` file, run by the real test runner in a real `git worktree add` worktree,
  * tries to write outside the worktree, read a secret from any process's environment, reach a loopback
- * server, plant a git hook, rewrite the worktree's `.git` file, look into HOME and leave a process
+ * server or a host service's Unix socket, plant a git hook, rewrite the worktree's `.git` file, look into HOME and leave a process
  * behind. Inside bubblewrap none of it gets through and the run still completes and reports; the same
  * file without the sandbox gets all of it, which shows each attempt is real.
  */
@@ -24,6 +24,9 @@ describe('OS sandbox (real bubblewrap): generated tests cannot get out of the wo
   let server: http.Server;
   let requests = 0;
   let decoy: ChildProcess;
+  let socketDir: string;
+  let socketServer: net.Server;
+  let socketConnections = 0;
 
   before(async function () {
     await requireBubblewrap(this);
@@ -36,6 +39,15 @@ describe('OS sandbox (real bubblewrap): generated tests cannot get out of the wo
       res.end('reached');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    // A host service on a Unix socket, where such services live (/run when writable, e.g. as root).
+    socketDir = [() => mkdtempSync('/run/os-sandbox-'), () => mkdtempSync(join(process.env.XDG_RUNTIME_DIR ?? '/nonexistent', 'os-sandbox-')), () => mkdtempSync(join(tmpdir(), 'os-sandbox-sock-'))]
+      .map((make) => { try { return make(); } catch { return undefined; } })
+      .find((dir) => dir !== undefined)!;
+    socketServer = net.createServer((socket) => {
+      socketConnections++;
+      socket.end('service reached\n');
+    });
+    await new Promise<void>((resolve) => socketServer.listen(join(socketDir, 'service.sock'), resolve));
     // A host process started with the secret in its environment: its /proc/<pid>/environ holds it.
     decoy = spawn('sleep', ['600'], { env: { PATH: process.env.PATH, OPENAI_API_KEY: secret }, stdio: 'ignore' });
   });
@@ -45,6 +57,8 @@ describe('OS sandbox (real bubblewrap): generated tests cannot get out of the wo
     else process.env.OPENAI_API_KEY = savedKey;
     decoy?.kill('SIGKILL');
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    await new Promise((resolve) => (socketServer ? socketServer.close(resolve) : resolve(undefined)));
+    if (socketDir) rmSync(socketDir, { recursive: true, force: true });
   });
 
   /** Runs the escape suite in a fresh worktree through detectTestRunner + CommandTestRunner. */
@@ -56,6 +70,7 @@ describe('OS sandbox (real bubblewrap): generated tests cannot get out of the wo
       url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
       hookFile: join(fx.commonDir, 'hooks', 'post-checkout'),
       homeSecretFile: join(fx.home, '.ssh', 'id_ed25519'),
+      unixSocket: join(socketDir, 'service.sock'),
       backgroundSleep,
     };
     writeFileSync(join(fx.worktree, ESCAPE_TARGETS), JSON.stringify(targets));
@@ -78,7 +93,7 @@ describe('OS sandbox (real bubblewrap): generated tests cannot get out of the wo
       const { targets, result, report } = await runEscapeSuite(fx, sandbox, sleepArgs);
 
       assert.equal(result.status, "passed", result.output);
-      assert.equal(result.total, 6, result.output);
+      assert.equal(result.total, 7, result.output);
       // writes: only inside the worktree
       for (const file of targets.outsideFiles) assert.equal(existsSync(file), false, `${file} was written (${report.writes[file]})`);
       assert.equal(report.insideWrite, 'written inside');
@@ -90,6 +105,8 @@ describe('OS sandbox (real bubblewrap): generated tests cannot get out of the wo
       // network
       assert.match(report.network, /^blocked/);
       assert.equal(requests, 0);
+      assert.match(report.unixSocket, /^blocked/);
+      assert.equal(socketConnections, 0);
       // git internals
       assert.match(report.hook, /^blocked: EROFS/);
       assert.match(report.gitFileRewrite, /^blocked/);
@@ -120,6 +137,7 @@ describe('OS sandbox (real bubblewrap): generated tests cannot get out of the wo
       assert.ok(report.environHits.includes(String(decoy.pid)), `the decoy's environ was not found: ${JSON.stringify(report)}`);
       assert.match(report.network, /^connected: 200/);
       assert.ok(requests > requestsBefore);
+      assert.equal(report.unixSocket, 'connected: service reached');
       assert.equal(report.hook, 'ok');
       assert.ok(report.homeEntries.includes('.ssh'));
       assert.match(report.homeSecret, /PRIVATE KEY/);

@@ -24,6 +24,8 @@ export interface EscapeTargets {
   hookFile: string;
   /** A file in HOME with private content. */
   homeSecretFile: string;
+  /** A Unix socket a host service listens on, outside the worktree (under /run when writable). */
+  unixSocket: string;
   /** Arguments of a background `sleep` unique to this run (empty: skip that test). */
   backgroundSleep: string;
 }
@@ -37,6 +39,7 @@ export interface EscapeReport {
   /** Per host PID: `missing`, `readable`, `contains the secret` or `blocked: …`. */
   hostPidEnviron: Record<string, string>;
   network: string;
+  unixSocket: string;
   hook: string;
   gitFileRewrite: string;
   gitFileRemove: string;
@@ -50,6 +53,7 @@ import { test, after } from 'node:test';
 import fs from 'node:fs';
 import os from 'node:os';
 import http from 'node:http';
+import net from 'node:net';
 import { execSync } from 'node:child_process';
 
 const targets = JSON.parse(fs.readFileSync('${ESCAPE_TARGETS}', 'utf8'));
@@ -91,6 +95,15 @@ test('connects to the host loopback server', async () => {
     const req = http.get(targets.url, (res) => { res.resume(); resolve('connected: ' + res.statusCode); });
     req.setTimeout(3000, () => { req.destroy(); resolve('blocked: timeout'); });
     req.on('error', (e) => resolve('blocked: ' + e.code));
+  });
+});
+
+test('connects to a host service through its Unix socket', async () => {
+  report.unixSocket = await new Promise((resolve) => {
+    const socket = net.connect(targets.unixSocket);
+    socket.setTimeout(3000, () => { socket.destroy(); resolve('blocked: timeout'); });
+    socket.on('data', (d) => { socket.destroy(); resolve('connected: ' + String(d).trim()); });
+    socket.on('error', (e) => resolve('blocked: ' + e.code));
   });
 });
 
