@@ -19,6 +19,7 @@ import { createWorktree, hostProcesses, requireBubblewrap, type WorktreeFixture 
  * file without the sandbox gets all of it, which shows each attempt is real.
  */
 describe('OS sandbox (real bubblewrap): generated tests cannot get out of the worktree', function () {
+  this.timeout(60_000); // real processes on a shared machine, under coverage in npm test
   const secret = `sk-test-${randomUUID()}`;
   let savedKey: string | undefined;
   let server: http.Server;

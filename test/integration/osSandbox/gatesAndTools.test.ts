@@ -11,6 +11,7 @@ import { ToolRegistry } from '../../../src/core/tools/registry';
 import { createWorktree, requireBubblewrap, type WorktreeFixture } from './fixture';
 
 describe('OS sandbox (real bubblewrap): quality gates and run_command', function () {
+  this.timeout(60_000); // real processes on a shared machine, under coverage in npm test
   let fx: WorktreeFixture;
   let sandbox: ProcessSandbox;
   before(async function () {

@@ -7,6 +7,7 @@ import { runProcess } from '../../../src/core/process/runProcess';
 import { createWorktree, requireBubblewrap } from './fixture';
 
 describe('OS sandbox (real bubblewrap): where the worktree may lie', function () {
+  this.timeout(60_000); // real processes on a shared machine, under coverage in npm test
   before(async function () {
     await requireBubblewrap(this);
   });

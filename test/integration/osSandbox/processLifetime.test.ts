@@ -10,6 +10,7 @@ const uniqueSleep = (): string => `${400 + Math.floor(Math.random() * 1000)}.${p
 const survivors = (marker: string): string[] => hostProcesses().filter((line) => line.includes(marker));
 
 describe('OS sandbox (real bubblewrap): nothing outlives a run', function () {
+  this.timeout(60_000); // real processes on a shared machine, under coverage in npm test
   let fx: WorktreeFixture;
   let sandbox: ProcessSandbox;
 
