@@ -11,7 +11,8 @@ import { kataCommand } from './kata';
 export const DEMO_USAGE = `Usage: tdd-agent demo [--workspace DIR] [--json] [--verbose]
 
 Runs a complete FizzBuzz session from a recorded model conversation (no API key needed):
-real files, real test runs and real commits in a fresh temporary git workspace, whose path it prints.`;
+real files, real test runs (in the OS sandbox) and real commits on a session branch of a fresh temporary
+git repository, whose path it prints.`;
 
 /** The recorded FizzBuzz session shipped with the product. */
 export const DEMO_CASSETTE = 'cassettes/fizzbuzz-javascript.json';
@@ -34,7 +35,6 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
   const workspace = values.workspace ?? (await mkdtemp(join(tmpdir(), 'tdd-agent-demo-')));
   io.stderr.write(`Demo workspace: ${workspace}\n`);
   const args = ['fizzbuzz', '--language', 'javascript', ...(values.json ? ['--json'] : []), ...(values.verbose ? ['--verbose'] : [])];
-  const code = await kataCommand(args, io, { cassette, workspace, yes: 'HIGH' });
-  io.stderr.write(`\nSee what happened: git -C ${workspace} log --stat\n`);
-  return code;
+  // Without --json the kata command ends with how to review the session's branch.
+  return kataCommand(args, io, { cassette, workspace, yes: 'HIGH' });
 }

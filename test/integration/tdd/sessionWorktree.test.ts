@@ -75,6 +75,26 @@ describe('SessionWorktree (real git)', function () {
     assert.deepEqual(await personRepoState(dir), before);
   });
 
+  it('leaves a dirty submodule as it is, also with --from-working-tree (submodules are never copied)', async () => {
+    const upstream = await mkdtemp(join(tmpdir(), 'tdd-submodule-'));
+    try {
+      git(upstream, 'init', '-q', '-b', 'main');
+      await writeFile(join(upstream, 'lib.js'), 'v1\n');
+      git(upstream, 'add', '-A');
+      git(upstream, '-c', 'user.name=U', '-c', 'user.email=u@example.invalid', 'commit', '-q', '-m', 'lib');
+      git(dir, 'init', '-q', '-b', 'main');
+      git(dir, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', upstream, 'vendor/lib');
+      git(dir, '-c', 'user.name=P', '-c', 'user.email=p@example.invalid', 'commit', '-q', '-m', 'with a submodule');
+      await writeFile(join(dir, 'vendor', 'lib', 'lib.js'), 'my uncommitted change inside the submodule\n');
+      const before = await personRepoState(dir);
+      const { worktree } = await create({ fromWorkingTree: true });
+      assert.deepEqual(await personRepoState(dir), before);
+      assert.equal(await exists(join(worktree.dir, 'vendor', 'lib', 'lib.js')), false, 'the submodule is not checked out or copied in the worktree');
+    } finally {
+      await rm(upstream, { recursive: true, force: true });
+    }
+  });
+
   it('starts a repository without commits from an empty commit, leaving the unborn branch and the staged files alone', async () => {
     git(dir, 'init', '-q', '-b', 'trunk');
     await writeFile(join(dir, 'staged.txt'), 'staged, never committed\n');
@@ -83,7 +103,7 @@ describe('SessionWorktree (real git)', function () {
 
     const { worktree } = await create();
     assert.equal(git(dir, 'ls-tree', '-r', '--name-only', worktree.info.sessionBranch), '', 'the session starts empty');
-    assert.equal(worktree.info.baseBranch, 'trunk');
+    assert.equal(worktree.info.baseBranch, null, 'an unborn branch is no base to compare with');
     assert.deepEqual(await personRepoState(dir), before, 'trunk still has no commit; staged.txt still staged');
   });
 
@@ -173,7 +193,7 @@ describe('SessionWorktree (real git)', function () {
 
   it('commits as the fallback identity when git has none, without changing any config', async () => {
     git(dir, 'init', '-q', '-b', 'main');
-    const env = { ...process.env, HOME: dir, XDG_CONFIG_HOME: dir, GIT_CONFIG_NOSYSTEM: '1' };
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir, XDG_CONFIG_HOME: dir, GIT_CONFIG_NOSYSTEM: '1' };
     delete env.GIT_AUTHOR_NAME;
     delete env.GIT_AUTHOR_EMAIL;
     delete env.GIT_COMMITTER_NAME;

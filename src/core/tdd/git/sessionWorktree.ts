@@ -28,7 +28,7 @@ export interface SessionGitInfo {
   sessionBranch: string;
   /** The commit the session branch started from. */
   baseCommit: string;
-  /** The person's branch when the session started (null: detached HEAD or a repository without commits). */
+  /** The person's branch when the session started (null: detached HEAD, or a branch without commits yet). */
   baseBranch: string | null;
   /** True when the session ran `git init` (the folder was not a repository). */
   createdRepository: boolean;
@@ -139,7 +139,7 @@ export class SessionWorktree {
       worktreeGitDir,
       sessionBranch: branch,
       baseCommit: base,
-      baseBranch: repo.branch,
+      baseBranch: repo.head ? repo.branch : null, // an unborn branch is no base to compare with
       createdRepository: options.createdRepository ?? false,
       fromWorkingTree: options.fromWorkingTree ?? false,
     };
