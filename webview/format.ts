@@ -4,6 +4,7 @@ import type {
   PanelApprovalOutcome,
   PanelDangerLevel,
   PhaseOutcome,
+  RecordedSessionStatus,
   SessionPhase,
   SessionStatus,
   TddRole,
@@ -60,6 +61,16 @@ export function formatConfidence(confidence: number): string {
 export const STATUS_LABELS: Record<SessionStatus, string> = {
   idle: 'Idle',
   running: 'Running',
+  completed: 'Completed',
+  max_cycles: 'Max cycles reached',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+/** How a recorded session of the repository stands, as shown in the sessions list. */
+export const RECORDED_STATUS_LABELS: Record<RecordedSessionStatus, string> = {
+  running: 'Running',
+  interrupted: 'Interrupted',
   completed: 'Completed',
   max_cycles: 'Max cycles reached',
   failed: 'Failed',

@@ -6,15 +6,18 @@ import {
   APPROVAL_DECISIONS,
   HOST_MESSAGE,
   PANEL_COMMANDS,
+  SESSION_ACTIONS,
   approvalResponseMessage,
   commandMessage,
   isNewerSnapshot,
   logMessage,
   parseHostMessage,
   readyMessage,
+  sessionActionMessage,
   type ApprovalDecision,
   type PanelCommandName,
   type PanelState,
+  type SessionActionName,
 } from '../src/shared/panelProtocol';
 import { fromPersisted, toPersisted } from './persistence';
 import { tickCountdowns } from './render/approvals';
@@ -94,6 +97,13 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     if (action === ACTIONS.command) {
       const name = target.getAttribute(ACTION_ATTR.command);
       if (isOneOf<PanelCommandName>(PANEL_COMMANDS, name)) api.postMessage(commandMessage(name));
+      return;
+    }
+    if (action === ACTIONS.session) {
+      const sessionAction = target.getAttribute(ACTION_ATTR.sessionAction);
+      const sessionId = target.getAttribute(ACTION_ATTR.sessionId);
+      // The host checks, confirms (Delete) and carries it out; the panel only asks.
+      if (sessionId && isOneOf<SessionActionName>(SESSION_ACTIONS, sessionAction)) api.postMessage(sessionActionMessage(sessionAction, sessionId));
       return;
     }
     if (action === ACTIONS.approval) {

@@ -71,6 +71,29 @@ export const PANEL_COMMANDS = ['runKata', 'stopKata', 'openSettings', 'setApiKey
 /** A command name the panel can send. */
 export type PanelCommandName = (typeof PANEL_COMMANDS)[number];
 
+/**
+ * What a person can do with a recorded session of the repository from the panel: review its changes in
+ * VS Code's diff views, merge its branch into their current branch, delete it (worktree, record and
+ * branch, after a confirmation), or resume it.
+ */
+export const SESSION_ACTIONS = ['review', 'merge', 'delete', 'resume'] as const;
+/** One session action. */
+export type SessionActionName = (typeof SESSION_ACTIONS)[number];
+
+/**
+ * How a recorded session stands: `running` (its process is alive, here or in another window),
+ * `interrupted` (its record says running but its process is gone, e.g. the window was reloaded),
+ * or the status it ended with.
+ */
+export const RECORDED_SESSION_STATUSES = ['running', 'interrupted', 'completed', 'max_cycles', 'failed', 'cancelled'] as const;
+/** The status of a recorded session. */
+export type RecordedSessionStatus = (typeof RECORDED_SESSION_STATUSES)[number];
+
+/** The `tddAgent.sandbox` setting's values: `auto` confines every process a session runs; `off` runs them unconfined. */
+export const SANDBOX_MODES = ['auto', 'off'] as const;
+/** One sandbox mode. */
+export type PanelSandboxMode = (typeof SANDBOX_MODES)[number];
+
 /** Levels of a `log` message from the panel. */
 export const PANEL_LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 /** Level of a panel log line. */
@@ -83,6 +106,7 @@ export const PANEL_MESSAGE = {
   ready: 'ready',
   approvalResponse: 'approvalResponse',
   command: 'command',
+  sessionAction: 'sessionAction',
   log: 'log',
 } as const;
 
@@ -95,6 +119,14 @@ const epochMs = z.number().check(z.nonnegative());
 const text = z.string();
 const nonEmpty = z.string().check(z.minLength(1));
 const requestId = z.string().check(z.minLength(1), z.maxLength(200));
+const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+/** A session id as the core makes them (`<kata>-<YYYYMMDD-HHMMSS>`): no path separators, no leading dot or dash. */
+const sessionId = z.string().check(z.regex(SESSION_ID_PATTERN));
+
+/** True for a string the protocol accepts as a session id (the host drops anything else rather than send an invalid snapshot). */
+export function isSessionId(value: unknown): value is string {
+  return typeof value === 'string' && SESSION_ID_PATTERN.test(value);
+}
 /** Longest `log` message the host accepts from the panel. */
 export const LOG_MESSAGE_LIMIT = 4000;
 const confidence = z.number().check(z.gte(0), z.lte(1));
@@ -123,6 +155,14 @@ export const SessionHeaderSchema = z.object({
   totals: SessionTotalsSchema,
   startedAt: z.optional(epochMs),
   finishedAt: z.optional(epochMs),
+  /** The session's id in the repository's records (from `session_started`); matches an entry of `repository.sessions`. */
+  sessionId: z.optional(sessionId),
+  /** The branch the session started from (null: a detached HEAD or a new repository). */
+  baseBranch: z.optional(z.nullable(text)),
+  /** One line saying which OS sandbox confines the session's tests and commands (from `session_started`). */
+  sandbox: z.optional(text),
+  /** The `tddAgent.sandbox` setting the session was started with (`off`: nothing is confined). */
+  sandboxMode: z.optional(z.enum(SANDBOX_MODES)),
 });
 
 /** Passed/failed test counts of one run. */
@@ -239,6 +279,40 @@ export const PanelErrorSchema = z.object({
   at: z.optional(epochMs),
 });
 
+/** One recorded session of the workspace's repository (`<common git dir>/tdd-agent/sessions/<id>.json`). */
+export const RecordedSessionSchema = z.object({
+  id: sessionId,
+  /** The kata's title. */
+  kata: text,
+  status: z.enum(RECORDED_SESSION_STATUSES),
+  /** The session branch (`tdd/<kata>-<timestamp>`). */
+  branch: text,
+  /** The branch the session started from (null: detached HEAD or a new repository). */
+  baseBranch: z.nullable(text),
+  /** Finished cycles. */
+  cycles: count,
+  /** Commits on the session branch since it started (0 when the branch is gone). */
+  commits: count,
+  /** True when the branch's commits are already in the person's current branch. */
+  merged: z.boolean(),
+  /** True when it can be continued (interrupted, cancelled or failed, worktree kept, not running). */
+  resumable: z.boolean(),
+  /** Last change of its record. */
+  updatedAt: z.optional(epochMs),
+  /** Which OS sandbox confined it (`none`: turned off). */
+  sandbox: z.optional(text),
+});
+
+/** The workspace's repository as far as sessions are concerned: where a merge goes, whether it can now, and its sessions. */
+export const RepositorySessionsSchema = z.object({
+  /** The person's checked-out branch ("Merge into <branch>"); null when HEAD is detached. */
+  branch: z.nullable(text),
+  /** Why the checkout cannot take a merge now (uncommitted changes, a merge in progress, detached HEAD); absent when it can. */
+  mergeBlocker: z.optional(text),
+  /** Newest first. */
+  sessions: z.array(RecordedSessionSchema),
+});
+
 /** The whole panel view model. The host sends it on every change; the panel keeps no other truth. */
 export const PanelStateSchema = z.object({
   /** Identifies the host-side state owner; revisions are only comparable within one instance. */
@@ -255,6 +329,8 @@ export const PanelStateSchema = z.object({
   /** Newest last. */
   answers: z.array(AnswerSchema),
   errors: z.array(PanelErrorSchema),
+  /** The repository's recorded sessions; null outside a git repository, in Restricted Mode, or before the host looked. */
+  repository: z._default(z.nullable(RepositorySessionsSchema), null),
 });
 
 /** Session totals. */
@@ -281,6 +357,10 @@ export type CotAnswer = z.infer<typeof CotAnswerSchema>;
 export type Answer = z.infer<typeof AnswerSchema>;
 /** An error card. */
 export type PanelError = z.infer<typeof PanelErrorSchema>;
+/** One recorded session of the repository. */
+export type RecordedSession = z.infer<typeof RecordedSessionSchema>;
+/** The repository's sessions, merge target and merge blocker. */
+export type RepositorySessions = z.infer<typeof RepositorySessionsSchema>;
 /** The whole panel view model. */
 export type PanelState = z.infer<typeof PanelStateSchema>;
 
@@ -296,6 +376,7 @@ export function emptyPanelState(options: { instanceId: string; trusted: boolean 
     approvals: [],
     answers: [],
     errors: [],
+    repository: null,
   };
 }
 
@@ -332,6 +413,12 @@ export const CommandMessageSchema = z.strictObject({
   type: z.literal(PANEL_MESSAGE.command),
   name: z.enum(PANEL_COMMANDS),
 });
+/** Panel → host: a person asked to review, merge, delete or resume a recorded session (the host checks and confirms). */
+export const SessionActionMessageSchema = z.strictObject({
+  type: z.literal(PANEL_MESSAGE.sessionAction),
+  action: z.enum(SESSION_ACTIONS),
+  sessionId,
+});
 /** Panel → host: a log line for the extension's output channel (e.g. a render failure). */
 export const LogMessageSchema = z.strictObject({
   type: z.literal(PANEL_MESSAGE.log),
@@ -344,6 +431,7 @@ export const PanelMessageSchema = z.discriminatedUnion('type', [
   ReadyMessageSchema,
   ApprovalResponseMessageSchema,
   CommandMessageSchema,
+  SessionActionMessageSchema,
   LogMessageSchema,
 ]);
 
@@ -357,6 +445,8 @@ export type ReadyMessage = z.infer<typeof ReadyMessageSchema>;
 export type ApprovalResponseMessage = z.infer<typeof ApprovalResponseMessageSchema>;
 /** Panel → host command request. */
 export type CommandMessage = z.infer<typeof CommandMessageSchema>;
+/** Panel → host session action. */
+export type SessionActionMessage = z.infer<typeof SessionActionMessageSchema>;
 /** Panel → host log line. */
 export type LogMessage = z.infer<typeof LogMessageSchema>;
 /** Any panel → host message. */
@@ -419,6 +509,11 @@ export function approvalResponseMessage(requestId: string, decision: ApprovalDec
 /** Builds a command request from the panel. */
 export function commandMessage(name: PanelCommandName): CommandMessage {
   return { type: PANEL_MESSAGE.command, name };
+}
+
+/** Builds a session action request from the panel. */
+export function sessionActionMessage(action: SessionActionName, id: string): SessionActionMessage {
+  return { type: PANEL_MESSAGE.sessionAction, action, sessionId: id };
 }
 
 /** Builds a log line from the panel (truncated to the schema's limit). */

@@ -8,12 +8,13 @@ import * as vscode from 'vscode';
 import type { PanelMessage } from '../shared/panelProtocol';
 import { clearApiKey, readApiKey, setApiKey } from './commands/apiKey';
 import { COMMANDS, PANEL_STATE_KEY, PANEL_VIEW_ID } from './commands/commandIds';
-import { SETTINGS_SECTION, readSettings, type ExtensionSettings } from './config/settings';
+import { SETTINGS_SECTION, USER_ONLY_SETTING_KEYS, readSettings, type ExtensionSettings } from './config/settings';
 import { routeCoreLogs } from './logging/outputChannelLog';
 import { isSessionRunning } from './panel/panelReducer';
 import { PanelStore } from './panel/panelStore';
 import { PanelViewProvider } from './panel/panelViewProvider';
 import { KataRunner, type RunKataOptions } from './session/kataRunner';
+import { SessionActions } from './session/sessionActions';
 import { askAboutSelection, type SelectionAgentKind } from './session/selectionAgents';
 import { KataStatusBar } from './status/statusBar';
 
@@ -22,6 +23,7 @@ export class ExtensionHost implements vscode.Disposable {
   readonly store: PanelStore;
   readonly provider: PanelViewProvider;
   readonly runner: KataRunner;
+  readonly sessions: SessionActions;
   private readonly statusBar: KataStatusBar;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -45,7 +47,13 @@ export class ExtensionHost implements vscode.Disposable {
       const now = isSessionRunning(state);
       if (now !== running) void vscode.commands.executeCommand('setContext', 'tddAgent.running', (running = now));
     });
-    this.provider = new PanelViewProvider(context.extensionUri, this.store, log, (message) => this.onPanelMessage(message));
+    this.provider = new PanelViewProvider(
+      context.extensionUri,
+      this.store,
+      log,
+      (message) => this.onPanelMessage(message),
+      () => void this.sessions.refresh(),
+    );
     const deps = {
       store: this.store,
       log,
@@ -53,22 +61,37 @@ export class ExtensionHost implements vscode.Disposable {
       apiKey: () => readApiKey(context.secrets),
       openPanel: () => this.openPanel(),
     };
-    this.runner = new KataRunner({ ...deps, extensionPath: context.extensionPath });
+    this.runner = new KataRunner({
+      ...deps,
+      extensionPath: context.extensionPath,
+      sessionsChanged: () => void this.sessions.refresh(),
+      reviewSession: (id) => void this.sessions.run('review', id),
+    });
+    this.sessions = new SessionActions({ store: this.store, log, runner: this.runner });
     this.selectionDeps = deps;
     this.disposables.push(
       this.statusBar,
       this.provider,
+      this.sessions,
       { dispose: unsubscribe },
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.store.dispatch({ type: 'trust', trusted: true })),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.store.dispatch({ type: 'trust', trusted: true });
+        void this.sessions.refresh();
+      }),
+      // The person may have committed, merged or switched branches meanwhile (merge blocker, merged state).
+      vscode.window.onDidChangeWindowState((state) => {
+        if (state.focused) void this.sessions.refresh();
+      }),
     );
+    void this.sessions.refresh();
   }
 
   private readonly selectionDeps: Parameters<typeof askAboutSelection>[0];
 
-  /** The validated `tddAgent.*` settings (throws a CONFIG AgentError naming each bad one). */
+  /** The validated `tddAgent.*` settings (throws a CONFIG AgentError naming each bad one); user-only ones from the user settings alone. */
   settings(): ExtensionSettings {
     const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-    return readSettings((key) => config.get(key));
+    return readSettings((key) => (USER_ONLY_SETTING_KEYS.has(key) ? config.inspect(key)?.globalValue : config.get(key)));
   }
 
   /** Runs a kata (the command's argument may be a kata path or bundled slug). */
@@ -124,6 +147,9 @@ export class ExtensionHost implements vscode.Disposable {
             void vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${this.context.extension.id}`);
             return;
         }
+        return;
+      case 'sessionAction':
+        void this.sessions.run(message.action, message.sessionId);
         return;
       case 'log':
         this.log[message.level](`panel: ${message.message}`);

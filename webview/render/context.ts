@@ -15,9 +15,12 @@ export const ACTION_ATTR = {
   requestId: 'data-request-id',
   decision: 'data-decision',
   command: 'data-command',
+  /** A session button's action (`review`, `merge`, `delete`, `resume`) and the session it acts on. */
+  sessionAction: 'data-session-action',
+  sessionId: 'data-session-id',
   /** Stable key to restore focus and the open state of <details> across re-renders. */
   key: 'data-key',
 } as const;
 
 /** Values of the `data-action` attribute. */
-export const ACTIONS = { approval: 'approval', command: 'command' } as const;
+export const ACTIONS = { approval: 'approval', command: 'command', session: 'session' } as const;

@@ -1,4 +1,4 @@
-/** The session header: kata, status, model/provider/branch, cycle progress and totals. */
+/** The session header: kata, status, model/provider/branch, the sandbox in use, cycle progress, totals and — once ended — the session's buttons. */
 import type { SessionHeader } from '../../src/shared/panelProtocol';
 import { h } from '../dom';
 import { formatCount, PHASE_LABELS, STATUS_LABELS } from '../format';
@@ -13,8 +13,27 @@ function meta(label: string, value: string, className = ''): HTMLElement[] {
   return [h('dt', {}, label), h('dd', { class: className, title: value }, value)];
 }
 
-/** Renders the header of a session. */
-export function renderSessionHeader(session: SessionHeader): HTMLElement {
+/** The line saying which OS sandbox confines the session's tests and commands (a warning when it is off). */
+function renderSandbox(session: SessionHeader): HTMLElement | null {
+  if (session.sandboxMode === 'off') {
+    return h(
+      'p',
+      { class: 'session-sandbox sandbox-off', id: 'session-sandbox', title: session.sandbox ?? '' },
+      icon('warning'),
+      h('span', {}, h('strong', {}, 'Sandbox off: '), 'tests and commands run unconfined on your machine (setting tddAgent.sandbox).'),
+    );
+  }
+  if (!session.sandbox) return null;
+  return h(
+    'p',
+    { class: 'session-sandbox', id: 'session-sandbox', title: session.sandbox },
+    icon('shield'),
+    h('span', {}, h('strong', {}, 'Sandbox: '), session.sandbox),
+  );
+}
+
+/** Renders the header of a session; `actions` (the ended session's buttons) go at its end. */
+export function renderSessionHeader(session: SessionHeader, actions: HTMLElement | null = null): HTMLElement {
   const { totals } = session;
   const cycleText = session.maxCycles > 0 ? `Cycle ${session.cycle} of ${session.maxCycles}` : `Cycle ${session.cycle}`;
   const phaseText = session.status === 'running' && session.phase ? PHASE_LABELS[session.phase] : null;
@@ -34,6 +53,7 @@ export function renderSessionHeader(session: SessionHeader): HTMLElement {
       meta('Provider', session.provider),
       meta('Branch', session.branch ?? '—', 'mono'),
     ),
+    renderSandbox(session),
     h(
       'div',
       { class: 'session-progress' },
@@ -54,5 +74,6 @@ export function renderSessionHeader(session: SessionHeader): HTMLElement {
       stat('commits', formatCount(totals.commits), 'neutral'),
       stat('tokens', formatCount(totals.tokens), 'neutral'),
     ),
+    actions,
   );
 }

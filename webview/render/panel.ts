@@ -9,6 +9,7 @@ import { ACTION_ATTR, type RenderContext } from './context';
 import { renderCycles } from './cycles';
 import { renderErrors } from './errors';
 import { renderSessionHeader } from './header';
+import { headerSession, renderSessionButtons, renderSessions } from './sessions';
 import { renderToolbar } from './toolbar';
 
 /** The text of the empty state (tests look for it). */
@@ -29,18 +30,26 @@ function renderEmptyState(): HTMLElement {
   );
 }
 
+/** The buttons of the session in the header once it has ended (and while the repository lists it). */
+function endedSessionButtons(state: PanelState): HTMLElement | null {
+  const listed = headerSession(state);
+  if (!listed || !state.repository || state.session?.status === 'running') return null;
+  return renderSessionButtons(listed, state.repository);
+}
+
 /** Builds the panel's children for a snapshot (pure apart from creating DOM nodes). */
 function buildPanel(state: PanelState, context: RenderContext): HTMLElement[] {
   const nothingYet = !state.session && state.answers.length === 0 && state.approvals.length === 0 && state.cycles.length === 0;
   const parts = [
     renderToolbar(state),
-    state.session ? renderSessionHeader(state.session) : null,
+    state.session ? renderSessionHeader(state.session, endedSessionButtons(state)) : null,
     renderApprovals(state.approvals, context),
     renderErrors(state.errors),
     nothingYet ? renderEmptyState() : null,
     renderCycles(state.cycles),
     renderActions(state.actions),
     renderAnswers(state.answers),
+    renderSessions(state),
   ];
   return parts.filter((part): part is HTMLElement => part !== null);
 }

@@ -8,6 +8,7 @@ import { AgentError } from '../../core/errors/agentError';
 import { mcpServerConfigSchema, type McpServerConfig } from '../../core/mcp/config';
 import type { ApprovalPolicyConfig } from '../../core/tools/approvalPolicy';
 import { DANGER_LEVELS } from '../../core/tools/types';
+import { SANDBOX_MODES, type PanelSandboxMode } from '../../shared/panelProtocol';
 
 /** The configuration section. */
 export const SETTINGS_SECTION = 'tddAgent';
@@ -36,6 +37,7 @@ export const extensionSettingsSchema = z.object({
   testTimeoutMs: z.number().int().min(1000).max(3_600_000).default(60_000),
   mcpServers: z.array(mcpServerConfigSchema).default([]),
   agentsDir: optionalText,
+  sandbox: z.enum(SANDBOX_MODES).default('auto'),
 });
 
 /** Validated settings. */
@@ -56,7 +58,20 @@ export interface ExtensionSettings {
   mcpServers: McpServerConfig[];
   /** A folder of role configs (`tester/v1.json`, ...) replacing the bundled ones; relative to the workspace folder. */
   agentsDir?: string;
+  /**
+   * `auto`: every test run, quality gate and command of a session runs in the OS sandbox (bubblewrap on
+   * Linux, sandbox-exec on macOS), or the session does not start; `off`: they run unconfined (only a
+   * person's own settings can choose that: the setting is restricted in untrusted workspaces).
+   */
+  sandbox: PanelSandboxMode;
 }
+
+/**
+ * Settings read only from the person's user settings (their workspace and folder values are ignored, and
+ * the manifest gives them `machine` scope): a repository's `.vscode/settings.json` must not be able to
+ * turn the sandbox off.
+ */
+export const USER_ONLY_SETTING_KEYS: ReadonlySet<string> = new Set(['sandbox']);
 
 /** Every key read from the configuration. */
 export const SETTING_KEYS = Object.keys(extensionSettingsSchema.shape) as Array<keyof typeof extensionSettingsSchema.shape>;
@@ -90,5 +105,6 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
     testTimeoutMs: s.testTimeoutMs,
     mcpServers: s.mcpServers,
     ...(s.agentsDir ? { agentsDir: s.agentsDir } : {}),
+    sandbox: s.sandbox,
   };
 }

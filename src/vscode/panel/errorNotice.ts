@@ -15,6 +15,7 @@ const FIX_BUTTONS: Readonly<Record<string, { label: string; command: [string, ..
   CONFIG: { label: 'Open settings', command: ['workbench.action.openSettings', SETTINGS_SECTION] },
   CONNECTION: { label: 'Open settings', command: ['workbench.action.openSettings', SETTINGS_SECTION] },
   UNTRUSTED_WORKSPACE: { label: 'Manage Workspace Trust', command: ['workbench.trust.manage'] },
+  SANDBOX_UNAVAILABLE: { label: 'Open setting', command: ['workbench.action.openSettings', `${SETTINGS_SECTION}.sandbox`] },
 };
 
 /**

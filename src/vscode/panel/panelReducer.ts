@@ -14,12 +14,15 @@ import type {
   CycleSummary,
   PanelError,
   PanelState,
+  PanelSandboxMode,
   PendingApproval,
   PhaseOutcome,
+  RepositorySessions,
   SessionHeader,
   SessionTotals,
   TddRole,
 } from '../../shared/panelProtocol';
+import { isSessionId } from '../../shared/panelProtocol';
 import { approvalPreview } from './approvalPreview';
 import { errorAction } from './errorActions';
 
@@ -39,7 +42,7 @@ export type PanelAction =
   /** An event from the running supervisor. */
   | { type: 'supervisor'; event: SupervisorEvent; at: number }
   /** A kata run was started from a command; shown before the supervisor's `session_started` (provider resolution, git checks). */
-  | { type: 'sessionStarting'; kata: string; model: string; provider: string; maxCycles: number; at: number; resume?: boolean }
+  | { type: 'sessionStarting'; kata: string; model: string; provider: string; maxCycles: number; at: number; resume?: boolean; sandboxMode?: PanelSandboxMode }
   /** The control protocol asks a person to approve a tool call. */
   | { type: 'approvalRequested'; request: ApprovalRequestMessage; role?: string }
   /** A request was answered, withdrawn (timeout, cancellation) or the channel closed: the card goes away. */
@@ -51,7 +54,9 @@ export type PanelAction =
   /** Workspace trust changed. */
   | { type: 'trust'; trusted: boolean }
   /** The session ended outside the supervisor's own events (e.g. it threw before `session_started`). */
-  | { type: 'sessionAborted'; status: 'failed' | 'cancelled'; at: number };
+  | { type: 'sessionAborted'; status: 'failed' | 'cancelled'; at: number }
+  /** The repository's recorded sessions were read again (null: no repository, or not to be read). */
+  | { type: 'repository'; repository: RepositorySessions | null };
 
 const NO_TOTALS: SessionTotals = { testsPassed: 0, testsFailed: 0, tokens: 0, commits: 0 };
 
@@ -84,6 +89,7 @@ function apply(state: PanelState, action: PanelAction): PanelState {
           phase: null,
           totals: NO_TOTALS,
           startedAt: action.at,
+          ...(action.sandboxMode ? { sandboxMode: action.sandboxMode } : {}),
         },
         // Resuming continues the same timeline; the supervisor re-sends the cycles it runs again.
         cycles: action.resume ? state.cycles : [],
@@ -105,6 +111,9 @@ function apply(state: PanelState, action: PanelAction): PanelState {
       if (!state.session || state.session.status !== 'running') return state;
       return closeRunningCycles({ ...state, session: { ...state.session, status: action.status, phase: null, finishedAt: action.at } }, action.status);
     }
+    case 'repository':
+      // Read again on every focus and panel show: an unchanged listing is no new snapshot.
+      return JSON.stringify(state.repository) === JSON.stringify(action.repository) ? state : { ...state, repository: action.repository };
   }
 }
 
@@ -124,6 +133,10 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
           phase: null,
           totals: state.session?.status === 'running' ? state.session.totals : NO_TOTALS,
           startedAt: state.session?.status === 'running' && state.session.startedAt !== undefined ? state.session.startedAt : at,
+          ...(isSessionId(event.sessionId) ? { sessionId: event.sessionId } : {}),
+          baseBranch: event.baseBranch,
+          sandbox: event.sandbox,
+          ...(state.session?.status === 'running' && state.session.sandboxMode ? { sandboxMode: state.session.sandboxMode } : {}),
         },
         cycles: event.resumedFromCycle ? state.cycles : [],
         actions: event.resumedFromCycle ? state.actions : [],

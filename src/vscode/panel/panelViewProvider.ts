@@ -26,6 +26,8 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     private readonly store: PanelStore,
     private readonly log: vscode.LogOutputChannel,
     private readonly onPanelMessage: PanelMessageHandler,
+    /** Called when the panel says `ready` or becomes visible again (the host reads what may have changed meanwhile). */
+    private readonly onShown: () => void = () => undefined,
   ) {
     this.unsubscribe = store.onDidChange(() => this.post());
   }
@@ -46,7 +48,9 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     this.disposables.push(
       webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       view.onDidChangeVisibility(() => {
-        if (view.visible) this.post();
+        if (!view.visible) return;
+        this.post();
+        this.onShown();
       }),
       view.onDidDispose(() => {
         if (this.view === view) {
@@ -78,6 +82,7 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     }
     if (message.type === 'ready') {
       this.post();
+      this.onShown();
       return;
     }
     try {

@@ -2,6 +2,11 @@
  * Runs one kata session at a time against the open workspace: the supervisor's events go into the
  * panel store, its approval requests go to the panel through an {@link ApprovalBridge}, and a progress
  * notification with Cancel (like 'Stop kata') aborts the session's AbortController.
+ *
+ * The session works in its own git worktree and branch; the person's checkout is never changed. Before
+ * a run the person may be asked two non-modal questions (QuickPicks, so Enter takes the safe first
+ * item): resume an interrupted session of the same kata or start a new one, and — when their repository
+ * has uncommitted changes — start from the last commit or include those changes.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -10,7 +15,7 @@ import { toAgentError } from '../../core/errors/agentError';
 import type { McpServerStatus } from '../../core/mcp/mcpHub';
 import type { SupervisorEvent } from '../../core/tdd/events';
 import { resolveKata } from '../../core/tdd/kata';
-import { SessionStore, type SessionState } from '../../core/tdd/session';
+import { listSessions, type SessionListing } from '../../core/tdd/session';
 import { runKataSession } from '../../core/tdd/supervisor/kataSession';
 import type { SessionSummary } from '../../core/tdd/supervisor/sessionSummary';
 import type { ApprovalDecision } from '../../shared/panelProtocol';
@@ -21,6 +26,7 @@ import { ApprovalBridge } from '../panel/approvalBridge';
 import { errorAction } from '../panel/errorActions';
 import { showErrorNotice } from '../panel/errorNotice';
 import type { PanelStore } from '../panel/panelStore';
+import { uncommittedChangeCount } from './repositorySessions';
 
 /** What the runner needs from the rest of the extension. */
 export interface KataRunnerDeps {
@@ -30,53 +36,124 @@ export interface KataRunnerDeps {
   settings(): ExtensionSettings;
   apiKey(): Promise<string | undefined>;
   openPanel(): Thenable<unknown>;
+  /** The repository's sessions changed (one started, ended): the panel's list is read again. */
+  sessionsChanged?(): void;
+  /** "Review changes" on the end-of-session notification. */
+  reviewSession?(sessionId: string): void;
 }
 
 /** Options of one run. */
 export interface RunKataOptions {
   /** Kata file or bundled slug; asked with a QuickPick when absent. */
   kata?: string;
-  /** Stash uncommitted work for the session (asked for when the workspace is dirty). */
-  stashDirty?: boolean;
-  /** Continue the session saved in `.tdd/session.json`; asked for when one was interrupted. */
-  resume?: boolean;
+  /**
+   * Continue a recorded session: its id, or true for the newest resumable session of the kata; false
+   * starts a new one. Asked when absent and an interrupted session of the kata exists.
+   */
+  resume?: boolean | string;
+  /** Start from the person's uncommitted files too; asked when absent and the repository has uncommitted changes. */
+  fromWorkingTree?: boolean;
 }
 
 const PHASE_TEXT: Record<string, string> = { TESTING: 'writing a failing test', IMPLEMENTING: 'making it pass', REFACTORING: 'refactoring', DONE: 'done' };
 
-/**
- * When `.tdd/session.json` holds an interrupted session (running, cancelled or failed) of the same
- * kata with its branch, asks whether to resume it. Resolves to the answer; false when there is nothing
- * to resume; undefined when the person dismissed the question.
- */
-async function askToResume(workspace: string, kataPath: string): Promise<boolean | undefined> {
-  let saved: SessionState | undefined;
-  let slug: string;
+/** Labels of the two questions' items (the e2e tests pick them by label). */
+export const QUESTION_LABELS = {
+  newSession: 'Start a new session',
+  resume: 'Resume the earlier session',
+  lastCommit: 'Start from the last commit',
+  includeChanges: 'Include my uncommitted changes',
+} as const;
+
+interface Choice<T> extends vscode.QuickPickItem {
+  value: T;
+}
+
+/** Asks with a QuickPick (non-modal: Escape or a click elsewhere dismisses it); the first item is what Enter takes. */
+async function ask<T>(items: Choice<T>[], title: string, placeHolder: string): Promise<T | undefined> {
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder, ignoreFocusOut: false });
+  return picked?.value;
+}
+
+/** The newest resumable session of the kata at `kataPath` in the repository at `workspace`, if any. */
+async function resumableSession(workspace: string, kataPath: string): Promise<SessionListing | undefined> {
   try {
-    saved = await new SessionStore(workspace).load();
-    slug = (await resolveKata(kataPath)).slug;
+    const slug = (await resolveKata(kataPath)).slug;
+    return (await listSessions(workspace)).find((l) => l.resumable && l.state?.kata.slug === slug);
   } catch {
-    return false; // an unreadable state or kata is reported by the session itself
+    return undefined; // an unreadable kata or repository is reported by the session itself
   }
-  if (!saved || saved.kata.slug !== slug || !saved.git?.sessionBranch || !['running', 'cancelled', 'failed'].includes(saved.status)) return false;
+}
+
+/**
+ * When an interrupted, cancelled or failed session of the same kata kept its worktree, asks whether to
+ * resume it. Resolves to its id, false for a new session, undefined when dismissed. "Start a new
+ * session" comes first, so Enter (e.g. pressed again right after Stop) never resumes by accident.
+ */
+async function askToResume(workspace: string, kataPath: string): Promise<string | false | undefined> {
+  const listing = await resumableSession(workspace, kataPath);
+  const saved = listing?.state;
+  if (!listing || !saved) return false;
   const done = saved.cycles.filter((c) => c.outcome !== 'in_progress' && c.outcome !== 'cancelled').length;
-  const choice = await vscode.window.showInformationMessage(
-    `The ${saved.status === 'running' ? 'interrupted' : saved.status} session of "${saved.kata.title}" (${done} cycle(s) done, branch ${saved.branch}) can be resumed.`,
-    { modal: true, detail: 'Resume continues on its branch from the last green commit; Start over begins a new session branch.' },
-    'Resume',
-    'Start over',
+  const how = saved.status === 'running' ? 'interrupted' : saved.status;
+  return ask<string | false>(
+    [
+      { label: QUESTION_LABELS.newSession, detail: 'A new session on a new branch; the earlier one stays as it is.', value: false },
+      {
+        label: QUESTION_LABELS.resume,
+        description: `${how}, ${done} cycle(s) done`,
+        detail: `Continues ${saved.branch} from its last green commit (session ${listing.id}).`,
+        value: listing.id,
+      },
+    ],
+    `TDD Agent: an earlier session of "${saved.kata.title}" was ${how}`,
+    'Start a new session, or resume the earlier one',
   );
-  return choice === undefined ? undefined : choice === 'Resume';
+}
+
+/**
+ * When the person's repository has uncommitted changes, asks where the session starts. Resolves to
+ * true to include them, false for the last commit, undefined when dismissed; false without asking when
+ * the checkout is clean.
+ */
+async function askStartingPoint(root: string): Promise<boolean | undefined> {
+  const changes = await uncommittedChangeCount(root);
+  if (changes === 0) return false;
+  return ask<boolean>(
+    [
+      { label: QUESTION_LABELS.lastCommit, detail: 'The session starts from your last commit; your uncommitted changes stay out of it.', value: false },
+      {
+        label: QUESTION_LABELS.includeChanges,
+        detail: 'Your modified and untracked files (not ignored ones) are copied into the session\'s first commit.',
+        value: true,
+      },
+    ],
+    `TDD Agent: your repository has ${changes} uncommitted change(s). Your checkout will not be changed either way.`,
+    'Where should the session start?',
+  );
 }
 
 /** Starts and stops kata sessions. */
 export class KataRunner implements vscode.Disposable {
-  private active: { abort: AbortController; bridge: ApprovalBridge; done: Promise<unknown> } | undefined;
+  private active: { abort: AbortController; bridge: ApprovalBridge; done: Promise<unknown>; sessionId?: string } | undefined;
   private role: string | undefined;
-  /** True while the picker or the resume question is open (a second run must not start meanwhile). */
+  /** True while the picker or a question before the run is open (a second run must not start meanwhile). */
   private choosing = false;
 
   constructor(private readonly deps: KataRunnerDeps) {}
+
+  /** True while a session runs in this window. */
+  get running(): boolean {
+    return this.active !== undefined;
+  }
+
+  /**
+   * True when this window runs session `id` now (also while a session started but has not said its id
+   * yet, so a record it just wrote never looks interrupted).
+   */
+  isRunningHere(id: string): boolean {
+    return this.active !== undefined && (this.active.sessionId === undefined || this.active.sessionId === id);
+  }
 
   /** A person's decision from the panel; false when no session waits for `requestId`. */
   answerApproval(requestId: string, decision: ApprovalDecision): boolean {
@@ -97,27 +174,36 @@ export class KataRunner implements vscode.Disposable {
   }
 
   /**
-   * Runs a kata. Resolves to the summary, or undefined when nothing ran (dismissed picker,
-   * untrusted workspace, no folder, configuration error — each explained to the person).
+   * Runs a kata. Resolves to the summary, or undefined when nothing ran (dismissed picker or question,
+   * untrusted workspace, no folder, configuration error, a refusal of the session's preflight — each
+   * explained to the person).
    */
   async run(options: RunKataOptions = {}): Promise<SessionSummary | undefined> {
     const { store, log } = this.deps;
     if (!vscode.workspace.isTrusted) {
       return this.refuse('UNTRUSTED_WORKSPACE', 'Kata runs are disabled in Restricted Mode: the agents would write files and run commands in this workspace.');
     }
-    if (this.active || this.choosing) return this.refuse('SESSION_RUNNING', 'A kata is already running.');
+    if (this.active) return this.refuse('SESSION_RUNNING', 'A kata is already running.');
+    if (this.choosing) {
+      void vscode.window.showInformationMessage('TDD Agent: a kata run is waiting for your answer to the question at the top of the window.');
+      return undefined;
+    }
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder || folder.uri.scheme !== 'file') return this.refuse('NO_WORKSPACE', 'Open a folder to run a kata in.');
+    const root = folder.uri.fsPath;
     let kata: string | undefined;
-    let resume: boolean | undefined;
+    let resume: string | boolean | undefined;
+    let fromWorkingTree: boolean | undefined;
     this.choosing = true;
     try {
       kata = options.kata ?? (await pickKata(this.deps.extensionPath));
-      resume = kata === undefined ? undefined : (options.resume ?? (await askToResume(folder.uri.fsPath, kata)));
+      if (kata !== undefined) resume = options.resume ?? (await askToResume(root, kata));
+      // A resumed session goes on in its own worktree: where to start from is already decided.
+      if (resume === false) fromWorkingTree = options.fromWorkingTree ?? (await askStartingPoint(root));
     } finally {
       this.choosing = false;
     }
-    if (kata === undefined || resume === undefined) return undefined;
+    if (kata === undefined || resume === undefined || (resume === false && fromWorkingTree === undefined)) return undefined;
 
     let settings: ExtensionSettings;
     try {
@@ -129,12 +215,21 @@ export class KataRunner implements vscode.Disposable {
     const abort = new AbortController();
     const bridge = new ApprovalBridge(store, log, () => this.role);
     let resolveDone!: () => void;
-    this.active = { abort, bridge, done: new Promise<void>((r) => (resolveDone = r)) };
+    this.active = { abort, bridge, done: new Promise<void>((r) => (resolveDone = r)), ...(typeof resume === 'string' ? { sessionId: resume } : {}) };
     this.role = undefined;
-    store.dispatch({ type: 'sessionStarting', kata: path.basename(kata), model: settings.model ?? '', provider: settings.provider, maxCycles: settings.maxCycles, at: Date.now(), resume });
+    store.dispatch({
+      type: 'sessionStarting',
+      kata: path.basename(kata),
+      model: settings.model ?? '',
+      provider: settings.provider,
+      maxCycles: settings.maxCycles,
+      at: Date.now(),
+      resume: resume !== false,
+      sandboxMode: settings.sandbox,
+    });
     store.flush();
     void this.deps.openPanel();
-    log.info(`kata run requested: ${kata} in ${folder.uri.fsPath}`);
+    log.info(`kata run requested: ${kata} in ${root}${resume !== false ? ` (resuming ${resume === true ? 'the newest session' : resume})` : fromWorkingTree ? ' (with the uncommitted changes)' : ''}, sandbox ${settings.sandbox}`);
 
     const control = new ControlProtocol(new PortTransport(bridge), { approvalTimeoutMs: settings.approvalTimeoutMs });
     try {
@@ -143,10 +238,10 @@ export class KataRunner implements vscode.Disposable {
         async (progress, token) => {
           token.onCancellationRequested(() => abort.abort());
           progress.report({ message: 'connecting to the model…' });
-          const client = await createModelClient(settings, await this.deps.apiKey(), folder.uri.fsPath, process.env, abort.signal, this.deps.extensionPath);
+          const client = await createModelClient(settings, await this.deps.apiKey(), root, process.env, abort.signal, this.deps.extensionPath);
           log.info(`model: ${client.source}`);
           return runKataSession({
-            workspace: folder.uri.fsPath,
+            workspace: root,
             kataPath: kata,
             llm: client.llm,
             model: client.model,
@@ -159,9 +254,10 @@ export class KataRunner implements vscode.Disposable {
             testTimeoutMs: settings.testTimeoutMs,
             mcpServers: settings.mcpServers,
             onMcpServers: (statuses) => this.onMcpServers(statuses),
-            ...(settings.agentsDir ? { agentsDir: path.resolve(folder.uri.fsPath, settings.agentsDir) } : {}),
-            stashDirty: options.stashDirty,
+            ...(settings.agentsDir ? { agentsDir: path.resolve(root, settings.agentsDir) } : {}),
+            fromWorkingTree: fromWorkingTree === true,
             resume,
+            sandbox: settings.sandbox,
             signal: abort.signal,
             onEvent: (event) => this.onEvent(event, progress),
           });
@@ -170,15 +266,8 @@ export class KataRunner implements vscode.Disposable {
       this.announce(summary);
       return summary;
     } catch (error) {
-      const agentError = toAgentError(error);
       store.dispatch({ type: 'sessionAborted', status: abort.signal.aborted ? 'cancelled' : 'failed', at: Date.now() });
-      if (agentError.error_code === 'WORKSPACE_DIRTY' && !options.stashDirty) {
-        void this.report(agentError, 'Stash my changes and run').then((choice) => {
-          if (choice === 'Stash my changes and run') void this.run({ kata, stashDirty: true, resume });
-        });
-      } else {
-        void this.report(agentError);
-      }
+      void this.report(toAgentError(error));
       return undefined;
     } finally {
       control.close();
@@ -186,6 +275,7 @@ export class KataRunner implements vscode.Disposable {
       store.flush();
       this.active = undefined;
       resolveDone();
+      this.deps.sessionsChanged?.();
     }
   }
 
@@ -198,7 +288,9 @@ export class KataRunner implements vscode.Disposable {
     } else if (event.type === 'commit_made') {
       this.deps.log.info(`cycle ${event.cycle} committed ${event.sha.slice(0, 8)} ${event.message.split('\n')[0]}`);
     } else if (event.type === 'session_started') {
-      this.deps.log.info(`session started on branch ${event.branch} (${event.model} via ${event.provider})`);
+      if (this.active) this.active.sessionId = event.sessionId;
+      this.deps.log.info(`session ${event.sessionId} started on branch ${event.branch} in ${event.worktree} (${event.model} via ${event.provider}); sandbox: ${event.sandbox}`);
+      this.deps.sessionsChanged?.();
     } else if (event.type === 'error') {
       this.deps.log.error(`${event.error.error_code}: ${event.error.message}`);
     }
@@ -221,8 +313,13 @@ export class KataRunner implements vscode.Disposable {
     const { totals } = summary;
     const text = `Kata "${summary.kata}" ${summary.status.replace('_', ' ')}: ${totals.cycles} cycle(s), ${totals.commits} commit(s), ${totals.tests_passed} test(s) passing on ${summary.branch || 'no branch'}.`;
     this.deps.log.info(text);
+    const sessionId = summary.session?.id;
     if (summary.status === 'completed' || summary.status === 'max_cycles') {
-      void vscode.window.showInformationMessage(text, 'Open panel').then((choice) => choice && this.deps.openPanel());
+      const review = sessionId && this.deps.reviewSession && summary.totals.commits > 0 ? ['Review changes'] : [];
+      void vscode.window.showInformationMessage(`${text} Your checkout was not changed.`, ...review, 'Open panel').then((choice) => {
+        if (choice === 'Review changes' && sessionId) this.deps.reviewSession?.(sessionId);
+        else if (choice) void this.deps.openPanel();
+      });
     } else if (summary.status === 'cancelled') {
       void vscode.window.showInformationMessage(text);
     } else {

@@ -40,7 +40,19 @@ export function completedSummary(cycles: number): SessionSummary {
 /** A whole session: start, `cycles` green cycles, finish. */
 export function wholeSession(cycles: number): SupervisorEvent[] {
   return [
-    { type: 'session_started', kata: 'FizzBuzz', branch: 'tdd/fizzbuzz-1', baseBranch: 'main', model: 'test-model', provider: 'openai', maxCycles: 6, workspace: '/tmp/ws' },
+    {
+      type: 'session_started',
+      kata: 'FizzBuzz',
+      branch: 'tdd/fizzbuzz-1',
+      baseBranch: 'main',
+      model: 'test-model',
+      provider: 'openai',
+      maxCycles: 6,
+      workspace: '/tmp/ws',
+      sessionId: 'fizzbuzz-1',
+      worktree: '/tmp/cache/worktrees/ws-1/fizzbuzz-1',
+      sandbox: 'bubblewrap (/usr/bin/bwrap): writes only in /tmp/cache/worktrees/ws-1/fizzbuzz-1; no network',
+    },
     ...Array.from({ length: cycles }, (_, i) => greenCycle(i + 1, `sha${i + 1}`)).flat(),
     { type: 'session_finished', status: 'completed', summary: completedSummary(cycles) },
   ];

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { COMMANDS, COMMAND_CATEGORY, COMMAND_TITLES, PANEL_VIEW_ID, VIEW_CONTAINER_ID } from '../../../src/vscode/commands/commandIds';
-import { SETTING_KEYS, SETTINGS_SECTION } from '../../../src/vscode/config/settings';
+import { SETTING_KEYS, SETTINGS_SECTION, USER_ONLY_SETTING_KEYS } from '../../../src/vscode/config/settings';
 
 const root = path.resolve(__dirname, '../../..');
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -51,6 +51,20 @@ describe('extension manifest (package.json) matches the code', () => {
     assert.match(trust.description, /Restricted Mode/);
     for (const key of ['baseUrl', 'qualityGates', 'mcpServers', 'agentsDir', 'approvalPolicy', 'cassette']) {
       assert.ok(trust.restrictedConfigurations.includes(`${SETTINGS_SECTION}.${key}`), key);
+    }
+  });
+
+  it('tddAgent.sandbox: auto (default) or off, says what off means, cannot be set by a workspace', () => {
+    const setting = manifest.contributes.configuration.properties[`${SETTINGS_SECTION}.sandbox`];
+    assert.deepEqual(setting.enum, ['auto', 'off']);
+    assert.equal(setting.default, 'auto');
+    assert.equal(setting.enumDescriptions.length, 2);
+    assert.match(setting.enumDescriptions[0], /sandbox/i);
+    assert.match(setting.enumDescriptions[1], /unconfined on your machine/);
+    assert.ok(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations.includes(`${SETTINGS_SECTION}.sandbox`));
+    // machine (or application) scope: VS Code ignores workspace and folder values of the setting.
+    for (const key of USER_ONLY_SETTING_KEYS) {
+      assert.ok(['machine', 'application'].includes(manifest.contributes.configuration.properties[`${SETTINGS_SECTION}.${key}`].scope), key);
     }
   });
 

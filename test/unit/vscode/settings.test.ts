@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ApprovalPolicy } from '../../../src/core/tools/approvalPolicy';
-import { SETTING_KEYS, readSettings } from '../../../src/vscode/config/settings';
+import { SETTING_KEYS, USER_ONLY_SETTING_KEYS, readSettings } from '../../../src/vscode/config/settings';
 
 const from = (values: Record<string, unknown>) => (key: string) => values[key];
 
@@ -60,6 +60,24 @@ describe('extension settings (tddAgent.*)', () => {
   });
 
   it('knows every setting key it reads', () => {
-    assert.deepEqual([...SETTING_KEYS].sort(), ['agentsDir', 'approvalPolicy', 'approvalTimeoutSeconds', 'baseUrl', 'cassette', 'maxCycles', 'mcpServers', 'model', 'ollamaHost', 'provider', 'qualityGates', 'testTimeoutMs'].sort());
+    assert.deepEqual([...SETTING_KEYS].sort(), ['agentsDir', 'approvalPolicy', 'approvalTimeoutSeconds', 'baseUrl', 'cassette', 'maxCycles', 'mcpServers', 'model', 'ollamaHost', 'provider', 'qualityGates', 'sandbox', 'testTimeoutMs'].sort());
+  });
+
+  it('tddAgent.sandbox is auto unless the person chose off; anything else is a CONFIG error naming it', () => {
+    assert.equal(readSettings(from({})).sandbox, 'auto');
+    assert.equal(readSettings(from({ sandbox: 'auto' })).sandbox, 'auto');
+    assert.equal(readSettings(from({ sandbox: 'off' })).sandbox, 'off');
+    for (const bad of ['none', 'OFF', false, 0]) {
+      assert.throws(
+        () => readSettings(from({ sandbox: bad })),
+        (error: any) => error.error_code === 'CONFIG' && error.message.includes('tddAgent.sandbox'),
+        String(bad),
+      );
+    }
+  });
+
+  it('the sandbox is a user-only setting (a workspace value must never turn it off)', () => {
+    assert.ok(USER_ONLY_SETTING_KEYS.has('sandbox'));
+    for (const key of USER_ONLY_SETTING_KEYS) assert.ok((SETTING_KEYS as readonly string[]).includes(key), key);
   });
 });

@@ -1,0 +1,224 @@
+/**
+ * The panel's session buttons and list: reads the repository's recorded sessions into the panel state
+ * (when the panel is shown, the window gets focus, a session starts or ends, or an action ran), and
+ * carries out "Review changes" (VS Code's own diff views over read-only documents of the two commits),
+ * "Merge into <branch>" (only when the checkout can take it; never forcing), "Delete session" (after a
+ * modal confirmation) and "Resume".
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { toAgentError } from '../../core/errors/agentError';
+import { deleteSession, mergeBlocker, mergeSession } from '../../core/tdd/session';
+import type { SessionState } from '../../core/tdd/session';
+import type { RecordedSession, SessionActionName } from '../../shared/panelProtocol';
+import type { PanelStore } from '../panel/panelStore';
+import type { KataRunner } from './kataRunner';
+import { fileAtRevision, findSessionRecord, kataPathOf, readRepositorySessions, sessionChanges, type SessionChanges } from './repositorySessions';
+
+/** URI scheme of the read-only documents "Review changes" opens: `tdd-agent-session:/<path>?repo=<root>&rev=<commit>`. */
+export const REVIEW_SCHEME = 'tdd-agent-session';
+
+/** The button of the delete confirmation. */
+export const DELETE_BUTTON = 'Delete session';
+
+/** What the session actions need. */
+export interface SessionActionsDeps {
+  store: PanelStore;
+  log: vscode.LogOutputChannel;
+  runner: KataRunner;
+}
+
+/** A document URI of `file` at commit `rev` of `repository` (an empty `rev`: an empty document, the missing side of an added or deleted file). */
+export function revisionUri(repository: string, rev: string, file: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: REVIEW_SCHEME, path: `/${file}`, query: new URLSearchParams({ repo: repository, rev }).toString() });
+}
+
+/** The `[resource, original, modified]` triples `vscode.changes` takes, one per changed file. */
+export function changeTriples(changes: SessionChanges): Array<[vscode.Uri, vscode.Uri, vscode.Uri]> {
+  return changes.files.map((file) => {
+    const left = revisionUri(changes.repository, file.status === 'A' ? '' : changes.base, file.path);
+    const right = revisionUri(changes.repository, file.status === 'D' ? '' : changes.head, file.path);
+    return [file.status === 'D' ? left : right, left, right];
+  });
+}
+
+/** Reads the repository's sessions into the panel and runs the panel's session buttons. */
+export class SessionActions implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  /** Repositories whose documents the content provider serves (only those a review opened). */
+  private readonly reviewed = new Set<string>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private refreshing: Promise<void> | undefined;
+  private again = false;
+
+  constructor(private readonly deps: SessionActionsDeps) {
+    this.disposables.push(vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, this));
+  }
+
+  /** The workspace folder katas run in, when it is a local folder. */
+  private root(): string | undefined {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    return folder && folder.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
+  }
+
+  /**
+   * Reads the repository's sessions again into the panel state. Calls while one read runs are folded
+   * into one more read afterwards. Nothing is read in Restricted Mode (git would run on an untrusted
+   * repository's configuration).
+   */
+  refresh(): Promise<void> {
+    if (this.refreshing) {
+      this.again = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.again = false;
+        await this.readOnce();
+      } while (this.again);
+    })().finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  private async readOnce(): Promise<void> {
+    const root = this.root();
+    if (!root || !vscode.workspace.isTrusted) {
+      this.deps.store.dispatch({ type: 'repository', repository: null });
+      return;
+    }
+    try {
+      const repository = await readRepositorySessions(root, {
+        runningHere: (id) => this.deps.runner.isRunningHere(id),
+        onSkipped: ({ id, problem }) => this.deps.log.warn(`session record ${id} cannot be read and is not listed: ${problem}`),
+      });
+      this.deps.store.dispatch({ type: 'repository', repository });
+    } catch (error) {
+      this.deps.log.warn(`could not read the repository's sessions: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Runs a session button of the panel; every outcome is told to the person. */
+  async run(action: SessionActionName, id: string): Promise<void> {
+    const root = this.root();
+    if (!root || !vscode.workspace.isTrusted) {
+      void vscode.window.showWarningMessage('TDD Agent: sessions can only be reviewed, merged, deleted or resumed in a trusted workspace folder.');
+      return;
+    }
+    try {
+      const state = await findSessionRecord(root, id);
+      if (!state) {
+        void vscode.window.showWarningMessage(`TDD Agent: there is no session ${id} in this repository any more.`);
+        return;
+      }
+      switch (action) {
+        case 'review':
+          return await this.review(state);
+        case 'merge':
+          return await this.merge(root, state);
+        case 'delete':
+          return await this.delete(root, state);
+        case 'resume':
+          return await this.resume(state);
+      }
+    } catch (error) {
+      const message = toAgentError(error).message;
+      this.deps.log.warn(`session ${action} of ${id} failed: ${message}`);
+      void vscode.window.showErrorMessage(`TDD Agent: ${message}`);
+    } finally {
+      void this.refresh();
+    }
+  }
+
+  /** Opens the session's changes since it started in VS Code's diff views (one file: a diff editor; more: the multi-file changes editor). */
+  async review(state: SessionState): Promise<void> {
+    const changes = await sessionChanges(state);
+    const since = state.git.baseBranch ? `${state.git.baseBranch} (${changes.base.slice(0, 7)})` : changes.base.slice(0, 7);
+    if (changes.files.length === 0) {
+      void vscode.window.showInformationMessage(`TDD Agent: session ${state.id} has not changed any file since ${since}.`);
+      return;
+    }
+    this.reviewed.add(changes.repository);
+    this.deps.log.info(`reviewing ${changes.files.length} changed file(s) of ${changes.branch} (${changes.base.slice(0, 8)}..${changes.head.slice(0, 8)})`);
+    const triples = changeTriples(changes);
+    const title = `${changes.branch}: changes since ${since}`;
+    if (triples.length === 1) {
+      const [, left, right] = triples[0]!;
+      await vscode.commands.executeCommand('vscode.diff', left, right, `${path.posix.basename(changes.files[0]!.path)} (${title})`, { preview: false });
+      return;
+    }
+    await vscode.commands.executeCommand('vscode.changes', title, triples);
+  }
+
+  /** Merges the session's branch into the person's current branch, when their checkout can take it. */
+  async merge(root: string, state: SessionState): Promise<void> {
+    if (this.isRunning(state)) {
+      void vscode.window.showWarningMessage(`TDD Agent: session ${state.id} is still running; stop it before merging its branch.`);
+      return;
+    }
+    const blocker = await mergeBlocker(root);
+    if (blocker) {
+      void vscode.window.showWarningMessage(`TDD Agent: ${state.branch} was not merged: ${blocker}. Nothing was changed.`);
+      return;
+    }
+    const { into, head } = await mergeSession(root, state.id);
+    this.deps.log.info(`merged ${state.branch} into ${into} (${head.slice(0, 8)})`);
+    void vscode.window.showInformationMessage(`TDD Agent: merged ${state.branch} into ${into} (now at ${head.slice(0, 7)}).`);
+  }
+
+  /** Deletes the session (worktree, record and branch) after a modal confirmation. */
+  async delete(root: string, state: SessionState): Promise<void> {
+    if (this.isRunning(state)) {
+      void vscode.window.showWarningMessage(`TDD Agent: session ${state.id} is still running; stop it before deleting it.`);
+      return;
+    }
+    const listed = this.listed(state.id);
+    const commits = listed?.commits ?? 0;
+    const unmerged = commits > 0 && !listed?.merged;
+    const choice = await vscode.window.showWarningMessage(
+      `Delete the session ${state.id}?`,
+      {
+        modal: true,
+        detail:
+          `This removes its worktree, its record and its branch ${state.branch}` +
+          (commits > 0 ? ` with ${commits} commit(s)${unmerged ? ' that are not merged into your branch' : ''}` : '') +
+          '. Your checkout and your other branches are not changed.',
+      },
+      DELETE_BUTTON,
+    );
+    if (choice !== DELETE_BUTTON) return;
+    const result = await deleteSession(root, state.id, { deleteBranch: true });
+    this.deps.log.info(`deleted session ${state.id} (worktree removed: ${result.worktreeRemoved}, branch deleted: ${result.branchDeleted})`);
+    void vscode.window.showInformationMessage(`TDD Agent: deleted the session ${state.id}${result.branchDeleted ? ` and its branch ${state.branch}` : ''}.`);
+  }
+
+  /** Continues a resumable session (the runner refuses while another one runs). */
+  async resume(state: SessionState): Promise<void> {
+    const listed = this.listed(state.id);
+    if (listed && !listed.resumable) {
+      void vscode.window.showWarningMessage(`TDD Agent: session ${state.id} cannot be resumed (${listed.status}); its branch ${state.branch} keeps its commits.`);
+      return;
+    }
+    void this.deps.runner.run({ kata: await kataPathOf(state), resume: state.id });
+  }
+
+  /** Serves the read-only documents of a review: `git show <rev>:<path>` of a reviewed repository. */
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const query = new URLSearchParams(uri.query);
+    const repository = query.get('repo') ?? '';
+    const rev = query.get('rev') ?? '';
+    if (!this.reviewed.has(repository)) throw new Error(`${repository} is not a repository under review.`);
+    if (rev === '') return '';
+    return fileAtRevision(repository, rev, uri.path.replace(/^\//, ''));
+  }
+
+  private listed(id: string): RecordedSession | undefined {
+    return this.deps.store.state.repository?.sessions.find((s) => s.id === id);
+  }
+
+  private isRunning(state: SessionState): boolean {
+    return this.deps.runner.isRunningHere(state.id) || this.listed(state.id)?.status === 'running';
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
