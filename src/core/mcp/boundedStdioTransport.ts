@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import spawn from 'cross-spawn';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -40,9 +41,9 @@ export class StdioOutputLimitError extends Error {
 }
 
 /**
- * The client side of MCP over stdio, like the SDK's `StdioClientTransport` (same default environment, one
- * JSON-RPC message per line with the SDK's `serializeMessage` / `deserializeMessage`) but with bounded
- * reading: a partial line is held as a list of chunks and never grows past `maxLineBytes`, and lines that
+ * The client side of MCP over stdio, like the SDK's `StdioClientTransport` (the same `cross-spawn`, the
+ * same default environment, one JSON-RPC message per line with the SDK's `serializeMessage` /
+ * `deserializeMessage`) but with bounded reading: a partial line is held as a list of chunks and never grows past `maxLineBytes`, and lines that
  * are not JSON-RPC messages are dropped and counted up to `maxNonProtocolBytes`. Past either bound the
  * child is killed at once (SIGKILL: it is not speaking MCP), stdout is no longer read, `onerror` gets a
  * {@link StdioOutputLimitError} (also kept in {@link outputError}) and `onclose` follows as soon as the
