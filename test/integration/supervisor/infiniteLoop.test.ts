@@ -50,5 +50,6 @@ describe('TDD supervisor: generated code with an infinite loop', function () {
 
     // Nothing of the spinning test run is left behind.
     assert.deepEqual(await leftoverProcesses(h.workspace), []);
+    assert.deepEqual(await leftoverProcesses(h.worktree), []);
   });
 });

@@ -14,7 +14,7 @@ async function runAndSnapshot(h: SessionHarness, script: KataScript, turn: { rol
     const t = turnOfRequest(req);
     if (!taken && t.role === turn.role && t.cycle === turn.cycle && t.attempt === turn.attempt && t.step === 0) {
       taken = true;
-      for (const path of paths) snapshot[path] = await readOrNull(join(h.workspace, path));
+      for (const path of paths) snapshot[path] = await readOrNull(join(h.worktree, path));
     }
     return model.reply(req);
   });

@@ -24,7 +24,10 @@ export interface SessionRun {
 
 /** Temp workspace + loopback model server for one scripted session; `cleanup()` removes both. */
 export class SessionHarness {
+  /** The person's folder (a temp dir the session may `git init`). */
   workspace = '';
+  /** The last session's worktree (from its `session_started` event): where the agents' files are. */
+  worktree = '';
   server!: OpenAITestServer;
 
   async setUp(): Promise<void> {
@@ -65,8 +68,12 @@ export async function runWithReply(h: SessionHarness, reply: (req: RecordedReque
     maxCycles: 6,
     approvalPolicy: { autoApproveUpTo: 'MEDIUM' },
     testTimeoutMs: 20_000,
-    onEvent: (e) => events.push(e),
     ...options,
+    onEvent: (e) => {
+      if (e.type === 'session_started') h.worktree = e.worktree;
+      events.push(e);
+      options.onEvent?.(e);
+    },
   });
   return { summary, events };
 }
