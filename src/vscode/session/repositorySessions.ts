@@ -47,9 +47,10 @@ export function recordedStatus(
   return state.pid === pid && runningHere(listing.id) ? 'running' : 'interrupted';
 }
 
-async function count(run: (args: string[]) => Promise<string>, args: string[]): Promise<number> {
-  const value = Number.parseInt((await run(args).catch(() => '0')).trim(), 10);
-  return Number.isFinite(value) && value >= 0 ? value : 0;
+/** The number git prints for `args`, or `fallback` when it fails or prints none. */
+async function count(run: (args: string[]) => Promise<string>, args: string[], fallback = 0): Promise<number> {
+  const value = Number.parseInt((await run(args).catch(() => '')).trim(), 10);
+  return Number.isFinite(value) && value >= 0 ? value : fallback;
 }
 
 /**
@@ -83,13 +84,9 @@ export async function readRepositorySessions(
     const ref = `refs/heads/${state.git.sessionBranch}`;
     const exists = (await run(['rev-parse', '--verify', '-q', ref]).catch(() => '')).trim() !== '';
     const commits = exists ? await count(run, ['rev-list', '--count', `${state.git.baseCommit}..${ref}`]) : 0;
-    const merged =
-      exists && commits > 0 && facts.repository.head !== null
-        ? await run(['merge-base', '--is-ancestor', ref, 'HEAD']).then(
-            () => true,
-            () => false,
-          )
-        : false;
+    // Merged: none of the branch's commits is missing from the person's HEAD. (Exit codes without
+    // stderr, such as `merge-base --is-ancestor`'s, do not reach simple-git, so this counts instead.)
+    const merged = exists && commits > 0 && facts.repository.head !== null && (await count(run, ['rev-list', '--count', `HEAD..${ref}`], -1)) === 0;
     const updatedAt = Date.parse(state.updatedAt);
     const status = recordedStatus(listing as typeof listing & { state: SessionState }, runningHere);
     sessions.push({
@@ -98,7 +95,7 @@ export async function readRepositorySessions(
       status,
       branch: state.branch,
       baseBranch: state.git.baseBranch,
-      cycles: state.cycles.filter((c) => c.outcome !== 'in_progress').length,
+      cycles: state.cycles.filter((c) => c.outcome !== 'in_progress' && c.outcome !== 'cancelled').length,
       commits,
       merged,
       resumable: listing.resumable && status !== 'running',

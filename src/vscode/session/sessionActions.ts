@@ -33,12 +33,15 @@ export function revisionUri(repository: string, rev: string, file: string): vsco
   return vscode.Uri.from({ scheme: REVIEW_SCHEME, path: `/${file}`, query: new URLSearchParams({ repo: repository, rev }).toString() });
 }
 
-/** The `[resource, original, modified]` triples `vscode.changes` takes, one per changed file. */
-export function changeTriples(changes: SessionChanges): Array<[vscode.Uri, vscode.Uri, vscode.Uri]> {
+/**
+ * The `[resource, original, modified]` triples `vscode.changes` takes, one per changed file; the missing
+ * side of an added or deleted file is undefined (the changes editor then shows it as added or deleted).
+ */
+export function changeTriples(changes: SessionChanges): Array<[vscode.Uri, vscode.Uri | undefined, vscode.Uri | undefined]> {
   return changes.files.map((file) => {
-    const left = revisionUri(changes.repository, file.status === 'A' ? '' : changes.base, file.path);
-    const right = revisionUri(changes.repository, file.status === 'D' ? '' : changes.head, file.path);
-    return [file.status === 'D' ? left : right, left, right];
+    const left = file.status === 'A' ? undefined : revisionUri(changes.repository, changes.base, file.path);
+    const right = file.status === 'D' ? undefined : revisionUri(changes.repository, changes.head, file.path);
+    return [(right ?? left)!, left, right];
   });
 }
 
@@ -141,8 +144,10 @@ export class SessionActions implements vscode.TextDocumentContentProvider, vscod
     const triples = changeTriples(changes);
     const title = `${changes.branch}: changes since ${since}`;
     if (triples.length === 1) {
+      const file = changes.files[0]!.path;
       const [, left, right] = triples[0]!;
-      await vscode.commands.executeCommand('vscode.diff', left, right, `${path.posix.basename(changes.files[0]!.path)} (${title})`, { preview: false });
+      const empty = revisionUri(changes.repository, '', file);
+      await vscode.commands.executeCommand('vscode.diff', left ?? empty, right ?? empty, `${path.posix.basename(file)} (${title})`, { preview: false });
       return;
     }
     await vscode.commands.executeCommand('vscode.changes', title, triples);
