@@ -54,20 +54,28 @@ export function homeToHide(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /**
- * Language installations under HOME that the launch's PATH uses (nvm's `~/.nvm/versions/node/v20/bin`,
- * fnm, pyenv versions): the prefix above a `bin` entry at least two folders below HOME, shown
- * read-only so `node` still starts when HOME is hidden. Shallow entries (`~/.local/bin`, `~/.cargo/bin`,
- * shims) stay hidden: their prefix would expose far more of HOME than one toolchain.
+ * Version managers whose whole folder under HOME is a toolchain store (no credentials): a shim on PATH
+ * (`~/.pyenv/shims/python3`) runs a version elsewhere in that folder, so the folder is shown whole.
+ */
+const VERSION_MANAGER_ROOTS = new Set(['.pyenv', '.rbenv', '.nodenv', '.goenv', '.jenv', '.plenv', '.nvm', '.fnm', '.volta', '.asdf', '.bun', '.deno', '.pixi']);
+
+/**
+ * Language installations under HOME that the launch's PATH uses, shown read-only so `node` or `python3`
+ * still start when HOME is hidden: a version manager's folder (`~/.pyenv`, `~/.nvm`) whole; the prefix above
+ * a `bin` entry at least two folders below HOME (`~/tools/node-v20/bin` → `~/tools/node-v20`); any other
+ * entry (`~/.local/bin`, `~/.cargo/bin`) only itself, since its parent may hold credentials.
  */
 export function toolchainsUnderHome(env: NodeJS.ProcessEnv, home: string): string[] {
   const found: string[] = [];
   for (const entry of (env.PATH ?? '').split(':')) {
-    if (!isAbsolute(entry) || basename(entry) !== 'bin') continue;
-    const prefix = realPathOf(dirname(entry));
-    if (!isWithin(prefix, home)) continue;
-    if (relative(home, prefix).split(sep).length < 2) continue;
+    if (!isAbsolute(entry)) continue;
+    const real = realPathOf(entry);
+    if (!isWithin(real, home) || real === home) continue;
+    const top = relative(home, real).split(sep)[0]!;
+    const deepBin = basename(real) === 'bin' && relative(home, dirname(real)).split(sep).length >= 2;
+    const shown = VERSION_MANAGER_ROOTS.has(top) ? join(home, top) : deepBin ? dirname(real) : real;
     try {
-      if (statSync(prefix).isDirectory()) found.push(prefix);
+      if (statSync(shown).isDirectory()) found.push(shown);
     } catch {
       /* a PATH entry that does not exist */
     }
