@@ -61,24 +61,33 @@ describe('OS sandbox (real bubblewrap): where the worktree may lie', function ()
     }
   });
 
-  it('keeps a toolchain on PATH under HOME (nvm-style) visible read-only, and only that', async () => {
+  it('keeps a toolchain on PATH under HOME (nvm-style) visible read-only, and the rest of HOME hidden', async () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'os-sandbox-nvm-')));
     const fx = createWorktree(join(home, 'code'));
     const bin = join(home, '.nvm', 'versions', 'node', 'v0', 'bin');
     mkdirSync(bin, { recursive: true });
     writeFileSync(join(bin, 'kata-tool'), '#!/bin/sh\necho tool ran\n');
     chmodSync(join(bin, 'kata-tool'), 0o755);
-    mkdirSync(join(home, '.local', 'bin'), { recursive: true }); // shallow: stays hidden
+    mkdirSync(join(home, '.local', 'bin'), { recursive: true });
+    mkdirSync(join(home, '.local', 'share', 'keyrings'), { recursive: true });
+    writeFileSync(join(home, '.local', 'share', 'keyrings', 'login.keyring'), 'secret');
+    mkdirSync(join(home, '.aws'));
+    writeFileSync(join(home, '.aws', 'credentials'), 'secret');
     try {
       const sandbox = await createProcessSandbox('auto', fx.policy);
       const r = await runProcess({
         cwd: fx.worktree,
-        command: 'kata-tool && ls -A "$HOME" && touch "$HOME/.nvm/versions/node/v0/x" 2>/dev/null || echo read-only',
+        command: [
+          'kata-tool',
+          'touch "$HOME/.nvm/versions/node/v0/x" 2>/dev/null || echo toolchain read-only',
+          'cat "$HOME/.aws/credentials" 2>/dev/null || echo no aws',
+          'cat "$HOME/.local/share/keyrings/login.keyring" 2>/dev/null || echo no keyring',
+        ].join('; '),
         shell: true,
         env: { ...process.env, HOME: home, PATH: `${bin}:${join(home, '.local', 'bin')}:${process.env.PATH}` },
         sandbox,
       });
-      assert.equal(r.stdout, 'tool ran\n.nvm\ncode\nread-only\n', r.output);
+      assert.equal(r.stdout, 'tool ran\ntoolchain read-only\nno aws\nno keyring\n', r.output);
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
