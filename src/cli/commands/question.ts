@@ -1,3 +1,4 @@
+import { escapeTerminalText } from '../../core/security/terminalText';
 import { readFile } from 'node:fs/promises';
 import { CoTAgent, cotSteps } from '../../core/agents/cotAgent';
 import { QAAgent } from '../../core/agents/qaAgent';
@@ -64,12 +65,12 @@ export async function questionCommand(kind: QuestionKind, argv: string[], io: Cl
   if (values.json) {
     io.stdout.write(`${JSON.stringify(result)}\n`);
   } else if (result.error) {
-    io.stderr.write(`Error ${result.error.error_code}: ${result.error.message}\n`);
+    io.stderr.write(escapeTerminalText(`Error ${result.error.error_code}: ${result.error.message}\n`));
   } else if (kind === 'ask') {
-    io.stdout.write(`${String(result.answer)}\n\nconfidence: ${Number(result.confidence).toFixed(2)}\nreasoning: ${String(result.reasoning ?? '')}\n`);
+    io.stdout.write(escapeTerminalText(`${String(result.answer)}\n\nconfidence: ${Number(result.confidence).toFixed(2)}\nreasoning: ${String(result.reasoning ?? '')}\n`));
   } else {
     const steps = cotSteps(result);
-    io.stdout.write(`${steps.map((s, i) => `${i + 1}. ${String(s)}`).join('\n')}\n\nAnswer: ${String(result.final_answer)}\nconfidence: ${Number(result.confidence).toFixed(2)}\n`);
+    io.stdout.write(escapeTerminalText(`${steps.map((s, i) => `${i + 1}. ${String(s)}`).join('\n')}\n\nAnswer: ${String(result.final_answer)}\nconfidence: ${Number(result.confidence).toFixed(2)}\n`));
   }
   return result.error ? (result.error.error_code === 'CONFIG' || result.error.error_code === 'PROVIDER_NOT_CONFIGURED' ? EXIT.usage : EXIT.failed) : EXIT.ok;
 }

@@ -42,6 +42,14 @@ describe('tdd-agent CLI', function () {
       assert.doesNotMatch(user, /3 \| \}/, 'only the chosen lines are sent');
     });
 
+    it('shows control characters in an answer visibly instead of sending them to the terminal', async () => {
+      server.enqueue({ json: { answer: 'fine\u001b[1A\u001b[2K\u001b]0;owned\u0007', confidence: 0.5, reasoning: '\u009b31m' } });
+      const r = await cli(['ask', '--base-url', server.baseURL, '--model', 'test-model', 'Is it fine?'], isolatedEnv());
+      assert.equal(r.code, 0, r.stderr);
+      assert.doesNotMatch(r.stdout, /[\u001b\u0007\u009b]/);
+      assert.match(r.stdout, /fine\\x1b\[1A\\x1b\[2K\\x1b\]0;owned\\x07/);
+    });
+
     it('honours OPENAI_BASE_URL and prints machine output with --json', async () => {
       server.enqueue({ json: { answer: '42', confidence: 1.7, reasoning: '' } });
       const r = await cli(['ask', '--json', '--model', 'test-model', 'Meaning of life?'], isolatedEnv({ OPENAI_BASE_URL: server.baseURL }));
