@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { stateMessage, type PanelMessage } from '../../src/shared/panelProtocol';
-import { approvalState, emptyState, failedState, finishedState } from './fixtures/panelStates';
+import { approvalState, emptyState, endedSessionState, failedState, finishedState, repositorySessions } from './fixtures/panelStates';
 import { cspViolations, focusedLabel, isOpen, postedMessages, sendToPanel, startHarness, waitForPosted, type PageGlobals, type PanelHarness } from './harness';
 
 const SCREENSHOTS = path.resolve(__dirname, '../../test-results');
@@ -306,6 +306,67 @@ describe('agent panel in Chromium', function () {
     await sendToPanel(page, stateMessage(approvalState(Date.now() + 60_000, 3)));
     await page.getByRole('button', { name: 'Stop kata' }).click();
     assert.deepEqual((await waitForPosted(page, 5))[4], { type: 'command', name: 'stopKata' });
+  });
+
+  it('shows the sandbox in use and the ended session\'s Review / Merge / Delete buttons, which post session actions', async () => {
+    page = await openPanel();
+    await sendToPanel(page, stateMessage(endedSessionState()));
+    await waitForRevision('#session .session-actions');
+
+    assert.match(await text('#session-sandbox'), /^Sandbox: bubblewrap \(\/usr\/bin\/bwrap\): writes only in .*fizzbuzz-20261122-074300; no network/);
+    assert.match(await text('.session-meta'), /Branch tdd\/fizzbuzz-20261122-074300/);
+    const header = page.locator('#session .session-actions');
+    const labels = (await header.locator('button').allInnerTexts()).map((label) => label.trim());
+    assert.deepEqual(labels, ['Review changes', 'Merge into main', 'Delete session'], 'a finished, unmerged session that cannot be resumed');
+    await header.getByRole('button', { name: /^Review changes/ }).click();
+    await header.getByRole('button', { name: /^Merge into main/ }).click();
+    await header.getByRole('button', { name: /^Delete session/ }).click();
+    const posted = await waitForPosted(page, 4);
+    assert.deepEqual(posted.slice(1), [
+      { type: 'sessionAction', action: 'review', sessionId: 'fizzbuzz-20261122-074300' },
+      { type: 'sessionAction', action: 'merge', sessionId: 'fizzbuzz-20261122-074300' },
+      { type: 'sessionAction', action: 'delete', sessionId: 'fizzbuzz-20261122-074300' },
+    ]);
+
+    // The repository's other sessions: the interrupted one offers Resume; the merged one no Merge.
+    const others = page.locator('#sessions .recorded-session');
+    assert.equal(await others.count(), 2, 'the header\'s own session is not listed twice');
+    const bowling = page.locator('#sessions .recorded-session[data-session-id="bowling-20261121-160000"]');
+    assert.match(await bowling.locator('.status-badge').innerText(), /Interrupted/);
+    assert.match(await bowling.locator('.recorded-facts').innerText(), /tdd\/bowling-20261121-160000 · 2 cycles · 2 commits/);
+    await bowling.getByRole('button', { name: /^Resume/ }).click();
+    assert.deepEqual((await waitForPosted(page, 5))[4], { type: 'sessionAction', action: 'resume', sessionId: 'bowling-20261121-160000' });
+    const roman = page.locator('#sessions .recorded-session[data-session-id="roman-20261120-090000"]');
+    assert.equal(await roman.getByRole('button', { name: /^Merge/ }).count(), 0);
+    assert.equal(await roman.locator('.merge-note').innerText(), 'Already merged into main.');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-session-actions-dark.png'), fullPage: true });
+  });
+
+  it('offers no Merge while the checkout cannot take one, and says why; a running session has no buttons', async () => {
+    page = await openPanel();
+    await sendToPanel(page, stateMessage(endedSessionState(40, repositorySessions({ mergeBlocker: 'the checkout has uncommitted changes' }))));
+    await waitForRevision('#session .session-actions');
+    const header = page.locator('#session .session-actions');
+    assert.equal(await header.getByRole('button', { name: /^Merge/ }).count(), 0);
+    assert.equal(await header.locator('.merge-note').innerText(), 'Not mergeable into main now: the checkout has uncommitted changes.');
+    assert.deepEqual((await header.locator('button').allInnerTexts()).map((l) => l.trim()), ['Review changes', 'Delete session']);
+
+    const running = endedSessionState(41);
+    running.session = { ...running.session!, status: 'running', phase: 'TESTING' };
+    running.repository!.sessions[0] = { ...running.repository!.sessions[0]!, status: 'running' };
+    await sendToPanel(page, stateMessage(running));
+    await page.waitForSelector('#session-status:has-text("Running")');
+    assert.equal(await page.locator('#session .session-actions').count(), 0, 'no Review/Merge/Delete while the session runs');
+    assert.equal(await page.locator('#session-sandbox').count(), 1, 'the sandbox line is shown while it runs');
+  });
+
+  it('warns when the sandbox is turned off', async () => {
+    page = await openPanel();
+    const state = endedSessionState(42);
+    state.session = { ...state.session!, sandboxMode: 'off', sandbox: "no OS sandbox (turned off): tests and commands run unconfined, with your user's rights and network" };
+    await sendToPanel(page, stateMessage(state));
+    await waitForRevision('#session-sandbox.sandbox-off');
+    assert.equal(await text('#session-sandbox'), 'Sandbox off: tests and commands run unconfined on your machine (setting tddAgent.sandbox).');
   });
 
   it('drops invalid, unknown and stale messages without changing anything, and logs each invalid one', async () => {
