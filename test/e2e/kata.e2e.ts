@@ -9,117 +9,26 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fsp from 'node:fs/promises';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { simpleGit } from 'simple-git';
-import { startOpenAIServer, type OpenAITestServer } from '../support/openaiServer';
 import { scriptedKataModel } from '../support/scriptedKataModel';
 import { fizzbuzzJs, JS_SOURCE_PATH } from '../support/fizzbuzzPlans';
+import { EXTENSION_ID, alwaysAllowUntilFinished, sessionBranches, useWorkbench } from './kataHarness';
 import {
-  REPO_ROOT,
   RESULTS_DIR,
   extensionHostLog,
   extensionOutputLog,
   findWebviewFrame,
-  launchBrowser,
   openWorkbench,
   pickQuickItem,
   answerInputBox,
   runCommand,
   screenshot,
-  startCodeServer,
   statusBarText,
   waitForNotification,
   eventually,
-  type CodeServerHandle,
 } from './lib';
-
-const EXTENSION_ID = 'tdd-agent.tdd-agent';
-/** The unpacked extension under test: the repository (built by run.sh), or E2E_EXTENSION_DIR (e.g. an unzipped .vsix). */
-const EXTENSION_DIR = process.env.E2E_EXTENSION_DIR ?? REPO_ROOT;
-/** A selector only the agent panel has. */
-const PANEL = '#root.panel, main#root';
-const GIT_ENV = {
-  GIT_AUTHOR_NAME: 'E2E Person',
-  GIT_AUTHOR_EMAIL: 'e2e@example.invalid',
-  GIT_COMMITTER_NAME: 'E2E Person',
-  GIT_COMMITTER_EMAIL: 'e2e@example.invalid',
-};
-
-
-/** A git repository holding only the FizzBuzz kata, committed on `main`. */
-async function kataWorkspace(): Promise<string> {
-  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'e2e-kata-ws-'));
-  await fsp.copyFile(path.join(REPO_ROOT, 'katas', 'fizzbuzz.md'), path.join(dir, 'fizzbuzz.kata.md'));
-  const git = simpleGit(dir);
-  await git.init(['--initial-branch=main']);
-  await git.addConfig('user.name', GIT_ENV.GIT_AUTHOR_NAME).addConfig('user.email', GIT_ENV.GIT_AUTHOR_EMAIL);
-  await git.add('.').commit('kata: FizzBuzz');
-  return dir;
-}
-
-/**
- * Clicks "Always allow" on every approval card that shows up until the session header says the session
- * ended; `onTick` runs on each round (e.g. to read the status bar). Resolves to the final status text.
- */
-async function alwaysAllowUntilFinished(panel: Frame, onTick?: () => Promise<void>, timeoutMs = 240_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const status = (await panel.locator('#session-status').innerText().catch(() => '')).trim();
-    if (/Completed|Max cycles|Failed|Cancelled/.test(status)) return status;
-    if (Date.now() > deadline) throw new Error(`the session did not finish in time (status "${status}")`);
-    const pending = panel.locator('.approval-card button[data-decision="always"]:not([disabled])').first();
-    if (await pending.isVisible().catch(() => false)) await pending.click().catch(() => undefined);
-    await onTick?.();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-}
-
-/** What one describe block's hooks set up: the loopback model, code-server with the extension, and a page on it. */
-interface Workbench {
-  model: OpenAITestServer;
-  server: CodeServerHandle;
-  page: Page;
-  workspace: string;
-}
-
-/**
- * Registers before/afterEach/after hooks that start the loopback model server, a kata workspace and
- * code-server with the extension (settings pointing it at the model), open the workbench in Chromium,
- * screenshot failures, and tear everything down. Returns the live objects (filled in by `before`).
- */
-function useWorkbench(label: string, extraSettings: Record<string, unknown>, prepare?: (workspace: string) => Promise<void>): Workbench {
-  const live = {} as Workbench;
-  let browser: Browser | undefined;
-  before(async function () {
-    live.model = await startOpenAIServer({ models: ['test-model'], ollama: false });
-    live.workspace = await kataWorkspace();
-    await prepare?.(live.workspace);
-    live.server = await startCodeServer({
-      extensionDirs: [EXTENSION_DIR],
-      workspace: live.workspace,
-      label,
-      env: { ...GIT_ENV, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', OLLAMA_HOST: '' },
-      settings: { 'tddAgent.provider': 'openai', 'tddAgent.baseUrl': live.model.baseURL, 'tddAgent.model': 'test-model', 'git.enabled': false, ...extraSettings },
-    });
-    browser = await launchBrowser();
-    live.page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
-    await openWorkbench(live.page, live.server.url);
-  });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && live.page) {
-      await screenshot(live.page, `${label}-failed-${this.currentTest.title}`).catch(() => undefined);
-    }
-  });
-  after(async function () {
-    await browser?.close().catch(() => undefined);
-    await live.server?.stop();
-    await live.model?.close();
-    if (live.workspace) await fsp.rm(live.workspace, { recursive: true, force: true });
-  });
-  return live;
-}
 
 describe('TDD Agent extension in a real VS Code: run a kata end to end', function () {
   const wb = useWorkbench('kata', {
@@ -159,10 +68,10 @@ describe('TDD Agent extension in a real VS Code: run a kata end to end', functio
     assert.match(finalStatus, /TDD done \d+\/6 ✓\d+ ✗0 .*tok/);
     await screenshot(page, 'kata-finished-panel');
 
-    // The workspace's git history: a session branch with the green commits; the person is back on main.
+    // The workspace's git history: a session branch with the green commits; the person never left main.
     const git = simpleGit(workspace);
     assert.equal((await git.revparse(['--abbrev-ref', 'HEAD'])).trim(), 'main');
-    const branches = (await git.branchLocal()).all.filter((b) => b.startsWith('tdd/'));
+    const branches = await sessionBranches(workspace);
     assert.equal(branches.length, 1, `one session branch, got ${branches.join(', ')}`);
     const log = await git.log({ from: 'main', to: branches[0]! });
     const messages = log.all.map((c) => c.message);
@@ -202,17 +111,21 @@ describe('TDD Agent extension in a real VS Code: run a kata end to end', functio
   it('offers to resume the stopped session, and the resumed session finishes green on the same branch', async function () {
     const { page } = wb;
     wb.model.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(2) }).reply);
-    const branchesBefore = (await simpleGit(wb.workspace).branchLocal()).all.filter((b) => b.startsWith('tdd/'));
+    const branchesBefore = await sessionBranches(wb.workspace);
     await runCommand(page, 'TDD Agent: Run TDD kata');
     await pickQuickItem(page, 'FizzBuzz');
-    const dialog = page.locator('.monaco-dialog-box', { hasText: 'can be resumed' });
-    await dialog.waitFor({ timeout: 30_000 });
-    await dialog.locator('.monaco-button', { hasText: /^Resume$/ }).click();
+    // A QuickPick, not a modal: its first item (what Enter takes) starts a new session, never resumes.
+    const question = page.locator('.quick-input-widget');
+    await question.locator('.quick-input-title', { hasText: /an earlier session of "FizzBuzz" was cancelled/ }).waitFor({ timeout: 30_000 });
+    const rows = question.locator('.monaco-list-row .label-name');
+    assert.equal((await rows.first().innerText()).trim(), 'Start a new session');
+    assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no modal dialog');
+    await pickQuickItem(page, 'Resume the earlier session');
     const panel = await findWebviewFrame(page, '#session-status', 60_000);
     // The header still says Cancelled until the resumed session's first snapshot arrives.
     await panel.locator('#session-status', { hasText: 'Running' }).waitFor({ timeout: 30_000 });
     assert.equal(await alwaysAllowUntilFinished(panel), 'Completed');
-    const branchesAfter = (await simpleGit(wb.workspace).branchLocal()).all.filter((b) => b.startsWith('tdd/'));
+    const branchesAfter = await sessionBranches(wb.workspace);
     assert.deepEqual(branchesAfter, branchesBefore, 'no new session branch: the stopped one was continued');
   });
 
@@ -249,7 +162,7 @@ describe('TDD Agent extension in Restricted Mode (untrusted workspace)', functio
     await runCommand(page, 'TDD Agent: Run TDD kata');
     await waitForNotification(page, /Restricted Mode/);
     assert.equal(wb.model.chatRequests().length, 0, 'no model call was made');
-    assert.equal((await simpleGit(wb.workspace).branchLocal()).all.filter((b) => b.startsWith('tdd/')).length, 0, 'no session branch');
+    assert.equal((await sessionBranches(wb.workspace)).length, 0, 'no session branch');
     await screenshot(page, 'restricted-mode-refusal');
   });
 

@@ -18,6 +18,9 @@ import { fileAtRevision, findSessionRecord, kataPathOf, readRepositorySessions, 
 /** URI scheme of the read-only documents "Review changes" opens: `tdd-agent-session:/<path>?repo=<root>&rev=<commit>`. */
 export const REVIEW_SCHEME = 'tdd-agent-session';
 
+/** While a listed session runs in another process (a CLI run, a window that is shutting down), the list is read again this often. */
+export const RUNNING_ELSEWHERE_POLL_MS = 5_000;
+
 /** The button of the delete confirmation. */
 export const DELETE_BUTTON = 'Delete session';
 
@@ -52,6 +55,8 @@ export class SessionActions implements vscode.TextDocumentContentProvider, vscod
   private readonly disposables: vscode.Disposable[] = [];
   private refreshing: Promise<void> | undefined;
   private again = false;
+  private poll: ReturnType<typeof setTimeout> | undefined;
+  private disposed = false;
 
   constructor(private readonly deps: SessionActionsDeps) {
     this.disposables.push(vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, this));
@@ -94,6 +99,14 @@ export class SessionActions implements vscode.TextDocumentContentProvider, vscod
         onSkipped: ({ id, problem }) => this.deps.log.warn(`session record ${id} cannot be read and is not listed: ${problem}`),
       });
       this.deps.store.dispatch({ type: 'repository', repository });
+      // A session another process runs ends without telling this window: look again until it has.
+      const elsewhere = repository?.sessions.some((s) => s.status === 'running' && !this.deps.runner.isRunningHere(s.id));
+      if (elsewhere && !this.poll && !this.disposed) {
+        this.poll = setTimeout(() => {
+          this.poll = undefined;
+          void this.refresh();
+        }, RUNNING_ELSEWHERE_POLL_MS);
+      }
     } catch (error) {
       this.deps.log.warn(`could not read the repository's sessions: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -224,6 +237,9 @@ export class SessionActions implements vscode.TextDocumentContentProvider, vscod
   }
 
   dispose(): void {
+    if (this.poll) clearTimeout(this.poll);
+    this.poll = undefined;
+    this.disposed = true;
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }
