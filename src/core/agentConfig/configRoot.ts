@@ -70,14 +70,19 @@ export function agentConfigPath(root: string, agentName: string, version: string
   return path;
 }
 
-/** Lists the agents and versions that exist under `root`, as `name/version` strings, sorted. */
+/**
+ * Lists the agents and versions that exist under `root`, as `name/version` strings, sorted. Only names and
+ * versions that {@link agentConfigPath} accepts are listed (case preserved), so every listed entry can be
+ * passed to `AgentFactory.create` as shown; a folder like `my agent/` or a file like `v1.bak.json.json` is skipped.
+ */
 export function listAgentConfigs(root: string): string[] {
   if (!existsSync(root)) return [];
   const found: string[] = [];
   for (const name of readdirSync(root).sort()) {
-    if (!isDirectory(join(root, name))) continue;
+    if (!AGENT_NAME_PATTERN.test(name) || !isDirectory(join(root, name))) continue;
     for (const file of readdirSync(join(root, name)).sort()) {
-      if (file.endsWith('.json')) found.push(`${name}/${file.slice(0, -'.json'.length)}`);
+      const version = file.slice(0, -'.json'.length);
+      if (file.endsWith('.json') && AGENT_VERSION_PATTERN.test(version) && !isDirectory(join(root, name, file))) found.push(`${name}/${version}`);
     }
   }
   return found;

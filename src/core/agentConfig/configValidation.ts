@@ -69,12 +69,11 @@ function checkAgainstSchema(raw: Record<string, unknown>, schema: OutputSchemaNo
     properties[field] = { ...property, enum: property.enum ?? list };
   }
   const merged: OutputSchemaNode = { ...schema, properties };
-  const required = new Set(schema.required ?? []);
   const defaults = isPlainObject(raw.defaults) ? raw.defaults : {};
   for (const [field, value] of Object.entries(defaults)) {
     const property = properties[field];
     if (!property) problems.push(`defaults.${field}: "${field}" is not a property of output_schema`);
-    else if (required.has(field)) problems.push(`defaults.${field}: "${field}" is required, so its default would never apply (remove it from required or from defaults)`);
+    // A default on a required field stays required in the model's schema and fills in when the model omits it.
     else validateOutput(property, value, `defaults.${field}`, problems);
   }
   if (raw.mode === 'Chooser' && !Object.values(properties).some((p) => p.enum)) {

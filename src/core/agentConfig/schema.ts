@@ -10,10 +10,11 @@ export const AGENT_MODES = ['Chooser', 'Writer', 'Extractor'] as const;
 export type AgentMode = (typeof AGENT_MODES)[number];
 
 /**
- * Allowed agent names: lower-case letters, digits, `_` and `-`, starting with a letter or digit, at most 64
- * characters. Nothing that could name another folder (`..`, `/`, `\`, an absolute path) passes.
+ * Allowed agent names: letters (case preserved: `A2`, `PreProcessing`), digits, `_` and `-`, starting with a
+ * letter or digit, at most 64 characters. Nothing that could name another folder (`..`, `/`, `\`, an absolute
+ * path) passes.
  */
-export const AGENT_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+export const AGENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /**
  * Allowed versions: an optional `v`, a digit, then lower-case letters, digits, `_`, `-`, with single dots
@@ -35,7 +36,8 @@ const EnumValue = z.union([z.string(), z.number(), z.boolean()]);
  *
  * Seed fields: `agent_name`, `version`, `mode`, `system_text`, `purpose_text`, `output_schema` (a JSON schema
  * object: `type: "object"`, `properties`, `required`), `enums` (field → allowed values), `defaults`
- * (field → value for optional fields the model leaves out), `model_name`, `temperature`, `max_output_tokens`,
+ * (field → value filled in when the model leaves the field out or sends null; a field may be both `required`
+ * and defaulted: it stays required in the schema sent to the model), `model_name`, `temperature`, `max_output_tokens`,
  * optional `input_keys` (the payload keys the agent takes, in prompt order).
  *
  * Extensions: `description` (for people), `tools` (names of the tools the agent may call, used by the TDD
@@ -44,7 +46,7 @@ const EnumValue = z.union([z.string(), z.number(), z.boolean()]);
  * The output schema's own subset rules are checked separately (see `outputSchema.ts`).
  */
 export const AgentConfigSchema = z.strictObject({
-  agent_name: z.string().regex(AGENT_NAME_PATTERN, 'must match ^[a-z0-9][a-z0-9_-]*$'),
+  agent_name: z.string().regex(AGENT_NAME_PATTERN, 'must match ^[A-Za-z0-9][A-Za-z0-9_-]*$'),
   version: z.string().regex(AGENT_VERSION_PATTERN, 'must look like v1, v2.1 or 1.0.0'),
   description: z.string().optional(),
   mode: z.enum(AGENT_MODES),

@@ -155,7 +155,6 @@ describe('AgentFactory', () => {
       ['/etc/passwd', 'v1'],
       ['', 'v1'],
       ['qa', ''],
-      ['QA', 'v1'],
       ['qa', 'v1..2'],
       ['qa', '..'],
       ['qa\\x', 'v1'],

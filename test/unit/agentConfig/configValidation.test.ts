@@ -57,7 +57,7 @@ describe('agent config validation', () => {
       'enums.answer: ["yes","no"] differs from output_schema.properties.answer.enum ["yes","maybe"]',
       'defaults.note: expected string, got number',
       'defaults.ghost: "ghost" is not a property of output_schema',
-      'defaults.answer: "answer" is required, so its default would never apply (remove it from required or from defaults)',
+      'defaults.answer: expected one of "yes", "maybe", got "x"',
     ]);
   });
 
