@@ -64,6 +64,7 @@ describe('repository sessions as the panel lists them (real git, real sessions)'
     });
   }
 
+  const savedIdentity = Object.fromEntries(Object.keys(IDENTITY).map((k) => [k, process.env[k]]));
   before(async () => {
     Object.assign(process.env, IDENTITY);
     workspace = await mkdtemp(join(tmpdir(), 'vscode-sessions-'));
@@ -80,6 +81,11 @@ describe('repository sessions as the panel lists them (real git, real sessions)'
   });
 
   after(async () => {
+    // The identity is this suite's alone: later suites check which identity git falls back to.
+    for (const [k, v] of Object.entries(savedIdentity)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
     await server?.close();
     if (workspace) await rm(workspace, { recursive: true, force: true });
   });
