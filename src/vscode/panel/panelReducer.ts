@@ -41,8 +41,12 @@ export const MAX_SUMMARY_CHARS = 2000;
 export type PanelAction =
   /** An event from the running supervisor. */
   | { type: 'supervisor'; event: SupervisorEvent; at: number }
-  /** A kata run was started from a command; shown before the supervisor's `session_started` (provider resolution, git checks). */
-  | { type: 'sessionStarting'; kata: string; model: string; provider: string; maxCycles: number; at: number; resume?: boolean; sandboxMode?: PanelSandboxMode }
+  /**
+   * A kata run was started from a command; shown before the supervisor's `session_started` (provider
+   * resolution, git checks). `resume` with the `sessionId` being resumed keeps the timeline when the panel
+   * shows that same session.
+   */
+  | { type: 'sessionStarting'; kata: string; model: string; provider: string; maxCycles: number; at: number; resume?: boolean; sessionId?: string; sandboxMode?: PanelSandboxMode }
   /** The control protocol asks a person to approve a tool call. */
   | { type: 'approvalRequested'; request: ApprovalRequestMessage; role?: string }
   /** A request was answered, withdrawn (timeout, cancellation) or the channel closed: the card goes away. */
@@ -75,7 +79,9 @@ function apply(state: PanelState, action: PanelAction): PanelState {
   switch (action.type) {
     case 'supervisor':
       return applyEvent(state, action.event, action.at);
-    case 'sessionStarting':
+    case 'sessionStarting': {
+      // Resuming the session on screen continues its timeline; any other session starts from an empty one.
+      const same = action.resume === true && action.sessionId !== undefined && action.sessionId === state.session?.sessionId;
       return {
         ...state,
         session: {
@@ -89,14 +95,16 @@ function apply(state: PanelState, action: PanelAction): PanelState {
           phase: null,
           totals: NO_TOTALS,
           startedAt: action.at,
+          ...(isSessionId(action.sessionId) ? { sessionId: action.sessionId } : {}),
           ...(action.sandboxMode ? { sandboxMode: action.sandboxMode } : {}),
         },
-        // Resuming continues the same timeline; the supervisor re-sends the cycles it runs again.
-        cycles: action.resume ? state.cycles : [],
-        actions: action.resume ? state.actions : [],
+        // The supervisor re-sends the cycles it runs again.
+        cycles: same ? state.cycles : [],
+        actions: same ? state.actions : [],
         approvals: [],
         errors: [],
       };
+    }
     case 'approvalRequested':
       return addApproval(state, fromControlRequest(action.request, action.role));
     case 'approvalClosed':

@@ -225,6 +225,7 @@ export class KataRunner implements vscode.Disposable {
       maxCycles: settings.maxCycles,
       at: Date.now(),
       resume: resume !== false,
+      ...(typeof resume === 'string' ? { sessionId: resume } : {}),
       sandboxMode: settings.sandbox,
     });
     store.flush();

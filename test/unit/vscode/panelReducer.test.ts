@@ -217,7 +217,7 @@ describe('panel reducer (pure): supervisor events → PanelState', () => {
     let state = fold(fresh(), events(wholeSession(2)));
     const restart = reducePanel(state, { type: 'sessionStarting', kata: 'fizzbuzz.kata.md', model: 'm', provider: 'openai', maxCycles: 6, at: 4 });
     assert.deepEqual(restart.cycles, []);
-    state = reducePanel(state, { type: 'sessionStarting', kata: 'fizzbuzz.kata.md', model: 'm', provider: 'openai', maxCycles: 6, at: 4, resume: true });
+    state = reducePanel(state, { type: 'sessionStarting', kata: 'fizzbuzz.kata.md', model: 'm', provider: 'openai', maxCycles: 6, at: 4, resume: true, sessionId: 'fizzbuzz-1' });
     assert.equal(state.cycles.length, 2);
     state = reducePanel(state, { type: 'supervisor', event: { type: 'session_started', kata: 'FizzBuzz', branch: 'tdd/fizzbuzz-1', baseBranch: 'main', model: 'm', provider: 'openai', maxCycles: 6, workspace: '/ws', sessionId: 'fizzbuzz-1', worktree: '/wt', sandbox: 'bubblewrap', resumedFromCycle: 3 }, at: 5 });
     assert.equal(state.cycles.length, 2);

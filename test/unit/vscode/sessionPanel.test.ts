@@ -72,6 +72,20 @@ describe('panel: sessions in their own worktree (sandbox line, recorded sessions
       assert.equal(next.session?.sandboxMode, 'auto');
     });
 
+    it('resuming the session on screen keeps its timeline; resuming another one (from the list) starts an empty one', () => {
+      let state = fresh();
+      for (const event of wholeSession(2)) state = reducePanel(state, { type: 'supervisor', event, at: 5 });
+      const starting = { type: 'sessionStarting', kata: 'fizzbuzz.kata.md', model: 'm', provider: 'openai', maxCycles: 6, at: 6, resume: true } as const;
+      const same = reducePanel(state, { ...starting, sessionId: 'fizzbuzz-1' });
+      assert.equal(same.cycles.length, 2);
+      assert.equal(same.session?.sessionId, 'fizzbuzz-1');
+      const other = reducePanel(state, { ...starting, sessionId: 'bowling-20261121-160000' });
+      assert.deepEqual(other.cycles, [], 'another session\'s timeline is not shown as this one\'s');
+      assert.deepEqual(other.actions, []);
+      assert.equal(other.session?.sessionId, 'bowling-20261121-160000');
+      assert.deepEqual(reducePanel(state, starting).cycles, [], 'an unknown session id keeps nothing');
+    });
+
     it('a session id the protocol would reject is left out, so the snapshot stays valid for the panel', () => {
       for (const sessionId of ['../../etc', '', '-rf', 'a/b', 'x'.repeat(300)]) {
         const state = reducePanel(fresh(), { type: 'supervisor', event: started({ sessionId }), at: 1 });
