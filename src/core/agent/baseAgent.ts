@@ -1,4 +1,5 @@
 import { AgentFactory } from '../agentConfig';
+import type { ControlProtocol } from '../control/controlProtocol';
 import { sharedAuditFile, type AuditTrail } from '../audit/auditTrail';
 import { runBatch, type BatchOptions, type BatchResult } from '../batch/runBatch';
 import { AgentError, toAgentError, type ErrorInfo } from '../errors/agentError';
@@ -14,6 +15,10 @@ import { HookRunner } from './hookRunner';
 import type { AgentLifecycle } from './lifecycle';
 import { fallbackPromptSource, signaturePromptSource, type PreparedPrompt, type PromptSource } from './promptSource';
 import type { Signature } from './signature';
+import type { ApprovalPolicy } from '../tools/approvalPolicy';
+import { ToolExecutor, type ExecuteToolOptions, type ToolChainResult, type ToolChainStep } from '../tools/executor';
+import type { RegisteredTool, ToolDiscoveryQuery, ToolRegistry } from '../tools/registry';
+import type { ToolCallResult } from '../tools/types';
 import { MultiCycleStrategy } from './strategies/multiCycle';
 import { SingleShotStrategy } from './strategies/singleShot';
 import type { CycleHandlers, ExecutionStrategy, StrategyHost } from './strategies/types';
@@ -67,7 +72,32 @@ export interface BaseAgentOptions {
   audit?: AuditTrail;
   /** Receives every execution's events. */
   onEvent?: AgentEventListener;
+  /**
+   * Opt-in tools: the agent builds a `ToolExecutor` over this registry (needs `workspaceRoot`), sharing the
+   * agent's `control` protocol, so tool approvals and the agent use one approval channel.
+   */
+  toolRegistry?: ToolRegistry;
+  /** Opt-in tools with an executor you built (instead of `toolRegistry`). */
+  toolExecutor?: ToolExecutor;
+  /** Absolute real path of the workspace the tools of `toolRegistry` work in. */
+  workspaceRoot?: string;
+  /** Approval policy of the executor built from `toolRegistry` (default: SAFE/LOW run, the rest asked). */
+  toolPolicy?: ApprovalPolicy;
+  /** The agent's control protocol (approvals, questions); the executor built from `toolRegistry` uses it. */
+  control?: ControlProtocol;
 }
+
+/** Every option {@link BaseAgent} itself reads; anything else must be declared by a subclass (`extraOptionKeys`). */
+const BASE_OPTION_KEYS: ReadonlySet<string> = new Set([
+  'llm', 'config', 'id', 'signature', 'agentConfig', 'promptLoader', 'lifecycle', 'metrics', 'audit', 'onEvent',
+  'toolRegistry', 'toolExecutor', 'workspaceRoot', 'toolPolicy', 'control',
+]);
+
+/** Options of {@link BaseAgent.discoverTools}: every given filter must match. */
+export type ToolDiscoveryOptions = Pick<ToolDiscoveryQuery, 'category' | 'safeOnly' | 'keyword'>;
+
+/** Options of {@link BaseAgent.executeTool}. */
+export type AgentToolCallOptions = Pick<ExecuteToolOptions, 'timeout' | 'storeInMemory' | 'signal'>;
 
 const log = getLogger('agent');
 const counters = new Map<string, number>();
@@ -98,15 +128,29 @@ export class BaseAgent implements StrategyHost {
   private listeners?: Set<AgentEventListener>;
   private strategy?: ExecutionStrategy;
   private source?: PromptSource;
+  /** The executor behind the tool methods (from `toolExecutor` or built from `toolRegistry`); undefined without tools. */
+  protected readonly toolExecutor?: ToolExecutor;
+  /** The control protocol given at construction (shared with the tool executor built from `toolRegistry`). */
+  protected readonly control?: ControlProtocol;
 
   constructor(options: BaseAgentOptions) {
     const started = performance.now();
     if (!options || typeof options.llm?.call !== 'function') {
       throw new AgentSettingsError(['llm: an LlmClient is required (e.g. from createAgentRuntime or createOpenAIClient)']);
     }
+    const known = new Set([...BASE_OPTION_KEYS, ...this.extraOptionKeys()]);
+    const unknown = Object.keys(options).filter((key) => !known.has(key));
+    if (unknown.length > 0) {
+      throw new AgentSettingsError(
+        unknown.map((key) => `${key}: not an option of ${new.target.name} (options: ${[...known].sort().join(', ')})`),
+        { unknownOptions: unknown },
+      );
+    }
     if (options.signature && options.agentConfig) {
       throw new AgentSettingsError(['signature, agentConfig: give one prompt definition, not both']);
     }
+    this.control = options.control;
+    this.toolExecutor = this.createToolExecutor(options);
     this.config = parseAgentConfig(options.config, this.configExtensions());
     this.options = options;
     this.llm = options.llm;
@@ -130,6 +174,15 @@ export class BaseAgent implements StrategyHost {
   }
 
   // ---- extension points -------------------------------------------------------------------------
+
+  /**
+   * Constructor option keys a subclass reads besides the base ones (ReAct: `toolbox`, `window`,
+   * `maxObservationChars`). Any other key is rejected, so a misspelt or unsupported option never goes unnoticed.
+   * Called from the base constructor: return a constant, do not read instance fields.
+   */
+  protected extraOptionKeys(): readonly string[] {
+    return [];
+  }
 
   /** A code signature for this agent's prompt; none (the default) means fallback mode unless a config is given. */
   protected createSignature(): Signature | undefined {
@@ -282,6 +335,69 @@ export class BaseAgent implements StrategyHost {
       },
       { concurrency: options.concurrency ?? this.config.batchConcurrency, signal: options.signal },
     );
+  }
+
+  // ---- tools ------------------------------------------------------------------------------------
+
+  /** True when the agent was given tools (`toolRegistry` or `toolExecutor`). */
+  hasToolSupport(): boolean {
+    return this.toolExecutor !== undefined;
+  }
+
+  /** The agent's tools matching every given filter (`category`, `safeOnly`, `keyword`); all without filters. */
+  discoverTools(query: ToolDiscoveryOptions = {}): RegisteredTool[] {
+    const { category, safeOnly, keyword } = query;
+    return this.requireTools('discoverTools').registry.discoverTools({ category, safeOnly, keyword });
+  }
+
+  /**
+   * Runs one tool through the agent's executor: parameters validated, the approval policy applied (asking
+   * through the shared control protocol), a timeout (`timeout` ms, default 30 s) and the agent's
+   * `wrapToolCall` hooks. Never throws for a bad call: the result says what went wrong (`ok: false`).
+   */
+  async executeTool(name: string, params: unknown, options: AgentToolCallOptions = {}): Promise<ToolCallResult> {
+    const executor = this.requireTools('executeTool');
+    const { timeout, storeInMemory, signal } = options;
+    return executor.executeTool(name, params, { timeout, storeInMemory, signal, requestedBy: this.id, wrap: this.hookRunner?.toolCallWrapper() });
+  }
+
+  /** Runs tools one after another; with `stopOnError` (default true) the first failing step stops the chain (the rest are `skipped`). */
+  async executeToolChain(steps: readonly ToolChainStep[], options: { stopOnError?: boolean; signal?: AbortSignal } = {}): Promise<ToolChainResult> {
+    const executor = this.requireTools('executeToolChain');
+    if (!Array.isArray(steps)) throw new AgentError('VALIDATION', 'steps: executeToolChain takes an array of { name, params } steps.', {});
+    const wrap = this.hookRunner?.toolCallWrapper();
+    const own = steps.map((step) => ({ ...step, options: { ...step.options, requestedBy: this.id, ...(wrap ? { wrap } : {}) } }));
+    return executor.executeToolChain(own, options);
+  }
+
+  private requireTools(method: string): ToolExecutor {
+    if (this.toolExecutor) return this.toolExecutor;
+    throw new AgentError(
+      'CONFIG',
+      `${method}: agent ${this.id} has no tools. Construct it with { toolRegistry, workspaceRoot } or { toolExecutor }.`,
+      { agentId: this.id, method },
+    );
+  }
+
+  private createToolExecutor(options: BaseAgentOptions): ToolExecutor | undefined {
+    const { toolRegistry, toolExecutor, workspaceRoot, toolPolicy } = options;
+    if (toolExecutor !== undefined) {
+      if (!(toolExecutor instanceof ToolExecutor)) throw new AgentSettingsError(['toolExecutor: must be a ToolExecutor']);
+      if (toolRegistry !== undefined) throw new AgentSettingsError(['toolRegistry, toolExecutor: give one, not both (the executor has its own registry)']);
+      const unused = (['workspaceRoot', 'toolPolicy'] as const).filter((key) => options[key] !== undefined);
+      if (unused.length > 0) throw new AgentSettingsError(unused.map((key) => `${key}: only applies with toolRegistry (a given toolExecutor has its own)`));
+      return toolExecutor;
+    }
+    if (toolRegistry === undefined) {
+      const unused = (['workspaceRoot', 'toolPolicy'] as const).filter((key) => options[key] !== undefined);
+      if (unused.length > 0) throw new AgentSettingsError(unused.map((key) => `${key}: only applies with toolRegistry`));
+      return undefined;
+    }
+    if (typeof toolRegistry?.discoverTools !== 'function') throw new AgentSettingsError(['toolRegistry: must be a ToolRegistry']);
+    if (typeof workspaceRoot !== 'string' || workspaceRoot === '') {
+      throw new AgentSettingsError(['workspaceRoot: toolRegistry needs the absolute path of the workspace the tools work in']);
+    }
+    return new ToolExecutor({ registry: toolRegistry, workspaceRoot, policy: toolPolicy, control: options.control });
   }
 
   // ---- internals --------------------------------------------------------------------------------

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AgentRun } from '../agent/agentRun';
 import { BaseAgent, type BaseAgentOptions } from '../agent/baseAgent';
 import type { BaseAgentConfigInput } from '../agent/config';
+import { AgentSettingsError } from '../agent/errors';
 import type { PreparedPrompt } from '../agent/promptSource';
 import { createSignature, type Signature } from '../agent/signature';
 import type { CycleHandlers } from '../agent/strategies/types';
@@ -10,7 +11,7 @@ import { createReActCycles, type ReActLimits } from './react/reactCycles';
 
 /** Options of {@link ReActAgent}: the base options plus the tools and prompt limits. */
 export interface ReActAgentOptions extends BaseAgentOptions, ReActLimits {
-  /** Tools the model may call; without one the agent answers directly. */
+  /** Tools the model may call (default: the agent's `toolExecutor` / `toolRegistry`); without any the agent answers directly. */
   toolbox?: AgentToolbox;
 }
 
@@ -35,8 +36,15 @@ export class ReActAgent extends BaseAgent {
 
   constructor(options: ReActAgentOptions) {
     super(options);
-    this.toolbox = options.toolbox;
+    if (options.toolbox && this.toolExecutor) {
+      throw new AgentSettingsError(['toolbox, toolRegistry/toolExecutor: give the tools one way']);
+    }
+    this.toolbox = options.toolbox ?? this.toolExecutor;
     this.limits = { window: options.window, maxObservationChars: options.maxObservationChars };
+  }
+
+  protected override extraOptionKeys(): readonly string[] {
+    return ['toolbox', 'window', 'maxObservationChars'];
   }
 
   protected override createSignature(): Signature | undefined {
