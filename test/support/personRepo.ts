@@ -49,8 +49,8 @@ async function put(dir: string, path: string, content: string): Promise<void> {
 }
 
 /**
- * A person's repository in the middle of work: on branch `work`, in a merge with a conflict-free
- * `MERGE_HEAD`, with a modified tracked file, a staged file, an untracked file, an ignored file
+ * A person's repository in the middle of work: on branch `work`, in a merge with a conflict in
+ * `notes.md` (unmerged index entries, `MERGE_HEAD`), with a modified tracked file, a staged file, an untracked file, an ignored file
  * (`data/db.txt`), a stash entry, and hooks that would leave a marker file in `markers` if they ever ran.
  */
 export async function dirtyMidMergeRepo(dir: string, markers: string): Promise<void> {
@@ -64,13 +64,17 @@ export async function dirtyMidMergeRepo(dir: string, markers: string): Promise<v
   git(dir, 'commit', '-q', '-m', 'base');
   git(dir, 'checkout', '-q', '-b', 'other');
   await put(dir, 'other.md', 'from the other branch\n');
+  await put(dir, 'notes.md', 'theirs\n');
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'other');
   git(dir, 'checkout', '-q', 'work');
+  await put(dir, 'notes.md', 'ours\n');
+  git(dir, 'commit', '-q', '-am', 'ours');
   await put(dir, 'stashed.md', 'stashed work\n');
   git(dir, 'add', 'stashed.md');
   git(dir, 'stash', 'push', '-q', '-m', 'an older stash of mine');
-  git(dir, 'merge', '--no-commit', '--no-ff', '-q', 'other');
+  gitOrEmpty(dir, 'merge', '--no-ff', '-q', 'other'); // conflicts in notes.md: unmerged index entries, MERGE_HEAD
+  if (!gitOrEmpty(dir, 'ls-files', '-u')) throw new Error('the merge was meant to conflict');
   await put(dir, 'README.md', '# Mine\n\nhalf-written, not committed\r\n');
   await put(dir, 'staged.md', 'staged\n');
   git(dir, 'add', 'staged.md');

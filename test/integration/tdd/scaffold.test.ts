@@ -42,11 +42,24 @@ describe('scaffolded projects run their (empty, then first) tests', function () 
     assert.deepEqual([one.passed, one.total], [1, 1]);
   });
 
-  it('Python: pytest with the source folder on the import path', async () => {
+  it('Python: a kata that puts its module and test at the root is not contradicted (collected and importable), with -q as katas write it', async () => {
+    const dir = await fresh();
+    await scaffoldProject(dir, 'python', kata('python'));
+    await writeFile(join(dir, 'leap.py'), 'def is_leap_year(y):\n    return y % 4 == 0\n');
+    await writeFile(join(dir, 'test_leap.py'), 'from leap import is_leap_year\n\ndef test_1996():\n    assert is_leap_year(1996)\n');
+    await writeFile(join(dir, 'tests', 'test_more.py'), 'from leap import is_leap_year\n\ndef test_2017():\n    assert not is_leap_year(2017)\n');
+    const runner = await detectTestRunner(dir, { testCommand: 'python3 -m pytest -q', env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' } });
+    const run = await runner.run({ timeoutMs: 20_000 });
+    assert.equal(run.status, 'passed', run.output);
+    assert.deepEqual([run.passed, run.total], [2, 2], 'the root test and the one under tests/ both ran');
+  });
+
+  it('Python: pytest with the root and the source folder on the import path', async () => {
     const dir = await fresh();
     const result = await scaffoldProject(dir, 'python', kata('python'));
     assert.ok(result.created.includes('pyproject.toml'));
-    assert.match(await readFile(join(dir, 'pyproject.toml'), 'utf8'), /pythonpath = \["src"\]/);
+    assert.match(await readFile(join(dir, 'pyproject.toml'), 'utf8'), /pythonpath = \["\.", "src"\]/);
+    assert.doesNotMatch(await readFile(join(dir, 'pyproject.toml'), 'utf8'), /testpaths/);
     const runner = await detectTestRunner(dir, { env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' } }); // plugins only slow this down
     assert.equal(runner.kind, 'pytest');
     const empty = await runner.run({ timeoutMs: 20_000 });

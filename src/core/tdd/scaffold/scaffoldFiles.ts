@@ -78,17 +78,19 @@ function typescript(kata: ScaffoldKata): ScaffoldPlan {
 }
 
 /**
- * Python: pytest with `pythonpath` pointing at the source folder (pytest ≥ 7), so tests import modules
- * by their plain name (`from fizzbuzz import fizzbuzz`). With no tests pytest says "no tests ran", which
- * the runner reads as "no tests yet".
+ * Python: pytest with `pythonpath` holding the workspace root and the source folder (pytest ≥ 7), so tests
+ * import modules by their plain name (`from fizzbuzz import fizzbuzz`) wherever the kata puts them. No
+ * `testpaths`: pytest collects `test_*.py` at the root and under the test folder alike, so a kata that asks
+ * for files at the root is never contradicted. With no tests pytest says "no tests ran", which the runner
+ * reads as "no tests yet".
  */
 function python(kata: ScaffoldKata): ScaffoldPlan {
-  const list = (dir: string): string => `["${dir.replace(/"/g, '')}"]`;
+  const list = (dirs: string[]): string => `[${[...new Set(dirs)].map((d) => `"${d.replace(/"/g, '')}"`).join(', ')}]`;
   return {
     files: {
       'pyproject.toml':
         `[project]\nname = "${packageName(kata.slug)}"\nversion = "0.0.0"\nrequires-python = ">=3.9"\n\n` +
-        `[tool.pytest.ini_options]\npythonpath = ${list(kata.sourceDir)}\ntestpaths = ${list(kata.testDir)}\n`,
+        `[tool.pytest.ini_options]\npythonpath = ${list(['.', kata.sourceDir])}\n`,
       '.gitignore': '__pycache__/\n*.pyc\n.pytest_cache/\n.venv/\n',
       [keep(kata.sourceDir)]: '',
       [keep(kata.testDir)]: '',
