@@ -1,3 +1,5 @@
+import type { TestErrorKind } from './diagnoseLoadError';
+
 /**
  * How a test run ended. `failed`: the tests ran and at least one failed. `error`: the tests could
  * not run at all (syntax error, import error, missing module, no runner). `timeout`: killed after the limit.
@@ -18,6 +20,8 @@ export interface TestRunResult {
   durationMs: number;
   /** For `error`/`timeout`: one line a person (or the model) can act on. */
   reason?: string;
+  /** For `error`: why the tests could not run (a runner that diagnoses its output sets it). */
+  errorKind?: TestErrorKind;
 }
 
 /** Runs a workspace's tests; implemented per runner (node:test, mocha, jest, vitest, pytest, a kata's own command). */

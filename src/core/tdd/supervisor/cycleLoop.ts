@@ -1,6 +1,8 @@
 import { AgentError, toAgentError } from '../../errors/agentError';
 import type { ProcessSandbox } from '../../osSandbox';
 import { redactSecrets } from '../../security/redact';
+import type { TestErrorKind } from '../../testRunners/diagnoseLoadError';
+import { truncateHeadTail } from '../../testRunners/truncateOutput';
 import type { TestRunner, TestRunResult } from '../../testRunners/types';
 import type { CycleOutcome, Phase, PhaseOutcome, Role, SessionStatus, SupervisorEvent, TestCounts } from '../events';
 import { buildRoleContext } from '../roles/roleContext';
@@ -62,6 +64,15 @@ export interface CycleLoopResult {
 }
 
 const KATA_COMPLETE = /^\W*KATA_COMPLETE\b/i;
+
+/**
+ * Test runs that could not run because of the Tester's own files (production code was green before its
+ * turn): a test that does not parse, or test files in which the runner finds no test. A missing
+ * production module is not among them: that is the usual red of a first test.
+ */
+const TESTER_FIXABLE: ReadonlySet<TestErrorKind> = new Set(['syntax', 'no_tests']);
+/** Characters of runner output a Tester retry carries. */
+const RUNNER_ERROR_HINT_CHARS = 2_000;
 
 function counts(result: TestRunResult): TestCounts {
   return { status: result.status, passed: result.passed, failed: result.failed, total: result.total };
@@ -209,6 +220,12 @@ export class CycleLoop {
       if (tests.status === 'timeout') {
         await checkpoint.restore();
         hint = `The tests timed out after your change (${tests.reason ?? 'no output'}). Write a test that finishes quickly.`;
+        continue;
+      }
+      if (tests.status === 'error' && tests.errorKind && TESTER_FIXABLE.has(tests.errorKind)) {
+        // The Implementer may not touch tests, so it could never fix this: the Tester gets it back.
+        await checkpoint.restore();
+        hint = `Your test could not run (${tests.reason ?? tests.errorKind}), so it was undone. Fix it and write it again. Runner output:\n${truncateHeadTail(tests.output, RUNNER_ERROR_HINT_CHARS)}`;
         continue;
       }
       const fewer = tests.status === 'error' ? [] : checkRoleBoundary('tester', [], { testsBefore: this.lastTests.total, testsAfter: tests.total });
