@@ -1,4 +1,5 @@
 import { isAgentError } from '../core/errors/agentError';
+import { escapeTerminalText } from '../core/security/terminalText';
 import { setLogLevel } from '../core/logging/logger';
 import { EXIT, UsageError, type CliIo } from './cliIo';
 import { demoCommand } from './commands/demo';
@@ -68,16 +69,20 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         throw new UsageError(`Unknown command '${command}'. Run 'tdd-agent --help'.`);
     }
   } catch (err) {
-    if (err instanceof UsageError) {
-      io.stderr.write(`tdd-agent: ${err.message}\n`);
-      return EXIT.usage;
-    }
-    if (isAgentError(err)) {
-      const hint = CLI_HINTS[err.error_code];
-      io.stderr.write(`tdd-agent: ${err.error_code}: ${err.message}${hint ? ` ${hint}` : ''}\n`);
-      return CONFIGURATION_CODES.has(err.error_code) ? EXIT.usage : EXIT.failed;
-    }
-    io.stderr.write(`tdd-agent: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`);
-    return EXIT.failed;
+    const { code, errorCode, message } = describeFailure(err);
+    io.stderr.write(escapeTerminalText(`tdd-agent: ${errorCode === 'USAGE' ? '' : `${errorCode}: `}${message}\n`));
+    // Scripts asked for JSON: they get one object on stdout whatever went wrong.
+    if (rest.includes('--json')) io.stdout.write(`${JSON.stringify({ status: 'error', error: { error_code: errorCode, message } })}\n`);
+    return code;
   }
+}
+
+/** The exit code, error code and one-line message of a failed invocation. */
+function describeFailure(err: unknown): { code: number; errorCode: string; message: string } {
+  if (err instanceof UsageError) return { code: EXIT.usage, errorCode: 'USAGE', message: err.message };
+  if (isAgentError(err)) {
+    const hint = CLI_HINTS[err.error_code];
+    return { code: CONFIGURATION_CODES.has(err.error_code) ? EXIT.usage : EXIT.failed, errorCode: err.error_code, message: `${err.message}${hint ? ` ${hint}` : ''}` };
+  }
+  return { code: EXIT.failed, errorCode: 'UNKNOWN', message: `unexpected error: ${err instanceof Error ? err.message : String(err)}` };
 }

@@ -93,6 +93,16 @@ describe('tdd-agent CLI', function () {
         assert.equal(r.code, 2, r.stderr);
         assert.match(r.stderr, message);
         assert.equal(r.stderr.trim().split('\n').length, 1, `one line, got: ${r.stderr}`);
+        assert.equal(r.stdout, '', 'nothing on stdout without --json');
+      });
+      it(`${what}, with --json: one JSON error object on stdout`, async () => {
+        const r = await cli([...argv, '--json'], isolatedEnv());
+        assert.equal(r.code, 2, r.stderr);
+        const out = JSON.parse(r.stdout);
+        assert.deepEqual(Object.keys(out), ['status', 'error']);
+        assert.equal(out.status, 'error');
+        assert.match(out.error.error_code, /^(USAGE|CONFIG|VALIDATION)$/);
+        assert.match(out.error.message, message);
       });
     }
 
