@@ -30,6 +30,18 @@ export const PHASE_OUTCOMES = ['red', 'green', 'refactored', 'no_change', 'skipp
 /** One of {@link PHASE_OUTCOMES}. */
 export type PhaseOutcome = (typeof PHASE_OUTCOMES)[number];
 
+/**
+ * Why a role's turn did not succeed: its attempts ran but never reached the phase's goal
+ * (`EXECUTION_FAILED`), its last test run was killed at the time limit (`TIMED_OUT`), or the tests passed
+ * and a quality gate failed (`QUALITY_GATE_FAILED`).
+ */
+export const ROLE_ERROR_CODES = ['EXECUTION_FAILED', 'TIMED_OUT', 'QUALITY_GATE_FAILED'] as const;
+/** One of {@link ROLE_ERROR_CODES}. */
+export type RoleErrorCode = (typeof ROLE_ERROR_CODES)[number];
+
+/** Outcomes after which a role's turn counts as a success. */
+export const SUCCESSFUL_PHASE_OUTCOMES: ReadonlySet<PhaseOutcome> = new Set(['red', 'green', 'refactored', 'no_change', 'kata_complete']);
+
 /** The counts of one test run, as the supervisor saw them. */
 export interface TestCounts {
   status: TestRunStatus;

@@ -37,6 +37,8 @@ describe('TDD supervisor: happy paths', function () {
     const subjects = log.all.map((c) => c.message).reverse();
     assert.deepEqual(subjects.slice(0, 3).map((s) => s.split(' for ')[0]), ['chore: initial empty commit (tdd-agent)', 'chore: scaffold a javascript project', 'feat: returns the number itself']);
     assert.ok(subjects.includes('refactor: name the divisibility check'), subjects.join(' | '));
+    const refactorer = summary.cycles[2]!.phases.find((p) => p.role === 'refactorer')!;
+    assert.deepEqual([refactorer.success, refactorer.commits_made, refactorer.files_modified], [true, [summary.cycles[2]!.commit], [JS_SOURCE_PATH]]);
     await git.checkout(summary.branch);
     assert.equal(await readFile(join(h.workspace, JS_SOURCE_PATH), 'utf8'), JS_REFACTORED_SOURCE);
     assert.equal((await git.status()).isClean(), true);

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { fizzbuzzJs, JS, JS_SOURCE_PATH } from '../../support/fizzbuzzPlans';
+import { fizzbuzzJs, JS, JS_SOURCE_PATH, JS_TEST_PATH } from '../../support/fizzbuzzPlans';
 import { contextOf, SessionHarness } from './sessionHarness';
 
 /** Fails (and says why) while src/fizzbuzz.js holds a TODO. */
@@ -36,5 +36,28 @@ describe('TDD supervisor: quality gates', function () {
     assert.match(retry, /gate: src\/fizzbuzz\.js still has a TODO/);
     assert.equal(summary.totals.retries, 1);
     assert.equal(await h.git().show([`${summary.cycles[0]!.commit}:${JS_SOURCE_PATH}`]), JS.impl(1), 'the commit passed the gate');
+
+    // Per-role results: what each turn achieved, in the summary (`--json`).
+    const [tester, implementer] = summary.cycles[0]!.phases;
+    assert.deepEqual(
+      { ...tester, duration_ms: 0 },
+      { role: 'tester', attempts: 1, outcome: 'red', duration_ms: 0, success: true, files_modified: [JS_TEST_PATH], tests_passed: 0, overshoot_detected: false, commits_made: [] },
+    );
+    assert.equal(implementer!.success, true);
+    assert.deepEqual(implementer!.files_modified, [JS_SOURCE_PATH]);
+    assert.equal(implementer!.tests_passed, 1);
+    assert.deepEqual(implementer!.commits_made, [summary.cycles[0]!.commit]);
+    assert.equal(implementer!.error, undefined, 'a turn that succeeded in the end has no error');
+  });
+
+  it('a gate that never passes: the implementer’s turn fails with QUALITY_GATE_FAILED, and nothing is committed', async () => {
+    const { summary } = await h.run({ cycles: fizzbuzzJs(1), completeAfterLastCycle: false }, { qualityGates: ['node -e "process.exit(3)"'], maxCycles: 1 });
+    assert.equal(summary.status, 'failed');
+    const implementer = summary.cycles[0]!.phases.find((p) => p.role === 'implementer')!;
+    assert.equal(implementer.success, false);
+    assert.equal(implementer.error?.error_code, 'QUALITY_GATE_FAILED');
+    assert.match(implementer.error!.message, /process\.exit\(3\)/);
+    assert.deepEqual(implementer.commits_made, []);
+    assert.equal(summary.totals.commits, 0);
   });
 });

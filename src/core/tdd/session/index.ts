@@ -2,6 +2,8 @@
 export {
   CycleStateSchema,
   PhaseRecordSchema,
+  RoleResultSchema,
+  type RoleResult,
   SessionGitSchema,
   SessionKataSchema,
   SessionMetricsSchema,

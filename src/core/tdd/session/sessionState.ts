@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { KATA_LANGUAGES } from '../kata/languageDefaults';
-import { CYCLE_OUTCOMES, PHASES, PHASE_OUTCOMES, ROLES, SESSION_STATUSES } from '../events';
+import { CYCLE_OUTCOMES, PHASES, PHASE_OUTCOMES, ROLE_ERROR_CODES, ROLES, SESSION_STATUSES } from '../events';
 
 
 
@@ -9,6 +9,21 @@ const isoTime = z.string().min(1);
 
 /** passed / failed / total of one test run. */
 export const TestCountsSchema = z.object({ passed: count, failed: count, total: count });
+
+/** What one role's turn achieved (the agent interface contract's per-role result). */
+export const RoleResultSchema = z.object({
+  success: z.boolean(),
+  /** Workspace-relative paths the role changed in its last attempt. */
+  files_modified: z.array(z.string()),
+  /** Passing tests after the role's last test run. */
+  tests_passed: count,
+  overshoot_detected: z.boolean(),
+  /** Commits made from the role's work (the green commit for the Implementer, the refactor commit). */
+  commits_made: z.array(z.string()),
+  error: z.object({ error_code: z.enum(ROLE_ERROR_CODES), message: z.string() }).optional(),
+});
+/** See {@link RoleResultSchema}. */
+export type RoleResult = z.infer<typeof RoleResultSchema>;
 
 /** One role's turn(s) within a cycle. */
 export const PhaseRecordSchema = z.object({
@@ -20,6 +35,7 @@ export const PhaseRecordSchema = z.object({
   violations: count.default(0),
   reverts: count.default(0),
   lastError: z.string().optional(),
+  result: RoleResultSchema.optional(),
 });
 /** One role's record within a cycle. */
 export type PhaseRecord = z.infer<typeof PhaseRecordSchema>;

@@ -10,7 +10,7 @@ import { reportLabel, type RoleRunners } from '../roles/roleRunner';
 import { checkRoleBoundary, describeViolations, type BoundaryViolation } from '../boundaries';
 import { PhaseCheckpoint, type CheckpointGit } from './phaseCheckpoint';
 import { runQualityGates, type GateFailure } from './qualityGates';
-import type { SessionRecorder } from './sessionRecorder';
+import type { SessionRecorder, TurnOutcome } from './sessionRecorder';
 
 /** How many times a role may try within one phase before the supervisor gives up on it. */
 export const MAX_ATTEMPTS: Record<Role, number> = { tester: 3, implementer: 3, refactorer: 3 };
@@ -90,6 +90,8 @@ export class CycleLoop {
   private lastTests: TestCounts = { status: 'passed', passed: 0, failed: 0, total: 0 };
   private lastOutput = '';
   private cycleInProgress: number | undefined;
+  /** What the current role's turn did so far, for its result (reset when a phase starts). */
+  private turnOutcome: TurnOutcome = { filesModified: [], testsPassed: 0 };
 
   constructor(private readonly o: CycleLoopOptions) {
   }
@@ -198,12 +200,14 @@ export class CycleLoop {
   /** Red: one new failing test. A passing suite is an overshoot; touching production code is a violation. */
   private async redPhase(n: number): Promise<{ outcome: PhaseOutcome; behaviour: string }> {
     const started = Date.now();
+    this.turnOutcome = { filesModified: [], testsPassed: this.lastTests.passed };
     let hint: string | undefined;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS.tester; attempt++) {
       if (attempt > 1) this.o.recorder.count('retries', 'tester');
       const checkpoint = await PhaseCheckpoint.take(this.o.workspaceRoot, this.o.git);
       const report = await this.turn('tester', 'TESTING', n, attempt, hint);
       const changes = await checkpoint.changesSince();
+      this.turnOutcome.filesModified = changes.map((c) => c.path);
 
       if (changes.length === 0) {
         if (KATA_COMPLETE.test(report)) return this.endPhase(n, 'tester', attempt, 'kata_complete', started, { behaviour: '' });
@@ -220,6 +224,7 @@ export class CycleLoop {
       if (tests.status === 'timeout') {
         await checkpoint.restore();
         hint = `The tests timed out after your change (${tests.reason ?? 'no output'}). Write a test that finishes quickly.`;
+        this.turnOutcome.error = { error_code: 'TIMED_OUT', message: 'The tests timed out after the tester’s change.' };
         continue;
       }
       if (tests.status === 'error' && tests.errorKind && TESTER_FIXABLE.has(tests.errorKind)) {
@@ -251,6 +256,7 @@ export class CycleLoop {
   /** Green: the smallest production change that passes every test, without touching tests. */
   private async greenPhase(n: number): Promise<{ label: string } | undefined> {
     const started = Date.now();
+    this.turnOutcome = { filesModified: [], testsPassed: this.lastTests.passed };
     const redTotal = this.lastTests.total;
     let hint: string | undefined = `The new test fails. Test output:\n${this.lastOutput}`;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS.implementer; attempt++) {
@@ -258,6 +264,7 @@ export class CycleLoop {
       const checkpoint = await PhaseCheckpoint.take(this.o.workspaceRoot, this.o.git);
       const report = await this.turn('implementer', 'IMPLEMENTING', n, attempt, hint);
       const changes = await checkpoint.changesSince();
+      this.turnOutcome.filesModified = changes.map((c) => c.path);
 
       const touchedTests = checkRoleBoundary('implementer', changes, { kata: this.o.kata });
       if (touchedTests.length) {
@@ -272,11 +279,13 @@ export class CycleLoop {
       }
       if (tests.status !== 'passed') {
         hint = `Attempt ${attempt} did not make the tests pass (${describe(tests)}). Test output:\n${tests.output}`;
+        this.turnOutcome.error = { error_code: tests.status === 'timeout' ? 'TIMED_OUT' : 'EXECUTION_FAILED', message: `The tests did not pass after the last attempt (${describe(tests)}).` };
         continue;
       }
       const gate = await this.qualityGates(n);
       if (gate) {
         hint = `The tests pass, but the quality gate failed:\n${gate.output}`;
+        this.turnOutcome.error = { error_code: 'QUALITY_GATE_FAILED', message: `The quality gate '${gate.command}' failed.` };
         continue;
       }
       this.lastTests = counts(tests);
@@ -290,12 +299,14 @@ export class CycleLoop {
   /** Refactor: one behaviour-preserving change, kept only when everything stays green. Never fatal. */
   private async refactorPhase(n: number): Promise<string | undefined> {
     const started = Date.now();
+    this.turnOutcome = { filesModified: [], testsPassed: this.lastTests.passed };
     let hint: string | undefined;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS.refactorer; attempt++) {
       if (attempt > 1) this.o.recorder.count('retries', 'refactorer');
       const checkpoint = await PhaseCheckpoint.take(this.o.workspaceRoot, this.o.git);
       const report = await this.turn('refactorer', 'REFACTORING', n, attempt, hint);
       const changes = await checkpoint.changesSince();
+      this.turnOutcome.filesModified = changes.map((c) => c.path);
       // NO_REFACTOR is the polite form of "no change"; only the diff counts.
       if (changes.length === 0) {
         this.endPhase(n, 'refactorer', attempt, 'no_change', started, {});
@@ -320,6 +331,9 @@ export class CycleLoop {
         : gate
           ? `The quality gate failed after the refactoring:\n${gate.output}`
           : `The refactoring broke the tests (${describe(tests)}):\n${tests.output}`;
+      this.turnOutcome.error = gate
+        ? { error_code: 'QUALITY_GATE_FAILED', message: `The quality gate '${gate.command}' failed after the refactoring.` }
+        : { error_code: tests.status === 'timeout' ? 'TIMED_OUT' : 'EXECUTION_FAILED', message: reason.split('\n')[0]! };
       await checkpoint.restore();
       this.o.recorder.count('reverts', 'refactorer');
       this.o.emit({ type: 'reverted', cycle: n, role: 'refactorer', reason: reason.split('\n')[0]! });
@@ -338,7 +352,7 @@ export class CycleLoop {
 
   private endPhase<T extends object>(n: number, role: Role, attempts: number, outcome: PhaseOutcome, started: number, extra: T): { outcome: PhaseOutcome } & T {
     const durationMs = Date.now() - started;
-    this.o.recorder.endPhase(role, attempts, outcome, durationMs);
+    this.o.recorder.endPhase(role, attempts, outcome, durationMs, this.turnOutcome);
     this.o.emit({ type: 'phase_finished', cycle: n, role, outcome, attempts, durationMs });
     return { outcome, ...extra };
   }
@@ -390,6 +404,7 @@ export class CycleLoop {
     const result = await this.o.testRunner.run({ signal: this.o.signal, timeoutMs: this.o.testTimeoutMs });
     this.checkCancelled();
     this.lastOutput = result.output;
+    if (role !== 'baseline') this.turnOutcome.testsPassed = result.passed;
     this.o.emit({ type: 'test_run_finished', cycle, role, tests: counts(result), durationMs: result.durationMs, reason: result.reason && redactSecrets(result.reason) });
     return result;
   }

@@ -1,11 +1,21 @@
 import type { ErrorInfo } from '../../errors/agentError';
 import type { TokenUsage } from '../../llm/types';
-import type { CycleOutcome, Phase, PhaseOutcome, Role, SessionStatus, TestCounts } from '../events';
+import { SUCCESSFUL_PHASE_OUTCOMES, type CycleOutcome, type Phase, type PhaseOutcome, type Role, type RoleErrorCode, type SessionStatus, type TestCounts } from '../events';
 import type { SessionGitInfo } from '../git';
 import type { Kata } from '../kata';
-import { emptySessionMetrics, newCycleState, type CycleState, type SessionState } from '../session/sessionState';
+import { emptySessionMetrics, newCycleState, type CycleState, type RoleResult, type SessionState } from '../session/sessionState';
 import type { SessionStore } from '../session/sessionStore';
 import type { SessionSummary } from './sessionSummary';
+
+/** What the loop saw of one role's turn, for its result. */
+export interface TurnOutcome {
+  /** Paths the role changed in its last attempt. */
+  filesModified: Iterable<string>;
+  /** Passing tests after the role's last test run. */
+  testsPassed: number;
+  /** Why it did not succeed, when the loop knows better than "execution failed". */
+  error?: { error_code: RoleErrorCode; message: string };
+}
 
 /** Counters the loop bumps; each also lands on the phase record of the role that caused it. */
 export type SessionCounter = 'overshoots' | 'violations' | 'retries' | 'reverts';
@@ -38,6 +48,8 @@ export class SessionRecorder {
     implementer: { overshoots: 0, violations: 0, reverts: 0 },
     refactorer: { overshoots: 0, violations: 0, reverts: 0 },
   };
+  /** Commits made from a role's work before its phase record exists (the refactor commit). */
+  private readonly pendingCommits: Record<Role, string[]> = { tester: [], implementer: [], refactorer: [] };
 
   private constructor(
     readonly state: SessionState,
@@ -112,14 +124,25 @@ export class SessionRecorder {
     cycle.attempts[role] = attempt;
   }
 
-  /** A role's phase ended; its counters since the phase began go on the record. */
-  endPhase(role: Role, attempts: number, outcome: PhaseOutcome, durationMs: number): void {
+  /** A role's phase ended; its counters since the phase began and the result of its turn go on the record. */
+  endPhase(role: Role, attempts: number, outcome: PhaseOutcome, durationMs: number, turn: TurnOutcome = { filesModified: [], testsPassed: 0 }): void {
     const cycle = this.current;
     const duration = Math.round(durationMs);
     this.state.metrics.phaseDurationsMs[PHASE_OF[role]] += duration;
     if (!cycle) return;
-    cycle.phases.push({ role, attempts, outcome, durationMs: duration, ...this.pending[role] });
+    const counters = this.pending[role];
+    const success = SUCCESSFUL_PHASE_OUTCOMES.has(outcome);
+    const result: RoleResult = {
+      success,
+      files_modified: [...turn.filesModified].sort(),
+      tests_passed: turn.testsPassed,
+      overshoot_detected: counters.overshoots > 0,
+      commits_made: this.pendingCommits[role],
+      ...(!success && outcome !== 'cancelled' ? { error: turn.error ?? { error_code: 'EXECUTION_FAILED', message: `The ${role} did not reach its goal in ${attempts} attempt(s).` } } : {}),
+    };
+    cycle.phases.push({ role, attempts, outcome, durationMs: duration, ...counters, result });
     this.pending[role] = { overshoots: 0, violations: 0, reverts: 0 };
+    this.pendingCommits[role] = [];
   }
 
   /** Bumps a session counter, attributed to the role whose turn caused it. */
@@ -133,10 +156,15 @@ export class SessionRecorder {
     if (this.current) this.current.behaviour = text;
   }
 
-  /** A commit was made in the current cycle: its green state, or its refactoring. */
+  /** A commit was made in the current cycle: its green state (the Implementer's), or its refactoring. */
   commit(kind: 'green' | 'refactor', sha: string): void {
     this.state.metrics.commits++;
-    if (this.current) this.current.commits[kind] = sha;
+    if (!this.current) return;
+    this.current.commits[kind] = sha;
+    const role: Role = kind === 'green' ? 'implementer' : 'refactorer';
+    const ended = this.current.phases.findLast((p) => p.role === role);
+    if (ended?.result) ended.result.commits_made.push(sha);
+    else this.pendingCommits[role].push(sha);
   }
 
   /** One model call: tokens and latency. */
@@ -198,7 +226,7 @@ export class SessionRecorder {
           outcome: c.outcome as CycleOutcome,
           commit: c.commits.refactor ?? c.commits.green ?? null,
           tests: { passed: c.tests?.passed ?? 0, failed: c.tests?.failed ?? 0 },
-          phases: c.phases.map((p) => ({ role: p.role, attempts: p.attempts, outcome: p.outcome, duration_ms: p.durationMs })),
+          phases: c.phases.map((p) => ({ role: p.role, attempts: p.attempts, outcome: p.outcome, duration_ms: p.durationMs, ...(p.result ?? {}) })),
         })),
       session: {
         id: state.id,

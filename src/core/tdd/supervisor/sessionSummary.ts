@@ -1,15 +1,24 @@
 import { z } from 'zod';
-import { CYCLE_OUTCOMES, PHASE_OUTCOMES, ROLES, SESSION_STATUSES } from '../events';
+import { CYCLE_OUTCOMES, PHASE_OUTCOMES, ROLE_ERROR_CODES, ROLES, SESSION_STATUSES } from '../events';
 
 // The result of a session: what `tdd-agent kata --json` prints, what the panel shows at the end.
 // One schema, so the CLI's output contract is checked by tests rather than described in prose.
 
-/** One role's phase in a cycle: attempts, outcome and duration. */
+/**
+ * One role's phase in a cycle: attempts, outcome and duration, and the role's result (success, files
+ * modified, passing tests, overshoot, commits, and the error when it did not succeed).
+ */
 export const PhaseSummarySchema = z.object({
   role: z.enum(ROLES),
   attempts: z.number().int().nonnegative(),
   outcome: z.enum(PHASE_OUTCOMES),
   duration_ms: z.number().nonnegative(),
+  success: z.boolean().optional(),
+  files_modified: z.array(z.string()).optional(),
+  tests_passed: z.number().int().nonnegative().optional(),
+  overshoot_detected: z.boolean().optional(),
+  commits_made: z.array(z.string()).optional(),
+  error: z.object({ error_code: z.enum(ROLE_ERROR_CODES), message: z.string() }).optional(),
 });
 
 /** One cycle: outcome, the commit it ended at (refactor commit if any), test counts and phases. */
