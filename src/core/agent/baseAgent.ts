@@ -5,9 +5,9 @@ import { runBatch, type BatchOptions, type BatchResult } from '../batch/runBatch
 import { AgentError, toAgentError, type ErrorInfo } from '../errors/agentError';
 import type { LlmClient, TokenUsage } from '../llm/types';
 import { getLogger } from '../logging/logger';
-import { PerformanceMetrics, type PerformanceTargets } from '../metrics/performanceMetrics';
+import { PerformanceMetrics, checkTargets, type PerformanceTargets } from '../metrics/performanceMetrics';
 import { AgentRun } from './agentRun';
-import { parseAgentConfig, type BaseAgentConfig, type BaseAgentConfigInput } from './config';
+import { parseAgentConfig, type AgentConfigExtensions, type BaseAgentConfig, type BaseAgentConfigInput } from './config';
 import { configPromptSource, type AgentConfigRef, type AgentPromptLoader } from './configPromptSource';
 import { AgentInputError, AgentSettingsError } from './errors';
 import { failureTermination, type AgentEventListener, type TerminationReason } from './events';
@@ -56,7 +56,7 @@ export interface BaseAgentOptions {
   llm: LlmClient;
   /** Settings, validated with defaults (see BaseAgentConfigSchema). */
   config?: BaseAgentConfigInput;
-  /** Default: `<agent kind>-<n>`. */
+  /** Default (also for an empty or blank id): `<agent kind>-<n>`. */
   id?: string;
   /** Prompt from a code signature (overrides `createSignature()`). */
   signature?: Signature;
@@ -100,6 +100,29 @@ export type ToolDiscoveryOptions = Pick<ToolDiscoveryQuery, 'category' | 'safeOn
 export type AgentToolCallOptions = Pick<ExecuteToolOptions, 'timeout' | 'storeInMemory' | 'signal'>;
 
 const log = getLogger('agent');
+
+/** The performance targets every agent has unless it overrides `performanceTargets()`. */
+export const DEFAULT_PERFORMANCE_TARGETS: Readonly<PerformanceTargets> = Object.freeze({
+  frameworkInitMs: 100,
+  agentCreationP95Ms: 200,
+  executionP95Ms: 500,
+});
+
+/** Returns `targets` when every given target is a positive finite number (a success rate at most 1); else throws CONFIG. */
+function validatePerformanceTargets(targets: PerformanceTargets): PerformanceTargets {
+  if (!targets || typeof targets !== 'object') throw new AgentSettingsError(['performanceTargets: must return an object of targets']);
+  const problems: string[] = [];
+  for (const [key, value] of Object.entries(targets)) {
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+      problems.push(`performanceTargets.${key}: must be a positive number, got ${JSON.stringify(value)}`);
+    } else if (key === 'minSuccessRate' && value > 1) {
+      problems.push(`performanceTargets.minSuccessRate: must be at most 1, got ${value}`);
+    }
+  }
+  if (problems.length > 0) throw new AgentSettingsError(problems);
+  return targets;
+}
 const counters = new Map<string, number>();
 // No payload here: `compose(inputs)` checks it against the config's input keys (checking it twice would encode it twice).
 const defaultLoader: AgentPromptLoader = (name, version, _inputs, options) => AgentFactory.create(name, version, undefined, options);
@@ -110,8 +133,9 @@ const defaultLoader: AgentPromptLoader = (name, version, _inputs, options) => Ag
  * metrics, batch, audit) — each a small piece the agent is given, not a base class.
  *
  * Extension points (override in a subclass, all optional): `createSignature()`, `agentDefinition()`,
- * `agentKind()`, `configExtensions()`, `createExecutionStrategy()`, `performanceTargets()`, `preExecute`,
- * `parseResult`, `postExecute`, and `createCycleHandlers` for multi-cycle agents.
+ * `agentKind()`, `extraOptionKeys()`, `frameworkConfigExtensions()`, `configExtensions()`,
+ * `createExecutionStrategy()`, `performanceTargets()`, `preExecute`, `parseResult`, `postExecute`, and
+ * `createCycleHandlers` for multi-cycle agents. Opt-in tools: `toolRegistry` + `workspaceRoot`, or `toolExecutor`.
  */
 export class BaseAgent implements StrategyHost {
   /** Stable id used in metadata, events, logs and the audit trail. */
@@ -151,11 +175,15 @@ export class BaseAgent implements StrategyHost {
     }
     this.control = options.control;
     this.toolExecutor = this.createToolExecutor(options);
-    this.config = parseAgentConfig(options.config, this.configExtensions());
+    this.config = parseAgentConfig(options.config, this.configExtensions(), this.frameworkConfigExtensions());
     this.options = options;
     this.llm = options.llm;
     const kind = this.agentKind();
-    if (options.id !== undefined) this.id = options.id;
+    if (options.id !== undefined && (typeof options.id !== 'string' || options.id.length > 200)) {
+      throw new AgentSettingsError([`id: must be a string of at most 200 characters (or empty / omitted for the default)`]);
+    }
+    // An empty (or blank) id falls back to the default, like an omitted one.
+    if (options.id !== undefined && options.id.trim() !== '') this.id = options.id;
     else {
       const n = (counters.get(kind) ?? 0) + 1;
       counters.set(kind, n);
@@ -168,6 +196,7 @@ export class BaseAgent implements StrategyHost {
       if (!this.audit) throw new AgentSettingsError(['auditTrail: needs config.auditPath or an `audit` option to write to']);
     }
     if (this.config.performanceTracking) {
+      validatePerformanceTargets(this.performanceTargets());
       this.metrics = options.metrics ?? new PerformanceMetrics();
       this.metrics.recordAgentCreation(performance.now() - started);
     }
@@ -199,19 +228,40 @@ export class BaseAgent implements StrategyHost {
     return 'agent';
   }
 
-  /** Settings this agent class defaults to, merged over the base defaults (user settings win). */
-  protected configExtensions(): BaseAgentConfigInput {
+  /**
+   * Settings a framework built on BaseAgent gives all its agents (override in your framework's base class):
+   * merged over the base defaults, under `configExtensions()` and the caller's settings. May add keys of its
+   * own (e.g. `generation_config`). Called from the base constructor: return a constant.
+   */
+  protected frameworkConfigExtensions(): AgentConfigExtensions {
     return {};
   }
 
-  /** The strategy for `config.strategy` (single shot, or multi-cycle with `config.maxCycles`). */
-  protected createExecutionStrategy(): ExecutionStrategy {
+  /**
+   * Settings this agent class defaults to: merged over the base defaults and `frameworkConfigExtensions()`
+   * (plain-object values merge key by key); the caller's settings win. May add keys of its own (e.g.
+   * `generation_config`), which the caller may then set too. Called from the base constructor: return a constant.
+   */
+  protected configExtensions(): AgentConfigExtensions {
+    return {};
+  }
+
+  /**
+   * The strategy for `config.strategy` (single shot, or multi-cycle with `config.maxCycles`). An override that
+   * returns nothing falls back to single shot.
+   */
+  protected createExecutionStrategy(): ExecutionStrategy | undefined {
     return this.config.strategy === 'multi_cycle' ? new MultiCycleStrategy({ maxCycles: this.config.maxCycles }) : new SingleShotStrategy();
   }
 
-  /** Targets the metrics are compared with (`checkTargets`); none by default. */
+  /**
+   * Targets the metrics are compared with ({@link BaseAgent.checkPerformanceTargets}): by default
+   * {@link DEFAULT_PERFORMANCE_TARGETS} (framework init 100 ms, agent creation p95 200 ms, execution p95
+   * 500 ms). Override to change them; every target must be a positive number (checked at construction when
+   * `performanceTracking` is on).
+   */
   performanceTargets(): PerformanceTargets {
-    return {};
+    return { ...DEFAULT_PERFORMANCE_TARGETS };
   }
 
   /** Runs before the prompt is built; may validate (throw before any model call) or rewrite the inputs. */
@@ -256,6 +306,16 @@ export class BaseAgent implements StrategyHost {
   /** Number of registered hook sets (0 = the fast path: no hook machinery is allocated or run). */
   get hookCount(): number {
     return this.hooks?.length ?? 0;
+  }
+
+  /**
+   * The targets of `performanceTargets()` this agent's metrics miss, as `name: actual vs target` (empty when
+   * all are met). Needs `performanceTracking`; throws `CONFIG` for a zero, negative or non-numeric target.
+   */
+  checkPerformanceTargets(): string[] {
+    const targets = validatePerformanceTargets(this.performanceTargets());
+    if (!this.metrics) throw new AgentSettingsError(['performanceTracking: checkPerformanceTargets needs performanceTracking: true in the agent settings']);
+    return checkTargets(this.metrics.snapshot(), targets);
   }
 
   /** Where the prompt comes from: `signature`, `config` or `fallback`. */
@@ -304,6 +364,9 @@ export class BaseAgent implements StrategyHost {
       if (run.observed) run.emit({ type: 'run_started', agentId: this.id, strategy: this.executionStrategy().name });
       const current = this.hookRunner ? await this.hookRunner.beforeAgent(inputs) : inputs;
       const outcome = await this.executionStrategy().run(this, run, current);
+      // The same rule for every strategy: without errorHandling a failed run throws (its partial output is
+      // on `result.error` only with errorHandling: true).
+      if (outcome.error && !this.config.errorHandling) throw outcome.failure ?? new AgentError(outcome.error.error_code, outcome.error.message, outcome.error.details);
       let result: AgentResult = { ...outcome.output, ...(outcome.error ? { error: outcome.error } : {}), metadata: metadata(outcome.terminationReason) };
       if (this.hookRunner) result = await this.hookRunner.afterAgent(result);
       this.finish(run, inputs, result, outcome.error);
@@ -403,7 +466,16 @@ export class BaseAgent implements StrategyHost {
   // ---- internals --------------------------------------------------------------------------------
 
   private executionStrategy(): ExecutionStrategy {
-    return (this.strategy ??= this.createExecutionStrategy());
+    if (!this.strategy) {
+      const created = this.createExecutionStrategy();
+      if (created === undefined || created === null) {
+        if (this.config.logging) log.debug('createExecutionStrategy returned nothing; using single shot.', { agentId: this.id });
+        this.strategy = new SingleShotStrategy();
+      } else if (typeof created.run !== 'function' || typeof created.name !== 'string') {
+        throw new AgentSettingsError(['strategy: createExecutionStrategy must return an ExecutionStrategy ({ name, run }) or nothing (single shot)']);
+      } else this.strategy = created;
+    }
+    return this.strategy;
   }
 
   private promptSource(): PromptSource {

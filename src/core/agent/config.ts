@@ -41,10 +41,34 @@ export const BaseAgentConfigSchema = z.strictObject({
   auditPath: z.string().min(1).optional(),
 });
 
-/** Validated settings, defaults applied. */
-export type BaseAgentConfig = z.infer<typeof BaseAgentConfigSchema>;
+/**
+ * Validated settings, defaults applied; plus any keys an agent's config extensions add (e.g.
+ * `generation_config`), read with `config['generation_config']`.
+ */
+export type BaseAgentConfig = z.infer<typeof BaseAgentConfigSchema> & { readonly [key: string]: unknown };
 /** What callers may pass: every field optional. */
 export type BaseAgentConfigInput = z.input<typeof BaseAgentConfigSchema>;
+/**
+ * What `frameworkConfigExtensions()` and `configExtensions()` return: defaults for any base setting, plus keys
+ * of their own (e.g. `generation_config`), which the settings then accept too.
+ */
+export type AgentConfigExtensions = BaseAgentConfigInput & { [key: string]: unknown };
+
+const BASE_KEYS: ReadonlySet<string> = new Set(Object.keys(BaseAgentConfigSchema.shape));
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/** `over` merged onto `base`; plain-object values merge key by key (so `generation_config` parts add up). */
+function mergeSettings(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    if (value === undefined) continue;
+    out[key] = isPlainObject(out[key]) && isPlainObject(value) ? mergeSettings(out[key], value) : value;
+  }
+  return out;
+}
 
 /** Settings that only make sense together with another one: [field, requires field, required value]. */
 const DEPENDENT: ReadonlyArray<[keyof BaseAgentConfigInput, keyof BaseAgentConfigInput, unknown]> = [
@@ -54,13 +78,23 @@ const DEPENDENT: ReadonlyArray<[keyof BaseAgentConfigInput, keyof BaseAgentConfi
 ];
 
 /**
- * Validates settings: `extensions` (an agent class's own defaults) are merged over the base defaults and
- * `input` over those. Throws {@link AgentSettingsError} naming every bad or conflicting field.
+ * Validates settings. Layers, each over the one before: the base defaults, `framework` (framework-level
+ * extensions), `extensions` (the agent class's own), then `input` (the caller's). Plain-object values merge
+ * key by key. Keys outside the base schema are accepted when an extension layer declares them (their values
+ * are kept as given); anywhere else they are typos and rejected. Throws {@link AgentSettingsError} naming
+ * every bad or conflicting field.
  */
-export function parseAgentConfig(input: BaseAgentConfigInput = {}, extensions: BaseAgentConfigInput = {}): BaseAgentConfig {
-  const merged = { ...extensions, ...input };
-  const parsed = BaseAgentConfigSchema.safeParse(merged);
+export function parseAgentConfig(input: BaseAgentConfigInput = {}, extensions: AgentConfigExtensions = {}, framework: AgentConfigExtensions = {}): BaseAgentConfig {
   const problems: string[] = [];
+  for (const [layer, value] of [['framework config extensions', framework], ['config extensions', extensions], ['settings', input]] as const) {
+    if (!isPlainObject(value)) problems.push(`(${layer}): expected an object of settings, got ${Array.isArray(value) ? 'an array' : typeof value}`);
+  }
+  if (problems.length > 0) throw new AgentSettingsError(problems);
+  const declared = new Set([...Object.keys(framework), ...Object.keys(extensions)].filter((key) => !BASE_KEYS.has(key)));
+  const merged = mergeSettings(mergeSettings(mergeSettings({}, framework), extensions), input as Record<string, unknown>);
+  const base = Object.fromEntries(Object.entries(merged).filter(([key]) => !declared.has(key)));
+  const extra = Object.fromEntries(Object.entries(merged).filter(([key]) => declared.has(key)));
+  const parsed = BaseAgentConfigSchema.safeParse(base);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const keys = 'keys' in issue && Array.isArray(issue.keys) ? issue.keys.join(', ') : '';
@@ -74,5 +108,5 @@ export function parseAgentConfig(input: BaseAgentConfigInput = {}, extensions: B
     }
   }
   if (problems.length > 0 || !parsed.success) throw new AgentSettingsError(problems, { fields: problems.map((p) => p.split(':')[0]) });
-  return parsed.data;
+  return { ...extra, ...parsed.data };
 }

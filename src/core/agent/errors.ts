@@ -1,4 +1,4 @@
-import { AgentError, formatProblemList, type ErrorCode } from '../errors/agentError';
+import { AgentError, describeThrown, formatProblemList, type ErrorCode } from '../errors/agentError';
 
 /** A lifecycle hook rejected the run (`afterModel` returned `HookAction.reject(reason)`). */
 export class HookRejectedError extends AgentError {
@@ -26,7 +26,7 @@ export class HookError extends AgentError {
   readonly hookPoint: string;
 
   constructor(hook: string, hookPoint: string, code: ErrorCode, cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = describeThrown(cause);
     super(code, `Lifecycle hook "${hook}" failed in ${hookPoint}: ${reason}`, { hook, hookPoint }, { cause });
     this.name = 'HookError';
     this.hook = hook;

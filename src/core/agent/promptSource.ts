@@ -1,4 +1,5 @@
 import type { ChatMessage, ResponseFormat } from '../llm/types';
+import { AgentInputError } from './errors';
 import type { Signature } from './signature';
 
 /** Outcome of validating model text against an agent's output schema. */
@@ -46,11 +47,18 @@ export function signaturePromptSource(signature: Signature): PromptSource {
   };
 }
 
-/** No signature and no config: inputs become a plain prompt and the result is `{ response }`. */
+/**
+ * No signature and no config: inputs become a plain prompt and the result is `{ response }`. Empty inputs
+ * (no keys, or only empty / blank / null values) are refused with {@link AgentInputError} before any model call.
+ */
 export const fallbackPromptSource: PromptSource = {
   kind: 'fallback',
   prepare(inputs) {
-    const keys = Object.keys(inputs);
+    const keys = Object.keys(inputs).filter((k) => inputs[k] !== undefined);
+    const blank = (value: unknown) => value === null || (typeof value === 'string' && value.trim() === '');
+    if (keys.length === 0 || keys.every((k) => blank(inputs[k]))) {
+      throw new AgentInputError('inputs: nothing to ask the model. Give at least one non-empty input, e.g. { prompt: "..." }.', { keys });
+    }
     const only = keys.length === 1 ? inputs[keys[0]!] : undefined;
     const content =
       typeof only === 'string'

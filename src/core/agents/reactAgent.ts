@@ -56,7 +56,7 @@ export class ReActAgent extends BaseAgent {
   }
 
   protected override configExtensions(): BaseAgentConfigInput {
-    return { strategy: 'multi_cycle', maxCycles: 20 };
+    return { strategy: 'multi_cycle', maxCycles: 10 };
   }
 
   override createCycleHandlers(run: AgentRun, prompt: PreparedPrompt): CycleHandlers<unknown> {

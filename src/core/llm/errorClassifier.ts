@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import type { LlmFailure } from './llmError';
 import { findResponseTooLarge } from './responseSizeLimit';
 import { isRetryableStatus, parseRetryAfter } from './retryPolicy';
+import { withoutInternalPaths } from '../errors/internalPaths';
 
 /** Thrown by the client when a 200 answer is not a usable chat completion. */
 export class MalformedResponseError extends Error {
@@ -99,6 +100,7 @@ function describeCause(error: Error): string | undefined {
 
 function shorten(text: string | undefined): string | undefined {
   if (!text) return undefined;
-  const oneLine = text.replace(/\s+/g, ' ').trim();
+  // A server's stack trace and file paths never reach a user-facing message (NFR-015).
+  const oneLine = withoutInternalPaths(text).replace(/\s+/g, ' ').trim();
   return oneLine.length > MAX_SERVER_MESSAGE ? `${oneLine.slice(0, MAX_SERVER_MESSAGE)}…` : oneLine;
 }

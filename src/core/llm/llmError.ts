@@ -1,4 +1,5 @@
 import { AgentError } from '../errors/agentError';
+import { withoutInternalPaths } from '../errors/internalPaths';
 import { DEFAULT_MAX_RESPONSE_BYTES, formatByteSize } from './responseSizeLimit';
 import type { ProviderName } from './types';
 
@@ -90,7 +91,9 @@ const KEY_HINT = "Check the API key: set OPENAI_API_KEY or run 'Set API key'";
 /** Builds the LlmError for a classified failure, with a message that says what to do next. */
 export function buildLlmError(failure: LlmFailure, ctx: LlmCallContext): LlmError {
   const where = `the model server at ${ctx.baseURL}`;
-  const said = failure.serverMessage ? `: ${failure.serverMessage}` : '';
+  // The server's own words, without its stack traces and file paths (NFR-015).
+  const serverMessage = failure.serverMessage ? withoutInternalPaths(failure.serverMessage) : undefined;
+  const said = serverMessage ? `: ${serverMessage}` : '';
   const afterRetries = ctx.retries > 0 ? ` after ${ctx.retries} ${ctx.retries === 1 ? 'retry' : 'retries'}` : '';
   const http = failure.status !== undefined ? ` (HTTP ${failure.status})` : '';
   let message: string;
@@ -151,7 +154,7 @@ export function buildLlmError(failure: LlmFailure, ctx: LlmCallContext): LlmErro
   };
   if (failure.status !== undefined) details.status = failure.status;
   if (failure.reason) details.reason = failure.reason;
-  if (failure.serverMessage) details.serverMessage = failure.serverMessage;
+  if (serverMessage) details.serverMessage = serverMessage;
   if (failure.serverType) details.serverType = failure.serverType;
   if (failure.serverCode) details.serverCode = failure.serverCode;
   if (failure.code === 'TIMEOUT') details.timeoutMs = ctx.timeoutMs;

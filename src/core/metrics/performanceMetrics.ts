@@ -19,6 +19,8 @@ export interface MetricsSnapshot {
 
 /** Limits an agent's executions should meet; see {@link checkTargets}. */
 export interface PerformanceTargets {
+  /** Framework initialisation (`createAgentRuntime`: provider resolution and client), in ms. */
+  frameworkInitMs?: number;
   executionP95Ms?: number;
   agentCreationP95Ms?: number;
   minSuccessRate?: number;
@@ -113,6 +115,9 @@ export class PerformanceMetrics {
 /** Lists each target the snapshot misses, as `name: actual vs target` (empty when all are met). */
 export function checkTargets(snapshot: MetricsSnapshot, targets: PerformanceTargets): string[] {
   const misses: string[] = [];
+  if (targets.frameworkInitMs !== undefined && snapshot.frameworkInitMs !== undefined && snapshot.frameworkInitMs > targets.frameworkInitMs) {
+    misses.push(`frameworkInitMs: ${snapshot.frameworkInitMs.toFixed(2)} > ${targets.frameworkInitMs}`);
+  }
   if (targets.executionP95Ms !== undefined && snapshot.execution.p95 > targets.executionP95Ms) {
     misses.push(`executionP95Ms: ${snapshot.execution.p95.toFixed(2)} > ${targets.executionP95Ms}`);
   }

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/core/agent/events';
+import { HookRejectedError } from '../../../src/core/agent/errors';
 import { HookAction } from '../../../src/core/agent/lifecycle';
+import { AgentError } from '../../../src/core/errors/agentError';
 import { ReActAgent } from '../../../src/core/agents/reactAgent';
 import type { LlmToolCall } from '../../../src/core/llm/types';
 import type { AgentToolbox, ToolCallResult, ToolCallWrapper } from '../../../src/core/tools/types';
@@ -122,7 +124,7 @@ describe('ReActAgent against the loopback server', () => {
   });
 
   it('an afterModel reject ends the run with hook_rejected and the error naming the hook', async () => {
-    const agent = new ReActAgent({ llm: lb.llm, toolbox: makeToolbox(), config: { model: 'm' } }).withLifecycle({
+    const agent = new ReActAgent({ llm: lb.llm, toolbox: makeToolbox(), config: { model: 'm', errorHandling: true } }).withLifecycle({
       name: 'no-shouting',
       afterModel: (r) => (r.toolCalls.some((c) => c.name === 'shout') ? HookAction.reject('shouting is not allowed') : HookAction.continue()),
     });
@@ -134,8 +136,8 @@ describe('ReActAgent against the loopback server', () => {
     assert.equal((result.action_history as unknown[]).length, 1, 'the work done before the rejection is kept');
   });
 
-  it('a model failure mid-run ends with error; an abort ends with cancelled', async () => {
-    const agent = new ReActAgent({ llm: lb.llm, toolbox: makeToolbox(), config: { model: 'm' } });
+  it('with errorHandling, a model failure mid-run ends with error; an abort ends with cancelled (partial output kept)', async () => {
+    const agent = new ReActAgent({ llm: lb.llm, toolbox: makeToolbox(), config: { model: 'm', errorHandling: true } });
     lb.server.enqueue({ toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] }, { error: { status: 400, message: 'bad request' } });
     const failed = await agent.execute({ task: 't' });
     assert.equal(failed.metadata.terminationReason, 'error');
@@ -148,6 +150,34 @@ describe('ReActAgent against the loopback server', () => {
     assert.equal(cancelled.metadata.terminationReason, 'cancelled');
     assert.equal(cancelled.error?.error_code, 'CANCELLED');
     assert.equal((cancelled.action_history as unknown[]).length, 1);
+  });
+
+  it('without errorHandling a failed run throws the typed error, like a single-shot agent (docs/extending.md)', async () => {
+    const events: string[] = [];
+    const agent = new ReActAgent({ llm: lb.llm, toolbox: makeToolbox(), config: { model: 'm' } });
+    lb.server.enqueue({ toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] }, { error: { status: 400, message: 'bad request' } });
+    await assert.rejects(
+      agent.execute({ task: 't' }, { onEvent: (e) => e.type === 'finished' && events.push(e.terminationReason) }),
+      (error: unknown) => error instanceof AgentError && error.error_code === 'INVALID_REQUEST' && /bad request/.test(error.message),
+    );
+    assert.deepEqual(events, ['error'], 'the finished event still reports how the run ended');
+
+    const rejecting = new ReActAgent({ llm: lb.llm, toolbox: makeToolbox(), config: { model: 'm' } }).withLifecycle({ name: 'no', afterModel: () => HookAction.reject('never') });
+    lb.server.enqueue({ text: 'anything' });
+    await assert.rejects(rejecting.execute({ task: 't' }), (error: unknown) => error instanceof HookRejectedError && error.hook === 'no');
+  });
+
+  it('defaults to 10 cycles (FR-011)', async () => {
+    const agent = new ReActAgent({ llm: lb.llm, toolbox: makeToolbox(), config: { model: 'm' } });
+    assert.equal(agent.config.maxCycles, 10);
+    lb.server.setFallback({ toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] });
+    try {
+      const result = await agent.execute({ task: 'loop forever' });
+      assert.equal(result.metadata.terminationReason, 'max_cycles');
+      assert.equal(result.metadata.cycles, 10);
+    } finally {
+      lb.server.setFallback(undefined);
+    }
   });
 
   it('wrapToolCall hooks wrap every tool call, first registered outermost, and may replace the result', async () => {
@@ -223,7 +253,7 @@ describe('ReActAgent against the loopback server', () => {
   });
 
   it('validates a final answer against a config output schema, repairing once, then failing with error', async () => {
-    const agent = new ReActAgent({ llm: lb.llm, agentConfig: { agent: 'qa', version: 'v1' }, config: { model: 'm' } });
+    const agent = new ReActAgent({ llm: lb.llm, agentConfig: { agent: 'qa', version: 'v1' }, config: { model: 'm', errorHandling: true } });
     lb.server.enqueue({ text: 'plain words' }, { json: { answer: 'yes', confidence: 0.5 } });
     const ok = await agent.execute({ question: 'q?', context: '' });
     assert.equal(ok.metadata.terminationReason, 'finish');

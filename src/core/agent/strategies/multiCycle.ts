@@ -1,4 +1,4 @@
-import { toAgentError, type ErrorInfo } from '../../errors/agentError';
+import { toAgentError, type AgentError, type ErrorInfo } from '../../errors/agentError';
 import type { AgentRun } from '../agentRun';
 import { AgentSettingsError } from '../errors';
 import { failureTermination, type TerminationReason } from '../events';
@@ -22,7 +22,8 @@ export interface MultiCycleOptions {
  * Runs cycles until the agent says it is done: per cycle `preCycle` → model call → `parseCycleResult` →
  * `shouldTerminate` → `extractObservation` (which runs at most `maxToolCallsPerMessage` tool calls). Keeps `action_history` and `observations` and always ends
  * with a termination reason (`finish`, `max_cycles`, `hook_rejected`, `error`, `cancelled`). A run that
- * ends early returns its partial output plus `error` instead of throwing, so nothing done so far is lost.
+ * ends early returns its partial output plus `error` (and the error itself as `failure`); the agent then
+ * returns both with `errorHandling`, or throws the error without it (the same rule as single shot).
  */
 export class MultiCycleStrategy implements ExecutionStrategy {
   readonly name = 'multi_cycle';
@@ -57,6 +58,7 @@ export class MultiCycleStrategy implements ExecutionStrategy {
     let terminationReason: TerminationReason = 'max_cycles';
     let lastParsed: unknown;
     let error: ErrorInfo | undefined;
+    let failure: AgentError | undefined;
     try {
       for (let cycle = 1; cycle <= this.maxCycles; cycle++) {
         run.throwIfCancelled();
@@ -75,13 +77,13 @@ export class MultiCycleStrategy implements ExecutionStrategy {
         }
       }
     } catch (e) {
-      const err = toAgentError(e);
+      const err = (failure = toAgentError(e));
       terminationReason = run.signal?.aborted ? 'cancelled' : failureTermination(err.error_code);
       error = err.toJSON();
     }
     let output = await handlers.finalOutput({ lastParsed, terminationReason, actionHistory, observations });
     output = { ...output, action_history: actionHistory, observations };
     if (!error) output = await host.postExecute(await host.parseResult(output, run), run);
-    return error ? { output, terminationReason, error } : { output, terminationReason };
+    return error ? { output, terminationReason, error, failure } : { output, terminationReason };
   }
 }

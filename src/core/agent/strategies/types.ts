@@ -1,4 +1,4 @@
-import type { ErrorInfo } from '../../errors/agentError';
+import type { AgentError, ErrorInfo } from '../../errors/agentError';
 import type { ChatMessage, LlmResult } from '../../llm/types';
 import type { AgentRun, ModelCallOptions } from '../agentRun';
 import type { TerminationReason } from '../events';
@@ -74,6 +74,8 @@ export interface StrategyResult {
   terminationReason: TerminationReason;
   /** Set when a multi-cycle run ended with hook_rejected, error or cancelled (the partial output is kept). */
   error?: ErrorInfo;
+  /** The error behind `error`, thrown as is (with its cause) when the agent has no `errorHandling`. */
+  failure?: AgentError;
 }
 
 /** How an agent turns inputs into output: single shot or multi-cycle (or your own). */
