@@ -162,11 +162,12 @@ export class BaseAgent implements StrategyHost {
     if (!options || typeof options.llm?.call !== 'function') {
       throw new AgentSettingsError(['llm: an LlmClient is required (e.g. from createAgentRuntime or createOpenAIClient)']);
     }
-    const known = new Set([...BASE_OPTION_KEYS, ...this.extraOptionKeys()]);
-    const unknown = Object.keys(options).filter((key) => !known.has(key));
+    const extra = this.extraOptionKeys();
+    const unknown = Object.keys(options).filter((key) => !BASE_OPTION_KEYS.has(key) && !extra.includes(key));
     if (unknown.length > 0) {
+      const known = [...BASE_OPTION_KEYS, ...extra].sort().join(', ');
       throw new AgentSettingsError(
-        unknown.map((key) => `${key}: not an option of ${new.target.name} (options: ${[...known].sort().join(', ')})`),
+        unknown.map((key) => `${key}: not an option of ${new.target.name} (options: ${known})`),
         { unknownOptions: unknown },
       );
     }

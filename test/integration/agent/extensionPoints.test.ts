@@ -55,6 +55,25 @@ describe('BaseAgent extension points and errors (loopback server)', () => {
       assert.equal(agent.strategyName, 'single_shot');
     });
 
+    it('a custom strategy that reports an error follows errorHandling too (thrown without it, returned with it)', async () => {
+      class Reporting extends BaseAgent {
+        protected override createExecutionStrategy(): ExecutionStrategy {
+          return {
+            name: 'reporting',
+            run: async () => ({ output: { partial: true }, terminationReason: 'error', error: { error_code: 'TOOL_FAILED', message: 'the tool broke', details: { step: 2 } } }),
+          };
+        }
+      }
+      await assert.rejects(
+        new Reporting({ llm: lb.llm }).execute({ prompt: 'x' }),
+        (e: unknown) => e instanceof AgentError && e.error_code === 'TOOL_FAILED' && e.message === 'the tool broke' && e.details.step === 2,
+      );
+      const handled = await new Reporting({ llm: lb.llm, config: { errorHandling: true } }).execute({ prompt: 'x' });
+      assert.equal(handled.partial, true);
+      assert.equal(handled.error?.error_code, 'TOOL_FAILED');
+      assert.equal(handled.metadata.terminationReason, 'error');
+    });
+
     it('one that returns something that is not a strategy is a CONFIG error, not a TypeError', async () => {
       class BadStrategy extends BaseAgent {
         protected override createExecutionStrategy(): ExecutionStrategy {
@@ -81,6 +100,25 @@ describe('BaseAgent extension points and errors (loopback server)', () => {
       metrics.recordFrameworkInit(20);
       assert.deepEqual(agent.checkPerformanceTargets(), []);
       assert.match(settingsError(() => new BaseAgent({ llm: lb.llm }).checkPerformanceTargets()).message, /needs performanceTracking: true/);
+    });
+
+    it('with performanceTracking and no metrics given, the agent keeps its own and checks them; unset targets are skipped', async () => {
+      class OnlyExecution extends BaseAgent {
+        override performanceTargets(): PerformanceTargets {
+          return { executionP95Ms: 60_000, agentCreationP95Ms: undefined };
+        }
+      }
+      const agent = new OnlyExecution({ llm: lb.llm, config: { model: 'm', performanceTracking: true } });
+      lb.server.enqueue({ text: 'ok' });
+      await agent.execute({ prompt: 'x' });
+      assert.equal(agent.metrics!.snapshot().execution.count, 1);
+      assert.deepEqual(agent.checkPerformanceTargets(), []);
+      class NoTargets extends BaseAgent {
+        override performanceTargets(): PerformanceTargets {
+          return null as never;
+        }
+      }
+      assert.match(settingsError(() => new NoTargets({ llm: lb.llm, config: { performanceTracking: true } })).message, /performanceTargets: must return an object/);
     });
 
     for (const [targets, message] of [
