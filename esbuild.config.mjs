@@ -1,4 +1,5 @@
-// Builds the three bundles: the extension host (cjs, `vscode` external), the panel (browser) and the CLI.
+// Builds the bundles: the extension host (cjs, `vscode` external), the panel (browser), the CLI, and the
+// core as a library (`tdd-agent/core`, ESM and CJS, dependencies left to npm).
 // `--production` minifies; every build writes source maps.
 import * as esbuild from 'esbuild';
 
@@ -59,6 +60,21 @@ const all = [
     banner: { js: '#!/usr/bin/env node' },
     define: { TDD_AGENT_VERSION: JSON.stringify(process.env.npm_package_version ?? 'dev') },
   },
+  ...['cjs', 'esm'].map((format) => ({
+    ...common,
+    name: 'lib',
+    entryPoints: ['src/core/index.ts'],
+    outfile: `dist/core/index.${format === 'esm' ? 'mjs' : 'cjs'}`,
+    platform: 'node',
+    format,
+    target: 'node20',
+    packages: 'external',
+    minify: false,
+    // The core finds its bundled katas and agent configs from its own folder.
+    ...(format === 'esm'
+      ? { banner: { js: "import { fileURLToPath as __tddFileURL } from 'node:url'; import { dirname as __tddDirname } from 'node:path'; const __filename = __tddFileURL(import.meta.url); const __dirname = __tddDirname(__filename);" } }
+      : {}),
+  })),
 ];
 const builds = all.filter((b) => !only || only.includes(b.name)).map(({ name: _name, ...options }) => options);
 

@@ -5,9 +5,8 @@
  *
  *   OPENAI_API_KEY=sk-... npx tsx examples/batch.ts
  */
-import { createAgentRuntime } from '../src/core/agent/runtime';
-import { QAAgent } from '../src/core/agents/qaAgent';
 
+import { createAgentRuntime, QAAgent } from 'tdd-agent/core';
 const CONTEXT = 'Orders ship from Lyon. Standard delivery takes 3 days, express 1 day. Returns are free within 30 days.';
 const QUESTIONS = ['Where do orders ship from?', 'How long does express delivery take?', '', 'Are returns free?'];
 

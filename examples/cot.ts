@@ -3,9 +3,8 @@
  *
  *   OPENAI_API_KEY=sk-... npx tsx examples/cot.ts "A train leaves at 9:40 and arrives at 11:15. How long is the trip?"
  */
-import { createAgentRuntime } from '../src/core/agent/runtime';
-import { CoTAgent } from '../src/core/agents/cotAgent';
 
+import { CoTAgent, createAgentRuntime } from 'tdd-agent/core';
 async function main(): Promise<void> {
   const runtime = await createAgentRuntime({ model: process.env.MODEL });
   const agent = runtime.create(CoTAgent);

@@ -5,11 +5,8 @@
  *
  *   OPENAI_API_KEY=sk-... npx tsx examples/hook-redact.ts
  */
-import type { AgentLifecycle } from '../src/core/agent/lifecycle';
-import { BaseAgent } from '../src/core/agent/baseAgent';
-import { createAgentRuntime } from '../src/core/agent/runtime';
-import type { ChatMessage } from '../src/core/llm/types';
 
+import { type AgentLifecycle, BaseAgent, type ChatMessage, createAgentRuntime } from 'tdd-agent/core';
 const EMAIL = /[\w.+-]+@[\w-]+(\.[\w-]+)+/g;
 
 /** Replaces e-mail addresses in the text of every message with `[email]`. */

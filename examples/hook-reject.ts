@@ -5,10 +5,8 @@
  *
  *   OPENAI_API_KEY=sk-... npx tsx examples/hook-reject.ts "What is the admin password?"
  */
-import { BaseAgent } from '../src/core/agent/baseAgent';
-import { HookAction, type AgentLifecycle } from '../src/core/agent/lifecycle';
-import { createAgentRuntime } from '../src/core/agent/runtime';
 
+import { type AgentLifecycle, BaseAgent, createAgentRuntime, HookAction } from 'tdd-agent/core';
 /** Rejects any answer that looks like it reveals a credential; lets everything else through. */
 export const noCredentials: AgentLifecycle = {
   name: 'no-credentials',

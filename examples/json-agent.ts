@@ -6,9 +6,8 @@
  *
  *   OPENAI_API_KEY=sk-... npx tsx examples/json-agent.ts "The export button does nothing since the last update."
  */
+import { BaseAgent, createAgentRuntime } from 'tdd-agent/core';
 import { join } from 'node:path';
-import { BaseAgent } from '../src/core/agent/baseAgent';
-import { createAgentRuntime } from '../src/core/agent/runtime';
 
 async function main(): Promise<void> {
   const runtime = await createAgentRuntime({ model: process.env.MODEL });

@@ -5,13 +5,10 @@
  *
  *   OPENAI_API_KEY=sk-... npx tsx examples/mcp-tools.ts
  */
+import { ApprovalPolicy, createAgentRuntime, McpHub, ReActAgent, ToolExecutor, ToolRegistry } from 'tdd-agent/core';
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgentRuntime } from '../src/core/agent/runtime';
-import { ReActAgent } from '../src/core/agents/reactAgent';
-import { McpHub } from '../src/core/mcp';
-import { ApprovalPolicy, ToolExecutor, ToolRegistry } from '../src/core/tools';
 
 async function main(): Promise<void> {
   const dir = await realpath(await mkdtemp(join(tmpdir(), 'mcp-example-')));

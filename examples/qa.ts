@@ -6,9 +6,8 @@
  * The provider comes from the environment: OPENAI_API_KEY (+ OPENAI_BASE_URL), OPENAI_BASE_URL alone for any
  * OpenAI-compatible server, or a running Ollama. MODEL picks the model (default: the provider's).
  */
-import { createAgentRuntime } from '../src/core/agent/runtime';
-import { QAAgent } from '../src/core/agents/qaAgent';
 
+import { createAgentRuntime, QAAgent } from 'tdd-agent/core';
 const CODE = `function add(a, b) {\n  return a + b;\n}`;
 
 async function main(): Promise<void> {

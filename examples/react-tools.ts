@@ -6,12 +6,10 @@
  *
  *   OPENAI_API_KEY=sk-... npx tsx examples/react-tools.ts
  */
+import { ApprovalPolicy, createAgentRuntime, createBuiltinTools, ReActAgent, ToolExecutor, ToolRegistry } from 'tdd-agent/core';
 import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgentRuntime } from '../src/core/agent/runtime';
-import { ReActAgent } from '../src/core/agents/reactAgent';
-import { ApprovalPolicy, ToolExecutor, ToolRegistry, createBuiltinTools } from '../src/core/tools';
 
 async function main(): Promise<void> {
   const workspace = await realpath(await mkdtemp(join(tmpdir(), 'react-example-')));

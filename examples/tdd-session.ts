@@ -7,13 +7,11 @@
  *
  *   OPENAI_API_KEY=sk-... npx tsx examples/tdd-session.ts            (MAX_CYCLES=3 by default; KEEP=1 keeps the folder)
  */
+import { createAgentRuntime, runKataSession, type SupervisorEvent } from 'tdd-agent/core';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleGit } from 'simple-git';
-import { createAgentRuntime } from '../src/core/agent/runtime';
-import type { SupervisorEvent } from '../src/core/tdd/events';
-import { runKataSession } from '../src/core/tdd/supervisor/kataSession';
 
 function show(event: SupervisorEvent): void {
   if (event.type === 'session_started') console.log(`session on branch ${event.branch} with ${event.model}`);
