@@ -5,11 +5,13 @@
 export * from './events';
 export { runKataSession, type KataSessionOptions } from './supervisor/kataSession';
 export * from './supervisor/sessionSummary';
-export { SessionRecorder, type NewSessionInfo, type SessionCounter } from './supervisor/sessionRecorder';
+export { SessionRecorder, type NewSessionInfo, type SessionCounter, type TurnOutcome } from './supervisor/sessionRecorder';
 export { CycleLoop, MAX_ATTEMPTS, type CycleLoopOptions, type CycleLoopResult, type KataInfo, type LoopGit } from './supervisor/cycleLoop';
 export { PhaseCheckpoint, type CheckpointGit } from './supervisor/phaseCheckpoint';
 export { runQualityGates, type GateFailure } from './supervisor/qualityGates';
 export { prepareProject } from './supervisor/workspaceSetup';
+export { installDependencies, INSTALL_ARGS, type InstallDependenciesOptions } from './supervisor/installDependencies';
+export { approveKataCommands, checkProvider, checkTestRunner, commandProgram, isBundledKata } from './supervisor/preflight';
 export { createAgentRoleRunners, type AgentRoleRunnerOptions } from './roles/agentRoleRunner';
 export { reportLabel, type RoleRunner, type RoleRunners, type RoleTurn, type RoleTurnResult } from './roles/roleRunner';
 export { buildRoleContext, type RoleContextInput } from './roles/roleContext';

@@ -22,6 +22,7 @@ import type { RoleRunners } from '../roles/roleRunner';
 import { CycleLoop, type LoopGit } from './cycleLoop';
 import { connectSessionMcpServers } from './sessionMcpServers';
 import type { SessionSummary } from './sessionSummary';
+import { installDependencies } from './installDependencies';
 import { prepareProject } from './workspaceSetup';
 import { SessionStore } from '../session/sessionStore';
 import { findResumableSession } from '../session/findSession';
@@ -205,6 +206,8 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
     } else if (await prepareProject(dir, kata)) {
       await worktree.commitAll(`chore: scaffold a ${kata.language} project for ${kata.title}`);
     }
+    // Before any agent turn, so package.json is the scaffold's or the person's; node_modules is git-ignored.
+    await installDependencies(dir, { policy: options.approvalPolicy, control: options.control, signal });
 
     const testRunner: TestRunner = await detectTestRunner(dir, { testCommand: kata.testCommand, timeoutMs: testTimeoutMs, sandbox });
     recorder.state.testCommand = testRunner.command;

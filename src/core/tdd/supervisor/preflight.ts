@@ -16,6 +16,9 @@ export function commandProgram(command: string): string | undefined {
     .find((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word));
 }
 
+/** What the scaffold's projects run (TypeScript through npm: tsx is installed into the session worktree). */
+const DEFAULT_TEST_COMMANDS: Record<Kata['language'], string> = { javascript: 'node --test', typescript: 'npm test', python: 'python3 -m pytest' };
+
 /** The absolute path of `program` on PATH, or undefined. */
 async function onPath(program: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const candidates = isAbsolute(program) || program.includes(sep) ? [program] : (env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, program));
@@ -31,9 +34,9 @@ async function onPath(program: string, env: NodeJS.ProcessEnv): Promise<string |
  * repository (a `pytest.py`, say) runs.
  */
 export async function checkTestRunner(kata: Kata, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const command = kata.testCommand ?? (kata.language === 'python' ? 'python3 -m pytest' : 'node --test');
+  const command = kata.testCommand ?? DEFAULT_TEST_COMMANDS[kata.language];
   const program = commandProgram(command);
-  if (program && !['npm', 'npx'].includes(program) && !(await onPath(program, env))) {
+  if (program && !(await onPath(program, env))) {
     throw new AgentError('CONFIG', `The kata's tests run with '${command}', but '${program}' is not installed or not on PATH. Install it, then start again.`, { command, program });
   }
   if (kata.language === 'python' && /\bpytest\b/.test(command) && program && /^python/.test(program)) {
