@@ -68,10 +68,16 @@ export interface Workbench {
 
 /**
  * Registers before/afterEach/after hooks that start the loopback model server, a kata workspace and
- * code-server with the extension (settings pointing it at the model), open the workbench in Chromium,
- * screenshot failures, and tear everything down. Returns the live objects (filled in by `before`).
+ * code-server with the extension (settings pointing it at the model, `extraEnv` for its extension host),
+ * open the workbench in Chromium, screenshot failures, and tear everything down. Returns the live
+ * objects (filled in by `before`).
  */
-export function useWorkbench(label: string, extraSettings: Record<string, unknown>, prepare?: (workspace: string) => Promise<void>): Workbench {
+export function useWorkbench(
+  label: string,
+  extraSettings: Record<string, unknown>,
+  prepare?: (workspace: string) => Promise<void>,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Workbench {
   const live = {} as Workbench;
   let browser: Browser | undefined;
   before(async function () {
@@ -83,7 +89,7 @@ export function useWorkbench(label: string, extraSettings: Record<string, unknow
       extensionDirs: [EXTENSION_DIR],
       workspace: live.workspace,
       label,
-      env: { ...GIT_ENV, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', OLLAMA_HOST: '', TDD_AGENT_CACHE_DIR: live.cacheDir },
+      env: { ...GIT_ENV, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', OLLAMA_HOST: '', TDD_AGENT_CACHE_DIR: live.cacheDir, ...extraEnv },
       settings: { 'tddAgent.provider': 'openai', 'tddAgent.baseUrl': live.model.baseURL, 'tddAgent.model': 'test-model', 'git.enabled': false, ...extraSettings },
     });
     browser = await launchBrowser();

@@ -17,7 +17,7 @@ import { fizzbuzzJs } from '../support/fizzbuzzPlans';
 import { personRepoState } from '../support/personRepo';
 import { scriptedKataModel } from '../support/scriptedKataModel';
 import { alwaysAllowUntilFinished, sessionBranches, useWorkbench } from './kataHarness';
-import { findWebviewFrame, pickQuickItem, runCommand, screenshot } from './lib';
+import { findWebviewFrame, pickQuickItem, runCommand, screenshot, waitForNotification } from './lib';
 
 const TRACKED = 'notes.md';
 const UNTRACKED = 'scratch.txt';
@@ -158,5 +158,72 @@ describe('TDD Agent extension: a session never changes the person\'s checkout (d
     await panel.locator('#session .session-actions').waitFor({ state: 'detached', timeout: 30_000 });
     assert.deepEqual(await fsp.readdir(path.join(wb.workspace, '.git', 'tdd-agent', 'sessions')).catch(() => []), [], 'its record is gone');
     await assertCheckoutUnchanged('after the delete');
+  });
+});
+
+describe('TDD Agent extension without a working OS sandbox', function () {
+  let before: Record<string, unknown>;
+  // The extension host looks for bubblewrap where there is none (the core's TDD_AGENT_BWRAP override), and
+  // the repository's own .vscode/settings.json tries to turn the sandbox off.
+  const wb = useWorkbench(
+    'no-sandbox',
+    {},
+    async (workspace) => {
+      await fsp.mkdir(path.join(workspace, '.vscode'));
+      await fsp.writeFile(path.join(workspace, '.vscode', 'settings.json'), '{ "tddAgent.sandbox": "off" }\n');
+      await simpleGit(workspace).add('.vscode/settings.json').commit('a workspace that would turn the sandbox off');
+      before = await personRepoState(workspace);
+    },
+    { TDD_AGENT_BWRAP: '/nonexistent/bwrap' },
+  );
+
+  it('ignores the workspace\'s "off", refuses once in VS Code words, and "Open setting" opens tddAgent.sandbox; nothing was created', async function () {
+    const { page } = wb;
+    await runCommand(page, 'TDD Agent: Run TDD kata');
+    await pickQuickItem(page, 'FizzBuzz');
+    const toast = await waitForNotification(page, /No OS sandbox is available here/, 60_000);
+    const message = await toast.locator('.notification-list-item-message').innerText();
+    assert.match(message, /set 'tddAgent\.sandbox' to "off" in your user settings/);
+    assert.doesNotMatch(message, /--sandbox|--[a-z]/, 'no CLI flags in VS Code');
+    const panel = await findWebviewFrame(page, '.error-card', 30_000);
+    await page.waitForTimeout(1500); // a second report would have arrived by now
+    assert.equal(await page.locator('.notifications-toasts .notification-toast', { hasText: 'No OS sandbox' }).count(), 1, 'one notification');
+    assert.equal(await panel.locator('.error-card', { hasText: 'SANDBOX_UNAVAILABLE' }).count(), 1, 'one error card');
+    assert.match(await panel.locator('#session-status').innerText(), /Failed/);
+    await screenshot(page, 'no-sandbox-refusal');
+
+    await toast.locator('.monaco-button', { hasText: /^Open setting$/ }).click();
+    const settings = page.locator('.settings-editor');
+    await settings.waitFor({ timeout: 30_000 });
+    // Listed under User (an application-scoped setting): the person can change it right there.
+    const item = settings.locator('.setting-item-contents', { hasText: /Sandbox/ }).first();
+    await item.waitFor({ timeout: 30_000 });
+    assert.match(await item.innerText(), /Whether kata sessions confine the processes they start/);
+    await screenshot(page, 'no-sandbox-open-setting');
+
+    assert.equal(wb.model.chatRequests().length, 0, 'no model call');
+    assert.deepEqual(await sessionBranches(wb.workspace), [], 'no session branch');
+    assert.deepEqual(await personRepoState(wb.workspace), before, 'the checkout is unchanged');
+  });
+
+  it('once the person chooses "off" in that setting, the session runs unconfined and the panel warns about it', async function () {
+    const { page } = wb;
+    // The Settings editor "Open setting" showed: pick "off" there, as a person would.
+    const item = page.locator('.settings-editor .setting-item-contents', { hasText: /Sandbox/ }).first();
+    await item.locator('select').selectOption('off');
+    const userSettings = path.join(wb.server.userDataDir, 'User', 'settings.json');
+    for (let i = 0; i < 50 && !/"tddAgent\.sandbox":\s*"off"/.test(await fsp.readFile(userSettings, 'utf8')); i++) await page.waitForTimeout(200);
+    assert.match(await fsp.readFile(userSettings, 'utf8'), /"tddAgent\.sandbox":\s*"off"/, 'VS Code saved the choice in the user settings');
+    await page.keyboard.press('Escape');
+
+    wb.model.setFallback({ hang: true });
+    await runCommand(page, 'TDD Agent: Run TDD kata');
+    await pickQuickItem(page, 'FizzBuzz');
+    const panel = await findWebviewFrame(page, '#session-sandbox.sandbox-off', 60_000);
+    assert.equal(await panel.locator('#session-sandbox').innerText(), 'Sandbox off: tests and commands run unconfined on your machine (setting tddAgent.sandbox).');
+    await panel.locator('#session-status', { hasText: 'Running' }).waitFor({ timeout: 30_000 });
+    await screenshot(page, 'sandbox-off-warning');
+    await runCommand(page, 'TDD Agent: Stop kata');
+    await panel.locator('#session-status', { hasText: 'Cancelled' }).waitFor({ timeout: 30_000 });
   });
 });

@@ -68,7 +68,7 @@ export interface ExtensionSettings {
 
 /**
  * Settings read only from the person's user settings (their workspace and folder values are ignored, and
- * the manifest gives them `machine` scope): a repository's `.vscode/settings.json` must not be able to
+ * the manifest gives them `application` scope): a repository's `.vscode/settings.json` must not be able to
  * turn the sandbox off.
  */
 export const USER_ONLY_SETTING_KEYS: ReadonlySet<string> = new Set(['sandbox']);
