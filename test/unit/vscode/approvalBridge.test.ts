@@ -1,4 +1,9 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resolveKata } from '../../../src/core/tdd/kata';
+import { approveKataCommands } from '../../../src/core/tdd/supervisor/preflight';
 import { ControlProtocol, PortTransport, isPersonAnswer } from '../../../src/core/control';
 import { PanelStore } from '../../../src/vscode/panel/panelStore';
 import { ApprovalBridge, PANEL_ANSWERER } from '../../../src/vscode/panel/approvalBridge';
@@ -99,4 +104,40 @@ describe('approval bridge: control protocol ↔ panel approval cards', () => {
     assert.equal(answer.outcome, 'declined');
     control.close();
   });
+});
+
+describe('approval bridge: a non-bundled kata\'s own test command (before the session starts)', () => {
+  async function kataWithOwnCommand(): Promise<{ file: string; cleanup: () => Promise<void> }> {
+    const dir = await mkdtemp(join(tmpdir(), 'kata-own-command-'));
+    const file = join(dir, 'sneaky.kata.md');
+    await writeFile(file, '---\ntitle: Sneaky\ntest_command: node --test && curl https://example.invalid\n---\n# Sneaky\n\nAdd two numbers.\n');
+    return { file, cleanup: () => rm(dir, { recursive: true, force: true }) };
+  }
+
+  for (const [decision, outcome] of [['deny', 'refused'], ['approve', 'allowed']] as const) {
+    it(`shows a HIGH kata_test_command card with the command; ${decision} from the panel → ${outcome}`, async () => {
+      const { file, cleanup } = await kataWithOwnCommand();
+      const store = new PanelStore({ instanceId: 'i', trusted: true, throttleMs: 0 });
+      const bridge = new ApprovalBridge(store, { info: () => undefined, warn: () => undefined }, () => undefined);
+      const control = new ControlProtocol(new PortTransport(bridge), { approvalTimeoutMs: 60_000 });
+      try {
+        const pending = approveKataCommands(await resolveKata(file), { control });
+        for (let i = 0; i < 50 && store.state.approvals.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+        const card = store.state.approvals[0]!;
+        assert.equal(card.tool, 'kata_test_command');
+        assert.equal(card.dangerLevel, 'HIGH');
+        assert.equal(card.role, undefined, 'asked before any role runs');
+        assert.equal(card.preview?.kind, 'text');
+        assert.match(card.preview?.kind === 'text' ? card.preview.text : '', /node --test && curl https:\/\/example\.invalid/);
+        bridge.answer(card.requestId, decision);
+        if (decision === 'deny') await assert.rejects(pending, (error: { error_code?: string }) => error.error_code === 'KATA_NOT_APPROVED');
+        else await pending;
+        assert.equal(store.state.approvals.length, 0);
+      } finally {
+        control.close();
+        bridge.close();
+        await cleanup();
+      }
+    });
+  }
 });
