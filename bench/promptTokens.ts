@@ -1,0 +1,209 @@
+/**
+ * What a session costs in prompt tokens (`npm run bench`, called from bench/run.ts; or alone with
+ * `tsx bench/promptTokens.ts`): plays FizzBuzz in JavaScript and in Python with the scripted kata model
+ * against the loopback server (real git, real test runs), records every chat request the roles sent, and
+ * counts them with a real tokenizer (gpt-tokenizer, o200k_base). Rewrites only the part of docs/benchmarks.md
+ * between `<!-- bench:prompt-tokens:start -->` and `<!-- bench:prompt-tokens:end -->`.
+ *
+ * Figures:
+ * - prompt tokens per green commit: the tokens of every request of the session (tool definitions and all
+ *   messages) divided by the number of green cycles;
+ * - cacheable prefix: for each request, the share of its tokens that is an exact prefix of the previous
+ *   request of the same role in the session (what a provider's automatic prefix caching can serve).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { join } from 'node:path';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { setLogLevel } from '../src/core/logging/logger';
+import type { RecordedRequest } from '../test/support/openaiServer';
+import { fizzbuzzJs, fizzbuzzPython } from '../test/support/fizzbuzzPlans';
+import { SessionHarness } from '../test/integration/supervisor/sessionHarness';
+
+const START = '<!-- bench:prompt-tokens:start -->';
+const END = '<!-- bench:prompt-tokens:end -->';
+const DOC = join(__dirname, '..', 'docs', 'benchmarks.md');
+
+/**
+ * Today's figures, measured with this script on the format before issue 14 (commit fe3c01f: the whole context
+ * as one JSON-escaped `context = "…"` line, the report instruction twice). Kept here so the doc shows the baseline
+ * next to the new figure.
+ */
+export const BASELINE: Record<string, { perGreenCommit: number; prefixShare: number }> = {
+  javascript: { perGreenCommit: 16504, prefixShare: 0.768 },
+  python: { perGreenCommit: 9669, prefixShare: 0.71 },
+};
+
+/** One session's figures. */
+export interface PromptTokenFigures {
+  language: string;
+  requests: number;
+  greenCommits: number;
+  totalTokens: number;
+  perGreenCommit: number;
+  /** Sum of cacheable-prefix tokens / sum of tokens, over requests that have a previous same-role request. */
+  prefixShare: number;
+  /** The same, only for the first request of each turn (its previous one is the last turn's first request). */
+  turnStartPrefixShare: number;
+}
+
+/** A request as a provider sees it, in order: the tool definitions, then each message. */
+export function requestText(body: { tools?: unknown; messages?: Array<Record<string, unknown>> }): string {
+  const parts = [JSON.stringify(body.tools ?? [])];
+  for (const m of body.messages ?? []) {
+    parts.push(`<|${String(m.role)}|>`);
+    if (typeof m.content === 'string') parts.push(m.content);
+    if (m.tool_calls) parts.push(JSON.stringify(m.tool_calls));
+    if (m.tool_call_id) parts.push(String(m.tool_call_id));
+  }
+  return parts.join('\n');
+}
+
+function commonPrefix(a: number[], b: number[]): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a[i] === b[i]) i++;
+  return i;
+}
+
+const roleOf = (body: { messages?: Array<{ role: string; content?: unknown }> }): string =>
+  /^agent: (\w+)\//.exec(String(body.messages?.find((m) => m.role === 'system')?.content ?? ''))?.[1] ?? 'unknown';
+const isTurnStart = (body: { messages?: Array<{ role: string }> }): boolean => !(body.messages ?? []).some((m) => m.role === 'assistant');
+
+/** Counts the figures of one session's requests. */
+export function figuresOf(language: string, requests: RecordedRequest[], greenCommits: number): PromptTokenFigures {
+  let total = 0;
+  const last = new Map<string, number[]>();
+  const lastStart = new Map<string, number[]>();
+  let prefix = 0;
+  let prefixBase = 0;
+  let startPrefix = 0;
+  let startBase = 0;
+  for (const req of requests) {
+    const tokens = encode(requestText(req.body));
+    total += tokens.length;
+    const role = roleOf(req.body);
+    const previous = last.get(role);
+    if (previous) {
+      prefix += commonPrefix(previous, tokens);
+      prefixBase += tokens.length;
+    }
+    last.set(role, tokens);
+    if (isTurnStart(req.body)) {
+      const previousStart = lastStart.get(role);
+      if (previousStart) {
+        startPrefix += commonPrefix(previousStart, tokens);
+        startBase += tokens.length;
+      }
+      lastStart.set(role, tokens);
+    }
+  }
+  return {
+    language,
+    requests: requests.length,
+    greenCommits,
+    totalTokens: total,
+    perGreenCommit: Math.round(total / Math.max(1, greenCommits)),
+    prefixShare: prefixBase ? prefix / prefixBase : 0,
+    turnStartPrefixShare: startBase ? startPrefix / startBase : 0,
+  };
+}
+
+/** Plays scripted FizzBuzz in one language and returns its figures. */
+export async function measureSession(language: 'javascript' | 'python'): Promise<PromptTokenFigures> {
+  const h = new SessionHarness();
+  await h.setUp();
+  try {
+    const cycles = language === 'python' ? fizzbuzzPython() : fizzbuzzJs(3);
+    const { summary } = await h.run({ cycles }, language === 'python' ? { language: 'python' } : {});
+    if (summary.status !== 'completed') throw new Error(`the ${language} session did not complete: ${JSON.stringify(summary.error)}`);
+    const green = summary.cycles.filter((c) => c.outcome === 'green').length;
+    return figuresOf(language, h.server.chatRequests(), green);
+  } finally {
+    await h.cleanup();
+  }
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+
+/** Renders the section (between the markers) from the measured figures. */
+export function renderSection(figures: PromptTokenFigures[]): string {
+  const lines = [
+    '## Prompt tokens per session',
+    '',
+    'Reproduce: `npm run bench` (or `tsx bench/promptTokens.ts` for this section alone): FizzBuzz played by the scripted kata model',
+    '(test/support/scriptedKataModel.ts) against the loopback server, with real git and real test runs; every chat request the',
+    'roles sent (tool definitions and all messages) is counted with `gpt-tokenizer` (o200k_base).',
+    '',
+    `- Date: ${new Date().toISOString()}`,
+    `- Machine: ${os.cpus()[0]?.model ?? 'unknown'} × ${os.cpus().length}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GB RAM, ${os.platform()} ${os.release()}`,
+    `- Node ${process.version}`,
+    '',
+    '| Figure | Baseline (before issue 14) | Measured | Target | Met | How |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const f of figures) {
+    const base = BASELINE[f.language];
+    const fewer = base?.perGreenCommit ? 1 - f.perGreenCommit / base.perGreenCommit : 0;
+    lines.push(
+      `| Prompt tokens per green commit, FizzBuzz ${f.language} | ${base?.perGreenCommit ?? '—'} | ${f.perGreenCommit} (${pct(fewer)} fewer) | ≥ 35 % fewer | ${fewer >= 0.35 ? 'yes' : 'no'} | ${f.totalTokens} tokens in ${f.requests} requests / ${f.greenCommits} green commits |`,
+    );
+  }
+  for (const f of figures) {
+    lines.push(
+      `| Cacheable prefix of consecutive same-role requests, FizzBuzz ${f.language} | ${base2(f.language)} | ${pct(f.prefixShare)} | ≥ 85 % | ${f.prefixShare >= 0.85 ? 'yes' : 'no'} | tokens shared with the previous request of the same role / tokens; first request of a turn vs the previous turn of that role alone: ${pct(f.turnStartPrefixShare)} |`,
+    );
+  }
+  lines.push(
+    '',
+    'Notes: the scripted model writes small files, so the share of the fixed parts (tool definitions, system text, kata) is',
+    'larger than with a real kata; a real model also makes more calls per turn, each of which extends the previous one.',
+    'The counts are deterministic for a given format; only the date and the machine change between runs.',
+  );
+  return lines.join('\n');
+}
+
+const base2 = (language: string): string => {
+  const base = BASELINE[language];
+  return base?.prefixShare ? pct(base.prefixShare) : '—';
+};
+
+/** Rewrites the section between the markers (appends the markers when the doc has none yet). */
+export async function writeDoc(section: string): Promise<void> {
+  const doc = await readFile(DOC, 'utf8');
+  const start = doc.indexOf(START);
+  const end = doc.indexOf(END);
+  const block = `${START}\n${section}\n${END}`;
+  const next = start >= 0 && end > start ? doc.slice(0, start) + block + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n${block}\n`;
+  await writeFile(DOC, next);
+}
+
+/** Measures both languages, prints the section and writes it to docs/benchmarks.md. */
+export async function promptTokensBench(): Promise<void> {
+  setLogLevel('error');
+  // Session worktrees go to a temp folder of this run, as in the tests.
+  const cache = mkdtempSync(join(os.tmpdir(), 'tdd-agent-bench-cache-'));
+  const previousCache = process.env.TDD_AGENT_CACHE_DIR;
+  process.env.TDD_AGENT_CACHE_DIR = cache;
+  try {
+    const figures = [await measureSession('javascript'), await measureSession('python')];
+    const section = renderSection(figures);
+    process.stdout.write(`${section}\n`);
+    if (process.env.BENCH_NO_WRITE !== '1') {
+      await writeDoc(section);
+      process.stdout.write(`\nwrote ${DOC}\n`);
+    }
+  } finally {
+    if (previousCache === undefined) delete process.env.TDD_AGENT_CACHE_DIR;
+    else process.env.TDD_AGENT_CACHE_DIR = previousCache;
+    rmSync(cache, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  promptTokensBench().catch((e: unknown) => {
+    process.stderr.write(`${(e as Error).stack ?? String(e)}\n`);
+    process.exit(1);
+  });
+}
