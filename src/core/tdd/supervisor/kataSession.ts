@@ -152,11 +152,6 @@ async function openRepository(facts: Preflight['workspace']): Promise<{ repo: Pe
   return { repo, created: true };
 }
 
-/** A summary for a session that stopped before its record existed. */
-function earlySummary(kata: Kata, status: 'cancelled' | 'failed', branch: string, error: AgentError): SessionSummary {
-  return { status, kata: kata.title, branch, cycles: [], totals: { cycles: 0, commits: 0, tests_passed: 0, overshoots: 0, violations: 0, retries: 0, reverts: 0, tokens: 0 }, error: { error_code: error.error_code, message: error.message } };
-}
-
 /**
  * Runs a whole kata session in its own git worktree on a `tdd/<kata>-<timestamp>` branch: preflight first
  * (nothing is created before it passes), then scaffolding, red-green-refactor cycles with the agent roles
