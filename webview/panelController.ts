@@ -14,6 +14,7 @@ import {
   parseHostMessage,
   readyMessage,
   sessionActionMessage,
+  openCommitMessage,
   type ApprovalDecision,
   type PanelCommandName,
   type PanelState,
@@ -104,6 +105,12 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
       const sessionId = target.getAttribute(ACTION_ATTR.sessionId);
       // The host checks, confirms (Delete) and carries it out; the panel only asks.
       if (sessionId && isOneOf<SessionActionName>(SESSION_ACTIONS, sessionAction)) api.postMessage(sessionActionMessage(sessionAction, sessionId));
+      return;
+    }
+    if (action === ACTIONS.commit) {
+      const sessionId = target.getAttribute(ACTION_ATTR.sessionId);
+      const sha = target.getAttribute(ACTION_ATTR.sha);
+      if (sessionId && sha) api.postMessage(openCommitMessage(sessionId, sha));
       return;
     }
     if (action === ACTIONS.approval) {

@@ -107,6 +107,7 @@ export const PANEL_MESSAGE = {
   approvalResponse: 'approvalResponse',
   command: 'command',
   sessionAction: 'sessionAction',
+  openCommit: 'openCommit',
   log: 'log',
 } as const;
 
@@ -180,8 +181,10 @@ export const PhaseSummarySchema = z.object({
 export const CycleSummarySchema = z.object({
   n: z.int().check(z.positive()),
   outcome: z.enum(CYCLE_OUTCOMES),
-  /** Full or short sha of the green commit; null when nothing was committed. */
+  /** Full or short sha of the cycle's own (`feat:`) commit; null when nothing was committed. */
   commit: z.nullable(text),
+  /** The Refactorer's commit of the cycle, when it made one (shown next to the `feat:` one). */
+  refactorCommit: z.optional(text),
   /** The behaviour the cycle added (commit subject or the tester's report), if known. */
   title: z.optional(text),
   tests: TestCountsSchema,
@@ -419,6 +422,12 @@ export const SessionActionMessageSchema = z.strictObject({
   action: z.enum(SESSION_ACTIONS),
   sessionId,
 });
+/** Panel → host: open one commit's changes (a hash in the cycle list) of a recorded session in VS Code's diff views. */
+export const OpenCommitMessageSchema = z.strictObject({
+  type: z.literal(PANEL_MESSAGE.openCommit),
+  sessionId,
+  sha: z.string().check(z.regex(/^[0-9a-f]{7,64}$/)),
+});
 /** Panel → host: a log line for the extension's output channel (e.g. a render failure). */
 export const LogMessageSchema = z.strictObject({
   type: z.literal(PANEL_MESSAGE.log),
@@ -432,6 +441,7 @@ export const PanelMessageSchema = z.discriminatedUnion('type', [
   ApprovalResponseMessageSchema,
   CommandMessageSchema,
   SessionActionMessageSchema,
+  OpenCommitMessageSchema,
   LogMessageSchema,
 ]);
 
@@ -447,6 +457,8 @@ export type ApprovalResponseMessage = z.infer<typeof ApprovalResponseMessageSche
 export type CommandMessage = z.infer<typeof CommandMessageSchema>;
 /** Panel → host session action. */
 export type SessionActionMessage = z.infer<typeof SessionActionMessageSchema>;
+/** Panel → host: open a commit's changes. */
+export type OpenCommitMessage = z.infer<typeof OpenCommitMessageSchema>;
 /** Panel → host log line. */
 export type LogMessage = z.infer<typeof LogMessageSchema>;
 /** Any panel → host message. */
@@ -514,6 +526,11 @@ export function commandMessage(name: PanelCommandName): CommandMessage {
 /** Builds a session action request from the panel. */
 export function sessionActionMessage(action: SessionActionName, id: string): SessionActionMessage {
   return { type: PANEL_MESSAGE.sessionAction, action, sessionId: id };
+}
+
+/** Builds the panel's request to open commit `sha` of session `id`. */
+export function openCommitMessage(id: string, sha: string): OpenCommitMessage {
+  return { type: PANEL_MESSAGE.openCommit, sessionId: id, sha };
 }
 
 /** Builds a log line from the panel (truncated to the schema's limit). */

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { PanelMessage } from '../shared/panelProtocol';
 import { clearApiKey, readApiKey, setApiKey } from './commands/apiKey';
 import { COMMANDS, PANEL_STATE_KEY, PANEL_VIEW_ID } from './commands/commandIds';
-import { SETTINGS_SECTION, USER_ONLY_SETTING_KEYS, readSettings, type ExtensionSettings } from './config/settings';
+import { SETTINGS_SECTION, configurationReader, readSettings, type ExtensionSettings } from './config/settings';
 import { routeCoreLogs } from './logging/outputChannelLog';
 import { isSessionRunning } from './panel/panelReducer';
 import { PanelStore } from './panel/panelStore';
@@ -91,7 +91,7 @@ export class ExtensionHost implements vscode.Disposable {
   /** The validated `tddAgent.*` settings (throws a CONFIG AgentError naming each bad one); user-only ones from the user settings alone. */
   settings(): ExtensionSettings {
     const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-    return readSettings((key) => (USER_ONLY_SETTING_KEYS.has(key) ? config.inspect(key)?.globalValue : config.get(key)));
+    return readSettings(configurationReader(config));
   }
 
   /** Runs a kata (the command's argument may be a kata path or bundled slug). */
@@ -150,6 +150,9 @@ export class ExtensionHost implements vscode.Disposable {
         return;
       case 'sessionAction':
         void this.sessions.run(message.action, message.sessionId);
+        return;
+      case 'openCommit':
+        void this.sessions.openCommit(message.sessionId, message.sha);
         return;
       case 'log':
         this.log[message.level](`panel: ${message.message}`);

@@ -5,22 +5,28 @@ import { APPROVAL_OUTCOME_LABELS, formatDuration, formatJson } from '../format';
 import { icon } from '../icons';
 import { ACTION_ATTR } from './context';
 
+/** True when the call never ran because it was denied or timed out: not a failure of the tool. */
+function isDenied(action: ActionRecord): boolean {
+  return action.approval === 'denied' || action.approval === 'timeout' || action.approval === 'policy_denied';
+}
+
 function renderAction(action: ActionRecord): HTMLElement {
-  const denied = action.approval === 'denied' || action.approval === 'timeout' || action.approval === 'policy_denied';
+  const denied = isDenied(action);
+  const status = denied ? 'not run' : action.ok ? 'succeeded' : 'failed';
   return h(
     'li',
-    { class: `action ${action.ok ? 'is-ok' : 'is-failed'}`, 'data-action-id': action.id },
+    { class: `action ${denied ? 'is-denied' : action.ok ? 'is-ok' : 'is-failed'}`, 'data-action-id': action.id },
     h(
       'details',
       { [ACTION_ATTR.key]: `action:${action.id}` },
       h(
         'summary',
         {},
-        h('span', { class: 'action-status', 'aria-label': action.ok ? 'succeeded' : 'failed' }, icon(action.ok ? 'check' : 'close')),
+        h('span', { class: 'action-status', 'aria-label': status }, icon(denied ? 'stop' : action.ok ? 'check' : 'close')),
         h('span', { class: 'action-tool mono' }, action.tool),
         h('span', { class: 'action-role' }, action.role),
         h('span', { class: `approval-badge approval-${action.approval} ${denied ? 'is-denied' : ''}` }, APPROVAL_OUTCOME_LABELS[action.approval]),
-        h('span', { class: 'action-duration' }, formatDuration(action.durationMs)),
+        h('span', { class: 'action-duration' }, denied && action.durationMs === 0 ? '—' : formatDuration(action.durationMs)),
       ),
       h(
         'div',
@@ -29,7 +35,7 @@ function renderAction(action: ActionRecord): HTMLElement {
         h('div', { class: 'field-label' }, 'Parameters'),
         h('pre', { class: 'params', tabindex: 0 }, h('code', {}, formatJson(action.params))),
         h('div', { class: 'field-label' }, 'Result'),
-        h('pre', { class: `result ${action.ok ? '' : 'is-failed'}`, tabindex: 0 }, h('code', {}, action.resultSummary || '(no output)')),
+        h('pre', { class: `result ${action.ok || denied ? '' : 'is-failed'}`, tabindex: 0 }, h('code', {}, action.resultSummary || '(no output)')),
       ),
     ),
   );
@@ -38,7 +44,8 @@ function renderAction(action: ActionRecord): HTMLElement {
 /** Renders the collapsible action history (newest first), or nothing when there are no calls. */
 export function renderActions(actions: readonly ActionRecord[]): HTMLElement | null {
   if (actions.length === 0) return null;
-  const failed = actions.filter((action) => !action.ok).length;
+  // Denials and time-outs are the person's (or the clock's) answer, not failures of the tool.
+  const failed = actions.filter((action) => !action.ok && !isDenied(action)).length;
   return h(
     'section',
     { class: 'section section-actions', id: 'actions', 'aria-label': 'Action history' },

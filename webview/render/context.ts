@@ -18,9 +18,11 @@ export const ACTION_ATTR = {
   /** A session button's action (`review`, `merge`, `delete`, `resume`) and the session it acts on. */
   sessionAction: 'data-session-action',
   sessionId: 'data-session-id',
+  /** A commit hash to open (with `sessionId`). */
+  sha: 'data-sha',
   /** Stable key to restore focus and the open state of <details> across re-renders. */
   key: 'data-key',
 } as const;
 
 /** Values of the `data-action` attribute. */
-export const ACTIONS = { approval: 'approval', command: 'command', session: 'session' } as const;
+export const ACTIONS = { approval: 'approval', command: 'command', session: 'session', commit: 'commit' } as const;

@@ -3,6 +3,7 @@ import type { CycleOutcome, CycleSummary, PhaseOutcome, PhaseSummary } from '../
 import { h } from '../dom';
 import { CYCLE_OUTCOME_LABELS, formatDuration, PHASE_OUTCOME_LABELS, plural, ROLE_LABELS, shortSha } from '../format';
 import { icon, type IconName } from '../icons';
+import { ACTION_ATTR, ACTIONS } from './context';
 import { section } from './section';
 
 const PHASE_ICONS: Record<PhaseOutcome, IconName> = {
@@ -35,11 +36,34 @@ function renderPhase(phase: PhaseSummary): HTMLElement {
       h('span', { class: 'attempts-long' }, plural(phase.attempts, 'attempt')),
       h('span', { class: 'attempts-short', 'aria-hidden': 'true' }, `×${phase.attempts}`),
     ),
-    h('td', { class: 'phase-duration' }, phase.duration_ms === 0 && (phase.outcome === 'running' || phase.outcome === 'pending') ? '—' : formatDuration(phase.duration_ms)),
+    h(
+      'td',
+      { class: 'phase-duration' },
+      phase.duration_ms === 0 && (phase.outcome === 'running' || phase.outcome === 'pending' || phase.outcome === 'cancelled') ? '—' : formatDuration(phase.duration_ms),
+    ),
   );
 }
 
-function renderCycle(cycle: CycleSummary): HTMLElement {
+/** A commit hash: a button that opens the commit's changes when the session is known, plain text otherwise. */
+function renderCommit(sha: string, label: string, sessionId: string | undefined): HTMLElement {
+  const content = [icon('commit'), shortSha(sha)];
+  if (!sessionId) return h('span', { class: 'commit mono', title: `${label} ${sha}` }, ...content);
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: 'commit mono link-button',
+      title: `Open the changes of ${label.toLowerCase()} ${sha}`,
+      'aria-label': `Open the changes of ${label.toLowerCase()} ${shortSha(sha)}`,
+      [ACTION_ATTR.action]: ACTIONS.commit,
+      [ACTION_ATTR.sessionId]: sessionId,
+      [ACTION_ATTR.sha]: sha,
+    },
+    ...content,
+  );
+}
+
+function renderCycle(cycle: CycleSummary, sessionId: string | undefined): HTMLElement {
   return h(
     'li',
     { class: `cycle outcome-${cycle.outcome}`, 'data-cycle': cycle.n },
@@ -52,9 +76,8 @@ function renderCycle(cycle: CycleSummary): HTMLElement {
         { class: 'cycle-head' },
         h('h3', { class: 'cycle-title' }, `Cycle ${cycle.n}`),
         h('span', { class: `outcome-badge outcome-${cycle.outcome}` }, CYCLE_OUTCOME_LABELS[cycle.outcome]),
-        cycle.commit
-          ? h('span', { class: 'commit mono', title: `Commit ${cycle.commit}` }, icon('commit'), shortSha(cycle.commit))
-          : null,
+        cycle.commit ? renderCommit(cycle.commit, 'Commit', sessionId) : null,
+        cycle.refactorCommit ? renderCommit(cycle.refactorCommit, 'Refactor commit', sessionId) : null,
       ),
       cycle.title ? h('p', { class: 'cycle-subject' }, cycle.title) : null,
       h(
@@ -76,8 +99,8 @@ function renderCycle(cycle: CycleSummary): HTMLElement {
   );
 }
 
-/** Renders the cycle timeline, or nothing before the first cycle. */
-export function renderCycles(cycles: readonly CycleSummary[]): HTMLElement | null {
+/** Renders the cycle timeline, or nothing before the first cycle; hashes open their commit of session `sessionId`. */
+export function renderCycles(cycles: readonly CycleSummary[], sessionId?: string): HTMLElement | null {
   if (cycles.length === 0) return null;
-  return section('cycles', 'Cycles', 'cycle', cycles.length, h('ol', { class: 'timeline' }, cycles.map(renderCycle)));
+  return section('cycles', 'Cycles', 'cycle', cycles.length, h('ol', { class: 'timeline' }, cycles.map((c) => renderCycle(c, sessionId))));
 }

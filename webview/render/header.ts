@@ -61,7 +61,8 @@ export function renderSessionHeader(session: SessionHeader, actions: HTMLElement
       session.maxCycles > 0
         ? h('progress', {
             max: session.maxCycles,
-            value: Math.min(session.cycle, session.maxCycles),
+            // A completed kata is done, even when it needed fewer cycles than it may take.
+            value: session.status === 'completed' ? session.maxCycles : Math.min(session.cycle, session.maxCycles),
             'aria-label': cycleText,
           })
         : null,

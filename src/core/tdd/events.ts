@@ -55,7 +55,7 @@ export interface TestCounts {
  * the VS Code panel folds them into its view model. Plain JSON values only.
  */
 export type SupervisorEvent =
-  | { type: 'session_started'; kata: string; branch: string; baseBranch: string | null; model: string; provider: string; maxCycles: number; workspace: string; sessionId: string; worktree: string; sandbox: string; resumedFromCycle?: number }
+  | { type: 'session_started'; kata: string; branch: string; baseBranch: string | null; model: string; provider: string; maxCycles: number; workspace: string; sessionId: string; worktree: string; sandbox: string; resumedFromCycle?: number; /** Tokens the resumed session had already used (absent for a new session). */ resumedTokens?: number }
   | { type: 'cycle_started'; cycle: number }
   | { type: 'phase_changed'; cycle: number; phase: Phase; role?: Role; attempt: number; hint?: string }
   | { type: 'model_called'; cycle: number; role: Role; promptTokens: number; completionTokens: number; latencyMs: number }

@@ -30,7 +30,8 @@ export const extensionSettingsSchema = z.object({
   baseUrl: optionalText.refine((v) => v === undefined || /^https?:\/\/[^\s]+$/i.test(v), 'must be an http(s) URL'),
   ollamaHost: optionalText,
   cassette: optionalText,
-  maxCycles: z.number().int().min(1).max(100).default(10),
+  // No default here: unset, the kata's own `max_cycles` applies (and the core's default after it).
+  maxCycles: z.number().int().min(1).max(100).optional(),
   approvalPolicy: z.partialRecord(z.enum(DANGER_LEVELS), z.enum(APPROVAL_RULE_CHOICES)).default({}),
   approvalTimeoutSeconds: z.number().int().min(5).max(3600).default(300),
   qualityGates: z.array(z.string().min(1)).default([]),
@@ -48,7 +49,8 @@ export interface ExtensionSettings {
   ollamaHost?: string;
   /** Cassette file for the replay provider (relative paths are resolved against the workspace). */
   cassette?: string;
-  maxCycles: number;
+  /** Most cycles a run may take, when the person set it; unset, the kata's own `max_cycles` (or the core's 10) applies. */
+  maxCycles?: number;
   /** The approval policy as the core's ApprovalPolicy takes it. */
   approvalPolicy: ApprovalPolicyConfig;
   approvalTimeoutMs: number;
@@ -72,6 +74,33 @@ export interface ExtensionSettings {
  * turn the sandbox off.
  */
 export const USER_ONLY_SETTING_KEYS: ReadonlySet<string> = new Set(['sandbox']);
+
+/**
+ * Settings whose manifest default is not applied: only a value the person set counts, otherwise the
+ * kata decides (`maxCycles` unset: the kata's own `max_cycles`).
+ */
+export const SET_ONLY_SETTING_KEYS: ReadonlySet<string> = new Set(['maxCycles']);
+
+/** The part of `vscode.WorkspaceConfiguration` the settings are read through. */
+export interface ConfigurationLike {
+  get(key: string): unknown;
+  inspect(key: string): { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined;
+}
+
+/**
+ * The `get(key)` {@link readSettings} takes, over a configuration: user-only keys from the user settings
+ * alone, set-only keys without the manifest default, every other key as VS Code resolves it.
+ */
+export function configurationReader(config: ConfigurationLike): (key: string) => unknown {
+  return (key) => {
+    if (USER_ONLY_SETTING_KEYS.has(key)) return config.inspect(key)?.globalValue;
+    if (SET_ONLY_SETTING_KEYS.has(key)) {
+      const values = config.inspect(key);
+      return values?.workspaceFolderValue ?? values?.workspaceValue ?? values?.globalValue;
+    }
+    return config.get(key);
+  };
+}
 
 /** Every key read from the configuration. */
 export const SETTING_KEYS = Object.keys(extensionSettingsSchema.shape) as Array<keyof typeof extensionSettingsSchema.shape>;
@@ -98,7 +127,7 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
     ...(s.baseUrl ? { baseUrl: s.baseUrl } : {}),
     ...(s.ollamaHost ? { ollamaHost: s.ollamaHost } : {}),
     ...(s.cassette ? { cassette: s.cassette } : {}),
-    maxCycles: s.maxCycles,
+    ...(s.maxCycles !== undefined ? { maxCycles: s.maxCycles } : {}),
     approvalPolicy: Object.keys(s.approvalPolicy).length > 0 ? { levels: s.approvalPolicy } : {},
     approvalTimeoutMs: s.approvalTimeoutSeconds * 1000,
     qualityGates: s.qualityGates,

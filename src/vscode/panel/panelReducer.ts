@@ -139,7 +139,8 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
           cycle: event.resumedFromCycle ? Math.max(0, event.resumedFromCycle - 1) : 0,
           maxCycles: event.maxCycles,
           phase: null,
-          totals: state.session?.status === 'running' ? state.session.totals : NO_TOTALS,
+          // A resumed session's header counts the tokens it had already used, not only the new ones.
+          totals: withResumedTokens(state.session?.status === 'running' ? state.session.totals : NO_TOTALS, event.resumedTokens),
           startedAt: state.session?.status === 'running' && state.session.startedAt !== undefined ? state.session.startedAt : at,
           ...(isSessionId(event.sessionId) ? { sessionId: event.sessionId } : {}),
           baseBranch: event.baseBranch,
@@ -217,7 +218,11 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
         at,
       });
     case 'commit_made': {
-      const committed = updateCycle(state, event.cycle, (c) => ({ ...c, commit: event.sha, title: c.title ?? firstLine(event.message) }));
+      // The Refactorer's commit is kept apart: the cycle's hash stays the one of its `feat:` subject.
+      const refactor = /^refactor\b/i.test(event.message) && state.cycles.some((c) => c.n === event.cycle && c.commit !== null);
+      const committed = updateCycle(state, event.cycle, (c) =>
+        refactor ? { ...c, refactorCommit: event.sha } : { ...c, commit: event.sha, title: c.title ?? firstLine(event.message) },
+      );
       return withSession(committed, (s) => ({ ...s, totals: { ...s.totals, commits: s.totals.commits + 1 } }));
     }
     case 'phase_finished':
@@ -227,7 +232,8 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
     case 'cycle_finished':
       return updateCycle(state, event.cycle, (c) => ({
         ...closeCycle(c, cycleOutcome(event.outcome)),
-        commit: event.commit ?? c.commit,
+        // `event.commit` is the cycle's last commit (the refactor one when there is one): the `feat:` hash wins.
+        commit: c.commit ?? (event.commit && event.commit !== c.refactorCommit ? event.commit : null),
         tests: { passed: event.tests.passed, failed: event.tests.failed },
         ...(event.outcome === 'kata_complete' && !c.title ? { title: 'kata complete: nothing left to test' } : {}),
       }));
@@ -255,6 +261,10 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
     case 'violation':
       return state;
   }
+}
+
+function withResumedTokens(totals: SessionTotals, resumedTokens: number | undefined): SessionTotals {
+  return resumedTokens && resumedTokens > 0 ? { ...totals, tokens: totals.tokens + Math.round(resumedTokens) } : totals;
 }
 
 function withSession(state: PanelState, change: (session: SessionHeader) => SessionHeader): PanelState {

@@ -222,7 +222,8 @@ export class KataRunner implements vscode.Disposable {
       kata: path.basename(kata),
       model: settings.model ?? '',
       provider: settings.provider,
-      maxCycles: settings.maxCycles,
+      // Unset, the kata's own max_cycles applies: the header learns it from session_started.
+      maxCycles: settings.maxCycles ?? 0,
       at: Date.now(),
       resume: resume !== false,
       ...(typeof resume === 'string' ? { sessionId: resume } : {}),
@@ -247,7 +248,7 @@ export class KataRunner implements vscode.Disposable {
             llm: client.llm,
             model: client.model,
             provider: client.provider,
-            maxCycles: settings.maxCycles,
+            ...(settings.maxCycles !== undefined ? { maxCycles: settings.maxCycles } : {}),
             control,
             approvalPolicy: settings.approvalPolicy,
             approvalTimeoutMs: settings.approvalTimeoutMs,

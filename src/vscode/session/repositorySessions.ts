@@ -159,6 +159,30 @@ export async function sessionChanges(state: Pick<SessionState, 'git'>): Promise<
   return { repository, branch: sessionBranch, base: baseCommit, head, files };
 }
 
+/** Git's empty tree: the "before" side of a repository's first commit. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/**
+ * The files commit `sha` of `repository` changed (against its first parent), in the shape a review shows.
+ * @throws Error when `sha` is not a commit of the repository.
+ */
+export async function commitChanges(repository: string, sha: string): Promise<SessionChanges> {
+  if (!/^[0-9a-f]{7,64}$/i.test(sha)) throw new Error(`'${sha}' is not a commit id.`);
+  const { run } = productGit(repository);
+  const head = (await run(['rev-parse', '--verify', '-q', `${sha}^{commit}`]).catch(() => '')).trim();
+  if (!head) throw new Error(`The commit ${sha.slice(0, 7)} is no longer in this repository.`);
+  const parent = (await run(['rev-parse', '--verify', '-q', `${head}^1`]).catch(() => '')).trim();
+  const base = parent || EMPTY_TREE;
+  const output = await run(['diff', '--name-status', '--no-renames', '-z', base, head, '--']);
+  const parts = output.split('\0').filter((p) => p !== '');
+  const files: SessionFileChange[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const status = parts[i]!.charAt(0);
+    files.push({ path: parts[i + 1]!, status: status === 'A' ? 'A' : status === 'D' ? 'D' : 'M' });
+  }
+  return { repository, branch: head.slice(0, 7), base, head, files };
+}
+
 /** The content of `path` at commit `rev` of `repository` (`git show rev:path`), as git prints it. */
 export async function fileAtRevision(repository: string, rev: string, path: string): Promise<string> {
   if (!/^[0-9a-f]{7,64}$/i.test(rev)) throw new Error(`'${rev}' is not a commit id.`);

@@ -13,7 +13,7 @@ import type { SessionState } from '../../core/tdd/session';
 import type { RecordedSession, SessionActionName } from '../../shared/panelProtocol';
 import type { PanelStore } from '../panel/panelStore';
 import type { KataRunner } from './kataRunner';
-import { fileAtRevision, findSessionRecord, kataPathOf, readRepositorySessions, sessionChanges, type SessionChanges } from './repositorySessions';
+import { commitChanges, fileAtRevision, findSessionRecord, kataPathOf, readRepositorySessions, sessionChanges, type SessionChanges } from './repositorySessions';
 
 /** URI scheme of the read-only documents "Review changes" opens: `tdd-agent-session:/<path>?repo=<root>&rev=<commit>`. */
 export const REVIEW_SCHEME = 'tdd-agent-session';
@@ -144,6 +144,32 @@ export class SessionActions implements vscode.TextDocumentContentProvider, vscod
     }
   }
 
+  /** Opens the changes of commit `sha` of session `id` (a hash in the panel's cycle list) in VS Code's diff views. */
+  async openCommit(id: string, sha: string): Promise<void> {
+    const root = this.root();
+    if (!root || !vscode.workspace.isTrusted) {
+      void vscode.window.showWarningMessage('TDD Agent: commits of a session can only be opened in a trusted workspace folder.');
+      return;
+    }
+    try {
+      const state = await findSessionRecord(root, id);
+      if (!state) {
+        void vscode.window.showWarningMessage(`TDD Agent: there is no session ${id} in this repository any more.`);
+        return;
+      }
+      const changes = await commitChanges(state.git.repository, sha);
+      if (changes.files.length === 0) {
+        void vscode.window.showInformationMessage(`TDD Agent: commit ${sha.slice(0, 7)} changes no file.`);
+        return;
+      }
+      await this.showChanges(changes, `${changes.head.slice(0, 7)}: changes of the commit`);
+    } catch (error) {
+      const message = toAgentError(error).message;
+      this.deps.log.warn(`opening commit ${sha} of ${id} failed: ${message}`);
+      void vscode.window.showErrorMessage(`TDD Agent: ${message}`);
+    }
+  }
+
   /** Opens the session's changes since it started in VS Code's diff views (one file: a diff editor; more: the multi-file changes editor). */
   async review(state: SessionState): Promise<void> {
     const changes = await sessionChanges(state);
@@ -152,10 +178,14 @@ export class SessionActions implements vscode.TextDocumentContentProvider, vscod
       void vscode.window.showInformationMessage(`TDD Agent: session ${state.id} has not changed any file since ${since}.`);
       return;
     }
-    this.reviewed.add(changes.repository);
     this.deps.log.info(`reviewing ${changes.files.length} changed file(s) of ${changes.branch} (${changes.base.slice(0, 8)}..${changes.head.slice(0, 8)})`);
+    await this.showChanges(changes, `${changes.branch}: changes since ${since}`);
+  }
+
+  /** One changed file: a diff editor; more: the multi-file changes editor. */
+  private async showChanges(changes: SessionChanges, title: string): Promise<void> {
+    this.reviewed.add(changes.repository);
     const triples = changeTriples(changes);
-    const title = `${changes.branch}: changes since ${since}`;
     if (triples.length === 1) {
       const file = changes.files[0]!.path;
       const [, left, right] = triples[0]!;

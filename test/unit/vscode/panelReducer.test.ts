@@ -225,3 +225,31 @@ describe('panel reducer (pure): supervisor events → PanelState', () => {
     assert.equal(state.session?.cycle, 2);
   });
 });
+
+describe('panel reducer: issue 11 fixes', () => {
+  const start = wholeSession(0)[0]!;
+
+  it("a cycle's hash is its own feat: commit; the Refactorer's commit is kept apart", () => {
+    const state = fold(fresh(), events([
+      start,
+      { type: 'cycle_started', cycle: 4 },
+      { type: 'commit_made', cycle: 4, sha: 'feat4444', message: 'feat: fizz for multiples of three' },
+      { type: 'commit_made', cycle: 4, sha: 'refa4444', message: 'refactor: extract isMultiple' },
+      { type: 'cycle_finished', cycle: 4, outcome: 'green', commit: 'refa4444', tests: { status: 'passed', passed: 4, failed: 0, total: 4 } },
+    ]));
+    assertValid(state);
+    const cycle = state.cycles.find((c) => c.n === 4)!;
+    assert.equal(cycle.commit, 'feat4444');
+    assert.equal(cycle.title, 'feat: fizz for multiples of three');
+    assert.equal(cycle.refactorCommit, 'refa4444');
+  });
+
+  it('after a resume the header counts the tokens the session had already used', () => {
+    let state = reducePanel(fresh(), { type: 'sessionStarting', kata: 'fizzbuzz.md', model: 'm', provider: 'openai', maxCycles: 0, at: 1, resume: true, sessionId: 'fizzbuzz-1' });
+    state = reducePanel(state, { type: 'supervisor', at: 2, event: { ...(start as Extract<typeof start, { type: 'session_started' }>), resumedFromCycle: 3, resumedTokens: 1200 } });
+    state = reducePanel(state, { type: 'supervisor', at: 3, event: { type: 'model_called', role: 'tester', cycle: 3, promptTokens: 40, completionTokens: 10, latencyMs: 5 } });
+    assertValid(state);
+    assert.equal(state.session?.totals.tokens, 1250);
+    assert.equal(state.session?.maxCycles, 6, "the kata's max cycles from session_started");
+  });
+});

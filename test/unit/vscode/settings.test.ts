@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ApprovalPolicy } from '../../../src/core/tools/approvalPolicy';
-import { SETTING_KEYS, USER_ONLY_SETTING_KEYS, readSettings } from '../../../src/vscode/config/settings';
+import { SETTING_KEYS, USER_ONLY_SETTING_KEYS, configurationReader, readSettings } from '../../../src/vscode/config/settings';
 
 const from = (values: Record<string, unknown>) => (key: string) => values[key];
 
@@ -9,7 +9,7 @@ describe('extension settings (tddAgent.*)', () => {
     const s = readSettings(from({}));
     assert.equal(s.provider, 'auto');
     assert.equal(s.model, undefined);
-    assert.equal(s.maxCycles, 10);
+    assert.equal(s.maxCycles, undefined, 'unset: the kata decides');
     assert.equal(s.testTimeoutMs, 60_000);
     assert.equal(s.approvalTimeoutMs, 300_000);
     assert.deepEqual(s.qualityGates, []);
@@ -79,5 +79,15 @@ describe('extension settings (tddAgent.*)', () => {
   it('the sandbox is a user-only setting (a workspace value must never turn it off)', () => {
     assert.ok(USER_ONLY_SETTING_KEYS.has('sandbox'));
     for (const key of USER_ONLY_SETTING_KEYS) assert.ok((SETTING_KEYS as readonly string[]).includes(key), key);
+  });
+
+  it("maxCycles: the manifest default is not applied, so a kata's own max_cycles wins; a value the person set is kept", () => {
+    const config = (values: { defaultValue?: unknown; globalValue?: unknown; workspaceValue?: unknown }) => ({
+      get: (key: string) => (key === 'maxCycles' ? (values.workspaceValue ?? values.globalValue ?? values.defaultValue) : undefined),
+      inspect: (key: string) => (key === 'maxCycles' ? values : undefined),
+    });
+    assert.equal(readSettings(configurationReader(config({ defaultValue: 10 }))).maxCycles, undefined);
+    assert.equal(readSettings(configurationReader(config({ defaultValue: 10, globalValue: 4 }))).maxCycles, 4);
+    assert.equal(readSettings(configurationReader(config({ defaultValue: 10, globalValue: 4, workspaceValue: 7 }))).maxCycles, 7);
   });
 });

@@ -227,7 +227,8 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
       policy: new ApprovalPolicy(options.approvalPolicy ?? {}),
       control: options.control,
       approvalTimeoutMs: options.approvalTimeoutMs,
-      preview: (name, params) => previewToolCall(name, params, dir),
+      // run_tests takes no parameters: its card shows the command line the runner will run.
+      preview: async (name, params) => (name === 'run_tests' ? { kind: 'command', commandLine: testRunner.command } : previewToolCall(name, params, dir)),
       defaultTimeoutMs: testTimeoutMs + 5_000,
       sandbox,
     });
@@ -235,7 +236,7 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
     executor.on('approval_answered', (e) => emit({ type: 'approval_answered', requestId: e.requestId, decision: e.outcome }));
 
     const firstCycle = recorder.nextCycle;
-    emit({ type: 'session_started', kata: kata.title, branch, baseBranch: worktree.info.baseBranch, model: options.model, provider: options.provider, maxCycles, workspace: repo.root, sessionId: store.id, worktree: dir, sandbox: sandbox.description, resumedFromCycle: checked.resumed ? firstCycle : undefined });
+    emit({ type: 'session_started', kata: kata.title, branch, baseBranch: worktree.info.baseBranch, model: options.model, provider: options.provider, maxCycles, workspace: repo.root, sessionId: store.id, worktree: dir, sandbox: sandbox.description, resumedFromCycle: checked.resumed ? firstCycle : undefined, resumedTokens: checked.resumed ? checked.resumed.metrics.tokens.total : undefined });
     const result = await new CycleLoop({
       workspaceRoot: dir,
       kata,
