@@ -8,7 +8,7 @@ export { AGENTS_DIR_ENV, agentConfigPath, listAgentConfigs, resolveConfigRoot } 
 export { checkAgentConfig, type CheckedAgentConfig, type ConfigOrigin } from './configValidation';
 export { AgentConfigError, AgentPromptValidationError, UnknownAgentConfigError } from './errors';
 export { isToolPattern, toolEntryProblem, toolNameMatcher, TOOL_PATTERN_WILDCARD } from './toolPatterns';
-export { payloadLines, type InputPayload } from './inputPayload';
+export { payloadLines, rawBlock, readRawBlock, type InputPayload } from './inputPayload';
 export { checkOutputSchema, toStrictSchema, validateOutput, OUTPUT_SCHEMA_TYPES, type OutputSchemaNode, type OutputSchemaType } from './outputSchema';
 export { CLOSING_SENTENCE, JSON_ONLY_INSTRUCTION, MODE_INSTRUCTIONS, REPORT_INSTRUCTION } from './promptComposer';
 export {

@@ -10,9 +10,10 @@ export type InputPayload = Record<string, unknown>;
  *
  * Rules: keys are identifiers; when `input_keys` is declared it is the complete contract (every key must be
  * present and not undefined, no other key is accepted) and fixes the order; otherwise keys keep their
- * insertion order and undefined values are skipped. Each value is written as JSON: a string becomes a JSON
- * string literal (`"`, `\` and control characters escaped, so a newline is written `\n` and every entry stays
- * on one line), other values are JSON-encoded as they are (`3`, `true`, `null`, `["a","b"]`).
+ * insertion order and undefined values are skipped. A single-line value is written as JSON on one line:
+ * `key = "value"` (`"`, `\` and control characters escaped), other values JSON-encoded as they are (`3`, `true`,
+ * `null`, `["a","b"]`). A string with a line break is written raw, so code reaches the model exactly as it is in
+ * its file: `<key>` on its own line, the text unchanged, then `</key>` on its own line (see {@link rawBlock}).
  * Throws an {@link AgentConfigError} listing every problem.
  */
 export function payloadLines(config: AgentConfig, payload: unknown): string[] {
@@ -33,7 +34,13 @@ export function payloadLines(config: AgentConfig, payload: unknown): string[] {
   const keys = (declared ?? Object.keys(payload)).filter((key) => payload[key] !== undefined);
   const lines: string[] = [];
   for (const key of keys) {
-    const encoded = encodeJson(payload[key]);
+    const value = payload[key];
+    const block = typeof value === 'string' ? rawBlock(key, value) : undefined;
+    if (block !== undefined) {
+      lines.push(block);
+      continue;
+    }
+    const encoded = encodeJson(value);
     if (typeof encoded === 'string') lines.push(`${key} = ${encoded}`);
     else problems.push(`input.${key}: cannot be written as JSON (${encoded.reason})`);
   }
@@ -41,6 +48,25 @@ export function payloadLines(config: AgentConfig, payload: unknown): string[] {
     throw new AgentConfigError(`Input for agent ${label} is incomplete or invalid.`, problems, { agent: label, keys: Object.keys(payload) });
   }
   return lines;
+}
+
+/**
+ * A multi-line string as a raw block: `<key>\n` + the text exactly + `\n</key>`, so `value` is everything between
+ * the first line and the last. Undefined for a single-line string, and for a text holding a `</key>` line of its
+ * own (which would end the block early): those stay JSON string literals.
+ */
+export function rawBlock(key: string, value: string): string | undefined {
+  if (!/[\r\n]/.test(value) || value.includes(`</${key}>`)) return undefined;
+  return `<${key}>\n${value}\n</${key}>`;
+}
+
+/** The text of the raw block `<key>` in a composed message (the inverse of {@link rawBlock}), or undefined. */
+export function readRawBlock(message: string, key: string): string | undefined {
+  const open = `<${key}>\n`;
+  const start = message.indexOf(open);
+  if (start < 0 || (start > 0 && message[start - 1] !== '\n')) return undefined;
+  const end = message.indexOf(`\n</${key}>`, start + open.length - 1);
+  return end < 0 ? undefined : message.slice(start + open.length, end);
 }
 
 /** JSON text of a value, or why it has none (a function, a symbol, a BigInt, a cycle). */

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
+import { readRawBlock } from '../../../src/core/agentConfig/inputPayload';
 import { runProcess } from '../../../src/core/process/runProcess';
 import { createOpenAIClient } from '../../../src/core/llm';
 import type { SupervisorEvent } from '../../../src/core/tdd/events';
@@ -100,7 +101,10 @@ export function contextOf(server: OpenAITestServer, role: string, cycle: number,
   });
   if (!req) throw new Error(`no ${role} turn for cycle ${cycle}, attempt ${attempt}`);
   const user = String(req.body.messages.find((m: { role: string }) => m.role === 'user').content);
-  // The agent prompt shows its input as `context = "<JSON string>"`; decode it to compare with file contents.
+  // The agent prompt shows a multi-line input raw between `<context>` and `</context>` lines (a one-line one as
+  // `context = "<JSON string>"`); take it out to compare with file contents.
+  const block = readRawBlock(user, 'context');
+  if (block !== undefined) return block;
   const line = /^context = (".*")$/m.exec(user)?.[1];
   return line ? (JSON.parse(line) as string) : user;
 }

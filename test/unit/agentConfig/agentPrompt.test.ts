@@ -49,14 +49,14 @@ describe('AgentPrompt', () => {
       assert.ok(user.endsWith(`\n\n${CLOSING_SENTENCE.json}`));
     });
 
-    it('escapes quotes, backslashes and newlines so each value stays on one line; JSON-encodes other values', () => {
+    it('escapes quotes and backslashes of a one-line value, writes a multi-line one raw in a <key> block; JSON-encodes other values', () => {
       const temp = new TempAgents();
       try {
         temp.write('demo', 'v1', validConfig());
         const agent = AgentFactory.create('demo', 'v1', {}, { configRoot: temp.root });
-        const [, user] = content(agent, { b: 'say "hi"\\\nnext', a: 3, c: [1, 'x'], d: null, e: { k: true }, skipped: undefined });
+        const [, user] = content(agent, { q: 'say "hi"\\', b: 'say "hi"\\\nnext', a: 3, c: [1, 'x'], d: null, e: { k: true }, skipped: undefined });
         assert.ok(
-          user.startsWith('Input:\nb = "say \\"hi\\"\\\\\\nnext"\na = 3\nc = [1,"x"]\nd = null\ne = {"k":true}\n\nWrite'),
+          user.startsWith('Input:\nq = "say \\"hi\\"\\\\"\n<b>\nsay "hi"\\\nnext\n</b>\na = 3\nc = [1,"x"]\nd = null\ne = {"k":true}\n\nWrite'),
           user,
         );
         assert.ok(content(agent)[1].startsWith('Input:\n(none)\n\n'));
