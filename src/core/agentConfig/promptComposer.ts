@@ -12,7 +12,7 @@ export const REPORT_INSTRUCTION =
 /** The fixed closing sentence of the user message, per kind of reply. */
 export const CLOSING_SENTENCE = {
   json: 'Return only the JSON object, with exactly the fields listed above.',
-  report: 'Begin now, and finish with your report.',
+  report: 'Begin now.',
 } as const;
 
 /** What each mode asks of the fields (JSON agents) or of the task (free-text agents). */
@@ -72,7 +72,7 @@ function fieldLines(schema: OutputSchemaNode): string[] {
 }
 
 /**
- * The user message: the input as `key = value` lines (see `payloadLines`), the mode's instruction (with the
+ * The user message: the input as `key = value` lines and raw `<key>` blocks (see `payloadLines`), the mode's instruction (with the
  * field list for JSON agents, each field's allowed values printed), and the fixed closing sentence.
  */
 export function composeUserMessage(config: AgentConfig, schema: OutputSchemaNode | null, lines: readonly string[]): string {

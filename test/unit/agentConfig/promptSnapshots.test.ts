@@ -23,6 +23,29 @@ const CASES: Array<{ file: string; agent: string; payload: Record<string, unknow
     agent: 'cot',
     payload: { problem: 'A test suite has 12 tests; 3 fail. After a fix, 2 of those pass. How many fail now?', context: '' },
   },
+  {
+    // A TDD role: the context (code and test output) reaches the model raw, exactly as in the files.
+    file: 'tester-v1.txt',
+    agent: 'tester',
+    payload: {
+      context: [
+        '# Kata: Leap Year',
+        '',
+        'Write `isLeap(year)`.',
+        '',
+        '# File contents',
+        '## test/leap.test.js',
+        '```',
+        "import { isLeap } from '../src/leap.js';",
+        "test('2000 is a leap year', () => assert.equal(isLeap(2000), true));",
+        '```',
+        '',
+        '# This turn',
+        '- cycle: 2 of at most 6',
+        '- attempt: 1 of 2',
+      ].join('\n'),
+    },
+  },
   { file: 'triage-v1.txt', agent: 'triage', payload: { report: 'Crash on save', attempts: 2 }, options: { configRoot: FIXTURES_ROOT } },
   {
     file: 'extract-v1.txt',
