@@ -118,6 +118,53 @@ describe('agent panel in Chromium', function () {
     await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-finished-dark.png'), fullPage: true });
   });
 
+  it('issue 11: hashes open their commit (feat: and refactor apart), a completed bar is full, denials are not failures, cancelled steps show no 0 ms, nothing cut off at 300 px', async () => {
+    page = await openPanel('dark', 300);
+    const state = finishedState();
+    state.session = { ...state.session!, sessionId: 'fizzbuzz-20261122-074300' };
+    state.cycles[1] = { ...state.cycles[1]!, refactorCommit: 'bead1234567890abcdef1234567890abcdef1234' };
+    state.cycles.push({
+      n: 4,
+      outcome: 'cancelled',
+      commit: null,
+      tests: { passed: 3, failed: 0 },
+      phases: [{ role: 'implementer', outcome: 'cancelled', attempts: 1, duration_ms: 0 }],
+    });
+    state.actions.push({ id: 'call-6', role: 'implementer', tool: 'run_tests', params: {}, resultSummary: 'Not executed: nobody answered in time.', ok: false, approval: 'timeout', durationMs: 0, cycle: 4 });
+    await sendToPanel(page, stateMessage(state));
+    await waitForRevision('#session');
+
+    // A completed kata's progress bar is full although it needed 3 of 5 cycles.
+    assert.equal(await page.evaluate(`(() => { const p = document.querySelector('.session-progress progress'); return p.value === p.max; })()`), true);
+
+    const cycle2 = page.locator('.timeline > li.cycle[data-cycle="2"]');
+    await cycle2.getByRole('button', { name: /Open the changes of commit a1b2c3d/ }).click();
+    await cycle2.getByRole('button', { name: /Open the changes of refactor commit bead123/ }).click();
+    const posted = await waitForPosted(page, 3);
+    assert.deepEqual(posted.slice(1), [
+      { type: 'openCommit', sessionId: 'fizzbuzz-20261122-074300', sha: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678' },
+      { type: 'openCommit', sessionId: 'fizzbuzz-20261122-074300', sha: 'bead1234567890abcdef1234567890abcdef1234' },
+    ]);
+
+    const cancelled = (await page.locator('.timeline > li.cycle[data-cycle="4"] .phase-duration').innerText()).trim();
+    assert.equal(cancelled, '—', 'a cancelled step shows no "0 ms"');
+
+    // A denial and a time-out are not failures.
+    assert.equal(await page.locator('.history-failed').count(), 0, 'no "failed" count for denials and time-outs');
+    assert.equal(await page.locator('.action.is-failed').count(), 0);
+    assert.equal(await page.locator('li[data-action-id="call-6"] .action-status').getAttribute('aria-label'), 'not run');
+
+    // At 300 px nothing essential is cut off: role names and durations show whole.
+    await page.locator('details.history > summary').click();
+    const cut = await page.evaluate(`[...document.querySelectorAll('.phases th, .phase-duration, .action-role, .action-duration')]
+      .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+      .map((el) => el.className + ': ' + el.textContent)`);
+    assert.deepEqual(cut, []);
+    const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    assert.equal(overflow, 0);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-300px-dark.png'), fullPage: true });
+  });
+
   it('says "Complete" for a cycle in which the Tester found nothing left to test', async () => {
     page = await openPanel();
     const state = finishedState();
