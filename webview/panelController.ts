@@ -15,6 +15,7 @@ import {
   readyMessage,
   sessionActionMessage,
   openCommitMessage,
+  openFileMessage,
   type ApprovalDecision,
   type PanelCommandName,
   type PanelState,
@@ -111,6 +112,12 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
       const sessionId = target.getAttribute(ACTION_ATTR.sessionId);
       const sha = target.getAttribute(ACTION_ATTR.sha);
       if (sessionId && sha) api.postMessage(openCommitMessage(sessionId, sha));
+      return;
+    }
+    if (action === ACTIONS.file) {
+      const filePath = target.getAttribute(ACTION_ATTR.path);
+      const line = Number(target.getAttribute(ACTION_ATTR.line));
+      if (filePath) api.postMessage(openFileMessage(filePath, Number.isInteger(line) && line > 0 ? line : undefined));
       return;
     }
     if (action === ACTIONS.approval) {

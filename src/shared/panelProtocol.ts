@@ -108,6 +108,7 @@ export const PANEL_MESSAGE = {
   command: 'command',
   sessionAction: 'sessionAction',
   openCommit: 'openCommit',
+  openFile: 'openFile',
   log: 'log',
 } as const;
 
@@ -428,6 +429,12 @@ export const OpenCommitMessageSchema = z.strictObject({
   sessionId,
   sha: z.string().check(z.regex(/^[0-9a-f]{7,64}$/)),
 });
+/** Panel → host: open a workspace file (a file label in the panel), at `line` (1-based) when given. The host keeps it inside the workspace. */
+export const OpenFileMessageSchema = z.strictObject({
+  type: z.literal(PANEL_MESSAGE.openFile),
+  path: z.string().check(z.minLength(1), z.maxLength(1000)),
+  line: z.optional(z.int().check(z.positive())),
+});
 /** Panel → host: a log line for the extension's output channel (e.g. a render failure). */
 export const LogMessageSchema = z.strictObject({
   type: z.literal(PANEL_MESSAGE.log),
@@ -442,6 +449,7 @@ export const PanelMessageSchema = z.discriminatedUnion('type', [
   CommandMessageSchema,
   SessionActionMessageSchema,
   OpenCommitMessageSchema,
+  OpenFileMessageSchema,
   LogMessageSchema,
 ]);
 
@@ -459,6 +467,8 @@ export type CommandMessage = z.infer<typeof CommandMessageSchema>;
 export type SessionActionMessage = z.infer<typeof SessionActionMessageSchema>;
 /** Panel → host: open a commit's changes. */
 export type OpenCommitMessage = z.infer<typeof OpenCommitMessageSchema>;
+/** Panel → host: open a workspace file. */
+export type OpenFileMessage = z.infer<typeof OpenFileMessageSchema>;
 /** Panel → host log line. */
 export type LogMessage = z.infer<typeof LogMessageSchema>;
 /** Any panel → host message. */
@@ -531,6 +541,23 @@ export function sessionActionMessage(action: SessionActionName, id: string): Ses
 /** Builds the panel's request to open commit `sha` of session `id`. */
 export function openCommitMessage(id: string, sha: string): OpenCommitMessage {
   return { type: PANEL_MESSAGE.openCommit, sessionId: id, sha };
+}
+
+/** Builds the panel's request to open workspace file `path` (at 1-based `line`). */
+export function openFileMessage(path: string, line?: number): OpenFileMessage {
+  return { type: PANEL_MESSAGE.openFile, path, ...(line !== undefined ? { line } : {}) };
+}
+
+/**
+ * The file and first line of a source label such as `src/fizz.js:3-9` (or `src/fizz.js:3`, or a bare
+ * path); undefined for an empty label.
+ */
+export function parseSourceLabel(label: string): { path: string; line?: number } | undefined {
+  const match = /^(.*?):(\d+)(?:-\d+)?$/.exec(label.trim());
+  const path = (match ? match[1]! : label).trim();
+  if (path === '') return undefined;
+  const line = match ? Number(match[2]) : undefined;
+  return line !== undefined && line > 0 ? { path, line } : { path };
 }
 
 /** Builds a log line from the panel (truncated to the schema's limit). */

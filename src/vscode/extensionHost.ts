@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { PanelMessage } from '../shared/panelProtocol';
 import { clearApiKey, readApiKey, setApiKey } from './commands/apiKey';
 import { COMMANDS, PANEL_STATE_KEY, PANEL_VIEW_ID } from './commands/commandIds';
+import { workspaceFilePath } from './panel/workspacePath';
 import { SETTINGS_SECTION, configurationReader, readSettings, type ExtensionSettings } from './config/settings';
 import { routeCoreLogs } from './logging/outputChannelLog';
 import { isSessionRunning } from './panel/panelReducer';
@@ -154,9 +155,28 @@ export class ExtensionHost implements vscode.Disposable {
       case 'openCommit':
         void this.sessions.openCommit(message.sessionId, message.sha);
         return;
+      case 'openFile':
+        void this.openFile(message.path, message.line);
+        return;
       case 'log':
         this.log[message.level](`panel: ${message.message}`);
         return;
+    }
+  }
+
+  /** Opens a file the panel names (a file label), at `line` when given; only inside the workspace folder. */
+  private async openFile(relative: string, line: number | undefined): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const file = folder && folder.uri.scheme === 'file' ? workspaceFilePath(folder.uri.fsPath, relative) : undefined;
+    if (!file) {
+      void vscode.window.showWarningMessage(`TDD Agent: ${relative} is not a file of this workspace folder.`);
+      return;
+    }
+    try {
+      const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+      await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(position, position), preview: true });
+    } catch (error) {
+      void vscode.window.showWarningMessage(`TDD Agent: cannot open ${relative}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

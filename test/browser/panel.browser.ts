@@ -165,6 +165,14 @@ describe('agent panel in Chromium', function () {
     await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-300px-dark.png'), fullPage: true });
   });
 
+  it('issue 11: an answer\'s file label is a button that opens the file at its first line', async () => {
+    page = await openPanel();
+    await sendToPanel(page, stateMessage(finishedState()));
+    await waitForRevision('.answer-qa');
+    await page.locator('.answer-qa').getByRole('button', { name: 'src/fizzbuzz.js:1-9' }).click();
+    assert.deepEqual((await waitForPosted(page, 2))[1], { type: 'openFile', path: 'src/fizzbuzz.js', line: 1 });
+  });
+
   it('says "Complete" for a cycle in which the Tester found nothing left to test', async () => {
     page = await openPanel();
     const state = finishedState();

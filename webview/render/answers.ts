@@ -1,9 +1,9 @@
 /** QA and chain-of-thought answers about selected code (CoT steps as an ordered list). */
-import type { Answer, CotAnswer, QaAnswer } from '../../src/shared/panelProtocol';
+import { parseSourceLabel, type Answer, type CotAnswer, type QaAnswer } from '../../src/shared/panelProtocol';
 import { h } from '../dom';
 import { formatConfidence } from '../format';
 import { icon } from '../icons';
-import { ACTION_ATTR } from './context';
+import { ACTION_ATTR, ACTIONS } from './context';
 import { section } from './section';
 
 function confidenceMeter(confidence: number): HTMLElement {
@@ -18,7 +18,25 @@ function confidenceMeter(confidence: number): HTMLElement {
 }
 
 function source(answer: Answer): HTMLElement | null {
-  return answer.source ? h('p', { class: 'answer-source mono', title: answer.source }, answer.source) : null;
+  if (!answer.source) return null;
+  const target = parseSourceLabel(answer.source);
+  if (!target) return null;
+  return h(
+    'p',
+    { class: 'answer-source mono' },
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'link-button file-link',
+        title: `Open ${answer.source}`,
+        [ACTION_ATTR.action]: ACTIONS.file,
+        [ACTION_ATTR.path]: target.path,
+        ...(target.line !== undefined ? { [ACTION_ATTR.line]: String(target.line) } : {}),
+      },
+      answer.source,
+    ),
+  );
 }
 
 function renderQa(answer: QaAnswer): HTMLElement {

@@ -20,9 +20,12 @@ export const ACTION_ATTR = {
   sessionId: 'data-session-id',
   /** A commit hash to open (with `sessionId`). */
   sha: 'data-sha',
+  /** A workspace file to open, and the 1-based line to open it at. */
+  path: 'data-path',
+  line: 'data-line',
   /** Stable key to restore focus and the open state of <details> across re-renders. */
   key: 'data-key',
 } as const;
 
 /** Values of the `data-action` attribute. */
-export const ACTIONS = { approval: 'approval', command: 'command', session: 'session', commit: 'commit' } as const;
+export const ACTIONS = { approval: 'approval', command: 'command', session: 'session', commit: 'commit', file: 'file' } as const;

@@ -12,6 +12,7 @@ import { createModelClient } from '../config/modelClient';
 import type { ExtensionSettings } from '../config/settings';
 import { showErrorNotice } from '../panel/errorNotice';
 import type { PanelStore } from '../panel/panelStore';
+import { selectionLineRange } from './selectionRange';
 
 /** Longest selection sent as context (characters). */
 export const MAX_SELECTION_CHARS = 20_000;
@@ -45,7 +46,7 @@ function currentSelection(): { code: string; source: string } | undefined {
   const code = editor.document.getText(editor.selection);
   if (code.trim() === '') return undefined;
   const { start, end } = editor.selection;
-  return { code: code.slice(0, MAX_SELECTION_CHARS), source: `${vscode.workspace.asRelativePath(editor.document.uri)}:${start.line + 1}-${end.line + 1}` };
+  return { code: code.slice(0, MAX_SELECTION_CHARS), source: `${vscode.workspace.asRelativePath(editor.document.uri)}:${selectionLineRange(start, end)}` };
 }
 
 /**
