@@ -34,9 +34,13 @@ export interface RoleContextInput {
 const TEST_OUTPUT_CHARS = 4000;
 
 /**
- * Builds the one user message a role gets for a turn: the kata, where things live, the file tree,
- * file contents within a token budget (truncation marked), recent commits, the last test output
- * and, on a retry, why the previous attempt was rejected.
+ * Builds the one user message a role gets for a turn, ordered from the most stable part to the most volatile
+ * one so that a provider's prefix caching can serve most of each request: the kata, the session facts that never
+ * change, the files not shown (paths and sizes), the file contents (the least recently changed first, each file
+ * once, within a token budget that serves the test and production folders first; truncation marked), the recent
+ * commits, this turn's cycle and attempt, the last test output and, on a retry, why the previous attempt was
+ * rejected. Test output is shown once: when the rejection reason quotes it, it is not repeated. The workspace's
+ * absolute path is written `.` in test output.
  */
 export async function buildRoleContext(input: RoleContextInput): Promise<string> {
   const files = await listWorkspaceFiles(input.workspaceRoot, input.signal);
@@ -48,42 +52,62 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
     [
       '# Session',
       `- role: ${input.role}`,
-      `- cycle: ${input.cycle} of at most ${input.maxCycles}`,
-      `- attempt: ${input.attempt} of ${input.maxAttempts}`,
       `- language: ${input.language}`,
       `- production code folder: ${input.sourceDir}`,
       `- test folder: ${input.testDir}`,
       `- test command (the supervisor runs it): ${input.testCommand}`,
     ].join('\n'),
   );
-  if (input.lastError) sections.push(`# Your previous attempt was rejected\n${input.lastError.trim()}`);
 
-  sections.push(`# Files\n${files.length ? files.map((f) => `- ${f.path} (${f.size} bytes)`).join('\n') : '(the workspace is empty)'}`);
-
+  // Which files are shown in full: the test and production folders first, then the rest, within the budget.
+  const inFolder = (path: string, dir: string) => dir !== '' && dir !== '.' && (path === dir || path.startsWith(`${dir.replace(/\/+$/, '')}/`));
+  const priority = (path: string) => (inFolder(path, input.testDir) || inFolder(path, input.sourceDir) ? 0 : 1);
+  const candidates = [...files].sort((a, b) => priority(a.path) - priority(b.path) || a.path.localeCompare(b.path));
   let used = 0;
-  const contents: string[] = [];
+  const shown = new Map<string, string>();
+  const notShown: string[] = [];
   const omitted: string[] = [];
-  for (const file of files) {
-    const text = await readTextFile(input.workspaceRoot, file.path);
-    if (text === undefined || isNoise(file.path)) continue;
+  for (const file of candidates) {
+    const text = file.size === 0 ? '' : await readTextFile(input.workspaceRoot, file.path);
+    if (text === undefined || text === '' || isNoise(file.path)) {
+      notShown.push(`- ${file.path} (${text === '' ? 'empty' : `${file.size} bytes`})`);
+      continue;
+    }
     const block = `## ${file.path}\n\`\`\`\n${text}\n\`\`\``;
     if (used + block.length <= budgetChars) {
-      contents.push(block);
+      shown.set(file.path, block);
       used += block.length;
     } else if (budgetChars - used > 400) {
-      contents.push(`## ${file.path}\n\`\`\`\n${truncateMiddle(text, budgetChars - used - 200)}\n\`\`\``);
+      shown.set(file.path, `## ${file.path}\n\`\`\`\n${truncateMiddle(text, budgetChars - used - 200)}\n\`\`\``);
       used = budgetChars;
     } else {
       omitted.push(file.path);
+      notShown.push(`- ${file.path} (${file.size} bytes)`);
     }
   }
-  if (contents.length) sections.push(`# File contents\n${contents.join('\n\n')}`);
+  if (!files.length) sections.push('# Files\n(the workspace is empty)');
+  if (notShown.length) sections.push(`# Other files (not shown)\n${notShown.sort().join('\n')}`);
+  // Shown in the order they last changed: what did not change since the last turn stays in the cached prefix.
+  const byChange = files.filter((f) => shown.has(f.path)).sort((a, b) => a.mtimeMs - b.mtimeMs || a.path.localeCompare(b.path));
+  if (byChange.length) sections.push(`# File contents\n${byChange.map((f) => shown.get(f.path)).join('\n\n')}`);
   if (omitted.length) sections.push(`[${omitted.length} file(s) not shown to stay within the token budget: ${omitted.join(', ')}; use read_file]`);
 
   sections.push(`# Recent commits\n${input.recentCommits.length ? input.recentCommits.slice(0, 5).map((c) => `- ${c}`).join('\n') : '(none yet)'}`);
-  if (input.lastTestOutput) sections.push(`# Last test output\n\`\`\`\n${truncateMiddle(input.lastTestOutput.trim(), TEST_OUTPUT_CHARS)}\n\`\`\``);
+  sections.push(['# This turn', `- cycle: ${input.cycle} of at most ${input.maxCycles}`, `- attempt: ${input.attempt} of ${input.maxAttempts}`].join('\n'));
+
+  const output = input.lastTestOutput?.trim();
+  const error = input.lastError?.trim();
+  const local = (text: string) => relativePaths(text, input.workspaceRoot);
+  if (output && !error?.includes(output)) sections.push(`# Last test output\n\`\`\`\n${truncateMiddle(local(output), TEST_OUTPUT_CHARS)}\n\`\`\``);
+  if (error) sections.push(`# Your previous attempt was rejected\n${local(error)}`);
 
   return sections.join('\n\n');
+}
+
+/** Writes the workspace's absolute path as `.` (test runners print it on every line; it says nothing). */
+function relativePaths(text: string, root: string): string {
+  const trimmed = root.replace(/[\\/]+$/, '');
+  return trimmed.length > 1 ? text.split(trimmed).join('.') : text;
 }
 
 /** Lock files and the like cost tokens and say nothing about the kata. */

@@ -9,9 +9,14 @@ export interface WorkspaceFile {
   /** Workspace-relative path with forward slashes. */
   path: string;
   size: number;
+  /** Last modification time (ms since the epoch): the context shows files that changed last, last. */
+  mtimeMs: number;
 }
 
-/** Lists the workspace's files (sorted, forward slashes), skipping dependency and tool folders. */
+/**
+ * Lists the workspace's files (sorted, forward slashes), skipping dependency and tool folders and a worktree's
+ * `.git` file (it only points at the repository, by absolute path).
+ */
 export async function listWorkspaceFiles(root: string, signal?: AbortSignal): Promise<WorkspaceFile[]> {
   const files: WorkspaceFile[] = [];
   async function walk(dir: string): Promise<void> {
@@ -20,12 +25,13 @@ export async function listWorkspaceFiles(root: string, signal?: AbortSignal): Pr
     entries.sort((a, b) => a.name.localeCompare(b.name));
     for (const entry of entries) {
       if (files.length >= MAX_FILES) return;
+      if (entry.name === '.git') continue;
       const full = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (!SKIPPED_DIRS.has(entry.name)) await walk(full);
       } else if (entry.isFile()) {
         const info = await stat(full);
-        files.push({ path: relative(root, full).split(sep).join('/'), size: info.size });
+        files.push({ path: relative(root, full).split(sep).join('/'), size: info.size, mtimeMs: info.mtimeMs });
       }
     }
   }

@@ -1,0 +1,67 @@
+import { strict as assert } from 'node:assert';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { buildRoleContext, type RoleContextInput } from '../../../src/core/tdd/roles/roleContext';
+
+const KATA = '# FizzBuzz\n\nWrite `fizzbuzz(n)`:\n- "Fizz" for multiples of 3.';
+const TEST = "import { fizzbuzz } from '../src/fizzbuzz.js';\ntest('1', () => assert.equal(fizzbuzz(1), \"1\"));\n";
+const SOURCE = 'export function fizzbuzz(n) {\n  return String(n);\n}\n';
+
+describe('role context: stable-to-volatile order, each thing once', () => {
+  let root = '';
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'role-context-'));
+    const files: Array<[string, string, number]> = [
+      ['package.json', '{ "type": "module" }\n', 1_000],
+      ['.git', 'gitdir: /somewhere/.git/worktrees/x\n', 1_000],
+      ['src/.gitkeep', '', 1_000],
+      ['src/fizzbuzz.js', SOURCE, 3_000], // changed last
+      ['test/fizzbuzz.test.js', TEST, 2_000],
+    ];
+    for (const [path, text, seconds] of files) {
+      await mkdir(dirname(join(root, path)), { recursive: true });
+      await writeFile(join(root, path), text);
+      await utimes(join(root, path), seconds, seconds);
+    }
+  });
+  afterEach(() => rm(root, { recursive: true, force: true }));
+
+  const input = (over: Partial<RoleContextInput> = {}): RoleContextInput => ({
+    role: 'implementer', kataTitle: 'FizzBuzz', kataDescription: KATA, language: 'javascript', sourceDir: 'src', testDir: 'test',
+    testCommand: 'node --test', workspaceRoot: root, cycle: 2, maxCycles: 6, attempt: 2, maxAttempts: 3, recentCommits: ['abc feat: one'], ...over,
+  });
+
+  it('orders kata, session, files (least recently changed first), commits, turn, test output, retry reason', async () => {
+    const output = `not ok 1 - 3 is Fizz\n  at ${root}/test/fizzbuzz.test.js:2:1`;
+    const context = await buildRoleContext(input({ lastTestOutput: output, lastError: 'The refactoring broke the tests.' }));
+    const at = (needle: string) => {
+      const i = context.indexOf(needle);
+      assert.ok(i >= 0, `missing ${JSON.stringify(needle)} in\n${context}`);
+      return i;
+    };
+    const order = ['# Kata: FizzBuzz', '# Session', '# Other files', '## package.json', '## test/fizzbuzz.test.js', '## src/fizzbuzz.js', '# Recent commits', '# This turn\n- cycle: 2 of at most 6\n- attempt: 2 of 3', '# Last test output', '# Your previous attempt was rejected'];
+    const positions = order.map(at);
+    assert.deepEqual([...positions].sort((a, b) => a - b), positions, context);
+    assert.ok(context.includes(KATA) && context.includes(`\n${TEST}\n`) && context.includes(`\n${SOURCE}\n`), 'kata, test file and source in full');
+    assert.ok(context.includes('- src/.gitkeep (empty)'));
+    assert.ok(!context.includes('gitdir'), "a worktree's .git file is not shown");
+    assert.ok(context.includes('at ./test/fizzbuzz.test.js:2:1') && !context.includes(root), 'the workspace path is written .');
+  });
+
+  it('shows test output once when the retry reason quotes it', async () => {
+    const output = 'not ok 1 - returns Fizz\n  expected: Fizz\n  actual: 3';
+    const context = await buildRoleContext(input({ lastTestOutput: output, lastError: `Attempt 1 did not make the tests pass (1 failing).\n${output}` }));
+    assert.equal(context.split('expected: Fizz').length, 2, context);
+    assert.ok(!context.includes('# Last test output'));
+    assert.match(context, /# Your previous attempt was rejected\nAttempt 1 did not make the tests pass/);
+    assert.ok(context.endsWith('actual: 3'));
+  });
+
+  it('gives the test and production folders the token budget first', async () => {
+    await writeFile(join(root, 'big-notes.md'), 'x'.repeat(5_000));
+    const context = await buildRoleContext(input({ fileTokenBudget: 100 }));
+    assert.ok(context.includes(`\n${TEST}\n`) && context.includes(`\n${SOURCE}\n`), context);
+    assert.ok(context.includes('- big-notes.md (5000 bytes)'));
+  });
+});
