@@ -33,3 +33,24 @@ const ACTIONS: Readonly<Record<string, string>> = {
 export function errorAction(errorCode: string): string | undefined {
   return ACTIONS[errorCode];
 }
+
+/** What VS Code says instead of the core's command-line wording, by `error_code` (the action line says what to do). */
+const VSCODE_MESSAGES: Readonly<Record<string, string>> = {
+  PROVIDER_NOT_CONFIGURED: 'No model provider is configured, so the kata did not start.',
+};
+
+/**
+ * The message of `error` in VS Code words: one error code drives both the CLI's wording and this one.
+ * Known codes get their own sentence; otherwise sentences and parentheses that name command-line flags
+ * (`--base-url`, `--provider replay`) are left out, and a doubled full stop ("Connection error..") is one.
+ */
+export function vscodeErrorMessage(error: { error_code: string; message: string }): string {
+  const own = VSCODE_MESSAGES[error.error_code];
+  if (own) return own;
+  const flag = /(^|[\s(;])--[a-z]/;
+  let text = error.message.replace(/\s*\([^()]*\)/g, (group) => (flag.test(group) ? '' : group));
+  const sentences = text.match(/[^.!?]+(?:[.!?]+|$)/g) ?? [text];
+  const kept = sentences.filter((sentence) => !flag.test(sentence));
+  text = (kept.length > 0 ? kept.join('') : text).trim();
+  return text.replace(/(^|[^.])\.\.(?!\.)/g, '$1.').replace(/\s+([.,;])/g, '$1');
+}

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands/commandIds';
 import { SETTINGS_SECTION } from '../config/settings';
-import { errorAction } from './errorActions';
+import { errorAction, vscodeErrorMessage } from './errorActions';
 import type { PanelStore } from './panelStore';
 
 /** Buttons that fix the problem in one click, by error code. */
@@ -29,10 +29,10 @@ export async function showErrorNotice(
   ...buttons: string[]
 ): Promise<string | undefined> {
   store.dispatch({ type: 'error', error: { error_code: error.error_code, message: error.message }, at: Date.now() });
-  log.warn(`${error.error_code}: ${error.message}`);
+  log.warn(`${error.error_code}: ${error.message}`); // the log keeps the core's full wording
   const action = errorAction(error.error_code);
   const fix = FIX_BUTTONS[error.error_code];
-  const choice = await vscode.window.showErrorMessage(`${error.message}${action ? ` ${action}` : ''}`, ...buttons, ...(fix ? [fix.label] : []));
+  const choice = await vscode.window.showErrorMessage(`${vscodeErrorMessage(error)}${action ? ` ${action}` : ''}`, ...buttons, ...(fix ? [fix.label] : []));
   if (fix && choice === fix.label) {
     void vscode.commands.executeCommand(...fix.command);
     return undefined;

@@ -24,7 +24,7 @@ import type {
 } from '../../shared/panelProtocol';
 import { isSessionId } from '../../shared/panelProtocol';
 import { approvalPreview } from './approvalPreview';
-import { errorAction } from './errorActions';
+import { errorAction, vscodeErrorMessage } from './errorActions';
 
 /** Most recent tool calls kept in the action history. */
 export const MAX_ACTIONS = 200;
@@ -117,6 +117,8 @@ function apply(state: PanelState, action: PanelAction): PanelState {
       return state.trusted === action.trusted ? state : { ...state, trusted: action.trusted };
     case 'sessionAborted': {
       if (!state.session || state.session.status !== 'running') return state;
+      // Refused before it started (no provider, no repository, …): no session to show, only the error.
+      if (action.status === 'failed' && state.session.branch === null) return { ...state, session: null, cycles: [], actions: [], approvals: [] };
       return closeRunningCycles({ ...state, session: { ...state.session, status: action.status, phase: null, finishedAt: action.at } }, action.status);
     }
     case 'repository':
@@ -359,7 +361,7 @@ function addError(state: PanelState, error: { error_code: string; message: strin
   const card: PanelError = {
     id: `error-${state.revision + 1}`,
     error_code: error.error_code,
-    message: clip(redactSecrets(error.message), MAX_SUMMARY_CHARS),
+    message: clip(redactSecrets(vscodeErrorMessage(error)), MAX_SUMMARY_CHARS),
     ...(action ? { action } : {}),
     at,
   };

@@ -23,7 +23,7 @@ import { pickKata } from '../commands/kataPicker';
 import { createModelClient } from '../config/modelClient';
 import type { ExtensionSettings } from '../config/settings';
 import { ApprovalBridge } from '../panel/approvalBridge';
-import { errorAction } from '../panel/errorActions';
+import { errorAction, vscodeErrorMessage } from '../panel/errorActions';
 import { showErrorNotice } from '../panel/errorNotice';
 import type { PanelStore } from '../panel/panelStore';
 import { uncommittedChangeCount } from './repositorySessions';
@@ -326,7 +326,7 @@ export class KataRunner implements vscode.Disposable {
       void vscode.window.showInformationMessage(text);
     } else {
       const action = summary.error ? errorAction(summary.error.error_code) : undefined;
-      void vscode.window.showErrorMessage(`${text}${summary.error ? ` ${summary.error.message}` : ''}${action ? ` ${action}` : ''}`, 'Open panel').then(
+      void vscode.window.showErrorMessage(`${text}${summary.error ? ` ${vscodeErrorMessage(summary.error)}` : ''}${action ? ` ${action}` : ''}`, 'Open panel').then(
         (choice) => choice && this.deps.openPanel(),
       );
     }

@@ -39,7 +39,8 @@ export function statusView(state: PanelState): StatusView {
   const { totals } = session;
   const tests = `✓${totals.testsPassed} ✗${totals.testsFailed}`;
   const tokens = `${formatTokens(totals.tokens)} tok`;
-  const cycle = `${session.cycle}/${session.maxCycles}`;
+  // The kata's own max_cycles is known from session_started on; until then, only the cycle.
+  const cycle = session.maxCycles > 0 ? `${session.cycle}/${session.maxCycles}` : `${session.cycle}`;
   if (session.status === 'running') {
     const phase = session.phase ? PHASE_LABEL[session.phase] ?? session.phase.toLowerCase() : 'starting';
     return {

@@ -17,6 +17,11 @@ describe('status bar text', () => {
     assert.match(view.tooltip, /cycle 2\/6/);
   });
 
+  it("starting with the kata's own max_cycles still unknown: only the cycle, no '/0'", () => {
+    const state = reducePanel(emptyPanelState({ instanceId: 'h', trusted: true }), { type: 'sessionStarting', kata: 'fizz.md', model: 'm', provider: 'openai', maxCycles: 0, at: 1 });
+    assert.match(statusView(state).text, /TDD 0 starting/);
+  });
+
   it('finished: the final status and totals', () => {
     let state = emptyPanelState({ instanceId: 'i', trusted: true });
     for (const event of wholeSession(3)) state = reducePanel(state, { type: 'supervisor', event, at: 1 });
