@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { listBundledKatas } from '../../core/tdd/kata';
+import { easiestFirst } from './kataOrder';
 
 interface KataItem extends vscode.QuickPickItem {
   kataPath?: string;
@@ -44,7 +45,7 @@ async function workspaceKatas(): Promise<KataItem[]> {
 /** The katas shipped with the extension. */
 function bundledKatas(extensionPath: string): KataItem[] {
   try {
-    return listBundledKatas(extensionPath).map((k) => ({ label: k.title, description: k.slug, detail: 'bundled kata', kataPath: k.path }));
+    return easiestFirst(listBundledKatas(extensionPath)).map((k) => ({ label: k.title, description: k.slug, detail: 'bundled kata', kataPath: k.path }));
   } catch {
     return [];
   }
