@@ -29,7 +29,7 @@ describe('role context: stable-to-volatile order, each thing once', () => {
 
   const input = (over: Partial<RoleContextInput> = {}): RoleContextInput => ({
     role: 'implementer', kataTitle: 'FizzBuzz', kataDescription: KATA, language: 'javascript', sourceDir: 'src', testDir: 'test',
-    testCommand: 'node --test', workspaceRoot: root, cycle: 2, maxCycles: 6, attempt: 2, maxAttempts: 3, recentCommits: ['abc feat: one'], ...over,
+    testCommand: 'node --test', workspaceRoot: root, cycle: 2, maxCycles: 6, attempt: 2, maxAttempts: 3, recentCommits: ['abc1234 feat: one'], ...over,
   });
 
   it('orders kata, session, files (least recently changed first), commits, turn, test output, retry reason', async () => {
@@ -40,11 +40,14 @@ describe('role context: stable-to-volatile order, each thing once', () => {
       assert.ok(i >= 0, `missing ${JSON.stringify(needle)} in\n${context}`);
       return i;
     };
-    const order = ['# Kata: FizzBuzz', '# Session', '# Other files', '## package.json', '## test/fizzbuzz.test.js', '## src/fizzbuzz.js', '# Recent commits', '# This turn\n- cycle: 2 of at most 6\n- attempt: 2 of 3', '# Last test output', '# Your previous attempt was rejected'];
+    const order = ['# FizzBuzz', '# Session', '# Other files', '- package.json (21 bytes)', '## test/fizzbuzz.test.js', '## src/fizzbuzz.js', '# Recent commits', '# This turn\n- cycle: 2 of at most 6\n- attempt: 2 of 3', '# Last test output', '# Your previous attempt was rejected'];
     const positions = order.map(at);
     assert.deepEqual([...positions].sort((a, b) => a - b), positions, context);
     assert.ok(context.includes(KATA) && context.includes(`\n${TEST}\n`) && context.includes(`\n${SOURCE}\n`), 'kata, test file and source in full');
-    assert.ok(context.includes('- src/.gitkeep (empty)'));
+    assert.ok(!context.includes('.gitkeep'), 'an empty placeholder is left out');
+    assert.ok(context.includes('# Recent commits\n- feat: one'), 'commits without their hash');
+    assert.ok(context.startsWith(KATA), 'a description with its own title heading gets no second one');
+    assert.ok(!context.includes('"type": "module"'), 'files outside the test and production folders are listed, not shown');
     assert.ok(!context.includes('gitdir'), "a worktree's .git file is not shown");
     assert.ok(context.includes('at ./test/fizzbuzz.test.js:2:1') && !context.includes(root), 'the workspace path is written .');
   });
@@ -56,6 +59,18 @@ describe('role context: stable-to-volatile order, each thing once', () => {
     assert.ok(!context.includes('# Last test output'));
     assert.match(context, /# Your previous attempt was rejected\nAttempt 1 did not make the tests pass/);
     assert.ok(context.endsWith('actual: 3'));
+  });
+
+  it('says in one line that the last run passed instead of repeating its output', async () => {
+    const context = await buildRoleContext(input({ lastTestOutput: 'ok 1 - one\nok 2 - two', lastTestRun: { status: 'passed', passed: 2, failed: 0, total: 2 } }));
+    assert.ok(context.endsWith('# Last test run\nAll 2 test(s) passed.'), context);
+    const red = await buildRoleContext(input({ lastTestOutput: 'not ok 1 - one', lastTestRun: { status: 'failed', passed: 0, failed: 1, total: 1 } }));
+    assert.ok(red.endsWith('# Last test output\n```\nnot ok 1 - one\n```'), red);
+  });
+
+  it('names the kata in a heading when its description has none', async () => {
+    const context = await buildRoleContext(input({ kataDescription: 'Write `fizzbuzz(n)`.' }));
+    assert.ok(context.startsWith('# Kata: FizzBuzz\n\nWrite `fizzbuzz(n)`.\n\n# Session\n'), context);
   });
 
   it('gives the test and production folders the token budget first', async () => {

@@ -24,6 +24,11 @@ export interface RoleContextInput {
   /** Last five commits, newest first, as one-line strings. */
   recentCommits: string[];
   lastTestOutput?: string;
+  /**
+   * The counts of the run that printed `lastTestOutput`. When it passed, the context says so in one line instead of
+   * repeating the output (the role has the test files in full, and run_tests shows the output).
+   */
+  lastTestRun?: { status: string; passed: number; failed: number; total: number };
   /** Why the previous attempt was rejected (violation, overshoot, red tests, failed gate). */
   lastError?: string;
   /** Token budget for file contents (default 6 000). */
@@ -36,22 +41,23 @@ const TEST_OUTPUT_CHARS = 4000;
 /**
  * Builds the one user message a role gets for a turn, ordered from the most stable part to the most volatile
  * one so that a provider's prefix caching can serve most of each request: the kata, the session facts that never
- * change, the files not shown (paths and sizes), the file contents (the least recently changed first, each file
- * once, within a token budget that serves the test and production folders first; truncation marked), the recent
- * commits, this turn's cycle and attempt, the last test output and, on a retry, why the previous attempt was
- * rejected. Test output is shown once: when the rejection reason quotes it, it is not repeated. The workspace's
- * absolute path is written `.` in test output.
+ * change, the other files by path and size, the contents of the files in the test and production folders (the
+ * least recently changed first, each file once, within a token budget; truncation marked), the recent commits, this
+ * turn's cycle and attempt, the last test output (one line when it passed) and, on a retry, why the previous
+ * attempt was rejected. Test output is shown once: when the rejection reason quotes it, it is not repeated. The
+ * workspace's absolute path is written `.` in test output.
  */
 export async function buildRoleContext(input: RoleContextInput): Promise<string> {
   const files = await listWorkspaceFiles(input.workspaceRoot, input.signal);
   const budgetChars = (input.fileTokenBudget ?? 6000) * 4; // rough: 4 characters a token
   const sections: string[] = [];
 
-  sections.push(`# Kata: ${input.kataTitle}\n\n${input.kataDescription.trim()}`);
+  // A description that opens with the kata's own title heading is not given a second one.
+  const description = input.kataDescription.trim();
+  sections.push(description.startsWith(`# ${input.kataTitle}\n`) ? description : `# Kata: ${input.kataTitle}\n\n${description}`);
   sections.push(
     [
       '# Session',
-      `- role: ${input.role}`,
       `- language: ${input.language}`,
       `- production code folder: ${input.sourceDir}`,
       `- test folder: ${input.testDir}`,
@@ -60,15 +66,19 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
   );
 
   // Which files are shown in full: the test and production folders first, then the rest, within the budget.
-  const inFolder = (path: string, dir: string) => dir !== '' && dir !== '.' && (path === dir || path.startsWith(`${dir.replace(/\/+$/, '')}/`));
-  const priority = (path: string) => (inFolder(path, input.testDir) || inFolder(path, input.sourceDir) ? 0 : 1);
-  const candidates = [...files].sort((a, b) => priority(a.path) - priority(b.path) || a.path.localeCompare(b.path));
+  const inFolder = (path: string, dir: string) => {
+    const folder = dir.replace(/^\.\/+/, '').replace(/\/+$/, '');
+    return folder === '' || folder === '.' || path === folder || path.startsWith(`${folder}/`);
+  };
+  const needed = (path: string) => inFolder(path, input.testDir) || inFolder(path, input.sourceDir);
   let used = 0;
   const shown = new Map<string, string>();
   const notShown: string[] = [];
   const omitted: string[] = [];
-  for (const file of candidates) {
-    const text = file.size === 0 ? '' : await readTextFile(input.workspaceRoot, file.path);
+  for (const file of files) {
+    // Everything outside the test and production folders (manifests, configs) is listed by path and size.
+    const text = file.size === 0 ? '' : needed(file.path) ? await readTextFile(input.workspaceRoot, file.path) : undefined;
+    if (text === '' && isPlaceholder(file.path)) continue; // an empty .gitkeep only says its folder exists
     if (text === undefined || text === '' || isNoise(file.path)) {
       notShown.push(`- ${file.path} (${text === '' ? 'empty' : `${file.size} bytes`})`);
       continue;
@@ -92,13 +102,16 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
   if (byChange.length) sections.push(`# File contents\n${byChange.map((f) => shown.get(f.path)).join('\n\n')}`);
   if (omitted.length) sections.push(`[${omitted.length} file(s) not shown to stay within the token budget: ${omitted.join(', ')}; use read_file]`);
 
-  sections.push(`# Recent commits\n${input.recentCommits.length ? input.recentCommits.slice(0, 5).map((c) => `- ${c}`).join('\n') : '(none yet)'}`);
+  sections.push(`# Recent commits\n${input.recentCommits.length ? input.recentCommits.slice(0, 5).map((c) => `- ${withoutHash(c)}`).join('\n') : '(none yet)'}`);
   sections.push(['# This turn', `- cycle: ${input.cycle} of at most ${input.maxCycles}`, `- attempt: ${input.attempt} of ${input.maxAttempts}`].join('\n'));
 
   const output = input.lastTestOutput?.trim();
   const error = input.lastError?.trim();
   const local = (text: string) => relativePaths(text, input.workspaceRoot);
-  if (output && !error?.includes(output)) sections.push(`# Last test output\n\`\`\`\n${truncateMiddle(local(output), TEST_OUTPUT_CHARS)}\n\`\`\``);
+  const run = input.lastTestRun;
+  if (output && run?.status === 'passed' && !error?.includes(output)) {
+    sections.push(`# Last test run\nAll ${run.total} test(s) passed.`);
+  } else if (output && !error?.includes(output)) sections.push(`# Last test output\n\`\`\`\n${truncateMiddle(local(output), TEST_OUTPUT_CHARS)}\n\`\`\``);
   if (error) sections.push(`# Your previous attempt was rejected\n${local(error)}`);
 
   return sections.join('\n\n');
@@ -108,6 +121,16 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
 function relativePaths(text: string, root: string): string {
   const trimmed = root.replace(/[\\/]+$/, '');
   return trimmed.length > 1 ? text.split(trimmed).join('.') : text;
+}
+
+/** A commit line without its leading abbreviated hash (the roles have no use for it; it costs tokens). */
+function withoutHash(line: string): string {
+  return line.replace(/^[0-9a-f]{7,40} /, '');
+}
+
+/** Empty files that only keep a folder in git. */
+function isPlaceholder(path: string): boolean {
+  return /(^|\/)\.(gitkeep|keep)$/.test(path);
 }
 
 /** Lock files and the like cost tokens and say nothing about the kata. */

@@ -89,6 +89,7 @@ class Cancelled extends Error {}
 export class CycleLoop {
   private lastTests: TestCounts = { status: 'passed', passed: 0, failed: 0, total: 0 };
   private lastOutput = '';
+  private lastRun: TestRunResult | undefined;
   private cycleInProgress: number | undefined;
   /** What the current role's turn did so far, for its result (reset when a phase starts). */
   private turnOutcome: TurnOutcome = { filesModified: [], testsPassed: 0 };
@@ -385,6 +386,7 @@ export class CycleLoop {
       maxAttempts: MAX_ATTEMPTS[role],
       recentCommits: await this.o.git.recentCommits(5),
       lastTestOutput: this.lastOutput,
+      lastTestRun: this.lastRun,
       lastError: hint,
       signal: this.o.signal,
     });
@@ -404,6 +406,7 @@ export class CycleLoop {
     const result = await this.o.testRunner.run({ signal: this.o.signal, timeoutMs: this.o.testTimeoutMs });
     this.checkCancelled();
     this.lastOutput = result.output;
+    this.lastRun = result;
     if (role !== 'baseline') this.turnOutcome.testsPassed = result.passed;
     this.o.emit({ type: 'test_run_finished', cycle, role, tests: counts(result), durationMs: result.durationMs, reason: result.reason && redactSecrets(result.reason) });
     return result;
