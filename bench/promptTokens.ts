@@ -46,6 +46,8 @@ export interface PromptTokenFigures {
   prefixShare: number;
   /** The same, only for the first request of each turn (its previous one is the last turn's first request). */
   turnStartPrefixShare: number;
+  /** Share of all tokens that are tool definitions (the same four workspace tools in every request). */
+  toolShare: number;
 }
 
 /** A request as a provider sees it, in order: the tool definitions, then each message. */
@@ -74,6 +76,7 @@ const isTurnStart = (body: { messages?: Array<{ role: string }> }): boolean => !
 /** Counts the figures of one session's requests. */
 export function figuresOf(language: string, requests: RecordedRequest[], greenCommits: number): PromptTokenFigures {
   let total = 0;
+  let tools = 0;
   const last = new Map<string, number[]>();
   const lastStart = new Map<string, number[]>();
   let prefix = 0;
@@ -83,6 +86,7 @@ export function figuresOf(language: string, requests: RecordedRequest[], greenCo
   for (const req of requests) {
     const tokens = encode(requestText(req.body));
     total += tokens.length;
+    tools += encode(JSON.stringify(req.body.tools ?? [])).length;
     const role = roleOf(req.body);
     const previous = last.get(role);
     if (previous) {
@@ -107,6 +111,7 @@ export function figuresOf(language: string, requests: RecordedRequest[], greenCo
     perGreenCommit: Math.round(total / Math.max(1, greenCommits)),
     prefixShare: prefixBase ? prefix / prefixBase : 0,
     turnStartPrefixShare: startBase ? startPrefix / startBase : 0,
+    toolShare: total ? tools / total : 0,
   };
 }
 
@@ -157,9 +162,12 @@ export function renderSection(figures: PromptTokenFigures[]): string {
   }
   lines.push(
     '',
-    'Notes: the scripted model writes small files, so the share of the fixed parts (tool definitions, system text, kata) is',
-    'larger than with a real kata; a real model also makes more calls per turn, each of which extends the previous one.',
-    'The counts are deterministic for a given format; only the date and the machine change between runs.',
+    `Notes: tool definitions are ${figures.map((f) => `${pct(f.toolShare)} (${f.language})`).join(' and ')} of all tokens: the four`,
+    'workspace tools in every request, which this change does not touch. Each scripted turn is three requests (write, run the',
+    'tests, report), each repeating the context, as a ReAct turn does. The kata fixture is small, so the part that changes each',
+    'turn (the test and source files, commits, test output) is a large share of each request; with a bigger project the',
+    'unchanged files form most of the prefix. The counts are deterministic for a given format; only the date and the machine',
+    'change between runs.',
   );
   return lines.join('\n');
 }

@@ -3,6 +3,8 @@
  * prints a table and rewrites the agent-core section of docs/benchmarks.md (between the
  * `<!-- bench:agent-core:start -->` / `<!-- bench:agent-core:end -->` markers; everything else is kept).
  *
+ * Then runs bench/promptTokens.ts (prompt tokens per green commit, cacheable prefix), which writes its own section.
+ *
  * Numbers are measured, not asserted: each is compared with its target in the table.
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -21,6 +23,7 @@ import { setLogLevel } from '../src/core/logging/logger';
 import { percentile } from '../src/core/metrics/percentile';
 import type { AgentToolbox } from '../src/core/tools/types';
 import { startOpenAIServer } from '../test/support/openaiServer';
+import { promptTokensBench } from './promptTokens';
 
 setFlagsFromString('--expose_gc');
 const gc = runInNewContext('gc') as () => void;
@@ -57,6 +60,8 @@ async function main(): Promise<void> {
   process.stdout.write(`${table}\n`);
   await writeDoc(table);
   process.stdout.write(`\nwrote ${DOC}\n`);
+  // Prompt tokens per green commit and the cacheable prefix: its own section of the doc.
+  await promptTokensBench();
 }
 
 /** Agent construction: p95 over 5,000 QAAgent constructions after warm-up. */
