@@ -46,6 +46,8 @@ const all = [
     entryPoints: ['webview/main.ts'],
     outfile: 'dist/webview.js',
     platform: 'browser',
+    // markdown-it's entity tables (~75 KB) replaced by the browser's own decoder.
+    alias: { entities: './webview/entitiesShim.ts' },
     format: 'iife',
     target: 'es2022',
   },

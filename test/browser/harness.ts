@@ -45,6 +45,7 @@ async function buildBundle(outDir: string): Promise<string> {
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
+    alias: { entities: path.join(REPO, 'webview/entitiesShim.ts') },
     sourcemap: 'inline',
     logLevel: 'silent',
   });

@@ -173,6 +173,49 @@ describe('agent panel in Chromium', function () {
     assert.deepEqual((await waitForPosted(page, 2))[1], { type: 'openFile', path: 'src/fizzbuzz.js', line: 1 });
   });
 
+  it('issue 11: answers render as Markdown (<code>, <li>), and hostile HTML in them stays text: no script runs, no image loads', async () => {
+    page = await openPanel();
+    const state = finishedState();
+    state.answers = [
+      {
+        kind: 'qa',
+        id: 'qa-md',
+        question: 'What does it do?',
+        answer: [
+          'It calls `fizzbuzz(n)` for &copy; &amp; &#65;:',
+          '',
+          '- multiples of **three**',
+          '- multiples of five',
+          '',
+          '<img src=x onerror="window.__pwned = 1">',
+          '<script>window.__pwned = 2</script>',
+          '![remote](https://example.invalid/x.png) [bad](javascript:window.__pwned=3) [docs](https://example.com/docs)',
+        ].join('\n'),
+        confidence: 0.9,
+        reasoning: 'See `src/fizzbuzz.js`.',
+        source: 'src/fizzbuzz.js:1-9',
+      },
+      { kind: 'cot', id: 'cot-md', problem: 'Why?', steps: ['`n % 15` first', 'then <b id="bold">3</b>'], final_answer: '**FizzBuzz**', confidence: 0.8 },
+    ];
+    await sendToPanel(page, stateMessage(state));
+    await waitForRevision('.answer-qa');
+
+    const answer = page.locator('.answer-qa .answer-text');
+    assert.equal(await answer.locator('code').first().innerText(), 'fizzbuzz(n)');
+    assert.match(await answer.innerText(), /for © & A:/, 'character references decoded');
+    assert.deepEqual(await answer.locator('li').allInnerTexts(), ['multiples of three', 'multiples of five']);
+    assert.equal(await answer.locator('li strong').innerText(), 'three');
+    assert.match(await answer.innerText(), /<img src=x onerror="window.__pwned = 1">/, 'the tag is shown as text');
+    assert.match(await answer.innerText(), /<script>window.__pwned = 2<\/script>/);
+    assert.equal(await page.locator('#answers img, #answers script, #bold').count(), 0, 'no element from model HTML');
+    assert.equal(await page.locator('#answers a[href^="javascript"]').count(), 0);
+    assert.equal(await answer.locator('a[href="https://example.com/docs"]').innerText(), 'docs');
+    assert.equal(await page.locator('.answer-cot .cot-steps code').first().innerText(), 'n % 15');
+    assert.equal(await page.locator('.answer-cot .answer-final strong').innerText(), 'FizzBuzz');
+    assert.equal(await page.evaluate('window.__pwned'), undefined, 'no script ran');
+    await page.locator('#answers').screenshot({ path: path.join(SCREENSHOTS, 'answers-markdown-dark.png') });
+  });
+
   it('says "Complete" for a cycle in which the Tester found nothing left to test', async () => {
     page = await openPanel();
     const state = finishedState();

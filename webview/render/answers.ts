@@ -1,8 +1,9 @@
-/** QA and chain-of-thought answers about selected code (CoT steps as an ordered list). */
+/** QA and chain-of-thought answers about selected code (CoT steps as an ordered list), their text as Markdown. */
 import { parseSourceLabel, type Answer, type CotAnswer, type QaAnswer } from '../../src/shared/panelProtocol';
 import { h } from '../dom';
 import { formatConfidence } from '../format';
 import { icon } from '../icons';
+import { markdownBlock, markdownInline } from '../markdown';
 import { ACTION_ATTR, ACTIONS } from './context';
 import { section } from './section';
 
@@ -47,10 +48,10 @@ function renderQa(answer: QaAnswer): HTMLElement {
     h('p', { class: 'answer-question' }, answer.question),
     source(answer),
     h('div', { class: 'field-label' }, 'Answer'),
-    h('p', { class: 'answer-text' }, answer.answer),
+    markdownBlock(answer.answer, 'answer-text'),
     confidenceMeter(answer.confidence),
     answer.reasoning
-      ? h('details', { class: 'reasoning', [ACTION_ATTR.key]: `reasoning:${answer.id}` }, h('summary', {}, 'Reasoning'), h('p', {}, answer.reasoning))
+      ? h('details', { class: 'reasoning', [ACTION_ATTR.key]: `reasoning:${answer.id}` }, h('summary', {}, 'Reasoning'), markdownBlock(answer.reasoning))
       : null,
   );
 }
@@ -62,9 +63,9 @@ function renderCot(answer: CotAnswer): HTMLElement {
     h('h3', { class: 'answer-kind' }, icon('steps'), h('span', {}, 'Step by step')),
     h('p', { class: 'answer-question' }, answer.problem),
     source(answer),
-    h('ol', { class: 'cot-steps' }, answer.steps.map((step) => h('li', {}, step))),
+    h('ol', { class: 'cot-steps' }, answer.steps.map((step) => h('li', {}, markdownInline(step)))),
     h('div', { class: 'field-label' }, 'Final answer'),
-    h('p', { class: 'answer-text answer-final' }, answer.final_answer),
+    markdownBlock(answer.final_answer, 'answer-text answer-final'),
     confidenceMeter(answer.confidence),
   );
 }
