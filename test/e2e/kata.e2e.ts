@@ -55,9 +55,17 @@ describe('TDD Agent extension in a real VS Code: run a kata end to end', functio
 
     // From then on: "Always allow" each tool the first time it is asked for, until the session ends.
     let sawRunningStatus = '';
-    await alwaysAllowUntilFinished(panel, async () => {
-      sawRunningStatus ||= await statusBarText(page, /TDD \d+\/\d+ (red|green|refactor|starting)/, 500).catch(() => '');
-    });
+    let runTestsCard = '';
+    await alwaysAllowUntilFinished(
+      panel,
+      async () => {
+        sawRunningStatus ||= await statusBarText(page, /TDD \d+\/\d+ (red|green|refactor|starting)/, 500).catch(() => '');
+      },
+      undefined,
+      async (pending) => {
+        if (/run_tests/.test(await pending.locator('.approval-tool').innerText())) runTestsCard ||= await pending.locator('.command-line').innerText({ timeout: 1000 }).catch(() => '(no command line)');
+      },
+    );
     assert.equal((await panel.locator('#session-status').innerText()).trim(), 'Completed');
     assert.match(sawRunningStatus, /TDD \d+\/6 /, 'the status bar showed cycle n/N and the phase while the kata ran');
 
@@ -76,6 +84,17 @@ describe('TDD Agent extension in a real VS Code: run a kata end to end', functio
     const log = await git.log({ from: 'main', to: branches[0]! });
     const messages = log.all.map((c) => c.message);
     assert.ok(messages.length >= 3, `at least three commits on the session branch: ${messages.join(' | ')}`);
+    // Issue 11: each cycle's hash is its own feat: commit (as in git log), and the run_tests card showed its command.
+    const feats = new Map(log.all.filter((c) => c.message.startsWith('feat:')).map((c) => [c.hash, c.message]));
+    const shown = await panel.locator('.timeline button.commit[data-sha]').evaluateAll((els) =>
+      els.filter((el) => !/refactor/i.test(el.getAttribute('aria-label') ?? '')).map((el) => [el.getAttribute('data-sha') ?? '', el.closest('.cycle')?.querySelector('.cycle-subject')?.textContent ?? '']),
+    );
+    assert.ok(shown.length >= 3, `hashes shown: ${JSON.stringify(shown)}`);
+    for (const [sha, subject] of shown) {
+      assert.ok(feats.has(sha!), `cycle hash ${sha} is a feat: commit of the session branch`);
+      assert.equal(subject, feats.get(sha!), 'the hash sits next to its own subject');
+    }
+    if (runTestsCard) assert.match(runTestsCard, /^(node|npm|npx)\b.*test/, `the run_tests card shows the command that will run: ${runTestsCard}`);
     const source = await git.show([`${branches[0]}:${JS_SOURCE_PATH}`]);
     assert.match(source, /Buzz/, 'the final implementation is on the session branch');
   });

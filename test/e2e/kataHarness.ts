@@ -6,7 +6,7 @@
 import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import { simpleGit } from 'simple-git';
 import { startOpenAIServer, type OpenAITestServer } from '../support/openaiServer';
 import { REPO_ROOT, launchBrowser, openWorkbench, screenshot, startCodeServer, type CodeServerHandle } from './lib';
@@ -38,14 +38,17 @@ export async function kataWorkspace(): Promise<string> {
  * Clicks "Always allow" on every approval card that shows up until the session header says the session
  * ended; `onTick` runs on each round (e.g. to read the status bar). Resolves to the final status text.
  */
-export async function alwaysAllowUntilFinished(panel: Frame, onTick?: () => Promise<void>, timeoutMs = 240_000): Promise<string> {
+export async function alwaysAllowUntilFinished(panel: Frame, onTick?: () => Promise<void>, timeoutMs = 240_000, onCard?: (card: Locator) => Promise<void>): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const status = (await panel.locator('#session-status').innerText().catch(() => '')).trim();
     if (/Completed|Max cycles|Failed|Cancelled/.test(status)) return status;
     if (Date.now() > deadline) throw new Error(`the session did not finish in time (status "${status}")`);
     const pending = panel.locator('.approval-card button[data-decision="always"]:not([disabled])').first();
-    if (await pending.isVisible().catch(() => false)) await pending.click().catch(() => undefined);
+    if (await pending.isVisible().catch(() => false)) {
+      if (onCard) await onCard(panel.locator('.approval-card:not(.is-settled)').first()).catch(() => undefined);
+      await pending.click().catch(() => undefined);
+    }
     await onTick?.();
     await new Promise((resolve) => setTimeout(resolve, 300));
   }

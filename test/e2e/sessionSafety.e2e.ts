@@ -189,7 +189,9 @@ describe('TDD Agent extension without a working OS sandbox', function () {
     await page.waitForTimeout(1500); // a second report would have arrived by now
     assert.equal(await page.locator('.notifications-toasts .notification-toast', { hasText: 'No OS sandbox' }).count(), 1, 'one notification');
     assert.equal(await panel.locator('.error-card', { hasText: 'SANDBOX_UNAVAILABLE' }).count(), 1, 'one error card');
-    assert.match(await panel.locator('#session-status').innerText(), /Failed/);
+    // Issue 11: a refusal before the session started leaves no failed session ("Cycle 0 of 10 / Branch —", a red status bar).
+    assert.equal(await panel.locator('#session').count(), 0, 'no session header for a run that never started');
+    assert.doesNotMatch((await page.locator('.statusbar-item').allInnerTexts()).join(' '), /TDD failed/, 'the status bar is not red');
     await screenshot(page, 'no-sandbox-refusal');
 
     await toast.locator('.monaco-button', { hasText: /^Open setting$/ }).click();
