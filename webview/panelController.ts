@@ -16,6 +16,7 @@ import {
   sessionActionMessage,
   openCommitMessage,
   openFileMessage,
+  openTestOutputMessage,
   type ApprovalDecision,
   type PanelCommandName,
   type PanelState,
@@ -112,6 +113,11 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
       const sessionId = target.getAttribute(ACTION_ATTR.sessionId);
       const sha = target.getAttribute(ACTION_ATTR.sha);
       if (sessionId && sha) api.postMessage(openCommitMessage(sessionId, sha));
+      return;
+    }
+    if (action === ACTIONS.testOutput) {
+      const id = target.getAttribute(ACTION_ATTR.entryId);
+      if (id) api.postMessage(openTestOutputMessage(id));
       return;
     }
     if (action === ACTIONS.file) {

@@ -109,6 +109,7 @@ export const PANEL_MESSAGE = {
   sessionAction: 'sessionAction',
   openCommit: 'openCommit',
   openFile: 'openFile',
+  openTestOutput: 'openTestOutput',
   log: 'log',
 } as const;
 
@@ -207,6 +208,17 @@ export const ActionRecordSchema = z.object({
   durationMs: count,
   cycle: z.optional(z.int().check(z.positive())),
   at: z.optional(epochMs),
+  /** A supervisor's test run: its result, and whether the host holds its full output ("Open full output"). */
+  testRun: z.optional(
+    z.object({
+      status: text,
+      passed: count,
+      failed: count,
+      /** True when the red is what the role should leave (the Tester's new failing test). */
+      expectedRed: z.boolean(),
+      hasOutput: z.boolean(),
+    }),
+  ),
 });
 
 /** A unified diff of a file write, shown on the approval card. */
@@ -435,6 +447,8 @@ export const OpenFileMessageSchema = z.strictObject({
   path: z.string().check(z.minLength(1), z.maxLength(1000)),
   line: z.optional(z.int().check(z.positive())),
 });
+/** Panel → host: open the full runner output of a test run of the action history (by its record id) in an editor. */
+export const OpenTestOutputMessageSchema = z.strictObject({ type: z.literal(PANEL_MESSAGE.openTestOutput), id: requestId });
 /** Panel → host: a log line for the extension's output channel (e.g. a render failure). */
 export const LogMessageSchema = z.strictObject({
   type: z.literal(PANEL_MESSAGE.log),
@@ -450,6 +464,7 @@ export const PanelMessageSchema = z.discriminatedUnion('type', [
   SessionActionMessageSchema,
   OpenCommitMessageSchema,
   OpenFileMessageSchema,
+  OpenTestOutputMessageSchema,
   LogMessageSchema,
 ]);
 
@@ -469,6 +484,8 @@ export type SessionActionMessage = z.infer<typeof SessionActionMessageSchema>;
 export type OpenCommitMessage = z.infer<typeof OpenCommitMessageSchema>;
 /** Panel → host: open a workspace file. */
 export type OpenFileMessage = z.infer<typeof OpenFileMessageSchema>;
+/** Panel → host: open a test run's full output. */
+export type OpenTestOutputMessage = z.infer<typeof OpenTestOutputMessageSchema>;
 /** Panel → host log line. */
 export type LogMessage = z.infer<typeof LogMessageSchema>;
 /** Any panel → host message. */
@@ -558,6 +575,11 @@ export function parseSourceLabel(label: string): { path: string; line?: number }
   if (path === '') return undefined;
   const line = match ? Number(match[2]) : undefined;
   return line !== undefined && line > 0 ? { path, line } : { path };
+}
+
+/** Builds the panel's request to open the full output of test run `id`. */
+export function openTestOutputMessage(id: string): OpenTestOutputMessage {
+  return { type: PANEL_MESSAGE.openTestOutput, id };
 }
 
 /** Builds a log line from the panel (truncated to the schema's limit). */

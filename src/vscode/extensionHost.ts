@@ -9,6 +9,7 @@ import type { PanelMessage } from '../shared/panelProtocol';
 import { clearApiKey, readApiKey, setApiKey } from './commands/apiKey';
 import { COMMANDS, PANEL_STATE_KEY, PANEL_VIEW_ID } from './commands/commandIds';
 import { workspaceFilePath } from './panel/workspacePath';
+
 import { SETTINGS_SECTION, configurationReader, readSettings, type ExtensionSettings } from './config/settings';
 import { routeCoreLogs } from './logging/outputChannelLog';
 import { isSessionRunning } from './panel/panelReducer';
@@ -18,6 +19,9 @@ import { KataRunner, type RunKataOptions } from './session/kataRunner';
 import { SessionActions } from './session/sessionActions';
 import { askAboutSelection, type SelectionAgentKind } from './session/selectionAgents';
 import { KataStatusBar } from './status/statusBar';
+
+/** URI scheme of the read-only documents "Open full output" opens: `tdd-agent-output:/<history entry id>.log`. */
+const TEST_OUTPUT_SCHEME = 'tdd-agent-output';
 
 /** The loaded extension: one per activation. */
 export class ExtensionHost implements vscode.Disposable {
@@ -71,6 +75,9 @@ export class ExtensionHost implements vscode.Disposable {
     this.sessions = new SessionActions({ store: this.store, log, runner: this.runner });
     this.selectionDeps = deps;
     this.disposables.push(
+      vscode.workspace.registerTextDocumentContentProvider(TEST_OUTPUT_SCHEME, {
+        provideTextDocumentContent: (uri) => this.runner.testOutput(uri.path.replace(/^\//, '').replace(/\.log$/, '')) ?? '',
+      }),
       this.statusBar,
       this.provider,
       this.sessions,
@@ -158,10 +165,23 @@ export class ExtensionHost implements vscode.Disposable {
       case 'openFile':
         void this.openFile(message.path, message.line);
         return;
+      case 'openTestOutput':
+        void this.openTestOutput(message.id);
+        return;
       case 'log':
         this.log[message.level](`panel: ${message.message}`);
         return;
     }
+  }
+
+  /** Opens the full runner output of a test run of the history in a read-only editor. */
+  private async openTestOutput(id: string): Promise<void> {
+    if (this.runner.testOutput(id) === undefined) {
+      void vscode.window.showInformationMessage('TDD Agent: the full output of this test run is no longer kept (it is kept for the runs of this window).');
+      return;
+    }
+    const uri = vscode.Uri.from({ scheme: TEST_OUTPUT_SCHEME, path: `/${id}.log` });
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
   }
 
   /** Opens a file the panel names (a file label), at `line` when given; only inside the workspace folder. */

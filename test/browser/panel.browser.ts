@@ -216,6 +216,48 @@ describe('agent panel in Chromium', function () {
     await page.locator('#answers').screenshot({ path: path.join(SCREENSHOTS, 'answers-markdown-dark.png') });
   });
 
+  it('issue 11: test runs in the history show red / green, the failing test and assertion, and open the full output', async () => {
+    page = await openPanel();
+    const state = finishedState();
+    state.actions.push(
+      {
+        id: 'tests-2-tester-1',
+        role: 'tester',
+        tool: 'test run',
+        params: { command: 'node --test' },
+        resultSummary: "failed: 1 passed, 1 failed\n\nFailing:\nnot ok 2 - 3 is Fizz\n  AssertionError: Expected values to be strictly equal: '3' !== 'Fizz'\n\nOutput:\n# fail 1",
+        ok: true,
+        approval: 'auto',
+        durationMs: 80,
+        cycle: 2,
+        testRun: { status: 'failed', passed: 1, failed: 1, expectedRed: true, hasOutput: true },
+      },
+      {
+        id: 'tests-2-implementer-2',
+        role: 'implementer',
+        tool: 'test run',
+        params: { command: 'node --test' },
+        resultSummary: 'passed: 2 passed, 0 failed',
+        ok: true,
+        approval: 'auto',
+        durationMs: 75,
+        cycle: 2,
+        testRun: { status: 'passed', passed: 2, failed: 0, expectedRed: false, hasOutput: false },
+      },
+    );
+    await sendToPanel(page, stateMessage(state));
+    await waitForRevision('#actions');
+    await page.locator('details.history > summary').click();
+    const red = page.locator('li[data-action-id="tests-2-tester-1"]');
+    assert.equal((await red.locator('.test-badge').innerText()).trim(), 'red (expected)');
+    assert.equal((await page.locator('li[data-action-id="tests-2-implementer-2"] .test-badge').innerText()).trim(), 'green');
+    await red.locator('summary').click();
+    assert.match(await red.locator('pre.result').innerText(), /not ok 2 - 3 is Fizz\n\s*AssertionError: Expected values to be strictly equal: '3' !== 'Fizz'/);
+    await red.getByRole('button', { name: 'Open full output' }).click();
+    assert.deepEqual((await waitForPosted(page, 2))[1], { type: 'openTestOutput', id: 'tests-2-tester-1' });
+    assert.equal(await page.locator('li[data-action-id="tests-2-implementer-2"] button.open-output').count(), 0, 'no button without output');
+  });
+
   it('says "Complete" for a cycle in which the Tester found nothing left to test', async () => {
     page = await openPanel();
     const state = finishedState();

@@ -3,11 +3,18 @@ import type { ActionRecord } from '../../src/shared/panelProtocol';
 import { h } from '../dom';
 import { APPROVAL_OUTCOME_LABELS, formatDuration, formatJson } from '../format';
 import { icon } from '../icons';
-import { ACTION_ATTR } from './context';
+import { ACTION_ATTR, ACTIONS } from './context';
 
 /** True when the call never ran because it was denied or timed out: not a failure of the tool. */
 function isDenied(action: ActionRecord): boolean {
   return action.approval === 'denied' || action.approval === 'timeout' || action.approval === 'policy_denied';
+}
+
+/** Red or green of a supervisor test run; the Tester's red is the expected one. */
+function renderTestBadge(run: NonNullable<ActionRecord['testRun']>): HTMLElement {
+  const red = run.status !== 'passed';
+  const label = red ? (run.expectedRed ? 'red (expected)' : run.status === 'failed' ? 'red' : run.status) : 'green';
+  return h('span', { class: `test-badge ${red ? (run.expectedRed ? 'is-expected-red' : 'is-red') : 'is-green'}`, title: `${run.passed} passed, ${run.failed} failed` }, label);
 }
 
 function renderAction(action: ActionRecord): HTMLElement {
@@ -24,6 +31,7 @@ function renderAction(action: ActionRecord): HTMLElement {
         {},
         h('span', { class: 'action-status', 'aria-label': status }, icon(denied ? 'stop' : action.ok ? 'check' : 'close')),
         h('span', { class: 'action-tool mono' }, action.tool),
+        action.testRun ? renderTestBadge(action.testRun) : null,
         h('span', { class: 'action-role' }, action.role),
         h('span', { class: `approval-badge approval-${action.approval} ${denied ? 'is-denied' : ''}` }, APPROVAL_OUTCOME_LABELS[action.approval]),
         h('span', { class: 'action-duration' }, denied && action.durationMs === 0 ? '—' : formatDuration(action.durationMs)),
@@ -34,8 +42,16 @@ function renderAction(action: ActionRecord): HTMLElement {
         action.cycle ? h('p', { class: 'action-cycle' }, `Cycle ${action.cycle}`) : null,
         h('div', { class: 'field-label' }, 'Parameters'),
         h('pre', { class: 'params', tabindex: 0 }, h('code', {}, formatJson(action.params))),
-        h('div', { class: 'field-label' }, 'Result'),
+        h('div', { class: 'field-label' }, action.testRun ? 'Test result' : 'Result'),
         h('pre', { class: `result ${action.ok || denied ? '' : 'is-failed'}`, tabindex: 0 }, h('code', {}, action.resultSummary || '(no output)')),
+        action.testRun?.hasOutput
+          ? h(
+              'button',
+              { type: 'button', class: 'button-secondary open-output', [ACTION_ATTR.action]: ACTIONS.testOutput, [ACTION_ATTR.entryId]: action.id },
+              icon('terminal'),
+              h('span', {}, 'Open full output'),
+            )
+          : null,
       ),
     ),
   );

@@ -23,9 +23,11 @@ export const ACTION_ATTR = {
   /** A workspace file to open, and the 1-based line to open it at. */
   path: 'data-path',
   line: 'data-line',
+  /** The history entry whose full test output to open. */
+  entryId: 'data-entry-id',
   /** Stable key to restore focus and the open state of <details> across re-renders. */
   key: 'data-key',
 } as const;
 
 /** Values of the `data-action` attribute. */
-export const ACTIONS = { approval: 'approval', command: 'command', session: 'session', commit: 'commit', file: 'file' } as const;
+export const ACTIONS = { approval: 'approval', command: 'command', session: 'session', commit: 'commit', file: 'file', testOutput: 'testOutput' } as const;

@@ -50,6 +50,9 @@ export interface TestCounts {
   total: number;
 }
 
+/** Longest runner output a `test_run_finished` event carries (its head and tail are kept). */
+export const TEST_RUN_OUTPUT_CHARS = 20_000;
+
 /**
  * Everything the supervisor tells the outside world, in order. The CLI prints these as lines,
  * the VS Code panel folds them into its view model. Plain JSON values only.
@@ -62,7 +65,7 @@ export type SupervisorEvent =
   | { type: 'tool_called'; cycle: number; role: Role; callId: string; tool: string; params: unknown; ok: boolean; summary: string; approval: ApprovalOutcome; durationMs: number }
   | { type: 'approval_requested'; requestId: string; tool: string; dangerLevel: DangerLevel; params: unknown; expiresAt: number }
   | { type: 'approval_answered'; requestId: string; decision: string }
-  | { type: 'test_run_finished'; cycle: number; role: Role | 'baseline'; tests: TestCounts; durationMs: number; reason?: string }
+  | { type: 'test_run_finished'; cycle: number; role: Role | 'baseline'; tests: TestCounts; durationMs: number; reason?: string; /** The command that ran. */ command?: string; /** The runner's output, redacted, at most {@link TEST_RUN_OUTPUT_CHARS} characters (head and tail). */ output?: string }
   | { type: 'overshoot'; cycle: number; attempt: number; reason: string }
   | { type: 'violation'; cycle: number; role: Role; attempt: number; reasons: string[] }
   | { type: 'reverted'; cycle: number; role: Role; reason: string }

@@ -34,6 +34,8 @@ export const MAX_ANSWERS = 20;
 export const MAX_ERRORS = 20;
 /** Longest JSON text of one tool call's parameters kept in the history (the rest is cut with a marker). */
 export const MAX_PARAMS_CHARS = 4000;
+/** Longest tail of a test run's output shown in the history (the rest is one click away). */
+export const MAX_TEST_EXCERPT_CHARS = 1200;
 /** Longest result summary kept per tool call. */
 export const MAX_SUMMARY_CHARS = 2000;
 
@@ -202,7 +204,8 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
     case 'test_run_finished': {
       const tests = { passed: event.tests.passed, failed: event.tests.failed };
       const withTotals = withSession(state, (s) => ({ ...s, totals: { ...s.totals, testsPassed: tests.passed, testsFailed: tests.failed } }));
-      return event.cycle > 0 ? updateCycle(withTotals, event.cycle, (c) => ({ ...c, tests })) : withTotals;
+      const withCycle = event.cycle > 0 ? updateCycle(withTotals, event.cycle, (c) => ({ ...c, tests })) : withTotals;
+      return addAction(withCycle, testRunRecord(event, at));
     }
     case 'reverted':
       return updateCycle(state, event.cycle, (c) => upsertPhase(c, event.role, { outcome: 'reverted' }));
@@ -263,6 +266,41 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
     case 'violation':
       return state;
   }
+}
+
+/** The id of the history entry of a supervisor test run (the host keys the run's full output by it). */
+export function testRunId(event: Extract<SupervisorEvent, { type: 'test_run_finished' }>, at: number): string {
+  return `tests-${event.cycle}-${event.role}-${at}`;
+}
+
+/** Lines of runner output that name a failing test or an assertion (expected / actual), at most `max`. */
+export function failureLines(output: string, max = 12): string[] {
+  const pattern = /(^|\s)(not ok\b|✖|✗|×|FAIL\b|FAILED\b|AssertionError|Error:|expected|actual|Expected|Received|assert)/;
+  const lines = output.split('\n').map((line) => line.trimEnd()).filter((line) => pattern.test(line) && !/^\s*at\s/.test(line));
+  return [...new Set(lines)].slice(0, max);
+}
+
+function testRunRecord(event: Extract<SupervisorEvent, { type: 'test_run_finished' }>, at: number): ActionRecord {
+  const { status, passed, failed } = event.tests;
+  const output = redactSecrets(event.output ?? '');
+  const failures = status === 'passed' ? [] : failureLines(output);
+  const counts = `${status}: ${passed} passed, ${failed} failed${event.reason ? ` (${event.reason})` : ''}`;
+  const excerpt = output.length > MAX_TEST_EXCERPT_CHARS ? `… ${output.slice(-MAX_TEST_EXCERPT_CHARS)}` : output;
+  const summary = [counts, failures.length > 0 ? `Failing:\n${failures.join('\n')}` : '', excerpt ? `Output:\n${excerpt}` : ''].filter(Boolean).join('\n\n');
+  const expectedRed = event.role === 'tester' && status !== 'passed';
+  return {
+    id: testRunId(event, at),
+    role: event.role,
+    tool: 'test run',
+    params: event.command ? { command: redactSecrets(event.command) } : {},
+    resultSummary: clip(summary, MAX_SUMMARY_CHARS),
+    ok: status === 'passed' || expectedRed,
+    approval: 'auto',
+    durationMs: Math.max(0, Math.round(event.durationMs)),
+    cycle: event.cycle > 0 ? event.cycle : undefined,
+    at,
+    testRun: { status, passed, failed, expectedRed, hasOutput: output !== '' },
+  };
 }
 
 function withResumedTokens(totals: SessionTotals, resumedTokens: number | undefined): SessionTotals {

@@ -24,6 +24,8 @@ import { createModelClient } from '../config/modelClient';
 import type { ExtensionSettings } from '../config/settings';
 import { ApprovalBridge } from '../panel/approvalBridge';
 import { errorAction, vscodeErrorMessage } from '../panel/errorActions';
+import { MAX_ACTIONS, testRunId } from '../panel/panelReducer';
+import { redactSecrets } from '../../core/security/redact';
 import { showErrorNotice } from '../panel/errorNotice';
 import type { PanelStore } from '../panel/panelStore';
 import { uncommittedChangeCount } from './repositorySessions';
@@ -137,6 +139,8 @@ async function askStartingPoint(root: string): Promise<boolean | undefined> {
 export class KataRunner implements vscode.Disposable {
   private active: { abort: AbortController; bridge: ApprovalBridge; done: Promise<unknown>; sessionId?: string } | undefined;
   private role: string | undefined;
+  /** Full runner output of the recent supervisor test runs, by history entry id ("Open full output"). */
+  private readonly testOutputs = new Map<string, string>();
   /** True while the picker or a question before the run is open (a second run must not start meanwhile). */
   private choosing = false;
 
@@ -281,8 +285,22 @@ export class KataRunner implements vscode.Disposable {
     }
   }
 
+  /** The full output of the test run shown as history entry `id`, while it is among the recent ones. */
+  testOutput(id: string): string | undefined {
+    return this.testOutputs.get(id);
+  }
+
   private onEvent(event: SupervisorEvent, progress: vscode.Progress<{ message?: string }>): void {
-    this.deps.store.dispatch({ type: 'supervisor', event, at: Date.now() });
+    const at = Date.now();
+    this.deps.store.dispatch({ type: 'supervisor', event, at });
+    if (event.type === 'test_run_finished' && event.output) {
+      this.testOutputs.set(testRunId(event, at), redactSecrets(event.output));
+      // As many as the history keeps: older entries have scrolled out of it anyway.
+      for (const key of this.testOutputs.keys()) {
+        if (this.testOutputs.size <= MAX_ACTIONS) break;
+        this.testOutputs.delete(key);
+      }
+    }
     if (event.type === 'phase_changed') {
       this.role = event.role;
       const max = this.deps.store.state.session?.maxCycles ?? 0;

@@ -40,8 +40,11 @@ describe('panel reducer (pure): supervisor events → PanelState', () => {
         ],
       );
     }
-    assert.equal(state.actions.length, 6);
-    assert.deepEqual(state.actions.map((a) => a.approval), ['approved', 'always', 'approved', 'always', 'approved', 'always']);
+    // Six tool calls and six supervisor test runs (a red after each Tester, a green after each Implementer).
+    const calls = state.actions.filter((a) => !a.testRun);
+    assert.equal(calls.length, 6);
+    assert.deepEqual(calls.map((a) => a.approval), ['approved', 'always', 'approved', 'always', 'approved', 'always']);
+    assert.deepEqual(state.actions.filter((a) => a.testRun).map((a) => [a.role, a.ok, a.testRun!.expectedRed]).slice(0, 2), [['tester', true, true], ['implementer', true, false]]);
     assert.ok(state.revision > 0);
   });
 
@@ -251,5 +254,35 @@ describe('panel reducer: issue 11 fixes', () => {
     assertValid(state);
     assert.equal(state.session?.totals.tokens, 1250);
     assert.equal(state.session?.maxCycles, 6, "the kata's max cycles from session_started");
+  });
+});
+
+describe('panel reducer: test runs in the history (issue 11)', () => {
+  it('each supervisor test run is a history entry with the failing tests, the assertion message and the output tail', () => {
+    const output = [
+      'TAP version 13',
+      '# Subtest: fizzbuzz',
+      'not ok 1 - 3 is Fizz',
+      "  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n  '3' !== 'Fizz'",
+      '    at TestContext.<anonymous> (test/fizzbuzz.test.js:5:10)',
+      'ok 2 - 1 is 1',
+      ...Array.from({ length: 200 }, (_, i) => `# padding line ${i}`),
+      '# fail 1',
+    ].join('\n');
+    const state = fold(fresh(), events([
+      wholeSession(0)[0]!,
+      { type: 'test_run_finished', cycle: 2, role: 'implementer', tests: { status: 'failed', passed: 1, failed: 1, total: 2 }, durationMs: 80, command: 'node --test', output },
+    ]));
+    assertValid(state);
+    const run = state.actions.at(-1)!;
+    assert.equal(run.tool, 'test run');
+    assert.equal(run.ok, false, 'a red after the Implementer is a failure');
+    assert.deepEqual(run.params, { command: 'node --test' });
+    assert.match(run.resultSummary, /^failed: 1 passed, 1 failed/);
+    assert.match(run.resultSummary, /Failing:\nnot ok 1 - 3 is Fizz\n.*AssertionError.*Expected values/);
+    assert.doesNotMatch(run.resultSummary, /TestContext/, 'no stack frames in the failing lines');
+    assert.match(run.resultSummary, /# fail 1$/, 'the output tail');
+    assert.ok(run.resultSummary.length <= 2100);
+    assert.deepEqual(run.testRun, { status: 'failed', passed: 1, failed: 1, expectedRed: false, hasOutput: true });
   });
 });

@@ -5,6 +5,7 @@ import type { TestErrorKind } from '../../testRunners/diagnoseLoadError';
 import { truncateHeadTail } from '../../testRunners/truncateOutput';
 import type { TestRunner, TestRunResult } from '../../testRunners/types';
 import type { CycleOutcome, Phase, PhaseOutcome, Role, SessionStatus, SupervisorEvent, TestCounts } from '../events';
+import { TEST_RUN_OUTPUT_CHARS } from '../events';
 import { buildRoleContext } from '../roles/roleContext';
 import { reportLabel, type RoleRunners } from '../roles/roleRunner';
 import { checkRoleBoundary, describeViolations, type BoundaryViolation } from '../boundaries';
@@ -408,7 +409,16 @@ export class CycleLoop {
     this.lastOutput = result.output;
     this.lastRun = result;
     if (role !== 'baseline') this.turnOutcome.testsPassed = result.passed;
-    this.o.emit({ type: 'test_run_finished', cycle, role, tests: counts(result), durationMs: result.durationMs, reason: result.reason && redactSecrets(result.reason) });
+    this.o.emit({
+      type: 'test_run_finished',
+      cycle,
+      role,
+      tests: counts(result),
+      durationMs: result.durationMs,
+      reason: result.reason && redactSecrets(result.reason),
+      command: result.command,
+      output: truncateHeadTail(redactSecrets(result.output), TEST_RUN_OUTPUT_CHARS),
+    });
     return result;
   }
 }
