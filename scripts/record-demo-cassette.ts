@@ -18,7 +18,7 @@ import { scriptedKataModel } from '../test/support/scriptedKataModel';
 
 async function main(): Promise<void> {
   const out = resolve(__dirname, '..', 'katas', 'cassettes', 'fizzbuzz-javascript.json');
-  const server = await startOpenAIServer();
+  const server = await startOpenAIServer({ models: ['scripted-fizzbuzz'] }); // the preflight checks the model is served
   const workspace = await mkdtemp(join(tmpdir(), 'tdd-agent-record-'));
   try {
     server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(4) }).reply);
