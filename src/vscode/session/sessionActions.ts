@@ -112,19 +112,28 @@ export class SessionActions implements vscode.TextDocumentContentProvider, vscod
     }
   }
 
+  /** The workspace folder when it is trusted; otherwise undefined, after showing `refusal`. */
+  private trustedRoot(refusal: string): string | undefined {
+    const root = this.root();
+    if (root && vscode.workspace.isTrusted) return root;
+    void vscode.window.showWarningMessage(refusal);
+    return undefined;
+  }
+
+  /** The record of session `id`, or undefined after telling the person it is gone. */
+  private async sessionRecord(root: string, id: string): Promise<SessionState | undefined> {
+    const state = await findSessionRecord(root, id);
+    if (!state) void vscode.window.showWarningMessage(`TDD Agent: there is no session ${id} in this repository any more.`);
+    return state;
+  }
+
   /** Runs a session button of the panel; every outcome is told to the person. */
   async run(action: SessionActionName, id: string): Promise<void> {
-    const root = this.root();
-    if (!root || !vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage('TDD Agent: sessions can only be reviewed, merged, deleted or resumed in a trusted workspace folder.');
-      return;
-    }
+    const root = this.trustedRoot('TDD Agent: sessions can only be reviewed, merged, deleted or resumed in a trusted workspace folder.');
+    if (!root) return;
     try {
-      const state = await findSessionRecord(root, id);
-      if (!state) {
-        void vscode.window.showWarningMessage(`TDD Agent: there is no session ${id} in this repository any more.`);
-        return;
-      }
+      const state = await this.sessionRecord(root, id);
+      if (!state) return;
       switch (action) {
         case 'review':
           return await this.review(state);
@@ -146,17 +155,11 @@ export class SessionActions implements vscode.TextDocumentContentProvider, vscod
 
   /** Opens the changes of commit `sha` of session `id` (a hash in the panel's cycle list) in VS Code's diff views. */
   async openCommit(id: string, sha: string): Promise<void> {
-    const root = this.root();
-    if (!root || !vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage('TDD Agent: commits of a session can only be opened in a trusted workspace folder.');
-      return;
-    }
+    const root = this.trustedRoot('TDD Agent: commits of a session can only be opened in a trusted workspace folder.');
+    if (!root) return;
     try {
-      const state = await findSessionRecord(root, id);
-      if (!state) {
-        void vscode.window.showWarningMessage(`TDD Agent: there is no session ${id} in this repository any more.`);
-        return;
-      }
+      const state = await this.sessionRecord(root, id);
+      if (!state) return;
       const changes = await commitChanges(state.git.repository, sha);
       if (changes.files.length === 0) {
         void vscode.window.showInformationMessage(`TDD Agent: commit ${sha.slice(0, 7)} changes no file.`);
