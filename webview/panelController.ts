@@ -17,6 +17,7 @@ import {
   openCommitMessage,
   openFileMessage,
   openTestOutputMessage,
+  openDiffMessage,
   type ApprovalDecision,
   type PanelCommandName,
   type PanelState,
@@ -123,7 +124,12 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     if (action === ACTIONS.file) {
       const filePath = target.getAttribute(ACTION_ATTR.path);
       const line = Number(target.getAttribute(ACTION_ATTR.line));
-      if (filePath) api.postMessage(openFileMessage(filePath, Number.isInteger(line) && line > 0 ? line : undefined));
+      if (filePath) api.postMessage(openFileMessage(filePath, Number.isInteger(line) && line > 0 ? line : undefined, target.hasAttribute(ACTION_ATTR.sessionFile)));
+      return;
+    }
+    if (action === ACTIONS.diff) {
+      const id = target.getAttribute(ACTION_ATTR.entryId);
+      if (id) api.postMessage(openDiffMessage(id));
       return;
     }
     if (action === ACTIONS.approval) {

@@ -110,6 +110,7 @@ export const PANEL_MESSAGE = {
   openCommit: 'openCommit',
   openFile: 'openFile',
   openTestOutput: 'openTestOutput',
+  openDiff: 'openDiff',
   log: 'log',
 } as const;
 
@@ -219,6 +220,8 @@ export const ActionRecordSchema = z.object({
       hasOutput: z.boolean(),
     }),
   ),
+  /** A `write_file` / `edit_file` call's change: the worktree-relative path and a compact unified diff ("Open diff" shows all of it). */
+  fileChange: z.optional(z.object({ path: text, diff: text })),
 });
 
 /** A unified diff of a file write, shown on the approval card. */
@@ -441,14 +444,22 @@ export const OpenCommitMessageSchema = z.strictObject({
   sessionId,
   sha: z.string().check(z.regex(/^[0-9a-f]{7,64}$/)),
 });
-/** Panel → host: open a workspace file (a file label in the panel), at `line` (1-based) when given. The host keeps it inside the workspace. */
+/**
+ * Panel → host: open a file (a file label in the panel), at `line` (1-based) when given. Without
+ * `session` the path is in the workspace folder (an answer's source); with `session: true` it is a file
+ * of the panel's session (its worktree while it runs, its branch read-only afterwards). The host keeps
+ * it inside that folder.
+ */
 export const OpenFileMessageSchema = z.strictObject({
   type: z.literal(PANEL_MESSAGE.openFile),
   path: z.string().check(z.minLength(1), z.maxLength(1000)),
   line: z.optional(z.int().check(z.positive())),
+  session: z.optional(z.boolean()),
 });
 /** Panel → host: open the full runner output of a test run of the action history (by its record id) in an editor. */
 export const OpenTestOutputMessageSchema = z.strictObject({ type: z.literal(PANEL_MESSAGE.openTestOutput), id: requestId });
+/** Panel → host: open VS Code's diff editor for the file change of an approval card or a history entry (by its request or entry id). */
+export const OpenDiffMessageSchema = z.strictObject({ type: z.literal(PANEL_MESSAGE.openDiff), id: requestId });
 /** Panel → host: a log line for the extension's output channel (e.g. a render failure). */
 export const LogMessageSchema = z.strictObject({
   type: z.literal(PANEL_MESSAGE.log),
@@ -465,6 +476,7 @@ export const PanelMessageSchema = z.discriminatedUnion('type', [
   OpenCommitMessageSchema,
   OpenFileMessageSchema,
   OpenTestOutputMessageSchema,
+  OpenDiffMessageSchema,
   LogMessageSchema,
 ]);
 
@@ -486,6 +498,8 @@ export type OpenCommitMessage = z.infer<typeof OpenCommitMessageSchema>;
 export type OpenFileMessage = z.infer<typeof OpenFileMessageSchema>;
 /** Panel → host: open a test run's full output. */
 export type OpenTestOutputMessage = z.infer<typeof OpenTestOutputMessageSchema>;
+/** Panel → host: open a file change in the diff editor. */
+export type OpenDiffMessage = z.infer<typeof OpenDiffMessageSchema>;
 /** Panel → host log line. */
 export type LogMessage = z.infer<typeof LogMessageSchema>;
 /** Any panel → host message. */
@@ -560,9 +574,14 @@ export function openCommitMessage(id: string, sha: string): OpenCommitMessage {
   return { type: PANEL_MESSAGE.openCommit, sessionId: id, sha };
 }
 
-/** Builds the panel's request to open workspace file `path` (at 1-based `line`). */
-export function openFileMessage(path: string, line?: number): OpenFileMessage {
-  return { type: PANEL_MESSAGE.openFile, path, ...(line !== undefined ? { line } : {}) };
+/** Builds the panel's request to open file `path` (at 1-based `line`) of the workspace, or of the panel's session when `session`. */
+export function openFileMessage(path: string, line?: number, session?: boolean): OpenFileMessage {
+  return { type: PANEL_MESSAGE.openFile, path, ...(line !== undefined ? { line } : {}), ...(session ? { session: true } : {}) };
+}
+
+/** Builds the panel's request to open the file change of approval card or history entry `id` in the diff editor. */
+export function openDiffMessage(id: string): OpenDiffMessage {
+  return { type: PANEL_MESSAGE.openDiff, id };
 }
 
 /**

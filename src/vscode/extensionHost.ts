@@ -19,6 +19,8 @@ import { KataRunner, type RunKataOptions } from './session/kataRunner';
 import { SessionActions } from './session/sessionActions';
 import { askAboutSelection, type SelectionAgentKind } from './session/selectionAgents';
 import { KataStatusBar } from './status/statusBar';
+import { SessionFiles } from './editor/sessionFiles';
+import { KataTests } from './testing/kataTestController';
 
 /** URI scheme of the read-only documents "Open full output" opens: `tdd-agent-output:/<history entry id>.log`. */
 const TEST_OUTPUT_SCHEME = 'tdd-agent-output';
@@ -29,6 +31,10 @@ export class ExtensionHost implements vscode.Disposable {
   readonly provider: PanelViewProvider;
   readonly runner: KataRunner;
   readonly sessions: SessionActions;
+  /** Diffs and file links of the sessions' files in the editor. */
+  readonly files: SessionFiles;
+  /** The kata's tests in the Testing view. */
+  readonly tests: KataTests;
   private readonly statusBar: KataStatusBar;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -66,8 +72,12 @@ export class ExtensionHost implements vscode.Disposable {
       apiKey: () => readApiKey(context.secrets),
       openPanel: () => this.openPanel(),
     };
+    const inSession = (): boolean => this.runner.running;
+    this.files = new SessionFiles({ store: this.store, log, running: inSession });
+    this.tests = new KataTests({ log, running: inSession, settings: () => this.settings() });
     this.runner = new KataRunner({
       ...deps,
+      observers: [this.files, this.tests],
       extensionPath: context.extensionPath,
       sessionsChanged: () => void this.sessions.refresh(),
       reviewSession: (id) => void this.sessions.run('review', id),
@@ -79,6 +89,8 @@ export class ExtensionHost implements vscode.Disposable {
         provideTextDocumentContent: (uri) => this.runner.testOutput(uri.path.replace(/^\//, '').replace(/\.log$/, '')) ?? '',
       }),
       this.statusBar,
+      this.files,
+      this.tests,
       this.provider,
       this.sessions,
       { dispose: unsubscribe },
@@ -163,7 +175,10 @@ export class ExtensionHost implements vscode.Disposable {
         void this.sessions.openCommit(message.sessionId, message.sha);
         return;
       case 'openFile':
-        void this.openFile(message.path, message.line);
+        void (message.session ? this.files.openFile(message.path, message.line) : this.openFile(message.path, message.line));
+        return;
+      case 'openDiff':
+        void this.files.openDiff(message.id);
         return;
       case 'openTestOutput':
         void this.openTestOutput(message.id);

@@ -3,7 +3,9 @@ import type { ActionRecord } from '../../src/shared/panelProtocol';
 import { h } from '../dom';
 import { APPROVAL_OUTCOME_LABELS, formatDuration, formatJson } from '../format';
 import { icon } from '../icons';
+import { diffLine } from './approvals';
 import { ACTION_ATTR, ACTIONS } from './context';
+import { fileLink, openDiffButton, shortPath, testLocations, toolFilePath } from './fileLinks';
 
 /** True when the call never ran because it was denied or timed out: not a failure of the tool. */
 function isDenied(action: ActionRecord): boolean {
@@ -15,6 +17,18 @@ function renderTestBadge(run: NonNullable<ActionRecord['testRun']>): HTMLElement
   const red = run.status !== 'passed';
   const label = red ? (run.expectedRed ? 'red (expected)' : run.status === 'failed' ? 'red' : run.status) : 'green';
   return h('span', { class: `test-badge ${red ? (run.expectedRed ? 'is-expected-red' : 'is-red') : 'is-green'}`, title: `${run.passed} passed, ${run.failed} failed` }, label);
+}
+
+/** The file a file tool names, its compact diff with "Open diff", and the failing tests' locations of a test run. */
+function renderFiles(action: ActionRecord): (HTMLElement | null)[] {
+  const file = toolFilePath(action.tool, action.params);
+  const locations = action.testRun && action.testRun.status !== 'passed' ? testLocations(action.resultSummary) : [];
+  return [
+    file ? h('p', { class: 'action-file' }, fileLink(file, undefined, true)) : null,
+    locations.length > 0 ? h('p', { class: 'action-locations' }, h('span', { class: 'field-label' }, 'Locations'), ...locations.map((l) => fileLink(l.path, l.line, true, `${shortPath(l.path)}:${l.line}`))) : null,
+    action.fileChange ? h('pre', { class: 'diff', tabindex: 0, 'aria-label': `Changes to ${action.fileChange.path}` }, h('code', {}, action.fileChange.diff.split('\n').map(diffLine))) : null,
+    action.fileChange ? openDiffButton(action.id, action.fileChange.path) : null,
+  ];
 }
 
 function renderAction(action: ActionRecord): HTMLElement {
@@ -40,6 +54,7 @@ function renderAction(action: ActionRecord): HTMLElement {
         'div',
         { class: 'action-body' },
         action.cycle ? h('p', { class: 'action-cycle' }, `Cycle ${action.cycle}`) : null,
+        ...renderFiles(action),
         h('div', { class: 'field-label' }, 'Parameters'),
         h('pre', { class: 'params', tabindex: 0 }, h('code', {}, formatJson(action.params))),
         h('div', { class: 'field-label' }, action.testRun ? 'Test result' : 'Result'),

@@ -7,6 +7,7 @@ import { h } from '../dom';
 import { DANGER_LABELS, formatCountdown, formatJson } from '../format';
 import { icon } from '../icons';
 import { ACTION_ATTR, ACTIONS, type RenderContext } from './context';
+import { fileLink, openDiffButton } from './fileLinks';
 import { section } from './section';
 
 const DECISION_TEXT: Record<ApprovalDecision, string> = {
@@ -19,7 +20,7 @@ const DECISION_TEXT: Record<ApprovalDecision, string> = {
 const EXPIRES_AT_ATTR = 'data-expires-at';
 
 /** One line of a unified diff, classed by its first character. */
-function diffLine(line: string): HTMLElement {
+export function diffLine(line: string): HTMLElement {
   let kind = 'context';
   if (line.startsWith('+++') || line.startsWith('---')) kind = 'file';
   else if (line.startsWith('@@')) kind = 'hunk';
@@ -28,10 +29,10 @@ function diffLine(line: string): HTMLElement {
   return h('span', { class: `diff-line diff-${kind}` }, line.length > 0 ? line : ' ');
 }
 
-function renderPreview(preview: ApprovalPreview): HTMLElement {
+function renderPreview(preview: ApprovalPreview, request: PendingApproval): HTMLElement {
   switch (preview.kind) {
     case 'diff':
-      return renderDiff(preview);
+      return renderDiff(preview, request);
     case 'command':
       return h(
         'div',
@@ -51,7 +52,7 @@ function renderPreview(preview: ApprovalPreview): HTMLElement {
   }
 }
 
-function renderDiff(preview: Extract<ApprovalPreview, { kind: 'diff' }>): HTMLElement {
+function renderDiff(preview: Extract<ApprovalPreview, { kind: 'diff' }>, request: PendingApproval): HTMLElement {
   const lines = preview.diff.replace(/\n$/, '').split('\n');
   const added = lines.filter((line) => line.startsWith('+') && !line.startsWith('+++')).length;
   const removed = lines.filter((line) => line.startsWith('-') && !line.startsWith('---')).length;
@@ -62,10 +63,11 @@ function renderDiff(preview: Extract<ApprovalPreview, { kind: 'diff' }>): HTMLEl
       'div',
       { class: 'preview-label' },
       icon('file'),
-      h('span', { class: 'mono', title: preview.path }, preview.path),
+      fileLink(preview.path, undefined, true),
       h('span', { class: 'diff-stat' }, h('span', { class: 'diff-stat-add' }, `+${added}`), ' ', h('span', { class: 'diff-stat-del' }, `−${removed}`)),
     ),
     h('pre', { class: 'diff', tabindex: 0, 'aria-label': `Changes to ${preview.path}` }, h('code', {}, lines.map(diffLine))),
+    request.tool === 'write_file' || request.tool === 'edit_file' ? openDiffButton(request.requestId, preview.path) : null,
   );
 }
 
@@ -116,7 +118,7 @@ function renderCard(request: PendingApproval, context: RenderContext): HTMLEleme
       request.role ? h('span', { class: 'approval-role' }, request.role) : null,
       request.reason ?? 'This tool call needs your approval.',
     ),
-    request.preview ? renderPreview(request.preview) : null,
+    request.preview ? renderPreview(request.preview, request) : null,
     request.preview
       ? h('details', { class: 'params-details', [ACTION_ATTR.key]: `approval-params:${request.requestId}` }, h('summary', {}, 'Parameters'), paramsBlock)
       : h('div', { class: 'params-block' }, h('div', { class: 'preview-label' }, h('span', {}, 'Parameters')), paramsBlock),

@@ -23,11 +23,13 @@ export const ACTION_ATTR = {
   /** A workspace file to open, and the 1-based line to open it at. */
   path: 'data-path',
   line: 'data-line',
-  /** The history entry whose full test output to open. */
+  /** Present on a file link to a file of the panel's session (not of the workspace). */
+  sessionFile: 'data-session-file',
+  /** The history entry (or approval request) whose full test output or diff to open. */
   entryId: 'data-entry-id',
   /** Stable key to restore focus and the open state of <details> across re-renders. */
   key: 'data-key',
 } as const;
 
 /** Values of the `data-action` attribute. */
-export const ACTIONS = { approval: 'approval', command: 'command', session: 'session', commit: 'commit', file: 'file', testOutput: 'testOutput' } as const;
+export const ACTIONS = { approval: 'approval', command: 'command', session: 'session', commit: 'commit', file: 'file', testOutput: 'testOutput', diff: 'diff' } as const;

@@ -30,6 +30,8 @@ export class ApprovalBridge implements MessageChannelLike {
     private readonly log: BridgeLog,
     /** Which role is acting now (shown on the card), if known. */
     private readonly currentRole: () => string | undefined = () => undefined,
+    /** Also sees each approval request whole (the host keeps a file write's proposed content for "Open diff"). */
+    private readonly onRequest?: (request: Extract<AgentToPersonMessage, { type: 'approval_request' }>) => void,
   ) {}
 
   /** Receives a message from the agent side. Returns false once closed (the protocol then fails closed). */
@@ -38,6 +40,7 @@ export class ApprovalBridge implements MessageChannelLike {
     switch (message.type) {
       case 'approval_request':
         this.pending.add(message.id);
+        this.onRequest?.(message);
         this.store.dispatch({ type: 'approvalRequested', request: message, role: this.currentRole() });
         this.store.flush();
         this.log.info(`approval requested: ${message.tool} (${message.dangerLevel}) [${message.id}]`);

@@ -62,7 +62,9 @@ export type PanelAction =
   /** The session ended outside the supervisor's own events (e.g. it threw before `session_started`). */
   | { type: 'sessionAborted'; status: 'failed' | 'cancelled'; at: number }
   /** The repository's recorded sessions were read again (null: no repository, or not to be read). */
-  | { type: 'repository'; repository: RepositorySessions | null };
+  | { type: 'repository'; repository: RepositorySessions | null }
+  /** The host read the change a `write_file` / `edit_file` call of the history (entry `id`) made: its compact diff. */
+  | { type: 'fileChange'; id: string; path: string; diff: string };
 
 const NO_TOTALS: SessionTotals = { testsPassed: 0, testsFailed: 0, tokens: 0, commits: 0 };
 
@@ -123,6 +125,9 @@ function apply(state: PanelState, action: PanelAction): PanelState {
       if (action.status === 'failed' && state.session.branch === null) return { ...state, session: null, cycles: [], actions: [], approvals: [] };
       return closeRunningCycles({ ...state, session: { ...state.session, status: action.status, phase: null, finishedAt: action.at } }, action.status);
     }
+    case 'fileChange':
+      if (!state.actions.some((a) => a.id === action.id)) return state;
+      return { ...state, actions: state.actions.map((a) => (a.id === action.id ? { ...a, fileChange: { path: action.path, diff: clip(redactSecrets(action.diff), MAX_PARAMS_CHARS) } } : a)) };
     case 'repository':
       // Read again on every focus and panel show: an unchanged listing is no new snapshot.
       return JSON.stringify(state.repository) === JSON.stringify(action.repository) ? state : { ...state, repository: action.repository };

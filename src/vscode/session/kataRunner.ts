@@ -11,6 +11,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ControlProtocol, PortTransport } from '../../core/control';
+import type { ApprovalRequestMessage } from '../../core/control/messages';
 import { toAgentError } from '../../core/errors/agentError';
 import type { McpServerStatus } from '../../core/mcp/mcpHub';
 import type { SupervisorEvent } from '../../core/tdd/events';
@@ -42,6 +43,14 @@ export interface KataRunnerDeps {
   sessionsChanged?(): void;
   /** "Review changes" on the end-of-session notification. */
   reviewSession?(sessionId: string): void;
+  /** See every supervisor event and approval request (the editor's diffs and file links, the Testing view). */
+  observers?: SessionObserver[];
+}
+
+/** Something that follows the sessions' events besides the panel. */
+export interface SessionObserver {
+  event?(event: SupervisorEvent): void;
+  approvalRequested?(request: ApprovalRequestMessage): void;
 }
 
 /** Options of one run. */
@@ -217,7 +226,7 @@ export class KataRunner implements vscode.Disposable {
       return undefined;
     }
     const abort = new AbortController();
-    const bridge = new ApprovalBridge(store, log, () => this.role);
+    const bridge = new ApprovalBridge(store, log, () => this.role, (request) => this.deps.observers?.forEach((o) => o.approvalRequested?.(request)));
     let resolveDone!: () => void;
     this.active = { abort, bridge, done: new Promise<void>((r) => (resolveDone = r)), ...(typeof resume === 'string' ? { sessionId: resume } : {}) };
     this.role = undefined;
@@ -293,6 +302,7 @@ export class KataRunner implements vscode.Disposable {
   private onEvent(event: SupervisorEvent, progress: vscode.Progress<{ message?: string }>): void {
     const at = Date.now();
     this.deps.store.dispatch({ type: 'supervisor', event, at });
+    for (const observer of this.deps.observers ?? []) observer.event?.(event);
     if (event.type === 'test_run_finished' && event.output) {
       this.testOutputs.set(testRunId(event, at), redactSecrets(event.output));
       // As many as the history keeps: older entries have scrolled out of it anyway.

@@ -1,0 +1,110 @@
+/**
+ * The kata's tests in VS Code's Testing view: a `TestController` ('tddAgent', "TDD Agent kata") whose
+ * items are the tests of the supervisor's last test run (names, results and assertion messages read
+ * from its output), and a run profile that runs them again in the session's worktree through the same
+ * OS-sandboxed test runner the supervisor uses.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { productGit } from '../../core/git/gitClient';
+import { createProcessSandbox, type SandboxMode } from '../../core/osSandbox';
+import type { SupervisorEvent } from '../../core/tdd/events';
+import { detectTestRunner } from '../../core/testRunners';
+import { workspaceFilePath } from '../panel/workspacePath';
+import { parseTestCases, type TestCaseResult } from './testCaseResults';
+
+/** The controller's id and label (the Testing view shows the label). */
+export const KATA_TEST_CONTROLLER = { id: 'tddAgent', label: 'TDD Agent kata' } as const;
+
+/** What the Testing view needs from the rest of the host. */
+export interface KataTestsDeps {
+  log: vscode.LogOutputChannel;
+  /** True while a session runs in this window (a run from the Testing view then waits for it to end). */
+  running(): boolean;
+  /** The `tddAgent.sandbox` and `tddAgent.testTimeoutMs` settings. */
+  settings(): { sandbox: SandboxMode; testTimeoutMs: number };
+}
+
+/** The Testing view's kata tests. */
+export class KataTests implements vscode.Disposable {
+  private readonly controller = vscode.tests.createTestController(KATA_TEST_CONTROLLER.id, KATA_TEST_CONTROLLER.label);
+  private worktree: string | undefined;
+  private command: string | undefined;
+
+  constructor(private readonly deps: KataTestsDeps) {
+    this.controller.createRunProfile('Run in the session worktree', vscode.TestRunProfileKind.Run, (request, token) => this.runTests(request, token), true);
+  }
+
+  /** A new session's worktree, and each supervisor test run's results. */
+  event(event: SupervisorEvent): void {
+    if (event.type === 'session_started') this.worktree = event.worktree;
+    else if (event.type === 'test_run_finished' && event.output) {
+      if (event.command) this.command = event.command;
+      const cases = parseTestCases(event.output);
+      if (cases.length > 0 || event.tests.total === 0) this.report(new vscode.TestRunRequest(), `Supervisor run (${event.role})`, cases);
+    }
+  }
+
+  /** Replaces the items with `cases` and reports their results as one finished run. */
+  private report(request: vscode.TestRunRequest, name: string, cases: TestCaseResult[], output?: string): void {
+    const items = cases.map((c) => this.item(c));
+    this.controller.items.replace(items);
+    const run = this.controller.createTestRun(request, name, false);
+    if (output) run.appendOutput(output.replace(/\r?\n/g, '\r\n'));
+    cases.forEach((c, i) => {
+      const item = items[i]!;
+      if (c.passed) run.passed(item);
+      else {
+        const message = new vscode.TestMessage(c.message ?? 'failed');
+        if (item.uri && item.range) message.location = new vscode.Location(item.uri, item.range);
+        run.failed(item, message);
+      }
+    });
+    run.end();
+  }
+
+  private item(result: TestCaseResult): vscode.TestItem {
+    const file = result.location && this.worktree ? locate(this.worktree, result.location.path) : undefined;
+    const item = this.controller.createTestItem(result.name, result.name, file ? vscode.Uri.file(file) : undefined);
+    if (file && result.location) item.range = new vscode.Range(result.location.line - 1, 0, result.location.line - 1, 0);
+    return item;
+  }
+
+  /** The run profile: the session's test command in its worktree, in the OS sandbox (as the supervisor runs it). */
+  private async runTests(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+    const worktree = this.worktree;
+    const refuse = (why: string): void => {
+      void vscode.window.showWarningMessage(`TDD Agent: ${why}`);
+      const run = this.controller.createTestRun(request, 'Kata tests', false);
+      this.controller.items.forEach((item) => run.errored(item, new vscode.TestMessage(why)));
+      run.end();
+    };
+    if (!worktree || !this.command) return refuse('no session of this window has run its tests yet: run a kata first.');
+    if (this.deps.running()) return refuse('a kata session is running in this worktree: run the tests when it has ended (or stop it).');
+    const abort = new AbortController();
+    const cancel = token.onCancellationRequested(() => abort.abort());
+    try {
+      const settings = this.deps.settings();
+      const commonDir = path.resolve(worktree, (await productGit(worktree).run(['rev-parse', '--git-common-dir'])).trim());
+      // The same confinement as the session's own runs (kataSession.ts): write only in the worktree, .git read-only.
+      const sandbox = await createProcessSandbox(settings.sandbox, { writableRoots: [worktree], readOnlyPaths: [path.join(worktree, '.git')], readableRoots: [commonDir] });
+      const runner = await detectTestRunner(worktree, { testCommand: this.command, timeoutMs: settings.testTimeoutMs, sandbox });
+      const result = await runner.run({ signal: abort.signal });
+      this.deps.log.info(`Testing view: ${runner.command} in ${worktree}: ${result.status} (${result.passed} passed, ${result.failed} failed)`);
+      this.report(request, 'Kata tests', parseTestCases(result.output), result.output);
+    } catch (error) {
+      refuse(`the kata's tests could not run: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      cancel.dispose();
+    }
+  }
+
+  dispose(): void {
+    this.controller.dispose();
+  }
+}
+
+/** An absolute path inside `worktree` for a runner's location (absolute or relative); undefined outside it. */
+function locate(worktree: string, file: string): string | undefined {
+  return workspaceFilePath(worktree, path.isAbsolute(file) ? path.relative(worktree, file) : file);
+}
