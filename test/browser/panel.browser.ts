@@ -258,6 +258,69 @@ describe('agent panel in Chromium', function () {
     assert.equal(await page.locator('li[data-action-id="tests-2-implementer-2"] button.open-output').count(), 0, 'no button without output');
   });
 
+  it('issue 11: write_file / edit_file show a compact diff and "Open diff"; file paths (tool entries, approval cards, failing-test locations) open the session\'s file', async () => {
+    page = await openPanel();
+    const state = approvalState(Date.now() + 60_000);
+    state.actions.push(
+      {
+        id: 'call-edit-7',
+        role: 'implementer',
+        tool: 'edit_file',
+        params: { path: 'src/fizzbuzz.js', search: 'return String(n);', replace: "if (n % 3 === 0) return 'Fizz';\n  return String(n);" },
+        resultSummary: 'Edited src/fizzbuzz.js (1 replacement)',
+        ok: true,
+        approval: 'approved',
+        durationMs: 4,
+        cycle: 2,
+        fileChange: { path: 'src/fizzbuzz.js', diff: "--- a/src/fizzbuzz.js\n+++ b/src/fizzbuzz.js\n@@ -1,3 +1,4 @@\n export function fizzbuzz(n) {\n+  if (n % 3 === 0) return 'Fizz';\n   return String(n);\n }" },
+      },
+      {
+        id: 'tests-2-tester-9',
+        role: 'tester',
+        tool: 'test run',
+        params: { command: 'node --test' },
+        resultSummary: "failed: 1 passed, 1 failed\n\nFailing:\nnot ok 2 - returns Fizz for 3\n  location: '/cache/worktrees/fizzbuzz-1/test/fizzbuzz.test.js:7:1'\n  at file:///x/node_modules/y.js:1:1",
+        ok: true,
+        approval: 'auto',
+        durationMs: 80,
+        cycle: 2,
+        testRun: { status: 'failed', passed: 1, failed: 1, expectedRed: true, hasOutput: true },
+      },
+    );
+    await sendToPanel(page, stateMessage(state));
+    await waitForRevision('.approval-card');
+    let posted = 1;
+    const next = async (): Promise<PanelMessage> => (await waitForPosted(page, ++posted))[posted - 1] as PanelMessage;
+
+    // The approval card of a write: its path opens the worktree's file, "Open diff" the diff editor; a command card has neither.
+    const write = page.locator('.approval-card[data-request-id="req-write-42"]');
+    await write.getByRole('button', { name: 'Open diff of src/fizzbuzz.js' }).click();
+    assert.deepEqual(await next(), { type: 'openDiff', id: 'req-write-42' });
+    await write.locator('.preview-label button.file-link').click();
+    assert.deepEqual(await next(), { type: 'openFile', path: 'src/fizzbuzz.js', session: true });
+    assert.equal(await page.locator('.approval-card[data-request-id="req-cmd-43"] button.open-diff').count(), 0);
+
+    // The history entry of an edit: the compact diff, "Open diff" and the file link.
+    await page.locator('details.history > summary').click();
+    const edit = page.locator('li[data-action-id="call-edit-7"]');
+    await edit.locator('summary').click();
+    assert.deepEqual(await edit.locator('pre.diff .diff-add').allInnerTexts(), ["+  if (n % 3 === 0) return 'Fizz';"]);
+    await edit.getByRole('button', { name: 'Open diff of src/fizzbuzz.js' }).click();
+    assert.deepEqual(await next(), { type: 'openDiff', id: 'call-edit-7' });
+    await edit.locator('.action-file button.file-link').click();
+    assert.deepEqual(await next(), { type: 'openFile', path: 'src/fizzbuzz.js', session: true });
+    assert.equal(await page.locator('li[data-action-id="call-2"] button.open-diff').count(), 0, 'no diff for a call without a recorded change');
+
+    // A red test run: the failing test's location (not node_modules' frames) opens at its line.
+    const red = page.locator('li[data-action-id="tests-2-tester-9"]');
+    await red.locator('summary').click();
+    const locations = red.locator('.action-locations button.file-link');
+    assert.deepEqual(await locations.allInnerTexts(), ['…/fizzbuzz-1/test/fizzbuzz.test.js:7']);
+    await locations.first().click();
+    assert.deepEqual(await next(), { type: 'openFile', path: '/cache/worktrees/fizzbuzz-1/test/fizzbuzz.test.js', line: 7, session: true });
+    await page.locator('#actions').screenshot({ path: path.join(SCREENSHOTS, 'history-diff-dark.png') });
+  });
+
   it('says "Complete" for a cycle in which the Tester found nothing left to test', async () => {
     page = await openPanel();
     const state = finishedState();
@@ -331,8 +394,8 @@ describe('agent panel in Chromium', function () {
     assert.deepEqual(posted[1], { type: 'approvalResponse', requestId: 'req-write-42', decision: 'approve' });
     await page.waitForSelector('.approval-card[data-request-id="req-write-42"].is-settled');
     assert.match(await write.locator('.approval-status').innerText(), /Approved — waiting for the agent/);
-    assert.equal(await write.locator('button:enabled').count(), 0, 'an answered card cannot be answered again');
-    await write.locator('button').first().click({ force: true });
+    assert.equal(await write.locator('button[data-decision]:enabled').count(), 0, 'an answered card cannot be answered again');
+    await write.locator('button[data-decision]').first().click({ force: true });
 
     await command.getByRole('button', { name: 'Deny: run_command' }).click();
     posted = await waitForPosted(page, 3);
@@ -393,8 +456,8 @@ describe('agent panel in Chromium', function () {
     await sendToPanel(page, stateMessage(approvalState(Date.now() - 1000)));
     await waitForRevision('.approval-card');
     assert.equal(await text('.approval-card .countdown-text'), 'Timed out — denied automatically');
-    assert.equal(await page.locator('.approval-card button:enabled').count(), 0);
-    await page.locator('.approval-card button').first().click({ force: true });
+    assert.equal(await page.locator('.approval-card button[data-decision]:enabled').count(), 0);
+    await page.locator('.approval-card button[data-decision]').first().click({ force: true });
     assert.deepEqual(await postedMessages(page), [{ type: 'ready' }]);
   });
 

@@ -170,6 +170,6 @@ export function tickCountdowns(root: ParentNode, now: number): void {
     element.classList.add('is-expired');
     const card = element.closest('.approval-card');
     card?.classList.add('is-settled');
-    card?.querySelectorAll('button').forEach((button) => (button.disabled = true));
+    card?.querySelectorAll<HTMLButtonElement>('button[data-decision]').forEach((button) => (button.disabled = true));
   }
 }
