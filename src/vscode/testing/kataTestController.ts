@@ -4,6 +4,8 @@
  * from its output), and a run profile that runs them again in the session's worktree through the same
  * OS-sandboxed test runner the supervisor uses.
  */
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { productGit } from '../../core/git/gitClient';
@@ -30,6 +32,8 @@ export class KataTests implements vscode.Disposable {
   private readonly controller = vscode.tests.createTestController(KATA_TEST_CONTROLLER.id, KATA_TEST_CONTROLLER.label);
   private worktree: string | undefined;
   private command: string | undefined;
+  /** The session's branch and the person's repository (a completed session's worktree is removed: its branch is checked out for a run). */
+  private branch: { name: string; repository: string } | undefined;
 
   constructor(private readonly deps: KataTestsDeps) {
     this.controller.createRunProfile('Run in the session worktree', vscode.TestRunProfileKind.Run, (request, token) => this.runTests(request, token), true);
@@ -37,7 +41,10 @@ export class KataTests implements vscode.Disposable {
 
   /** A new session's worktree, and each supervisor test run's results. */
   event(event: SupervisorEvent): void {
-    if (event.type === 'session_started') this.worktree = event.worktree;
+    if (event.type === 'session_started') {
+      this.worktree = event.worktree;
+      this.branch = { name: event.branch, repository: event.workspace };
+    }
     else if (event.type === 'test_run_finished' && event.output) {
       if (event.command) this.command = event.command;
       const cases = parseTestCases(event.output);
@@ -83,19 +90,31 @@ export class KataTests implements vscode.Disposable {
     if (this.deps.running()) return refuse('a kata session is running in this worktree: run the tests when it has ended (or stop it).');
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
+    let checkout: string | undefined;
     try {
       const settings = this.deps.settings();
-      const commonDir = path.resolve(worktree, (await productGit(worktree).run(['rev-parse', '--git-common-dir'])).trim());
+      let dir = worktree;
+      if (!(await stat(worktree).catch(() => undefined)) && this.branch) {
+        // A completed session's worktree is removed: its branch goes into a temporary detached worktree for this run.
+        checkout = await mkdtemp(path.join(os.tmpdir(), 'tdd-agent-tests-'));
+        await productGit(this.branch.repository).run(['worktree', 'add', '--detach', checkout, this.branch.name]);
+        dir = checkout;
+      }
+      const commonDir = path.resolve(dir, (await productGit(dir).run(['rev-parse', '--git-common-dir'])).trim());
       // The same confinement as the session's own runs (kataSession.ts): write only in the worktree, .git read-only.
-      const sandbox = await createProcessSandbox(settings.sandbox, { writableRoots: [worktree], readOnlyPaths: [path.join(worktree, '.git')], readableRoots: [commonDir] });
-      const runner = await detectTestRunner(worktree, { testCommand: this.command, timeoutMs: settings.testTimeoutMs, sandbox });
+      const sandbox = await createProcessSandbox(settings.sandbox, { writableRoots: [dir], readOnlyPaths: [path.join(dir, '.git')], readableRoots: [commonDir] });
+      const runner = await detectTestRunner(dir, { testCommand: this.command, timeoutMs: settings.testTimeoutMs, sandbox });
       const result = await runner.run({ signal: abort.signal });
-      this.deps.log.info(`Testing view: ${runner.command} in ${worktree}: ${result.status} (${result.passed} passed, ${result.failed} failed)`);
+      this.deps.log.info(`Testing view: ${runner.command} in ${checkout ? `a checkout of ${this.branch?.name}` : dir}: ${result.status} (${result.passed} passed, ${result.failed} failed)`);
       this.report(request, 'Kata tests', parseTestCases(result.output), result.output);
     } catch (error) {
       refuse(`the kata's tests could not run: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       cancel.dispose();
+      if (checkout && this.branch) {
+        await productGit(this.branch.repository).run(['worktree', 'remove', '--force', checkout]).catch(() => undefined);
+        await rm(checkout, { recursive: true, force: true });
+      }
     }
   }
 
