@@ -6,13 +6,13 @@
  * `tdd-agent-branch:`) afterwards. Paths never leave the worktree (the panel renders model output).
  */
 import { readFile } from 'node:fs/promises';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalRequestMessage } from '../../core/control/messages';
 import { productGit } from '../../core/git/gitClient';
 import type { SupervisorEvent } from '../../core/tdd/events';
 import type { PanelStore } from '../panel/panelStore';
 import { workspaceFilePath } from '../panel/workspacePath';
+import { sessionRelativePath } from './sessionPath';
 import { FILE_CHANGE_TOOLS, FileChanges, compactDiff, type FileChange } from './fileChanges';
 
 /** Read-only documents of the agent's proposed (or recorded) file contents: `tdd-agent-proposed:/<id>/<before|after>/<path>`. */
@@ -91,9 +91,8 @@ export class SessionFiles implements vscode.Disposable {
    */
   async openFile(relative: string, line: number | undefined): Promise<void> {
     const worktree = this.worktree;
-    const inside = path.isAbsolute(relative) ? (worktree ? path.relative(worktree, relative) : undefined) : relative;
-    const rel = inside !== undefined ? path.posix.normalize(inside.split(path.sep).join('/')) : undefined;
-    const safe = rel === undefined || rel === '.' || rel.startsWith('..') || path.isAbsolute(rel) ? undefined : worktree ? workspaceFilePath(worktree, rel) : rel;
+    const rel = sessionRelativePath(worktree, relative);
+    const safe = rel === undefined ? undefined : worktree ? workspaceFilePath(worktree, rel) : rel;
     if (rel === undefined || !safe) {
       void vscode.window.showWarningMessage(`TDD Agent: ${relative} is not a file of the session.`);
       return;
