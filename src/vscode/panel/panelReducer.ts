@@ -278,9 +278,9 @@ export function testRunId(event: Extract<SupervisorEvent, { type: 'test_run_fini
   return `tests-${event.cycle}-${event.role}-${at}`;
 }
 
-/** Lines of runner output that name a failing test or an assertion (expected / actual), at most `max`. */
+/** Lines of runner output that name a failing test, an assertion (expected / actual) or where the test is (`location:` / `test at`), at most `max`. */
 export function failureLines(output: string, max = 12): string[] {
-  const pattern = /(^|\s)(not ok\b|✖|✗|×|FAIL\b|FAILED\b|AssertionError|Error:|expected|actual|Expected|Received|assert)/;
+  const pattern = /(^|\s)(not ok\b|✖|✗|×|FAIL\b|FAILED\b|AssertionError|Error:|expected|actual|Expected|Received|assert|location: '|test at )/;
   const lines = output.split('\n').map((line) => line.trimEnd()).filter((line) => pattern.test(line) && !/^\s*at\s/.test(line));
   return [...new Set(lines)].slice(0, max);
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { failureLines } from '../../../src/vscode/panel/panelReducer';
 import { parseTestCases } from '../../../src/vscode/testing/testCaseResults';
 
 const TAP = `TAP version 13
@@ -76,5 +77,10 @@ describe('the kata\'s tests from a runner\'s output (Testing view)', () => {
       [['tests/test_fizz.py::test_one', true], ['tests/test_fizz.py::test_fizz', false]],
     );
     assert.deepEqual(parseTestCases('SyntaxError: Unexpected token\n'), []);
+  });
+
+  it('the history\'s failing lines keep where the failing test is (the panel links it)', () => {
+    assert.ok(failureLines(TAP).includes("  location: '/tmp/ws/test/f.test.js:4:1'"));
+    assert.ok(failureLines(SPEC).includes('test at test/f.test.js:4:1'));
   });
 });
