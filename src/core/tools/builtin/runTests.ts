@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AgentError } from '../../errors/agentError';
 import { redactSecrets } from '../../security/redact';
-import { withoutRuntimeFrames } from '../../testRunners/runtimeFrames';
+import { compactTestOutput } from '../../testRunners/compactTestOutput';
 import type { TestRunner, TestRunResult } from '../../testRunners/types';
 import { defineTool } from '../types';
 import { BuiltinToolError } from './errors';
@@ -42,8 +42,8 @@ function relativeToWorkspace(text: string, root: string): string {
 
 /**
  * `run_tests` runs the workspace's tests through the injected {@link TestRunner} and reports
- * status, counts and (capped) output, the workspace's absolute path written `.` and Node.js runtime stack
- * frames counted rather than listed; `data` is the full TestRunResult.
+ * status, counts and (capped) output, the workspace's absolute path written `.` and compacted as
+ * {@link compactTestOutput} says; `data` is the full TestRunResult.
  *
  * Danger MEDIUM, not HIGH: it does execute workspace code, but the command line is fixed by the
  * host's runner (the model cannot choose it), the child gets a scrubbed environment and a time
@@ -67,8 +67,8 @@ export function createRunTestsTool(options: RunTestsOptions = {}) {
       const result = await runner.run({ signal: context.signal, timeoutMs: options.timeoutMs });
       if (result.status === 'cancelled') throw new AgentError('CANCELLED', 'The test run was cancelled.', { command: result.command });
       // Runners print the workspace's absolute path on every line; written `.` it says the same in fewer tokens.
-      // Stack frames inside the Node.js runtime are counted, not listed.
-      const local = (text: string) => withoutRuntimeFrames(relativeToWorkspace(text, context.workspaceRoot));
+      // Runtime stack frames, timings and the runner's platform header are left out (compactTestOutput).
+      const local = (text: string) => compactTestOutput(relativeToWorkspace(text, context.workspaceRoot));
       const output = truncateText(redactSecrets(local(result.output)), DEFAULT_MAX_CONTENT_CHARS, 'the test output is longer').text;
       const summary = summarize(result.reason ? { ...result, reason: local(result.reason) } : result);
       return { content: `$ ${result.command}\n${summary}\n\n${output}`, data: result };
