@@ -43,7 +43,7 @@ function relativeToWorkspace(text: string, root: string): string {
 /**
  * `run_tests` runs the workspace's tests through the injected {@link TestRunner} and reports
  * status, counts and (capped) output, the workspace's absolute path written `.` and compacted as
- * {@link compactTestOutput} says; `data` is the full TestRunResult.
+ * `compactTestOutput` says; `data` is the full TestRunResult.
  *
  * Danger MEDIUM, not HIGH: it does execute workspace code, but the command line is fixed by the
  * host's runner (the model cannot choose it), the child gets a scrubbed environment and a time
