@@ -19,6 +19,7 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { setLogLevel } from '../src/core/logging/logger';
 import type { RecordedRequest } from '../test/support/openaiServer';
 import { fizzbuzzJs, fizzbuzzPython } from '../test/support/fizzbuzzPlans';
+import { PYTHON_KATAS, pythonKataCycles } from '../test/support/pythonKataPlans';
 import { SessionHarness } from '../test/integration/supervisor/sessionHarness';
 
 const START = '<!-- bench:prompt-tokens:start -->';
@@ -37,6 +38,8 @@ export const BASELINE: Record<string, { perGreenCommit: number; prefixShare: num
 
 /** One session's figures. */
 export interface PromptTokenFigures {
+  /** The kata's title as the table shows it. */
+  kata: string;
   language: string;
   requests: number;
   greenCommits: number;
@@ -74,7 +77,7 @@ const roleOf = (body: { messages?: Array<{ role: string; content?: unknown }> })
 const isTurnStart = (body: { messages?: Array<{ role: string }> }): boolean => !(body.messages ?? []).some((m) => m.role === 'assistant');
 
 /** Counts the figures of one session's requests. */
-export function figuresOf(language: string, requests: RecordedRequest[], greenCommits: number): PromptTokenFigures {
+export function figuresOf(language: string, requests: RecordedRequest[], greenCommits: number, kata = 'FizzBuzz'): PromptTokenFigures {
   let total = 0;
   let tools = 0;
   const last = new Map<string, number[]>();
@@ -104,6 +107,7 @@ export function figuresOf(language: string, requests: RecordedRequest[], greenCo
     }
   }
   return {
+    kata,
     language,
     requests: requests.length,
     greenCommits,
@@ -115,16 +119,21 @@ export function figuresOf(language: string, requests: RecordedRequest[], greenCo
   };
 }
 
-/** Plays scripted FizzBuzz in one language and returns its figures. */
-export async function measureSession(language: 'javascript' | 'python'): Promise<PromptTokenFigures> {
+/**
+ * Plays a scripted kata in one language and returns its figures: FizzBuzz (default) in either language, or
+ * another bundled kata (its slug) in Python, where test/support/pythonKataPlans.ts has a scripted plan.
+ */
+export async function measureSession(language: 'javascript' | 'python', slug = 'fizzbuzz'): Promise<PromptTokenFigures> {
   const h = new SessionHarness();
   await h.setUp();
   try {
-    const cycles = language === 'python' ? fizzbuzzPython() : fizzbuzzJs(3);
-    const { summary } = await h.run({ cycles }, language === 'python' ? { language: 'python' } : {});
-    if (summary.status !== 'completed') throw new Error(`the ${language} session did not complete: ${JSON.stringify(summary.error)}`);
+    const other = PYTHON_KATAS.find((k) => k.slug === slug);
+    if (slug !== 'fizzbuzz' && (!other || language !== 'python')) throw new Error(`no scripted plan for ${slug} in ${language}`);
+    const cycles = other ? pythonKataCycles(other) : language === 'python' ? fizzbuzzPython() : fizzbuzzJs(3);
+    const { summary } = await h.run({ cycles }, { ...(language === 'python' ? { language: 'python' } : {}), kataPath: slug });
+    if (summary.status !== 'completed') throw new Error(`the ${slug} ${language} session did not complete: ${JSON.stringify(summary.error)}`);
     const green = summary.cycles.filter((c) => c.outcome === 'green').length;
-    return figuresOf(language, h.server.chatRequests(), green);
+    return figuresOf(language, h.server.chatRequests(), green, summary.kata ?? slug);
   } finally {
     await h.cleanup();
   }
@@ -137,9 +146,9 @@ export function renderSection(figures: PromptTokenFigures[]): string {
   const lines = [
     '## Prompt tokens per session',
     '',
-    'Reproduce: `npm run bench` (or `tsx bench/promptTokens.ts` for this section alone): FizzBuzz played by the scripted kata model',
-    '(test/support/scriptedKataModel.ts) against the loopback server, with real git and real test runs; every chat request the',
-    'roles sent (tool definitions and all messages) is counted with `gpt-tokenizer` (o200k_base).',
+    'Reproduce: `npm run bench` (or `tsx bench/promptTokens.ts` for this section alone): each bundled kata with a scripted plan',
+    'played by the scripted kata model (test/support/scriptedKataModel.ts) against the loopback server, with real git and real',
+    'test runs; every chat request the roles sent (tool definitions and all messages) is counted with `gpt-tokenizer` (o200k_base).',
     '',
     `- Date: ${new Date().toISOString()}`,
     `- Machine: ${os.cpus()[0]?.model ?? 'unknown'} × ${os.cpus().length}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GB RAM, ${os.platform()} ${os.release()}`,
@@ -149,26 +158,29 @@ export function renderSection(figures: PromptTokenFigures[]): string {
     '|---|---|---|---|---|---|',
   ];
   for (const f of figures) {
-    const base = BASELINE[f.language];
-    const fewer = base?.perGreenCommit ? 1 - f.perGreenCommit / base.perGreenCommit : 0;
+    const base = f.kata === 'FizzBuzz' ? BASELINE[f.language] : undefined;
+    const fewer = base?.perGreenCommit ? 1 - f.perGreenCommit / base.perGreenCommit : undefined;
     lines.push(
-      `| Prompt tokens per green commit, FizzBuzz ${f.language} | ${base?.perGreenCommit ?? '—'} | ${f.perGreenCommit} (${pct(fewer)} fewer) | ≥ 35 % fewer | ${fewer >= 0.35 ? 'yes' : 'no'} | ${f.totalTokens} tokens in ${f.requests} requests / ${f.greenCommits} green commits |`,
+      `| Prompt tokens per green commit, ${f.kata} ${f.language} | ${base?.perGreenCommit ?? '—'} | ${f.perGreenCommit}${fewer === undefined ? '' : ` (${pct(fewer)} fewer)`} | ≥ 35 % fewer | ${fewer === undefined ? '—' : fewer >= 0.35 ? 'yes' : 'no'} | ${f.totalTokens} tokens in ${f.requests} requests / ${f.greenCommits} green commits |`,
     );
   }
   for (const f of figures) {
+    const base = f.kata === 'FizzBuzz' ? base2(f.language) : '—';
     lines.push(
-      `| Cacheable prefix of consecutive same-role requests, FizzBuzz ${f.language} | ${base2(f.language)} | ${pct(f.prefixShare)} | ≥ 85 % | ${f.prefixShare >= 0.85 ? 'yes' : 'no'} | tokens shared with the previous request of the same role / tokens; first request of a turn vs the previous turn of that role alone: ${pct(f.turnStartPrefixShare)} |`,
+      `| Cacheable prefix of consecutive same-role requests, ${f.kata} ${f.language} | ${base} | ${pct(f.prefixShare)} | ≥ 85 % | ${f.prefixShare >= 0.85 ? 'yes' : 'no'} | tokens shared with the previous request of the same role / tokens; first request of a turn vs the previous turn of that role alone: ${pct(f.turnStartPrefixShare)} |`,
     );
   }
   lines.push(
     '',
-    `Notes: tool definitions are ${figures.map((f) => `${pct(f.toolShare)} (${f.language})`).join(' and ')} of all tokens: the four`,
-    'workspace tools in every request, which this change does not touch. Each scripted turn is three requests (write, run the',
-    'tests, report), each repeating the context, as a ReAct turn does. The kata fixture is small, so the part that changes each',
-    'turn (the test and source files, commits, test output) is a large share of each request; with a bigger project the',
-    'unchanged files form most of the prefix. The baseline was measured with this script at commit fe3c01f (the context as one',
-    'JSON-escaped line); the issue\'s "about 62 %" counted characters without the tool definitions. Counts vary by a few',
-    'tokens between runs (test durations in the output).',
+    `Notes: tool definitions are ${pct(Math.min(...figures.map((f) => f.toolShare)))}–${pct(Math.max(...figures.map((f) => f.toolShare)))} of all tokens (the four`,
+    'workspace tools in every request, with shorter descriptions since issue 14). Each scripted turn is two or three requests',
+    '(write, run the tests, report), each repeating the context, as a ReAct turn does. The kata fixtures are small, so what',
+    'changes each turn (the test and source files, the model\'s own file writes, the test output) is a large share of each',
+    'request; with a bigger project the unchanged files form most of the prefix. Run-time test output reaches the model with the',
+    "workspace path written '.', Node.js runtime stack frames counted, and node:test timings and pytest's platform header left",
+    'out. The baseline was measured with this script at commit fe3c01f (the context as one JSON-escaped line), for FizzBuzz only;',
+    'the other katas have scripted plans only in Python (test/support/pythonKataPlans.ts) and no figure from before the change.',
+    'JavaScript plans exist for FizzBuzz only. Counts vary by a few tokens between runs (test durations in the output).',
   );
   return lines.join('\n');
 }
@@ -197,6 +209,7 @@ export async function promptTokensBench(): Promise<void> {
   process.env.TDD_AGENT_CACHE_DIR = cache;
   try {
     const figures = [await measureSession('javascript'), await measureSession('python')];
+    for (const kata of PYTHON_KATAS) figures.push(await measureSession('python', kata.slug));
     const section = renderSection(figures);
     process.stdout.write(`${section}\n`);
     if (process.env.BENCH_NO_WRITE !== '1') {

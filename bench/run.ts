@@ -3,7 +3,9 @@
  * prints a table and rewrites the agent-core section of docs/benchmarks.md (between the
  * `<!-- bench:agent-core:start -->` / `<!-- bench:agent-core:end -->` markers; everything else is kept).
  *
- * Then runs bench/promptTokens.ts (prompt tokens per green commit, cacheable prefix), which writes its own section.
+ * Then runs, each writing its own section: bench/promptTokens.ts (prompt tokens per green commit, cacheable prefix),
+ * bench/supervisorOverhead.ts (supervisor work per phase beyond its test runs) and bench/agentVsSdk.ts (one answer and a
+ * five-call tool loop against bare SDK calls).
  *
  * Numbers are measured, not asserted: each is compared with its target in the table.
  */
@@ -23,7 +25,9 @@ import { setLogLevel } from '../src/core/logging/logger';
 import { percentile } from '../src/core/metrics/percentile';
 import type { AgentToolbox } from '../src/core/tools/types';
 import { startOpenAIServer } from '../test/support/openaiServer';
+import { agentVsSdkBench } from './agentVsSdk';
 import { promptTokensBench } from './promptTokens';
+import { supervisorOverheadBench } from './supervisorOverhead';
 
 setFlagsFromString('--expose_gc');
 const gc = runInNewContext('gc') as () => void;
@@ -60,8 +64,10 @@ async function main(): Promise<void> {
   process.stdout.write(`${table}\n`);
   await writeDoc(table);
   process.stdout.write(`\nwrote ${DOC}\n`);
-  // Prompt tokens per green commit and the cacheable prefix: its own section of the doc.
+  // Issue 14's four figures, each in its own section of the doc.
   await promptTokensBench();
+  await supervisorOverheadBench();
+  await agentVsSdkBench();
 }
 
 /** Agent construction: p95 over 5,000 QAAgent constructions after warm-up. */

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { gitEnvironment } from './gitEnvironment';
 
@@ -36,9 +37,41 @@ export function productGit(baseDir: string, options: ProductGitOptions = {}): { 
     unsafe: { allowUnsafeHooksPath: true, allowUnsafeConfigPaths: true },
   }).env(env);
   const pinned = [
+    '-c',
+    `core.hooksPath=${NO_HOOKS_PATH}`,
     '--no-optional-locks',
     ...(options.gitDir ? [`--git-dir=${options.gitDir}`] : []),
     ...(options.workTree ? [`--work-tree=${options.workTree}`] : []),
   ];
-  return { git, run: (args) => git.raw([...pinned, ...args]) };
+  // GIT_* names outside the safe list are gone already (gitEnvironment); as simple-git does, abbreviated options are refused.
+  const runEnv = { ...env, GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS: 'true' };
+  return { git, run: (args) => runGit(baseDir, [...pinned, ...args], runEnv, options.signal) };
+}
+
+/** A failed git call: `message` is git's stderr. */
+export class GitCommandError extends Error {
+  /** The exit code git ended with. */
+  readonly exitCode: number | null;
+  constructor(message: string, exitCode: number | null) {
+    super(message);
+    this.name = 'GitCommandError';
+    this.exitCode = exitCode;
+  }
+}
+
+/**
+ * Runs git directly (one `execFile`, no shell) and resolves to its stdout. It rejects as simple-git's `raw` does: when
+ * git exits non-zero and wrote to stderr (an exit code without stderr, such as `merge-base --is-ancestor`'s, resolves),
+ * or could not start. simple-git is not used here because it waits 50 ms after every call that printed nothing (`add`,
+ * `commit -q`, a clean `status`), which was most of the supervisor's time between test runs.
+ */
+function runGit(cwd: string, args: string[], env: Record<string, string>, signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd, env, signal, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, windowsHide: true }, (err, stdout, stderr) => {
+      if (!err) return resolve(stdout);
+      const exitCode = typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : null;
+      if (exitCode !== null && !stderr) return resolve(stdout);
+      reject(exitCode !== null ? new GitCommandError(stderr, exitCode) : err);
+    });
+  });
 }

@@ -55,7 +55,7 @@ export function formatByteSize(bytes: number): string {
  * `maxBytes`, or more than `maxBytes` bytes actually received (after any decompression), errors the body
  * with a {@link ResponseTooLargeError} and closes the connection (the underlying body is cancelled and the
  * request aborted), so nothing more is read. Bodies within the limit pass through chunk by chunk, which
- * keeps SSE streaming incremental.
+ * keeps SSE streaming incremental; an uncompressed body whose content-length is within the limit is returned as is.
  */
 export function limitResponseBytes(fetchImpl: FetchFunction, maxBytes: number): FetchFunction {
   return async (input, init) => {
@@ -63,6 +63,12 @@ export function limitResponseBytes(fetchImpl: FetchFunction, maxBytes: number): 
     const signal = init?.signal ? AbortSignal.any([init.signal, stopRequest.signal]) : stopRequest.signal;
     const response = await fetchImpl(input, { ...init, signal });
     if (!response.body) return response;
+    const announced = Number(response.headers.get('content-length') ?? Number.NaN);
+    // An uncompressed body with a content-length within the limit cannot grow past it (HTTP framing ends it
+    // there), so it needs no counter: most chat completions take this path, and a web stream per response
+    // was most of the client's own cost.
+    const encoding = response.headers.get('content-encoding');
+    if (Number.isFinite(announced) && announced <= maxBytes && (!encoding || encoding === 'identity')) return response;
     const source = response.body.getReader();
     let received = 0;
     const refuse = (controller: ReadableStreamDefaultController<Uint8Array>, bytes: number): void => {
@@ -70,7 +76,6 @@ export function limitResponseBytes(fetchImpl: FetchFunction, maxBytes: number): 
       source.cancel().catch(() => undefined);
       stopRequest.abort();
     };
-    const announced = Number(response.headers.get('content-length') ?? Number.NaN);
     const limited = new ReadableStream<Uint8Array>({
       start(controller) {
         if (Number.isFinite(announced) && announced > maxBytes) refuse(controller, announced);

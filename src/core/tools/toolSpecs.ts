@@ -14,14 +14,28 @@ export function toolParametersJsonSchema(tool: RegisteredTool): Record<string, u
   return rest;
 }
 
-/** Turns tools into OpenAI function tools (`{ type: 'function', function: { name, description, parameters } }`). */
+/** Each registered tool's spec, built once: `z.toJSONSchema` on every model call was most of a tool loop's own cost. */
+const specs = new WeakMap<RegisteredTool, ToolSpec>();
+
+/**
+ * Turns tools into OpenAI function tools (`{ type: 'function', function: { name, description, parameters } }`).
+ * A tool's spec is built once and then reused (a tool registered again is a new object and gets a new one); treat
+ * the returned specs as read-only.
+ */
 export function toToolSpecs(tools: readonly RegisteredTool[]): ToolSpec[] {
-  return tools.map((tool) => ({
-    type: 'function',
-    function: {
-      name: tool.name,
-      description: `${tool.description} [danger: ${tool.dangerLevel}]`,
-      parameters: toolParametersJsonSchema(tool),
-    },
-  }));
+  return tools.map((tool) => {
+    let spec = specs.get(tool);
+    if (!spec) {
+      spec = {
+        type: 'function',
+        function: {
+          name: tool.name,
+          description: `${tool.description} [danger: ${tool.dangerLevel}]`,
+          parameters: toolParametersJsonSchema(tool),
+        },
+      };
+      specs.set(tool, spec);
+    }
+    return spec;
+  });
 }

@@ -1,3 +1,4 @@
+import { findResponseTooLarge, limitResponseBytes } from '../../../src/core/llm/responseSizeLimit';
 import assert from 'node:assert/strict';
 import { createOpenAIClient, LlmError, type OpenAIClientOptions } from '../../../src/core/llm';
 import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
@@ -84,6 +85,14 @@ describe('llm: bounded model responses (loopback server sending 100 MB)', functi
     const big = await c.call({ model: 'm1', messages: USER });
     assert.ok(big.text.length > 400 * 1024);
     assert.equal((await c.call({ model: 'm1', messages: USER, onDelta: () => undefined })).text, 'small');
+  });
+
+  it('counts a compressed body after decompression even when its content-length is small; a plain one within the limit passes as is', async () => {
+    const big = 'x'.repeat(4096);
+    const compressed = limitResponseBytes(async () => new Response(big, { headers: { 'content-length': '20', 'content-encoding': 'gzip' } }), 1024);
+    await assert.rejects((await compressed('http://127.0.0.1/')).text(), (e: unknown) => findResponseTooLarge(e) !== undefined);
+    const plain = limitResponseBytes(async () => new Response('{"ok":true}', { headers: { 'content-length': '11' } }), 1024);
+    assert.equal(await (await plain('http://127.0.0.1/')).text(), '{"ok":true}');
   });
 
   it('rejects a maxResponseBytes that is not a positive number as CONFIG', () => {

@@ -59,6 +59,20 @@ describe('SessionWorktree (real git)', function () {
     assert.deepEqual(await personRepoState(dir), before);
   });
 
+  it('commits only on the session branch: on another branch or a detached HEAD it refuses, and with nothing to commit it returns null', async () => {
+    await dirtyMidMergeRepo(dir, markers);
+    const { worktree } = await create();
+    assert.equal(await worktree.commitAll('feat: nothing'), null);
+    await writeFile(join(worktree.dir, 'src.js'), 'export const x = 1;\n');
+    git(worktree.dir, 'switch', '-q', '-c', 'elsewhere');
+    await assert.rejects(worktree.commitAll('feat: x'), /Refusing to commit: the session worktree is on elsewhere, not on tdd\//);
+    git(worktree.dir, 'switch', '-q', '--detach');
+    await assert.rejects(worktree.commitAll('feat: x'), /on a detached HEAD, not on tdd\//);
+    git(worktree.dir, 'switch', '-q', worktree.info.sessionBranch);
+    const sha = await worktree.commitAll('feat: x');
+    assert.equal(git(worktree.dir, 'rev-parse', 'HEAD'), sha);
+  });
+
   it('--from-working-tree copies tracked changes and untracked files (not ignored ones) into the first commit, reading the person’s tree only', async () => {
     await dirtyMidMergeRepo(dir, markers);
     await rm(join(dir, 'notes.md')); // a tracked file the person deleted

@@ -208,7 +208,18 @@ export class SessionWorktree {
   }
 
   private async assertOnSessionBranch(action: string): Promise<void> {
-    const current = (await this.run(['symbolic-ref', '--short', '-q', 'HEAD']).catch(() => '')).trim();
+    this.assertBranch(action, (await this.run(['symbolic-ref', '--short', '-q', 'HEAD']).catch(() => '')).trim());
+  }
+
+  /** The branch HEAD is on ('' when detached) and every changed file, from one git status. */
+  private async branchAndChanges(): Promise<{ branch: string; changed: ChangedFile[] }> {
+    const out = await this.run(['status', '--porcelain=v1', '-z', '--branch', '--untracked-files=all', '--no-renames']);
+    if (!out.startsWith('## ')) return { branch: '', changed: parsePorcelainStatus(out) };
+    const end = out.indexOf('\0');
+    return { branch: branchOfStatusHeader(out.slice(3, end < 0 ? undefined : end)), changed: end < 0 ? [] : parsePorcelainStatus(out.slice(end + 1)) };
+  }
+
+  private assertBranch(action: string, current: string): void {
     if (current !== this.info.sessionBranch) {
       throw new GitOperationError(`Refusing to ${action}: the session worktree is on ${current || 'a detached HEAD'}, not on ${this.info.sessionBranch}.`, {
         current,
@@ -220,8 +231,10 @@ export class SessionWorktree {
   /** Commits every change (untracked files included) and returns the new sha, or null when there was nothing to commit. */
   async commitAll(message: string): Promise<string | null> {
     const clean = redactSecrets(message).trim() || 'chore: tdd-agent commit';
-    await this.assertOnSessionBranch('commit');
-    if (!(await this.isDirty())) return null;
+    // The branch check and "anything to commit?" in one status call.
+    const { branch, changed } = await this.branchAndChanges();
+    this.assertBranch('commit', branch);
+    if (changed.length === 0) return null;
     await this.run(['add', '-A']);
     await this.run([...this.identity, 'commit', '-q', '--no-verify', '-m', clean]);
     return this.headSha();
@@ -307,4 +320,12 @@ export async function removeSessionWorktree(info: Pick<SessionGitInfo, 'reposito
   await run(['worktree', 'remove', '--force', '--force', info.worktree]);
   log.info('removed the session worktree', { worktree: info.worktree });
   return true;
+}
+
+/** The branch named by `git status --branch`'s header (without `## `): '' for a detached HEAD. */
+function branchOfStatusHeader(header: string): string {
+  if (header.startsWith('HEAD (no branch)')) return '';
+  const unborn = /^(?:No commits yet on|Initial commit on) (\S+)/.exec(header);
+  if (unborn) return unborn[1]!;
+  return header.split('...')[0]!.split(' ')[0]!;
 }

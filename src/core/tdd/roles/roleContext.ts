@@ -1,3 +1,4 @@
+import { compactTestOutput } from '../../testRunners/compactTestOutput';
 import { truncateHeadTail } from '../../testRunners/truncateOutput';
 import type { Role } from '../events';
 import { listWorkspaceFiles, readTextFile } from './workspaceSnapshot';
@@ -45,7 +46,8 @@ const TEST_OUTPUT_CHARS = 4000;
  * least recently changed first, each file once, within a token budget; truncation marked), the recent commits, this
  * turn's cycle and attempt, the last test output (one line when it passed) and, on a retry, why the previous
  * attempt was rejected. Test output is shown once: when the rejection reason quotes it, it is not repeated. The
- * workspace's absolute path is written `.` in test output.
+ * workspace's absolute path is written `.` in test output, and runtime stack frames, timings and
+ * the runner's platform header are left out (compactTestOutput).
  */
 export async function buildRoleContext(input: RoleContextInput): Promise<string> {
   const files = await listWorkspaceFiles(input.workspaceRoot, input.signal);
@@ -107,7 +109,7 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
 
   const output = input.lastTestOutput?.trim();
   const error = input.lastError?.trim();
-  const local = (text: string) => relativePaths(text, input.workspaceRoot);
+  const local = (text: string) => compactTestOutput(relativePaths(text, input.workspaceRoot));
   const run = input.lastTestRun;
   if (output && run?.status === 'passed' && !error?.includes(output)) {
     sections.push(`# Last test run\nAll ${run.total} test(s) passed.`);

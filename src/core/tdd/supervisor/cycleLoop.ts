@@ -94,6 +94,8 @@ export class CycleLoop {
   private cycleInProgress: number | undefined;
   /** What the current role's turn did so far, for its result (reset when a phase starts). */
   private turnOutcome: TurnOutcome = { filesModified: [], testsPassed: 0 };
+  /** True right after a commit or a rollback to HEAD, until the next turn: nothing differs from HEAD. */
+  private treeClean = false;
 
   constructor(private readonly o: CycleLoopOptions) {
   }
@@ -161,13 +163,13 @@ export class CycleLoop {
     const red = await this.redPhase(n);
     if (red.outcome !== 'red') {
       const outcome: CycleOutcome = red.outcome === 'kata_complete' ? 'kata_complete' : 'failed';
-      if (outcome === 'failed') await this.o.git.rollbackToHead();
+      if (outcome === 'failed') await this.rollback();
       return this.endCycle(n, outcome, null);
     }
 
     const green = await this.greenPhase(n);
     if (!green) {
-      await this.o.git.rollbackToHead();
+      await this.rollback();
       this.o.recorder.count('reverts', 'implementer');
       this.o.emit({ type: 'reverted', cycle: n, role: 'implementer', reason: 'No green state after the last attempt: the cycle was rolled back to the last green commit.' });
       return this.endCycle(n, 'failed', null);
@@ -190,10 +192,24 @@ export class CycleLoop {
     return outcome;
   }
 
+  /** The state of the tree before a turn; the turn may change it, so it is not known to be clean afterwards. */
+  private async checkpoint(): Promise<PhaseCheckpoint> {
+    const checkpoint = await PhaseCheckpoint.take(this.o.workspaceRoot, this.o.git, { clean: this.treeClean });
+    this.treeClean = false;
+    return checkpoint;
+  }
+
+  /** Rolls the tree back to the last commit (nothing differs from HEAD afterwards). */
+  private async rollback(): Promise<void> {
+    await this.o.git.rollbackToHead();
+    this.treeClean = true;
+  }
+
   private async commit(n: number, label: string, kind: 'green' | 'refactor'): Promise<string> {
     // The message is built from the model's report, which may repeat a secret: the event must not carry it either.
     const message = redactSecrets(label);
     const sha = await this.o.git.commitAll(message);
+    this.treeClean = true;
     this.o.recorder.commit(kind, sha);
     this.o.emit({ type: 'commit_made', cycle: n, sha, message: message.split('\n')[0]! });
     return sha;
@@ -206,7 +222,7 @@ export class CycleLoop {
     let hint: string | undefined;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS.tester; attempt++) {
       if (attempt > 1) this.o.recorder.count('retries', 'tester');
-      const checkpoint = await PhaseCheckpoint.take(this.o.workspaceRoot, this.o.git);
+      const checkpoint = await this.checkpoint();
       const report = await this.turn('tester', 'TESTING', n, attempt, hint);
       const changes = await checkpoint.changesSince();
       this.turnOutcome.filesModified = changes.map((c) => c.path);
@@ -263,7 +279,7 @@ export class CycleLoop {
     let hint: string | undefined = `The new test fails. Test output:\n${this.lastOutput}`;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS.implementer; attempt++) {
       if (attempt > 1) this.o.recorder.count('retries', 'implementer');
-      const checkpoint = await PhaseCheckpoint.take(this.o.workspaceRoot, this.o.git);
+      const checkpoint = await this.checkpoint();
       const report = await this.turn('implementer', 'IMPLEMENTING', n, attempt, hint);
       const changes = await checkpoint.changesSince();
       this.turnOutcome.filesModified = changes.map((c) => c.path);
@@ -305,7 +321,7 @@ export class CycleLoop {
     let hint: string | undefined;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS.refactorer; attempt++) {
       if (attempt > 1) this.o.recorder.count('retries', 'refactorer');
-      const checkpoint = await PhaseCheckpoint.take(this.o.workspaceRoot, this.o.git);
+      const checkpoint = await this.checkpoint();
       const report = await this.turn('refactorer', 'REFACTORING', n, attempt, hint);
       const changes = await checkpoint.changesSince();
       this.turnOutcome.filesModified = changes.map((c) => c.path);

@@ -8,6 +8,7 @@ import { getLogger } from '../../logging/logger';
 import type { McpServerConfig } from '../../mcp/config';
 import type { McpHub, McpServerStatus } from '../../mcp/mcpHub';
 import { createProcessSandbox, type ProcessSandbox, type SandboxMode } from '../../osSandbox';
+import { redactSecrets } from '../../security/redact';
 import { DEFAULT_TEST_TIMEOUT_MS, detectTestRunner } from '../../testRunners';
 import type { TestRunner } from '../../testRunners/types';
 import { ApprovalPolicy, type ApprovalPolicyConfig } from '../../tools/approvalPolicy';
@@ -95,21 +96,35 @@ const log = getLogger('tdd.session');
 
 /** Adapts the session's worktree to what the loop and its checkpoints need. */
 function loopGit(git: SessionWorktree): LoopGit {
+  // The history changes only through commitAll: read it once, then put each new commit on top (no git log per turn).
+  let history: string[] | undefined;
+  let historyDepth = 0;
   return {
     changedFiles: () => git.changedFiles(),
     headContent: (path) => git.headContent(path),
     async commitAll(message) {
       const sha = await git.commitAll(message);
       if (!sha) throw new AgentError('UNKNOWN', 'Nothing to commit after a green phase; the working tree had no changes.', {});
+      if (history) history = [`${sha.slice(0, 7)} ${commitSubject(message)}`, ...history].slice(0, historyDepth);
       return sha;
     },
     async rollbackToHead() {
       await git.rollbackToHead();
     },
     async recentCommits(n) {
-      return (await git.recentCommits(n)).map((c) => `${c.shortSha} ${c.subject}`);
+      if (!history || n > historyDepth) {
+        history = (await git.recentCommits(n)).map((c) => `${c.shortSha} ${c.subject}`);
+        historyDepth = n;
+      }
+      return history.slice(0, n);
     },
   };
+}
+
+/** What `git log --format=%s` shows of a message: its first paragraph on one line (as redacted for the commit). */
+function commitSubject(message: string): string {
+  const clean = redactSecrets(message).trim() || 'chore: tdd-agent commit';
+  return clean.split(/\n\s*\n/)[0]!.split('\n').map((l) => l.trim()).join(' ');
 }
 
 function checkAborted(signal: AbortSignal): void {

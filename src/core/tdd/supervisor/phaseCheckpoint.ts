@@ -42,10 +42,13 @@ export class PhaseCheckpoint {
     private readonly saved: Map<string, string | null>,
   ) {}
 
-  /** Records the current difference from HEAD. */
-  static async take(root: string, git: CheckpointGit): Promise<PhaseCheckpoint> {
+  /**
+   * Records the current difference from HEAD. `clean: true` says the caller knows nothing differs from HEAD (it has
+   * just committed everything or rolled back to HEAD), which saves a git status.
+   */
+  static async take(root: string, git: CheckpointGit, options: { clean?: boolean } = {}): Promise<PhaseCheckpoint> {
     const saved = new Map<string, string | null>();
-    for (const change of await git.changedFiles()) {
+    for (const change of options.clean ? [] : await git.changedFiles()) {
       saved.set(change.path, change.change === 'deleted' ? null : await readOrNull(join(root, change.path)));
     }
     return new PhaseCheckpoint(root, git, saved);
@@ -56,15 +59,24 @@ export class PhaseCheckpoint {
     return this.saved.has(path) ? (this.saved.get(path) ?? null) : this.git.headContent(path);
   }
 
-  /** The files changed since the checkpoint, with how. */
+  /**
+   * The files changed since the checkpoint, with how. One git status: a path that differs from HEAD now but did
+   * not at the checkpoint changed since, as git says (its checkpoint content was HEAD's); only the paths that
+   * already differed at the checkpoint are compared with their saved content.
+   */
   async changesSince(): Promise<ChangedFile[]> {
-    const candidates = new Set<string>([...this.saved.keys(), ...(await this.git.changedFiles()).map((c) => c.path)]);
+    const now = new Map((await this.git.changedFiles()).map((c) => [c.path, c]));
+    const candidates = new Set<string>([...this.saved.keys(), ...now.keys()]);
     const changes: ChangedFile[] = [];
     for (const path of [...candidates].sort()) {
-      const before = await this.contentAtCheckpoint(path);
-      const now = await readOrNull(join(this.root, path));
-      if (before === now) continue;
-      changes.push({ path, change: before === null ? 'added' : now === null ? 'deleted' : 'modified' });
+      if (!this.saved.has(path)) {
+        changes.push(now.get(path)!);
+        continue;
+      }
+      const before = this.saved.get(path) ?? null;
+      const current = await readOrNull(join(this.root, path));
+      if (before === current) continue;
+      changes.push({ path, change: before === null ? 'added' : current === null ? 'deleted' : 'modified' });
     }
     return changes;
   }

@@ -11,7 +11,7 @@ export const DEFAULT_MAX_LIST_ENTRIES = 500;
 const pathField = z
   .string()
   .optional()
-  .describe('Folder to list, relative to the workspace root. Omit it (or use ".") for the whole workspace.');
+  .describe('Folder relative to the workspace root; omit for all.');
 
 /** Parameters of the workspace `list_files` (exactly `{ path? }`, as the TDD roles use it). */
 export const listFilesWorkspaceParameters = z.object({ path: pathField });
@@ -81,7 +81,7 @@ export function createListFilesTool(options: { maxEntries?: number } = {}) {
 
 /** `list_files` with exactly `{ path? }` (always recursive), for the TDD roles. */
 export function createWorkspaceListFilesTool(options: { maxEntries?: number } = {}) {
-  const description = 'List all files and folders in the workspace, or under one folder. Folders end with "/".';
+  const description = 'List the files and folders (folders end with "/").';
   return defineListFiles(listFilesWorkspaceParameters, description, options.maxEntries ?? DEFAULT_MAX_LIST_ENTRIES);
 }
 

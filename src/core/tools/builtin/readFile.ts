@@ -7,7 +7,7 @@ import { DEFAULT_MAX_CONTENT_CHARS, truncateText } from './textLimits';
 
 /** Parameters of `read_file` (exactly `{ path }`, as the TDD roles use it). */
 export const readFileParameters = z.object({
-  path: z.string().describe('File to read, relative to the workspace root (e.g. "src/calculator.ts").'),
+  path: z.string().describe('Path relative to the workspace root.'),
 });
 
 /**
@@ -18,7 +18,7 @@ export function createReadFileTool(options: { maxChars?: number } = {}) {
   const maxChars = options.maxChars ?? DEFAULT_MAX_CONTENT_CHARS;
   return defineTool({
     name: 'read_file',
-    description: 'Read the full text of a file in the workspace. Paths are relative to the workspace root.',
+    description: 'Read a whole text file.',
     category: 'file',
     dangerLevel: 'SAFE',
     parameters: readFileParameters,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentError } from '../../errors/agentError';
 import { redactSecrets } from '../../security/redact';
+import { compactTestOutput } from '../../testRunners/compactTestOutput';
 import type { TestRunner, TestRunResult } from '../../testRunners/types';
 import { defineTool } from '../types';
 import { BuiltinToolError } from './errors';
@@ -33,9 +34,16 @@ function summarize(result: TestRunResult): string {
   }
 }
 
+/** Writes the workspace's absolute path as `.` in a runner's output. */
+function relativeToWorkspace(text: string, root: string): string {
+  const trimmed = root.replace(/[\\/]+$/, '');
+  return trimmed.length > 1 ? text.split(trimmed).join('.') : text;
+}
+
 /**
  * `run_tests` runs the workspace's tests through the injected {@link TestRunner} and reports
- * status, counts and (capped) output; `data` is the full TestRunResult.
+ * status, counts and (capped) output, the workspace's absolute path written `.` and compacted as
+ * `compactTestOutput` says; `data` is the full TestRunResult.
  *
  * Danger MEDIUM, not HIGH: it does execute workspace code, but the command line is fixed by the
  * host's runner (the model cannot choose it), the child gets a scrubbed environment and a time
@@ -46,7 +54,7 @@ function summarize(result: TestRunResult): string {
 export function createRunTestsTool(options: RunTestsOptions = {}) {
   return defineTool({
     name: 'run_tests',
-    description: "Run the workspace's test suite and return pass/fail counts and the test output.",
+    description: 'Run the test suite; returns the counts and the output.',
     category: 'test',
     dangerLevel: 'MEDIUM',
     parameters: runTestsParameters,
@@ -58,8 +66,12 @@ export function createRunTestsTool(options: RunTestsOptions = {}) {
       context.logger.debug('run_tests', { runner: runner.name, command: runner.command });
       const result = await runner.run({ signal: context.signal, timeoutMs: options.timeoutMs });
       if (result.status === 'cancelled') throw new AgentError('CANCELLED', 'The test run was cancelled.', { command: result.command });
-      const output = truncateText(redactSecrets(result.output), DEFAULT_MAX_CONTENT_CHARS, 'the test output is longer').text;
-      return { content: `$ ${result.command}\n${summarize(result)}\n\n${output}`, data: result };
+      // Runners print the workspace's absolute path on every line; written `.` it says the same in fewer tokens.
+      // Runtime stack frames, timings and the runner's platform header are left out (compactTestOutput).
+      const local = (text: string) => compactTestOutput(relativeToWorkspace(text, context.workspaceRoot));
+      const output = truncateText(redactSecrets(local(result.output)), DEFAULT_MAX_CONTENT_CHARS, 'the test output is longer').text;
+      const summary = summarize(result.reason ? { ...result, reason: local(result.reason) } : result);
+      return { content: `$ ${result.command}\n${summary}\n\n${output}`, data: result };
     },
   });
 }

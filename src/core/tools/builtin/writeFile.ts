@@ -13,8 +13,8 @@ const MAX_DIFF_CHARS = 200_000;
 
 /** Parameters of `write_file` (exactly `{ path, content }`, as the TDD roles use it). */
 export const writeFileParameters = z.object({
-  path: z.string().describe('File to create or overwrite, relative to the workspace root. Missing folders are created.'),
-  content: z.string().describe('The complete new content of the file (not a fragment).'),
+  path: z.string().describe('Path relative to the workspace root.'),
+  content: z.string().describe('The whole new content.'),
 });
 
 /** What `write_file`, `edit_file` and `delete_file` return as `data`: enough for the panel to show a diff. */
@@ -53,7 +53,7 @@ export function diffStats(diff: string): { added: number; removed: number } {
  */
 export const writeFileTool = defineTool({
   name: 'write_file',
-  description: 'Create a file or replace its whole content. Paths are relative to the workspace root.',
+  description: 'Create or overwrite a file with its complete content (missing folders are created).',
   category: 'file',
   dangerLevel: 'MEDIUM',
   parameters: writeFileParameters,

@@ -129,6 +129,17 @@ describe('builtin process tools (real child processes)', () => {
       assert.match(green.content, /Tests PASSED \(2 passed, 0 failed, 2 total\)\./);
     });
 
+    it("writes the workspace's absolute path as '.' and counts Node.js runtime frames instead of listing them", async () => {
+      await mkdir(path.join(ws.root, 'test'));
+      await writeFile(path.join(ws.root, 'test', 'broken.test.js'), "require('../missing.js');\n");
+      const red = await callTool(createRunTestsTool({ testRunner: nodeTestRunner(ws.root) }), {}, ws.context());
+      assert.equal((red.data as TestRunResult).output.includes(ws.context().workspaceRoot), true, 'the runner printed the absolute path');
+      assert.equal(red.content.includes(ws.context().workspaceRoot), false);
+      assert.match(red.content, /\.\/test\/broken\.test\.js/);
+      assert.doesNotMatch(red.content, /\(node:internal\//);
+      assert.match(red.content, /Node\.js runtime frames? left out/);
+    });
+
     it('reports time-outs, errors and cancellation from the runner', async () => {
       const scripted = (result: Partial<TestRunResult>): TestRunner => ({
         name: 'scripted',

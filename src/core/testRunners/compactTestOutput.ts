@@ -1,0 +1,33 @@
+import { withoutRuntimeFrames } from './runtimeFrames';
+
+/** pytest's session header lines that describe the machine, not the tests (`collected N items` is kept). */
+const PYTEST_HEADER = /^(platform |cachedir: |rootdir: |configfile: |testpaths: |plugins: |benchmark: |hypothesis profile |Using --randomly-seed)/;
+
+/** node:test TAP lines that say nothing the summary does not: timings and zero counts. */
+const TAP_NOISE = /^(\s*duration_ms: [\d.]+|# duration_ms [\d.]+|# (suites|cancelled|skipped|todo) 0)$/;
+
+/**
+ * Test output as the model gets it (the run_tests result and the role context), with what names no test, no file
+ * and no failure left out: stack frames inside the Node.js runtime (counted, see {@link withoutRuntimeFrames}),
+ * node:test's timings, zero counts and the empty YAML blocks of passing tests, and pytest's header lines about
+ * the platform, plugins and configuration. Every failure, assertion, location and count stays as the runner
+ * printed it; the full output is still kept in the run's record.
+ */
+export function compactTestOutput(text: string): string {
+  const framed = withoutRuntimeFrames(text);
+  const tap = framed.includes('TAP version');
+  const pytest = framed.includes('test session starts');
+  if (!tap && !pytest) return framed;
+  const lines = framed.split('\n').filter((line) => !(tap && TAP_NOISE.test(line)) && !(pytest && PYTEST_HEADER.test(line)));
+  if (!tap) return lines.join('\n');
+  // A passing test's YAML block is empty once its timing is gone.
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (/^\s*---$/.test(lines[i]!) && /^\s*\.\.\.$/.test(lines[i + 1] ?? '')) {
+      i++;
+      continue;
+    }
+    out.push(lines[i]!);
+  }
+  return out.join('\n');
+}
