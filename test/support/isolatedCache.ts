@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import './coverageOnTerminate';
 import './pytestWithoutPlugins';
 
 // Loaded by mocha before any test (`require` in .mocharc*.json; in `--parallel` runs, once in every worker):
