@@ -7,7 +7,19 @@ import { createWorktree, hostProcesses, requireBubblewrap, type WorktreeFixture 
 
 /** A `sleep` argument no other process on the host has. */
 const uniqueSleep = (): string => `${400 + Math.floor(Math.random() * 1000)}.${process.pid}${Math.floor(Math.random() * 1000)}`;
-const survivors = (marker: string): string[] => hostProcesses().filter((line) => line.includes(marker));
+/**
+ * Host processes whose command line holds `marker`, once the kernel has finished tearing down the sandbox's
+ * PID namespace: its processes are killed when the sandbox exits, but a loaded machine (npm test runs files
+ * side by side) may still list one for a moment. Looks again for up to 3 s while any is listed.
+ */
+async function survivors(marker: string): Promise<string[]> {
+  const deadline = Date.now() + 3000;
+  for (;;) {
+    const left = hostProcesses().filter((line) => line.includes(marker));
+    if (left.length === 0 || Date.now() > deadline) return left;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 describe('OS sandbox (real bubblewrap): nothing outlives a run', function () {
   this.timeout(60_000); // real processes on a shared machine, under coverage in npm test
@@ -27,15 +39,15 @@ describe('OS sandbox (real bubblewrap): nothing outlives a run', function () {
     assert.equal(r.exitCode, 0, r.output);
     assert.equal(r.stdout, 'started\n');
     assert.ok(existsSync(join(fx.worktree, 'bg.pid')));
-    assert.deepEqual(survivors(`sleep ${sleep}`), []);
+    assert.deepEqual(await survivors(`sleep ${sleep}`), []);
   });
 
   it('kills the whole sandbox on timeout: the loop, its background child and bubblewrap', async () => {
     const sleep = uniqueSleep();
     const r = await runProcess({ cwd: fx.worktree, command: `sleep ${sleep} & while :; do :; done`, shell: true, timeoutMs: 1500, sandbox });
     assert.equal(r.timedOut, true);
-    assert.deepEqual(survivors(`sleep ${sleep}`), []);
-    assert.deepEqual(survivors(sleep), [], 'bubblewrap (its command line holds the same marker) is still running');
+    assert.deepEqual(await survivors(`sleep ${sleep}`), []);
+    assert.deepEqual(await survivors(sleep), [], 'bubblewrap (its command line holds the same marker) is still running');
   });
 
   it('kills the whole sandbox on abort', async () => {
@@ -47,7 +59,7 @@ describe('OS sandbox (real bubblewrap): nothing outlives a run', function () {
     const r = await runProcess({ cwd: fx.worktree, command: `sleep ${sleep} & touch started.txt; wait`, shell: true, signal: controller.signal, sandbox });
     clearInterval(poll);
     assert.equal(r.cancelled, true);
-    assert.deepEqual(survivors(sleep), []);
+    assert.deepEqual(await survivors(sleep), []);
   });
 
   it('reports the command\'s exit code and output through the sandbox', async () => {

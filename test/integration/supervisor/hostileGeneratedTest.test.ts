@@ -44,7 +44,7 @@ test('only records', async () => {
 
 describe('TDD supervisor: a generated test that tries to get out (real bubblewrap)', function () {
   this.timeout(180_000);
-  const h = new SessionHarness();
+  const h = new SessionHarness({ wire: true }); // about what reaches the network: the loopback server
   let markers: string;
   let savedKey: string | undefined;
   beforeEach(async () => {
@@ -72,8 +72,8 @@ describe('TDD supervisor: a generated test that tries to get out (real bubblewra
     const hook = join(h.workspace, '.git', 'hooks', 'post-checkout');
     const hooksBefore = await readdir(join(h.workspace, '.git', 'hooks'));
     const cycles = fizzbuzzJs(2);
-    cycles[0]!.tester.writes.push({ path: 'test/escape.test.js', content: hostileTest({ outside, hook, url: `${h.server.baseURL}/escape` }) });
-    const requestsBefore = () => h.server.requests.filter((r) => r.path.includes('escape')).length;
+    cycles[0]!.tester.writes.push({ path: 'test/escape.test.js', content: hostileTest({ outside, hook, url: `${h.wireServer!.baseURL}/escape` }) });
+    const requestsBefore = () => h.wireServer!.requests.filter((r) => r.path.includes('escape')).length;
 
     const { summary } = await runWithReply(h, scriptedKataModel({ cycles }).reply);
 

@@ -13,7 +13,7 @@ const API_KEY = 'tdd-secret-Q7xW9pLm2ZrT4vKc';
 
 describe('TDD supervisor: the API key never leaks', function () {
   this.timeout(120_000);
-  const h = new SessionHarness();
+  const h = new SessionHarness({ wire: true }); // about what reaches the network: the loopback server
   let markers = '';
   const savedEnv = process.env.OPENAI_API_KEY;
   beforeEach(async () => {
@@ -39,7 +39,7 @@ describe('TDD supervisor: the API key never leaks', function () {
   }
 
   it('keeps it out of session.json, commit messages, events and the summary when the model repeats it', async () => {
-    const llm = createOpenAIClient({ baseURL: h.server.baseURL, apiKey: API_KEY, maxRetries: 0 });
+    const llm = createOpenAIClient({ baseURL: h.wireServer!.baseURL, apiKey: API_KEY, maxRetries: 0 });
     const cycles = fizzbuzzJs(1);
     cycles[0]!.tester.report = `returns the number itself (key ${API_KEY})`;
     cycles[0]!.implementer.report = `return String(n); I used ${API_KEY} to call the API`;
@@ -57,7 +57,7 @@ describe('TDD supervisor: the API key never leaks', function () {
     SessionSummarySchema.parse(summary);
     // The key did reach the places under test (so their redaction is what is checked).
     assert.ok(events.some((e) => e.type === 'quality_gate_failed' && /key=undefined file=\[REDACTED\]/.test(e.output)), JSON.stringify(events.filter((e) => e.type === 'quality_gate_failed')));
-    assert.ok(h.server.chatRequests().every((r) => r.headers.authorization === `Bearer ${API_KEY}`), 'the model server did get the key');
+    assert.ok(h.wireServer!.chatRequests().every((r) => r.headers.authorization === `Bearer ${API_KEY}`), 'the model server did get the key');
     for (const [where, text] of Object.entries(await leftovers(events, summary))) {
       assert.ok(!text.includes(API_KEY), `the API key appears in ${where}: ${where === "events" ? JSON.stringify(JSON.parse(text).filter((e: unknown) => JSON.stringify(e).includes(API_KEY))) : ""}`);
     }
@@ -65,7 +65,7 @@ describe('TDD supervisor: the API key never leaks', function () {
   });
 
   it('keeps it out of the error when the provider rejects the key and echoes it back', async () => {
-    const llm = createOpenAIClient({ baseURL: h.server.baseURL, apiKey: API_KEY, maxRetries: 0 });
+    const llm = createOpenAIClient({ baseURL: h.wireServer!.baseURL, apiKey: API_KEY, maxRetries: 0 });
     const { summary, events } = await runWithReply(
       h,
       () => ({ error: { status: 401, code: 'invalid_api_key', message: `Incorrect API key provided: ${API_KEY}. You can find your API key at https://example.invalid/keys.` } }),

@@ -9,36 +9,66 @@ import type { SupervisorEvent } from '../../../src/core/tdd/events';
 import { runKataSession, type KataSessionOptions } from '../../../src/core/tdd/supervisor/kataSession';
 import type { SessionSummary } from '../../../src/core/tdd/supervisor/sessionSummary';
 import type { SessionState } from '../../../src/core/tdd/session';
+import type { LlmClient } from '../../../src/core/llm/types';
 import { startOpenAIServer, type OpenAITestServer, type RecordedRequest, type ScriptedReply } from '../../support/openaiServer';
 import { scriptedKataModel, type KataScript, type PlayedTurn } from '../../support/scriptedKataModel';
+import { createScriptedLlmClient, type ScriptedLlmClient } from '../../support/scriptedLlmClient';
 
 /** A git identity for the temp repositories, so commits work on machines without one. */
 export const GIT_ENV = { GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 'test@example.invalid', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 'test@example.invalid' };
+
+/** What the scripted model offers the tests, in process or over loopback HTTP: the same calls either way. */
+export type ScriptedModel = Pick<OpenAITestServer, 'requests' | 'chatRequests' | 'enqueue' | 'setFallback' | 'models'>;
 
 export interface SessionRun {
   summary: SessionSummary;
   events: SupervisorEvent[];
   played: PlayedTurn[];
   workspace: string;
-  server: OpenAITestServer;
+  server: ScriptedModel;
 }
 
-/** Temp workspace + loopback model server for one scripted session; `cleanup()` removes both. */
+/**
+ * Temp workspace + scripted model for one session; `cleanup()` removes both. By default the model answers in
+ * process (`createScriptedLlmClient`: the supervisor's logic is the subject, not the wire); `{ wire: true }`
+ * serves it from the loopback HTTP server instead (`wireServer` and `createOpenAIClient`), for the tests about
+ * what reaches the network (API keys in headers, a generated test calling the server).
+ */
 export class SessionHarness {
   /** The person's folder (a temp dir the session may `git init`). */
   workspace = '';
   /** The last session's worktree (from its `session_started` event): where the agents' files are. */
   worktree = '';
-  server!: OpenAITestServer;
+  /** The scripted model: its recorded requests, its replies. */
+  server!: ScriptedModel;
+  /** The loopback server, with `{ wire: true }` only. */
+  wireServer?: OpenAITestServer;
+  private client?: ScriptedLlmClient;
+
+  constructor(private readonly options: { wire?: boolean } = {}) {}
 
   async setUp(): Promise<void> {
     this.workspace = await mkdtemp(join(tmpdir(), 'tdd-session-'));
-    this.server = await startOpenAIServer();
+    if (this.options.wire) {
+      this.wireServer = await startOpenAIServer();
+      this.server = this.wireServer;
+      this.client = undefined;
+    } else {
+      this.client = createScriptedLlmClient();
+      this.server = this.client;
+    }
   }
 
   async cleanup(): Promise<void> {
-    await this.server?.close();
+    await this.wireServer?.close();
     if (this.workspace) await rm(this.workspace, { recursive: true, force: true });
+  }
+
+  /** The client sessions use: the in-process one, or an OpenAI client pointed at the loopback server. */
+  llm(): LlmClient {
+    if (this.wireServer) return createOpenAIClient({ baseURL: this.wireServer.baseURL, apiKey: 'sk-test-session-key-000', maxRetries: 0 });
+    if (!this.client) throw new Error('SessionHarness: setUp() first');
+    return this.client;
   }
 
   /** Runs a session against the scripted model; approvals auto-granted up to MEDIUM unless overridden. */
@@ -63,7 +93,7 @@ export async function runWithReply(h: SessionHarness, reply: (req: RecordedReque
   const summary = await runKataSession({
     workspace: h.workspace,
     kataPath: 'fizzbuzz',
-    llm: createOpenAIClient({ baseURL: h.server.baseURL, apiKey: 'sk-test-session-key-000', maxRetries: 0 }),
+    llm: h.llm(),
     model: 'test-model',
     provider: 'openai',
     maxCycles: 6,
@@ -94,7 +124,7 @@ export function turnOfRequest(req: RecordedRequest): { role: string; cycle: numb
 }
 
 /** The context message (the user message) the model received for one role turn; throws when that turn never happened. */
-export function contextOf(server: OpenAITestServer, role: string, cycle: number, attempt: number): string {
+export function contextOf(server: Pick<ScriptedModel, 'chatRequests'>, role: string, cycle: number, attempt: number): string {
   const req = server.chatRequests().find((r) => {
     const t = turnOfRequest(r);
     return t.role === role && t.cycle === cycle && t.attempt === attempt && t.step === 0;
