@@ -5,6 +5,7 @@
 export type { SandboxMode, SandboxKind, SandboxPolicy, ProcessLaunch, WrappedLaunch, ProcessSandbox, SandboxProbe, SandboxLocator } from './types';
 export { probeSandbox, findBubblewrap, BWRAP_PATH_VARIABLE, BWRAP_MISSING } from './probeSandbox';
 export { createProcessSandbox } from './createProcessSandbox';
+export { worktreePolicy } from './worktreePolicy';
 export { bubblewrapArgs, BubblewrapSandbox, type BubblewrapLayout } from './bubblewrap';
 export { seatbeltProfile, SeatbeltSandbox, SANDBOX_EXEC, type SeatbeltLayout } from './seatbelt';
 export { UnconfinedSandbox } from './unconfined';

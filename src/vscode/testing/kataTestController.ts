@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { productGit } from '../../core/git/gitClient';
-import { createProcessSandbox, type SandboxMode } from '../../core/osSandbox';
+import { createProcessSandbox, worktreePolicy, type SandboxMode } from '../../core/osSandbox';
 import type { SupervisorEvent } from '../../core/tdd/events';
 import { detectTestRunner } from '../../core/testRunners';
 import { workspaceFilePath } from '../panel/workspacePath';
@@ -101,8 +101,8 @@ export class KataTests implements vscode.Disposable {
         dir = checkout;
       }
       const commonDir = path.resolve(dir, (await productGit(dir).run(['rev-parse', '--git-common-dir'])).trim());
-      // The same confinement as the session's own runs (kataSession.ts): write only in the worktree, .git read-only.
-      const sandbox = await createProcessSandbox(settings.sandbox, { writableRoots: [dir], readOnlyPaths: [path.join(dir, '.git')], readableRoots: [commonDir] });
+      // The same confinement as the session's own runs: write only in the worktree, .git read-only.
+      const sandbox = await createProcessSandbox(settings.sandbox, worktreePolicy(dir, commonDir));
       const runner = await detectTestRunner(dir, { testCommand: this.command, timeoutMs: settings.testTimeoutMs, sandbox });
       const result = await runner.run({ signal: abort.signal });
       this.deps.log.info(`Testing view: ${runner.command} in ${checkout ? `a checkout of ${this.branch?.name}` : dir}: ${result.status} (${result.passed} passed, ${result.failed} failed)`);

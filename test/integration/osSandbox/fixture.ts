@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { probeSandbox } from '../../../src/core/osSandbox';
+import { probeSandbox, worktreePolicy } from '../../../src/core/osSandbox';
 import type { SandboxPolicy } from '../../../src/core/osSandbox';
 
 /** A real repository with a `git worktree add` worktree, laid out like a session: all under one temp folder. */
@@ -47,7 +47,7 @@ export function createWorktree(parent?: string): WorktreeFixture {
     worktree,
     commonDir,
     home,
-    policy: { writableRoots: [worktree], readOnlyPaths: [join(worktree, '.git')], readableRoots: [commonDir] },
+    policy: worktreePolicy(worktree, commonDir),
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
 }

@@ -1,5 +1,4 @@
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { AgentFactory } from '../../agentConfig/agentFactory';
 import { DEFAULT_APPROVAL_TIMEOUT_MS, type ControlProtocol } from '../../control/controlProtocol';
 import { AgentError, toAgentError } from '../../errors/agentError';
@@ -7,7 +6,7 @@ import type { LlmClient } from '../../llm/types';
 import { getLogger } from '../../logging/logger';
 import type { McpServerConfig } from '../../mcp/config';
 import type { McpHub, McpServerStatus } from '../../mcp/mcpHub';
-import { createProcessSandbox, type ProcessSandbox, type SandboxMode } from '../../osSandbox';
+import { createProcessSandbox, worktreePolicy, type ProcessSandbox, type SandboxMode } from '../../osSandbox';
 import { redactSecrets } from '../../security/redact';
 import { DEFAULT_TEST_TIMEOUT_MS, detectTestRunner } from '../../testRunners';
 import type { TestRunner } from '../../testRunners/types';
@@ -197,11 +196,7 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
     : (await SessionWorktree.create(repo, { slug: kata.slug, fromWorkingTree: options.fromWorkingTree, createdRepository: created, worktreesRoot: options.worktreesRoot })).worktree;
   const dir = worktree.dir;
   const branch = worktree.info.sessionBranch;
-  const sandbox: ProcessSandbox = await createProcessSandbox(options.sandbox ?? 'auto', {
-    writableRoots: [dir],
-    readOnlyPaths: [join(dir, '.git')],
-    readableRoots: [worktree.info.commonDir],
-  });
+  const sandbox: ProcessSandbox = await createProcessSandbox(options.sandbox ?? 'auto', worktreePolicy(dir, worktree.info.commonDir));
   const store = new SessionStore(sessionsDirFor(worktree.info.commonDir), branch.slice(SESSION_BRANCH_PREFIX.length));
   const testTimeoutMs = options.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
   const maxCycles = options.maxCycles ?? checked.resumed?.maxCycles ?? kata.maxCycles ?? DEFAULT_MAX_CYCLES;
