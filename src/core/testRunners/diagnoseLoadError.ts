@@ -92,5 +92,5 @@ export function describeProblem(problem: LoadProblem): string {
     no_tests: 'no tests ran',
     crash: 'the test command failed without printing a test summary',
   };
-  return `Tests could not run: ${what[problem.kind]} — ${problem.line}`.slice(0, 400);
+  return `${what[problem.kind]} — ${problem.line}`.slice(0, 400);
 }
