@@ -142,6 +142,11 @@ export const SessionTotalsSchema = z.object({
   commits: count,
 });
 
+/** Tokens sent to (input) and written by (output) the model. */
+export const TokenUsageSchema = z.object({ input: count, output: count });
+/** A model's price in USD per million tokens (the `tddAgent.modelPrices` setting): the panel's cost is an estimate from it. */
+export const ModelPriceSchema = z.object({ input: z.number().check(z.nonnegative()), output: z.number().check(z.nonnegative()) });
+
 /** The session header: what runs, where, and how far it got. */
 export const SessionHeaderSchema = z.object({
   kata: text,
@@ -166,6 +171,10 @@ export const SessionHeaderSchema = z.object({
   sandbox: z.optional(text),
   /** The `tddAgent.sandbox` setting the session was started with (`off`: nothing is confined). */
   sandboxMode: z.optional(z.enum(SANDBOX_MODES)),
+  /** Input and output tokens of this run (a resumed session's earlier tokens are only in `totals.tokens`). */
+  usage: z.optional(TokenUsageSchema),
+  /** The model's price when `tddAgent.modelPrices` knows it (absent: tokens only, no cost). */
+  price: z.optional(ModelPriceSchema),
 });
 
 /** Passed/failed test counts of one run. */
@@ -177,6 +186,8 @@ export const PhaseSummarySchema = z.object({
   outcome: z.enum(PHASE_OUTCOMES),
   attempts: count,
   duration_ms: count,
+  /** Tokens the role's model calls used in this cycle. */
+  usage: z.optional(TokenUsageSchema),
 });
 
 /** One red-green-refactor cycle in the timeline. */
@@ -191,6 +202,8 @@ export const CycleSummarySchema = z.object({
   title: z.optional(text),
   tests: TestCountsSchema,
   phases: z.array(PhaseSummarySchema),
+  /** Tokens the cycle's model calls used (all roles). */
+  usage: z.optional(TokenUsageSchema),
 });
 
 /** One tool call in the action history. */
@@ -219,6 +232,8 @@ export const ActionRecordSchema = z.object({
       hasOutput: z.boolean(),
     }),
   ),
+  /** A role's own words (`tool` is `message`): its text of one model call, Markdown; `final` for its report; `streaming` while it arrives. */
+  message: z.optional(z.object({ text, final: z.boolean(), streaming: z.boolean() })),
 });
 
 /** A unified diff of a file write, shown on the approval card. */
@@ -349,6 +364,10 @@ export const PanelStateSchema = z.object({
   repository: z._default(z.nullable(RepositorySessionsSchema), null),
 });
 
+/** Input/output tokens. */
+export type TokenUsageCounts = z.infer<typeof TokenUsageSchema>;
+/** A model's price per million tokens. */
+export type ModelPrice = z.infer<typeof ModelPriceSchema>;
 /** Session totals. */
 export type SessionTotals = z.infer<typeof SessionTotalsSchema>;
 /** The session header. */
@@ -379,6 +398,11 @@ export type RecordedSession = z.infer<typeof RecordedSessionSchema>;
 export type RepositorySessions = z.infer<typeof RepositorySessionsSchema>;
 /** The whole panel view model. */
 export type PanelState = z.infer<typeof PanelStateSchema>;
+
+/** The estimated cost in USD of `usage` at `price` (USD per million tokens). */
+export function estimatedCost(usage: TokenUsageCounts, price: ModelPrice): number {
+  return (usage.input * price.input + usage.output * price.output) / 1_000_000;
+}
 
 /** A fresh state with nothing to show yet (the host's starting point). */
 export function emptyPanelState(options: { instanceId: string; trusted: boolean }): PanelState {
