@@ -46,7 +46,7 @@ function buildPanel(state: PanelState, context: RenderContext): HTMLElement[] {
     renderApprovals(state.approvals, context),
     renderErrors(state.errors),
     nothingYet ? renderEmptyState() : null,
-    renderCycles(state.cycles, state.session?.sessionId),
+    renderCycles(state.cycles, state.session?.sessionId, state.session?.price),
     renderActions(state.actions),
     renderAnswers(state.answers),
     renderSessions(state),
