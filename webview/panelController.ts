@@ -17,6 +17,7 @@ import {
   openCommitMessage,
   openFileMessage,
   openTestOutputMessage,
+  followUpMessage,
   type ApprovalDecision,
   type PanelCommandName,
   type PanelState,
@@ -168,6 +169,20 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     }
   };
 
+  /** A follow-up question typed under an answer: one message to the host, then the input is cleared. */
+  const onSubmit = (event: SubmitEvent): void => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.classList.contains('follow-up')) return;
+    event.preventDefault();
+    const answerId = form.getAttribute(ACTION_ATTR.answerId);
+    const input = form.querySelector<HTMLInputElement>('input.follow-up-input');
+    const question = input?.value.trim() ?? '';
+    if (!answerId || !input || question === '') return;
+    api.postMessage(followUpMessage(answerId, question));
+    input.value = '';
+    announcer.textContent = 'Follow-up question sent.';
+  };
+
   const onToggle = (event: Event): void => {
     const details = event.target;
     if (!(details instanceof HTMLDetailsElement)) return;
@@ -180,6 +195,7 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
   window.addEventListener('message', onMessage);
   root.addEventListener('click', onClick);
   root.addEventListener('keydown', onKeyDown);
+  root.addEventListener('submit', onSubmit);
   root.addEventListener('toggle', onToggle, true); // toggle does not bubble
   const ticker = window.setInterval(() => tickCountdowns(root, Date.now()), 1000);
 
@@ -192,6 +208,7 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
       window.removeEventListener('message', onMessage);
       root.removeEventListener('click', onClick);
       root.removeEventListener('keydown', onKeyDown);
+      root.removeEventListener('submit', onSubmit);
       root.removeEventListener('toggle', onToggle, true);
     },
   };

@@ -110,6 +110,7 @@ export const PANEL_MESSAGE = {
   openCommit: 'openCommit',
   openFile: 'openFile',
   openTestOutput: 'openTestOutput',
+  followUp: 'followUp',
   log: 'log',
 } as const;
 
@@ -283,6 +284,8 @@ export const QaAnswerSchema = z.object({
   /** Where the selection came from, e.g. `src/fizz.js:3-9`. */
   source: z.optional(text),
   at: z.optional(epochMs),
+  /** The id of the answer this one follows up (a question asked in the panel). */
+  followUpOf: z.optional(text),
 });
 
 /** A chain-of-thought agent's step-by-step explanation. */
@@ -295,6 +298,8 @@ export const CotAnswerSchema = z.object({
   confidence,
   source: z.optional(text),
   at: z.optional(epochMs),
+  /** The id of the answer this one follows up. */
+  followUpOf: z.optional(text),
 });
 
 /** A QA or CoT answer. */
@@ -473,6 +478,14 @@ export const OpenFileMessageSchema = z.strictObject({
 });
 /** Panel → host: open the full runner output of a test run of the action history (by its record id) in an editor. */
 export const OpenTestOutputMessageSchema = z.strictObject({ type: z.literal(PANEL_MESSAGE.openTestOutput), id: requestId });
+/** Longest follow-up question the host accepts from the panel. */
+export const FOLLOW_UP_LIMIT = 2000;
+/** Panel → host: a follow-up question to answer `answerId`, for the same agent with the previous question and answer as context. */
+export const FollowUpMessageSchema = z.strictObject({
+  type: z.literal(PANEL_MESSAGE.followUp),
+  answerId: requestId,
+  question: z.string().check(z.trim(), z.minLength(1), z.maxLength(FOLLOW_UP_LIMIT)),
+});
 /** Panel → host: a log line for the extension's output channel (e.g. a render failure). */
 export const LogMessageSchema = z.strictObject({
   type: z.literal(PANEL_MESSAGE.log),
@@ -489,6 +502,7 @@ export const PanelMessageSchema = z.discriminatedUnion('type', [
   OpenCommitMessageSchema,
   OpenFileMessageSchema,
   OpenTestOutputMessageSchema,
+  FollowUpMessageSchema,
   LogMessageSchema,
 ]);
 
@@ -510,6 +524,8 @@ export type OpenCommitMessage = z.infer<typeof OpenCommitMessageSchema>;
 export type OpenFileMessage = z.infer<typeof OpenFileMessageSchema>;
 /** Panel → host: open a test run's full output. */
 export type OpenTestOutputMessage = z.infer<typeof OpenTestOutputMessageSchema>;
+/** Panel → host: a follow-up question. */
+export type FollowUpMessage = z.infer<typeof FollowUpMessageSchema>;
 /** Panel → host log line. */
 export type LogMessage = z.infer<typeof LogMessageSchema>;
 /** Any panel → host message. */
@@ -604,6 +620,11 @@ export function parseSourceLabel(label: string): { path: string; line?: number }
 /** Builds the panel's request to open the full output of test run `id`. */
 export function openTestOutputMessage(id: string): OpenTestOutputMessage {
   return { type: PANEL_MESSAGE.openTestOutput, id };
+}
+
+/** Builds the panel's follow-up question to answer `answerId` (trimmed; the schema bounds it). */
+export function followUpMessage(answerId: string, question: string): FollowUpMessage {
+  return { type: PANEL_MESSAGE.followUp, answerId, question: question.trim() };
 }
 
 /** Builds a log line from the panel (truncated to the schema's limit). */

@@ -687,4 +687,33 @@ describe('agent panel in Chromium', function () {
     assert.deepEqual(outside, []);
     assert.equal(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'), 0);
   });
+  it('issue 11: a follow-up question is typed under an answer (kept across snapshots) and sent as one message; a follow-up answer says what it follows', async () => {
+    page = await openPanel('dark', 300);
+    const state = finishedState();
+    const qa = state.answers.find((a) => a.kind === 'qa')!;
+    await sendToPanel(page, stateMessage(state));
+    await waitForRevision('.follow-up-input');
+    const form = page.locator(`article[data-answer-id="${qa.id}"] form.follow-up`);
+    await form.getByRole('textbox', { name: 'Follow-up question about this answer' }).fill('And for 45?');
+    // A new snapshot (the session goes on) re-renders the panel: the typed question stays.
+    await sendToPanel(page, stateMessage(finishedState(11)));
+    await page.waitForFunction(`document.querySelector('#session')?.isConnected`);
+    assert.equal(await form.getByRole('textbox').inputValue(), 'And for 45?');
+    await form.getByRole('textbox').press('Enter');
+    const posted = await waitForPosted(page, 2);
+    assert.deepEqual(posted[1], { type: 'followUp', answerId: qa.id, question: 'And for 45?' });
+    assert.equal(await form.getByRole('textbox').inputValue(), '', 'cleared once sent');
+    await form.getByRole('button', { name: 'Ask the follow-up question' }).click();
+    assert.equal((await postedMessages(page)).length, 2, 'an empty question is not sent');
+
+    const answered = finishedState(12);
+    answered.answers.push({ kind: 'qa', id: 'qa-follow-1', question: 'And for 45?', answer: 'It returns `FizzBuzz`:\n\n- 45 % 15 === 0', confidence: 0.9, reasoning: '', source: qa.source, followUpOf: qa.id });
+    await sendToPanel(page, stateMessage(answered));
+    const follow = page.locator('article[data-answer-id="qa-follow-1"]');
+    await follow.waitFor();
+    assert.match(await follow.locator('.answer-follow-up-of').innerText(), /^Follow-up to: /);
+    assert.equal(await follow.locator('.answer-text code').innerText(), 'FizzBuzz');
+    assert.equal(await follow.locator('.answer-text li').count(), 1);
+    assert.equal(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'), 0);
+  });
 });

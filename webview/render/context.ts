@@ -25,6 +25,8 @@ export const ACTION_ATTR = {
   line: 'data-line',
   /** The history entry whose full test output to open. */
   entryId: 'data-entry-id',
+  /** The answer a follow-up form asks about. */
+  answerId: 'data-answer-for',
   /** Stable key to restore focus and the open state of <details> across re-renders. */
   key: 'data-key',
 } as const;
