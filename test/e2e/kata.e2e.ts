@@ -64,15 +64,15 @@ describe('TDD Agent extension in a real VS Code: run a kata end to end', functio
       panel,
       async () => {
         sawRunningStatus ||= await statusBarText(page, /TDD \d+\/\d+ (red|green|refactor|starting)/, 500).catch(() => '');
+        // Issue 11: mid-session, with no card waiting, a test run and a role's report opened in the history (README's screenshot).
+        if (!midSession && (await panel.locator('.approval-card:not(.is-settled)').count()) === 0 && (await panel.locator('li.role-message.is-final').count()) > 0 && (await panel.locator('.test-badge').count()) > 0) {
+          midSession = true;
+          await showHistoryMidSession(panel);
+          await screenshot(page, 'kata-mid-session');
+        }
       },
       undefined,
       async (pending) => {
-        // Issue 11: once the history holds a test run and a role's message, a mid-session screenshot (README).
-        if (!midSession && (await panel.locator('li.role-message').count()) > 0 && (await panel.locator('.test-badge').count()) > 0) {
-          midSession = true;
-          if (!(await panel.locator('details.history').evaluate((d) => (d as unknown as { open: boolean }).open))) await panel.locator('details.history > summary').click();
-          await screenshot(page, 'kata-mid-session');
-        }
         if (/run_tests/.test(await pending.locator('.approval-tool').innerText())) runTestsCard ||= await pending.locator('.command-line').innerText({ timeout: 1000 }).catch(() => '(no command line)');
       },
     );
@@ -88,7 +88,7 @@ describe('TDD Agent extension in a real VS Code: run a kata end to end', functio
 
     // Issue 11: the roles' own words are in the history (a report is final), and each cycle shows its tokens per role.
     if (!(await panel.locator('details.history').evaluate((d) => (d as unknown as { open: boolean }).open))) await panel.locator('details.history > summary').click();
-    const reports = await panel.locator('li.role-message.is-final .message-line').allInnerTexts();
+    const reports = await panel.locator('li.role-message.is-final .message-line').allTextContents();
     assert.ok(reports.some((line) => /^returns the number itself/.test(line.trim())), `the Tester's report is visible: ${JSON.stringify(reports.slice(0, 5))}`);
     const usage = await panel.locator('.timeline > li.cycle .cycle-usage').allInnerTexts();
     assert.ok(usage.length >= 3 && usage.every((line) => /^\d[\d.]*k? tokens( \(.*\))? — Tester \d/.test(line.trim())), `tokens per cycle and role: ${JSON.stringify(usage)}`);
@@ -242,3 +242,21 @@ describe('TDD Agent extension in Restricted Mode (untrusted workspace)', functio
     assert.match(followUpRequest, /It returns the sum of a and b\./);
   });
 });
+
+/** Opens the action history with its newest test run and the newest role report expanded, scrolled into view. */
+async function showHistoryMidSession(panel: Frame): Promise<void> {
+  await panel
+    .evaluate(`(() => {
+      const history = document.querySelector('details.history');
+      if (history) history.open = true;
+      const lastTest = [...document.querySelectorAll('li.action')].find((li) => li.querySelector('.test-badge'));
+      const lastReport = document.querySelector('li.role-message.is-final');
+      for (const li of [lastTest, lastReport]) {
+        const details = li && li.querySelector('details');
+        if (details) details.open = true;
+      }
+      const actions = document.querySelector('#actions');
+      if (actions) actions.scrollIntoView({ block: 'start' });
+    })()`)
+    .catch(() => undefined);
+}
