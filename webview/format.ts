@@ -25,6 +25,19 @@ export function formatCount(value: number): string {
   return value.toLocaleString('en-US');
 }
 
+/** "850", "12.3k", "1.2M": a short token count. */
+export function formatTokens(value: number): string {
+  if (value < 1000) return String(value);
+  if (value < 1_000_000) return `${(value / 1000).toFixed(value < 10_000 ? 1 : 0)}k`;
+  return `${(value / 1_000_000).toFixed(1)}M`;
+}
+
+/** An estimated cost in USD: "~$0.0042", "~$1.27" ("<$0.0001" for almost nothing). */
+export function formatCost(usd: number): string {
+  if (usd > 0 && usd < 0.0001) return '<$0.0001';
+  return `~$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
+}
+
 /** "m:ss" for a countdown; never negative. */
 export function formatCountdown(msLeft: number): string {
   const seconds = Math.max(0, Math.ceil(msLeft / 1000));

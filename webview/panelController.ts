@@ -18,13 +18,14 @@ import {
   openFileMessage,
   openTestOutputMessage,
   openDiffMessage,
+  followUpMessage,
   type ApprovalDecision,
   type PanelCommandName,
   type PanelState,
   type SessionActionName,
 } from '../src/shared/panelProtocol';
 import { fromPersisted, toPersisted } from './persistence';
-import { tickCountdowns } from './render/approvals';
+import { approvalKeyDecision, tickCountdowns } from './render/approvals';
 import { ACTION_ATTR, ACTIONS } from './render/context';
 import { renderPanel } from './render/panel';
 import type { VsCodeApi } from './vscodeApi';
@@ -79,6 +80,33 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     render();
     persist();
     announceChanges(previous, next);
+    focusNewApproval(previous, next);
+  };
+
+  /**
+   * A new approval request takes the keyboard focus (its card, never its Approve button) — only when the
+   * panel already has the focus and the person is not typing in it: an editor keeps its focus.
+   */
+  const focusNewApproval = (previous: PanelState | undefined, next: PanelState): void => {
+    const seen = new Set(previous?.approvals.map((request) => request.requestId));
+    const newest = [...next.approvals].reverse().find((request) => !seen.has(request.requestId) && !answered.has(request.requestId));
+    if (!newest || !document.hasFocus()) return;
+    const active = document.activeElement;
+    if (active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement) return;
+    const card = Array.from(root.querySelectorAll<HTMLElement>('.approval-card')).find((element) => element.getAttribute('data-request-id') === newest.requestId);
+    card?.focus();
+  };
+
+  /** A, Shift+A / L and D on an open approval card (or inside it) answer it; see `approvalKeyDecision`. */
+  const onKeyDown = (event: KeyboardEvent): void => {
+    const card = event.target instanceof Element ? event.target.closest<HTMLElement>('.approval-card:not(.is-settled)') : null;
+    if (!card) return;
+    const decision = approvalKeyDecision(event);
+    if (!decision) return;
+    const button = Array.from(card.querySelectorAll<HTMLButtonElement>(`button[${ACTION_ATTR.decision}]`)).find((b) => b.getAttribute(ACTION_ATTR.decision) === decision);
+    if (!button || button.disabled) return;
+    event.preventDefault();
+    button.click();
   };
 
   const onMessage = (event: MessageEvent): void => {
@@ -140,11 +168,25 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
       answered.set(requestId, decision); // optimistic: the card greys out until the host drops it
       render();
       persist();
-      // The answered card's buttons are now disabled: move keyboard focus to the next open request.
-      if (!root.contains(document.activeElement) || document.activeElement === document.body) {
-        root.querySelector<HTMLButtonElement>('.approval-card:not(.is-settled) button:enabled')?.focus();
+      // The answered card's buttons are now disabled: move keyboard focus to the next open request (the card, not its Approve button).
+      if (!root.contains(document.activeElement) || document.activeElement === document.body || document.activeElement?.matches('button:disabled, .approval-card.is-settled')) {
+        root.querySelector<HTMLElement>('.approval-card:not(.is-settled)')?.focus();
       }
     }
+  };
+
+  /** A follow-up question typed under an answer: one message to the host, then the input is cleared. */
+  const onSubmit = (event: SubmitEvent): void => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.classList.contains('follow-up')) return;
+    event.preventDefault();
+    const answerId = form.getAttribute(ACTION_ATTR.answerId);
+    const input = form.querySelector<HTMLInputElement>('input.follow-up-input');
+    const question = input?.value.trim() ?? '';
+    if (!answerId || !input || question === '') return;
+    api.postMessage(followUpMessage(answerId, question));
+    input.value = '';
+    announcer.textContent = 'Follow-up question sent.';
   };
 
   const onToggle = (event: Event): void => {
@@ -158,6 +200,8 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
 
   window.addEventListener('message', onMessage);
   root.addEventListener('click', onClick);
+  root.addEventListener('keydown', onKeyDown);
+  root.addEventListener('submit', onSubmit);
   root.addEventListener('toggle', onToggle, true); // toggle does not bubble
   const ticker = window.setInterval(() => tickCountdowns(root, Date.now()), 1000);
 
@@ -169,6 +213,8 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
       window.clearInterval(ticker);
       window.removeEventListener('message', onMessage);
       root.removeEventListener('click', onClick);
+      root.removeEventListener('keydown', onKeyDown);
+      root.removeEventListener('submit', onSubmit);
       root.removeEventListener('toggle', onToggle, true);
     },
   };

@@ -27,6 +27,11 @@ function describeEvent(event: SupervisorEvent, verbose: boolean): string | undef
       return verbose ? `    ${event.ok ? '·' : '✗'} ${event.tool} ${event.summary}` : undefined;
     case 'model_called':
       return verbose ? `    model: ${event.promptTokens}+${event.completionTokens} tokens, ${event.latencyMs} ms` : undefined;
+    case 'role_text':
+      return undefined;
+    case 'role_message':
+      // The report (a reply without tool calls) is worth a line; the text between tool calls only when verbose.
+      return event.final || verbose ? `    ${event.role}${event.final ? ' reports' : ''}: ${indentText(event.text.trim())}` : undefined;
     case 'approval_requested':
     case 'approval_answered':
       return undefined; // the terminal transport asks and reports itself
@@ -56,6 +61,11 @@ function describeEvent(event: SupervisorEvent, verbose: boolean): string | undef
     case 'error':
       return `Error ${event.error.error_code}: ${event.error.message}`;
   }
+}
+
+function indentText(text: string): string {
+  const clipped = text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
+  return clipped.replace(/\n/g, '\n      ');
 }
 
 /** Returns a listener that writes each event's line to `out` (stderr in the CLI). */

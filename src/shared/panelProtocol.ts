@@ -111,6 +111,7 @@ export const PANEL_MESSAGE = {
   openFile: 'openFile',
   openTestOutput: 'openTestOutput',
   openDiff: 'openDiff',
+  followUp: 'followUp',
   log: 'log',
 } as const;
 
@@ -143,6 +144,11 @@ export const SessionTotalsSchema = z.object({
   commits: count,
 });
 
+/** Tokens sent to (input) and written by (output) the model. */
+export const TokenUsageSchema = z.object({ input: count, output: count });
+/** A model's price in USD per million tokens (the `tddAgent.modelPrices` setting): the panel's cost is an estimate from it. */
+export const ModelPriceSchema = z.object({ input: z.number().check(z.nonnegative()), output: z.number().check(z.nonnegative()) });
+
 /** The session header: what runs, where, and how far it got. */
 export const SessionHeaderSchema = z.object({
   kata: text,
@@ -167,6 +173,10 @@ export const SessionHeaderSchema = z.object({
   sandbox: z.optional(text),
   /** The `tddAgent.sandbox` setting the session was started with (`off`: nothing is confined). */
   sandboxMode: z.optional(z.enum(SANDBOX_MODES)),
+  /** Input and output tokens of this run (a resumed session's earlier tokens are only in `totals.tokens`). */
+  usage: z.optional(TokenUsageSchema),
+  /** The model's price when `tddAgent.modelPrices` knows it (absent: tokens only, no cost). */
+  price: z.optional(ModelPriceSchema),
 });
 
 /** Passed/failed test counts of one run. */
@@ -178,6 +188,8 @@ export const PhaseSummarySchema = z.object({
   outcome: z.enum(PHASE_OUTCOMES),
   attempts: count,
   duration_ms: count,
+  /** Tokens the role's model calls used in this cycle. */
+  usage: z.optional(TokenUsageSchema),
 });
 
 /** One red-green-refactor cycle in the timeline. */
@@ -192,6 +204,8 @@ export const CycleSummarySchema = z.object({
   title: z.optional(text),
   tests: TestCountsSchema,
   phases: z.array(PhaseSummarySchema),
+  /** Tokens the cycle's model calls used (all roles). */
+  usage: z.optional(TokenUsageSchema),
 });
 
 /** One tool call in the action history. */
@@ -222,6 +236,8 @@ export const ActionRecordSchema = z.object({
   ),
   /** A `write_file` / `edit_file` call's change: the worktree-relative path and a compact unified diff ("Open diff" shows all of it). */
   fileChange: z.optional(z.object({ path: text, diff: text })),
+  /** A role's own words (`tool` is `message`): its text of one model call, Markdown; `final` for its report; `streaming` while it arrives. */
+  message: z.optional(z.object({ text, final: z.boolean(), streaming: z.boolean() })),
 });
 
 /** A unified diff of a file write, shown on the approval card. */
@@ -271,6 +287,8 @@ export const QaAnswerSchema = z.object({
   /** Where the selection came from, e.g. `src/fizz.js:3-9`. */
   source: z.optional(text),
   at: z.optional(epochMs),
+  /** The id of the answer this one follows up (a question asked in the panel). */
+  followUpOf: z.optional(text),
 });
 
 /** A chain-of-thought agent's step-by-step explanation. */
@@ -283,6 +301,8 @@ export const CotAnswerSchema = z.object({
   confidence,
   source: z.optional(text),
   at: z.optional(epochMs),
+  /** The id of the answer this one follows up. */
+  followUpOf: z.optional(text),
 });
 
 /** A QA or CoT answer. */
@@ -352,6 +372,10 @@ export const PanelStateSchema = z.object({
   repository: z._default(z.nullable(RepositorySessionsSchema), null),
 });
 
+/** Input/output tokens. */
+export type TokenUsageCounts = z.infer<typeof TokenUsageSchema>;
+/** A model's price per million tokens. */
+export type ModelPrice = z.infer<typeof ModelPriceSchema>;
 /** Session totals. */
 export type SessionTotals = z.infer<typeof SessionTotalsSchema>;
 /** The session header. */
@@ -382,6 +406,11 @@ export type RecordedSession = z.infer<typeof RecordedSessionSchema>;
 export type RepositorySessions = z.infer<typeof RepositorySessionsSchema>;
 /** The whole panel view model. */
 export type PanelState = z.infer<typeof PanelStateSchema>;
+
+/** The estimated cost in USD of `usage` at `price` (USD per million tokens). */
+export function estimatedCost(usage: TokenUsageCounts, price: ModelPrice): number {
+  return (usage.input * price.input + usage.output * price.output) / 1_000_000;
+}
 
 /** A fresh state with nothing to show yet (the host's starting point). */
 export function emptyPanelState(options: { instanceId: string; trusted: boolean }): PanelState {
@@ -460,6 +489,14 @@ export const OpenFileMessageSchema = z.strictObject({
 export const OpenTestOutputMessageSchema = z.strictObject({ type: z.literal(PANEL_MESSAGE.openTestOutput), id: requestId });
 /** Panel → host: open VS Code's diff editor for the file change of an approval card or a history entry (by its request or entry id). */
 export const OpenDiffMessageSchema = z.strictObject({ type: z.literal(PANEL_MESSAGE.openDiff), id: requestId });
+/** Longest follow-up question the host accepts from the panel. */
+export const FOLLOW_UP_LIMIT = 2000;
+/** Panel → host: a follow-up question to answer `answerId`, for the same agent with the previous question and answer as context. */
+export const FollowUpMessageSchema = z.strictObject({
+  type: z.literal(PANEL_MESSAGE.followUp),
+  answerId: requestId,
+  question: z.string().check(z.trim(), z.minLength(1), z.maxLength(FOLLOW_UP_LIMIT)),
+});
 /** Panel → host: a log line for the extension's output channel (e.g. a render failure). */
 export const LogMessageSchema = z.strictObject({
   type: z.literal(PANEL_MESSAGE.log),
@@ -477,6 +514,7 @@ export const PanelMessageSchema = z.discriminatedUnion('type', [
   OpenFileMessageSchema,
   OpenTestOutputMessageSchema,
   OpenDiffMessageSchema,
+  FollowUpMessageSchema,
   LogMessageSchema,
 ]);
 
@@ -500,6 +538,8 @@ export type OpenFileMessage = z.infer<typeof OpenFileMessageSchema>;
 export type OpenTestOutputMessage = z.infer<typeof OpenTestOutputMessageSchema>;
 /** Panel → host: open a file change in the diff editor. */
 export type OpenDiffMessage = z.infer<typeof OpenDiffMessageSchema>;
+/** Panel → host: a follow-up question. */
+export type FollowUpMessage = z.infer<typeof FollowUpMessageSchema>;
 /** Panel → host log line. */
 export type LogMessage = z.infer<typeof LogMessageSchema>;
 /** Any panel → host message. */
@@ -599,6 +639,11 @@ export function parseSourceLabel(label: string): { path: string; line?: number }
 /** Builds the panel's request to open the full output of test run `id`. */
 export function openTestOutputMessage(id: string): OpenTestOutputMessage {
   return { type: PANEL_MESSAGE.openTestOutput, id };
+}
+
+/** Builds the panel's follow-up question to answer `answerId` (trimmed; the schema bounds it). */
+export function followUpMessage(answerId: string, question: string): FollowUpMessage {
+  return { type: PANEL_MESSAGE.followUp, answerId, question: question.trim() };
 }
 
 /** Builds a log line from the panel (truncated to the schema's limit). */

@@ -17,7 +17,7 @@ import { PanelStore } from './panel/panelStore';
 import { PanelViewProvider } from './panel/panelViewProvider';
 import { KataRunner, type RunKataOptions } from './session/kataRunner';
 import { SessionActions } from './session/sessionActions';
-import { askAboutSelection, type SelectionAgentKind } from './session/selectionAgents';
+import { askAboutSelection, askFollowUp, type SelectionAgentKind } from './session/selectionAgents';
 import { KataStatusBar } from './status/statusBar';
 import { SessionFiles } from './editor/sessionFiles';
 import { KataTests } from './testing/kataTestController';
@@ -182,6 +182,9 @@ export class ExtensionHost implements vscode.Disposable {
         return;
       case 'openTestOutput':
         void this.openTestOutput(message.id);
+        return;
+      case 'followUp':
+        void askFollowUp(this.selectionDeps, message.answerId, message.question);
         return;
       case 'log':
         this.log[message.level](`panel: ${message.message}`);

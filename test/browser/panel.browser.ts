@@ -418,7 +418,7 @@ describe('agent panel in Chromium', function () {
     await page.locator('.approval-card[data-request-id="req-write-42"]').getByRole('button', { name: /Always allow/ }).click();
     let posted = await waitForPosted(page, 2);
     assert.deepEqual(posted[1], { type: 'approvalResponse', requestId: 'req-write-42', decision: 'always' });
-    assert.equal(await focusedLabel(page), 'Approve: run_command', 'focus moves on to the next open request');
+    assert.equal(await page.evaluate(`document.activeElement?.matches('.approval-card[data-request-id="req-cmd-43"]')`), true, 'focus moves on to the next open request (its card, not its Approve button)');
 
     // Keyboard only: Tab to the command card's Approve button, press Enter.
     await page.locator('.approval-card[data-request-id="req-cmd-43"] .command-line').focus();
@@ -633,5 +633,150 @@ describe('agent panel in Chromium', function () {
     await sendToPanel(page, stateMessage({ ...failedState(1), instanceId: 'host-2' }));
     await page.waitForSelector('.error-card');
     assert.equal(await text('.session-kata'), 'Bowling');
+  });
+  it("issue 11: the roles' own words: one line collapsed, Markdown when opened (code and list items, no script), streaming marked", async () => {
+    page = await openPanel('dark', 300);
+    const state = finishedState();
+    state.actions.push(
+      { id: 'message-1-tester-1-1', role: 'tester', tool: 'message', params: {}, resultSummary: '', ok: true, approval: 'auto', durationMs: 0, cycle: 1, message: { text: 'I add a test for `fizzbuzz(3)`:\n\n- returns **Fizz**\n- keeps other numbers\n\n<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">', final: true, streaming: false } },
+      { id: 'message-2-implementer-1-1', role: 'implementer', tool: 'message', params: {}, resultSummary: '', ok: true, approval: 'auto', durationMs: 0, cycle: 2, message: { text: 'Reading the failing test first, then writing the smallest', final: false, streaming: true } },
+    );
+    await sendToPanel(page, stateMessage(state));
+    await waitForRevision('#session');
+    await page.locator('details.history > summary').click();
+
+    const report = page.locator('li.role-message[data-action-id="message-1-tester-1-1"]');
+    assert.equal(await report.locator('details').evaluate((d) => (d as unknown as { open: boolean }).open), false, 'collapsed by default');
+    assert.equal((await report.locator('.message-line').innerText()).trim(), 'I add a test for `fizzbuzz(3)`:');
+    assert.match(String(await report.locator('summary').getAttribute('aria-label')), /^tester reports \(cycle 1\): I add a test/);
+    // One line: the summary is no taller than two lines of text.
+    const lineHeight = await report.locator('summary').evaluate((el) => el.getBoundingClientRect().height);
+    assert.ok(lineHeight < 40, `summary height ${lineHeight}`);
+
+    // Opened with the keyboard: Markdown, with code and list items, and nothing that runs.
+    await report.locator('summary').focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await report.locator('details').evaluate((d) => (d as unknown as { open: boolean }).open), true);
+    assert.equal(await report.locator('.message-text code').first().innerText(), 'fizzbuzz(3)');
+    assert.deepEqual(await report.locator('.message-text li').allInnerTexts(), ['returns Fizz', 'keeps other numbers']);
+    assert.equal(await report.locator('.message-text script, .message-text img, [onerror]').count(), 0);
+    assert.equal(await page.evaluate('window.__pwned'), undefined, 'no script ran');
+
+    const streaming = page.locator('li.role-message[data-action-id="message-2-implementer-1-1"]');
+    assert.match(String(await streaming.locator('summary').getAttribute('aria-label')), /^implementer is writing \(cycle 2\)/);
+    assert.equal(await streaming.locator('.message-streaming').count(), 1);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-role-messages-300px.png'), fullPage: true });
+  });
+
+  it('issue 11: tokens per role and per cycle, and an estimated cost only when the model has a price', async () => {
+    page = await openPanel();
+    const state = finishedState();
+    state.cycles[0] = { ...state.cycles[0]!, usage: { input: 1200, output: 300 }, phases: state.cycles[0]!.phases.map((p, i) => (i === 0 ? { ...p, usage: { input: 700, output: 100 } } : i === 1 ? { ...p, usage: { input: 500, output: 200 } } : p)) };
+    state.session = { ...state.session!, usage: { input: 1200, output: 300 } };
+    await sendToPanel(page, stateMessage(state));
+    await waitForRevision('.cycle-usage');
+    const usage = async (): Promise<string> => (await page.locator('.timeline > li.cycle[data-cycle="1"] .cycle-usage').innerText()).replace(/\s+/g, ' ').trim();
+    assert.equal(await usage(), '1.5k tokens — Tester 800 · Implementer 700');
+    assert.equal(await page.locator('#session-totals').innerText().then((t) => t.includes('est. cost')), false, 'unknown model: tokens only');
+
+    const priced = finishedState(11);
+    priced.cycles[0] = state.cycles[0]!;
+    priced.session = { ...state.session!, price: { input: 2.5, output: 10 } };
+    await sendToPanel(page, stateMessage(priced));
+    await page.waitForSelector('.cycle-cost');
+    assert.equal(await usage(), '1.5k tokens (~$0.0060) — Tester 800 · Implementer 700');
+    assert.match((await page.locator('#session-totals').innerText()).replace(/\s+/g, ' '), /est\. cost ~\$0\.0060/);
+  });
+
+  it('issue 11: approval cards answer to A, Shift+A / L and D; the newest card takes the focus; Enter and Escape answer nothing', async () => {
+    page = await openPanel();
+    await page.bringToFront();
+    const state = approvalState(Date.now() + 60_000);
+    const [first, second] = state.approvals;
+    state.approvals = [first!];
+    await sendToPanel(page, stateMessage(state));
+    await waitForRevision('.approval-card');
+    const focusedCard = (): Promise<string | null> => page.evaluate(`document.activeElement?.closest('.approval-card')?.getAttribute('data-request-id') ?? null`);
+    assert.equal(await focusedCard(), first!.requestId, 'a new request takes the focus (the panel has it)');
+    assert.equal(await page.evaluate(`document.activeElement.tagName`), 'ARTICLE', 'the card itself, not its Approve button');
+    assert.match(String(await page.locator('.approval-card').getAttribute('aria-keyshortcuts')), /A Shift\+A L D/);
+
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    assert.equal((await postedMessages(page)).length, 1, 'Enter and Escape post nothing');
+
+    await page.keyboard.press('d');
+    let posted = await waitForPosted(page, 2);
+    assert.deepEqual(posted[1], { type: 'approvalResponse', requestId: first!.requestId, decision: 'deny' });
+
+    const both = approvalState(Date.now() + 60_000, 21);
+    both.approvals = [first!, second!];
+    await sendToPanel(page, stateMessage(both));
+    await page.waitForSelector(`.approval-card[data-request-id="${second!.requestId}"]`);
+    assert.equal(await focusedCard(), second!.requestId, 'the newest request takes the focus');
+    await page.keyboard.press('Shift+A');
+    posted = await waitForPosted(page, 3);
+    assert.deepEqual(posted[2], { type: 'approvalResponse', requestId: second!.requestId, decision: 'always' });
+
+    const third = approvalState(Date.now() + 60_000, 22);
+    third.approvals = [{ ...second!, requestId: 'req-next-44' }];
+    await sendToPanel(page, stateMessage(third));
+    await page.waitForSelector('.approval-card[data-request-id="req-next-44"]');
+    await page.keyboard.press('a');
+    posted = await waitForPosted(page, 4);
+    assert.deepEqual(posted[3], { type: 'approvalResponse', requestId: 'req-next-44', decision: 'approve' });
+    // Every button has an accessible name.
+    assert.deepEqual(await page.evaluate(`[...document.querySelectorAll('button')].filter((b) => !(b.getAttribute('aria-label') || b.textContent.trim())).map((b) => b.outerHTML)`), []);
+  });
+
+  it('issue 11: a new approval does not take the focus from something else being typed in', async () => {
+    page = await openPanel();
+    await page.evaluate(`(() => { const input = document.createElement('input'); input.id = 'typing'; document.body.appendChild(input); input.focus(); })()`);
+    await sendToPanel(page, stateMessage(approvalState(Date.now() + 60_000)));
+    await waitForRevision('.approval-card');
+    assert.equal(await page.evaluate(`document.activeElement?.id`), 'typing');
+  });
+
+  it('issue 11: at 300 px the approval buttons, role names, durations and role messages stay within the panel', async () => {
+    page = await openPanel('dark', 300);
+    const state = approvalState(Date.now() + 60_000);
+    state.actions.push({ id: 'message-1-tester-1-1', role: 'refactorer', tool: 'message', params: {}, resultSummary: '', ok: true, approval: 'auto', durationMs: 0, cycle: 1, message: { text: 'A very long first line of a report that certainly does not fit into a three hundred pixel wide sidebar at all', final: true, streaming: false } });
+    await sendToPanel(page, stateMessage(state));
+    await waitForRevision('.approval-card');
+    await page.locator('details.history > summary').click();
+    const outside = await page.evaluate(`[...document.querySelectorAll('.approval-actions button, .phases th, .phase-duration, .action-role, .action-duration, .message-role, .role-message summary, .cycle-usage')]
+      .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5 || (el.matches('button, .phases th, .phase-duration, .action-role, .action-duration, .message-role') && el.scrollWidth > el.clientWidth + 1))
+      .map((el) => el.className + ': ' + el.textContent)`);
+    assert.deepEqual(outside, []);
+    assert.equal(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'), 0);
+  });
+  it('issue 11: a follow-up question is typed under an answer (kept across snapshots) and sent as one message; a follow-up answer says what it follows', async () => {
+    page = await openPanel('dark', 300);
+    const state = finishedState();
+    const qa = state.answers.find((a) => a.kind === 'qa')!;
+    await sendToPanel(page, stateMessage(state));
+    await waitForRevision('.follow-up-input');
+    const form = page.locator(`article[data-answer-id="${qa.id}"] form.follow-up`);
+    await form.getByRole('textbox', { name: 'Follow-up question about this answer' }).fill('And for 45?');
+    // A new snapshot (the session goes on) re-renders the panel: the typed question stays.
+    await sendToPanel(page, stateMessage(finishedState(11)));
+    await page.waitForFunction(`document.querySelector('#session')?.isConnected`);
+    assert.equal(await form.getByRole('textbox').inputValue(), 'And for 45?');
+    await form.getByRole('textbox').press('Enter');
+    const posted = await waitForPosted(page, 2);
+    assert.deepEqual(posted[1], { type: 'followUp', answerId: qa.id, question: 'And for 45?' });
+    assert.equal(await form.getByRole('textbox').inputValue(), '', 'cleared once sent');
+    await form.getByRole('button', { name: 'Ask the follow-up question' }).click();
+    assert.equal((await postedMessages(page)).length, 2, 'an empty question is not sent');
+
+    const answered = finishedState(12);
+    answered.answers.push({ kind: 'qa', id: 'qa-follow-1', question: 'And for 45?', answer: 'It returns `FizzBuzz`:\n\n- 45 % 15 === 0', confidence: 0.9, reasoning: '', source: qa.source, followUpOf: qa.id });
+    await sendToPanel(page, stateMessage(answered));
+    const follow = page.locator('article[data-answer-id="qa-follow-1"]');
+    await follow.waitFor();
+    assert.match(await follow.locator('.answer-follow-up-of').innerText(), /^Follow-up to: /);
+    assert.equal(await follow.locator('.answer-text code').innerText(), 'FizzBuzz');
+    assert.equal(await follow.locator('.answer-text li').count(), 1);
+    assert.equal(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'), 0);
   });
 });

@@ -51,15 +51,25 @@ describe('TDD Agent extension in a real VS Code: run a kata end to end', functio
     assert.equal((await card.locator('.danger-badge').innerText()).trim(), 'MEDIUM');
     assert.match(await card.locator('.approval-tool').innerText(), /write_file|run_tests/);
     await screenshot(page, 'kata-approval-card');
-    await card.locator('button[data-decision="approve"]').click();
+    // Issue 11: answered with the keyboard (A = approve once) on the focused card.
+    const firstId = await card.getAttribute('data-request-id');
+    await card.press('a');
+    await panel.locator(`.approval-card[data-request-id="${firstId}"]:not(.is-settled)`).waitFor({ state: 'detached', timeout: 30_000 });
 
     // From then on: "Always allow" each tool the first time it is asked for, until the session ends.
     let sawRunningStatus = '';
     let runTestsCard = '';
+    let midSession = false;
     await alwaysAllowUntilFinished(
       panel,
       async () => {
         sawRunningStatus ||= await statusBarText(page, /TDD \d+\/\d+ (red|green|refactor|starting)/, 500).catch(() => '');
+        // Issue 11: mid-session, with no card waiting, a test run and a role's report opened in the history (README's screenshot).
+        if (!midSession && (await panel.locator('.approval-card:not(.is-settled)').count()) === 0 && (await panel.locator('li.role-message.is-final').count()) > 0 && (await panel.locator('.test-badge').count()) > 0) {
+          midSession = true;
+          await showHistoryMidSession(panel);
+          await screenshot(page, 'kata-mid-session');
+        }
       },
       undefined,
       async (pending) => {
@@ -75,6 +85,13 @@ describe('TDD Agent extension in a real VS Code: run a kata end to end', functio
     const finalStatus = await statusBarText(page, /TDD done/);
     assert.match(finalStatus, /TDD done \d+\/6 ✓\d+ ✗0 .*tok/);
     await screenshot(page, 'kata-finished-panel');
+
+    // Issue 11: the roles' own words are in the history (a report is final), and each cycle shows its tokens per role.
+    if (!(await panel.locator('details.history').evaluate((d) => (d as unknown as { open: boolean }).open))) await panel.locator('details.history > summary').click();
+    const reports = await panel.locator('li.role-message.is-final .message-line').allTextContents();
+    assert.ok(reports.some((line) => /^returns the number itself/.test(line.trim())), `the Tester's report is visible: ${JSON.stringify(reports.slice(0, 5))}`);
+    const usage = await panel.locator('.timeline > li.cycle .cycle-usage').allInnerTexts();
+    assert.ok(usage.length >= 3 && usage.every((line) => /^\d[\d.]*k? tokens( \(.*\))? — Tester \d/.test(line.trim())), `tokens per cycle and role: ${JSON.stringify(usage)}`);
 
     // The workspace's git history: a session branch with the green commits; the person never left main.
     const git = simpleGit(workspace);
@@ -205,6 +222,41 @@ describe('TDD Agent extension in Restricted Mode (untrusted workspace)', functio
     const request = wb.model.chatRequests().at(-1)!.body;
     assert.match(JSON.stringify(request.messages), /What does sum return\?/);
     assert.match(JSON.stringify(request.messages), /return a \+ b/, 'the selection is the context');
+    assert.match(JSON.stringify(request.messages), /File: sum\.js \(language: javascript\)/, 'with the file name and language');
     await screenshot(page, 'restricted-mode-qa-answer');
+
+    // Issue 11: a follow-up asked in the panel goes to the same agent with the previous Q/A; its Markdown answer renders <code> and <li> and runs no script.
+    wb.model.enqueue({ json: { answer: 'Use `sum(a, b)`:\n\n- adds a and b\n- returns a number\n\n<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">', confidence: 0.8, reasoning: '' } });
+    const followUp = panel.locator('.answer-qa form.follow-up input').first();
+    await followUp.fill('And how do I call it?');
+    await followUp.press('Enter');
+    const second = panel.locator('.answer-qa').filter({ has: panel.locator('.answer-follow-up-of') }).first();
+    await second.waitFor({ timeout: 60_000 });
+    assert.equal(await second.locator('.answer-text code').first().innerText(), 'sum(a, b)');
+    assert.deepEqual(await second.locator('.answer-text li').allInnerTexts(), ['adds a and b', 'returns a number']);
+    assert.equal(await second.locator('script, img').count(), 0);
+    assert.equal(await panel.evaluate('window.__pwned'), undefined, 'no script ran');
+    const followUpRequest = JSON.stringify(wb.model.chatRequests().at(-1)!.body.messages);
+    assert.match(followUpRequest, /And how do I call it\?/);
+    assert.match(followUpRequest, /Previous question: What does sum return\?/);
+    assert.match(followUpRequest, /It returns the sum of a and b\./);
   });
 });
+
+/** Opens the action history with its newest test run and the newest role report expanded, scrolled into view. */
+async function showHistoryMidSession(panel: Frame): Promise<void> {
+  await panel
+    .evaluate(`(() => {
+      const history = document.querySelector('details.history');
+      if (history) history.open = true;
+      const lastTest = [...document.querySelectorAll('li.action')].find((li) => li.querySelector('.test-badge'));
+      const lastReport = document.querySelector('li.role-message.is-final');
+      for (const li of [lastTest, lastReport]) {
+        const details = li && li.querySelector('details');
+        if (details) details.open = true;
+      }
+      const actions = document.querySelector('#actions');
+      if (actions) actions.scrollIntoView({ block: 'start' });
+    })()`)
+    .catch(() => undefined);
+}

@@ -4,6 +4,7 @@ import { h } from '../dom';
 import { APPROVAL_OUTCOME_LABELS, formatDuration, formatJson } from '../format';
 import { icon } from '../icons';
 import { diffLine } from './approvals';
+import { markdownBlock } from '../markdown';
 import { ACTION_ATTR, ACTIONS } from './context';
 import { fileLink, openDiffButton, shortPath, testLocations, toolFilePath } from './fileLinks';
 
@@ -31,7 +32,35 @@ function renderFiles(action: ActionRecord): (HTMLElement | null)[] {
   ];
 }
 
+/** The first non-blank line of a message, for its collapsed one-line summary. */
+function firstLine(text: string): string {
+  return (text.split('\n').find((line) => line.trim()) ?? '').trim();
+}
+
+/** A role's own words: one line collapsed (click, Enter or Space on it expands), its whole text as Markdown. */
+function renderMessage(action: ActionRecord, message: NonNullable<ActionRecord['message']>): HTMLElement {
+  const kind = message.streaming ? 'is writing' : message.final ? 'reports' : 'says';
+  return h(
+    'li',
+    { class: `action role-message ${message.final ? 'is-final' : ''} ${message.streaming ? 'is-streaming' : ''}`, 'data-action-id': action.id, 'data-role': action.role },
+    h(
+      'details',
+      { [ACTION_ATTR.key]: `action:${action.id}` },
+      h(
+        'summary',
+        { 'aria-label': `${action.role} ${kind}${action.cycle ? ` (cycle ${action.cycle})` : ''}: ${firstLine(message.text).slice(0, 200)}` },
+        h('span', { class: 'action-status', 'aria-hidden': 'true' }, icon(message.final ? 'check' : 'question')),
+        h('span', { class: 'message-role' }, action.role),
+        h('span', { class: 'message-line' }, firstLine(message.text) || '…'),
+        message.streaming ? h('span', { class: 'message-streaming', 'aria-hidden': 'true' }, '…') : null,
+      ),
+      h('div', { class: 'action-body' }, action.cycle ? h('p', { class: 'action-cycle' }, `Cycle ${action.cycle}${message.final ? ' — report' : ''}`) : null, markdownBlock(message.text, 'message-text')),
+    ),
+  );
+}
+
 function renderAction(action: ActionRecord): HTMLElement {
+  if (action.message) return renderMessage(action, action.message);
   const denied = isDenied(action);
   const status = denied ? 'not run' : action.ok ? 'succeeded' : 'failed';
   return h(
@@ -77,6 +106,7 @@ export function renderActions(actions: readonly ActionRecord[]): HTMLElement | n
   if (actions.length === 0) return null;
   // Denials and time-outs are the person's (or the clock's) answer, not failures of the tool.
   const failed = actions.filter((action) => !action.ok && !isDenied(action)).length;
+  const messages = actions.filter((action) => action.message).length;
   return h(
     'section',
     { class: 'section section-actions', id: 'actions', 'aria-label': 'Action history' },
@@ -88,7 +118,7 @@ export function renderActions(actions: readonly ActionRecord[]): HTMLElement | n
         { class: 'section-title' },
         icon('terminal'),
         h('span', {}, 'Action history'),
-        h('span', { class: 'count-badge', 'aria-label': `${actions.length} tool calls` }, String(actions.length)),
+        h('span', { class: 'count-badge', 'aria-label': `${actions.length - messages} tool calls${messages > 0 ? `, ${messages} messages` : ''}` }, String(actions.length)),
         failed > 0 ? h('span', { class: 'history-failed' }, `${failed} failed`) : null,
       ),
       h('ol', { class: 'action-list', reversed: true }, [...actions].reverse().map(renderAction)),

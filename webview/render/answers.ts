@@ -1,5 +1,5 @@
 /** QA and chain-of-thought answers about selected code (CoT steps as an ordered list), their text as Markdown. */
-import { parseSourceLabel, type Answer, type CotAnswer, type QaAnswer } from '../../src/shared/panelProtocol';
+import { FOLLOW_UP_LIMIT, parseSourceLabel, type Answer, type CotAnswer, type QaAnswer } from '../../src/shared/panelProtocol';
 import { h } from '../dom';
 import { formatConfidence } from '../format';
 import { icon } from '../icons';
@@ -40,11 +40,40 @@ function source(answer: Answer): HTMLElement | null {
   );
 }
 
-function renderQa(answer: QaAnswer): HTMLElement {
+/** The input under an answer for a follow-up question (the same agent answers it, with this Q/A as context). */
+function followUpForm(answer: Answer): HTMLElement {
+  const inputId = `follow-up-${answer.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  return h(
+    'form',
+    { class: 'follow-up', [ACTION_ATTR.answerId]: answer.id, 'aria-label': 'Follow-up question' },
+    h('input', {
+      type: 'text',
+      id: inputId,
+      class: 'follow-up-input',
+      name: 'question',
+      maxlength: FOLLOW_UP_LIMIT,
+      placeholder: 'Ask a follow-up…',
+      'aria-label': 'Follow-up question about this answer',
+      autocomplete: 'off',
+      [ACTION_ATTR.key]: `follow-up:${answer.id}`,
+    }),
+    h('button', { type: 'submit', class: 'button button-secondary follow-up-send', 'aria-label': 'Ask the follow-up question' }, 'Ask'),
+  );
+}
+
+function followUpLabel(answer: Answer, answers: readonly Answer[]): HTMLElement | null {
+  if (!answer.followUpOf) return null;
+  const previous = answers.find((a) => a.id === answer.followUpOf);
+  const asked = previous ? (previous.kind === 'qa' ? previous.question : previous.problem) : 'an earlier answer';
+  return h('p', { class: 'answer-follow-up-of', title: asked }, `Follow-up to: ${asked}`);
+}
+
+function renderQa(answer: QaAnswer, answers: readonly Answer[]): HTMLElement {
   return h(
     'article',
     { class: 'answer answer-qa', 'data-answer-id': answer.id, 'aria-label': 'Answer' },
     h('h3', { class: 'answer-kind' }, icon('question'), h('span', {}, 'Question')),
+    followUpLabel(answer, answers),
     h('p', { class: 'answer-question' }, answer.question),
     source(answer),
     h('div', { class: 'field-label' }, 'Answer'),
@@ -53,20 +82,23 @@ function renderQa(answer: QaAnswer): HTMLElement {
     answer.reasoning
       ? h('details', { class: 'reasoning', [ACTION_ATTR.key]: `reasoning:${answer.id}` }, h('summary', {}, 'Reasoning'), markdownBlock(answer.reasoning))
       : null,
+    followUpForm(answer),
   );
 }
 
-function renderCot(answer: CotAnswer): HTMLElement {
+function renderCot(answer: CotAnswer, answers: readonly Answer[]): HTMLElement {
   return h(
     'article',
     { class: 'answer answer-cot', 'data-answer-id': answer.id, 'aria-label': 'Step-by-step explanation' },
     h('h3', { class: 'answer-kind' }, icon('steps'), h('span', {}, 'Step by step')),
+    followUpLabel(answer, answers),
     h('p', { class: 'answer-question' }, answer.problem),
     source(answer),
     h('ol', { class: 'cot-steps' }, answer.steps.map((step) => h('li', {}, markdownInline(step)))),
     h('div', { class: 'field-label' }, 'Final answer'),
     markdownBlock(answer.final_answer, 'answer-text answer-final'),
     confidenceMeter(answer.confidence),
+    followUpForm(answer),
   );
 }
 
@@ -78,6 +110,6 @@ export function renderAnswers(answers: readonly Answer[]): HTMLElement | null {
     'Answers',
     'question',
     answers.length,
-    [...answers].reverse().map((answer) => (answer.kind === 'qa' ? renderQa(answer) : renderCot(answer))),
+    [...answers].reverse().map((answer) => (answer.kind === 'qa' ? renderQa(answer, answers) : renderCot(answer, answers))),
   );
 }

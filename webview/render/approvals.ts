@@ -105,6 +105,10 @@ function renderCard(request: PendingApproval, context: RenderContext): HTMLEleme
       class: `approval-card danger-${request.dangerLevel.toLowerCase()} ${answered || expired ? 'is-settled' : ''}`,
       'data-request-id': request.requestId,
       'aria-labelledby': titleId,
+      // Focusable itself (not its Approve button), so Enter never approves: see APPROVAL_KEYS.
+      tabindex: -1,
+      [ACTION_ATTR.key]: `approval-card:${request.requestId}`,
+      ...(answered || expired ? {} : { 'aria-keyshortcuts': 'A Shift+A L D' }),
     },
     h(
       'div',
@@ -129,6 +133,19 @@ function renderCard(request: PendingApproval, context: RenderContext): HTMLEleme
       decisionButton(request, 'deny', 'Deny', 'button-secondary', Boolean(answered) || expired),
       decisionButton(request, 'always', 'Always allow for this session', 'button-secondary button-always', Boolean(answered) || expired),
     ),
+    answered || expired
+      ? null
+      : h(
+          'p',
+          { class: 'approval-keys', 'aria-hidden': 'true' },
+          'Keys: ',
+          h('kbd', {}, 'A'),
+          ' approve · ',
+          h('kbd', {}, 'L'),
+          ' always · ',
+          h('kbd', {}, 'D'),
+          ' deny',
+        ),
     h(
       'p',
       { class: 'approval-status' },
@@ -142,6 +159,29 @@ function renderCard(request: PendingApproval, context: RenderContext): HTMLEleme
           ),
     ),
   );
+}
+
+/**
+ * Keys answering the focused approval card (documented in the README): A approves once, Shift+A or L
+ * always allows the tool for the session, D denies. Enter and Escape answer nothing (Enter only activates
+ * a focused button), so no key press approves by default. Undefined for any other key or with Ctrl/Alt/Cmd.
+ */
+export function approvalKeyDecision(event: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'altKey' | 'metaKey'>): ApprovalDecision | undefined {
+  if (event.ctrlKey || event.altKey || event.metaKey) return undefined;
+  switch (event.key) {
+    case 'a':
+      return event.shiftKey ? 'always' : 'approve';
+    case 'A':
+      return event.shiftKey ? 'always' : 'approve';
+    case 'l':
+    case 'L':
+      return 'always';
+    case 'd':
+    case 'D':
+      return 'deny';
+    default:
+      return undefined;
+  }
 }
 
 /** Makes an id fragment from a request id (ids may hold any characters). */

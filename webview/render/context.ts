@@ -27,6 +27,8 @@ export const ACTION_ATTR = {
   sessionFile: 'data-session-file',
   /** The history entry (or approval request) whose full test output or diff to open. */
   entryId: 'data-entry-id',
+  /** The answer a follow-up form asks about. */
+  answerId: 'data-answer-for',
   /** Stable key to restore focus and the open state of <details> across re-renders. */
   key: 'data-key',
 } as const;

@@ -1,7 +1,7 @@
 /** The cycle timeline: one entry per red-green-refactor cycle with its phases, tests and commit. */
-import type { CycleOutcome, CycleSummary, PhaseOutcome, PhaseSummary } from '../../src/shared/panelProtocol';
+import { estimatedCost, type CycleOutcome, type CycleSummary, type ModelPrice, type PhaseOutcome, type PhaseSummary } from '../../src/shared/panelProtocol';
 import { h } from '../dom';
-import { CYCLE_OUTCOME_LABELS, formatDuration, PHASE_OUTCOME_LABELS, plural, ROLE_LABELS, shortSha } from '../format';
+import { CYCLE_OUTCOME_LABELS, formatCost, formatDuration, formatTokens, PHASE_OUTCOME_LABELS, plural, ROLE_LABELS, shortSha } from '../format';
 import { icon, type IconName } from '../icons';
 import { ACTION_ATTR, ACTIONS } from './context';
 import { section } from './section';
@@ -63,7 +63,22 @@ function renderCommit(sha: string, label: string, sessionId: string | undefined)
   );
 }
 
-function renderCycle(cycle: CycleSummary, sessionId: string | undefined): HTMLElement {
+/** The cycle's tokens (and estimated cost when the model's price is known), then each role's tokens. */
+function renderUsage(cycle: CycleSummary, price: ModelPrice | undefined): HTMLElement | null {
+  if (!cycle.usage) return null;
+  const total = cycle.usage.input + cycle.usage.output;
+  const roles = cycle.phases.filter((p) => p.usage);
+  return h(
+    'p',
+    { class: 'cycle-usage', title: `${cycle.usage.input} input + ${cycle.usage.output} output tokens${price ? ` at $${price.input} / $${price.output} per 1M (an estimate)` : ''}` },
+    h('span', { class: 'cycle-tokens' }, `${formatTokens(total)} tokens`),
+    price ? h('span', { class: 'cycle-cost' }, ` (${formatCost(estimatedCost(cycle.usage, price))})`) : null,
+    roles.length > 0 ? ' — ' : null,
+    ...roles.flatMap((p, i) => [i > 0 ? ' · ' : null, h('span', { class: `role-tokens role-${p.role}` }, `${ROLE_LABELS[p.role]} ${formatTokens(p.usage!.input + p.usage!.output)}`)]),
+  );
+}
+
+function renderCycle(cycle: CycleSummary, sessionId: string | undefined, price?: ModelPrice): HTMLElement {
   return h(
     'li',
     { class: `cycle outcome-${cycle.outcome}`, 'data-cycle': cycle.n },
@@ -87,6 +102,7 @@ function renderCycle(cycle: CycleSummary, sessionId: string | undefined): HTMLEl
         ' · ',
         h('span', { class: cycle.tests.failed > 0 ? 'tests-failed' : 'tests-zero' }, `${cycle.tests.failed} failed`),
       ),
+      renderUsage(cycle, price),
       cycle.phases.length > 0
         ? h(
             'table',
@@ -99,8 +115,11 @@ function renderCycle(cycle: CycleSummary, sessionId: string | undefined): HTMLEl
   );
 }
 
-/** Renders the cycle timeline, or nothing before the first cycle; hashes open their commit of session `sessionId`. */
-export function renderCycles(cycles: readonly CycleSummary[], sessionId?: string): HTMLElement | null {
+/**
+ * Renders the cycle timeline, or nothing before the first cycle; hashes open their commit of session
+ * `sessionId`; with the model's `price`, each cycle's tokens come with an estimated cost.
+ */
+export function renderCycles(cycles: readonly CycleSummary[], sessionId?: string, price?: ModelPrice): HTMLElement | null {
   if (cycles.length === 0) return null;
-  return section('cycles', 'Cycles', 'cycle', cycles.length, h('ol', { class: 'timeline' }, cycles.map((c) => renderCycle(c, sessionId))));
+  return section('cycles', 'Cycles', 'cycle', cycles.length, h('ol', { class: 'timeline' }, cycles.map((c) => renderCycle(c, sessionId, price))));
 }

@@ -1,7 +1,7 @@
 /** The session header: kata, status, model/provider/branch, the sandbox in use, cycle progress, totals and — once ended — the session's buttons. */
-import type { SessionHeader } from '../../src/shared/panelProtocol';
+import { estimatedCost, type SessionHeader } from '../../src/shared/panelProtocol';
 import { h } from '../dom';
-import { formatCount, PHASE_LABELS, STATUS_LABELS } from '../format';
+import { formatCost, formatCount, PHASE_LABELS, STATUS_LABELS } from '../format';
 import { icon } from '../icons';
 
 function stat(label: string, value: string, tone: string): HTMLElement {
@@ -74,6 +74,7 @@ export function renderSessionHeader(session: SessionHeader, actions: HTMLElement
       stat('tests failed', formatCount(totals.testsFailed), totals.testsFailed > 0 ? 'failed' : 'neutral'),
       stat('commits', formatCount(totals.commits), 'neutral'),
       stat('tokens', formatCount(totals.tokens), 'neutral'),
+      session.price && session.usage ? stat('est. cost', formatCost(estimatedCost(session.usage, session.price)), 'neutral') : null,
     ),
     actions,
   );

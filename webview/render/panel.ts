@@ -46,7 +46,7 @@ function buildPanel(state: PanelState, context: RenderContext): HTMLElement[] {
     renderApprovals(state.approvals, context),
     renderErrors(state.errors),
     nothingYet ? renderEmptyState() : null,
-    renderCycles(state.cycles, state.session?.sessionId),
+    renderCycles(state.cycles, state.session?.sessionId, state.session?.price),
     renderActions(state.actions),
     renderAnswers(state.answers),
     renderSessions(state),
@@ -63,7 +63,19 @@ export function renderPanel(root: HTMLElement, state: PanelState, context: Rende
   const focusedKey = document.activeElement instanceof HTMLElement && root.contains(document.activeElement)
     ? document.activeElement.closest(`[${ACTION_ATTR.key}]`)?.getAttribute(ACTION_ATTR.key) ?? null
     : null;
+  // Text being typed (a follow-up question) survives the re-render.
+  const typed = new Map(
+    Array.from(root.querySelectorAll<HTMLInputElement>(`input[${ACTION_ATTR.key}]`))
+      .filter((input) => input.value !== '')
+      .map((input) => [input.getAttribute(ACTION_ATTR.key) ?? '', input.value] as const),
+  );
   root.replaceChildren(...buildPanel(state, context));
+  for (const input of Array.from(root.querySelectorAll<HTMLInputElement>(`input[${ACTION_ATTR.key}]`))) {
+    const value = typed.get(input.getAttribute(ACTION_ATTR.key) ?? '');
+    if (value === undefined) continue;
+    input.value = value;
+    input.setSelectionRange(value.length, value.length);
+  }
   for (const details of Array.from(root.querySelectorAll<HTMLDetailsElement>(`details[${ACTION_ATTR.key}]`))) {
     const open = openDetails.get(details.getAttribute(ACTION_ATTR.key) ?? '');
     if (open !== undefined) details.open = open;

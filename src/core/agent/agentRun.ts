@@ -24,6 +24,8 @@ export interface AgentRunDeps {
   listeners?: ReadonlySet<AgentEventListener>;
   onEvent?: AgentEventListener;
   signal?: AbortSignal;
+  /** Stream each model call's text as `text_delta` events (only when someone listens). */
+  streamText?: boolean;
 }
 
 /**
@@ -96,6 +98,7 @@ export class AgentRun {
       tools: options.tools && options.tools.length > 0 ? options.tools : undefined,
       signal: this.signal,
       timeoutMs: config.timeoutMs,
+      ...(this.deps.streamText && this.observed ? { onDelta: this.deltaEmitter(options.cycle ?? this.modelCalls + 1) } : {}),
     };
     let response = hooks ? await hooks.wrapModelCall(() => llm.call(request)) : await llm.call(request);
     this.modelCalls++;
@@ -115,6 +118,10 @@ export class AgentRun {
       });
     }
     return response;
+  }
+
+  private deltaEmitter(cycle: number): (delta: string) => void {
+    return (delta) => this.emit({ type: 'text_delta', agentId: this.agentId, cycle, delta });
   }
 }
 

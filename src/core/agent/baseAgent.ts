@@ -48,6 +48,8 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** Receives this execution's events (in addition to listeners added with `onEvent`). */
   onEvent?: AgentEventListener;
+  /** Stream the model's text: each piece arrives as a `text_delta` event before the call's `model_called` (needs a listener). */
+  streamText?: boolean;
 }
 
 /** Constructor options of {@link BaseAgent} and every agent built on it. */
@@ -344,6 +346,7 @@ export class BaseAgent implements StrategyHost {
       listeners: this.listeners,
       onEvent: options.onEvent,
       signal: options.signal,
+      streamText: options.streamText,
     });
     const metadata = (terminationReason: TerminationReason): ExecutionMetadata => ({
       agentId: this.id,

@@ -29,6 +29,8 @@ export type AgentEvent =
       latencyMs: number;
       text: string;
     }
+  /** A piece of the model's text as it streams (only with `streamText`); the call's whole text follows in `model_called`. */
+  | { type: 'text_delta'; agentId: string; cycle: number; delta: string }
   | { type: 'tool_started'; agentId: string; cycle: number; toolName: string; callId: string; params: unknown }
   | { type: 'tool_called'; agentId: string; cycle: number; toolName: string; callId: string; params: unknown; result: ToolCallResult }
   | {

@@ -62,6 +62,10 @@ export type SupervisorEvent =
   | { type: 'cycle_started'; cycle: number }
   | { type: 'phase_changed'; cycle: number; phase: Phase; role?: Role; attempt: number; hint?: string }
   | { type: 'model_called'; cycle: number; role: Role; promptTokens: number; completionTokens: number; latencyMs: number }
+  /** A piece of a role's text as the model streams it; `message` numbers the model calls of one turn (attempt). */
+  | { type: 'role_text'; cycle: number; role: Role; attempt: number; message: number; delta: string }
+  /** A role's whole message of one model call (redacted); `final` for its report (a reply without tool calls). */
+  | { type: 'role_message'; cycle: number; role: Role; attempt: number; message: number; text: string; final: boolean }
   | { type: 'tool_called'; cycle: number; role: Role; callId: string; tool: string; params: unknown; ok: boolean; summary: string; approval: ApprovalOutcome; durationMs: number }
   | { type: 'approval_requested'; requestId: string; tool: string; dangerLevel: DangerLevel; params: unknown; expiresAt: number }
   | { type: 'approval_answered'; requestId: string; decision: string }

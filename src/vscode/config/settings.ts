@@ -39,6 +39,7 @@ export const extensionSettingsSchema = z.object({
   mcpServers: z.array(mcpServerConfigSchema).default([]),
   agentsDir: optionalText,
   sandbox: z.enum(SANDBOX_MODES).default('auto'),
+  modelPrices: z.record(z.string().min(1), z.object({ input: z.number().min(0), output: z.number().min(0) })).default({}),
 });
 
 /** Validated settings. */
@@ -66,6 +67,8 @@ export interface ExtensionSettings {
    * person's own settings can choose that: the setting is restricted in untrusted workspaces).
    */
   sandbox: PanelSandboxMode;
+  /** USD per million input/output tokens by model id, over the defaults of `modelPrices.ts` (the panel's estimated cost). */
+  modelPrices: Record<string, { input: number; output: number }>;
 }
 
 /**
@@ -135,5 +138,6 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
     mcpServers: s.mcpServers,
     ...(s.agentsDir ? { agentsDir: s.agentsDir } : {}),
     sandbox: s.sandbox,
+    modelPrices: s.modelPrices,
   };
 }

@@ -10,6 +10,8 @@ import type { PhaseOutcome as CorePhaseOutcome, CycleOutcome as CoreCycleOutcome
 import type {
   ActionRecord,
   Answer,
+  ModelPrice,
+  TokenUsageCounts,
   CycleOutcome,
   CycleSummary,
   PanelError,
@@ -38,6 +40,8 @@ export const MAX_PARAMS_CHARS = 4000;
 export const MAX_TEST_EXCERPT_CHARS = 1200;
 /** Longest result summary kept per tool call. */
 export const MAX_SUMMARY_CHARS = 2000;
+/** Longest text of one role message kept in the history (the rest is cut with a marker). */
+export const MAX_MESSAGE_CHARS = 8000;
 
 /** Everything that changes the panel. `at` is the host's clock (epoch ms) when it happened. */
 export type PanelAction =
@@ -61,6 +65,8 @@ export type PanelAction =
   | { type: 'trust'; trusted: boolean }
   /** The session ended outside the supervisor's own events (e.g. it threw before `session_started`). */
   | { type: 'sessionAborted'; status: 'failed' | 'cancelled'; at: number }
+  /** The price of the session's model (`tddAgent.modelPrices`), or null when it is not known: tokens only. */
+  | { type: 'modelPrice'; price: ModelPrice | null }
   /** The repository's recorded sessions were read again (null: no repository, or not to be read). */
   | { type: 'repository'; repository: RepositorySessions | null }
   /** The host read the change a `write_file` / `edit_file` call of the history (entry `id`) made: its compact diff. */
@@ -128,6 +134,11 @@ function apply(state: PanelState, action: PanelAction): PanelState {
     case 'fileChange':
       if (!state.actions.some((a) => a.id === action.id)) return state;
       return { ...state, actions: state.actions.map((a) => (a.id === action.id ? { ...a, fileChange: { path: action.path, diff: clip(redactSecrets(action.diff), MAX_PARAMS_CHARS) } } : a)) };
+    case 'modelPrice': {
+      if (!state.session) return state;
+      const { price: _old, ...session } = state.session;
+      return { ...state, session: action.price ? { ...session, price: action.price } : session };
+    }
     case 'repository':
       // Read again on every focus and panel show: an unchanged listing is no new snapshot.
       return JSON.stringify(state.repository) === JSON.stringify(action.repository) ? state : { ...state, repository: action.repository };
@@ -174,8 +185,25 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
       const role = event.role;
       return updateCycle(withPhase, event.cycle, (c) => upsertPhase(c, role, { outcome: 'running', attempts: event.attempt }));
     }
-    case 'model_called':
-      return withSession(state, (s) => ({ ...s, totals: { ...s.totals, tokens: s.totals.tokens + event.promptTokens + event.completionTokens } }));
+    case 'model_called': {
+      const used: TokenUsageCounts = { input: Math.max(0, Math.round(event.promptTokens)), output: Math.max(0, Math.round(event.completionTokens)) };
+      const withTotals = withSession(state, (s) => ({ ...s, totals: { ...s.totals, tokens: s.totals.tokens + used.input + used.output }, usage: addUsage(s.usage, used) }));
+      return updateCycle(withTotals, event.cycle, (c) => {
+        const phase = c.phases.find((p) => p.role === event.role);
+        return { ...upsertPhase(c, event.role, { usage: addUsage(phase?.usage, used) }), usage: addUsage(c.usage, used) };
+      });
+    }
+    case 'role_text': {
+      const id = messageId(event);
+      const existing = state.actions.find((a) => a.id === id);
+      const sofar = existing?.message?.text ?? '';
+      if (sofar.length >= MAX_MESSAGE_CHARS) return state;
+      return addAction(state, messageRecord(event, existing ? existing.at ?? at : at, sofar + event.delta, false, true));
+    }
+    case 'role_message': {
+      const existing = state.actions.find((a) => a.id === messageId(event));
+      return addAction(state, messageRecord(event, existing?.at ?? at, event.text, event.final, false));
+    }
     case 'tool_called': {
       const record: ActionRecord = {
         id: event.callId || `call-${state.revision}`,
@@ -306,6 +334,31 @@ function testRunRecord(event: Extract<SupervisorEvent, { type: 'test_run_finishe
     at,
     testRun: { status, passed, failed, expectedRed, hasOutput: output !== '' },
   };
+}
+
+/** The history id of one model call's message of a role's turn. */
+function messageId(event: { cycle: number; role: string; attempt: number; message: number }): string {
+  return `message-${event.cycle}-${event.role}-${event.attempt}-${event.message}`;
+}
+
+function messageRecord(event: { cycle: number; role: string; attempt: number; message: number }, at: number, text: string, final: boolean, streaming: boolean): ActionRecord {
+  return {
+    id: messageId(event),
+    role: event.role,
+    tool: 'message',
+    params: {},
+    resultSummary: '',
+    ok: true,
+    approval: 'auto',
+    durationMs: 0,
+    cycle: event.cycle > 0 ? event.cycle : undefined,
+    at,
+    message: { text: clip(redactSecrets(text), MAX_MESSAGE_CHARS), final, streaming },
+  };
+}
+
+function addUsage(total: TokenUsageCounts | undefined, add: TokenUsageCounts): TokenUsageCounts {
+  return { input: (total?.input ?? 0) + add.input, output: (total?.output ?? 0) + add.output };
 }
 
 function withResumedTokens(totals: SessionTotals, resumedTokens: number | undefined): SessionTotals {

@@ -22,6 +22,7 @@ import type { SessionSummary } from '../../core/tdd/supervisor/sessionSummary';
 import type { ApprovalDecision } from '../../shared/panelProtocol';
 import { pickKata } from '../commands/kataPicker';
 import { createModelClient } from '../config/modelClient';
+import { modelPrice } from '../config/modelPrices';
 import type { ExtensionSettings } from '../config/settings';
 import { ApprovalBridge } from '../panel/approvalBridge';
 import { errorAction, vscodeErrorMessage } from '../panel/errorActions';
@@ -274,7 +275,11 @@ export class KataRunner implements vscode.Disposable {
             resume,
             sandbox: settings.sandbox,
             signal: abort.signal,
-            onEvent: (event) => this.onEvent(event, progress),
+            streamRoleText: true,
+            onEvent: (event) => {
+              this.onEvent(event, progress);
+              if (event.type === 'session_started') store.dispatch({ type: 'modelPrice', price: modelPrice(event.model, settings.modelPrices) ?? null });
+            },
           });
         },
       );

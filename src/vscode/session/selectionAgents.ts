@@ -12,6 +12,8 @@ import { createModelClient } from '../config/modelClient';
 import type { ExtensionSettings } from '../config/settings';
 import { showErrorNotice } from '../panel/errorNotice';
 import type { PanelStore } from '../panel/panelStore';
+import { MAX_ANSWERS } from '../panel/panelReducer';
+import { followUpContextText, selectionContextText, SURROUNDING_LINES } from './selectionContext';
 import { selectionLineRange } from './selectionRange';
 
 /** Longest selection sent as context (characters). */
@@ -39,14 +41,50 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
 }
 
-/** The selected text of the active editor and where it is, or undefined without a selection. */
-function currentSelection(): { code: string; source: string } | undefined {
+/** What an answer was given from, kept so a follow-up asked in the panel goes to the same agent with it. */
+interface AnswerOrigin {
+  kind: SelectionAgentKind;
+  context: string;
+  source: string;
+}
+
+/** The origins of the recent answers (as many as the panel keeps), by answer id. */
+const origins = new Map<string, AnswerOrigin>();
+
+function rememberOrigin(id: string, origin: AnswerOrigin): void {
+  origins.set(id, origin);
+  for (const key of origins.keys()) {
+    if (origins.size <= MAX_ANSWERS) break;
+    origins.delete(key);
+  }
+}
+
+/**
+ * The selected text of the active editor with its file name, language and up to SURROUNDING_LINES lines
+ * before and after (marked as context), and where it is; undefined without a selection.
+ */
+function currentSelection(): { context: string; source: string } | undefined {
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.selection.isEmpty) return undefined;
   const code = editor.document.getText(editor.selection);
   if (code.trim() === '') return undefined;
   const { start, end } = editor.selection;
-  return { code: code.slice(0, MAX_SELECTION_CHARS), source: `${vscode.workspace.asRelativePath(editor.document.uri)}:${selectionLineRange(start, end)}` };
+  const { document } = editor;
+  const lineText = (from: number, to: number): string[] => {
+    const lines: string[] = [];
+    for (let line = Math.max(0, from); line <= Math.min(document.lineCount - 1, to); line++) lines.push(document.lineAt(line).text.slice(0, 500));
+    return lines;
+  };
+  const file = vscode.workspace.asRelativePath(document.uri);
+  const context = selectionContextText({
+    file,
+    language: document.languageId,
+    selection: code.slice(0, MAX_SELECTION_CHARS),
+    startLine: start.line + 1,
+    before: start.line > 0 ? lineText(start.line - SURROUNDING_LINES, start.line - 1) : [],
+    after: lineText(end.line + 1, end.line + SURROUNDING_LINES),
+  });
+  return { context, source: `${file}:${selectionLineRange(start, end)}` };
 }
 
 /**
@@ -70,6 +108,31 @@ export async function askAboutSelection(deps: SelectionAgentDeps, kind: Selectio
     }));
   if (question === undefined || question.trim() === '') return undefined;
 
+  return answerWith(deps, kind, question, { kind, context: selection.context, source: selection.source });
+}
+
+/**
+ * A follow-up question asked in the panel under answer `answerId`: the same agent answers it with the
+ * original context and the previous question and answer. Resolves to the new answer, or undefined (an
+ * error card says why, e.g. the answer is from before the window was reloaded).
+ */
+export async function askFollowUp(deps: SelectionAgentDeps, answerId: string, question: string): Promise<Answer | undefined> {
+  const previous = deps.store.state.answers.find((a) => a.id === answerId);
+  const origin = origins.get(answerId);
+  if (!previous || !origin) {
+    void showErrorNotice(deps.store, deps.log, { error_code: 'NO_SELECTION', message: 'That answer is from before the window was reloaded: select the code and ask again.' });
+    return undefined;
+  }
+  const previousQuestion = previous.kind === 'qa' ? previous.question : previous.problem;
+  const previousAnswer = previous.kind === 'qa' ? previous.answer : [...previous.steps.map((step, i) => `${i + 1}. ${step}`), previous.final_answer].join('\n');
+  return answerWith(deps, origin.kind, question.trim(), { ...origin, context: followUpContextText(origin.context, previousQuestion, previousAnswer) }, answerId);
+}
+
+async function answerWith(deps: SelectionAgentDeps, kind: SelectionAgentKind, question: string, origin: AnswerOrigin, followUpOf?: string): Promise<Answer | undefined> {
+  const fail = (code: string, message: string): undefined => {
+    void showErrorNotice(deps.store, deps.log, { error_code: code, message });
+    return undefined;
+  };
   let settings: ExtensionSettings;
   try {
     settings = deps.settings();
@@ -87,20 +150,22 @@ export async function askAboutSelection(deps: SelectionAgentDeps, kind: Selectio
         const client = await createModelClient(settings, await deps.apiKey(), root, process.env, abort.signal);
         const config = { model: client.model };
         const id = `${kind}-${Date.now()}-${++answerCounter}`;
+        const common = { id, source: origin.source, at: Date.now(), ...(followUpOf ? { followUpOf } : {}) };
         if (kind === 'qa') {
-          const result = await new QAAgent({ llm: client.llm, config }).execute({ question, context: selection.code }, { signal: abort.signal });
+          const result = await new QAAgent({ llm: client.llm, config }).execute({ question, context: origin.context }, { signal: abort.signal });
           if (result.error) throw new AgentError(result.error.error_code, result.error.message, result.error.details);
-          return { kind: 'qa', id, question, answer: text(result.answer), confidence: clamp01(result.confidence), reasoning: text(result.reasoning), source: selection.source, at: Date.now() } satisfies Answer;
+          return { kind: 'qa', question, answer: text(result.answer), confidence: clamp01(result.confidence), reasoning: text(result.reasoning), ...common } satisfies Answer;
         }
-        const result = await new CoTAgent({ llm: client.llm, config }).execute({ problem: question, context: selection.code }, { signal: abort.signal });
+        const result = await new CoTAgent({ llm: client.llm, config }).execute({ problem: question, context: origin.context }, { signal: abort.signal });
         if (result.error) throw new AgentError(result.error.error_code, result.error.message, result.error.details);
         const steps = cotSteps(result);
-        return { kind: 'cot', id, problem: question, steps, final_answer: text(result.final_answer), confidence: clamp01(result.confidence), source: selection.source, at: Date.now() } satisfies Answer;
+        return { kind: 'cot', problem: question, steps, final_answer: text(result.final_answer), confidence: clamp01(result.confidence), ...common } satisfies Answer;
       },
     );
+    rememberOrigin(answer.id, origin);
     deps.store.dispatch({ type: 'answer', answer });
     deps.store.flush();
-    deps.log.info(`${kind} answer for ${selection.source} (confidence ${answer.confidence})`);
+    deps.log.info(`${kind} answer for ${origin.source}${followUpOf ? ' (follow-up)' : ''} (confidence ${answer.confidence})`);
     void deps.openPanel();
     return answer;
   } catch (error) {

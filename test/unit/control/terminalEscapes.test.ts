@@ -94,3 +94,14 @@ describe('terminal output shows control characters instead of sending them', () 
     assert.equal(formatEvent({ type: 'cycle_started', cycle: 3 }), 'Cycle 3');
   });
 });
+
+describe('CLI progress: the roles\' own words (issue 11)', () => {
+  it('prints a role\'s report terminal-escaped and indented; text between tool calls only when verbose; deltas never', () => {
+    const report: SupervisorEvent = { type: 'role_message', cycle: 1, role: 'tester', attempt: 1, message: 2, text: `returns Fizz for 3\n${ESC}[2Jcleared?`, final: true };
+    assert.equal(formatEvent(report), '    tester reports: returns Fizz for 3\n      \\x1b[2Jcleared?');
+    const between: SupervisorEvent = { type: 'role_message', cycle: 1, role: 'implementer', attempt: 1, message: 1, text: 'Reading the test first.', final: false };
+    assert.equal(formatEvent(between), undefined);
+    assert.equal(formatEvent(between, true), '    implementer: Reading the test first.');
+    assert.equal(formatEvent({ type: 'role_text', cycle: 1, role: 'tester', attempt: 1, message: 1, delta: 'x' }, true), undefined);
+  });
+});

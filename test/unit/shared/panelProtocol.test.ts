@@ -211,3 +211,18 @@ describe('panel protocol', () => {
     }
   });
 });
+
+describe('panel protocol: follow-up questions (issue 11)', () => {
+  it('a follow-up is one strict message with the answer id and a trimmed, bounded, non-blank question', async () => {
+    const { FOLLOW_UP_LIMIT, followUpMessage, parsePanelMessage } = await import('../../../src/shared/panelProtocol');
+    assert.deepEqual(parsePanelMessage(followUpMessage('qa-1', '  And for 45?  ')).message, { type: 'followUp', answerId: 'qa-1', question: 'And for 45?' });
+    for (const bad of [
+      { type: 'followUp', answerId: 'qa-1', question: '   ' },
+      { type: 'followUp', answerId: '', question: 'why?' },
+      { type: 'followUp', answerId: 'qa-1', question: 'x'.repeat(FOLLOW_UP_LIMIT + 1) },
+      { type: 'followUp', answerId: 'qa-1', question: 'why?', context: 'injected' },
+    ]) {
+      assert.equal(parsePanelMessage(bad).message, undefined, JSON.stringify(bad).slice(0, 80));
+    }
+  });
+});

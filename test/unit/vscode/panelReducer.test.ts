@@ -286,3 +286,55 @@ describe('panel reducer: test runs in the history (issue 11)', () => {
     assert.deepEqual(run.testRun, { status: 'failed', passed: 1, failed: 1, expectedRed: false, hasOutput: true });
   });
 });
+
+describe('panel reducer: the roles\' own words and their tokens (issue 11)', () => {
+  const started = (): PanelState => fold(fresh(), events(wholeSession(0).slice(0, 1)));
+
+  it('streamed role text grows one history entry per model call; the whole message replaces it and marks the report', () => {
+    let state = fold(started(), [
+      { type: 'supervisor', event: { type: 'cycle_started', cycle: 1 }, at: 10 },
+      { type: 'supervisor', event: { type: 'role_text', cycle: 1, role: 'tester', attempt: 1, message: 1, delta: 'I will add ' }, at: 11 },
+      { type: 'supervisor', event: { type: 'role_text', cycle: 1, role: 'tester', attempt: 1, message: 1, delta: 'a `fizz` test' }, at: 12 },
+    ]);
+    assertValid(state);
+    const entries = state.actions.filter((a) => a.message);
+    assert.equal(entries.length, 1);
+    assert.deepEqual(entries[0]!.message, { text: 'I will add a `fizz` test', final: false, streaming: true });
+    assert.equal(entries[0]!.cycle, 1);
+    assert.equal(entries[0]!.at, 11, 'keeps the time its first piece arrived');
+    state = fold(state, [
+      { type: 'supervisor', event: { type: 'role_message', cycle: 1, role: 'tester', attempt: 1, message: 1, text: 'I will add a `fizz` test.', final: false }, at: 13 },
+      { type: 'supervisor', event: { type: 'role_message', cycle: 1, role: 'tester', attempt: 1, message: 2, text: '- returns Fizz for 3', final: true }, at: 14 },
+    ]);
+    assertValid(state);
+    const after = state.actions.filter((a) => a.message);
+    assert.deepEqual(after.map((a) => [a.role, a.message!.text, a.message!.final, a.message!.streaming]), [
+      ['tester', 'I will add a `fizz` test.', false, false],
+      ['tester', '- returns Fizz for 3', true, false],
+    ]);
+  });
+
+  it('redacts secrets from role text and bounds a long message', () => {
+    registerSecret('sk-role-secret-123456');
+    const long = 'x'.repeat(20_000);
+    const state = fold(started(), [
+      { type: 'supervisor', event: { type: 'role_message', cycle: 1, role: 'implementer', attempt: 1, message: 1, text: 'key sk-role-secret-123456', final: false }, at: 1 },
+      { type: 'supervisor', event: { type: 'role_message', cycle: 1, role: 'implementer', attempt: 1, message: 2, text: long, final: true }, at: 2 },
+    ]);
+    const [secret, bounded] = state.actions.filter((a) => a.message);
+    assert.ok(!secret!.message!.text.includes('sk-role-secret-123456'));
+    assert.ok(bounded!.message!.text.length < 9000);
+  });
+
+  it('counts input and output tokens per role, per cycle and for the session; a known price is kept for the cost', () => {
+    let state = fold(fresh(), events(wholeSession(2)));
+    assert.deepEqual(state.cycles.map((c) => c.usage), [{ input: 200, output: 30 }, { input: 200, output: 30 }]);
+    assert.deepEqual(state.cycles[0]!.phases.map((p) => [p.role, p.usage]), [['tester', { input: 100, output: 20 }], ['implementer', { input: 100, output: 10 }], ['refactorer', undefined]]);
+    assert.deepEqual(state.session?.usage, { input: 400, output: 60 });
+    state = reducePanel(state, { type: 'modelPrice', price: { input: 2.5, output: 10 } });
+    assertValid(state);
+    assert.deepEqual(state.session?.price, { input: 2.5, output: 10 });
+    state = reducePanel(state, { type: 'modelPrice', price: null });
+    assert.equal(state.session?.price, undefined);
+  });
+});

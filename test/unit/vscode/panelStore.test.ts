@@ -83,3 +83,16 @@ describe('panel store: throttled snapshots and persistence', () => {
     }
   });
 });
+
+describe('panel store: streamed role text (issue 11)', () => {
+  it('a stream of role text deltas reaches the panel as the first snapshot plus one with the whole text so far', () => {
+    const seen: string[] = [];
+    const store = new PanelStore({ instanceId: 'i', trusted: true, throttleMs: 10_000 });
+    store.onDidChange((s) => seen.push(s.actions.find((a) => a.message)?.message?.text ?? ''));
+    const words = Array.from({ length: 200 }, (_, i) => `word${i} `);
+    for (const delta of words) store.dispatch({ type: 'supervisor', event: { type: 'role_text', cycle: 1, role: 'tester', attempt: 1, message: 1, delta }, at: 1 });
+    assert.equal(seen.length, 1, '200 deltas, one snapshot inside the window');
+    store.flush();
+    assert.deepEqual(seen, ['word0 ', words.join('')]);
+  });
+});

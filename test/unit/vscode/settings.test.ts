@@ -60,7 +60,7 @@ describe('extension settings (tddAgent.*)', () => {
   });
 
   it('knows every setting key it reads', () => {
-    assert.deepEqual([...SETTING_KEYS].sort(), ['agentsDir', 'approvalPolicy', 'approvalTimeoutSeconds', 'baseUrl', 'cassette', 'maxCycles', 'mcpServers', 'model', 'ollamaHost', 'provider', 'qualityGates', 'sandbox', 'testTimeoutMs'].sort());
+    assert.deepEqual([...SETTING_KEYS].sort(), ['agentsDir', 'approvalPolicy', 'approvalTimeoutSeconds', 'baseUrl', 'cassette', 'maxCycles', 'mcpServers', 'model', 'modelPrices', 'ollamaHost', 'provider', 'qualityGates', 'sandbox', 'testTimeoutMs'].sort());
   });
 
   it('tddAgent.sandbox is auto unless the person chose off; anything else is a CONFIG error naming it', () => {

@@ -26,6 +26,8 @@ export interface AgentRoleRunnerOptions {
   configRoot?: string;
   /** Limit of one model call in ms (default: the agent default, 120 s); the CLI's `--timeout`. */
   timeoutMs?: number;
+  /** Stream the roles' text as `role_text` events while the model writes it (the panel shows it as it arrives). */
+  streamText?: boolean;
   /** Distinct files one turn may write with write_file / edit_file (default 50); further writes are refused. */
   maxFilesPerTurn?: number;
 }
@@ -57,14 +59,17 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
         toolbox: limitFilesWritten(options.toolbox, maxFilesPerTurn),
       });
       const onEvent = (event: AgentEvent): void => {
-        if (event.type === 'model_called') {
+        if (event.type === 'text_delta') {
+          options.emit({ type: 'role_text', cycle: turn.cycle, role, attempt: turn.attempt, message: event.cycle, delta: event.delta });
+        } else if (event.type === 'model_called') {
           options.emit({ type: 'model_called', cycle: turn.cycle, role, promptTokens: event.usage.promptTokens, completionTokens: event.usage.completionTokens, latencyMs: Math.round(event.latencyMs) });
+          if (event.text.trim()) options.emit({ type: 'role_message', cycle: turn.cycle, role, attempt: turn.attempt, message: event.cycle, text: redactSecrets(event.text), final: event.toolCalls === 0 });
         } else if (event.type === 'tool_called') {
           const r = event.result;
           options.emit({ type: 'tool_called', cycle: turn.cycle, role, callId: event.callId, tool: event.toolName, params: redactValue(event.params), ok: r.ok, summary: summaryOf(r.content), approval: r.approval, durationMs: Math.round(r.durationMs) });
         }
       };
-      const result = await agent.execute({ context: turn.context }, { signal: turn.signal, onEvent });
+      const result = await agent.execute({ context: turn.context }, { signal: turn.signal, onEvent, streamText: options.streamText === true });
       if (result.error) throw new AgentError(result.error.error_code, result.error.message, result.error.details);
       const report = typeof result.final_answer === 'string' ? result.final_answer : '';
       if (result.metadata.terminationReason === 'max_cycles' && !report) {

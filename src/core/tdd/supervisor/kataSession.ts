@@ -88,6 +88,8 @@ export interface KataSessionOptions {
   agentsDir?: string;
   /** Limit of one model call in ms (default: the agents' 120 s). */
   modelTimeoutMs?: number;
+  /** Stream the roles' text: `role_text` events while the model writes (the panel shows it as it arrives). */
+  streamRoleText?: boolean;
 }
 
 const DEFAULT_MAX_CYCLES = 10;
@@ -254,7 +256,7 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
       testRunner,
       roles:
         options.roles ??
-        createAgentRoleRunners({ llm: options.llm, model: options.model, toolbox: executor, emit: record, configRoot: options.agentsDir, timeoutMs: options.modelTimeoutMs }),
+        createAgentRoleRunners({ llm: options.llm, model: options.model, toolbox: executor, emit: record, configRoot: options.agentsDir, timeoutMs: options.modelTimeoutMs, streamText: options.streamRoleText }),
       maxCycles: Math.max(1, maxCycles - (firstCycle - 1)),
       firstCycle,
       recorder,

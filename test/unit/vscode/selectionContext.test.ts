@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { followUpContextText, selectionContextText } from '../../../src/vscode/session/selectionContext';
+
+describe('Ask / Explain context: file, language, surrounding lines, follow-ups', () => {
+  it('names the file and language and marks the lines around the selection as context, apart from the selected code', () => {
+    const text = selectionContextText({
+      file: 'src/fizzbuzz.js',
+      language: 'javascript',
+      selection: 'if (n % 15 === 0) return "FizzBuzz";\nif (n % 3 === 0) return "Fizz";',
+      startLine: 3,
+      before: ['export function fizzbuzz(n) {', '  // rules'],
+      after: ['  return String(n);', '}'],
+    });
+    assert.match(text, /^File: src\/fizzbuzz\.js \(language: javascript\); the selection is lines 3-4\./);
+    const before = text.indexOf('Context before the selection (lines 1-2; not part of the selection)');
+    const selected = text.indexOf('Selected code:\n```javascript\nif (n % 15');
+    const after = text.indexOf('Context after the selection (lines 5-6; not part of the selection)');
+    assert.ok(before > 0 && selected > before && after > selected, text);
+    assert.ok(!text.slice(selected, after).includes('export function'), 'context lines are not in the selected block');
+  });
+
+  it('leaves out empty context and keeps backticks in the code from closing its fence', () => {
+    const text = selectionContextText({ file: 'a.md', language: 'markdown', selection: '```js\nx\n```', startLine: 1, before: [], after: [] });
+    assert.ok(!text.includes('Context before') && !text.includes('Context after'));
+    assert.match(text, /Selected code:\n````markdown\n```js\nx\n```\n````$/);
+  });
+
+  it('a follow-up carries the previous question and answer after the original context', () => {
+    const text = followUpContextText('File: a.js', 'What does it do?', 'It adds.');
+    assert.match(text, /^File: a\.js\n\nPrevious question: What does it do\?\n\nPrevious answer:\nIt adds\./);
+  });
+});
