@@ -11,7 +11,7 @@ import { createProcessSandbox, type ProcessSandbox, type SandboxMode } from '../
 import { DEFAULT_TEST_TIMEOUT_MS, detectTestRunner } from '../../testRunners';
 import type { TestRunner } from '../../testRunners/types';
 import { ApprovalPolicy, type ApprovalPolicyConfig } from '../../tools/approvalPolicy';
-import { createWorkspaceTools, previewToolCall } from '../../tools/builtin';
+import { createWorkspaceTools } from '../../tools/builtin';
 import { ToolExecutor } from '../../tools/executor';
 import { ToolRegistry } from '../../tools/registry';
 import { ROLES, type SupervisorEvent } from '../events';
@@ -227,8 +227,6 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
       policy: new ApprovalPolicy(options.approvalPolicy ?? {}),
       control: options.control,
       approvalTimeoutMs: options.approvalTimeoutMs,
-      // run_tests takes no parameters: its card shows the command line the runner will run.
-      preview: async (name, params) => (name === 'run_tests' ? { kind: 'command', commandLine: testRunner.command } : previewToolCall(name, params, dir)),
       defaultTimeoutMs: testTimeoutMs + 5_000,
       sandbox,
     });
