@@ -27,9 +27,6 @@ function describeEvent(event: SupervisorEvent, verbose: boolean): string | undef
       return verbose ? `    ${event.ok ? '·' : '✗'} ${event.tool} ${event.summary}` : undefined;
     case 'model_called':
       return verbose ? `    model: ${event.promptTokens}+${event.completionTokens} tokens, ${event.latencyMs} ms` : undefined;
-    case 'approval_requested':
-    case 'approval_answered':
-      return undefined; // the terminal transport asks and reports itself
     case 'test_run_finished': {
       const t = event.tests;
       const what = t.status === 'error' ? `could not run${event.reason ? ` (${event.reason})` : ''}` : t.status === 'timeout' ? `timed out${event.reason ? ` (${event.reason})` : ''}` : `${t.passed} passed, ${t.failed} failed`;

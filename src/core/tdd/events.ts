@@ -1,5 +1,5 @@
 import type { ErrorInfo } from '../errors/agentError';
-import type { DangerLevel, ApprovalOutcome } from '../vocabulary';
+import type { ApprovalOutcome } from '../vocabulary';
 import type { TestRunStatus } from '../testRunners/types';
 import type { CycleOutcome, Phase, PhaseOutcome, Role, SessionStatus } from './sessionVocabulary';
 import type { SessionSummary } from './supervisor/sessionSummary';
@@ -41,8 +41,6 @@ export type SupervisorEvent =
   | { type: 'phase_changed'; cycle: number; phase: Phase; role?: Role; attempt: number; hint?: string }
   | { type: 'model_called'; cycle: number; role: Role; promptTokens: number; completionTokens: number; latencyMs: number }
   | { type: 'tool_called'; cycle: number; role: Role; callId: string; tool: string; params: unknown; ok: boolean; summary: string; approval: ApprovalOutcome; durationMs: number }
-  | { type: 'approval_requested'; requestId: string; tool: string; dangerLevel: DangerLevel; params: unknown; expiresAt: number }
-  | { type: 'approval_answered'; requestId: string; decision: string }
   | { type: 'test_run_finished'; cycle: number; role: Role | 'baseline'; tests: TestCounts; durationMs: number; reason?: string; /** The command that ran. */ command?: string; /** The runner's output, redacted, at most {@link TEST_RUN_OUTPUT_CHARS} characters (head and tail). */ output?: string }
   | { type: 'overshoot'; cycle: number; attempt: number; reason: string }
   | { type: 'violation'; cycle: number; role: Role; attempt: number; reasons: string[] }

@@ -1,7 +1,9 @@
 /**
  * The host's view model of the agent panel as a pure function: `reducePanel(state, action)` folds
  * supervisor events, control-protocol approval requests and answers, QA/CoT results and errors into
- * a new {@link PanelState}. No `vscode` import, no clock, no randomness: every time and id comes in
+ * a new {@link PanelState}. Each fact has one route here: approvals only from the control protocol
+ * (`approvalRequested` / `approvalClosed`, sent by the `ApprovalBridge`), tool calls only as the
+ * supervisor's `tool_called` events. No `vscode` import, no clock, no randomness: every time and id comes in
  * with the action, so the module is unit-tested on its own and replayable.
  */
 import type { ApprovalRequestMessage } from '../../core/control/messages';
@@ -186,21 +188,6 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
       };
       return addAction(state, record);
     }
-    case 'approval_requested': {
-      // The control protocol's request (with preview and reason) normally arrives first; this keeps
-      // the card when only the supervisor event is seen.
-      if (state.approvals.some((a) => a.requestId === event.requestId)) return state;
-      return addApproval(state, {
-        requestId: event.requestId,
-        tool: event.tool,
-        dangerLevel: event.dangerLevel,
-        params: boundedParams(event.params),
-        expiresAt: Math.max(0, event.expiresAt),
-        reason: defaultApprovalReason(event.dangerLevel),
-      });
-    }
-    case 'approval_answered':
-      return removeApproval(state, event.requestId);
     case 'test_run_finished': {
       const tests = { passed: event.tests.passed, failed: event.tests.failed };
       const withTotals = withSession(state, (s) => ({ ...s, totals: { ...s.totals, testsPassed: tests.passed, testsFailed: tests.failed } }));

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AgentFactory } from '../../agentConfig/agentFactory';
-import { DEFAULT_APPROVAL_TIMEOUT_MS, type ControlProtocol } from '../../control/controlProtocol';
+import type { ControlProtocol } from '../../control/controlProtocol';
 import { AgentError, toAgentError } from '../../errors/agentError';
 import type { LlmClient } from '../../llm/types';
 import { getLogger } from '../../logging/logger';
@@ -230,8 +230,6 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
       defaultTimeoutMs: testTimeoutMs + 5_000,
       sandbox,
     });
-    executor.on('approval_requested', (e) => emit({ type: 'approval_requested', requestId: e.requestId, tool: e.tool, dangerLevel: e.dangerLevel, params: e.params, expiresAt: Date.now() + (options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS) }));
-    executor.on('approval_answered', (e) => emit({ type: 'approval_answered', requestId: e.requestId, decision: e.outcome }));
 
     const firstCycle = recorder.nextCycle;
     emit({ type: 'session_started', kata: kata.title, branch, baseBranch: worktree.info.baseBranch, model: options.model, provider: options.provider, maxCycles, workspace: repo.root, sessionId: store.id, worktree: dir, sandbox: sandbox.description, resumedFromCycle: checked.resumed ? firstCycle : undefined, resumedTokens: checked.resumed ? checked.resumed.metrics.tokens.total : undefined });
