@@ -27,10 +27,10 @@ async function main(): Promise<void> {
     const agent = runtime.create(ReActAgent, { toolbox, config: { maxCycles: 6 } });
     const result = await agent.execute({ task: 'List the open items in todo.md.', context: `The files are in ${dir}.` });
 
-    for (const step of result.action_history as Array<{ action: string; observation: string }>) {
+    for (const step of result.action_history ?? []) {
       console.log(`tool ${step.action}: ${step.observation.replace(/\n/g, ' | ')}`);
     }
-    console.log(`final_answer: ${String(result.final_answer)}`);
+    console.log(`final_answer: ${result.final_answer}`);
   } finally {
     await hub.close();
     await rm(dir, { recursive: true, force: true });

@@ -40,8 +40,13 @@ export interface ExecutionMetadata {
   cycles?: number;
 }
 
-/** An execution's output fields plus `metadata`; `error` is set for structured failures. */
-export type AgentResult = Record<string, unknown> & { metadata: ExecutionMetadata; error?: ErrorInfo };
+/**
+ * An execution's output fields (typed as `T`, the agent's output) plus `metadata`. With `errorHandling`, a
+ * failed run returns `error` and whatever output it has (`Partial<T>`): check `error` before the fields.
+ */
+export type AgentResult<T extends Record<string, unknown> = Record<string, unknown>> =
+  | (T & { metadata: ExecutionMetadata; error?: undefined })
+  | (Partial<T> & { metadata: ExecutionMetadata; error: ErrorInfo });
 
 /** Per-execution options. */
 export interface ExecuteOptions {
@@ -137,7 +142,7 @@ const defaultLoader: AgentPromptLoader = (name, version, _inputs, options) => Ag
  * `createExecutionStrategy()`, `performanceTargets()`, `preExecute`, `parseResult`, `postExecute`, and
  * `createCycleHandlers` for multi-cycle agents. Opt-in tools: `toolRegistry` + `workspaceRoot`, or `toolExecutor`.
  */
-export class BaseAgent implements StrategyHost {
+export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, unknown>> implements StrategyHost {
   /** Stable id used in metadata, events, logs and the audit trail. */
   readonly id: string;
   /** The validated settings. */
@@ -334,7 +339,7 @@ export class BaseAgent implements StrategyHost {
    * postExecute) → metadata → `afterAgent` hooks. Throws an AgentError on failure, or with
    * `errorHandling` returns `{ error: { error_code, message, details }, metadata }`.
    */
-  async execute(inputs: Record<string, unknown>, options: ExecuteOptions = {}): Promise<AgentResult> {
+  async execute(inputs: Record<string, unknown>, options: ExecuteOptions = {}): Promise<AgentResult<TOutput>> {
     const started = performance.now();
     const run = new AgentRun({
       agentId: this.id,
@@ -368,15 +373,16 @@ export class BaseAgent implements StrategyHost {
       // The same rule for every strategy: without errorHandling a failed run throws (its partial output is
       // on `result.error` only with errorHandling: true).
       if (outcome.error && !this.config.errorHandling) throw outcome.failure ?? new AgentError(outcome.error.error_code, outcome.error.message, outcome.error.details);
-      let result: AgentResult = { ...outcome.output, ...(outcome.error ? { error: outcome.error } : {}), metadata: metadata(outcome.terminationReason) };
-      if (this.hookRunner) result = await this.hookRunner.afterAgent(result);
+      // The strategy's output passed the agent's output validator (or is the agent's own free-text shape).
+      let result = { ...outcome.output, ...(outcome.error ? { error: outcome.error } : {}), metadata: metadata(outcome.terminationReason) } as AgentResult<TOutput>;
+      if (this.hookRunner) result = (await this.hookRunner.afterAgent(result)) as AgentResult<TOutput>;
       this.finish(run, inputs, result, outcome.error);
       return result;
     } catch (e) {
       const error = toAgentError(e);
       const meta = metadata(failureTermination(error.error_code));
       this.finish(run, inputs, { error: error.toJSON(), metadata: meta }, error.toJSON());
-      if (this.config.errorHandling) return { error: error.toJSON(), metadata: meta };
+      if (this.config.errorHandling) return { error: error.toJSON(), metadata: meta } as AgentResult<TOutput>;
       throw error;
     }
   }
@@ -385,7 +391,7 @@ export class BaseAgent implements StrategyHost {
    * Runs many executions with bounded concurrency (`config.batchConcurrency` unless given); results in
    * input order, one failure never stops the batch. Needs `batchProcessing: true`.
    */
-  async executeBatch(items: readonly Record<string, unknown>[], options: BatchOptions = {}): Promise<BatchResult<AgentResult>> {
+  async executeBatch(items: readonly Record<string, unknown>[], options: BatchOptions = {}): Promise<BatchResult<AgentResult<TOutput>>> {
     if (!this.config.batchProcessing) {
       throw new AgentSettingsError(['batchProcessing: executeBatch needs batchProcessing: true in the agent settings']);
     }

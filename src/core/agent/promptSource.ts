@@ -1,9 +1,10 @@
+import type { OutputCheck } from '../agentConfig/outputValidator';
 import type { ChatMessage, ResponseFormat } from '../llm/types';
 import { AgentInputError } from './errors';
 import type { Signature } from './signature';
 
-/** Outcome of validating model text against an agent's output schema. */
-export type OutputCheck = { ok: true; value: Record<string, unknown> } | { ok: false; violations: string[] };
+// Outcome of validating model text against an agent's output schema (zod or JSON schema, one type).
+export type { OutputCheck };
 
 /** Everything one execution needs from the agent's definition: messages, output format, validator, model settings. */
 export interface PreparedPrompt {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatProblemList } from '../errors/agentError';
+import { zodOutputValidator, type OutputCheck, type OutputValidator } from '../agentConfig/outputValidator';
 import type { JsonSchemaResponseFormat } from '../llm/types';
 import { AgentInputError } from './errors';
 import { parseJsonOutput } from './outputParsing';
@@ -27,12 +28,14 @@ export interface CompiledSignature {
   /** Undefined for free-text signatures (no outputs). */
   responseFormat?: JsonSchemaResponseFormat;
   jsonSchema?: Record<string, unknown>;
+  /** The outputs as an {@link OutputValidator} (the same interface an agent config's `output_schema` has); undefined for free text. */
+  output?: OutputValidator;
   /** Validates and normalises inputs; throws AgentInputError naming the fields. */
   parseInputs(inputs: Record<string, unknown>): Record<string, unknown>;
   /** Renders the inputs as the user message. */
   renderInputs(inputs: Record<string, unknown>): string;
   /** Parses model text as JSON and validates it: `{ ok, value }` or `{ ok: false, violations }`; undefined for free text. */
-  validateOutput?(raw: string): { ok: true; value: Record<string, unknown> } | { ok: false; violations: string[] };
+  validateOutput?(raw: string): OutputCheck;
 }
 
 /**
@@ -58,7 +61,8 @@ function compileSignature(def: SignatureDefinition): CompiledSignature {
   const inputSchema = z.object(mapValues(def.inputs, (f) => f.type.describe(f.description)));
   const outputs = def.outputs;
   const outputSchema = outputs ? z.strictObject(mapValues(outputs, (f) => f.type.describe(f.description))) : undefined;
-  const jsonSchema = outputSchema ? withoutDialect(z.toJSONSchema(outputSchema, { io: 'output', unrepresentable: 'any' })) : undefined;
+  const output = outputSchema ? zodOutputValidator(outputSchema as z.ZodType<Record<string, unknown>>) : undefined;
+  const jsonSchema = output?.jsonSchema;
   const version = def.version ?? 'v1';
   const describe = (fields: Record<string, SignatureField>) =>
     Object.entries(fields)
@@ -78,6 +82,7 @@ function compileSignature(def: SignatureDefinition): CompiledSignature {
   return {
     systemPrompt,
     jsonSchema,
+    output,
     responseFormat: jsonSchema
       ? { type: 'json_schema', json_schema: { name: `${def.name.replace(/[^A-Za-z0-9_-]/g, '_')}_output`.slice(0, 64), schema: jsonSchema } }
       : undefined,
@@ -93,19 +98,13 @@ function compileSignature(def: SignatureDefinition): CompiledSignature {
         .map((k) => `${k}: ${typeof inputs[k] === 'string' ? inputs[k] : JSON.stringify(inputs[k])}`)
         .join('\n');
     },
-    validateOutput: outputSchema && ((raw: string) => {
-      const json = parseJsonOutput(raw);
-      if (!json.ok) return { ok: false, violations: [json.problem] };
-      const parsed = outputSchema.safeParse(json.value);
-      if (parsed.success) return { ok: true, value: parsed.data as Record<string, unknown> };
-      return { ok: false, violations: parsed.error.issues.map((i) => `${i.path.join('.') || '(output)'}: ${i.message}`) };
-    }),
+    validateOutput:
+      output &&
+      ((raw: string) => {
+        const json = parseJsonOutput(raw);
+        return json.ok ? output.check(json.value) : { ok: false, violations: [json.problem] };
+      }),
   };
-}
-
-function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = schema;
-  return rest;
 }
 
 function mapValues<T, U>(record: Record<string, T>, fn: (value: T) => U): Record<string, U> {

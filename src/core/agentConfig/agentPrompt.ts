@@ -3,7 +3,8 @@ import type { CheckedAgentConfig } from './configValidation';
 import { AgentPromptValidationError } from './errors';
 import { payloadLines, type InputPayload } from './inputPayload';
 import { extractJson } from './jsonText';
-import { isPlainObject, jsonTypeOf, toStrictSchema, validateOutput, type OutputSchemaNode } from './outputSchema';
+import { isPlainObject, jsonTypeOf, type OutputSchemaNode } from './outputSchema';
+import { jsonSchemaOutputValidator, type OutputValidator } from './outputValidator';
 import { composeSystemMessage, composeUserMessage } from './promptComposer';
 import type { AgentConfig, AgentMode } from './schema';
 
@@ -40,6 +41,8 @@ export class AgentPrompt {
   readonly tools: readonly string[];
   /** The output schema with `enums` merged in; null for free-text agents. */
   readonly outputSchema: OutputSchemaNode | null;
+  /** The output schema as an {@link OutputValidator} (the same interface a code signature's zod output has); null for free-text agents. */
+  readonly output: OutputValidator | null;
   private readonly inputPayload: InputPayload | undefined;
 
   /**
@@ -49,6 +52,7 @@ export class AgentPrompt {
   constructor(checked: CheckedAgentConfig, inputPayload?: InputPayload) {
     this.config = checked.config;
     this.outputSchema = checked.outputSchema;
+    this.output = checked.outputSchema ? jsonSchemaOutputValidator(checked.outputSchema) : null;
     this.agentName = checked.config.agent_name;
     this.version = checked.config.version;
     this.mode = checked.config.mode;
@@ -75,7 +79,7 @@ export class AgentPrompt {
       { role: 'system', content: composeSystemMessage(this.config, this.outputSchema !== null) },
       { role: 'user', content: composeUserMessage(this.config, this.outputSchema, lines) },
     ];
-    if (!this.outputSchema) return { messages };
+    if (!this.output) return { messages };
     return {
       messages,
       responseFormat: {
@@ -83,7 +87,7 @@ export class AgentPrompt {
         json_schema: {
           // OpenAI allows ^[a-zA-Z0-9_-]{1,64}$ here.
           name: `${this.agentName}_${this.version}`.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64),
-          schema: structuredClone(toStrictSchema(this.outputSchema)),
+          schema: structuredClone(this.output.jsonSchema),
           strict: true,
         },
       },
@@ -100,7 +104,7 @@ export class AgentPrompt {
    */
   parseAndValidate<T extends Record<string, unknown> = Record<string, unknown>>(raw: unknown): T {
     const unwrapped = this.unwrap(raw);
-    if (!this.outputSchema) {
+    if (!this.output) {
       const text = typeof unwrapped === 'string' ? unwrapped.trim() : '';
       if (!text) this.fail('gave no report.', [`(root): expected a non-empty text report, got ${typeof unwrapped === 'string' ? 'empty text' : jsonTypeOf(unwrapped)}`]);
       return { text } as unknown as T;
@@ -119,10 +123,9 @@ export class AgentPrompt {
       value = parsed.value;
     }
     if (isPlainObject(value)) value = this.withDefaults(value);
-    const violations: string[] = [];
-    const clean = validateOutput(this.outputSchema, value, '', violations);
-    if (violations.length > 0) this.fail('does not match its output schema.', violations, typeof unwrapped === 'string' ? unwrapped : value);
-    return clean as T;
+    const checked = this.output.check(value);
+    if (!checked.ok) this.fail('does not match its output schema.', checked.violations, typeof unwrapped === 'string' ? unwrapped : value);
+    return checked.value as T;
   }
 
   /** Fills the config's defaults into the fields the model left out or set to null. */

@@ -20,3 +20,4 @@ export {
   type AgentConfig,
   type AgentMode,
 } from './schema';
+export { zodOutputValidator, jsonSchemaOutputValidator, type OutputValidator, type OutputCheck } from './outputValidator';

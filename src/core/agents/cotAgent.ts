@@ -2,12 +2,23 @@ import { BaseAgent } from '../agent/baseAgent';
 import type { AgentConfigRef } from '../agent/configPromptSource';
 import { AgentInputError } from '../agent/errors';
 
+/** What the CoT agent returns (`config/agents/cot/v1.json`'s output schema): up to five steps, the answer and a 0..1 confidence. */
+export interface CoTOutput extends Record<string, unknown> {
+  step1: string;
+  step2?: string;
+  step3?: string;
+  step4?: string;
+  step5?: string;
+  final_answer: string;
+  confidence: number;
+}
+
 /**
  * Chain of thought: `{ problem, context? }` → `{ step1..step5, final_answer, confidence }`. The whole
  * definition (prompt, schema, model settings) is `config/agents/cot/v1.json`; the code only refuses an
  * empty problem before any model call.
  */
-export class CoTAgent extends BaseAgent {
+export class CoTAgent extends BaseAgent<CoTOutput> {
   protected override agentDefinition(): AgentConfigRef {
     return { agent: 'cot', version: 'v1' };
   }
@@ -25,6 +36,6 @@ export class CoTAgent extends BaseAgent {
 }
 
 /** The non-empty steps of a CoT result (`step1`..`step5`), in order: what the CLI and the panel show as a list. */
-export function cotSteps(result: Record<string, unknown>): string[] {
-  return [1, 2, 3, 4, 5].map((i) => result[`step${i}`]).filter((s): s is string => typeof s === 'string' && s.trim() !== '');
+export function cotSteps(result: Partial<CoTOutput>): string[] {
+  return [result.step1, result.step2, result.step3, result.step4, result.step5].filter((s): s is string => typeof s === 'string' && s.trim() !== '');
 }

@@ -5,12 +5,19 @@ import { parseJsonOutput } from '../agent/outputParsing';
 import type { PreparedPrompt } from '../agent/promptSource';
 import type { AgentRun } from '../agent/agentRun';
 
+/** What the QA agent returns (`config/agents/qa/v1.json`'s output schema): `confidence` is within 0..1. */
+export interface QAOutput extends Record<string, unknown> {
+  answer: string;
+  confidence: number;
+  reasoning?: string;
+}
+
 /**
  * Question answering: `{ question, context? }` → `{ answer, confidence, reasoning }`. Prompt, schema and model
  * settings come from `config/agents/qa/v1.json`; this class adds behaviour only: an empty question is
  * rejected before any model call, and `confidence` is clamped to 0..1 before validation.
  */
-export class QAAgent extends BaseAgent {
+export class QAAgent extends BaseAgent<QAOutput> {
   protected override agentDefinition(): AgentConfigRef {
     return { agent: 'qa', version: 'v1' };
   }

@@ -5,7 +5,7 @@ import type { BaseAgentConfigInput } from '../agent/config';
 import { AgentSettingsError } from '../agent/errors';
 import type { PreparedPrompt } from '../agent/promptSource';
 import { createSignature, type Signature } from '../agent/signature';
-import type { CycleHandlers } from '../agent/strategies/types';
+import type { ActionRecord, CycleHandlers } from '../agent/strategies/types';
 import type { AgentToolbox } from '../tools/types';
 import { createReActCycles, type ReActLimits } from './react/reactCycles';
 
@@ -26,11 +26,24 @@ const REACT_SIGNATURE: Signature = createSignature({
 });
 
 /**
+ * What a ReAct run returns: the model's `final_answer` (empty, with `incomplete`, when it ran out of cycles)
+ * plus any fields of its config's output schema.
+ */
+export interface ReActOutput extends Record<string, unknown> {
+  final_answer: string;
+  incomplete?: boolean;
+  /** One entry per tool call the run made, in order. */
+  action_history: ActionRecord[];
+  /** The observation text of each cycle, in order. */
+  observations: string[];
+}
+
+/**
  * ReAct: `{ task, context? }` (or the inputs of `agentConfig`) → a multi-cycle run where the model acts
  * through tool calls; returns `final_answer`, `action_history` and `observations`. With `agentConfig`
  * (e.g. `{ agent: 'tester', version: 'v1' }`) the system prompt, tools list and model come from that config.
  */
-export class ReActAgent extends BaseAgent {
+export class ReActAgent extends BaseAgent<ReActOutput> {
   private readonly toolbox?: AgentToolbox;
   private readonly limits: ReActLimits;
 

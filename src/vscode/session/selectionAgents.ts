@@ -35,10 +35,6 @@ function clamp01(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
 }
 
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
-}
-
 /** The selected text of the active editor and where it is, or undefined without a selection. */
 function currentSelection(): { code: string; source: string } | undefined {
   const editor = vscode.window.activeTextEditor;
@@ -90,12 +86,12 @@ export async function askAboutSelection(deps: SelectionAgentDeps, kind: Selectio
         if (kind === 'qa') {
           const result = await new QAAgent({ llm: client.llm, config }).execute({ question, context: selection.code }, { signal: abort.signal });
           if (result.error) throw new AgentError(result.error.error_code, result.error.message, result.error.details);
-          return { kind: 'qa', id, question, answer: text(result.answer), confidence: clamp01(result.confidence), reasoning: text(result.reasoning), source: selection.source, at: Date.now() } satisfies Answer;
+          return { kind: 'qa', id, question, answer: result.answer, confidence: clamp01(result.confidence), reasoning: result.reasoning ?? '', source: selection.source, at: Date.now() } satisfies Answer;
         }
         const result = await new CoTAgent({ llm: client.llm, config }).execute({ problem: question, context: selection.code }, { signal: abort.signal });
         if (result.error) throw new AgentError(result.error.error_code, result.error.message, result.error.details);
         const steps = cotSteps(result);
-        return { kind: 'cot', id, problem: question, steps, final_answer: text(result.final_answer), confidence: clamp01(result.confidence), source: selection.source, at: Date.now() } satisfies Answer;
+        return { kind: 'cot', id, problem: question, steps, final_answer: result.final_answer, confidence: clamp01(result.confidence), source: selection.source, at: Date.now() } satisfies Answer;
       },
     );
     deps.store.dispatch({ type: 'answer', answer });
