@@ -21,7 +21,7 @@ export class HookRunner {
     // A copy: the agent's list may grow later, and names and wrapsModel describe this list.
     this.hooks = [...hooks];
     this.names = hooks.map((h, i) => h.name ?? `hook#${i + 1}`);
-    this.wrapsModel = hooks.some((h) => h.wrapModelCall);
+    this.wrapsModel = hooks.some((h) => h.wrapModelCall !== undefined);
   }
 
   /** Number of registered hook sets. */
@@ -64,7 +64,7 @@ export class HookRunner {
 
   /** The `wrapToolCall` hooks composed into one wrapper (first registered outermost), or undefined if none. */
   toolCallWrapper(): ToolCallWrapper | undefined {
-    if (!this.hooks.some((h) => h.wrapToolCall)) return undefined;
+    if (!this.hooks.some((h) => h.wrapToolCall !== undefined)) return undefined;
     return (toolName, call, params) =>
       this.composeWraps('wrapToolCall', call, (hook, next) => hook.wrapToolCall!(toolName, next, params));
   }

@@ -13,7 +13,7 @@ export interface PreparedPrompt {
   messages: ChatMessage[];
   responseFormat?: ResponseFormat;
   /** Absent when the agent answers in free text. */
-  validate?(raw: string): OutputCheck;
+  validate?: (raw: string) => OutputCheck;
   model?: string;
   temperature?: number;
   maxTokens?: number;

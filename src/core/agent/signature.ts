@@ -35,7 +35,7 @@ export interface CompiledSignature {
   /** Renders the inputs as the user message. */
   renderInputs(inputs: Record<string, unknown>): string;
   /** Parses model text as JSON and validates it: `{ ok, value }` or `{ ok: false, violations }`; undefined for free text. */
-  validateOutput?(raw: string): OutputCheck;
+  validateOutput?: (raw: string) => OutputCheck;
 }
 
 /**

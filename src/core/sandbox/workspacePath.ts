@@ -144,7 +144,7 @@ export async function resolveWorkspacePath(
     const verb = access === 'read' ? 'Reading' : access === 'write' ? 'Writing' : 'Deleting';
     const ask = `${verb} '${relative}' needs a one-off approval at HIGH: ${reason}`;
     if (!context.requestEscalation) refuse(input, `${ask}, and there is no one to ask in this session`, { protected: true });
-    let approved = false;
+    let approved: boolean;
     try {
       approved = await context.requestEscalation('HIGH', ask);
     } catch {

@@ -215,6 +215,7 @@ describe('BaseAgent extension points and errors (loopback server)', () => {
       const hooked = new BaseAgent({ llm: lb.llm, config: { model: 'm' } }).withLifecycle({
         name: 'picky',
         beforeAgent: () => {
+          // eslint-disable-next-line @typescript-eslint/only-throw-error -- a hook that throws a non-Error is the case under test
           throw { why: 'no' };
         },
       });

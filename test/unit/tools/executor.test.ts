@@ -356,6 +356,7 @@ describe('ToolExecutor', () => {
     });
     assert.deepEqual([failed.ok, failed.error?.error_code], [false, 'HOOK_REJECTED']);
     assert.match(failed.content, /A wrapToolCall hook failed around read_note: no reading on Sundays/);
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a wrapper rejecting with a non-Error is the case under test
     const plain = await ex.executeTool('read_note', { name: 'hello.txt' }, { wrap: () => Promise.reject('nope') });
     assert.equal(plain.error?.error_code, 'TOOL_FAILED');
   });
