@@ -1,12 +1,12 @@
 /** The cycle timeline: one entry per red-green-refactor cycle with its phases, tests and commit. */
-import type { CycleOutcome, CycleSummary, PhaseOutcome, PhaseSummary } from '../../src/shared/panelProtocol';
+import type { PanelCycleOutcome, PanelCycleSummary, PanelPhaseOutcome, PhaseSummary } from '../../src/shared/panelProtocol';
 import { h } from '../dom';
 import { CYCLE_OUTCOME_LABELS, formatDuration, PHASE_OUTCOME_LABELS, plural, ROLE_LABELS, shortSha } from '../format';
 import { icon, type IconName } from '../icons';
 import { ACTION_ATTR, ACTIONS } from './context';
 import { section } from './section';
 
-const PHASE_ICONS: Record<PhaseOutcome, IconName> = {
+const PHASE_ICONS: Record<PanelPhaseOutcome, IconName> = {
   pending: 'pending',
   running: 'running',
   passed: 'check',
@@ -16,7 +16,7 @@ const PHASE_ICONS: Record<PhaseOutcome, IconName> = {
   cancelled: 'stop',
 };
 
-const CYCLE_ICONS: Record<CycleOutcome, IconName> = {
+const CYCLE_ICONS: Record<PanelCycleOutcome, IconName> = {
   running: 'running',
   passed: 'check',
   complete: 'check',
@@ -63,7 +63,7 @@ function renderCommit(sha: string, label: string, sessionId: string | undefined)
   );
 }
 
-function renderCycle(cycle: CycleSummary, sessionId: string | undefined): HTMLElement {
+function renderCycle(cycle: PanelCycleSummary, sessionId: string | undefined): HTMLElement {
   return h(
     'li',
     { class: `cycle outcome-${cycle.outcome}`, 'data-cycle': cycle.n },
@@ -100,7 +100,7 @@ function renderCycle(cycle: CycleSummary, sessionId: string | undefined): HTMLEl
 }
 
 /** Renders the cycle timeline, or nothing before the first cycle; hashes open their commit of session `sessionId`. */
-export function renderCycles(cycles: readonly CycleSummary[], sessionId?: string): HTMLElement | null {
+export function renderCycles(cycles: readonly PanelCycleSummary[], sessionId?: string): HTMLElement | null {
   if (cycles.length === 0) return null;
   return section('cycles', 'Cycles', 'cycle', cycles.length, h('ol', { class: 'timeline' }, cycles.map((c) => renderCycle(c, sessionId))));
 }

@@ -10,18 +10,18 @@ import type { ApprovalRequestMessage } from '../../core/control/messages';
 import { redactSecrets, redactValue } from '../../core/security/redact';
 import type { PhaseOutcome as CorePhaseOutcome, CycleOutcome as CoreCycleOutcome, SupervisorEvent } from '../../core/tdd/events';
 import type {
-  ActionRecord,
+  PanelActionRecord,
   Answer,
-  CycleOutcome,
-  CycleSummary,
+  PanelCycleOutcome,
+  PanelCycleSummary,
   PanelError,
   PanelState,
   PanelSandboxMode,
   PendingApproval,
-  PhaseOutcome,
+  PanelPhaseOutcome,
   RepositorySessions,
   SessionHeader,
-  SessionTotals,
+  PanelSessionTotals,
   TddRole,
 } from '../../shared/panelProtocol';
 import { isSessionId } from '../../shared/panelProtocol';
@@ -66,7 +66,7 @@ export type PanelAction =
   /** The repository's recorded sessions were read again (null: no repository, or not to be read). */
   | { type: 'repository'; repository: RepositorySessions | null };
 
-const NO_TOTALS: SessionTotals = { testsPassed: 0, testsFailed: 0, tokens: 0, commits: 0 };
+const NO_TOTALS: PanelSessionTotals = { testsPassed: 0, testsFailed: 0, tokens: 0, commits: 0 };
 
 /** True when a session is running in this state. */
 export function isSessionRunning(state: PanelState): boolean {
@@ -174,7 +174,7 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
     case 'model_called':
       return withSession(state, (s) => ({ ...s, totals: { ...s.totals, tokens: s.totals.tokens + event.promptTokens + event.completionTokens } }));
     case 'tool_called': {
-      const record: ActionRecord = {
+      const record: PanelActionRecord = {
         id: event.callId || `call-${state.revision}`,
         role: event.role,
         tool: event.tool,
@@ -267,7 +267,7 @@ export function failureLines(output: string, max = 12): string[] {
   return [...new Set(lines)].slice(0, max);
 }
 
-function testRunRecord(event: Extract<SupervisorEvent, { type: 'test_run_finished' }>, at: number): ActionRecord {
+function testRunRecord(event: Extract<SupervisorEvent, { type: 'test_run_finished' }>, at: number): PanelActionRecord {
   const { status, passed, failed } = event.tests;
   const output = redactSecrets(event.output ?? '');
   const failures = status === 'passed' ? [] : failureLines(output);
@@ -290,7 +290,7 @@ function testRunRecord(event: Extract<SupervisorEvent, { type: 'test_run_finishe
   };
 }
 
-function withResumedTokens(totals: SessionTotals, resumedTokens: number | undefined): SessionTotals {
+function withResumedTokens(totals: PanelSessionTotals, resumedTokens: number | undefined): PanelSessionTotals {
   return resumedTokens && resumedTokens > 0 ? { ...totals, tokens: totals.tokens + Math.round(resumedTokens) } : totals;
 }
 
@@ -298,7 +298,7 @@ function withSession(state: PanelState, change: (session: SessionHeader) => Sess
   return state.session ? { ...state, session: change(state.session) } : state;
 }
 
-function updateCycle(state: PanelState, n: number, change: (cycle: CycleSummary) => CycleSummary): PanelState {
+function updateCycle(state: PanelState, n: number, change: (cycle: PanelCycleSummary) => PanelCycleSummary): PanelState {
   if (!Number.isInteger(n) || n < 1) return state;
   const existing = state.cycles.find((c) => c.n === n);
   const updated = change(existing ?? newCycle(n));
@@ -306,24 +306,24 @@ function updateCycle(state: PanelState, n: number, change: (cycle: CycleSummary)
   return { ...state, cycles };
 }
 
-function upsertPhase(cycle: CycleSummary, role: TddRole, change: Partial<CycleSummary['phases'][number]>): CycleSummary {
+function upsertPhase(cycle: PanelCycleSummary, role: TddRole, change: Partial<PanelCycleSummary['phases'][number]>): PanelCycleSummary {
   const existing = cycle.phases.find((p) => p.role === role);
   const updated = { ...(existing ?? { role, outcome: 'pending' as const, attempts: 0, duration_ms: 0 }), ...change };
   return { ...cycle, phases: existing ? cycle.phases.map((p) => (p.role === role ? updated : p)) : [...cycle.phases, updated] };
 }
 
-function newCycle(n: number): CycleSummary {
+function newCycle(n: number): PanelCycleSummary {
   return { n, outcome: 'running', commit: null, tests: { passed: 0, failed: 0 }, phases: [] };
 }
 
 /** The session ended (`status`): cycles still running end cancelled or failed, and no approval stays open. */
 function closeRunningCycles(state: PanelState, status: SessionHeader['status']): PanelState {
-  const outcome: CycleOutcome = status === 'cancelled' ? 'cancelled' : 'failed';
+  const outcome: PanelCycleOutcome = status === 'cancelled' ? 'cancelled' : 'failed';
   return { ...state, approvals: [], cycles: state.cycles.map((c) => (c.outcome === 'running' ? closeCycle(c, outcome) : c)) };
 }
 
-function closeCycle(cycle: CycleSummary, outcome: CycleOutcome): CycleSummary {
-  const phaseEnd: PhaseOutcome = outcome === 'cancelled' ? 'cancelled' : outcome === 'failed' ? 'failed' : 'passed';
+function closeCycle(cycle: PanelCycleSummary, outcome: PanelCycleOutcome): PanelCycleSummary {
+  const phaseEnd: PanelPhaseOutcome = outcome === 'cancelled' ? 'cancelled' : outcome === 'failed' ? 'failed' : 'passed';
   return {
     ...cycle,
     outcome,
@@ -332,7 +332,7 @@ function closeCycle(cycle: CycleSummary, outcome: CycleOutcome): CycleSummary {
 }
 
 /** The core's phase outcome in the panel's vocabulary. */
-export function phaseOutcome(outcome: CorePhaseOutcome): PhaseOutcome {
+export function phaseOutcome(outcome: CorePhaseOutcome): PanelPhaseOutcome {
   switch (outcome) {
     case 'red':
     case 'green':
@@ -350,7 +350,7 @@ export function phaseOutcome(outcome: CorePhaseOutcome): PhaseOutcome {
 }
 
 /** The core's cycle outcome in the panel's vocabulary. */
-export function cycleOutcome(outcome: CoreCycleOutcome): CycleOutcome {
+export function cycleOutcome(outcome: CoreCycleOutcome): PanelCycleOutcome {
   switch (outcome) {
     case 'green':
       return 'passed';
@@ -363,7 +363,7 @@ export function cycleOutcome(outcome: CoreCycleOutcome): CycleOutcome {
   }
 }
 
-function addAction(state: PanelState, record: ActionRecord): PanelState {
+function addAction(state: PanelState, record: PanelActionRecord): PanelState {
   return { ...state, actions: [...state.actions.filter((a) => a.id !== record.id), record].slice(-MAX_ACTIONS) };
 }
 
