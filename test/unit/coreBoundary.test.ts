@@ -33,11 +33,11 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
   tools: ['control', 'errors', 'git', 'llm', 'logging', 'osSandbox', 'process', 'sandbox', 'security', 'testRunners', 'vocabulary'],
   mcp: ['control', 'errors', 'llm', 'logging', 'security', 'tools', 'vocabulary'],
   // agents
-  agentConfig: ['errors', 'llm'],
-  agent: ['agentConfig', 'audit', 'batch', 'control', 'errors', 'llm', 'logging', 'metrics', 'tools'],
-  agents: ['agent', 'agentConfig', 'llm', 'tools'],
+  agentsAsData: ['errors', 'llm'],
+  agentRuntime: ['agentsAsData', 'audit', 'batch', 'control', 'errors', 'llm', 'logging', 'metrics', 'tools'],
+  builtinAgents: ['agentRuntime', 'agentsAsData', 'llm', 'tools'],
   // the TDD supervisor
-  tdd: ['agent', 'agentConfig', 'agents', 'control', 'errors', 'git', 'llm', 'logging', 'mcp', 'osSandbox', 'process', 'security', 'testRunners', 'tools', 'vocabulary'],
+  tdd: ['agentRuntime', 'agentsAsData', 'builtinAgents', 'control', 'errors', 'git', 'llm', 'logging', 'mcp', 'osSandbox', 'process', 'security', 'testRunners', 'tools', 'vocabulary'],
 };
 
 // The agent core must run without VS Code: no file under src/core imports 'vscode',

@@ -1,7 +1,7 @@
 import { escapeTerminalText } from '../../core/security/terminalText';
 import { readFile } from 'node:fs/promises';
-import { CoTAgent, cotSteps, type CoTOutput } from '../../core/agents/cotAgent';
-import { QAAgent, type QAOutput } from '../../core/agents/qaAgent';
+import { CoTAgent, cotSteps, type CoTOutput } from '../../core/builtinAgents/cotAgent';
+import { QAAgent, type QAOutput } from '../../core/builtinAgents/qaAgent';
 import { lineRange, parseCommandArgs, PROVIDER_OPTIONS } from '../args';
 import { EXIT, UsageError, type CliIo } from '../cliIo';
 import { modelFromFlags } from '../providerFromFlags';

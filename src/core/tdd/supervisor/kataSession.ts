@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AgentFactory } from '../../agentConfig/agentFactory';
+import { AgentFactory } from '../../agentsAsData/agentFactory';
 import type { ControlProtocol } from '../../control/controlProtocol';
 import { AgentError, toAgentError } from '../../errors/agentError';
 import type { LlmClient } from '../../llm/types';
