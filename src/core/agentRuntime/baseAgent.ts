@@ -261,7 +261,7 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
   }
 
   /**
-   * Targets the metrics are compared with ({@link BaseAgent.checkPerformanceTargets}): by default
+   * Targets the metrics are compared with (`checkPerformanceTargets()`): by default
    * {@link DEFAULT_PERFORMANCE_TARGETS} (framework init 100 ms, agent creation p95 200 ms, execution p95
    * 500 ms). Override to change them; every target must be a positive number (checked at construction when
    * `performanceTracking` is on).
