@@ -33,6 +33,12 @@ export default tseslint.config(
       },
     },
     plugins: { 'import-x': importX },
+    settings: {
+      // Resolve extension-less TypeScript imports (`./executor` → `executor.ts`, `./tools` → `tools/index.ts`).
+      'import-x/extensions': ['.ts', '.js', '.mjs', '.cjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] })],
+    },
     rules: {
       // A cycle between any two files fails (the core's folders also have their table in test/unit/coreBoundary.test.ts).
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
