@@ -15,8 +15,8 @@ async function main(): Promise<void> {
   for (const step of ['step1', 'step2', 'step3', 'step4', 'step5']) {
     if (typeof result[step] === 'string' && result[step] !== '') console.log(`${step}: ${result[step] as string}`);
   }
-  console.log(`final_answer: ${String(result.final_answer)}`);
-  console.log(`confidence: ${String(result.confidence)}`);
+  console.log(`final_answer: ${result.final_answer}`);
+  console.log(`confidence: ${result.confidence}`);
 }
 
 main().catch((error: { error_code?: string; message?: string }) => {

@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     const server = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
     // In settings this is { "name": "files", "transport": "stdio", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", DIR] }.
     const [status] = await hub.connectAll([{ name: 'files', transport: 'stdio', command: process.execPath, args: [server, dir], dangerLevel: 'SAFE' }]);
-    if (status!.state !== 'connected') throw status!.error ?? new Error('the MCP server did not connect');
+    if (status!.state !== 'connected') throw new Error(status!.error?.message ?? 'the MCP server did not connect');
     console.log(`mcp server ${status!.serverInfo?.name ?? 'files'}: ${status!.tools.length} tools (${status!.tools.slice(0, 3).join(', ')}, ...)`);
 
     const toolbox = new ToolExecutor({ registry, workspaceRoot: dir, policy: new ApprovalPolicy() });
@@ -27,10 +27,10 @@ async function main(): Promise<void> {
     const agent = runtime.create(ReActAgent, { toolbox, config: { maxCycles: 6 } });
     const result = await agent.execute({ task: 'List the open items in todo.md.', context: `The files are in ${dir}.` });
 
-    for (const step of result.action_history as Array<{ action: string; observation: string }>) {
+    for (const step of result.action_history ?? []) {
       console.log(`tool ${step.action}: ${step.observation.replace(/\n/g, ' | ')}`);
     }
-    console.log(`final_answer: ${String(result.final_answer)}`);
+    console.log(`final_answer: ${result.final_answer}`);
   } finally {
     await hub.close();
     await rm(dir, { recursive: true, force: true });

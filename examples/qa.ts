@@ -17,8 +17,8 @@ async function main(): Promise<void> {
   const agent = runtime.create(QAAgent);
   const result = await agent.execute({ question: process.argv[2] ?? 'What does add return?', context: CODE });
 
-  console.log(`answer: ${String(result.answer)}`);
-  console.log(`confidence: ${String(result.confidence)}`);
+  console.log(`answer: ${result.answer}`);
+  console.log(`confidence: ${result.confidence}`);
   console.log(`reasoning: ${String(result.reasoning)}`);
   console.log(`tokens: ${result.metadata.usage.totalTokens} in ${Math.round(result.metadata.executionTimeMs)} ms`);
 }

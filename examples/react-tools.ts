@@ -22,10 +22,10 @@ async function main(): Promise<void> {
     const agent = runtime.create(ReActAgent, { toolbox, config: { maxCycles: 8 } });
     const result = await agent.execute({ task: 'Read notes.txt and write a one-line summary of it to summary.txt.' });
 
-    for (const step of result.action_history as Array<{ action: string; observation: string }>) {
+    for (const step of result.action_history ?? []) {
       console.log(`tool ${step.action}: ${step.observation.split('\n')[0]}`);
     }
-    console.log(`final_answer: ${String(result.final_answer)}`);
+    console.log(`final_answer: ${result.final_answer}`);
     console.log(`terminationReason: ${result.metadata.terminationReason} after ${result.metadata.cycles ?? 0} cycles`);
     const summary = await readFile(join(workspace, 'summary.txt'), 'utf8').catch(() => '(not written)');
     console.log(`summary.txt: ${summary.trim()}`);

@@ -1,12 +1,12 @@
 /** Human-readable labels and numbers for the panel (pure functions, no DOM). */
 import type {
-  CycleOutcome,
+  PanelCycleOutcome,
   PanelApprovalOutcome,
   PanelDangerLevel,
-  PhaseOutcome,
+  PanelPhaseOutcome,
   RecordedSessionStatus,
   SessionPhase,
-  SessionStatus,
+  PanelSessionStatus,
   TddRole,
 } from '../src/shared/panelProtocol';
 
@@ -71,7 +71,7 @@ export function formatConfidence(confidence: number): string {
 }
 
 /** Status shown in the session header. */
-export const STATUS_LABELS: Record<SessionStatus, string> = {
+export const STATUS_LABELS: Record<PanelSessionStatus, string> = {
   idle: 'Idle',
   running: 'Running',
   completed: 'Completed',
@@ -106,7 +106,7 @@ export const ROLE_LABELS: Record<TddRole, string> = {
 };
 
 /** Phase outcomes as shown. */
-export const PHASE_OUTCOME_LABELS: Record<PhaseOutcome, string> = {
+export const PHASE_OUTCOME_LABELS: Record<PanelPhaseOutcome, string> = {
   pending: 'Pending',
   running: 'Running',
   passed: 'Passed',
@@ -117,7 +117,7 @@ export const PHASE_OUTCOME_LABELS: Record<PhaseOutcome, string> = {
 };
 
 /** Cycle outcomes as shown. */
-export const CYCLE_OUTCOME_LABELS: Record<CycleOutcome, string> = {
+export const CYCLE_OUTCOME_LABELS: Record<PanelCycleOutcome, string> = {
   running: 'Running',
   passed: 'Green',
   complete: 'Complete',

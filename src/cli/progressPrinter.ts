@@ -32,9 +32,6 @@ function describeEvent(event: SupervisorEvent, verbose: boolean): string | undef
     case 'role_message':
       // The report (a reply without tool calls) is worth a line; the text between tool calls only when verbose.
       return event.final || verbose ? `    ${event.role}${event.final ? ' reports' : ''}: ${indentText(event.text.trim())}` : undefined;
-    case 'approval_requested':
-    case 'approval_answered':
-      return undefined; // the terminal transport asks and reports itself
     case 'test_run_finished': {
       const t = event.tests;
       const what = t.status === 'error' ? `could not run${event.reason ? ` (${event.reason})` : ''}` : t.status === 'timeout' ? `timed out${event.reason ? ` (${event.reason})` : ''}` : `${t.passed} passed, ${t.failed} failed`;

@@ -28,9 +28,9 @@ export const PANEL_DANGER_LEVELS = ['SAFE', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL']
 export type PanelDangerLevel = (typeof PANEL_DANGER_LEVELS)[number];
 
 /** Lifecycle of a kata session: `idle` before any run, then `running`, then one of the CLI's final statuses. */
-export const SESSION_STATUSES = ['idle', 'running', 'completed', 'max_cycles', 'failed', 'cancelled'] as const;
+export const PANEL_SESSION_STATUSES = ['idle', 'running', 'completed', 'max_cycles', 'failed', 'cancelled'] as const;
 /** The status shown in the session header. */
-export type SessionStatus = (typeof SESSION_STATUSES)[number];
+export type PanelSessionStatus = (typeof PANEL_SESSION_STATUSES)[number];
 
 /** The supervisor's phase within the current cycle (as in `CycleState`). */
 export const SESSION_PHASES = ['TESTING', 'IMPLEMENTING', 'REFACTORING', 'DONE'] as const;
@@ -47,14 +47,14 @@ export type TddRole = (typeof TDD_ROLES)[number];
  * (tester: a new failing test; implementer: all green; refactorer: still green and committed).
  * `skipped`: the refactorer made no change or gave up (non-fatal); `reverted`: its changes were undone.
  */
-export const PHASE_OUTCOMES = ['pending', 'running', 'passed', 'failed', 'skipped', 'reverted', 'cancelled'] as const;
+export const PANEL_PHASE_OUTCOMES = ['pending', 'running', 'passed', 'failed', 'skipped', 'reverted', 'cancelled'] as const;
 /** Outcome of one phase of a cycle. */
-export type PhaseOutcome = (typeof PHASE_OUTCOMES)[number];
+export type PanelPhaseOutcome = (typeof PANEL_PHASE_OUTCOMES)[number];
 
 /** How a cycle ended: `passed` = green and committed; `complete` = the Tester found nothing left to test (the kata is done). */
-export const CYCLE_OUTCOMES = ['running', 'passed', 'complete', 'failed', 'cancelled'] as const;
+export const PANEL_CYCLE_OUTCOMES = ['running', 'passed', 'complete', 'failed', 'cancelled'] as const;
 /** Outcome of one red-green-refactor cycle. */
-export type CycleOutcome = (typeof CYCLE_OUTCOMES)[number];
+export type PanelCycleOutcome = (typeof PANEL_CYCLE_OUTCOMES)[number];
 
 /** How a tool call got (or did not get) permission. Same values as the core's `ApprovalOutcome`. */
 export const APPROVAL_OUTCOMES = ['auto', 'approved', 'always', 'denied', 'timeout', 'policy_denied'] as const;
@@ -137,7 +137,7 @@ export const LOG_MESSAGE_LIMIT = 4000;
 const confidence = z.number().check(z.gte(0), z.lte(1));
 
 /** Totals shown in the session header (and the status bar). */
-export const SessionTotalsSchema = z.object({
+export const PanelSessionTotalsSchema = z.object({
   testsPassed: count,
   testsFailed: count,
   tokens: count,
@@ -156,13 +156,13 @@ export const SessionHeaderSchema = z.object({
   provider: text,
   /** The session branch (`tdd/<kata>-<timestamp>`), null before it exists. */
   branch: z.nullable(text),
-  status: z.enum(SESSION_STATUSES),
+  status: z.enum(PANEL_SESSION_STATUSES),
   /** Current cycle number (1-based; 0 before the first cycle starts). */
   cycle: count,
   maxCycles: count,
   /** Phase of the current cycle; null when no cycle is running. */
   phase: z.nullable(z.enum(SESSION_PHASES)),
-  totals: SessionTotalsSchema,
+  totals: PanelSessionTotalsSchema,
   startedAt: z.optional(epochMs),
   finishedAt: z.optional(epochMs),
   /** The session's id in the repository's records (from `session_started`); matches an entry of `repository.sessions`. */
@@ -180,12 +180,12 @@ export const SessionHeaderSchema = z.object({
 });
 
 /** Passed/failed test counts of one run. */
-export const TestCountsSchema = z.object({ passed: count, failed: count });
+export const PanelTestCountsSchema = z.object({ passed: count, failed: count });
 
 /** One role's phase within a cycle. */
 export const PhaseSummarySchema = z.object({
   role: z.enum(TDD_ROLES),
-  outcome: z.enum(PHASE_OUTCOMES),
+  outcome: z.enum(PANEL_PHASE_OUTCOMES),
   attempts: count,
   duration_ms: count,
   /** Tokens the role's model calls used in this cycle. */
@@ -193,23 +193,23 @@ export const PhaseSummarySchema = z.object({
 });
 
 /** One red-green-refactor cycle in the timeline. */
-export const CycleSummarySchema = z.object({
+export const PanelCycleSummarySchema = z.object({
   n: z.int().check(z.positive()),
-  outcome: z.enum(CYCLE_OUTCOMES),
+  outcome: z.enum(PANEL_CYCLE_OUTCOMES),
   /** Full or short sha of the cycle's own (`feat:`) commit; null when nothing was committed. */
   commit: z.nullable(text),
   /** The Refactorer's commit of the cycle, when it made one (shown next to the `feat:` one). */
   refactorCommit: z.optional(text),
   /** The behaviour the cycle added (commit subject or the tester's report), if known. */
   title: z.optional(text),
-  tests: TestCountsSchema,
+  tests: PanelTestCountsSchema,
   phases: z.array(PhaseSummarySchema),
   /** Tokens the cycle's model calls used (all roles). */
   usage: z.optional(TokenUsageSchema),
 });
 
 /** One tool call in the action history. */
-export const ActionRecordSchema = z.object({
+export const PanelActionRecordSchema = z.object({
   id: nonEmpty,
   /** Who called it: a TDD role, or another agent's name (e.g. `qa/v1`). */
   role: text,
@@ -362,8 +362,8 @@ export const PanelStateSchema = z.object({
   trusted: z.boolean(),
   /** Null before any kata was run in this window. */
   session: z.nullable(SessionHeaderSchema),
-  cycles: z.array(CycleSummarySchema),
-  actions: z.array(ActionRecordSchema),
+  cycles: z.array(PanelCycleSummarySchema),
+  actions: z.array(PanelActionRecordSchema),
   approvals: z.array(PendingApprovalSchema),
   /** Newest last. */
   answers: z.array(AnswerSchema),
@@ -377,17 +377,17 @@ export type TokenUsageCounts = z.infer<typeof TokenUsageSchema>;
 /** A model's price per million tokens. */
 export type ModelPrice = z.infer<typeof ModelPriceSchema>;
 /** Session totals. */
-export type SessionTotals = z.infer<typeof SessionTotalsSchema>;
+export type PanelSessionTotals = z.infer<typeof PanelSessionTotalsSchema>;
 /** The session header. */
 export type SessionHeader = z.infer<typeof SessionHeaderSchema>;
 /** Passed/failed counts. */
-export type TestCounts = z.infer<typeof TestCountsSchema>;
+export type PanelTestCounts = z.infer<typeof PanelTestCountsSchema>;
 /** One role's phase in a cycle. */
 export type PhaseSummary = z.infer<typeof PhaseSummarySchema>;
 /** One cycle in the timeline. */
-export type CycleSummary = z.infer<typeof CycleSummarySchema>;
+export type PanelCycleSummary = z.infer<typeof PanelCycleSummarySchema>;
 /** One tool call in the action history. */
-export type ActionRecord = z.infer<typeof ActionRecordSchema>;
+export type PanelActionRecord = z.infer<typeof PanelActionRecordSchema>;
 /** Diff or command preview of an approval card. */
 export type ApprovalPreview = z.infer<typeof ApprovalPreviewSchema>;
 /** A pending approval request. */

@@ -11,7 +11,7 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { createNonce, PANEL_RESOURCES, renderPanelHtml } from '../../src/shared/panelHtml';
-import type { HostMessage, PanelMessage } from '../../src/shared/panelProtocol';
+import type { PanelMessage } from '../../src/shared/panelProtocol';
 
 const REPO = path.resolve(__dirname, '../..');
 
@@ -107,7 +107,7 @@ export async function startHarness(): Promise<PanelHarness> {
   } catch (error) {
     server.close();
     await rm(outDir, { recursive: true, force: true });
-    throw new Error(`Could not start Chromium at ${CHROMIUM_PATH} (install it with: apt-get install -y chromium): ${String(error)}`);
+    throw new Error(`Could not start Chromium at ${CHROMIUM_PATH} (install it with: apt-get install -y chromium): ${String(error)}`, { cause: error });
   }
   return {
     origin,
@@ -129,7 +129,7 @@ export interface PageGlobals {
 }
 
 /** Sends a host message to the panel the way VS Code delivers it (a window `message` event). */
-export async function sendToPanel(page: Page, message: HostMessage | unknown): Promise<void> {
+export async function sendToPanel(page: Page, message: unknown): Promise<void> {
   await page.evaluate(`window.postMessage(${JSON.stringify(message)}, '*')`);
 }
 

@@ -89,5 +89,5 @@ function planFor(script: KataScript, role: RoleName, cycle: number, attempt: num
   }
   if (role === 'refactorer') return c.refactorer ?? { writes: [], report: 'NO_REFACTOR' };
   if (role === 'tester' || role === 'implementer') return c[role];
-  throw new Error(`scriptedKataModel: unknown role '${role}'`);
+  throw new Error(`scriptedKataModel: unknown role '${String(role)}'`);
 }

@@ -1,6 +1,44 @@
 import { strict as assert } from 'node:assert';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { checkFolderImports, fileImports, findCycles, folderImports, type AllowedImports } from '../support/folderImports';
+
+const CORE = join(__dirname, '..', '..', 'src', 'core');
+
+/**
+ * The allowed imports between the folders of src/core: each folder lists the folders it may import. Lower
+ * layers first; the table must stay free of cycles (checked below), so a new cycle between folders fails the
+ * build whether it is added to the code (not in the table) or to the table (a cycle in the table).
+ * `src/core/index.ts`, the public barrel, may import anything.
+ */
+const ALLOWED_CORE_IMPORTS: AllowedImports = {
+  // leaves
+  vocabulary: [],
+  security: [],
+  logging: ['security'],
+  errors: ['security'],
+  batch: ['errors'],
+  osSandbox: ['errors', 'logging'],
+  process: ['osSandbox'],
+  git: ['process'],
+  llm: ['errors', 'logging', 'security'],
+  metrics: ['llm'],
+  replay: ['errors', 'llm'],
+  audit: ['errors', 'llm', 'logging', 'security'],
+  testRunners: ['errors', 'osSandbox', 'process'],
+  // tools and their protocols
+  control: ['logging', 'security', 'vocabulary'],
+  sandbox: ['errors', 'vocabulary'],
+  tools: ['control', 'errors', 'git', 'llm', 'logging', 'osSandbox', 'process', 'sandbox', 'security', 'testRunners', 'vocabulary'],
+  mcp: ['control', 'errors', 'llm', 'logging', 'security', 'tools', 'vocabulary'],
+  // agents
+  agentsAsData: ['errors', 'llm'],
+  agentRuntime: ['agentsAsData', 'audit', 'batch', 'control', 'errors', 'llm', 'logging', 'metrics', 'tools'],
+  builtinAgents: ['agentRuntime', 'agentsAsData', 'llm', 'tools'],
+  // the TDD supervisor
+  tdd: ['agentRuntime', 'agentsAsData', 'builtinAgents', 'control', 'errors', 'git', 'llm', 'logging', 'mcp', 'osSandbox', 'process', 'security', 'testRunners', 'tools', 'vocabulary'],
+};
 
 // The agent core must run without VS Code: no file under src/core imports 'vscode',
 // and no file under src/core imports a higher layer (src/vscode, src/cli, webview).
@@ -12,7 +50,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('core boundary', () => {
-  const files = sourceFiles(join(__dirname, '..', '..', 'src', 'core'));
+  const files = sourceFiles(CORE);
 
   it('finds the core sources', () => {
     assert.ok(files.length > 3, 'expected source files under src/core');
@@ -26,5 +64,50 @@ describe('core boundary', () => {
   it('never imports a higher layer', () => {
     const offenders = files.filter((f) => /from\s+['"][./]*(\.\.\/)+(vscode|cli|extension)\b|from\s+['"].*webview/.test(readFileSync(f, 'utf8')));
     assert.deepEqual(offenders, []);
+  });
+});
+
+describe('core layering: the table of allowed imports between folders', () => {
+  it('covers every folder, and every import between folders is in the table', () => {
+    const graph = folderImports(CORE);
+    assert.ok(graph.size > 15, `expected the core's folders, found ${[...graph.keys()].join(', ')}`);
+    const check = checkFolderImports(graph, ALLOWED_CORE_IMPORTS);
+    assert.deepEqual(check.unknownFolders, [], 'a new folder needs a row in ALLOWED_CORE_IMPORTS');
+    assert.deepEqual(check.notAllowed, [], 'an import the table does not allow (add it to the table only if it makes no cycle)');
+  });
+
+  it('the table itself has no cycle', () => {
+    assert.deepEqual(checkFolderImports(new Map(), ALLOWED_CORE_IMPORTS).cycles, []);
+  });
+
+  it('lists no import the code does not make (the table stays exact)', () => {
+    const graph = folderImports(CORE);
+    const unused = Object.entries(ALLOWED_CORE_IMPORTS).flatMap(([from, to]) => to.filter((t) => !graph.get(from)?.has(t)).map((t) => `${from} -> ${t}`));
+    assert.deepEqual(unused, []);
+  });
+
+  it('no file of src/core takes part in an import cycle', () => {
+    assert.deepEqual(findCycles(fileImports(CORE)), []);
+  });
+
+  it('fails on a deliberately added cycle: in the code, in the table, and between files', () => {
+    const root = mkdtempSync(join(tmpdir(), 'core-layers-'));
+    try {
+      for (const folder of ['tools', 'control']) mkdirSync(join(root, folder));
+      writeFileSync(join(root, 'tools', 'types.ts'), "export type DangerLevel = 'SAFE';\n");
+      writeFileSync(join(root, 'control', 'messages.ts'), "import type { DangerLevel } from '../tools/types';\nexport type Level = DangerLevel;\n");
+      const allowed = { tools: ['control'], control: [] };
+      assert.deepEqual(checkFolderImports(folderImports(root), allowed).notAllowed, ['control -> tools (control/messages.ts -> ../tools/types)']);
+      assert.deepEqual(checkFolderImports(folderImports(root), { tools: ['control'], control: ['tools'] }).cycles, ['control -> tools -> control']);
+      writeFileSync(join(root, 'tools', 'types.ts'), "import type { Level } from '../control/messages';\nexport type DangerLevel = Level | 'SAFE';\n");
+      assert.deepEqual(findCycles(fileImports(root)), ['control/messages.ts -> tools/types.ts -> control/messages.ts']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('an acyclic graph passes', () => {
+    assert.deepEqual(findCycles(new Map([['a', ['b']], ['b', ['c']], ['c', []]])), []);
+    assert.deepEqual(findCycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']]])), ['a -> b -> c -> a']);
   });
 });

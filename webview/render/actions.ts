@@ -1,5 +1,5 @@
 /** The action history: every tool call, collapsible, with parameters and a result summary. */
-import type { ActionRecord } from '../../src/shared/panelProtocol';
+import type { PanelActionRecord } from '../../src/shared/panelProtocol';
 import { h } from '../dom';
 import { APPROVAL_OUTCOME_LABELS, formatDuration, formatJson } from '../format';
 import { icon } from '../icons';
@@ -9,19 +9,19 @@ import { ACTION_ATTR, ACTIONS } from './context';
 import { fileLink, openDiffButton, shortPath, testLocations, toolFilePath } from './fileLinks';
 
 /** True when the call never ran because it was denied or timed out: not a failure of the tool. */
-function isDenied(action: ActionRecord): boolean {
+function isDenied(action: PanelActionRecord): boolean {
   return action.approval === 'denied' || action.approval === 'timeout' || action.approval === 'policy_denied';
 }
 
 /** Red or green of a supervisor test run; the Tester's red is the expected one. */
-function renderTestBadge(run: NonNullable<ActionRecord['testRun']>): HTMLElement {
+function renderTestBadge(run: NonNullable<PanelActionRecord['testRun']>): HTMLElement {
   const red = run.status !== 'passed';
   const label = red ? (run.expectedRed ? 'red (expected)' : run.status === 'failed' ? 'red' : run.status) : 'green';
   return h('span', { class: `test-badge ${red ? (run.expectedRed ? 'is-expected-red' : 'is-red') : 'is-green'}`, title: `${run.passed} passed, ${run.failed} failed` }, label);
 }
 
 /** The file a file tool names, its compact diff with "Open diff", and the failing tests' locations of a test run. */
-function renderFiles(action: ActionRecord): (HTMLElement | null)[] {
+function renderFiles(action: PanelActionRecord): (HTMLElement | null)[] {
   const file = toolFilePath(action.tool, action.params);
   const locations = action.testRun && action.testRun.status !== 'passed' ? testLocations(action.resultSummary) : [];
   return [
@@ -38,7 +38,7 @@ function firstLine(text: string): string {
 }
 
 /** A role's own words: one line collapsed (click, Enter or Space on it expands), its whole text as Markdown. */
-function renderMessage(action: ActionRecord, message: NonNullable<ActionRecord['message']>): HTMLElement {
+function renderMessage(action: PanelActionRecord, message: NonNullable<PanelActionRecord['message']>): HTMLElement {
   const kind = message.streaming ? 'is writing' : message.final ? 'reports' : 'says';
   return h(
     'li',
@@ -59,7 +59,7 @@ function renderMessage(action: ActionRecord, message: NonNullable<ActionRecord['
   );
 }
 
-function renderAction(action: ActionRecord): HTMLElement {
+function renderAction(action: PanelActionRecord): HTMLElement {
   if (action.message) return renderMessage(action, action.message);
   const denied = isDenied(action);
   const status = denied ? 'not run' : action.ok ? 'succeeded' : 'failed';
@@ -102,7 +102,7 @@ function renderAction(action: ActionRecord): HTMLElement {
 }
 
 /** Renders the collapsible action history (newest first), or nothing when there are no calls. */
-export function renderActions(actions: readonly ActionRecord[]): HTMLElement | null {
+export function renderActions(actions: readonly PanelActionRecord[]): HTMLElement | null {
   if (actions.length === 0) return null;
   // Denials and time-outs are the person's (or the clock's) answer, not failures of the tool.
   const failed = actions.filter((action) => !action.ok && !isDenied(action)).length;

@@ -1,12 +1,12 @@
 /** The cycle timeline: one entry per red-green-refactor cycle with its phases, tests and commit. */
-import { estimatedCost, type CycleOutcome, type CycleSummary, type ModelPrice, type PhaseOutcome, type PhaseSummary } from '../../src/shared/panelProtocol';
+import { estimatedCost, type PanelCycleOutcome, type PanelCycleSummary, type ModelPrice, type PanelPhaseOutcome, type PhaseSummary } from '../../src/shared/panelProtocol';
 import { h } from '../dom';
 import { CYCLE_OUTCOME_LABELS, formatCost, formatDuration, formatTokens, PHASE_OUTCOME_LABELS, plural, ROLE_LABELS, shortSha } from '../format';
 import { icon, type IconName } from '../icons';
 import { ACTION_ATTR, ACTIONS } from './context';
 import { section } from './section';
 
-const PHASE_ICONS: Record<PhaseOutcome, IconName> = {
+const PHASE_ICONS: Record<PanelPhaseOutcome, IconName> = {
   pending: 'pending',
   running: 'running',
   passed: 'check',
@@ -16,7 +16,7 @@ const PHASE_ICONS: Record<PhaseOutcome, IconName> = {
   cancelled: 'stop',
 };
 
-const CYCLE_ICONS: Record<CycleOutcome, IconName> = {
+const CYCLE_ICONS: Record<PanelCycleOutcome, IconName> = {
   running: 'running',
   passed: 'check',
   complete: 'check',
@@ -64,7 +64,7 @@ function renderCommit(sha: string, label: string, sessionId: string | undefined)
 }
 
 /** The cycle's tokens (and estimated cost when the model's price is known), then each role's tokens. */
-function renderUsage(cycle: CycleSummary, price: ModelPrice | undefined): HTMLElement | null {
+function renderUsage(cycle: PanelCycleSummary, price: ModelPrice | undefined): HTMLElement | null {
   if (!cycle.usage) return null;
   const total = cycle.usage.input + cycle.usage.output;
   const roles = cycle.phases.filter((p) => p.usage);
@@ -78,7 +78,7 @@ function renderUsage(cycle: CycleSummary, price: ModelPrice | undefined): HTMLEl
   );
 }
 
-function renderCycle(cycle: CycleSummary, sessionId: string | undefined, price?: ModelPrice): HTMLElement {
+function renderCycle(cycle: PanelCycleSummary, sessionId: string | undefined, price?: ModelPrice): HTMLElement {
   return h(
     'li',
     { class: `cycle outcome-${cycle.outcome}`, 'data-cycle': cycle.n },
@@ -119,7 +119,7 @@ function renderCycle(cycle: CycleSummary, sessionId: string | undefined, price?:
  * Renders the cycle timeline, or nothing before the first cycle; hashes open their commit of session
  * `sessionId`; with the model's `price`, each cycle's tokens come with an estimated cost.
  */
-export function renderCycles(cycles: readonly CycleSummary[], sessionId?: string, price?: ModelPrice): HTMLElement | null {
+export function renderCycles(cycles: readonly PanelCycleSummary[], sessionId?: string, price?: ModelPrice): HTMLElement | null {
   if (cycles.length === 0) return null;
   return section('cycles', 'Cycles', 'cycle', cycles.length, h('ol', { class: 'timeline' }, cycles.map((c) => renderCycle(c, sessionId, price))));
 }

@@ -1,7 +1,7 @@
 import { escapeTerminalText } from '../../core/security/terminalText';
 import { readFile } from 'node:fs/promises';
-import { CoTAgent, cotSteps } from '../../core/agents/cotAgent';
-import { QAAgent } from '../../core/agents/qaAgent';
+import { CoTAgent, cotSteps, type CoTOutput } from '../../core/builtinAgents/cotAgent';
+import { QAAgent, type QAOutput } from '../../core/builtinAgents/qaAgent';
 import { lineRange, parseCommandArgs, PROVIDER_OPTIONS } from '../args';
 import { EXIT, UsageError, type CliIo } from '../cliIo';
 import { modelFromFlags } from '../providerFromFlags';
@@ -66,11 +66,21 @@ export async function questionCommand(kind: QuestionKind, argv: string[], io: Cl
     io.stdout.write(`${JSON.stringify(result)}\n`);
   } else if (result.error) {
     io.stderr.write(escapeTerminalText(`Error ${result.error.error_code}: ${result.error.message}\n`));
-  } else if (kind === 'ask') {
-    io.stdout.write(escapeTerminalText(`${String(result.answer)}\n\nconfidence: ${Number(result.confidence).toFixed(2)}\nreasoning: ${String(result.reasoning ?? '')}\n`));
   } else {
-    const steps = cotSteps(result);
-    io.stdout.write(escapeTerminalText(`${steps.map((s, i) => `${i + 1}. ${String(s)}`).join('\n')}\n\nAnswer: ${String(result.final_answer)}\nconfidence: ${Number(result.confidence).toFixed(2)}\n`));
+    io.stdout.write(escapeTerminalText(isQAOutput(result) ? qaText(result) : cotText(result)));
   }
   return result.error ? (result.error.error_code === 'CONFIG' || result.error.error_code === 'PROVIDER_NOT_CONFIGURED' ? EXIT.usage : EXIT.failed) : EXIT.ok;
+}
+
+function isQAOutput(result: QAOutput | CoTOutput): result is QAOutput {
+  return 'answer' in result;
+}
+
+function qaText(result: QAOutput): string {
+  return `${result.answer}\n\nconfidence: ${result.confidence.toFixed(2)}\nreasoning: ${result.reasoning ?? ''}\n`;
+}
+
+function cotText(result: CoTOutput): string {
+  const steps = cotSteps(result);
+  return `${steps.map((s, i) => `${i + 1}. ${s}`).join('\n')}\n\nAnswer: ${result.final_answer}\nconfidence: ${result.confidence.toFixed(2)}\n`;
 }

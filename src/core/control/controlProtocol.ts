@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { getLogger, type Logger } from '../logging/logger';
 import { redactSecrets, redactValue } from '../security/redact';
-import type { DangerLevel } from '../tools/types';
+import type { DangerLevel } from '../vocabulary';
 import {
   personToAgentMessageSchema,
   type AgentToPersonMessage,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DANGER_LEVELS } from '../tools/types';
+import { DANGER_LEVELS } from '../vocabulary';
 
 /**
  * The control protocol's messages, defined once (zod schema + inferred type). The agent side

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createInterface, type Interface } from 'node:readline';
 import { escapeTerminalText } from '../security/terminalText';
-import { dangerRank, type DangerLevel } from '../tools/types';
+import { dangerRank, type DangerLevel } from '../vocabulary';
 import type { AgentToPersonMessage, ApprovalRequestMessage, QuestionMessage, ToolCallPreviewMessage } from './messages';
 import { Listeners, type ControlTransport } from './transport';
 

@@ -289,6 +289,7 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
       },
       (error: unknown) => {
         signal.removeEventListener('abort', onAbort);
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes the original rejection through unchanged
         reject(error);
       },
     );

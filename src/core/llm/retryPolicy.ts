@@ -80,11 +80,13 @@ export function computeRetryDelay(
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rejects with the caller's own abort reason, as fetch does
       reject(signal.reason);
       return;
     }
     const onAbort = (): void => {
       clearTimeout(timer);
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rejects with the caller's own abort reason, as fetch does
       reject(signal?.reason);
     };
     const timer = setTimeout(() => {

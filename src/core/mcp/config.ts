@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DANGER_LEVELS } from '../tools/types';
+import { DANGER_LEVELS } from '../vocabulary';
 
 /** MCP server names: short, so prefixed tool names stay within OpenAI's 64 characters. */
 export const MCP_SERVER_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,32}$/;

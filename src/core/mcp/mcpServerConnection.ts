@@ -171,7 +171,7 @@ export class McpServerConnection {
       result = (await this.client.callTool({ name: tool, arguments: args }, undefined, { timeout, signal: options.signal })) as McpCallResult;
     } catch (error) {
       if (options.signal?.aborted) throw new McpToolError('CANCELLED', this.name, tool, `MCP tool ${tool} was cancelled.`, { cause: error });
-      const timedOut = error instanceof McpError && error.code === McpErrorCode.RequestTimeout;
+      const timedOut = error instanceof McpError && error.code === (McpErrorCode.RequestTimeout as number);
       throw new McpToolError(
         timedOut ? 'TIMEOUT' : 'TOOL_FAILED',
         this.name,
@@ -293,7 +293,7 @@ export class McpServerConnection {
     const overLimit = this.outputLimitError();
     if (overLimit) return overLimit;
     const where = this.config.transport === 'stdio' ? `"${this.config.command}"` : this.config.url;
-    if (error instanceof McpError && error.code === McpErrorCode.RequestTimeout) {
+    if (error instanceof McpError && error.code === (McpErrorCode.RequestTimeout as number)) {
       return new McpServerError(
         'TIMEOUT',
         this.name,
@@ -302,7 +302,7 @@ export class McpServerConnection {
         { cause: error },
       );
     }
-    if (error instanceof McpError && error.code === McpErrorCode.ConnectionClosed) {
+    if (error instanceof McpError && error.code === (McpErrorCode.ConnectionClosed as number)) {
       return this.closedError(step === 'connect' ? 'during startup' : 'while listing tools');
     }
     const code = (error as NodeJS.ErrnoException | undefined)?.code;

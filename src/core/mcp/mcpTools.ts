@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RegisteredTool } from '../tools/registry';
-import type { DangerLevel } from '../tools/types';
+import type { DangerLevel } from '../vocabulary';
 import type { McpServerConnection, McpToolInfo } from './mcpServerConnection';
 import { mcpToolName } from './toolNames';
 

@@ -1,7 +1,7 @@
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { AgentError } from '../errors/agentError';
-import type { ToolContext } from '../tools/types';
+import type { DangerLevel } from '../vocabulary';
 import { isGitInternalPath, protectedPathReason, type PathAccess } from './protectedPaths';
 import { SandboxViolationError } from './sandboxError';
 
@@ -107,6 +107,17 @@ export async function confineToWorkspace(workspaceRoot: string, input: string): 
 }
 
 /**
+ * What {@link resolveWorkspacePath} needs from its caller: the workspace root and, optionally, a way to
+ * ask a person for a one-off escalation. A tool's `ToolContext` is one.
+ */
+export interface WorkspaceAccess {
+  /** Absolute real path of the workspace root. */
+  workspaceRoot: string;
+  /** Resolves true when a person approves the escalation; absent means "no one to ask". */
+  requestEscalation?: (level: DangerLevel, reason: string) => Promise<boolean>;
+}
+
+/**
  * Resolves a model-given path for `access` and enforces the whole sandbox policy:
  * everything {@link confineToWorkspace} refuses; any write or delete of the workspace root itself
  * or under `.git/` (any depth, any case, also through a symlink); and, for protected paths (see
@@ -116,7 +127,7 @@ export async function confineToWorkspace(workspaceRoot: string, input: string): 
  * @throws SandboxViolationError whose message says why and that nothing was changed.
  */
 export async function resolveWorkspacePath(
-  context: Pick<ToolContext, 'workspaceRoot' | 'requestEscalation'>,
+  context: WorkspaceAccess,
   input: string,
   access: PathAccess,
 ): Promise<WorkspacePath> {
@@ -133,7 +144,7 @@ export async function resolveWorkspacePath(
     const verb = access === 'read' ? 'Reading' : access === 'write' ? 'Writing' : 'Deleting';
     const ask = `${verb} '${relative}' needs a one-off approval at HIGH: ${reason}`;
     if (!context.requestEscalation) refuse(input, `${ask}, and there is no one to ask in this session`, { protected: true });
-    let approved = false;
+    let approved: boolean;
     try {
       approved = await context.requestEscalation('HIGH', ask);
     } catch {

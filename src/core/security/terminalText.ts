@@ -8,6 +8,7 @@
  * C0 controls except tab (09) and newline (0a), carriage return when no newline follows it, DEL, C1 controls,
  * and a backslash that is followed by `x` (so a literal `\x` in the text cannot pass for an escape).
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is this module's job
 const UNSAFE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)|\\(?=x)/g;
 
 /**

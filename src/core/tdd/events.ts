@@ -1,46 +1,24 @@
 import type { ErrorInfo } from '../errors/agentError';
-import type { DangerLevel, ApprovalOutcome } from '../tools/types';
+import type { ApprovalOutcome } from '../vocabulary';
 import type { TestRunStatus } from '../testRunners/types';
+import type { CycleOutcome, Phase, PhaseOutcome, Role, SessionStatus } from './sessionVocabulary';
+import type { SessionSummary } from './supervisor/sessionSummary';
 
-/** The three TDD roles. */
-export const ROLES = ['tester', 'implementer', 'refactorer'] as const;
-/** One of {@link ROLES}. */
-export type Role = (typeof ROLES)[number];
-
-/** The phase a cycle is in; `DONE` once it has committed or failed. */
-export const PHASES = ['TESTING', 'IMPLEMENTING', 'REFACTORING', 'DONE'] as const;
-/** One of {@link PHASES}. */
-export type Phase = (typeof PHASES)[number];
-
-/** How a session stands: running, or how it ended. */
-export const SESSION_STATUSES = ['running', 'completed', 'max_cycles', 'failed', 'cancelled'] as const;
-/** One of {@link SESSION_STATUSES}. */
-export type SessionStatus = (typeof SESSION_STATUSES)[number];
-
-/** How a cycle ended: committed green, rolled back, stopped, or the Tester found nothing left to test. */
-export const CYCLE_OUTCOMES = ['green', 'failed', 'cancelled', 'kata_complete'] as const;
-/** One of {@link CYCLE_OUTCOMES}. */
-export type CycleOutcome = (typeof CYCLE_OUTCOMES)[number];
-
-/**
- * How one role's phase ended: `red` (Tester wrote a failing test), `green` (Implementer made it pass),
- * `refactored` / `no_change` / `skipped` (Refactorer: committed, nothing to do, gave up after red attempts).
- */
-export const PHASE_OUTCOMES = ['red', 'green', 'refactored', 'no_change', 'skipped', 'failed', 'cancelled', 'kata_complete'] as const;
-/** One of {@link PHASE_OUTCOMES}. */
-export type PhaseOutcome = (typeof PHASE_OUTCOMES)[number];
-
-/**
- * Why a role's turn did not succeed: its attempts ran but never reached the phase's goal
- * (`EXECUTION_FAILED`), its last test run was killed at the time limit (`TIMED_OUT`), or the tests passed
- * and a quality gate failed (`QUALITY_GATE_FAILED`).
- */
-export const ROLE_ERROR_CODES = ['EXECUTION_FAILED', 'TIMED_OUT', 'QUALITY_GATE_FAILED'] as const;
-/** One of {@link ROLE_ERROR_CODES}. */
-export type RoleErrorCode = (typeof ROLE_ERROR_CODES)[number];
-
-/** Outcomes after which a role's turn counts as a success. */
-export const SUCCESSFUL_PHASE_OUTCOMES: ReadonlySet<PhaseOutcome> = new Set(['red', 'green', 'refactored', 'no_change', 'kata_complete']);
+export {
+  ROLES,
+  PHASES,
+  SESSION_STATUSES,
+  CYCLE_OUTCOMES,
+  PHASE_OUTCOMES,
+  ROLE_ERROR_CODES,
+  SUCCESSFUL_PHASE_OUTCOMES,
+  type Role,
+  type Phase,
+  type SessionStatus,
+  type CycleOutcome,
+  type PhaseOutcome,
+  type RoleErrorCode,
+} from './sessionVocabulary';
 
 /** The counts of one test run, as the supervisor saw them. */
 export interface TestCounts {
@@ -67,8 +45,6 @@ export type SupervisorEvent =
   /** A role's whole message of one model call (redacted); `final` for its report (a reply without tool calls). */
   | { type: 'role_message'; cycle: number; role: Role; attempt: number; message: number; text: string; final: boolean }
   | { type: 'tool_called'; cycle: number; role: Role; callId: string; tool: string; params: unknown; ok: boolean; summary: string; approval: ApprovalOutcome; durationMs: number }
-  | { type: 'approval_requested'; requestId: string; tool: string; dangerLevel: DangerLevel; params: unknown; expiresAt: number }
-  | { type: 'approval_answered'; requestId: string; decision: string }
   | { type: 'test_run_finished'; cycle: number; role: Role | 'baseline'; tests: TestCounts; durationMs: number; reason?: string; /** The command that ran. */ command?: string; /** The runner's output, redacted, at most {@link TEST_RUN_OUTPUT_CHARS} characters (head and tail). */ output?: string }
   | { type: 'overshoot'; cycle: number; attempt: number; reason: string }
   | { type: 'violation'; cycle: number; role: Role; attempt: number; reasons: string[] }
@@ -77,7 +53,7 @@ export type SupervisorEvent =
   | { type: 'commit_made'; cycle: number; sha: string; message: string }
   | { type: 'phase_finished'; cycle: number; role: Role; outcome: PhaseOutcome; attempts: number; durationMs: number }
   | { type: 'cycle_finished'; cycle: number; outcome: CycleOutcome; commit?: string; tests: TestCounts }
-  | { type: 'session_finished'; status: SessionStatus; summary: import('./supervisor/sessionSummary').SessionSummary }
+  | { type: 'session_finished'; status: SessionStatus; summary: SessionSummary }
   | { type: 'error'; error: ErrorInfo };
 
 /** Receives the supervisor's events in order. */

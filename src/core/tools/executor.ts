@@ -8,8 +8,7 @@ import { getLogger, type Logger } from '../logging/logger';
 import type { ProcessSandbox } from '../osSandbox/types';
 import { redactSecrets, redactValue } from '../security/redact';
 import { ApprovalPolicy } from './approvalPolicy';
-import { previewToolCall } from './builtin/preview';
-import { DEFAULT_MAX_CONTENT_CHARS } from './builtin/textLimits';
+import { DEFAULT_MAX_CONTENT_CHARS } from './contentLimits';
 import { TypedEvents, type ToolExecutorEvents } from './executorEvents';
 import type { ToolRegistry, RegisteredTool } from './registry';
 import { ToolResultMemory, type RememberedToolCall } from './resultMemory';
@@ -21,7 +20,6 @@ import type { AgentToolbox, ApprovalOutcome, DangerLevel, ToolCallResult, ToolCa
 
 /** Default time a tool may run: 30 s. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
-// Default cap of the text fed back to the model per call; the built-in tools cap their own text at the same size.
 export { DEFAULT_MAX_CONTENT_CHARS };
 
 /** Says what a call would change (a diff, a command line, or text), shown in the approval request. */
@@ -42,7 +40,7 @@ export interface ToolExecutorOptions {
   control?: ControlProtocol;
   /** Time a person has to answer one approval request (default: the protocol's, 5 min). */
   approvalTimeoutMs?: number;
-  /** Previews for approval requests; default: the built-in tools' `previewToolCall`; `false`: none. */
+  /** Previews for approval requests; default: each tool's own `preview` (see `ToolDefinition`); `false`: none. */
   preview?: ToolPreview | false;
   /** The audit trail: one record per call when given. */
   audit?: ToolAuditSink;
@@ -50,7 +48,7 @@ export interface ToolExecutorOptions {
   defaultTimeoutMs?: number;
   /** How many recent calls `recentCalls()` keeps (50). */
   memorySize?: number;
-  /** Longest result content fed back to the model (100 000 characters; the rest is cut with a marker). */
+  /** Longest result content fed back to the model (100 000 characters; the rest is cut with a marker); a tool's own `maxContentChars` wins. */
   maxContentChars?: number;
   /** A wrapper applied inside the per-call `wrap` of every execution. */
   wrap?: ToolCallWrapper;
@@ -246,7 +244,7 @@ export class ToolExecutor implements AgentToolbox {
         `${NOTHING_CHANGED} ${tool.name} (danger ${tool.dangerLevel}) needs a person's approval and no one is available to approve it.`,
       );
     }
-    const answer = await this.askPerson(control, tool.name, state, params, tool.dangerLevel, verdict.reason, signal);
+    const answer = await this.askPerson(control, tool, state, params, tool.dangerLevel, verdict.reason, signal);
     state.approval = answer.outcome;
     state.approvedBy = answer.answeredBy;
     this.policy.recordAnswer(tool.name, answer);
@@ -332,14 +330,14 @@ export class ToolExecutor implements AgentToolbox {
     const control = this.options.control;
     if (!control) return record(false);
     // An "always" answer to an escalation counts once: session grants never cover escalations.
-    const answer = await this.askPerson(control, tool.name, state, params, level, reason, signal);
+    const answer = await this.askPerson(control, tool, state, params, level, reason, signal);
     return record(answer.outcome === 'approved' || answer.outcome === 'always', answer.answeredBy);
   }
 
   /** Sends one approval request (with its preview) through the control channel, announcing it and its answer as events. */
   private async askPerson(
     control: ControlProtocol,
-    toolName: string,
+    tool: RegisteredTool,
     state: CallState,
     params: unknown,
     dangerLevel: DangerLevel,
@@ -347,7 +345,8 @@ export class ToolExecutor implements AgentToolbox {
     signal?: AbortSignal,
   ): Promise<ApprovalAnswer> {
     const requestId = randomUUID();
-    const preview = await this.previewFor(toolName, params);
+    const toolName = tool.name;
+    const preview = await this.previewFor(tool, params);
     this.events.emit('approval_requested', {
       requestId,
       tool: toolName,
@@ -372,12 +371,21 @@ export class ToolExecutor implements AgentToolbox {
     return answer;
   }
 
-  private async previewFor(name: string, params: unknown): Promise<ToolCallPreviewMessage | undefined> {
-    const preview = this.options.preview === undefined ? previewToolCall : this.options.preview;
+  private async previewFor(tool: RegisteredTool, params: unknown): Promise<ToolCallPreviewMessage | undefined> {
+    const option = this.options.preview;
+    if (option === false) return undefined;
+    const workspaceRoot = this.options.workspaceRoot;
+    const preview =
+      option !== undefined
+        ? () => option(tool.name, params, workspaceRoot)
+        : tool.preview
+          ? () => tool.preview?.(params, { workspaceRoot })
+          : undefined;
     if (!preview) return undefined;
+    const name = tool.name;
     try {
       // Redacted here, so the events and the request show the same safe preview.
-      const value = await preview(name, params, this.options.workspaceRoot);
+      const value = await preview();
       if (value === undefined || value === null) return undefined;
       return redactValue(typeof value === 'string' ? { kind: 'text', text: value } : value);
     } catch (error) {
@@ -388,7 +396,7 @@ export class ToolExecutor implements AgentToolbox {
 
   private success(state: CallState, tool: RegisteredTool, output: ToolOutput | string): ToolCallResult {
     const normalized: ToolOutput = typeof output === 'string' ? { content: output } : (output ?? { content: '' });
-    const content = this.clip(redactSecrets(String(normalized.content ?? '')) || '(no output)');
+    const content = this.clip(redactSecrets(String(normalized.content ?? '')) || '(no output)', tool.maxContentChars);
     return {
       toolName: tool.name,
       ...(state.callId !== undefined ? { callId: state.callId } : {}),
@@ -415,8 +423,8 @@ export class ToolExecutor implements AgentToolbox {
     };
   }
 
-  private clip(text: string): string {
-    const max = this.options.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS;
+  private clip(text: string, toolMax?: number): string {
+    const max = toolMax ?? this.options.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS;
     return text.length > max ? `${text.slice(0, max)}\n[… ${text.length - max} more characters cut]` : text;
   }
 

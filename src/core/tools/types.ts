@@ -1,16 +1,12 @@
 import type { z } from 'zod';
 import type { Logger } from '../logging/logger';
 import type { ProcessSandbox } from '../osSandbox/types';
+import type { ToolCallPreviewMessage } from '../control/messages';
+import type { ApprovalOutcome, DangerLevel } from '../vocabulary';
 
-/** How much harm a tool call can do, lowest first: reads, scratch changes, file writes, commands, outside the workspace. */
-export const DANGER_LEVELS = ['SAFE', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
-/** One of {@link DANGER_LEVELS}. */
-export type DangerLevel = (typeof DANGER_LEVELS)[number];
-
-/** Orders danger levels: `dangerRank('HIGH') > dangerRank('MEDIUM')`. */
-export function dangerRank(level: DangerLevel): number {
-  return DANGER_LEVELS.indexOf(level);
-}
+// Danger levels and approval outcomes live in the leaf `vocabulary/` (the control protocol needs them too);
+// re-exported here so tool authors find them next to `defineTool`.
+export { DANGER_LEVELS, dangerRank, type DangerLevel, type ApprovalOutcome } from '../vocabulary';
 
 /** What a tool works on; used by `ToolRegistry.discoverTools({ category })`. */
 export const TOOL_CATEGORIES = ['file', 'search', 'shell', 'git', 'test', 'http', 'mcp', 'custom'] as const;
@@ -38,9 +34,22 @@ export interface ToolOutput {
   data?: unknown;
 }
 
+/** What a tool's `preview` gets besides the call's parameters. */
+export interface ToolPreviewContext {
+  /** Absolute real path of the workspace root. */
+  workspaceRoot: string;
+}
+
+/**
+ * What a call would do, shown on the approval card before a person answers: a diff, a command line, an
+ * HTTP request, or plain text. Undefined: no preview (the card shows the parameters).
+ */
+export type ToolPreviewResult = ToolCallPreviewMessage | string | undefined;
+
 /**
  * A tool is one small value: name, description, category, danger level, one zod schema for its
- * parameters (validates the call and is the JSON schema the model sees) and `execute`.
+ * parameters (validates the call and is the JSON schema the model sees) and `execute`; optionally a
+ * `preview` for approval cards and its own cap on the text it feeds back to the model.
  */
 export interface ToolDefinition<P extends z.ZodType = z.ZodType> {
   name: string;
@@ -50,18 +59,19 @@ export interface ToolDefinition<P extends z.ZodType = z.ZodType> {
   parameters: P;
   /** Runs the call with validated parameters; throw (ideally an AgentError) to report a failure to the model. */
   execute(params: z.infer<P>, context: ToolContext): Promise<ToolOutput | string>;
+  /**
+   * Says what a call would do before a person approves it, from the validated parameters. It must
+   * change nothing; it may read files inside the workspace. Absent: approval cards show no preview.
+   */
+  preview?(params: z.infer<P>, context: ToolPreviewContext): Promise<ToolPreviewResult> | ToolPreviewResult;
+  /** Longest result content this tool feeds back to the model (characters); default: the executor's `maxContentChars`. */
+  maxContentChars?: number;
 }
 
 /** Identity helper that keeps the parameter type inferred: `defineTool({ ..., parameters: z.object(...) })`. */
 export function defineTool<P extends z.ZodType>(definition: ToolDefinition<P>): ToolDefinition<P> {
   return definition;
 }
-
-/**
- * How a call was approved or refused: `auto` by policy or `--yes`, `approved` / `always` by a person,
- * `denied` by a person (or no one to ask), `timeout` when nobody answered, `policy_denied` by a `deny` rule.
- */
-export type ApprovalOutcome = 'auto' | 'approved' | 'always' | 'denied' | 'timeout' | 'policy_denied';
 
 /** The outcome of one tool call as the agent, the hooks and the audit trail see it. */
 export interface ToolCallResult {

@@ -1,27 +1,29 @@
 /**
  * The host's view model of the agent panel as a pure function: `reducePanel(state, action)` folds
  * supervisor events, control-protocol approval requests and answers, QA/CoT results and errors into
- * a new {@link PanelState}. No `vscode` import, no clock, no randomness: every time and id comes in
+ * a new {@link PanelState}. Each fact has one route here: approvals only from the control protocol
+ * (`approvalRequested` / `approvalClosed`, sent by the `ApprovalBridge`), tool calls only as the
+ * supervisor's `tool_called` events. No `vscode` import, no clock, no randomness: every time and id comes in
  * with the action, so the module is unit-tested on its own and replayable.
  */
 import type { ApprovalRequestMessage } from '../../core/control/messages';
 import { redactSecrets, redactValue } from '../../core/security/redact';
 import type { PhaseOutcome as CorePhaseOutcome, CycleOutcome as CoreCycleOutcome, SupervisorEvent } from '../../core/tdd/events';
 import type {
-  ActionRecord,
+  PanelActionRecord,
   Answer,
   ModelPrice,
   TokenUsageCounts,
-  CycleOutcome,
-  CycleSummary,
+  PanelCycleOutcome,
+  PanelCycleSummary,
   PanelError,
   PanelState,
   PanelSandboxMode,
   PendingApproval,
-  PhaseOutcome,
+  PanelPhaseOutcome,
   RepositorySessions,
   SessionHeader,
-  SessionTotals,
+  PanelSessionTotals,
   TddRole,
 } from '../../shared/panelProtocol';
 import { isSessionId } from '../../shared/panelProtocol';
@@ -72,7 +74,7 @@ export type PanelAction =
   /** The host read the change a `write_file` / `edit_file` call of the history (entry `id`) made: its compact diff. */
   | { type: 'fileChange'; id: string; path: string; diff: string };
 
-const NO_TOTALS: SessionTotals = { testsPassed: 0, testsFailed: 0, tokens: 0, commits: 0 };
+const NO_TOTALS: PanelSessionTotals = { testsPassed: 0, testsFailed: 0, tokens: 0, commits: 0 };
 
 /** True when a session is running in this state. */
 export function isSessionRunning(state: PanelState): boolean {
@@ -205,7 +207,7 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
       return addAction(state, messageRecord(event, existing?.at ?? at, event.text, event.final, false));
     }
     case 'tool_called': {
-      const record: ActionRecord = {
+      const record: PanelActionRecord = {
         id: event.callId || `call-${state.revision}`,
         role: event.role,
         tool: event.tool,
@@ -219,21 +221,6 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
       };
       return addAction(state, record);
     }
-    case 'approval_requested': {
-      // The control protocol's request (with preview and reason) normally arrives first; this keeps
-      // the card when only the supervisor event is seen.
-      if (state.approvals.some((a) => a.requestId === event.requestId)) return state;
-      return addApproval(state, {
-        requestId: event.requestId,
-        tool: event.tool,
-        dangerLevel: event.dangerLevel,
-        params: boundedParams(event.params),
-        expiresAt: Math.max(0, event.expiresAt),
-        reason: defaultApprovalReason(event.dangerLevel),
-      });
-    }
-    case 'approval_answered':
-      return removeApproval(state, event.requestId);
     case 'test_run_finished': {
       const tests = { passed: event.tests.passed, failed: event.tests.failed };
       const withTotals = withSession(state, (s) => ({ ...s, totals: { ...s.totals, testsPassed: tests.passed, testsFailed: tests.failed } }));
@@ -313,7 +300,7 @@ export function failureLines(output: string, max = 12): string[] {
   return [...new Set(lines)].slice(0, max);
 }
 
-function testRunRecord(event: Extract<SupervisorEvent, { type: 'test_run_finished' }>, at: number): ActionRecord {
+function testRunRecord(event: Extract<SupervisorEvent, { type: 'test_run_finished' }>, at: number): PanelActionRecord {
   const { status, passed, failed } = event.tests;
   const output = redactSecrets(event.output ?? '');
   const failures = status === 'passed' ? [] : failureLines(output);
@@ -341,7 +328,7 @@ function messageId(event: { cycle: number; role: string; attempt: number; messag
   return `message-${event.cycle}-${event.role}-${event.attempt}-${event.message}`;
 }
 
-function messageRecord(event: { cycle: number; role: string; attempt: number; message: number }, at: number, text: string, final: boolean, streaming: boolean): ActionRecord {
+function messageRecord(event: { cycle: number; role: string; attempt: number; message: number }, at: number, text: string, final: boolean, streaming: boolean): PanelActionRecord {
   return {
     id: messageId(event),
     role: event.role,
@@ -361,7 +348,7 @@ function addUsage(total: TokenUsageCounts | undefined, add: TokenUsageCounts): T
   return { input: (total?.input ?? 0) + add.input, output: (total?.output ?? 0) + add.output };
 }
 
-function withResumedTokens(totals: SessionTotals, resumedTokens: number | undefined): SessionTotals {
+function withResumedTokens(totals: PanelSessionTotals, resumedTokens: number | undefined): PanelSessionTotals {
   return resumedTokens && resumedTokens > 0 ? { ...totals, tokens: totals.tokens + Math.round(resumedTokens) } : totals;
 }
 
@@ -369,7 +356,7 @@ function withSession(state: PanelState, change: (session: SessionHeader) => Sess
   return state.session ? { ...state, session: change(state.session) } : state;
 }
 
-function updateCycle(state: PanelState, n: number, change: (cycle: CycleSummary) => CycleSummary): PanelState {
+function updateCycle(state: PanelState, n: number, change: (cycle: PanelCycleSummary) => PanelCycleSummary): PanelState {
   if (!Number.isInteger(n) || n < 1) return state;
   const existing = state.cycles.find((c) => c.n === n);
   const updated = change(existing ?? newCycle(n));
@@ -377,24 +364,24 @@ function updateCycle(state: PanelState, n: number, change: (cycle: CycleSummary)
   return { ...state, cycles };
 }
 
-function upsertPhase(cycle: CycleSummary, role: TddRole, change: Partial<CycleSummary['phases'][number]>): CycleSummary {
+function upsertPhase(cycle: PanelCycleSummary, role: TddRole, change: Partial<PanelCycleSummary['phases'][number]>): PanelCycleSummary {
   const existing = cycle.phases.find((p) => p.role === role);
   const updated = { ...(existing ?? { role, outcome: 'pending' as const, attempts: 0, duration_ms: 0 }), ...change };
   return { ...cycle, phases: existing ? cycle.phases.map((p) => (p.role === role ? updated : p)) : [...cycle.phases, updated] };
 }
 
-function newCycle(n: number): CycleSummary {
+function newCycle(n: number): PanelCycleSummary {
   return { n, outcome: 'running', commit: null, tests: { passed: 0, failed: 0 }, phases: [] };
 }
 
 /** The session ended (`status`): cycles still running end cancelled or failed, and no approval stays open. */
 function closeRunningCycles(state: PanelState, status: SessionHeader['status']): PanelState {
-  const outcome: CycleOutcome = status === 'cancelled' ? 'cancelled' : 'failed';
+  const outcome: PanelCycleOutcome = status === 'cancelled' ? 'cancelled' : 'failed';
   return { ...state, approvals: [], cycles: state.cycles.map((c) => (c.outcome === 'running' ? closeCycle(c, outcome) : c)) };
 }
 
-function closeCycle(cycle: CycleSummary, outcome: CycleOutcome): CycleSummary {
-  const phaseEnd: PhaseOutcome = outcome === 'cancelled' ? 'cancelled' : outcome === 'failed' ? 'failed' : 'passed';
+function closeCycle(cycle: PanelCycleSummary, outcome: PanelCycleOutcome): PanelCycleSummary {
+  const phaseEnd: PanelPhaseOutcome = outcome === 'cancelled' ? 'cancelled' : outcome === 'failed' ? 'failed' : 'passed';
   return {
     ...cycle,
     outcome,
@@ -403,7 +390,7 @@ function closeCycle(cycle: CycleSummary, outcome: CycleOutcome): CycleSummary {
 }
 
 /** The core's phase outcome in the panel's vocabulary. */
-export function phaseOutcome(outcome: CorePhaseOutcome): PhaseOutcome {
+export function phaseOutcome(outcome: CorePhaseOutcome): PanelPhaseOutcome {
   switch (outcome) {
     case 'red':
     case 'green':
@@ -421,7 +408,7 @@ export function phaseOutcome(outcome: CorePhaseOutcome): PhaseOutcome {
 }
 
 /** The core's cycle outcome in the panel's vocabulary. */
-export function cycleOutcome(outcome: CoreCycleOutcome): CycleOutcome {
+export function cycleOutcome(outcome: CoreCycleOutcome): PanelCycleOutcome {
   switch (outcome) {
     case 'green':
       return 'passed';
@@ -434,7 +421,7 @@ export function cycleOutcome(outcome: CoreCycleOutcome): CycleOutcome {
   }
 }
 
-function addAction(state: PanelState, record: ActionRecord): PanelState {
+function addAction(state: PanelState, record: PanelActionRecord): PanelState {
   return { ...state, actions: [...state.actions.filter((a) => a.id !== record.id), record].slice(-MAX_ACTIONS) };
 }
 

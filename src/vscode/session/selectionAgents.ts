@@ -4,8 +4,8 @@
  * read the selection and call the model, they run no tools.
  */
 import * as vscode from 'vscode';
-import { CoTAgent, cotSteps } from '../../core/agents/cotAgent';
-import { QAAgent } from '../../core/agents/qaAgent';
+import { CoTAgent, cotSteps } from '../../core/builtinAgents/cotAgent';
+import { QAAgent } from '../../core/builtinAgents/qaAgent';
 import { AgentError, toAgentError } from '../../core/errors/agentError';
 import type { Answer } from '../../shared/panelProtocol';
 import { createModelClient } from '../config/modelClient';

@@ -46,6 +46,7 @@ describe('tdd-agent CLI', function () {
       server.enqueue({ json: { answer: 'fine\u001b[1A\u001b[2K\u001b]0;owned\u0007', confidence: 0.5, reasoning: '\u009b31m' } });
       const r = await cli(['ask', '--base-url', server.baseURL, '--model', 'test-model', 'Is it fine?'], isolatedEnv());
       assert.equal(r.code, 0, r.stderr);
+      // eslint-disable-next-line no-control-regex -- the test looks for terminal control characters
       assert.doesNotMatch(r.stdout, /[\u001b\u0007\u009b]/);
       assert.match(r.stdout, /fine\\x1b\[1A\\x1b\[2K\\x1b\]0;owned\\x07/);
     });

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { AgentFactory } from '../../../src/core/agentConfig';
+import { AgentFactory } from '../../../src/core/agentsAsData';
 import { setLogSink, type LogSink } from '../../../src/core/logging/logger';
 import { SessionSummarySchema } from '../../../src/core/tdd/supervisor/sessionSummary';
 import { fizzbuzzJs } from '../../support/fizzbuzzPlans';

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { AgentFactory } from '../../../src/core/agentConfig';
+import { AgentFactory } from '../../../src/core/agentsAsData';
 import { setLogSink, type LogRecord } from '../../../src/core/logging/logger';
 import type { McpServerConfig } from '../../../src/core/mcp/config';
 import type { McpServerStatus } from '../../../src/core/mcp/mcpHub';

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
-import { readRawBlock } from '../../../src/core/agentConfig/inputPayload';
+import { readRawBlock } from '../../../src/core/agentsAsData/inputPayload';
 import { runProcess } from '../../../src/core/process/runProcess';
 import { createOpenAIClient } from '../../../src/core/llm';
 import type { SupervisorEvent } from '../../../src/core/tdd/events';

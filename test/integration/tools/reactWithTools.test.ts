@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ReActAgent } from '../../../src/core/agents/reactAgent';
+import { ReActAgent } from '../../../src/core/builtinAgents/reactAgent';
 import { ControlProtocol } from '../../../src/core/control/controlProtocol';
 import { InMemoryTransport } from '../../../src/core/control/inMemoryTransport';
 import type { ApprovalRequestMessage } from '../../../src/core/control/messages';

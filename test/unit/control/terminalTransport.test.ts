@@ -168,9 +168,9 @@ describe('TerminalTransport', () => {
       t.type('n');
       await pending;
     }
-    assert.match(t.written(), /  \| -old\n  \| \+new/);
-    assert.match(t.written(), /  \| \$ npm test -- --grep add/);
-    assert.match(t.written(), /  \| POST https:\/\/example\.com\/api \(with a body\)/);
+    assert.match(t.written(), / {2}\| -old\n {2}\| \+new/);
+    assert.match(t.written(), / {2}\| \$ npm test -- --grep add/);
+    assert.match(t.written(), / {2}\| POST https:\/\/example\.com\/api \(with a body\)/);
     t.control.close();
   });
 

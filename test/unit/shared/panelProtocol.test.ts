@@ -12,7 +12,7 @@ import {
   PANEL_COMMANDS,
   PANEL_DANGER_LEVELS,
   PANEL_MESSAGE,
-  SESSION_STATUSES,
+  PANEL_SESSION_STATUSES,
   approvalResponseMessage,
   commandMessage,
   emptyPanelState,
@@ -199,7 +199,7 @@ describe('panel protocol', () => {
     });
 
     it('session statuses include every final status of `tdd-agent kata --json`', () => {
-      for (const status of ['completed', 'max_cycles', 'failed', 'cancelled']) assert.ok((SESSION_STATUSES as readonly string[]).includes(status));
+      for (const status of ['completed', 'max_cycles', 'failed', 'cancelled']) assert.ok((PANEL_SESSION_STATUSES as readonly string[]).includes(status));
     });
   });
 

@@ -356,6 +356,7 @@ describe('ToolExecutor', () => {
     });
     assert.deepEqual([failed.ok, failed.error?.error_code], [false, 'HOOK_REJECTED']);
     assert.match(failed.content, /A wrapToolCall hook failed around read_note: no reading on Sundays/);
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a wrapper rejecting with a non-Error is the case under test
     const plain = await ex.executeTool('read_note', { name: 'hello.txt' }, { wrap: () => Promise.reject('nope') });
     assert.equal(plain.error?.error_code, 'TOOL_FAILED');
   });
@@ -476,6 +477,37 @@ describe('ToolExecutor', () => {
     await ex.executeTool('write_note', { name: '.env', text: 'x' });
     assert.match(eventPreview, /\[REDACTED\]/);
     assert.doesNotMatch(JSON.stringify(requests) + eventPreview, /previewsecret/);
+  });
+
+  it("uses a tool's own preview (validated parameters, the workspace root) unless the executor is given one", async () => {
+    const requests = answerAll('approve');
+    const seenContext: string[] = [];
+    const previewed = defineTool({
+      name: 'stamp',
+      description: 'Stamps a note',
+      category: 'custom',
+      dangerLevel: 'MEDIUM',
+      parameters: z.object({ name: z.string(), times: z.number().default(2) }),
+      preview: (params, context) => {
+        seenContext.push(context.workspaceRoot);
+        return { kind: 'command', commandLine: `stamp ${params.name} x${params.times}` };
+      },
+      maxContentChars: 5,
+      execute: async ({ name }) => `stamped ${name}`,
+    });
+    const ex = new ToolExecutor({ registry: new ToolRegistry().register(previewed), workspaceRoot: root, control });
+    const result = await ex.executeTool('stamp', { name: 'a' });
+    assert.equal(result.ok, true);
+    assert.equal(result.content.slice(0, 5), 'stamp', "the tool's own maxContentChars cuts its content");
+    assert.match(result.content, /more characters cut/);
+    const request = requests[0]!;
+    assert.ok(request.type === 'approval_request');
+    assert.deepEqual(request.preview, { kind: 'command', commandLine: 'stamp a x2' });
+    assert.deepEqual(seenContext, [root]);
+    const overridden = new ToolExecutor({ registry: new ToolRegistry().register(previewed), workspaceRoot: root, control, preview: false });
+    assert.equal((await overridden.executeTool('stamp', { name: 'b' })).ok, true);
+    const second = requests[1]!;
+    assert.ok(second.type === 'approval_request' && second.preview === undefined);
   });
 
   it('asks without a preview when the preview function fails', async () => {

@@ -84,16 +84,17 @@ describe('panel reducer (pure): supervisor events → PanelState', () => {
     assert.equal(card.expiresAt, Date.parse('2026-11-22T08:05:00.000Z'));
     assert.deepEqual(card.preview?.kind, 'diff');
     assert.match(card.reason ?? '', /MEDIUM/);
-    // The supervisor's own approval_requested event for the same id does not add a second card.
-    state = reducePanel(state, { type: 'supervisor', event: { type: 'approval_requested', requestId: 'req-1', tool: 'write_file', dangerLevel: 'MEDIUM', params: {}, expiresAt: 1 }, at: 5 });
+    // The same request delivered again replaces its card (one card per request id).
+    state = reducePanel(state, { type: 'approvalRequested', request: writeRequest('req-1'), role: 'tester' });
     assert.equal(state.approvals.length, 1);
-    state = reducePanel(state, { type: 'supervisor', event: { type: 'approval_answered', requestId: 'req-1', decision: 'approved' }, at: 6 });
+    state = reducePanel(state, { type: 'approvalClosed', requestId: 'req-1' });
     assert.equal(state.approvals.length, 0);
   });
 
-  it('a supervisor-only approval request still shows a card, and the richer control request replaces it', () => {
-    let state = reducePanel(fresh(), { type: 'supervisor', event: { type: 'approval_requested', requestId: 'r2', tool: 'run_command', dangerLevel: 'HIGH', params: { command: 'npm test' }, expiresAt: 5000 }, at: 1 });
+  it('approvals reach the panel only through the control protocol: supervisor events never make a card', () => {
+    let state = fold(fresh(), events(wholeSession(1)));
     assert.equal(state.approvals[0]?.preview, undefined);
+    assert.equal(state.approvals.length, 0, 'a whole session of supervisor events (tool calls included) opens no approval card');
     state = reducePanel(state, { type: 'approvalRequested', request: { ...writeRequest('r2'), tool: 'run_command', dangerLevel: 'HIGH', params: { command: 'npm test' }, preview: { kind: 'command', commandLine: 'npm test' } } });
     assert.equal(state.approvals.length, 1);
     assert.deepEqual(state.approvals[0]?.preview, { kind: 'command', commandLine: 'npm test' });

@@ -1,5 +1,5 @@
-import type { AgentEvent } from '../../agent/events';
-import { ReActAgent } from '../../agents/reactAgent';
+import type { AgentEvent } from '../../agentRuntime/events';
+import { ReActAgent } from '../../builtinAgents/reactAgent';
 import { AgentError } from '../../errors/agentError';
 import type { LlmClient } from '../../llm/types';
 import { redactSecrets, redactValue } from '../../security/redact';

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
-import { AgentFactory } from '../../agentConfig/agentFactory';
-import { DEFAULT_APPROVAL_TIMEOUT_MS, type ControlProtocol } from '../../control/controlProtocol';
+import { AgentFactory } from '../../agentsAsData/agentFactory';
+import type { ControlProtocol } from '../../control/controlProtocol';
 import { AgentError, toAgentError } from '../../errors/agentError';
 import type { LlmClient } from '../../llm/types';
 import { getLogger } from '../../logging/logger';
@@ -11,7 +11,7 @@ import { redactSecrets } from '../../security/redact';
 import { DEFAULT_TEST_TIMEOUT_MS, detectTestRunner } from '../../testRunners';
 import type { TestRunner } from '../../testRunners/types';
 import { ApprovalPolicy, type ApprovalPolicyConfig } from '../../tools/approvalPolicy';
-import { createWorkspaceTools, previewToolCall } from '../../tools/builtin';
+import { createWorkspaceTools } from '../../tools/builtin';
 import { ToolExecutor } from '../../tools/executor';
 import { ToolRegistry } from '../../tools/registry';
 import { ROLES, type SupervisorEvent } from '../events';
@@ -239,13 +239,9 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
       policy: new ApprovalPolicy(options.approvalPolicy ?? {}),
       control: options.control,
       approvalTimeoutMs: options.approvalTimeoutMs,
-      // run_tests takes no parameters: its card shows the command line the runner will run.
-      preview: async (name, params) => (name === 'run_tests' ? { kind: 'command', commandLine: testRunner.command } : previewToolCall(name, params, dir)),
       defaultTimeoutMs: testTimeoutMs + 5_000,
       sandbox,
     });
-    executor.on('approval_requested', (e) => emit({ type: 'approval_requested', requestId: e.requestId, tool: e.tool, dangerLevel: e.dangerLevel, params: e.params, expiresAt: Date.now() + (options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS) }));
-    executor.on('approval_answered', (e) => emit({ type: 'approval_answered', requestId: e.requestId, decision: e.outcome }));
 
     const firstCycle = recorder.nextCycle;
     emit({ type: 'session_started', kata: kata.title, branch, baseBranch: worktree.info.baseBranch, model: options.model, provider: options.provider, maxCycles, workspace: repo.root, sessionId: store.id, worktree: dir, sandbox: sandbox.description, resumedFromCycle: checked.resumed ? firstCycle : undefined, resumedTokens: checked.resumed ? checked.resumed.metrics.tokens.total : undefined });

@@ -15,7 +15,7 @@ export interface SessionMcpServers {
 /** The hub's own logger with its "unavailable" warning turned into info: the session warns once per server itself. */
 function hubLogger(): Logger {
   const base = getLogger('mcp');
-  return { ...base, warn: base.info };
+  return { ...base, warn: (...args: Parameters<Logger['info']>) => base.info(...args) };
 }
 
 /** One sentence for a server the session goes on without. */

@@ -2,6 +2,7 @@ import { lstat, unlink } from 'node:fs/promises';
 import { z } from 'zod';
 import { resolveWorkspacePath } from '../../sandbox/workspacePath';
 import { defineTool } from '../types';
+import { fileDiffPreview } from './filePreview';
 import { BuiltinToolError, withFsErrors } from './errors';
 import { readExistingFile } from './existingFile';
 import { fileChangeDiff, type FileChangeData } from './writeFile';
@@ -21,6 +22,7 @@ export const deleteFileTool = defineTool({
   category: 'file',
   dangerLevel: 'HIGH',
   parameters: deleteFileParameters,
+  preview: (params, { workspaceRoot }) => fileDiffPreview(workspaceRoot, params.path, (before) => (before === undefined ? undefined : { after: undefined })),
   async execute(params, context) {
     const target = await resolveWorkspacePath(context, params.path, 'delete');
     const info = await lstat(target.absolute).catch(() => undefined);

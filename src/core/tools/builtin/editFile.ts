@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { resolveWorkspacePath } from '../../sandbox/workspacePath';
 import { defineTool } from '../types';
+import { fileDiffPreview } from './filePreview';
 import { BuiltinToolError, withFsErrors } from './errors';
 import { readExistingFile } from './existingFile';
 import { diffStats, fileChangeDiff, type FileChangeData } from './writeFile';
@@ -60,6 +61,12 @@ export const editFileTool = defineTool({
   category: 'file',
   dangerLevel: 'MEDIUM',
   parameters: editFileParameters,
+  preview: (params, { workspaceRoot }) =>
+    fileDiffPreview(workspaceRoot, params.path, (before) => {
+      if (before === undefined) return undefined;
+      const plan = planEdit(before, params.search, params.replace, params.replace_all ?? false);
+      return plan.ok ? { after: plan.text } : undefined;
+    }),
   async execute(params, context) {
     const target = await resolveWorkspacePath(context, params.path, 'write');
     const existing = await withFsErrors('edit_file', 'read', target.relative, () => readExistingFile(target.absolute));

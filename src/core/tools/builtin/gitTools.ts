@@ -128,6 +128,10 @@ export const gitCommitTool = defineTool({
   category: 'git',
   dangerLevel: 'MEDIUM',
   parameters: gitCommitParameters,
+  preview: (params) => {
+    const commit = `git commit -m ${JSON.stringify(params.message)}`;
+    return { kind: 'command', commandLine: (params.stage_all ?? true) ? `git add -A -- . && ${commit}` : commit };
+  },
   async execute(params, context) {
     const { git, root } = await openWorkspaceGit(context, 'git_commit');
     if (params.stage_all ?? true) {

@@ -69,6 +69,7 @@ export function createHttpRequestTool(options: HttpRequestOptions = {}) {
     category: 'http',
     dangerLevel: 'HIGH',
     parameters: httpRequestParameters,
+    preview: (params) => ({ kind: 'request', method: params.method ?? 'GET', url: params.url, hasBody: params.body !== undefined }),
     async execute(params, context) {
       const method = params.method ?? 'GET';
       const target = await vetUrl(params.url, { allowHosts: options.allowHosts, resolve: options.resolve });

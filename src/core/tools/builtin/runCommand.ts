@@ -56,6 +56,7 @@ export function createRunCommandTool(options: RunCommandOptions = {}) {
     category: 'shell',
     dangerLevel: 'HIGH',
     parameters: runCommandParameters,
+    preview: (params) => ({ kind: 'command', commandLine: params.command }),
     async execute(params, context) {
       const timeoutMs = Math.min(ceilingMs, (params.timeout_seconds ?? Infinity) * 1000);
       const cwd = await realpath(context.workspaceRoot);

@@ -58,6 +58,8 @@ export function createRunTestsTool(options: RunTestsOptions = {}) {
     category: 'test',
     dangerLevel: 'MEDIUM',
     parameters: runTestsParameters,
+    // run_tests takes no parameters: its approval card shows the command line the runner will run.
+    ...(options.testRunner ? { preview: () => ({ kind: 'command' as const, commandLine: options.testRunner?.command ?? '' }) } : {}),
     async execute(_params, context) {
       const runner = options.testRunner;
       if (!runner) {

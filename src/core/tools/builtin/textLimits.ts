@@ -1,5 +1,4 @@
-/** Default cap on the text a tool returns to the model (characters). */
-export const DEFAULT_MAX_CONTENT_CHARS = 100_000;
+export { DEFAULT_MAX_CONTENT_CHARS } from '../contentLimits';
 
 /**
  * Cuts `text` to at most `maxChars` characters and appends a visible marker saying how much was

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { resolveWorkspacePath } from '../../sandbox/workspacePath';
 import { defineTool } from '../types';
+import { fileDiffPreview } from './filePreview';
 import { BuiltinToolError, withFsErrors } from './errors';
 import { readExistingFile } from './existingFile';
 import { truncateText } from './textLimits';
@@ -57,6 +58,7 @@ export const writeFileTool = defineTool({
   category: 'file',
   dangerLevel: 'MEDIUM',
   parameters: writeFileParameters,
+  preview: (params, { workspaceRoot }) => fileDiffPreview(workspaceRoot, params.path, () => ({ after: params.content })),
   async execute(params, context) {
     const target = await resolveWorkspacePath(context, params.path, 'write');
     const existing = await withFsErrors('write_file', 'read', target.relative, () => readExistingFile(target.absolute));

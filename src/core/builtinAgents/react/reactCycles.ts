@@ -1,0 +1,166 @@
+import type { AgentRun } from '../../agentRuntime/agentRun';
+import { toolNameMatcher } from '../../agentsAsData/toolPatterns';
+import { HookError, HookRejectedError, OutputValidationError } from '../../agentRuntime/errors';
+import type { PreparedPrompt } from '../../agentRuntime/promptSource';
+import { repairMessage } from '../../agentRuntime/repair';
+import { capText, ConversationWindow, type ConversationWindowOptions } from '../../agentRuntime/strategies/conversationWindow';
+import { DEFAULT_MAX_TOOL_CALLS_PER_MESSAGE } from '../../agentRuntime/strategies/multiCycle';
+import type { CycleHandlers, CycleStep } from '../../agentRuntime/strategies/types';
+import type { ChatMessage, LlmResult, LlmToolCall, ToolSpec } from '../../llm/types';
+import type { AgentToolbox, ToolCallResult } from '../../tools/types';
+
+/** Limits of a ReAct run's prompt. */
+export interface ReActLimits {
+  window?: ConversationWindowOptions;
+  /** Tool output longer than this is cut (with a marker) before it goes back to the model. Default 8000. */
+  maxObservationChars?: number;
+}
+
+/**
+ * The ReAct loop as multi-cycle callbacks: each cycle is one model call with the tools; tool calls run
+ * through the toolbox (with the composed `wrapToolCall` hooks) and their results go back as tool
+ * messages; a reply without tool calls is the final answer (validated when the prompt has a schema).
+ * The prompt stays bounded by a {@link ConversationWindow}.
+ */
+export function createReActCycles(run: AgentRun, prompt: PreparedPrompt, toolbox: AgentToolbox | undefined, limits: ReActLimits = {}): CycleHandlers<LlmResult> {
+  const window = new ConversationWindow(limits.window);
+  const maxChars = limits.maxObservationChars ?? 8000;
+  // The prompt's `tools` list (exact names and `prefix*` patterns) is the one filter on what the model sees and may call.
+  const allowed = prompt.tools ? toolNameMatcher(prompt.tools) : undefined;
+  const specs = toolbox ? toolbox.toolSpecs().filter((s) => !allowed || allowed(s.function.name)) : [];
+  let pendingRepair: string[] | undefined;
+  let final: Record<string, unknown> | undefined;
+  let repairs = 0;
+
+  return {
+    preCycle: () => window.build(prompt.messages),
+    modelOptions: () => ({ tools: specs }),
+    parseCycleResult: (result) => result,
+    shouldTerminate(result) {
+      if (result.toolCalls.length > 0) return false;
+      if (!prompt.validate) {
+        final = { final_answer: result.text.trim() };
+        return true;
+      }
+      const check = prompt.validate(result.text);
+      if (check.ok) {
+        final = { final_answer: result.text.trim(), ...check.value };
+        return true;
+      }
+      if (repairs >= run.config.maxRepairAttempts) {
+        throw new OutputValidationError(`The final answer of ${prompt.label} did not match its output schema after ${repairs} repair attempt(s).`, check.violations, {
+          agent: prompt.label,
+          attempts: repairs,
+          output_excerpt: result.text.slice(0, 500),
+        });
+      }
+      pendingRepair = check.violations;
+      return false;
+    },
+    async extractObservation(result, cycle, limits) {
+      if (pendingRepair) {
+        const ask = repairMessage(pendingRepair);
+        pendingRepair = undefined;
+        repairs++;
+        run.repairAttempts++;
+        window.add({
+          messages: [{ role: 'assistant', content: result.text }, { role: 'user', content: ask }],
+          summary: `cycle ${cycle}: final answer did not match the output schema; asked for a corrected one`,
+        });
+        return [{ thought: result.text, action: 'repair_output', action_input: null, observation: ask }];
+      }
+      const steps: CycleStep[] = [];
+      const toolMessages: ChatMessage[] = [];
+      const summaries: string[] = [];
+      const maxCalls = limits?.maxToolCallsPerMessage ?? DEFAULT_MAX_TOOL_CALLS_PER_MESSAGE;
+      const executed = result.toolCalls.slice(0, maxCalls);
+      for (const call of executed) {
+        const params = parseArguments(call.arguments);
+        if (run.observed) run.emit({ type: 'tool_started', agentId: run.agentId, cycle, toolName: call.name, callId: call.id, params });
+        const outcome = await runTool(run, toolbox, allowed, specs, call, params);
+        if (run.observed) run.emit({ type: 'tool_called', agentId: run.agentId, cycle, toolName: call.name, callId: call.id, params, result: outcome });
+        toolMessages.push({ role: 'tool', tool_call_id: call.id, content: capText(outcome.content, maxChars) });
+        steps.push({ thought: result.text, action: call.name, action_input: params, observation: outcome.content });
+        summaries.push(`${call.name}(${capText(call.arguments, 80)}) → ${outcome.ok ? '' : 'failed: '}${capText(outcome.content, 120)}`);
+      }
+      // Past the cap nothing runs, but every tool_call id still needs its tool message.
+      const skipped = result.toolCalls.slice(maxCalls);
+      if (skipped.length > 0) {
+        const notice = notExecutedNotice(maxCalls, result.toolCalls.length);
+        for (const call of skipped) {
+          toolMessages.push({ role: 'tool', tool_call_id: call.id, content: notice });
+          steps.push({ thought: result.text, action: call.name, action_input: parseArguments(call.arguments), observation: notice });
+        }
+        summaries.push(`${skipped.length} more tool calls not executed (at most ${maxCalls} per message)`);
+      }
+      window.add({
+        messages: [
+          {
+            role: 'assistant',
+            content: result.text || null,
+            tool_calls: result.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })),
+          },
+          ...toolMessages,
+        ],
+        summary: `cycle ${cycle}: ${summaries.join('; ')}`,
+      });
+      return steps;
+    },
+    finalOutput: ({ terminationReason }) => final ?? { final_answer: '', ...(terminationReason === 'max_cycles' ? { incomplete: true } : {}) },
+  };
+}
+
+/** Runs one model-issued call; a toolbox that throws (against its contract) becomes a failed result. */
+async function runTool(
+  run: AgentRun,
+  toolbox: AgentToolbox | undefined,
+  allowed: ((toolName: string) => boolean) | undefined,
+  offered: readonly ToolSpec[],
+  call: LlmToolCall,
+  params: unknown,
+): Promise<ToolCallResult> {
+  const wrap = run.toolCallWrapper();
+  // A refused call still goes through the wrapToolCall hooks, like any other call.
+  const refuse = (content: string): Promise<ToolCallResult> => {
+    const refusal = (): Promise<ToolCallResult> =>
+      Promise.resolve({ toolName: call.name, callId: call.id, ok: false, content, error: { error_code: 'TOOL_NOT_FOUND', message: content }, approval: 'policy_denied', durationMs: 0 });
+    return wrap ? wrap(call.name, refusal, params) : refusal();
+  };
+  try {
+    if (!toolbox) return await refuse(`No tools are available to this agent; nothing was executed. Answer without calling ${call.name}.`);
+    if (allowed && !allowed(call.name)) {
+      const names = offered.map((s) => s.function.name);
+      return await refuse(`Tool ${call.name} is not available to this agent; nothing was executed. Use one of: ${names.join(', ') || '(none)'}.`);
+    }
+    return await toolbox.executeCall(call, { signal: run.signal, wrap, requestedBy: run.agentId });
+  } catch (e) {
+    if (run.signal?.aborted || e instanceof HookError || e instanceof HookRejectedError) throw e;
+    const message = e instanceof Error ? e.message : String(e);
+    return {
+      toolName: call.name,
+      callId: call.id,
+      ok: false,
+      content: `Tool ${call.name} failed: ${message}`,
+      error: { error_code: 'TOOL_FAILED', message },
+      approval: 'auto',
+      durationMs: 0,
+    };
+  }
+}
+
+/** The tool message of a call past the per-message cap: what happened, that nothing changed, what to do. */
+function notExecutedNotice(maxCalls: number, total: number): string {
+  return (
+    `Not executed: one message may make at most ${maxCalls} tool calls, and your message made ${total}, so only the first ${maxCalls} ran. ` +
+    `Nothing was changed by this call. Send it again in a later message (at most ${maxCalls} tool calls per message).`
+  );
+}
+
+/** The call's JSON arguments as a value for events and history, or the raw text when it is not JSON. */
+function parseArguments(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
