@@ -6,7 +6,10 @@ import * as esbuild from 'esbuild';
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 // `--only=cli` (or a comma list of extension, webview, cli) builds just those bundles: `npm run demo` needs only the CLI.
-const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 
 const common = {
   bundle: true,
@@ -74,7 +77,11 @@ const all = [
     minify: false,
     // The core finds its bundled katas and agent configs from its own folder.
     ...(format === 'esm'
-      ? { banner: { js: "import { fileURLToPath as __tddFileURL } from 'node:url'; import { dirname as __tddDirname } from 'node:path'; const __filename = __tddFileURL(import.meta.url); const __dirname = __tddDirname(__filename);" } }
+      ? {
+          banner: {
+            js: "import { fileURLToPath as __tddFileURL } from 'node:url'; import { dirname as __tddDirname } from 'node:path'; const __filename = __tddFileURL(import.meta.url); const __dirname = __tddDirname(__filename);",
+          },
+        }
       : {}),
   })),
 ];

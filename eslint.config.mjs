@@ -18,12 +18,36 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const nodeGlobals = { process: 'readonly', console: 'readonly', require: 'readonly', exports: 'writable', module: 'writable', global: 'readonly', __dirname: 'readonly' };
-const mochaGlobals = { describe: 'readonly', it: 'readonly', before: 'readonly', after: 'readonly', beforeEach: 'readonly', afterEach: 'readonly' };
+const nodeGlobals = {
+  process: 'readonly',
+  console: 'readonly',
+  require: 'readonly',
+  exports: 'writable',
+  module: 'writable',
+  global: 'readonly',
+  __dirname: 'readonly',
+};
+const mochaGlobals = {
+  describe: 'readonly',
+  it: 'readonly',
+  before: 'readonly',
+  after: 'readonly',
+  beforeEach: 'readonly',
+  afterEach: 'readonly',
+};
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'coverage/**', 'docs/api/**', 'test-results/**', 'node_modules/**', 'test/e2e/.cache/**', '.vscode-test/**', '**/fixtures/**'],
+    ignores: [
+      'dist/**',
+      'coverage/**',
+      'docs/api/**',
+      'test-results/**',
+      'node_modules/**',
+      'test/e2e/.cache/**',
+      '.vscode-test/**',
+      '**/fixtures/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
@@ -47,14 +71,28 @@ export default tseslint.config(
       // `_name` marks a parameter or a destructured key that is deliberately unused.
       '@typescript-eslint/no-unused-vars': [
         'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
       ],
     },
   },
   {
     // The browser tier's fake VS Code API runs in the page.
     files: ['test/browser/*.js'],
-    languageOptions: { globals: { window: 'readonly', document: 'readonly', sessionStorage: 'readonly', location: 'readonly', URLSearchParams: 'readonly' } },
+    languageOptions: {
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        sessionStorage: 'readonly',
+        location: 'readonly',
+        URLSearchParams: 'readonly',
+      },
+    },
   },
   {
     // Plain JavaScript (build config, the VS Code test runner, browser fakes): no type information.

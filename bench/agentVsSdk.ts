@@ -60,7 +60,11 @@ const addTool = defineTool({
 /** Scripted answers: in a conversation with fewer than five tool results, one more `add` call; then the answer. */
 function reply(req: RecordedRequest) {
   const results = (req.body?.messages ?? []).filter((m: { role: string }) => m.role === 'tool').length;
-  if (req.body?.tools?.length && results < TOOL_CALLS) return { toolCalls: [{ id: `call_${results + 1}`, name: 'add', arguments: { a: results, b: 1 } }], usage: { prompt_tokens: 20, completion_tokens: 5 } };
+  if (req.body?.tools?.length && results < TOOL_CALLS)
+    return {
+      toolCalls: [{ id: `call_${results + 1}`, name: 'add', arguments: { a: results, b: 1 } }],
+      usage: { prompt_tokens: 20, completion_tokens: 5 },
+    };
   return { text: results ? `Final Answer: ${results}` : 'ok', usage: { prompt_tokens: 5, completion_tokens: 1 } };
 }
 
@@ -87,7 +91,12 @@ export async function measureAgentVsSdk(rounds = Number(process.env.BENCH_AGENT_
         const calls = (msg.tool_calls ?? []).filter((c) => c.type === 'function');
         if (!calls.length) return msg.content;
         messages.push({ role: 'assistant', content: msg.content ?? null, tool_calls: calls });
-        for (const c of calls) messages.push({ role: 'tool', tool_call_id: c.id, content: plain.add(JSON.parse(c.function.arguments) as { a: number; b: number }) });
+        for (const c of calls)
+          messages.push({
+            role: 'tool',
+            tool_call_id: c.id,
+            content: plain.add(JSON.parse(c.function.arguments) as { a: number; b: number }),
+          });
       }
     };
     const variants: Record<keyof Omit<AgentVsSdkFigures, 'rounds'>, () => Promise<unknown>> = {
@@ -101,9 +110,13 @@ export async function measureAgentVsSdk(rounds = Number(process.env.BENCH_AGENT_
     await variants.agentLoop();
     await variants.bareLoop();
     const made = server.chatRequests().length - before;
-    if (made !== 2 * (TOOL_CALLS + 1)) throw new Error(`expected ${2 * (TOOL_CALLS + 1)} requests for the two loops, saw ${made}`);
+    if (made !== 2 * (TOOL_CALLS + 1))
+      throw new Error(`expected ${2 * (TOOL_CALLS + 1)} requests for the two loops, saw ${made}`);
 
-    const times = Object.fromEntries(Object.keys(variants).map((k) => [k, [] as number[]])) as Record<keyof typeof variants, number[]>;
+    const times = Object.fromEntries(Object.keys(variants).map((k) => [k, [] as number[]])) as Record<
+      keyof typeof variants,
+      number[]
+    >;
     const names = Object.keys(variants) as Array<keyof typeof variants>;
     for (let r = -30; r < rounds; r++) {
       for (const name of r % 2 ? [...names].reverse() : names) {
@@ -113,7 +126,13 @@ export async function measureAgentVsSdk(rounds = Number(process.env.BENCH_AGENT_
       }
     }
     const m = (k: keyof typeof variants) => percentile(times[k], 50);
-    return { rounds, bareAnswer: m('bareAnswer'), agentAnswer: m('agentAnswer'), bareLoop: m('bareLoop'), agentLoop: m('agentLoop') };
+    return {
+      rounds,
+      bareAnswer: m('bareAnswer'),
+      agentAnswer: m('agentAnswer'),
+      bareLoop: m('bareLoop'),
+      agentLoop: m('agentLoop'),
+    };
   } finally {
     await server.close();
     await rm(workspace, { recursive: true, force: true });
@@ -154,7 +173,8 @@ async function writeDoc(section: string): Promise<void> {
   const start = doc.indexOf(START);
   const end = doc.indexOf(END);
   const block = `${START}\n${section}\n${END}`;
-  const next = start >= 0 && end > start ? doc.slice(0, start) + block + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n${block}\n`;
+  const next =
+    start >= 0 && end > start ? doc.slice(0, start) + block + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n${block}\n`;
   await writeFile(DOC, next);
 }
 

@@ -74,10 +74,16 @@ function commonPrefix(a: number[], b: number[]): number {
 
 const roleOf = (body: { messages?: Array<{ role: string; content?: unknown }> }): string =>
   /^agent: (\w+)\//.exec(String(body.messages?.find((m) => m.role === 'system')?.content ?? ''))?.[1] ?? 'unknown';
-const isTurnStart = (body: { messages?: Array<{ role: string }> }): boolean => !(body.messages ?? []).some((m) => m.role === 'assistant');
+const isTurnStart = (body: { messages?: Array<{ role: string }> }): boolean =>
+  !(body.messages ?? []).some((m) => m.role === 'assistant');
 
 /** Counts the figures of one session's requests. */
-export function figuresOf(language: string, requests: RecordedRequest[], greenCommits: number, kata = 'FizzBuzz'): PromptTokenFigures {
+export function figuresOf(
+  language: string,
+  requests: RecordedRequest[],
+  greenCommits: number,
+  kata = 'FizzBuzz',
+): PromptTokenFigures {
   let total = 0;
   let tools = 0;
   const last = new Map<string, number[]>();
@@ -131,7 +137,8 @@ export async function measureSession(language: 'javascript' | 'python', slug = '
     if (slug !== 'fizzbuzz' && (!other || language !== 'python')) throw new Error(`no scripted plan for ${slug} in ${language}`);
     const cycles = other ? pythonKataCycles(other) : language === 'python' ? fizzbuzzPython() : fizzbuzzJs(3);
     const { summary } = await h.run({ cycles }, { ...(language === 'python' ? { language: 'python' } : {}), kataPath: slug });
-    if (summary.status !== 'completed') throw new Error(`the ${slug} ${language} session did not complete: ${JSON.stringify(summary.error)}`);
+    if (summary.status !== 'completed')
+      throw new Error(`the ${slug} ${language} session did not complete: ${JSON.stringify(summary.error)}`);
     const green = summary.cycles.filter((c) => c.outcome === 'green').length;
     return figuresOf(language, h.server.chatRequests(), green, summary.kata ?? slug);
   } finally {
@@ -175,7 +182,7 @@ export function renderSection(figures: PromptTokenFigures[]): string {
     `Notes: tool definitions are ${pct(Math.min(...figures.map((f) => f.toolShare)))}–${pct(Math.max(...figures.map((f) => f.toolShare)))} of all tokens (the four`,
     'workspace tools in every request, with shorter descriptions since issue 14). Each scripted turn is two or three requests',
     '(write, run the tests, report), each repeating the context, as a ReAct turn does. The kata fixtures are small, so what',
-    'changes each turn (the test and source files, the model\'s own file writes, the test output) is a large share of each',
+    "changes each turn (the test and source files, the model's own file writes, the test output) is a large share of each",
     'request; with a bigger project the unchanged files form most of the prefix. Run-time test output reaches the model with the',
     "workspace path written '.', Node.js runtime stack frames counted, and node:test timings and pytest's platform header left",
     'out. The baseline was measured with this script at commit fe3c01f (the context as one JSON-escaped line), for FizzBuzz only;',
@@ -196,7 +203,8 @@ export async function writeDoc(section: string): Promise<void> {
   const start = doc.indexOf(START);
   const end = doc.indexOf(END);
   const block = `${START}\n${section}\n${END}`;
-  const next = start >= 0 && end > start ? doc.slice(0, start) + block + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n${block}\n`;
+  const next =
+    start >= 0 && end > start ? doc.slice(0, start) + block + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n${block}\n`;
   await writeFile(DOC, next);
 }
 

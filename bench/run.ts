@@ -80,7 +80,13 @@ function constructionP95(llm: LlmClient): Row {
     samples.push(performance.now() - t);
   }
   const p95 = percentile(samples, 95);
-  return { figure: 'Agent construction p95 (QAAgent)', value: `${fmt(p95)} ms (p50 ${fmt(median(samples))} ms)`, target: '< 1 ms (seed: 100 ms)', met: p95 < 1, note: '5,000 constructions' };
+  return {
+    figure: 'Agent construction p95 (QAAgent)',
+    value: `${fmt(p95)} ms (p50 ${fmt(median(samples))} ms)`,
+    target: '< 1 ms (seed: 100 ms)',
+    met: p95 < 1,
+    note: '5,000 constructions',
+  };
 }
 
 /**
@@ -161,8 +167,17 @@ async function callOverhead(baseURL: string, llm: LlmClient): Promise<Row[]> {
 }
 
 /** Ms per execution of each agent against an instant in-process client: median of interleaved 2,000-call blocks. */
-async function instantCost(makeAgents: (client: LlmClient) => Record<'none' | 'one' | 'five', BaseAgent>): Promise<Record<'none' | 'one' | 'five', number>> {
-  const answer: LlmResult = { text: 'ok', toolCalls: [], finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 }, model: 'm', latencyMs: 0 };
+async function instantCost(
+  makeAgents: (client: LlmClient) => Record<'none' | 'one' | 'five', BaseAgent>,
+): Promise<Record<'none' | 'one' | 'five', number>> {
+  const answer: LlmResult = {
+    text: 'ok',
+    toolCalls: [],
+    finishReason: 'stop',
+    usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
+    model: 'm',
+    latencyMs: 0,
+  };
   const agents = makeAgents({ provider: 'replay', call: async () => answer });
   const blocks: Record<'none' | 'one' | 'five', number[]> = { none: [], one: [], five: [] };
   const names = ['none', 'one', 'five'] as const;
@@ -187,7 +202,13 @@ function memoryPerAgent(llm: LlmClient): Row {
   gc();
   gc();
   const perAgent = (process.memoryUsage().heapUsed - before) / alive.length;
-  return { figure: 'Memory per agent instance (1,000 alive)', value: `${fmt(perAgent / 1024, 2)} KB`, target: '< 50 KB', met: perAgent < 50 * 1024, note: `heapUsed delta after GC, ${alive.length} agents` };
+  return {
+    figure: 'Memory per agent instance (1,000 alive)',
+    value: `${fmt(perAgent / 1024, 2)} KB`,
+    target: '< 50 KB',
+    met: perAgent < 50 * 1024,
+    note: `heapUsed delta after GC, ${alive.length} agents`,
+  };
 }
 
 /**
@@ -211,8 +232,20 @@ async function multiCycleOverhead(): Promise<Row> {
     call: async () => result(++calls % cycles === 0),
   };
   const toolbox: AgentToolbox = {
-    toolSpecs: () => [{ type: 'function', function: { name: 'echo', description: 'echo', parameters: { type: 'object', properties: { text: { type: 'string' } } } } }],
-    executeCall: async (call) => ({ toolName: call.name, callId: call.id, ok: true, content: 'observation '.repeat(40), approval: 'auto', durationMs: 0 }),
+    toolSpecs: () => [
+      {
+        type: 'function',
+        function: { name: 'echo', description: 'echo', parameters: { type: 'object', properties: { text: { type: 'string' } } } },
+      },
+    ],
+    executeCall: async (call) => ({
+      toolName: call.name,
+      callId: call.id,
+      ok: true,
+      content: 'observation '.repeat(40),
+      approval: 'auto',
+      durationMs: 0,
+    }),
   };
   const agent = new ReActAgent({ llm: instant, toolbox, config: { model: 'instant', maxCycles: cycles, logging: false } });
   for (let i = 0; i < 5; i++) await agent.execute({ task: 'warm up' });
@@ -223,7 +256,13 @@ async function multiCycleOverhead(): Promise<Row> {
     perCycle.push((performance.now() - t) / (r.metadata.cycles ?? cycles));
   }
   const m = median(perCycle);
-  return { figure: 'Multi-cycle overhead per cycle (model time excluded)', value: `${fmt(m)} ms (p95 ${fmt(percentile(perCycle, 95))} ms)`, target: '< 1 ms', met: m < 1, note: `40 ReAct runs × ${cycles} cycles, instant in-process model and tool` };
+  return {
+    figure: 'Multi-cycle overhead per cycle (model time excluded)',
+    value: `${fmt(m)} ms (p95 ${fmt(percentile(perCycle, 95))} ms)`,
+    target: '< 1 ms',
+    met: m < 1,
+    note: `40 ReAct runs × ${cycles} cycles, instant in-process model and tool`,
+  };
 }
 
 function renderTable(rows: Row[]): string {
@@ -274,11 +313,12 @@ async function writeDoc(table: string): Promise<void> {
   }
   const start = doc.indexOf(START);
   const end = doc.indexOf(END);
-  doc = start >= 0 && end > start ? doc.slice(0, start) + section + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n${section}\n`;
+  doc =
+    start >= 0 && end > start ? doc.slice(0, start) + section + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n${section}\n`;
   await writeFile(DOC, doc);
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`bench failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+  process.stderr.write(`bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exitCode = 1;
 });

@@ -42,7 +42,11 @@ interface Figure {
 }
 
 /** Times `run(sandbox)` and `run(undefined)` RUNS times each, alternating which goes first. */
-async function alternate(name: string, sandbox: ProcessSandbox, run: (sandbox?: ProcessSandbox) => Promise<void>): Promise<Figure> {
+async function alternate(
+  name: string,
+  sandbox: ProcessSandbox,
+  run: (sandbox?: ProcessSandbox) => Promise<void>,
+): Promise<Figure> {
   for (let i = 0; i < 2; i++) {
     await run(sandbox);
     await run();
@@ -75,7 +79,8 @@ async function main(): Promise<void> {
   try {
     writeFileSync(join(fx.worktree, 'fizzbuzz.test.mjs'), SUITE);
     const sandbox = await createProcessSandbox('auto', fx.policy);
-    const runner = (s?: ProcessSandbox) => new CommandTestRunner({ workspace: fx.worktree, kind: 'node-test', command: 'node --test', sandbox: s });
+    const runner = (s?: ProcessSandbox) =>
+      new CommandTestRunner({ workspace: fx.worktree, kind: 'node-test', command: 'node --test', sandbox: s });
     const runners = { sandboxed: runner(sandbox), plain: runner() };
     const figures = [
       await alternate('`node --test` suite (1 file, 5 tests) via CommandTestRunner', sandbox, async (s) => {
@@ -87,7 +92,11 @@ async function main(): Promise<void> {
         if (r.exitCode !== 0) throw new Error(`true failed: ${r.output}`);
       }),
     ];
-    const table = ['| Figure | Unsandboxed → sandboxed (median) | Target | Met | How |', '|---|---|---|---|---|', ...figures.map(row)].join('\n');
+    const table = [
+      '| Figure | Unsandboxed → sandboxed (median) | Target | Met | How |',
+      '|---|---|---|---|---|',
+      ...figures.map(row),
+    ].join('\n');
     process.stdout.write(`${table}\n`);
     await writeDoc(table, sandbox.kind);
     process.stdout.write(`\nwrote ${DOC}\n`);
@@ -104,7 +113,7 @@ async function writeDoc(table: string, kind: string): Promise<void> {
     START,
     '## OS sandbox overhead',
     '',
-    'Reproduce: `npm run bench:sandbox` (runs `tsx bench/sandboxOverhead.ts 20`: a real repository and `git worktree add` worktree in the temp folder, the session\'s sandbox policy).',
+    "Reproduce: `npm run bench:sandbox` (runs `tsx bench/sandboxOverhead.ts 20`: a real repository and `git worktree add` worktree in the temp folder, the session's sandbox policy).",
     '',
     `- Date: ${new Date().toISOString()}`,
     `- Machine: ${cpus[0]?.model ?? 'unknown CPU'} × ${cpus.length}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GB RAM, ${os.platform()} ${os.release()}`,
@@ -120,7 +129,8 @@ async function writeDoc(table: string, kind: string): Promise<void> {
   const doc = await readFile(DOC, 'utf8');
   const start = doc.indexOf(START);
   const end = doc.indexOf(END);
-  const updated = start >= 0 && end > start ? doc.slice(0, start) + section + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n${section}\n`;
+  const updated =
+    start >= 0 && end > start ? doc.slice(0, start) + section + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n${section}\n`;
   await writeFile(DOC, updated);
 }
 

@@ -42,7 +42,11 @@ export function instantScriptedModel(script: KataScript): LlmClient {
         text?: string;
         toolCalls?: Array<{ id?: string; name: string; arguments: string | Record<string, unknown> }>;
       };
-      const toolCalls = (answer.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `call_${i}`, name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) }));
+      const toolCalls = (answer.toolCalls ?? []).map((c, i) => ({
+        id: c.id ?? `call_${i}`,
+        name: c.name,
+        arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+      }));
       return {
         text: answer.text ?? '',
         toolCalls,
@@ -123,7 +127,13 @@ export async function measureSupervisor(sessions = 3): Promise<SupervisorFigures
     if (s > 0) phases.push(...phaseWindows(events));
   }
   const overheadMs = phases.map((p) => p.wallMs - p.testMs);
-  return { sessions: sessions - 1, phases, overheadMs, wallTotalMs: sum(phases.map((p) => p.wallMs)), testTotalMs: sum(phases.map((p) => p.testMs)) };
+  return {
+    sessions: sessions - 1,
+    phases,
+    overheadMs,
+    wallTotalMs: sum(phases.map((p) => p.wallMs)),
+    testTotalMs: sum(phases.map((p) => p.testMs)),
+  };
 }
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -142,8 +152,8 @@ export function renderSection(f: SupervisorFigures, baseline = BASELINE): string
     '',
     'Reproduce: `npm run bench` (or `tsx bench/supervisorOverhead.ts` for this section alone): FizzBuzz in JavaScript, four',
     'cycles, the scripted kata model answering in-process and instantly, real git, a real worktree and real `node --test` runs.',
-    'Each phase is the window from its first turn to the next phase\'s first turn (the commit after green counts to the',
-    'Implementer); its test runs (the supervisor\'s own and the roles\' run_tests calls) are taken off its wall time. The',
+    "Each phase is the window from its first turn to the next phase's first turn (the commit after green counts to the",
+    "Implementer); its test runs (the supervisor's own and the roles' run_tests calls) are taken off its wall time. The",
     'baseline is this script at commit 6a4381b (the issue\'s "about 0.3 s per phase" also counted session set-up and the',
     'baseline test run). On a shared 2-core machine each git call takes 10–40 ms, so the figure moves with the load.',
     '',
@@ -163,7 +173,8 @@ async function writeDoc(section: string): Promise<void> {
   const start = doc.indexOf(START);
   const end = doc.indexOf(END);
   const block = `${START}\n${section}\n${END}`;
-  const next = start >= 0 && end > start ? doc.slice(0, start) + block + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n${block}\n`;
+  const next =
+    start >= 0 && end > start ? doc.slice(0, start) + block + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n${block}\n`;
   await writeFile(DOC, next);
 }
 
@@ -175,7 +186,9 @@ export async function supervisorOverheadBench(): Promise<void> {
   process.env.TDD_AGENT_CACHE_DIR = cache;
   try {
     const figures = await measureSupervisor(Number(process.env.BENCH_SUPERVISOR_SESSIONS ?? 4));
-    if (process.env.BENCH_VERBOSE === '1') for (const p of figures.phases) process.stdout.write(`${p.label}\twall ${fmt(p.wallMs)}\ttests ${fmt(p.testMs)}\tover ${fmt(p.wallMs - p.testMs)}\n`);
+    if (process.env.BENCH_VERBOSE === '1')
+      for (const p of figures.phases)
+        process.stdout.write(`${p.label}\twall ${fmt(p.wallMs)}\ttests ${fmt(p.testMs)}\tover ${fmt(p.wallMs - p.testMs)}\n`);
     const section = renderSection(figures);
     process.stdout.write(`${section}\n`);
     if (process.env.BENCH_NO_WRITE !== '1') {

@@ -18,7 +18,11 @@ async function main(): Promise<void> {
   const batch = await agent.executeBatch(QUESTIONS.map((question) => ({ question, context: CONTEXT })));
   for (const item of batch.results) {
     const question = QUESTIONS[item.index] || '(empty question)';
-    console.log(item.ok ? `${item.index} ${question} -> ${String(item.value.answer)}` : `${item.index} ${question} -> ${item.error.error_code}`);
+    console.log(
+      item.ok
+        ? `${item.index} ${question} -> ${String(item.value.answer)}`
+        : `${item.index} ${question} -> ${item.error.error_code}`,
+    );
   }
   const m = batch.metadata;
   console.log(`batch: ${m.succeeded}/${m.total} succeeded, ${m.failed} failed, concurrency ${m.concurrency}`);

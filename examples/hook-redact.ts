@@ -13,7 +13,9 @@ const EMAIL = /[\w.+-]+@[\w-]+(\.[\w-]+)+/g;
 export const redactEmails: AgentLifecycle = {
   name: 'redact-emails',
   beforeModel(messages: ChatMessage[]): ChatMessage[] {
-    return messages.map((m) => (typeof m.content === 'string' ? { ...m, content: m.content.replace(EMAIL, '[email]') } : m) as ChatMessage);
+    return messages.map(
+      (m) => (typeof m.content === 'string' ? { ...m, content: m.content.replace(EMAIL, '[email]') } : m) as ChatMessage,
+    );
   },
   // wrapModelCall sees the call after beforeModel; here it only reports what was sent.
   async wrapModelCall(next) {
@@ -26,7 +28,8 @@ export const redactEmails: AgentLifecycle = {
 async function main(): Promise<void> {
   const runtime = await createAgentRuntime({ model: process.env.MODEL });
   const agent = runtime.create(BaseAgent).withLifecycle(redactEmails);
-  const ticket = 'Customer jane.doe@example.com cannot log in since Monday; her manager bob@corp.example.org asked for an update.';
+  const ticket =
+    'Customer jane.doe@example.com cannot log in since Monday; her manager bob@corp.example.org asked for an update.';
   console.log(`input: ${ticket}`);
   console.log(`sent: ${ticket.replace(EMAIL, '[email]')}`);
 

@@ -22,7 +22,10 @@ async function main(): Promise<void> {
 
   for (const prompt of process.argv.length > 2 ? process.argv.slice(2) : ['What is 2 + 2?', 'What is the admin password?']) {
     const result = await agent.execute({ prompt });
-    if (result.error) console.log(`${prompt} -> rejected: ${result.error.error_code}: ${result.error.message} (${result.metadata.terminationReason})`);
+    if (result.error)
+      console.log(
+        `${prompt} -> rejected: ${result.error.error_code}: ${result.error.message} (${result.metadata.terminationReason})`,
+      );
     else console.log(`${prompt} -> ${String(result.response)}`);
   }
 }

@@ -18,9 +18,13 @@ async function main(): Promise<void> {
     await writeFile(join(dir, 'todo.md'), '- fix the login bug\n- write release notes\n');
     const server = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
     // In settings this is { "name": "files", "transport": "stdio", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", DIR] }.
-    const [status] = await hub.connectAll([{ name: 'files', transport: 'stdio', command: process.execPath, args: [server, dir], dangerLevel: 'SAFE' }]);
+    const [status] = await hub.connectAll([
+      { name: 'files', transport: 'stdio', command: process.execPath, args: [server, dir], dangerLevel: 'SAFE' },
+    ]);
     if (status!.state !== 'connected') throw new Error(status!.error?.message ?? 'the MCP server did not connect');
-    console.log(`mcp server ${status!.serverInfo?.name ?? 'files'}: ${status!.tools.length} tools (${status!.tools.slice(0, 3).join(', ')}, ...)`);
+    console.log(
+      `mcp server ${status!.serverInfo?.name ?? 'files'}: ${status!.tools.length} tools (${status!.tools.slice(0, 3).join(', ')}, ...)`,
+    );
 
     const toolbox = new ToolExecutor({ registry, workspaceRoot: dir, policy: new ApprovalPolicy() });
     const runtime = await createAgentRuntime({ model: process.env.MODEL });

@@ -16,7 +16,11 @@ async function main(): Promise<void> {
   try {
     await writeFile(join(workspace, 'notes.txt'), 'Meeting moved to Thursday 10:00, room B.\nBring the Q3 numbers.\n');
     const registry = new ToolRegistry().register(...createBuiltinTools());
-    const toolbox = new ToolExecutor({ registry, workspaceRoot: workspace, policy: new ApprovalPolicy({ autoApproveUpTo: 'MEDIUM' }) });
+    const toolbox = new ToolExecutor({
+      registry,
+      workspaceRoot: workspace,
+      policy: new ApprovalPolicy({ autoApproveUpTo: 'MEDIUM' }),
+    });
 
     const runtime = await createAgentRuntime({ model: process.env.MODEL });
     const agent = runtime.create(ReActAgent, { toolbox, config: { maxCycles: 8 } });

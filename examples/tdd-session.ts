@@ -15,7 +15,8 @@ import { simpleGit } from 'simple-git';
 
 function show(event: SupervisorEvent): void {
   if (event.type === 'session_started') console.log(`session on branch ${event.branch} with ${event.model}`);
-  if (event.type === 'test_run_finished') console.log(`  tests after ${event.role}: ${event.tests.passed} passed, ${event.tests.failed} failed`);
+  if (event.type === 'test_run_finished')
+    console.log(`  tests after ${event.role}: ${event.tests.passed} passed, ${event.tests.failed} failed`);
   if (event.type === 'commit_made') console.log(`  commit ${event.sha.slice(0, 7)} ${event.message.split('\n')[0]}`);
   if (event.type === 'cycle_finished') console.log(`cycle ${event.cycle}: ${event.outcome}`);
 }
@@ -36,7 +37,9 @@ async function main(): Promise<void> {
       testTimeoutMs: 30_000,
       onEvent: show,
     });
-    console.log(`status: ${summary.status}; ${summary.cycles.length} cycles, ${summary.totals.commits} commits${summary.error ? `; ${summary.error.message}` : ''}`);
+    console.log(
+      `status: ${summary.status}; ${summary.cycles.length} cycles, ${summary.totals.commits} commits${summary.error ? `; ${summary.error.message}` : ''}`,
+    );
     const log = await simpleGit(workspace).log([summary.branch]);
     console.log(`git log ${summary.branch}:\n${log.all.map((c) => `  ${c.hash.slice(0, 7)} ${c.message}`).join('\n')}`);
     if (summary.status !== 'completed' && summary.status !== 'max_cycles') process.exitCode = 1;

@@ -22,7 +22,11 @@ async function main(): Promise<void> {
   const workspace = await mkdtemp(join(tmpdir(), 'tdd-agent-record-'));
   try {
     server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(4) }).reply);
-    const llm = new RecordingLlmClient(createOpenAIClient({ baseURL: server.baseURL, apiKey: 'recording' }), out, 'FizzBuzz in JavaScript, four cycles; model scripted by test/support/fizzbuzzPlans.ts');
+    const llm = new RecordingLlmClient(
+      createOpenAIClient({ baseURL: server.baseURL, apiKey: 'recording' }),
+      out,
+      'FizzBuzz in JavaScript, four cycles; model scripted by test/support/fizzbuzzPlans.ts',
+    );
     const summary = await runKataSession({
       workspace,
       kataPath: 'fizzbuzz',
@@ -34,7 +38,8 @@ async function main(): Promise<void> {
       onEvent: (e) => e.type === 'cycle_finished' && process.stderr.write(`cycle ${e.cycle}: ${e.outcome}\n`),
     });
     await llm.flush();
-    if (summary.status !== 'completed') throw new Error(`the recorded session ended ${summary.status}: ${summary.error?.message ?? ''}`);
+    if (summary.status !== 'completed')
+      throw new Error(`the recorded session ended ${summary.status}: ${summary.error?.message ?? ''}`);
     process.stderr.write(`Recorded ${llm.cassette.exchanges.length} exchanges to ${out}\n`);
   } finally {
     await server.close();

@@ -9,8 +9,31 @@ const md = new MarkdownIt({ html: false, linkify: false, typographer: false, bre
 
 /** Elements markdown-it makes that the panel keeps; anything else is replaced by its text. */
 const ALLOWED = new Set([
-  'p', 'ul', 'ol', 'li', 'code', 'pre', 'em', 'strong', 'a', 'blockquote', 'hr', 'br', 's',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
+  'p',
+  'ul',
+  'ol',
+  'li',
+  'code',
+  'pre',
+  'em',
+  'strong',
+  'a',
+  'blockquote',
+  'hr',
+  'br',
+  's',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
 ]);
 
 function copy(source: Node, target: Node): void {

@@ -63,10 +63,13 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     const seenApprovals = new Set(previous?.approvals.map((request) => request.requestId));
     const seenErrors = new Set(previous?.errors.map((error) => error.id));
     const lines = [
-      ...next.approvals.filter((request) => !seenApprovals.has(request.requestId)).map((request) => `Approval needed: ${request.tool} (${request.dangerLevel}).`),
+      ...next.approvals
+        .filter((request) => !seenApprovals.has(request.requestId))
+        .map((request) => `Approval needed: ${request.tool} (${request.dangerLevel}).`),
       ...next.errors.filter((error) => !seenErrors.has(error.id)).map((error) => `Problem: ${error.message}`),
     ];
-    if (previous && previous.session?.status !== next.session?.status && next.session) lines.push(`Session ${next.session.status.replace('_', ' ')}.`);
+    if (previous && previous.session?.status !== next.session?.status && next.session)
+      lines.push(`Session ${next.session.status.replace('_', ' ')}.`);
     if (lines.length > 0) announcer.textContent = lines.join(' ');
   };
 
@@ -89,11 +92,15 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
    */
   const focusNewApproval = (previous: PanelState | undefined, next: PanelState): void => {
     const seen = new Set(previous?.approvals.map((request) => request.requestId));
-    const newest = [...next.approvals].reverse().find((request) => !seen.has(request.requestId) && !answered.has(request.requestId));
+    const newest = [...next.approvals]
+      .reverse()
+      .find((request) => !seen.has(request.requestId) && !answered.has(request.requestId));
     if (!newest || !document.hasFocus()) return;
     const active = document.activeElement;
     if (active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement) return;
-    const card = Array.from(root.querySelectorAll<HTMLElement>('.approval-card')).find((element) => element.getAttribute('data-request-id') === newest.requestId);
+    const card = Array.from(root.querySelectorAll<HTMLElement>('.approval-card')).find(
+      (element) => element.getAttribute('data-request-id') === newest.requestId,
+    );
     card?.focus();
   };
 
@@ -103,7 +110,9 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     if (!card) return;
     const decision = approvalKeyDecision(event);
     if (!decision) return;
-    const button = Array.from(card.querySelectorAll<HTMLButtonElement>(`button[${ACTION_ATTR.decision}]`)).find((b) => b.getAttribute(ACTION_ATTR.decision) === decision);
+    const button = Array.from(card.querySelectorAll<HTMLButtonElement>(`button[${ACTION_ATTR.decision}]`)).find(
+      (b) => b.getAttribute(ACTION_ATTR.decision) === decision,
+    );
     if (!button || button.disabled) return;
     event.preventDefault();
     button.click();
@@ -123,7 +132,8 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
   };
 
   const onClick = (event: MouseEvent): void => {
-    const target = event.target instanceof Element ? event.target.closest<HTMLButtonElement>(`button[${ACTION_ATTR.action}]`) : null;
+    const target =
+      event.target instanceof Element ? event.target.closest<HTMLButtonElement>(`button[${ACTION_ATTR.action}]`) : null;
     if (!target || target.disabled) return;
     const action = target.getAttribute(ACTION_ATTR.action);
     if (action === ACTIONS.command) {
@@ -135,7 +145,8 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
       const sessionAction = target.getAttribute(ACTION_ATTR.sessionAction);
       const sessionId = target.getAttribute(ACTION_ATTR.sessionId);
       // The host checks, confirms (Delete) and carries it out; the panel only asks.
-      if (sessionId && isOneOf<SessionActionName>(SESSION_ACTIONS, sessionAction)) api.postMessage(sessionActionMessage(sessionAction, sessionId));
+      if (sessionId && isOneOf<SessionActionName>(SESSION_ACTIONS, sessionAction))
+        api.postMessage(sessionActionMessage(sessionAction, sessionId));
       return;
     }
     if (action === ACTIONS.commit) {
@@ -152,7 +163,14 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     if (action === ACTIONS.file) {
       const filePath = target.getAttribute(ACTION_ATTR.path);
       const line = Number(target.getAttribute(ACTION_ATTR.line));
-      if (filePath) api.postMessage(openFileMessage(filePath, Number.isInteger(line) && line > 0 ? line : undefined, target.hasAttribute(ACTION_ATTR.sessionFile)));
+      if (filePath)
+        api.postMessage(
+          openFileMessage(
+            filePath,
+            Number.isInteger(line) && line > 0 ? line : undefined,
+            target.hasAttribute(ACTION_ATTR.sessionFile),
+          ),
+        );
       return;
     }
     if (action === ACTIONS.diff) {
@@ -169,7 +187,11 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
       render();
       persist();
       // The answered card's buttons are now disabled: move keyboard focus to the next open request (the card, not its Approve button).
-      if (!root.contains(document.activeElement) || document.activeElement === document.body || document.activeElement?.matches('button:disabled, .approval-card.is-settled')) {
+      if (
+        !root.contains(document.activeElement) ||
+        document.activeElement === document.body ||
+        document.activeElement?.matches('button:disabled, .approval-card.is-settled')
+      ) {
         root.querySelector<HTMLElement>('.approval-card:not(.is-settled)')?.focus();
       }
     }

@@ -49,7 +49,8 @@ export function approveUpTo(value: string | boolean | undefined): DangerLevel | 
   if (value === undefined || value === false) return undefined;
   if (value === true || value === '') return 'MEDIUM';
   const level = String(value).toUpperCase();
-  if (!(DANGER_LEVELS as readonly string[]).includes(level)) throw new UsageError(`--yes takes one of ${DANGER_LEVELS.join(', ')}, got '${value}'.`);
+  if (!(DANGER_LEVELS as readonly string[]).includes(level))
+    throw new UsageError(`--yes takes one of ${DANGER_LEVELS.join(', ')}, got '${value}'.`);
   return level as DangerLevel;
 }
 

@@ -13,11 +13,15 @@ const stop = (signal: NodeJS.Signals): void => {
 };
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
 
-void runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, signal: controller.signal }).then(
-  (code) => {
-    process.exitCode = code;
-    // stdin may hold the event loop open (approval prompts); nothing is pending once runCli returned.
-    process.stdin.unref?.();
-    if (!process.stdin.isTTY) process.stdin.destroy();
-  },
-);
+void runCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  env: process.env,
+  signal: controller.signal,
+}).then((code) => {
+  process.exitCode = code;
+  // stdin may hold the event loop open (approval prompts); nothing is pending once runCli returned.
+  process.stdin.unref?.();
+  if (!process.stdin.isTTY) process.stdin.destroy();
+});

@@ -35,7 +35,8 @@ export async function readMcpConfigFile(file: string): Promise<McpServerConfig[]
   }
   const seen = new Set<string>();
   for (const server of parsed.data) {
-    if (seen.has(server.name)) throw new UsageError(`--mcp-config ${file}: two MCP servers are named "${server.name}"; names must be unique.`);
+    if (seen.has(server.name))
+      throw new UsageError(`--mcp-config ${file}: two MCP servers are named "${server.name}"; names must be unique.`);
     seen.add(server.name);
   }
   return parsed.data;

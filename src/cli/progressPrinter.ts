@@ -2,7 +2,12 @@ import type { Writable } from 'node:stream';
 import { escapeTerminalText } from '../core/security/terminalText';
 import type { SupervisorEvent } from '../core/tdd/events';
 
-const PHASE_LABEL = { TESTING: 'red: Tester', IMPLEMENTING: 'green: Implementer', REFACTORING: 'refactor: Refactorer', DONE: 'done' } as const;
+const PHASE_LABEL = {
+  TESTING: 'red: Tester',
+  IMPLEMENTING: 'green: Implementer',
+  REFACTORING: 'refactor: Refactorer',
+  DONE: 'done',
+} as const;
 
 /**
  * One readable line per supervisor event (or none for chatty ones unless verbose). Behaviours, reports,
@@ -31,10 +36,17 @@ function describeEvent(event: SupervisorEvent, verbose: boolean): string | undef
       return undefined;
     case 'role_message':
       // The report (a reply without tool calls) is worth a line; the text between tool calls only when verbose.
-      return event.final || verbose ? `    ${event.role}${event.final ? ' reports' : ''}: ${indentText(event.text.trim())}` : undefined;
+      return event.final || verbose
+        ? `    ${event.role}${event.final ? ' reports' : ''}: ${indentText(event.text.trim())}`
+        : undefined;
     case 'test_run_finished': {
       const t = event.tests;
-      const what = t.status === 'error' ? `could not run${event.reason ? ` (${event.reason})` : ''}` : t.status === 'timeout' ? `timed out${event.reason ? ` (${event.reason})` : ''}` : `${t.passed} passed, ${t.failed} failed`;
+      const what =
+        t.status === 'error'
+          ? `could not run${event.reason ? ` (${event.reason})` : ''}`
+          : t.status === 'timeout'
+            ? `timed out${event.reason ? ` (${event.reason})` : ''}`
+            : `${t.passed} passed, ${t.failed} failed`;
       return `    tests after ${event.role}: ${what}`;
     }
     case 'overshoot':

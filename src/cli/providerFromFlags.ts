@@ -42,9 +42,11 @@ const PROVIDERS = ['auto', 'openai', 'ollama', 'replay'];
  */
 export async function modelFromFlags(flags: ProviderFlags, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<CliModel> {
   const provider = flags.provider ?? 'auto';
-  if (!PROVIDERS.includes(provider)) throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}, got '${provider}'.`);
+  if (!PROVIDERS.includes(provider))
+    throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}, got '${provider}'.`);
   const timeoutMs = intFlag(flags.timeout, 'timeout');
-  if (timeoutMs !== undefined && timeoutMs > MAX_MODEL_TIMEOUT_MS) throw new UsageError(`--timeout is in milliseconds and at most ${MAX_MODEL_TIMEOUT_MS} (one hour), got '${flags.timeout}'.`);
+  if (timeoutMs !== undefined && timeoutMs > MAX_MODEL_TIMEOUT_MS)
+    throw new UsageError(`--timeout is in milliseconds and at most ${MAX_MODEL_TIMEOUT_MS} (one hour), got '${flags.timeout}'.`);
   if (provider === 'replay' || (flags.cassette && provider === 'auto')) {
     if (!flags.cassette) throw new UsageError('--provider replay needs --cassette FILE (a session recorded with --record FILE).');
     const llm = await ReplayLlmClient.fromFile(flags.cassette);

@@ -28,7 +28,15 @@ Provider: OPENAI_API_KEY (+ OPENAI_BASE_URL), --base-url URL for any OpenAI-comp
 or a running Ollama (OLLAMA_HOST); flags win over the environment.`;
 
 /** Errors that are the user's to fix (exit 2), as opposed to a session that ran and failed (exit 1). */
-const CONFIGURATION_CODES = new Set(['CONFIG', 'PROVIDER_NOT_CONFIGURED', 'AUTH', 'VALIDATION', 'SESSION_STATE_INVALID', 'SANDBOX_UNAVAILABLE', 'KATA_NOT_APPROVED']);
+const CONFIGURATION_CODES = new Set([
+  'CONFIG',
+  'PROVIDER_NOT_CONFIGURED',
+  'AUTH',
+  'VALIDATION',
+  'SESSION_STATE_INVALID',
+  'SANDBOX_UNAVAILABLE',
+  'KATA_NOT_APPROVED',
+]);
 
 /** What to do on the command line, for errors whose core message cannot name flags. */
 const CLI_HINTS: Partial<Record<string, string>> = {
@@ -72,7 +80,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const { code, errorCode, message } = describeFailure(err);
     io.stderr.write(escapeTerminalText(`tdd-agent: ${errorCode === 'USAGE' ? '' : `${errorCode}: `}${message}\n`));
     // Scripts asked for JSON: they get one object on stdout whatever went wrong.
-    if (rest.includes('--json')) io.stdout.write(`${JSON.stringify({ status: 'error', error: { error_code: errorCode, message } })}\n`);
+    if (rest.includes('--json'))
+      io.stdout.write(`${JSON.stringify({ status: 'error', error: { error_code: errorCode, message } })}\n`);
     return code;
   }
 }
@@ -82,7 +91,15 @@ function describeFailure(err: unknown): { code: number; errorCode: string; messa
   if (err instanceof UsageError) return { code: EXIT.usage, errorCode: 'USAGE', message: err.message };
   if (isAgentError(err)) {
     const hint = CLI_HINTS[err.error_code];
-    return { code: CONFIGURATION_CODES.has(err.error_code) ? EXIT.usage : EXIT.failed, errorCode: err.error_code, message: `${err.message}${hint ? ` ${hint}` : ''}` };
+    return {
+      code: CONFIGURATION_CODES.has(err.error_code) ? EXIT.usage : EXIT.failed,
+      errorCode: err.error_code,
+      message: `${err.message}${hint ? ` ${hint}` : ''}`,
+    };
   }
-  return { code: EXIT.failed, errorCode: 'UNKNOWN', message: `unexpected error: ${err instanceof Error ? err.message : String(err)}` };
+  return {
+    code: EXIT.failed,
+    errorCode: 'UNKNOWN',
+    message: `unexpected error: ${err instanceof Error ? err.message : String(err)}`,
+  };
 }

@@ -195,7 +195,9 @@ export class ExtensionHost implements vscode.Disposable {
   /** Opens the full runner output of a test run of the history in a read-only editor. */
   private async openTestOutput(id: string): Promise<void> {
     if (this.runner.testOutput(id) === undefined) {
-      void vscode.window.showInformationMessage('TDD Agent: the full output of this test run is no longer kept (it is kept for the runs of this window).');
+      void vscode.window.showInformationMessage(
+        'TDD Agent: the full output of this test run is no longer kept (it is kept for the runs of this window).',
+      );
       return;
     }
     const uri = vscode.Uri.from({ scheme: TEST_OUTPUT_SCHEME, path: `/${id}.log` });
@@ -212,9 +214,14 @@ export class ExtensionHost implements vscode.Disposable {
     }
     try {
       const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
-      await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(position, position), preview: true });
+      await vscode.window.showTextDocument(vscode.Uri.file(file), {
+        selection: new vscode.Range(position, position),
+        preview: true,
+      });
     } catch (error) {
-      void vscode.window.showWarningMessage(`TDD Agent: cannot open ${relative}: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showWarningMessage(
+        `TDD Agent: cannot open ${relative}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 

@@ -63,7 +63,9 @@ function harnessPage(origin: string, theme: string): string {
   });
   const themeLink = `<link rel="stylesheet" href="${origin}/themes/${theme === 'light' ? 'light' : 'dark'}.css">\n`;
   const fakeApi = `<script nonce="${nonce}" src="${origin}/fake-vscode-api.js"></script>\n`;
-  return html.replace('<link rel="stylesheet"', `${themeLink}<link rel="stylesheet"`).replace('<script nonce=', `${fakeApi}<script nonce=`);
+  return html
+    .replace('<link rel="stylesheet"', `${themeLink}<link rel="stylesheet"`)
+    .replace('<script nonce=', `${fakeApi}<script nonce=`);
 }
 
 /** Builds the bundle, starts the loopback server and launches headless Chromium. */
@@ -107,7 +109,10 @@ export async function startHarness(): Promise<PanelHarness> {
   } catch (error) {
     server.close();
     await rm(outDir, { recursive: true, force: true });
-    throw new Error(`Could not start Chromium at ${CHROMIUM_PATH} (install it with: apt-get install -y chromium): ${String(error)}`, { cause: error });
+    throw new Error(
+      `Could not start Chromium at ${CHROMIUM_PATH} (install it with: apt-get install -y chromium): ${String(error)}`,
+      { cause: error },
+    );
   }
   return {
     origin,

@@ -8,8 +8,25 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { stateMessage, type PanelMessage } from '../../src/shared/panelProtocol';
-import { approvalState, emptyState, endedSessionState, failedState, finishedState, repositorySessions } from './fixtures/panelStates';
-import { cspViolations, focusedLabel, isOpen, postedMessages, sendToPanel, startHarness, waitForPosted, type PageGlobals, type PanelHarness } from './harness';
+import {
+  approvalState,
+  emptyState,
+  endedSessionState,
+  failedState,
+  finishedState,
+  repositorySessions,
+} from './fixtures/panelStates';
+import {
+  cspViolations,
+  focusedLabel,
+  isOpen,
+  postedMessages,
+  sendToPanel,
+  startHarness,
+  waitForPosted,
+  type PageGlobals,
+  type PanelHarness,
+} from './harness';
 
 const SCREENSHOTS = path.resolve(__dirname, '../../test-results');
 
@@ -29,7 +46,11 @@ describe('agent panel in Chromium', function () {
   });
 
   async function openPanel(theme: 'dark' | 'light' = 'dark', width = 380): Promise<Page> {
-    const context = await harness.browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: 2, colorScheme: theme });
+    const context = await harness.browser.newContext({
+      viewport: { width, height: 900 },
+      deviceScaleFactor: 2,
+      colorScheme: theme,
+    });
     const opened = await context.newPage();
     pageErrors = [];
     opened.on('pageerror', (error) => pageErrors.push(error.message));
@@ -130,12 +151,27 @@ describe('agent panel in Chromium', function () {
       tests: { passed: 3, failed: 0 },
       phases: [{ role: 'implementer', outcome: 'cancelled', attempts: 1, duration_ms: 0 }],
     });
-    state.actions.push({ id: 'call-6', role: 'implementer', tool: 'run_tests', params: {}, resultSummary: 'Not executed: nobody answered in time.', ok: false, approval: 'timeout', durationMs: 0, cycle: 4 });
+    state.actions.push({
+      id: 'call-6',
+      role: 'implementer',
+      tool: 'run_tests',
+      params: {},
+      resultSummary: 'Not executed: nobody answered in time.',
+      ok: false,
+      approval: 'timeout',
+      durationMs: 0,
+      cycle: 4,
+    });
     await sendToPanel(page, stateMessage(state));
     await waitForRevision('#session');
 
     // A completed kata's progress bar is full although it needed 3 of 5 cycles.
-    assert.equal(await page.evaluate(`(() => { const p = document.querySelector('.session-progress progress'); return p.value === p.max; })()`), true);
+    assert.equal(
+      await page.evaluate(
+        `(() => { const p = document.querySelector('.session-progress progress'); return p.value === p.max; })()`,
+      ),
+      true,
+    );
 
     const cycle2 = page.locator('.timeline > li.cycle[data-cycle="2"]');
     await cycle2.getByRole('button', { name: /Open the changes of commit a1b2c3d/ }).click();
@@ -165,7 +201,7 @@ describe('agent panel in Chromium', function () {
     await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-300px-dark.png'), fullPage: true });
   });
 
-  it('issue 11: an answer\'s file label is a button that opens the file at its first line', async () => {
+  it("issue 11: an answer's file label is a button that opens the file at its first line", async () => {
     page = await openPanel();
     await sendToPanel(page, stateMessage(finishedState()));
     await waitForRevision('.answer-qa');
@@ -195,7 +231,14 @@ describe('agent panel in Chromium', function () {
         reasoning: 'See `src/fizzbuzz.js`.',
         source: 'src/fizzbuzz.js:1-9',
       },
-      { kind: 'cot', id: 'cot-md', problem: 'Why?', steps: ['`n % 15` first', 'then <b id="bold">3</b>'], final_answer: '**FizzBuzz**', confidence: 0.8 },
+      {
+        kind: 'cot',
+        id: 'cot-md',
+        problem: 'Why?',
+        steps: ['`n % 15` first', 'then <b id="bold">3</b>'],
+        final_answer: '**FizzBuzz**',
+        confidence: 0.8,
+      },
     ];
     await sendToPanel(page, stateMessage(state));
     await waitForRevision('.answer-qa');
@@ -225,7 +268,8 @@ describe('agent panel in Chromium', function () {
         role: 'tester',
         tool: 'test run',
         params: { command: 'node --test' },
-        resultSummary: "failed: 1 passed, 1 failed\n\nFailing:\nnot ok 2 - 3 is Fizz\n  AssertionError: Expected values to be strictly equal: '3' !== 'Fizz'\n\nOutput:\n# fail 1",
+        resultSummary:
+          "failed: 1 passed, 1 failed\n\nFailing:\nnot ok 2 - 3 is Fizz\n  AssertionError: Expected values to be strictly equal: '3' !== 'Fizz'\n\nOutput:\n# fail 1",
         ok: true,
         approval: 'auto',
         durationMs: 80,
@@ -252,10 +296,17 @@ describe('agent panel in Chromium', function () {
     assert.equal((await red.locator('.test-badge').innerText()).trim(), 'red (expected)');
     assert.equal((await page.locator('li[data-action-id="tests-2-implementer-2"] .test-badge').innerText()).trim(), 'green');
     await red.locator('summary').click();
-    assert.match(await red.locator('pre.result').innerText(), /not ok 2 - 3 is Fizz\n\s*AssertionError: Expected values to be strictly equal: '3' !== 'Fizz'/);
+    assert.match(
+      await red.locator('pre.result').innerText(),
+      /not ok 2 - 3 is Fizz\n\s*AssertionError: Expected values to be strictly equal: '3' !== 'Fizz'/,
+    );
     await red.getByRole('button', { name: 'Open full output' }).click();
     assert.deepEqual((await waitForPosted(page, 2))[1], { type: 'openTestOutput', id: 'tests-2-tester-1' });
-    assert.equal(await page.locator('li[data-action-id="tests-2-implementer-2"] button.open-output').count(), 0, 'no button without output');
+    assert.equal(
+      await page.locator('li[data-action-id="tests-2-implementer-2"] button.open-output').count(),
+      0,
+      'no button without output',
+    );
   });
 
   it('issue 11: write_file / edit_file show a compact diff and "Open diff"; file paths (tool entries, approval cards, failing-test locations) open the session\'s file', async () => {
@@ -266,20 +317,28 @@ describe('agent panel in Chromium', function () {
         id: 'call-edit-7',
         role: 'implementer',
         tool: 'edit_file',
-        params: { path: 'src/fizzbuzz.js', search: 'return String(n);', replace: "if (n % 3 === 0) return 'Fizz';\n  return String(n);" },
+        params: {
+          path: 'src/fizzbuzz.js',
+          search: 'return String(n);',
+          replace: "if (n % 3 === 0) return 'Fizz';\n  return String(n);",
+        },
         resultSummary: 'Edited src/fizzbuzz.js (1 replacement)',
         ok: true,
         approval: 'approved',
         durationMs: 4,
         cycle: 2,
-        fileChange: { path: 'src/fizzbuzz.js', diff: "--- a/src/fizzbuzz.js\n+++ b/src/fizzbuzz.js\n@@ -1,3 +1,4 @@\n export function fizzbuzz(n) {\n+  if (n % 3 === 0) return 'Fizz';\n   return String(n);\n }" },
+        fileChange: {
+          path: 'src/fizzbuzz.js',
+          diff: "--- a/src/fizzbuzz.js\n+++ b/src/fizzbuzz.js\n@@ -1,3 +1,4 @@\n export function fizzbuzz(n) {\n+  if (n % 3 === 0) return 'Fizz';\n   return String(n);\n }",
+        },
       },
       {
         id: 'tests-2-tester-9',
         role: 'tester',
         tool: 'test run',
         params: { command: 'node --test' },
-        resultSummary: "failed: 1 passed, 1 failed\n\nFailing:\nnot ok 2 - returns Fizz for 3\n  location: '/cache/worktrees/fizzbuzz-1/test/fizzbuzz.test.js:7:1'\n  at file:///x/node_modules/y.js:1:1",
+        resultSummary:
+          "failed: 1 passed, 1 failed\n\nFailing:\nnot ok 2 - returns Fizz for 3\n  location: '/cache/worktrees/fizzbuzz-1/test/fizzbuzz.test.js:7:1'\n  at file:///x/node_modules/y.js:1:1",
         ok: true,
         approval: 'auto',
         durationMs: 80,
@@ -309,7 +368,11 @@ describe('agent panel in Chromium', function () {
     assert.deepEqual(await next(), { type: 'openDiff', id: 'call-edit-7' });
     await edit.locator('.action-file button.file-link').click();
     assert.deepEqual(await next(), { type: 'openFile', path: 'src/fizzbuzz.js', session: true });
-    assert.equal(await page.locator('li[data-action-id="call-2"] button.open-diff').count(), 0, 'no diff for a call without a recorded change');
+    assert.equal(
+      await page.locator('li[data-action-id="call-2"] button.open-diff').count(),
+      0,
+      'no diff for a call without a recorded change',
+    );
 
     // A red test run: the failing test's location (not node_modules' frames) opens at its line.
     const red = page.locator('li[data-action-id="tests-2-tester-9"]');
@@ -317,14 +380,26 @@ describe('agent panel in Chromium', function () {
     const locations = red.locator('.action-locations button.file-link');
     assert.deepEqual(await locations.allInnerTexts(), ['…/fizzbuzz-1/test/fizzbuzz.test.js:7']);
     await locations.first().click();
-    assert.deepEqual(await next(), { type: 'openFile', path: '/cache/worktrees/fizzbuzz-1/test/fizzbuzz.test.js', line: 7, session: true });
+    assert.deepEqual(await next(), {
+      type: 'openFile',
+      path: '/cache/worktrees/fizzbuzz-1/test/fizzbuzz.test.js',
+      line: 7,
+      session: true,
+    });
     await page.locator('#actions').screenshot({ path: path.join(SCREENSHOTS, 'history-diff-dark.png') });
   });
 
   it('says "Complete" for a cycle in which the Tester found nothing left to test', async () => {
     page = await openPanel();
     const state = finishedState();
-    state.cycles.push({ n: 4, outcome: 'complete', commit: null, title: 'kata complete: nothing left to test', tests: { passed: 3, failed: 0 }, phases: [{ role: 'tester', outcome: 'passed', attempts: 1, duration_ms: 2500 }] });
+    state.cycles.push({
+      n: 4,
+      outcome: 'complete',
+      commit: null,
+      title: 'kata complete: nothing left to test',
+      tests: { passed: 3, failed: 0 },
+      phases: [{ role: 'tester', outcome: 'passed', attempts: 1, duration_ms: 2500 }],
+    });
     await sendToPanel(page, stateMessage(state));
     await waitForRevision('.cycle[data-cycle="4"]');
     const last = page.locator('.cycle[data-cycle="4"]');
@@ -332,7 +407,8 @@ describe('agent panel in Chromium', function () {
     assert.equal(await last.locator('.commit').count(), 0);
     assert.match(await text('.cycle[data-cycle="1"] .outcome-badge'), /^Green$/);
     // Same tone as a green cycle: the kata ended well.
-    const tone = (selector: string) => page.evaluate(`getComputedStyle(document.querySelector(${JSON.stringify(selector)})).color`);
+    const tone = (selector: string) =>
+      page.evaluate(`getComputedStyle(document.querySelector(${JSON.stringify(selector)})).color`);
     assert.equal(await tone('.cycle[data-cycle="4"] .outcome-badge'), await tone('.cycle[data-cycle="1"] .outcome-badge'));
   });
 
@@ -415,10 +491,17 @@ describe('agent panel in Chromium', function () {
     await sendToPanel(page, stateMessage(approvalState(Date.now() + 60_000)));
     await waitForRevision('.approval-card');
 
-    await page.locator('.approval-card[data-request-id="req-write-42"]').getByRole('button', { name: /Always allow/ }).click();
+    await page
+      .locator('.approval-card[data-request-id="req-write-42"]')
+      .getByRole('button', { name: /Always allow/ })
+      .click();
     let posted = await waitForPosted(page, 2);
     assert.deepEqual(posted[1], { type: 'approvalResponse', requestId: 'req-write-42', decision: 'always' });
-    assert.equal(await page.evaluate(`document.activeElement?.matches('.approval-card[data-request-id="req-cmd-43"]')`), true, 'focus moves on to the next open request (its card, not its Approve button)');
+    assert.equal(
+      await page.evaluate(`document.activeElement?.matches('.approval-card[data-request-id="req-cmd-43"]')`),
+      true,
+      'focus moves on to the next open request (its card, not its Approve button)',
+    );
 
     // Keyboard only: Tab to the command card's Approve button, press Enter.
     await page.locator('.approval-card[data-request-id="req-cmd-43"] .command-line').focus();
@@ -434,15 +517,40 @@ describe('agent panel in Chromium', function () {
     page = await openPanel();
     const state = approvalState(Date.now() + 60_000);
     state.approvals = [
-      { requestId: 'r-http', tool: 'http_request', dangerLevel: 'CRITICAL', params: { url: 'https://api.example.com/v1' }, preview: { kind: 'request', method: 'POST', url: 'https://api.example.com/v1', hasBody: true }, expiresAt: Date.now() + 60_000, reason: 'Network access leaves the workspace.' },
-      { requestId: 'r-mcp', tool: 'everything.echo', dangerLevel: 'LOW', params: { message: 'hi' }, preview: { kind: 'text', text: 'Echoes: hi' }, expiresAt: Date.now() + 60_000 },
-      { requestId: 'r-plain', tool: 'custom_tool', dangerLevel: 'SAFE', params: { answer: 42 }, expiresAt: Date.now() + 60_000, reason: 'Custom tools ask.' },
+      {
+        requestId: 'r-http',
+        tool: 'http_request',
+        dangerLevel: 'CRITICAL',
+        params: { url: 'https://api.example.com/v1' },
+        preview: { kind: 'request', method: 'POST', url: 'https://api.example.com/v1', hasBody: true },
+        expiresAt: Date.now() + 60_000,
+        reason: 'Network access leaves the workspace.',
+      },
+      {
+        requestId: 'r-mcp',
+        tool: 'everything.echo',
+        dangerLevel: 'LOW',
+        params: { message: 'hi' },
+        preview: { kind: 'text', text: 'Echoes: hi' },
+        expiresAt: Date.now() + 60_000,
+      },
+      {
+        requestId: 'r-plain',
+        tool: 'custom_tool',
+        dangerLevel: 'SAFE',
+        params: { answer: 42 },
+        expiresAt: Date.now() + 60_000,
+        reason: 'Custom tools ask.',
+      },
     ];
     await sendToPanel(page, stateMessage(state));
     await waitForRevision('.approval-card');
     const http = page.locator('.approval-card[data-request-id="r-http"]');
     assert.equal(await http.locator('.danger-badge').innerText(), 'CRITICAL');
-    assert.match(await http.locator('.preview-request').innerText(), /HTTP request \(with a body\)\s+POST https:\/\/api\.example\.com\/v1/);
+    assert.match(
+      await http.locator('.preview-request').innerText(),
+      /HTTP request \(with a body\)\s+POST https:\/\/api\.example\.com\/v1/,
+    );
     const mcp = page.locator('.approval-card[data-request-id="r-mcp"]');
     assert.equal(await mcp.locator('.preview-text').innerText(), 'Echoes: hi');
     assert.equal(await mcp.locator('.approval-reason').innerText(), 'This tool call needs your approval.');
@@ -477,7 +585,10 @@ describe('agent panel in Chromium', function () {
     assert.equal(await text('#session-status'), 'Failed');
     assert.equal(await text('.error-card .error-code'), 'AUTH');
     assert.equal(await text('.error-card .error-message'), 'The model provider rejected the API key (HTTP 401).');
-    assert.equal(await text('.error-card .error-action'), "What to do: Run 'TDD Agent: Set API key' with a valid key, then run the kata again.");
+    assert.equal(
+      await text('.error-card .error-action'),
+      "What to do: Run 'TDD Agent: Set API key' with a valid key, then run the kata again.",
+    );
     assert.equal(await page.locator('#announcer').innerText(), 'Problem: The model provider rejected the API key (HTTP 401).');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-error-dark.png'), fullPage: true });
   });
@@ -511,16 +622,23 @@ describe('agent panel in Chromium', function () {
     assert.deepEqual((await waitForPosted(page, 5))[4], { type: 'command', name: 'stopKata' });
   });
 
-  it('shows the sandbox in use and the ended session\'s Review / Merge / Delete buttons, which post session actions', async () => {
+  it("shows the sandbox in use and the ended session's Review / Merge / Delete buttons, which post session actions", async () => {
     page = await openPanel();
     await sendToPanel(page, stateMessage(endedSessionState()));
     await waitForRevision('#session .session-actions');
 
-    assert.match(await text('#session-sandbox'), /^Sandbox: bubblewrap \(\/usr\/bin\/bwrap\): writes only in .*fizzbuzz-20261122-074300; no network/);
+    assert.match(
+      await text('#session-sandbox'),
+      /^Sandbox: bubblewrap \(\/usr\/bin\/bwrap\): writes only in .*fizzbuzz-20261122-074300; no network/,
+    );
     assert.match(await text('.session-meta'), /Branch tdd\/fizzbuzz-20261122-074300/);
     const header = page.locator('#session .session-actions');
     const labels = (await header.locator('button').allInnerTexts()).map((label) => label.trim());
-    assert.deepEqual(labels, ['Review changes', 'Merge into main', 'Delete session'], 'a finished, unmerged session that cannot be resumed');
+    assert.deepEqual(
+      labels,
+      ['Review changes', 'Merge into main', 'Delete session'],
+      'a finished, unmerged session that cannot be resumed',
+    );
     await header.getByRole('button', { name: /^Review changes/ }).click();
     await header.getByRole('button', { name: /^Merge into main/ }).click();
     await header.getByRole('button', { name: /^Delete session/ }).click();
@@ -533,12 +651,16 @@ describe('agent panel in Chromium', function () {
 
     // The repository's other sessions: the interrupted one offers Resume; the merged one no Merge.
     const others = page.locator('#sessions .recorded-session');
-    assert.equal(await others.count(), 2, 'the header\'s own session is not listed twice');
+    assert.equal(await others.count(), 2, "the header's own session is not listed twice");
     const bowling = page.locator('#sessions .recorded-session[data-session-id="bowling-20261121-160000"]');
     assert.match(await bowling.locator('.status-badge').innerText(), /Interrupted/);
     assert.match(await bowling.locator('.recorded-facts').innerText(), /tdd\/bowling-20261121-160000 · 2 cycles · 2 commits/);
     await bowling.getByRole('button', { name: /^Resume/ }).click();
-    assert.deepEqual((await waitForPosted(page, 5))[4], { type: 'sessionAction', action: 'resume', sessionId: 'bowling-20261121-160000' });
+    assert.deepEqual((await waitForPosted(page, 5))[4], {
+      type: 'sessionAction',
+      action: 'resume',
+      sessionId: 'bowling-20261121-160000',
+    });
     const roman = page.locator('#sessions .recorded-session[data-session-id="roman-20261120-090000"]');
     assert.equal(await roman.getByRole('button', { name: /^Merge/ }).count(), 0);
     assert.equal(await roman.locator('.merge-note').innerText(), 'Already merged into main.');
@@ -547,12 +669,21 @@ describe('agent panel in Chromium', function () {
 
   it('offers no Merge while the checkout cannot take one, and says why; a running session has no buttons', async () => {
     page = await openPanel();
-    await sendToPanel(page, stateMessage(endedSessionState(40, repositorySessions({ mergeBlocker: 'the checkout has uncommitted changes' }))));
+    await sendToPanel(
+      page,
+      stateMessage(endedSessionState(40, repositorySessions({ mergeBlocker: 'the checkout has uncommitted changes' }))),
+    );
     await waitForRevision('#session .session-actions');
     const header = page.locator('#session .session-actions');
     assert.equal(await header.getByRole('button', { name: /^Merge/ }).count(), 0);
-    assert.equal(await header.locator('.merge-note').innerText(), 'Not mergeable into main now: the checkout has uncommitted changes.');
-    assert.deepEqual((await header.locator('button').allInnerTexts()).map((l) => l.trim()), ['Review changes', 'Delete session']);
+    assert.equal(
+      await header.locator('.merge-note').innerText(),
+      'Not mergeable into main now: the checkout has uncommitted changes.',
+    );
+    assert.deepEqual(
+      (await header.locator('button').allInnerTexts()).map((l) => l.trim()),
+      ['Review changes', 'Delete session'],
+    );
 
     const running = endedSessionState(41);
     running.session = { ...running.session!, status: 'running', phase: 'TESTING' };
@@ -566,10 +697,17 @@ describe('agent panel in Chromium', function () {
   it('warns when the sandbox is turned off', async () => {
     page = await openPanel();
     const state = endedSessionState(42);
-    state.session = { ...state.session!, sandboxMode: 'off', sandbox: "no OS sandbox (turned off): tests and commands run unconfined, with your user's rights and network" };
+    state.session = {
+      ...state.session!,
+      sandboxMode: 'off',
+      sandbox: "no OS sandbox (turned off): tests and commands run unconfined, with your user's rights and network",
+    };
     await sendToPanel(page, stateMessage(state));
     await waitForRevision('#session-sandbox.sandbox-off');
-    assert.equal(await text('#session-sandbox'), 'Sandbox off: tests and commands run unconfined on your machine (setting tddAgent.sandbox).');
+    assert.equal(
+      await text('#session-sandbox'),
+      'Sandbox off: tests and commands run unconfined on your machine (setting tddAgent.sandbox).',
+    );
   });
 
   it('drops invalid, unknown and stale messages without changing anything, and logs each invalid one', async () => {
@@ -584,7 +722,10 @@ describe('agent panel in Chromium', function () {
       { type: 'unknown', state: finishedState(11) },
       { type: 'state' },
       { type: 'state', state: { ...finishedState(12), session: { ...finishedState().session, status: 'hacked' } } },
-      { type: 'state', state: { ...finishedState(13), approvals: [{ requestId: 'x', tool: '<img src=x>', dangerLevel: 'NOPE' }] } },
+      {
+        type: 'state',
+        state: { ...finishedState(13), approvals: [{ requestId: 'x', tool: '<img src=x>', dangerLevel: 'NOPE' }] },
+      },
     ];
     for (const message of invalid) await sendToPanel(page, message);
     await sendToPanel(page, stateMessage({ ...failedState(9), instanceId: 'host-1' })); // valid but stale
@@ -605,7 +746,11 @@ describe('agent panel in Chromium', function () {
     page = await openPanel();
     const state = finishedState();
     state.actions[0]!.tool = '<img src=x id=pwned>';
-    state.answers[0] = { ...state.answers[0]!, kind: 'qa', answer: '<script>window.__pwned = 1</script><b id="bold">x</b>' } as typeof state.answers[0];
+    state.answers[0] = {
+      ...state.answers[0]!,
+      kind: 'qa',
+      answer: '<script>window.__pwned = 1</script><b id="bold">x</b>',
+    } as (typeof state.answers)[0];
     await sendToPanel(page, stateMessage(state));
     await waitForRevision('#session');
     await page.locator('details.history > summary').click();
@@ -638,15 +783,45 @@ describe('agent panel in Chromium', function () {
     page = await openPanel('dark', 300);
     const state = finishedState();
     state.actions.push(
-      { id: 'message-1-tester-1-1', role: 'tester', tool: 'message', params: {}, resultSummary: '', ok: true, approval: 'auto', durationMs: 0, cycle: 1, message: { text: 'I add a test for `fizzbuzz(3)`:\n\n- returns **Fizz**\n- keeps other numbers\n\n<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">', final: true, streaming: false } },
-      { id: 'message-2-implementer-1-1', role: 'implementer', tool: 'message', params: {}, resultSummary: '', ok: true, approval: 'auto', durationMs: 0, cycle: 2, message: { text: 'Reading the failing test first, then writing the smallest', final: false, streaming: true } },
+      {
+        id: 'message-1-tester-1-1',
+        role: 'tester',
+        tool: 'message',
+        params: {},
+        resultSummary: '',
+        ok: true,
+        approval: 'auto',
+        durationMs: 0,
+        cycle: 1,
+        message: {
+          text: 'I add a test for `fizzbuzz(3)`:\n\n- returns **Fizz**\n- keeps other numbers\n\n<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">',
+          final: true,
+          streaming: false,
+        },
+      },
+      {
+        id: 'message-2-implementer-1-1',
+        role: 'implementer',
+        tool: 'message',
+        params: {},
+        resultSummary: '',
+        ok: true,
+        approval: 'auto',
+        durationMs: 0,
+        cycle: 2,
+        message: { text: 'Reading the failing test first, then writing the smallest', final: false, streaming: true },
+      },
     );
     await sendToPanel(page, stateMessage(state));
     await waitForRevision('#session');
     await page.locator('details.history > summary').click();
 
     const report = page.locator('li.role-message[data-action-id="message-1-tester-1-1"]');
-    assert.equal(await report.locator('details').evaluate((d) => (d as unknown as { open: boolean }).open), false, 'collapsed by default');
+    assert.equal(
+      await report.locator('details').evaluate((d) => (d as unknown as { open: boolean }).open),
+      false,
+      'collapsed by default',
+    );
     assert.equal((await report.locator('.message-line').innerText()).trim(), 'I add a test for `fizzbuzz(3)`:');
     assert.match(String(await report.locator('summary').getAttribute('aria-label')), /^tester reports \(cycle 1\): I add a test/);
     // One line: the summary is no taller than two lines of text.
@@ -671,13 +846,27 @@ describe('agent panel in Chromium', function () {
   it('issue 11: tokens per role and per cycle, and an estimated cost only when the model has a price', async () => {
     page = await openPanel();
     const state = finishedState();
-    state.cycles[0] = { ...state.cycles[0]!, usage: { input: 1200, output: 300 }, phases: state.cycles[0]!.phases.map((p, i) => (i === 0 ? { ...p, usage: { input: 700, output: 100 } } : i === 1 ? { ...p, usage: { input: 500, output: 200 } } : p)) };
+    state.cycles[0] = {
+      ...state.cycles[0]!,
+      usage: { input: 1200, output: 300 },
+      phases: state.cycles[0]!.phases.map((p, i) =>
+        i === 0 ? { ...p, usage: { input: 700, output: 100 } } : i === 1 ? { ...p, usage: { input: 500, output: 200 } } : p,
+      ),
+    };
     state.session = { ...state.session!, usage: { input: 1200, output: 300 } };
     await sendToPanel(page, stateMessage(state));
     await waitForRevision('.cycle-usage');
-    const usage = async (): Promise<string> => (await page.locator('.timeline > li.cycle[data-cycle="1"] .cycle-usage').innerText()).replace(/\s+/g, ' ').trim();
+    const usage = async (): Promise<string> =>
+      (await page.locator('.timeline > li.cycle[data-cycle="1"] .cycle-usage').innerText()).replace(/\s+/g, ' ').trim();
     assert.equal(await usage(), '1.5k tokens — Tester 800 · Implementer 700');
-    assert.equal(await page.locator('#session-totals').innerText().then((t) => t.includes('est. cost')), false, 'unknown model: tokens only');
+    assert.equal(
+      await page
+        .locator('#session-totals')
+        .innerText()
+        .then((t) => t.includes('est. cost')),
+      false,
+      'unknown model: tokens only',
+    );
 
     const priced = finishedState(11);
     priced.cycles[0] = state.cycles[0]!;
@@ -696,7 +885,8 @@ describe('agent panel in Chromium', function () {
     state.approvals = [first!];
     await sendToPanel(page, stateMessage(state));
     await waitForRevision('.approval-card');
-    const focusedCard = (): Promise<string | null> => page.evaluate(`document.activeElement?.closest('.approval-card')?.getAttribute('data-request-id') ?? null`);
+    const focusedCard = (): Promise<string | null> =>
+      page.evaluate(`document.activeElement?.closest('.approval-card')?.getAttribute('data-request-id') ?? null`);
     assert.equal(await focusedCard(), first!.requestId, 'a new request takes the focus (the panel has it)');
     assert.equal(await page.evaluate(`document.activeElement.tagName`), 'ARTICLE', 'the card itself, not its Approve button');
     assert.match(String(await page.locator('.approval-card').getAttribute('aria-keyshortcuts')), /A Shift\+A L D/);
@@ -726,12 +916,19 @@ describe('agent panel in Chromium', function () {
     posted = await waitForPosted(page, 4);
     assert.deepEqual(posted[3], { type: 'approvalResponse', requestId: 'req-next-44', decision: 'approve' });
     // Every button has an accessible name.
-    assert.deepEqual(await page.evaluate(`[...document.querySelectorAll('button')].filter((b) => !(b.getAttribute('aria-label') || b.textContent.trim())).map((b) => b.outerHTML)`), []);
+    assert.deepEqual(
+      await page.evaluate(
+        `[...document.querySelectorAll('button')].filter((b) => !(b.getAttribute('aria-label') || b.textContent.trim())).map((b) => b.outerHTML)`,
+      ),
+      [],
+    );
   });
 
   it('issue 11: a new approval does not take the focus from something else being typed in', async () => {
     page = await openPanel();
-    await page.evaluate(`(() => { const input = document.createElement('input'); input.id = 'typing'; document.body.appendChild(input); input.focus(); })()`);
+    await page.evaluate(
+      `(() => { const input = document.createElement('input'); input.id = 'typing'; document.body.appendChild(input); input.focus(); })()`,
+    );
     await sendToPanel(page, stateMessage(approvalState(Date.now() + 60_000)));
     await waitForRevision('.approval-card');
     assert.equal(await page.evaluate(`document.activeElement?.id`), 'typing');
@@ -740,11 +937,27 @@ describe('agent panel in Chromium', function () {
   it('issue 11: at 300 px the approval buttons, role names, durations and role messages stay within the panel', async () => {
     page = await openPanel('dark', 300);
     const state = approvalState(Date.now() + 60_000);
-    state.actions.push({ id: 'message-1-tester-1-1', role: 'refactorer', tool: 'message', params: {}, resultSummary: '', ok: true, approval: 'auto', durationMs: 0, cycle: 1, message: { text: 'A very long first line of a report that certainly does not fit into a three hundred pixel wide sidebar at all', final: true, streaming: false } });
+    state.actions.push({
+      id: 'message-1-tester-1-1',
+      role: 'refactorer',
+      tool: 'message',
+      params: {},
+      resultSummary: '',
+      ok: true,
+      approval: 'auto',
+      durationMs: 0,
+      cycle: 1,
+      message: {
+        text: 'A very long first line of a report that certainly does not fit into a three hundred pixel wide sidebar at all',
+        final: true,
+        streaming: false,
+      },
+    });
     await sendToPanel(page, stateMessage(state));
     await waitForRevision('.approval-card');
     await page.locator('details.history > summary').click();
-    const outside = await page.evaluate(`[...document.querySelectorAll('.approval-actions button, .phases th, .phase-duration, .action-role, .action-duration, .message-role, .role-message summary, .cycle-usage')]
+    const outside =
+      await page.evaluate(`[...document.querySelectorAll('.approval-actions button, .phases th, .phase-duration, .action-role, .action-duration, .message-role, .role-message summary, .cycle-usage')]
       .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5 || (el.matches('button, .phases th, .phase-duration, .action-role, .action-duration, .message-role') && el.scrollWidth > el.clientWidth + 1))
       .map((el) => el.className + ': ' + el.textContent)`);
     assert.deepEqual(outside, []);
@@ -770,7 +983,16 @@ describe('agent panel in Chromium', function () {
     assert.equal((await postedMessages(page)).length, 2, 'an empty question is not sent');
 
     const answered = finishedState(12);
-    answered.answers.push({ kind: 'qa', id: 'qa-follow-1', question: 'And for 45?', answer: 'It returns `FizzBuzz`:\n\n- 45 % 15 === 0', confidence: 0.9, reasoning: '', source: qa.source, followUpOf: qa.id });
+    answered.answers.push({
+      kind: 'qa',
+      id: 'qa-follow-1',
+      question: 'And for 45?',
+      answer: 'It returns `FizzBuzz`:\n\n- 45 % 15 === 0',
+      confidence: 0.9,
+      reasoning: '',
+      source: qa.source,
+      followUpOf: qa.id,
+    });
     await sendToPanel(page, stateMessage(answered));
     const follow = page.locator('article[data-answer-id="qa-follow-1"]');
     await follow.waitFor();

@@ -34,7 +34,11 @@ describe('TDD Agent in a real VS Code: diffs, file links and the Testing view (i
     let card = panel.locator('.approval-card:not(.is-settled)').first();
     for (let i = 0; i < 10 && !/write_file/.test(await card.locator('.approval-tool').innerText()); i++) {
       await card.locator('button[data-decision="approve"]').click();
-      await panel.locator('.approval-card:not(.is-settled) .approval-tool', { hasText: 'write_file' }).first().waitFor({ timeout: 60_000 }).catch(() => undefined);
+      await panel
+        .locator('.approval-card:not(.is-settled) .approval-tool', { hasText: 'write_file' })
+        .first()
+        .waitFor({ timeout: 60_000 })
+        .catch(() => undefined);
       card = panel.locator('.approval-card:not(.is-settled)').first();
     }
     assert.match(await card.locator('.approval-tool').innerText(), /write_file/);
@@ -43,20 +47,26 @@ describe('TDD Agent in a real VS Code: diffs, file links and the Testing view (i
     const diffTab = tab(page, /fizzbuzz\.test\.js.*proposed by the agent/);
     await diffTab.waitFor({ state: 'visible', timeout: 30_000 });
     // The proposed side holds the test the Tester wants to write.
-    await page.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: 'returns the number itself for 1' }).waitFor({ timeout: 30_000 });
+    await page
+      .locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: 'returns the number itself for 1' })
+      .waitFor({ timeout: 30_000 });
     await screenshot(page, 'editor-open-diff');
     await card.locator('button[data-decision="always"]').click();
     assert.match(await alwaysAllowUntilFinished(panel), /Completed|Max cycles reached/, 'two green cycles (the limit)');
   });
 
-  it('shows the failing assertion of the Tester\'s red run in the panel', async function () {
+  it("shows the failing assertion of the Tester's red run in the panel", async function () {
     await panel.locator('details.history > summary').click();
     // Newest first: cycle 2's red, where fizzbuzz(3) still returns '3' (cycle 1's red may be a missing module).
     const red = panel.locator('li.action', { has: panel.locator('.test-badge', { hasText: 'red (expected)' }) }).first();
     await red.locator('summary').click();
     const result = await red.locator('pre.result').innerText();
     assert.match(result, /Failing:/);
-    assert.match(result, /Expected values to be strictly equal|AssertionError/, `the assertion is readable: ${result.slice(0, 600)}`);
+    assert.match(
+      result,
+      /Expected values to be strictly equal|AssertionError/,
+      `the assertion is readable: ${result.slice(0, 600)}`,
+    );
     assert.match(result, /Fizz/);
   });
 
@@ -69,13 +79,18 @@ describe('TDD Agent in a real VS Code: diffs, file links and the Testing view (i
     const file = (await link.innerText()).trim();
     await link.click();
     const name = file.split('/').pop()!;
-    await page.locator('.tabs-container .tab.active', { hasText: new RegExp(`^\\s*${name.replace(/\./g, '\\.')}`) }).waitFor({ state: 'visible', timeout: 30_000 });
-    await page.locator('.editor-instance .monaco-editor .view-lines', { hasText: /fizzbuzz/ }).first().waitFor({ timeout: 30_000 });
+    await page
+      .locator('.tabs-container .tab.active', { hasText: new RegExp(`^\\s*${name.replace(/\./g, '\\.')}`) })
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await page
+      .locator('.editor-instance .monaco-editor .view-lines', { hasText: /fizzbuzz/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
     assert.ok(file === JS_TEST_PATH || /fizzbuzz\.js$/.test(file), `opened ${file}`);
     await screenshot(page, 'editor-file-link');
   });
 
-  it('lists the kata\'s tests in the Testing view with the last result, and runs them there in the session worktree', async function () {
+  it("lists the kata's tests in the Testing view with the last result, and runs them there in the session worktree", async function () {
     const { page } = wb;
     await runCommand(page, 'Testing: Focus on Test Explorer View');
     const row = page.locator('.monaco-list-row', { hasText: 'returns Fizz for multiples of three' }).first();
@@ -83,7 +98,11 @@ describe('TDD Agent in a real VS Code: diffs, file links and the Testing view (i
     assert.ok(await page.locator('.monaco-list-row', { hasText: 'returns the number itself for 1' }).first().isVisible());
     await screenshot(page, 'editor-testing-view');
     await runCommand(page, 'Test: Run All Tests');
-    const output = await eventually(() => extensionOutputLog(wb.server, EXTENSION_ID), /Testing view: .* passed \(2 passed, 0 failed\)/, 60_000);
+    const output = await eventually(
+      () => extensionOutputLog(wb.server, EXTENSION_ID),
+      /Testing view: .* passed \(2 passed, 0 failed\)/,
+      60_000,
+    );
     assert.match(output, /Testing view: .* passed \(2 passed, 0 failed\)/);
   });
 });

@@ -54,7 +54,9 @@ describe('TDD Agent extension in a real VS Code: run a kata end to end', functio
     // Issue 11: answered with the keyboard (A = approve once) on the focused card.
     const firstId = await card.getAttribute('data-request-id');
     await card.press('a');
-    await panel.locator(`.approval-card[data-request-id="${firstId}"]:not(.is-settled)`).waitFor({ state: 'detached', timeout: 30_000 });
+    await panel
+      .locator(`.approval-card[data-request-id="${firstId}"]:not(.is-settled)`)
+      .waitFor({ state: 'detached', timeout: 30_000 });
 
     // From then on: "Always allow" each tool the first time it is asked for, until the session ends.
     let sawRunningStatus = '';
@@ -65,7 +67,12 @@ describe('TDD Agent extension in a real VS Code: run a kata end to end', functio
       async () => {
         sawRunningStatus ||= await statusBarText(page, /TDD \d+\/\d+ (red|green|refactor|starting)/, 500).catch(() => '');
         // Issue 11: mid-session, with no card waiting, a test run and a role's report opened in the history (README's screenshot).
-        if (!midSession && (await panel.locator('.approval-card:not(.is-settled)').count()) === 0 && (await panel.locator('li.role-message.is-final').count()) > 0 && (await panel.locator('.test-badge').count()) > 0) {
+        if (
+          !midSession &&
+          (await panel.locator('.approval-card:not(.is-settled)').count()) === 0 &&
+          (await panel.locator('li.role-message.is-final').count()) > 0 &&
+          (await panel.locator('.test-badge').count()) > 0
+        ) {
           midSession = true;
           await showHistoryMidSession(panel);
           await screenshot(page, 'kata-mid-session');
@@ -73,7 +80,11 @@ describe('TDD Agent extension in a real VS Code: run a kata end to end', functio
       },
       undefined,
       async (pending) => {
-        if (/run_tests/.test(await pending.locator('.approval-tool').innerText())) runTestsCard ||= await pending.locator('.command-line').innerText({ timeout: 1000 }).catch(() => '(no command line)');
+        if (/run_tests/.test(await pending.locator('.approval-tool').innerText()))
+          runTestsCard ||= await pending
+            .locator('.command-line')
+            .innerText({ timeout: 1000 })
+            .catch(() => '(no command line)');
       },
     );
     assert.equal((await panel.locator('#session-status').innerText()).trim(), 'Completed');
@@ -87,11 +98,18 @@ describe('TDD Agent extension in a real VS Code: run a kata end to end', functio
     await screenshot(page, 'kata-finished-panel');
 
     // Issue 11: the roles' own words are in the history (a report is final), and each cycle shows its tokens per role.
-    if (!(await panel.locator('details.history').evaluate((d) => (d as unknown as { open: boolean }).open))) await panel.locator('details.history > summary').click();
+    if (!(await panel.locator('details.history').evaluate((d) => (d as unknown as { open: boolean }).open)))
+      await panel.locator('details.history > summary').click();
     const reports = await panel.locator('li.role-message.is-final .message-line').allTextContents();
-    assert.ok(reports.some((line) => /^returns the number itself/.test(line.trim())), `the Tester's report is visible: ${JSON.stringify(reports.slice(0, 5))}`);
+    assert.ok(
+      reports.some((line) => /^returns the number itself/.test(line.trim())),
+      `the Tester's report is visible: ${JSON.stringify(reports.slice(0, 5))}`,
+    );
     const usage = await panel.locator('.timeline > li.cycle .cycle-usage').allInnerTexts();
-    assert.ok(usage.length >= 3 && usage.every((line) => /^\d[\d.]*k? tokens( \(.*\))? — Tester \d/.test(line.trim())), `tokens per cycle and role: ${JSON.stringify(usage)}`);
+    assert.ok(
+      usage.length >= 3 && usage.every((line) => /^\d[\d.]*k? tokens( \(.*\))? — Tester \d/.test(line.trim())),
+      `tokens per cycle and role: ${JSON.stringify(usage)}`,
+    );
 
     // The workspace's git history: a session branch with the green commits; the person never left main.
     const git = simpleGit(workspace);
@@ -103,15 +121,27 @@ describe('TDD Agent extension in a real VS Code: run a kata end to end', functio
     assert.ok(messages.length >= 3, `at least three commits on the session branch: ${messages.join(' | ')}`);
     // Issue 11: each cycle's hash is its own feat: commit (as in git log), and the run_tests card showed its command.
     const feats = new Map(log.all.filter((c) => c.message.startsWith('feat:')).map((c) => [c.hash, c.message]));
-    const shown = await panel.locator('.timeline button.commit[data-sha]').evaluateAll((els) =>
-      els.filter((el) => !/refactor/i.test(el.getAttribute('aria-label') ?? '')).map((el) => [el.getAttribute('data-sha') ?? '', el.closest('.cycle')?.querySelector('.cycle-subject')?.textContent ?? '']),
-    );
+    const shown = await panel
+      .locator('.timeline button.commit[data-sha]')
+      .evaluateAll((els) =>
+        els
+          .filter((el) => !/refactor/i.test(el.getAttribute('aria-label') ?? ''))
+          .map((el) => [
+            el.getAttribute('data-sha') ?? '',
+            el.closest('.cycle')?.querySelector('.cycle-subject')?.textContent ?? '',
+          ]),
+      );
     assert.ok(shown.length >= 3, `hashes shown: ${JSON.stringify(shown)}`);
     for (const [sha, subject] of shown) {
       assert.ok(feats.has(sha!), `cycle hash ${sha} is a feat: commit of the session branch`);
       assert.equal(subject, feats.get(sha!), 'the hash sits next to its own subject');
     }
-    if (runTestsCard) assert.match(runTestsCard, /^(node|npm|npx)\b.*test/, `the run_tests card shows the command that will run: ${runTestsCard}`);
+    if (runTestsCard)
+      assert.match(
+        runTestsCard,
+        /^(node|npm|npx)\b.*test/,
+        `the run_tests card shows the command that will run: ${runTestsCard}`,
+      );
     const source = await git.show([`${branches[0]}:${JS_SOURCE_PATH}`]);
     assert.match(source, /Buzz/, 'the final implementation is on the session branch');
   });
@@ -141,7 +171,11 @@ describe('TDD Agent extension in a real VS Code: run a kata end to end', functio
     await runCommand(page, 'TDD Agent: Stop kata');
     await panel.locator('#session-status', { hasText: 'Cancelled' }).waitFor({ timeout: 30_000 });
     await statusBarText(page, /TDD stopped/);
-    assert.equal((await simpleGit(wb.workspace).revparse(['--abbrev-ref', 'HEAD'])).trim(), 'main', 'back on the person\'s branch');
+    assert.equal(
+      (await simpleGit(wb.workspace).revparse(['--abbrev-ref', 'HEAD'])).trim(),
+      'main',
+      "back on the person's branch",
+    );
   });
 
   it('offers to resume the stopped session, and the resumed session finishes green on the same branch', async function () {
@@ -152,7 +186,9 @@ describe('TDD Agent extension in a real VS Code: run a kata end to end', functio
     await pickQuickItem(page, 'FizzBuzz');
     // A QuickPick, not a modal: its first item (what Enter takes) starts a new session, never resumes.
     const question = page.locator('.quick-input-widget');
-    await question.locator('.quick-input-title', { hasText: /an earlier session of "FizzBuzz" was cancelled/ }).waitFor({ timeout: 30_000 });
+    await question
+      .locator('.quick-input-title', { hasText: /an earlier session of "FizzBuzz" was cancelled/ })
+      .waitFor({ timeout: 30_000 });
     const rows = question.locator('.monaco-list-row .label-name');
     assert.equal((await rows.first().innerText()).trim(), 'Start a new session');
     assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no modal dialog');
@@ -167,7 +203,10 @@ describe('TDD Agent extension in a real VS Code: run a kata end to end', functio
 
   it('activated lazily on its command, and logged how long activate() took', async function () {
     const hostLog = await eventually(() => extensionHostLog(wb.server), new RegExp(`_doActivateExtension ${EXTENSION_ID}`));
-    assert.match(hostLog, new RegExp(`_doActivateExtension ${EXTENSION_ID}, startup: false, activationEvent: '(onCommand|onView):tddAgent\\.`));
+    assert.match(
+      hostLog,
+      new RegExp(`_doActivateExtension ${EXTENSION_ID}, startup: false, activationEvent: '(onCommand|onView):tddAgent\\.`),
+    );
     const output = await eventually(() => extensionOutputLog(wb.server, EXTENSION_ID), /activated in [\d.]+ ms/);
     const activationMs = Number(/activated in ([\d.]+) ms/.exec(output)?.[1]);
     const hostMs = Number(/host loaded in ([\d.]+) ms/.exec(output)?.[1]);
@@ -176,7 +215,16 @@ describe('TDD Agent extension in a real VS Code: run a kata end to end', functio
     await fsp.mkdir(RESULTS_DIR, { recursive: true });
     await fsp.writeFile(
       path.join(RESULTS_DIR, 'activation.json'),
-      JSON.stringify({ activationMs, hostLoadMs: Number.isFinite(hostMs) ? hostMs : null, e2eSeconds: Math.round((Date.now() - started) / 1000), at: new Date().toISOString() }, null, 2),
+      JSON.stringify(
+        {
+          activationMs,
+          hostLoadMs: Number.isFinite(hostMs) ? hostMs : null,
+          e2eSeconds: Math.round((Date.now() - started) / 1000),
+          at: new Date().toISOString(),
+        },
+        null,
+        2,
+      ),
     );
     // The API key never reaches the output channel (none is set; the kata ran without one).
     assert.doesNotMatch(output, /sk-[A-Za-z0-9]{10,}/);
@@ -226,11 +274,21 @@ describe('TDD Agent extension in Restricted Mode (untrusted workspace)', functio
     await screenshot(page, 'restricted-mode-qa-answer');
 
     // Issue 11: a follow-up asked in the panel goes to the same agent with the previous Q/A; its Markdown answer renders <code> and <li> and runs no script.
-    wb.model.enqueue({ json: { answer: 'Use `sum(a, b)`:\n\n- adds a and b\n- returns a number\n\n<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">', confidence: 0.8, reasoning: '' } });
+    wb.model.enqueue({
+      json: {
+        answer:
+          'Use `sum(a, b)`:\n\n- adds a and b\n- returns a number\n\n<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">',
+        confidence: 0.8,
+        reasoning: '',
+      },
+    });
     const followUp = panel.locator('.answer-qa form.follow-up input').first();
     await followUp.fill('And how do I call it?');
     await followUp.press('Enter');
-    const second = panel.locator('.answer-qa').filter({ has: panel.locator('.answer-follow-up-of') }).first();
+    const second = panel
+      .locator('.answer-qa')
+      .filter({ has: panel.locator('.answer-follow-up-of') })
+      .first();
     await second.waitFor({ timeout: 60_000 });
     assert.equal(await second.locator('.answer-text code').first().innerText(), 'sum(a, b)');
     assert.deepEqual(await second.locator('.answer-text li').allInnerTexts(), ['adds a and b', 'returns a number']);
@@ -246,7 +304,8 @@ describe('TDD Agent extension in Restricted Mode (untrusted workspace)', functio
 /** Opens the action history with its newest test run and the newest role report expanded, scrolled into view. */
 async function showHistoryMidSession(panel: Frame): Promise<void> {
   await panel
-    .evaluate(`(() => {
+    .evaluate(
+      `(() => {
       const history = document.querySelector('details.history');
       if (history) history.open = true;
       const lastTest = [...document.querySelectorAll('li.action')].find((li) => li.querySelector('.test-badge'));
@@ -257,6 +316,7 @@ async function showHistoryMidSession(panel: Frame): Promise<void> {
       }
       const actions = document.querySelector('#actions');
       if (actions) actions.scrollIntoView({ block: 'start' });
-    })()`)
+    })()`,
+    )
     .catch(() => undefined);
 }

@@ -38,10 +38,20 @@ export async function kataWorkspace(): Promise<string> {
  * Clicks "Always allow" on every approval card that shows up until the session header says the session
  * ended; `onTick` runs on each round (e.g. to read the status bar). Resolves to the final status text.
  */
-export async function alwaysAllowUntilFinished(panel: Frame, onTick?: () => Promise<void>, timeoutMs = 240_000, onCard?: (card: Locator) => Promise<void>): Promise<string> {
+export async function alwaysAllowUntilFinished(
+  panel: Frame,
+  onTick?: () => Promise<void>,
+  timeoutMs = 240_000,
+  onCard?: (card: Locator) => Promise<void>,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const status = (await panel.locator('#session-status').innerText().catch(() => '')).trim();
+    const status = (
+      await panel
+        .locator('#session-status')
+        .innerText()
+        .catch(() => '')
+    ).trim();
     if (/Completed|Max cycles|Failed|Cancelled/.test(status)) return status;
     if (Date.now() > deadline) throw new Error(`the session did not finish in time (status "${status}")`);
     const pending = panel.locator('.approval-card button[data-decision="always"]:not([disabled])').first();
@@ -92,8 +102,21 @@ export function useWorkbench(
       extensionDirs: [EXTENSION_DIR],
       workspace: live.workspace,
       label,
-      env: { ...GIT_ENV, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', OLLAMA_HOST: '', TDD_AGENT_CACHE_DIR: live.cacheDir, ...extraEnv },
-      settings: { 'tddAgent.provider': 'openai', 'tddAgent.baseUrl': live.model.baseURL, 'tddAgent.model': 'test-model', 'git.enabled': false, ...extraSettings },
+      env: {
+        ...GIT_ENV,
+        OPENAI_API_KEY: '',
+        OPENAI_BASE_URL: '',
+        OLLAMA_HOST: '',
+        TDD_AGENT_CACHE_DIR: live.cacheDir,
+        ...extraEnv,
+      },
+      settings: {
+        'tddAgent.provider': 'openai',
+        'tddAgent.baseUrl': live.model.baseURL,
+        'tddAgent.model': 'test-model',
+        'git.enabled': false,
+        ...extraSettings,
+      },
     });
     browser = await launchBrowser();
     live.page = await browser.newPage({ viewport: { width: 1500, height: 950 } });

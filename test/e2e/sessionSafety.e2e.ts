@@ -42,7 +42,7 @@ function panelFrame(page: Page, selector = '#session-status', timeoutMs = 90_000
   return findWebviewFrame(page, selector, timeoutMs);
 }
 
-describe('TDD Agent extension: a session never changes the person\'s checkout (dirty repository, window reload, resume, review, delete)', function () {
+describe("TDD Agent extension: a session never changes the person's checkout (dirty repository, window reload, resume, review, delete)", function () {
   let before: Record<string, unknown>;
   let sessionId = '';
   const wb = useWorkbench(
@@ -72,21 +72,34 @@ describe('TDD Agent extension: a session never changes the person\'s checkout (d
 
     // The dirty-repository question: a QuickPick whose first item (Enter) starts from the last commit.
     const question = page.locator('.quick-input-widget');
-    await question.locator('.quick-input-title', { hasText: /uncommitted change\(s\)\. Your checkout will not be changed either way\./ }).waitFor({ timeout: 30_000 });
-    assert.equal((await question.locator('.monaco-list-row .label-name').first().innerText()).trim(), 'Start from the last commit');
+    await question
+      .locator('.quick-input-title', { hasText: /uncommitted change\(s\)\. Your checkout will not be changed either way\./ })
+      .waitFor({ timeout: 30_000 });
+    assert.equal(
+      (await question.locator('.monaco-list-row .label-name').first().innerText()).trim(),
+      'Start from the last commit',
+    );
     assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no modal dialog');
     await screenshot(page, 'session-safety-dirty-question');
     await pickQuickItem(page, 'Include my uncommitted changes');
 
     // The first tool call waits on a card; the header says which sandbox confines the session.
     const panel = await panelFrame(page, '.approval-card');
-    await panel.locator('#session-sandbox', { hasText: /Sandbox: bubblewrap \(.*bwrap\): writes only in / }).waitFor({ timeout: 30_000 });
+    await panel
+      .locator('#session-sandbox', { hasText: /Sandbox: bubblewrap \(.*bwrap\): writes only in / })
+      .waitFor({ timeout: 30_000 });
     const branches = await sessionBranches(wb.workspace);
     assert.equal(branches.length, 1, `one session branch, got ${branches.join(', ')}`);
     sessionId = branches[0]!.slice('tdd/'.length);
-    assert.match(await panel.locator('.session-meta').innerText(), new RegExp(`Branch\\s+${branches[0]!.replace(/[/]/g, '\\/')}`));
+    assert.match(
+      await panel.locator('.session-meta').innerText(),
+      new RegExp(`Branch\\s+${branches[0]!.replace(/[/]/g, '\\/')}`),
+    );
     const writable = /writes only in ([^;(]+?)(?: \(|;)/.exec(await panel.locator('#session-sandbox').innerText())?.[1] ?? '';
-    assert.ok(writable.startsWith(await fsp.realpath(wb.cacheDir)), `the sandbox writes only in the session worktree under the cache folder, not in the checkout: ${writable}`);
+    assert.ok(
+      writable.startsWith(await fsp.realpath(wb.cacheDir)),
+      `the sandbox writes only in the session worktree under the cache folder, not in the checkout: ${writable}`,
+    );
     await assertCheckoutUnchanged('while the session waits for an approval');
     await screenshot(page, 'session-safety-before-reload');
 
@@ -100,10 +113,15 @@ describe('TDD Agent extension: a session never changes the person\'s checkout (d
     // The panel comes back with the session stopped and offers Resume for exactly that session.
     const after = await panelFrame(page);
     await after.locator('#session-status', { hasText: 'Cancelled' }).waitFor({ timeout: 30_000 });
-    const resume = after.locator(`#session .session-actions button[data-session-action="resume"][data-session-id="${sessionId}"]`);
+    const resume = after.locator(
+      `#session .session-actions button[data-session-action="resume"][data-session-id="${sessionId}"]`,
+    );
     await resume.waitFor({ timeout: 60_000 });
     // The checkout has uncommitted changes, so Merge is not offered; the panel says why.
-    assert.match(await after.locator('#session .merge-note').innerText(), /Not mergeable into main now: the checkout has uncommitted changes\./);
+    assert.match(
+      await after.locator('#session .merge-note').innerText(),
+      /Not mergeable into main now: the checkout has uncommitted changes\./,
+    );
     assert.equal(await after.locator('#session .session-actions button[data-session-action="merge"]').count(), 0);
     await assertCheckoutUnchanged('after the window reload');
     assert.deepEqual(await sessionBranches(wb.workspace), branches, 'the session branch is kept');
@@ -125,8 +143,16 @@ describe('TDD Agent extension: a session never changes the person\'s checkout (d
     assert.deepEqual(await sessionBranches(wb.workspace), [branch], 'no new session branch: the interrupted one was continued');
     const git = simpleGit(wb.workspace);
     assert.match(await git.show([`${branch}:${JS_SOURCE_PATH}`]), /Fizz/, 'the implementation is on the session branch');
-    assert.equal(await git.show([`${branch}:${TRACKED}`]), 'my notes\nhalf-written, not committed\r\n', 'the modified tracked file was included');
-    assert.equal(await git.show([`${branch}:${UNTRACKED}`]), 'untracked thoughts, no final newline', 'the untracked file was included');
+    assert.equal(
+      await git.show([`${branch}:${TRACKED}`]),
+      'my notes\nhalf-written, not committed\r\n',
+      'the modified tracked file was included',
+    );
+    assert.equal(
+      await git.show([`${branch}:${UNTRACKED}`]),
+      'untracked thoughts, no final newline',
+      'the untracked file was included',
+    );
     await assert.rejects(git.show([`${branch}:${IGNORED}`]), 'the ignored file never reaches the session');
     await screenshot(page, 'session-safety-resumed-finished');
   });
@@ -156,7 +182,11 @@ describe('TDD Agent extension: a session never changes the person\'s checkout (d
     for (let i = 0; i < 100 && (await sessionBranches(wb.workspace)).length > 0; i++) await page.waitForTimeout(200);
     assert.deepEqual(await sessionBranches(wb.workspace), [], 'the session branch was deleted');
     await panel.locator('#session .session-actions').waitFor({ state: 'detached', timeout: 30_000 });
-    assert.deepEqual(await fsp.readdir(path.join(wb.workspace, '.git', 'tdd-agent', 'sessions')).catch(() => []), [], 'its record is gone');
+    assert.deepEqual(
+      await fsp.readdir(path.join(wb.workspace, '.git', 'tdd-agent', 'sessions')).catch(() => []),
+      [],
+      'its record is gone',
+    );
     await assertCheckoutUnchanged('after the delete');
   });
 });
@@ -187,11 +217,19 @@ describe('TDD Agent extension without a working OS sandbox', function () {
     assert.doesNotMatch(message, /--sandbox|--[a-z]/, 'no CLI flags in VS Code');
     const panel = await findWebviewFrame(page, '.error-card', 30_000);
     await page.waitForTimeout(1500); // a second report would have arrived by now
-    assert.equal(await page.locator('.notifications-toasts .notification-toast', { hasText: 'No OS sandbox' }).count(), 1, 'one notification');
+    assert.equal(
+      await page.locator('.notifications-toasts .notification-toast', { hasText: 'No OS sandbox' }).count(),
+      1,
+      'one notification',
+    );
     assert.equal(await panel.locator('.error-card', { hasText: 'SANDBOX_UNAVAILABLE' }).count(), 1, 'one error card');
     // Issue 11: a refusal before the session started leaves no failed session ("Cycle 0 of 10 / Branch —", a red status bar).
     assert.equal(await panel.locator('#session').count(), 0, 'no session header for a run that never started');
-    assert.doesNotMatch((await page.locator('.statusbar-item').allInnerTexts()).join(' '), /TDD failed/, 'the status bar is not red');
+    assert.doesNotMatch(
+      (await page.locator('.statusbar-item').allInnerTexts()).join(' '),
+      /TDD failed/,
+      'the status bar is not red',
+    );
     await screenshot(page, 'no-sandbox-refusal');
 
     await toast.locator('.monaco-button', { hasText: /^Open setting$/ }).click();
@@ -214,15 +252,23 @@ describe('TDD Agent extension without a working OS sandbox', function () {
     const item = page.locator('.settings-editor .setting-item-contents', { hasText: /Sandbox/ }).first();
     await item.locator('select').selectOption('off');
     const userSettings = path.join(wb.server.userDataDir, 'User', 'settings.json');
-    for (let i = 0; i < 50 && !/"tddAgent\.sandbox":\s*"off"/.test(await fsp.readFile(userSettings, 'utf8')); i++) await page.waitForTimeout(200);
-    assert.match(await fsp.readFile(userSettings, 'utf8'), /"tddAgent\.sandbox":\s*"off"/, 'VS Code saved the choice in the user settings');
+    for (let i = 0; i < 50 && !/"tddAgent\.sandbox":\s*"off"/.test(await fsp.readFile(userSettings, 'utf8')); i++)
+      await page.waitForTimeout(200);
+    assert.match(
+      await fsp.readFile(userSettings, 'utf8'),
+      /"tddAgent\.sandbox":\s*"off"/,
+      'VS Code saved the choice in the user settings',
+    );
     await page.keyboard.press('Escape');
 
     wb.model.setFallback({ hang: true });
     await runCommand(page, 'TDD Agent: Run TDD kata');
     await pickQuickItem(page, 'FizzBuzz');
     const panel = await findWebviewFrame(page, '#session-sandbox.sandbox-off', 60_000);
-    assert.equal(await panel.locator('#session-sandbox').innerText(), 'Sandbox off: tests and commands run unconfined on your machine (setting tddAgent.sandbox).');
+    assert.equal(
+      await panel.locator('#session-sandbox').innerText(),
+      'Sandbox off: tests and commands run unconfined on your machine (setting tddAgent.sandbox).',
+    );
     await panel.locator('#session-status', { hasText: 'Running' }).waitFor({ timeout: 30_000 });
     await screenshot(page, 'sandbox-off-warning');
     await runCommand(page, 'TDD Agent: Stop kata');

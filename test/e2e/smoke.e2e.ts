@@ -26,7 +26,6 @@ import {
 
 const FIXTURE_ID = 'e2e-fixture.smoke-extension';
 
-
 const FIXTURE = path.join(__dirname, 'fixtures', 'smoke-extension');
 
 describe('e2e harness smoke (code-server + Chromium)', function () {
@@ -76,7 +75,10 @@ describe('e2e harness smoke (code-server + Chromium)', function () {
 
   it('activated the fixture lazily on its command, and its LogOutputChannel is readable from disk', async function () {
     const hostLog = await eventually(() => extensionHostLog(server!), new RegExp(`_doActivateExtension ${FIXTURE_ID}`));
-    assert.match(hostLog, new RegExp(`_doActivateExtension ${FIXTURE_ID}, startup: false, activationEvent: 'onCommand:smoke.hello'`));
+    assert.match(
+      hostLog,
+      new RegExp(`_doActivateExtension ${FIXTURE_ID}, startup: false, activationEvent: 'onCommand:smoke.hello'`),
+    );
     const output = await eventually(() => extensionOutputLog(server!, FIXTURE_ID), /hello command ran/);
     assert.match(output, new RegExp(`\\[info\\] hello command ran with token ${token}`));
   });

@@ -25,8 +25,18 @@ const jsImpl = [
 
 const jsRefactored = `const isMultipleOf = (n, divisor) => n % divisor === 0;\n\nexport function fizzbuzz(n) {\n  if (isMultipleOf(n, 3)) return 'Fizz';\n  if (isMultipleOf(n, 5)) return 'Buzz';\n  return String(n);\n}\n`;
 
-const behaviours = ['returns the number itself for 1', 'returns fizz for multiples of three', 'returns buzz for multiples of five', 'returns fizzbuzz for multiples of fifteen'];
-const implementations = ['return the number as a string', 'return fizz for multiples of three', 'return buzz for multiples of five', 'return fizzbuzz for multiples of fifteen'];
+const behaviours = [
+  'returns the number itself for 1',
+  'returns fizz for multiples of three',
+  'returns buzz for multiples of five',
+  'returns fizzbuzz for multiples of fifteen',
+];
+const implementations = [
+  'return the number as a string',
+  'return fizz for multiples of three',
+  'return buzz for multiples of five',
+  'return fizzbuzz for multiples of fifteen',
+];
 
 export const JS_TEST_PATH = 'test/fizzbuzz.test.js';
 export const JS_SOURCE_PATH = 'src/fizzbuzz.js';
@@ -36,7 +46,10 @@ export function fizzbuzzJs(cycles = 3, { refactor = true } = {}): CyclePlan[] {
   return Array.from({ length: cycles }, (_, i) => ({
     tester: { writes: [{ path: JS_TEST_PATH, content: jsTestFile(i + 1) }], report: behaviours[i]!, runTests: true },
     implementer: { writes: [{ path: JS_SOURCE_PATH, content: jsImpl[i]! }], report: implementations[i]!, runTests: true },
-    refactorer: refactor && i === 2 ? { writes: [{ path: JS_SOURCE_PATH, content: jsRefactored }], report: 'name the divisibility check', runTests: true } : undefined,
+    refactorer:
+      refactor && i === 2
+        ? { writes: [{ path: JS_SOURCE_PATH, content: jsRefactored }], report: 'name the divisibility check', runTests: true }
+        : undefined,
   }));
 }
 
@@ -63,7 +76,10 @@ export const PY_SOURCE_PATH = 'src/fizzbuzz.py';
 /** FizzBuzz in Python with pytest: three cycles. */
 export function fizzbuzzPython(): CyclePlan[] {
   return pyTests.map((_, i) => ({
-    tester: { writes: [{ path: PY_TEST_PATH, content: `from fizzbuzz import fizzbuzz\n\n\n${pyTests.slice(0, i + 1).join('\n\n')}` }], report: behaviours[i]! },
+    tester: {
+      writes: [{ path: PY_TEST_PATH, content: `from fizzbuzz import fizzbuzz\n\n\n${pyTests.slice(0, i + 1).join('\n\n')}` }],
+      report: behaviours[i]!,
+    },
     implementer: { writes: [{ path: PY_SOURCE_PATH, content: pyImpl[i]! }], report: implementations[i]! },
   }));
 }

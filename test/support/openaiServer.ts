@@ -131,7 +131,8 @@ export async function startOpenAIServer(options: { models?: string[]; ollama?: b
       };
       handle.requests.push(recorded);
       route(recorded, req, res).catch((err: unknown) => {
-        if (!res.headersSent) sendJson(res, 500, { error: { message: `test server failure: ${String(err)}`, type: 'server_error' } });
+        if (!res.headersSent)
+          sendJson(res, 500, { error: { message: `test server failure: ${String(err)}`, type: 'server_error' } });
         else res.destroy();
       });
     });
@@ -173,7 +174,9 @@ export async function startOpenAIServer(options: { models?: string[]; ollama?: b
       res.end('Ollama is running');
       return;
     }
-    sendJson(res, 404, { error: { message: `Unknown route ${method} ${path}`, type: 'invalid_request_error', code: 'unknown_url' } });
+    sendJson(res, 404, {
+      error: { message: `Unknown route ${method} ${path}`, type: 'invalid_request_error', code: 'unknown_url' },
+    });
   }
 
   function answerChat(reply: StaticReply, rec: RecordedRequest, req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -332,7 +335,14 @@ export async function startOpenAIServer(options: { models?: string[]; ollama?: b
 const HUGE_PIECE = 64 * 1024;
 
 /** Writes a `hugeBody` reply piece by piece, waiting for the socket to drain; stops when the client goes away. */
-async function writeHugeBody(res: http.ServerResponse, huge: HugeBody, stream: boolean, id: string, created: number, model: string): Promise<void> {
+async function writeHugeBody(
+  res: http.ServerResponse,
+  huge: HugeBody,
+  stream: boolean,
+  id: string,
+  created: number,
+  model: string,
+): Promise<void> {
   const filler = 'a'.repeat(HUGE_PIECE);
   const head = stream
     ? `data: ${JSON.stringify(chunk(id, created, model, { role: 'assistant', content: '' }, null, false))}\n\n`
@@ -445,7 +455,13 @@ function completion(
           content: text,
           refusal: null,
           ...(toolCalls.length > 0
-            ? { tool_calls: toolCalls.map((t) => ({ id: t.id, type: 'function', function: { name: t.name, arguments: t.arguments } })) }
+            ? {
+                tool_calls: toolCalls.map((t) => ({
+                  id: t.id,
+                  type: 'function',
+                  function: { name: t.name, arguments: t.arguments },
+                })),
+              }
             : {}),
         },
         logprobs: null,
@@ -457,7 +473,10 @@ function completion(
 }
 
 /** Rough token estimate (4 characters per token) so usage is never zero for real content. */
-function estimateUsage(body: Record<string, any>, output: string): { prompt_tokens: number; completion_tokens: number; total_tokens: number } {
+function estimateUsage(
+  body: Record<string, any>,
+  output: string,
+): { prompt_tokens: number; completion_tokens: number; total_tokens: number } {
   const prompt = JSON.stringify(body.messages ?? '').length;
   const prompt_tokens = Math.max(1, Math.ceil(prompt / 4));
   const completion_tokens = Math.ceil(output.length / 4);

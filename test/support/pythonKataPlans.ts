@@ -19,7 +19,18 @@ interface PythonKata {
 export function pythonKataCycles(kata: PythonKata): CyclePlan[] {
   const testPath = `tests/test_${kata.module}.py`;
   return kata.steps.map((step, i) => ({
-    tester: { writes: [{ path: testPath, content: `${kata.importLine}\n\n\n${kata.steps.slice(0, i + 1).map((s) => s.test).join('\n\n')}` }], report: step.behaviour },
+    tester: {
+      writes: [
+        {
+          path: testPath,
+          content: `${kata.importLine}\n\n\n${kata.steps
+            .slice(0, i + 1)
+            .map((s) => s.test)
+            .join('\n\n')}`,
+        },
+      ],
+      report: step.behaviour,
+    },
     implementer: { writes: [{ path: `src/${kata.module}.py`, content: step.impl }], report: `make "${step.behaviour}" pass` },
   }));
 }
@@ -31,9 +42,21 @@ export const PYTHON_KATAS: PythonKata[] = [
     module: 'leap_year',
     importLine: 'from leap_year import is_leap_year',
     steps: [
-      { behaviour: 'a year divisible by 4 is a leap year', test: 'def test_divisible_by_4():\n    assert is_leap_year(1996)\n', impl: 'def is_leap_year(year):\n    return year % 4 == 0\n' },
-      { behaviour: 'a century is not a leap year', test: 'def test_century():\n    assert not is_leap_year(1900)\n', impl: 'def is_leap_year(year):\n    return year % 4 == 0 and year % 100 != 0\n' },
-      { behaviour: 'every 400 years it is', test: 'def test_400():\n    assert is_leap_year(2000)\n', impl: 'def is_leap_year(year):\n    return year % 400 == 0 or (year % 4 == 0 and year % 100 != 0)\n' },
+      {
+        behaviour: 'a year divisible by 4 is a leap year',
+        test: 'def test_divisible_by_4():\n    assert is_leap_year(1996)\n',
+        impl: 'def is_leap_year(year):\n    return year % 4 == 0\n',
+      },
+      {
+        behaviour: 'a century is not a leap year',
+        test: 'def test_century():\n    assert not is_leap_year(1900)\n',
+        impl: 'def is_leap_year(year):\n    return year % 4 == 0 and year % 100 != 0\n',
+      },
+      {
+        behaviour: 'every 400 years it is',
+        test: 'def test_400():\n    assert is_leap_year(2000)\n',
+        impl: 'def is_leap_year(year):\n    return year % 400 == 0 or (year % 4 == 0 and year % 100 != 0)\n',
+      },
     ],
   },
   {
@@ -41,7 +64,11 @@ export const PYTHON_KATAS: PythonKata[] = [
     module: 'roman_numerals',
     importLine: 'from roman_numerals import to_roman',
     steps: [
-      { behaviour: '1 is I', test: 'def test_one():\n    assert to_roman(1) == "I"\n', impl: 'def to_roman(n):\n    return "I" * n\n' },
+      {
+        behaviour: '1 is I',
+        test: 'def test_one():\n    assert to_roman(1) == "I"\n',
+        impl: 'def to_roman(n):\n    return "I" * n\n',
+      },
       {
         behaviour: '5 is V',
         test: 'def test_five():\n    assert to_roman(5) == "V"\n',
@@ -61,9 +88,21 @@ export const PYTHON_KATAS: PythonKata[] = [
     module: 'string_calculator',
     importLine: 'from string_calculator import add',
     steps: [
-      { behaviour: 'an empty string is 0', test: 'def test_empty():\n    assert add("") == 0\n', impl: 'def add(numbers):\n    return 0\n' },
-      { behaviour: 'one number is itself', test: 'def test_one_number():\n    assert add("1") == 1\n', impl: 'def add(numbers):\n    return int(numbers) if numbers else 0\n' },
-      { behaviour: 'two numbers are summed', test: 'def test_two_numbers():\n    assert add("1,2") == 3\n', impl: 'def add(numbers):\n    return sum(int(n) for n in numbers.split(",")) if numbers else 0\n' },
+      {
+        behaviour: 'an empty string is 0',
+        test: 'def test_empty():\n    assert add("") == 0\n',
+        impl: 'def add(numbers):\n    return 0\n',
+      },
+      {
+        behaviour: 'one number is itself',
+        test: 'def test_one_number():\n    assert add("1") == 1\n',
+        impl: 'def add(numbers):\n    return int(numbers) if numbers else 0\n',
+      },
+      {
+        behaviour: 'two numbers are summed',
+        test: 'def test_two_numbers():\n    assert add("1,2") == 3\n',
+        impl: 'def add(numbers):\n    return sum(int(n) for n in numbers.split(",")) if numbers else 0\n',
+      },
     ],
   },
   {

@@ -51,7 +51,12 @@ function textOf(message: { content?: unknown } | undefined): string {
 }
 
 /** Parses `- cycle: N of` and `- attempt: A of` from the context message. */
-function turnOf(body: { messages: Array<{ role: string; content?: unknown }> }): { role: RoleName; cycle: number; attempt: number; step: number } {
+function turnOf(body: { messages: Array<{ role: string; content?: unknown }> }): {
+  role: RoleName;
+  cycle: number;
+  attempt: number;
+  step: number;
+} {
   const system = textOf(body.messages.find((m) => m.role === 'system'));
   const role = (/^agent: (\w+)\//.exec(system)?.[1] ?? 'unknown') as RoleName;
   const user = textOf(body.messages.find((m) => m.role === 'user'));
@@ -70,10 +75,17 @@ export function scriptedKataModel(script: KataScript): { reply: (req: RecordedRe
     const { role, cycle, attempt, step } = turnOf(req.body);
     const plan = planFor(script, role, cycle, attempt);
     if (step === 0) played.push({ role, cycle, attempt });
-    const actions: Array<{ name: string; arguments: Record<string, unknown> }> = plan.writes.map((w) => ({ name: 'write_file', arguments: { path: w.path, content: w.content } }));
+    const actions: Array<{ name: string; arguments: Record<string, unknown> }> = plan.writes.map((w) => ({
+      name: 'write_file',
+      arguments: { path: w.path, content: w.content },
+    }));
     if (plan.runTests) actions.push({ name: 'run_tests', arguments: {} });
     const action = actions[step];
-    if (action) return { toolCalls: [{ id: `call_${++callCounter}`, name: action.name, arguments: action.arguments }], usage: { prompt_tokens: 100, completion_tokens: 20 } };
+    if (action)
+      return {
+        toolCalls: [{ id: `call_${++callCounter}`, name: action.name, arguments: action.arguments }],
+        usage: { prompt_tokens: 100, completion_tokens: 20 },
+      };
     return { text: plan.report, usage: { prompt_tokens: 100, completion_tokens: 10 } };
   };
   return { reply, played };
@@ -84,7 +96,8 @@ function planFor(script: KataScript, role: RoleName, cycle: number, attempt: num
   if (override) return override;
   const c = script.cycles[cycle - 1];
   if (!c) {
-    if (role === 'tester' && script.completeAfterLastCycle !== false) return { writes: [], report: 'KATA_COMPLETE\nEvery behaviour is covered.' };
+    if (role === 'tester' && script.completeAfterLastCycle !== false)
+      return { writes: [], report: 'KATA_COMPLETE\nEvery behaviour is covered.' };
     return { writes: [], report: 'NO_REFACTOR' };
   }
   if (role === 'refactorer') return c.refactorer ?? { writes: [], report: 'NO_REFACTOR' };

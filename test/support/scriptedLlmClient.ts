@@ -54,7 +54,16 @@ export function createScriptedLlmClient(options: { models?: string[] } = {}): Sc
       if (signal?.aborted) throw buildLlmError({ code: 'CANCELLED', retryable: false }, ctx);
       if (client.models.length > 0 && !client.models.includes(model)) {
         const shown = client.models.slice(0, 8).join(', ') + (client.models.length > 8 ? ', …' : '');
-        throw buildLlmError({ code: 'INVALID_REQUEST', retryable: false, reason: 'model_not_found', status: 404, serverMessage: `model '${model}' is not among the models it serves (${shown})` }, ctx);
+        throw buildLlmError(
+          {
+            code: 'INVALID_REQUEST',
+            retryable: false,
+            reason: 'model_not_found',
+            status: 404,
+            serverMessage: `model '${model}' is not among the models it serves (${shown})`,
+          },
+          ctx,
+        );
       }
     },
 
@@ -123,9 +132,19 @@ function resultOf(reply: StaticReply, call: LlmCallOptions, nextId: () => string
     return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
   };
   if ('toolCalls' in reply) {
-    const toolCalls = reply.toolCalls.map((t) => ({ id: t.id ?? nextId(), name: t.name, arguments: typeof t.arguments === 'string' ? t.arguments : JSON.stringify(t.arguments) }));
+    const toolCalls = reply.toolCalls.map((t) => ({
+      id: t.id ?? nextId(),
+      name: t.name,
+      arguments: typeof t.arguments === 'string' ? t.arguments : JSON.stringify(t.arguments),
+    }));
     const text = reply.text ?? '';
-    return { text, toolCalls, finishReason: 'tool_calls', usage: usageOf(text + toolCalls.map((t) => t.name + t.arguments).join('')), model };
+    return {
+      text,
+      toolCalls,
+      finishReason: 'tool_calls',
+      usage: usageOf(text + toolCalls.map((t) => t.name + t.arguments).join('')),
+      model,
+    };
   }
   if ('json' in reply) {
     const text = JSON.stringify(reply.json);

@@ -26,7 +26,9 @@ const SLOW_FIRST = [
 
 function walk(dir) {
   return readdirSync(join(ROOT, dir), { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? walk(`${dir}/${entry.name}`) : entry.name.endsWith('.test.ts') ? [`${dir}/${entry.name}`] : []))
+    .flatMap((entry) =>
+      entry.isDirectory() ? walk(`${dir}/${entry.name}`) : entry.name.endsWith('.test.ts') ? [`${dir}/${entry.name}`] : [],
+    )
     .sort();
 }
 

@@ -30,14 +30,42 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
   // tools and their protocols
   control: ['logging', 'security', 'vocabulary'],
   sandbox: ['errors', 'vocabulary'],
-  tools: ['control', 'errors', 'git', 'llm', 'logging', 'osSandbox', 'process', 'sandbox', 'security', 'testRunners', 'vocabulary'],
+  tools: [
+    'control',
+    'errors',
+    'git',
+    'llm',
+    'logging',
+    'osSandbox',
+    'process',
+    'sandbox',
+    'security',
+    'testRunners',
+    'vocabulary',
+  ],
   mcp: ['control', 'errors', 'llm', 'logging', 'security', 'tools', 'vocabulary'],
   // agents
   agentsAsData: ['errors', 'llm'],
   agentRuntime: ['agentsAsData', 'audit', 'batch', 'control', 'errors', 'llm', 'logging', 'metrics', 'tools'],
   builtinAgents: ['agentRuntime', 'agentsAsData', 'llm', 'tools'],
   // the TDD supervisor
-  tdd: ['agentRuntime', 'agentsAsData', 'builtinAgents', 'control', 'errors', 'git', 'llm', 'logging', 'mcp', 'osSandbox', 'process', 'security', 'testRunners', 'tools', 'vocabulary'],
+  tdd: [
+    'agentRuntime',
+    'agentsAsData',
+    'builtinAgents',
+    'control',
+    'errors',
+    'git',
+    'llm',
+    'logging',
+    'mcp',
+    'osSandbox',
+    'process',
+    'security',
+    'testRunners',
+    'tools',
+    'vocabulary',
+  ],
 };
 
 // The agent core must run without VS Code: no file under src/core imports 'vscode',
@@ -57,12 +85,16 @@ describe('core boundary', () => {
   });
 
   it('never imports vscode', () => {
-    const offenders = files.filter((f) => /from\s+['"]vscode['"]|require\(\s*['"]vscode['"]\s*\)|import\(\s*['"]vscode['"]\s*\)/.test(readFileSync(f, 'utf8')));
+    const offenders = files.filter((f) =>
+      /from\s+['"]vscode['"]|require\(\s*['"]vscode['"]\s*\)|import\(\s*['"]vscode['"]\s*\)/.test(readFileSync(f, 'utf8')),
+    );
     assert.deepEqual(offenders, []);
   });
 
   it('never imports a higher layer', () => {
-    const offenders = files.filter((f) => /from\s+['"][./]*(\.\.\/)+(vscode|cli|extension)\b|from\s+['"].*webview/.test(readFileSync(f, 'utf8')));
+    const offenders = files.filter((f) =>
+      /from\s+['"][./]*(\.\.\/)+(vscode|cli|extension)\b|from\s+['"].*webview/.test(readFileSync(f, 'utf8')),
+    );
     assert.deepEqual(offenders, []);
   });
 });
@@ -82,7 +114,9 @@ describe('core layering: the table of allowed imports between folders', () => {
 
   it('lists no import the code does not make (the table stays exact)', () => {
     const graph = folderImports(CORE);
-    const unused = Object.entries(ALLOWED_CORE_IMPORTS).flatMap(([from, to]) => to.filter((t) => !graph.get(from)?.has(t)).map((t) => `${from} -> ${t}`));
+    const unused = Object.entries(ALLOWED_CORE_IMPORTS).flatMap(([from, to]) =>
+      to.filter((t) => !graph.get(from)?.has(t)).map((t) => `${from} -> ${t}`),
+    );
     assert.deepEqual(unused, []);
   });
 
@@ -95,11 +129,21 @@ describe('core layering: the table of allowed imports between folders', () => {
     try {
       for (const folder of ['tools', 'control']) mkdirSync(join(root, folder));
       writeFileSync(join(root, 'tools', 'types.ts'), "export type DangerLevel = 'SAFE';\n");
-      writeFileSync(join(root, 'control', 'messages.ts'), "import type { DangerLevel } from '../tools/types';\nexport type Level = DangerLevel;\n");
+      writeFileSync(
+        join(root, 'control', 'messages.ts'),
+        "import type { DangerLevel } from '../tools/types';\nexport type Level = DangerLevel;\n",
+      );
       const allowed = { tools: ['control'], control: [] };
-      assert.deepEqual(checkFolderImports(folderImports(root), allowed).notAllowed, ['control -> tools (control/messages.ts -> ../tools/types)']);
-      assert.deepEqual(checkFolderImports(folderImports(root), { tools: ['control'], control: ['tools'] }).cycles, ['control -> tools -> control']);
-      writeFileSync(join(root, 'tools', 'types.ts'), "import type { Level } from '../control/messages';\nexport type DangerLevel = Level | 'SAFE';\n");
+      assert.deepEqual(checkFolderImports(folderImports(root), allowed).notAllowed, [
+        'control -> tools (control/messages.ts -> ../tools/types)',
+      ]);
+      assert.deepEqual(checkFolderImports(folderImports(root), { tools: ['control'], control: ['tools'] }).cycles, [
+        'control -> tools -> control',
+      ]);
+      writeFileSync(
+        join(root, 'tools', 'types.ts'),
+        "import type { Level } from '../control/messages';\nexport type DangerLevel = Level | 'SAFE';\n",
+      );
       assert.deepEqual(findCycles(fileImports(root)), ['control/messages.ts -> tools/types.ts -> control/messages.ts']);
     } finally {
       rmSync(root, { recursive: true, force: true });
@@ -107,7 +151,25 @@ describe('core layering: the table of allowed imports between folders', () => {
   });
 
   it('an acyclic graph passes', () => {
-    assert.deepEqual(findCycles(new Map([['a', ['b']], ['b', ['c']], ['c', []]])), []);
-    assert.deepEqual(findCycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']]])), ['a -> b -> c -> a']);
+    assert.deepEqual(
+      findCycles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', []],
+        ]),
+      ),
+      [],
+    );
+    assert.deepEqual(
+      findCycles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', ['a']],
+        ]),
+      ),
+      ['a -> b -> c -> a'],
+    );
   });
 });

@@ -17,7 +17,14 @@ function isDenied(action: PanelActionRecord): boolean {
 function renderTestBadge(run: NonNullable<PanelActionRecord['testRun']>): HTMLElement {
   const red = run.status !== 'passed';
   const label = red ? (run.expectedRed ? 'red (expected)' : run.status === 'failed' ? 'red' : run.status) : 'green';
-  return h('span', { class: `test-badge ${red ? (run.expectedRed ? 'is-expected-red' : 'is-red') : 'is-green'}`, title: `${run.passed} passed, ${run.failed} failed` }, label);
+  return h(
+    'span',
+    {
+      class: `test-badge ${red ? (run.expectedRed ? 'is-expected-red' : 'is-red') : 'is-green'}`,
+      title: `${run.passed} passed, ${run.failed} failed`,
+    },
+    label,
+  );
 }
 
 /** The file a file tool names, its compact diff with "Open diff", and the failing tests' locations of a test run. */
@@ -26,8 +33,21 @@ function renderFiles(action: PanelActionRecord): (HTMLElement | null)[] {
   const locations = action.testRun && action.testRun.status !== 'passed' ? testLocations(action.resultSummary) : [];
   return [
     file ? h('p', { class: 'action-file' }, fileLink(file, undefined, true)) : null,
-    locations.length > 0 ? h('p', { class: 'action-locations' }, h('span', { class: 'field-label' }, 'Locations'), ...locations.map((l) => fileLink(l.path, l.line, true, `${shortPath(l.path)}:${l.line}`))) : null,
-    action.fileChange ? h('pre', { class: 'diff', tabindex: 0, 'aria-label': `Changes to ${action.fileChange.path}` }, h('code', {}, action.fileChange.diff.split('\n').map(diffLine))) : null,
+    locations.length > 0
+      ? h(
+          'p',
+          { class: 'action-locations' },
+          h('span', { class: 'field-label' }, 'Locations'),
+          ...locations.map((l) => fileLink(l.path, l.line, true, `${shortPath(l.path)}:${l.line}`)),
+        )
+      : null,
+    action.fileChange
+      ? h(
+          'pre',
+          { class: 'diff', tabindex: 0, 'aria-label': `Changes to ${action.fileChange.path}` },
+          h('code', {}, action.fileChange.diff.split('\n').map(diffLine)),
+        )
+      : null,
     action.fileChange ? openDiffButton(action.id, action.fileChange.path) : null,
   ];
 }
@@ -42,19 +62,30 @@ function renderMessage(action: PanelActionRecord, message: NonNullable<PanelActi
   const kind = message.streaming ? 'is writing' : message.final ? 'reports' : 'says';
   return h(
     'li',
-    { class: `action role-message ${message.final ? 'is-final' : ''} ${message.streaming ? 'is-streaming' : ''}`, 'data-action-id': action.id, 'data-role': action.role },
+    {
+      class: `action role-message ${message.final ? 'is-final' : ''} ${message.streaming ? 'is-streaming' : ''}`,
+      'data-action-id': action.id,
+      'data-role': action.role,
+    },
     h(
       'details',
       { [ACTION_ATTR.key]: `action:${action.id}` },
       h(
         'summary',
-        { 'aria-label': `${action.role} ${kind}${action.cycle ? ` (cycle ${action.cycle})` : ''}: ${firstLine(message.text).slice(0, 200)}` },
+        {
+          'aria-label': `${action.role} ${kind}${action.cycle ? ` (cycle ${action.cycle})` : ''}: ${firstLine(message.text).slice(0, 200)}`,
+        },
         h('span', { class: 'action-status', 'aria-hidden': 'true' }, icon(message.final ? 'check' : 'question')),
         h('span', { class: 'message-role' }, action.role),
         h('span', { class: 'message-line' }, firstLine(message.text) || '…'),
         message.streaming ? h('span', { class: 'message-streaming', 'aria-hidden': 'true' }, '…') : null,
       ),
-      h('div', { class: 'action-body' }, action.cycle ? h('p', { class: 'action-cycle' }, `Cycle ${action.cycle}${message.final ? ' — report' : ''}`) : null, markdownBlock(message.text, 'message-text')),
+      h(
+        'div',
+        { class: 'action-body' },
+        action.cycle ? h('p', { class: 'action-cycle' }, `Cycle ${action.cycle}${message.final ? ' — report' : ''}`) : null,
+        markdownBlock(message.text, 'message-text'),
+      ),
     ),
   );
 }
@@ -76,7 +107,11 @@ function renderAction(action: PanelActionRecord): HTMLElement {
         h('span', { class: 'action-tool mono' }, action.tool),
         action.testRun ? renderTestBadge(action.testRun) : null,
         h('span', { class: 'action-role' }, action.role),
-        h('span', { class: `approval-badge approval-${action.approval} ${denied ? 'is-denied' : ''}` }, APPROVAL_OUTCOME_LABELS[action.approval]),
+        h(
+          'span',
+          { class: `approval-badge approval-${action.approval} ${denied ? 'is-denied' : ''}` },
+          APPROVAL_OUTCOME_LABELS[action.approval],
+        ),
         h('span', { class: 'action-duration' }, denied && action.durationMs === 0 ? '—' : formatDuration(action.durationMs)),
       ),
       h(
@@ -87,11 +122,20 @@ function renderAction(action: PanelActionRecord): HTMLElement {
         h('div', { class: 'field-label' }, 'Parameters'),
         h('pre', { class: 'params', tabindex: 0 }, h('code', {}, formatJson(action.params))),
         h('div', { class: 'field-label' }, action.testRun ? 'Test result' : 'Result'),
-        h('pre', { class: `result ${action.ok || denied ? '' : 'is-failed'}`, tabindex: 0 }, h('code', {}, action.resultSummary || '(no output)')),
+        h(
+          'pre',
+          { class: `result ${action.ok || denied ? '' : 'is-failed'}`, tabindex: 0 },
+          h('code', {}, action.resultSummary || '(no output)'),
+        ),
         action.testRun?.hasOutput
           ? h(
               'button',
-              { type: 'button', class: 'button-secondary open-output', [ACTION_ATTR.action]: ACTIONS.testOutput, [ACTION_ATTR.entryId]: action.id },
+              {
+                type: 'button',
+                class: 'button-secondary open-output',
+                [ACTION_ATTR.action]: ACTIONS.testOutput,
+                [ACTION_ATTR.entryId]: action.id,
+              },
               icon('terminal'),
               h('span', {}, 'Open full output'),
             )
@@ -118,7 +162,14 @@ export function renderActions(actions: readonly PanelActionRecord[]): HTMLElemen
         { class: 'section-title' },
         icon('terminal'),
         h('span', {}, 'Action history'),
-        h('span', { class: 'count-badge', 'aria-label': `${actions.length - messages} tool calls${messages > 0 ? `, ${messages} messages` : ''}` }, String(actions.length)),
+        h(
+          'span',
+          {
+            class: 'count-badge',
+            'aria-label': `${actions.length - messages} tool calls${messages > 0 ? `, ${messages} messages` : ''}`,
+          },
+          String(actions.length),
+        ),
         failed > 0 ? h('span', { class: 'history-failed' }, `${failed} failed`) : null,
       ),
       h('ol', { class: 'action-list', reversed: true }, [...actions].reverse().map(renderAction)),

@@ -57,7 +57,11 @@ function followUpForm(answer: Answer): HTMLElement {
       autocomplete: 'off',
       [ACTION_ATTR.key]: `follow-up:${answer.id}`,
     }),
-    h('button', { type: 'submit', class: 'button button-secondary follow-up-send', 'aria-label': 'Ask the follow-up question' }, 'Ask'),
+    h(
+      'button',
+      { type: 'submit', class: 'button button-secondary follow-up-send', 'aria-label': 'Ask the follow-up question' },
+      'Ask',
+    ),
   );
 }
 
@@ -80,7 +84,12 @@ function renderQa(answer: QaAnswer, answers: readonly Answer[]): HTMLElement {
     markdownBlock(answer.answer, 'answer-text'),
     confidenceMeter(answer.confidence),
     answer.reasoning
-      ? h('details', { class: 'reasoning', [ACTION_ATTR.key]: `reasoning:${answer.id}` }, h('summary', {}, 'Reasoning'), markdownBlock(answer.reasoning))
+      ? h(
+          'details',
+          { class: 'reasoning', [ACTION_ATTR.key]: `reasoning:${answer.id}` },
+          h('summary', {}, 'Reasoning'),
+          markdownBlock(answer.reasoning),
+        )
       : null,
     followUpForm(answer),
   );
@@ -94,7 +103,11 @@ function renderCot(answer: CotAnswer, answers: readonly Answer[]): HTMLElement {
     followUpLabel(answer, answers),
     h('p', { class: 'answer-question' }, answer.problem),
     source(answer),
-    h('ol', { class: 'cot-steps' }, answer.steps.map((step) => h('li', {}, markdownInline(step)))),
+    h(
+      'ol',
+      { class: 'cot-steps' },
+      answer.steps.map((step) => h('li', {}, markdownInline(step))),
+    ),
     h('div', { class: 'field-label' }, 'Final answer'),
     markdownBlock(answer.final_answer, 'answer-text answer-final'),
     confidenceMeter(answer.confidence),

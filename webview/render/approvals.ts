@@ -44,11 +44,24 @@ function renderPreview(preview: ApprovalPreview, request: PendingApproval): HTML
       return h(
         'div',
         { class: 'preview preview-request' },
-        h('div', { class: 'preview-label' }, icon('globe'), h('span', {}, preview.hasBody ? 'HTTP request (with a body)' : 'HTTP request')),
-        h('pre', { class: 'command-line', tabindex: 0, 'aria-label': 'Request' }, h('code', {}, `${preview.method} ${preview.url}`)),
+        h(
+          'div',
+          { class: 'preview-label' },
+          icon('globe'),
+          h('span', {}, preview.hasBody ? 'HTTP request (with a body)' : 'HTTP request'),
+        ),
+        h(
+          'pre',
+          { class: 'command-line', tabindex: 0, 'aria-label': 'Request' },
+          h('code', {}, `${preview.method} ${preview.url}`),
+        ),
       );
     case 'text':
-      return h('div', { class: 'preview preview-text' }, h('pre', { class: 'params', tabindex: 0, 'aria-label': 'Preview' }, h('code', {}, preview.text)));
+      return h(
+        'div',
+        { class: 'preview preview-text' },
+        h('pre', { class: 'params', tabindex: 0, 'aria-label': 'Preview' }, h('code', {}, preview.text)),
+      );
   }
 }
 
@@ -64,7 +77,13 @@ function renderDiff(preview: Extract<ApprovalPreview, { kind: 'diff' }>, request
       { class: 'preview-label' },
       icon('file'),
       fileLink(preview.path, undefined, true),
-      h('span', { class: 'diff-stat' }, h('span', { class: 'diff-stat-add' }, `+${added}`), ' ', h('span', { class: 'diff-stat-del' }, `−${removed}`)),
+      h(
+        'span',
+        { class: 'diff-stat' },
+        h('span', { class: 'diff-stat-add' }, `+${added}`),
+        ' ',
+        h('span', { class: 'diff-stat-del' }, `−${removed}`),
+      ),
     ),
     h('pre', { class: 'diff', tabindex: 0, 'aria-label': `Changes to ${preview.path}` }, h('code', {}, lines.map(diffLine))),
     request.tool === 'write_file' || request.tool === 'edit_file' ? openDiffButton(request.requestId, preview.path) : null,
@@ -76,7 +95,13 @@ function countdownText(expiresAt: number, now: number): string {
   return left > 0 ? `Auto-deny in ${formatCountdown(left)}` : 'Timed out — denied automatically';
 }
 
-function decisionButton(request: PendingApproval, decision: ApprovalDecision, label: string, className: string, disabled: boolean): HTMLButtonElement {
+function decisionButton(
+  request: PendingApproval,
+  decision: ApprovalDecision,
+  label: string,
+  className: string,
+  disabled: boolean,
+): HTMLButtonElement {
   return h(
     'button',
     {
@@ -114,7 +139,11 @@ function renderCard(request: PendingApproval, context: RenderContext): HTMLEleme
       'div',
       { class: 'approval-head' },
       h('h3', { class: 'approval-tool', id: titleId }, icon('shield'), h('span', { class: 'mono' }, request.tool)),
-      h('span', { class: `danger-badge danger-${request.dangerLevel.toLowerCase()}`, title: DANGER_LABELS[request.dangerLevel] }, request.dangerLevel),
+      h(
+        'span',
+        { class: `danger-badge danger-${request.dangerLevel.toLowerCase()}`, title: DANGER_LABELS[request.dangerLevel] },
+        request.dangerLevel,
+      ),
     ),
     h(
       'p',
@@ -124,14 +153,25 @@ function renderCard(request: PendingApproval, context: RenderContext): HTMLEleme
     ),
     request.preview ? renderPreview(request.preview, request) : null,
     request.preview
-      ? h('details', { class: 'params-details', [ACTION_ATTR.key]: `approval-params:${request.requestId}` }, h('summary', {}, 'Parameters'), paramsBlock)
+      ? h(
+          'details',
+          { class: 'params-details', [ACTION_ATTR.key]: `approval-params:${request.requestId}` },
+          h('summary', {}, 'Parameters'),
+          paramsBlock,
+        )
       : h('div', { class: 'params-block' }, h('div', { class: 'preview-label' }, h('span', {}, 'Parameters')), paramsBlock),
     h(
       'div',
       { class: 'approval-actions' },
       decisionButton(request, 'approve', 'Approve', 'button-primary', Boolean(answered) || expired),
       decisionButton(request, 'deny', 'Deny', 'button-secondary', Boolean(answered) || expired),
-      decisionButton(request, 'always', 'Always allow for this session', 'button-secondary button-always', Boolean(answered) || expired),
+      decisionButton(
+        request,
+        'always',
+        'Always allow for this session',
+        'button-secondary button-always',
+        Boolean(answered) || expired,
+      ),
     ),
     answered || expired
       ? null
@@ -166,7 +206,9 @@ function renderCard(request: PendingApproval, context: RenderContext): HTMLEleme
  * always allows the tool for the session, D denies. Enter and Escape answer nothing (Enter only activates
  * a focused button), so no key press approves by default. Undefined for any other key or with Ctrl/Alt/Cmd.
  */
-export function approvalKeyDecision(event: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'altKey' | 'metaKey'>): ApprovalDecision | undefined {
+export function approvalKeyDecision(
+  event: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'altKey' | 'metaKey'>,
+): ApprovalDecision | undefined {
   if (event.ctrlKey || event.altKey || event.metaKey) return undefined;
   switch (event.key) {
     case 'a':
@@ -192,7 +234,13 @@ function cssSafe(value: string): string {
 /** Renders the pending approvals section, or nothing when there are none. */
 export function renderApprovals(approvals: readonly PendingApproval[], context: RenderContext): HTMLElement | null {
   if (approvals.length === 0) return null;
-  return section('approvals', 'Approval needed', 'shield', approvals.length, ...approvals.map((request) => renderCard(request, context)));
+  return section(
+    'approvals',
+    'Approval needed',
+    'shield',
+    approvals.length,
+    ...approvals.map((request) => renderCard(request, context)),
+  );
 }
 
 /**

@@ -34,4 +34,12 @@ export const ACTION_ATTR = {
 } as const;
 
 /** Values of the `data-action` attribute. */
-export const ACTIONS = { approval: 'approval', command: 'command', session: 'session', commit: 'commit', file: 'file', testOutput: 'testOutput', diff: 'diff' } as const;
+export const ACTIONS = {
+  approval: 'approval',
+  command: 'command',
+  session: 'session',
+  commit: 'commit',
+  file: 'file',
+  testOutput: 'testOutput',
+  diff: 'diff',
+} as const;

@@ -1,7 +1,23 @@
 /** The cycle timeline: one entry per red-green-refactor cycle with its phases, tests and commit. */
-import { estimatedCost, type PanelCycleOutcome, type PanelCycleSummary, type ModelPrice, type PanelPhaseOutcome, type PhaseSummary } from '../../src/shared/panelProtocol';
+import {
+  estimatedCost,
+  type PanelCycleOutcome,
+  type PanelCycleSummary,
+  type ModelPrice,
+  type PanelPhaseOutcome,
+  type PhaseSummary,
+} from '../../src/shared/panelProtocol';
 import { h } from '../dom';
-import { CYCLE_OUTCOME_LABELS, formatCost, formatDuration, formatTokens, PHASE_OUTCOME_LABELS, plural, ROLE_LABELS, shortSha } from '../format';
+import {
+  CYCLE_OUTCOME_LABELS,
+  formatCost,
+  formatDuration,
+  formatTokens,
+  PHASE_OUTCOME_LABELS,
+  plural,
+  ROLE_LABELS,
+  shortSha,
+} from '../format';
 import { icon, type IconName } from '../icons';
 import { ACTION_ATTR, ACTIONS } from './context';
 import { section } from './section';
@@ -29,7 +45,12 @@ function renderPhase(phase: PhaseSummary): HTMLElement {
     'tr',
     { class: `phase-row outcome-${phase.outcome}` },
     h('th', { scope: 'row' }, ROLE_LABELS[phase.role]),
-    h('td', { class: 'phase-outcome' }, icon(PHASE_ICONS[phase.outcome]), h('span', { class: 'phase-outcome-label' }, PHASE_OUTCOME_LABELS[phase.outcome])),
+    h(
+      'td',
+      { class: 'phase-outcome' },
+      icon(PHASE_ICONS[phase.outcome]),
+      h('span', { class: 'phase-outcome-label' }, PHASE_OUTCOME_LABELS[phase.outcome]),
+    ),
     h(
       'td',
       { class: 'phase-attempts', title: plural(phase.attempts, 'attempt') },
@@ -39,7 +60,9 @@ function renderPhase(phase: PhaseSummary): HTMLElement {
     h(
       'td',
       { class: 'phase-duration' },
-      phase.duration_ms === 0 && (phase.outcome === 'running' || phase.outcome === 'pending' || phase.outcome === 'cancelled') ? '—' : formatDuration(phase.duration_ms),
+      phase.duration_ms === 0 && (phase.outcome === 'running' || phase.outcome === 'pending' || phase.outcome === 'cancelled')
+        ? '—'
+        : formatDuration(phase.duration_ms),
     ),
   );
 }
@@ -70,11 +93,21 @@ function renderUsage(cycle: PanelCycleSummary, price: ModelPrice | undefined): H
   const roles = cycle.phases.filter((p) => p.usage);
   return h(
     'p',
-    { class: 'cycle-usage', title: `${cycle.usage.input} input + ${cycle.usage.output} output tokens${price ? ` at $${price.input} / $${price.output} per 1M (an estimate)` : ''}` },
+    {
+      class: 'cycle-usage',
+      title: `${cycle.usage.input} input + ${cycle.usage.output} output tokens${price ? ` at $${price.input} / $${price.output} per 1M (an estimate)` : ''}`,
+    },
     h('span', { class: 'cycle-tokens' }, `${formatTokens(total)} tokens`),
     price ? h('span', { class: 'cycle-cost' }, ` (${formatCost(estimatedCost(cycle.usage, price))})`) : null,
     roles.length > 0 ? ' — ' : null,
-    ...roles.flatMap((p, i) => [i > 0 ? ' · ' : null, h('span', { class: `role-tokens role-${p.role}` }, `${ROLE_LABELS[p.role]} ${formatTokens(p.usage!.input + p.usage!.output)}`)]),
+    ...roles.flatMap((p, i) => [
+      i > 0 ? ' · ' : null,
+      h(
+        'span',
+        { class: `role-tokens role-${p.role}` },
+        `${ROLE_LABELS[p.role]} ${formatTokens(p.usage!.input + p.usage!.output)}`,
+      ),
+    ]),
   );
 }
 
@@ -121,5 +154,15 @@ function renderCycle(cycle: PanelCycleSummary, sessionId: string | undefined, pr
  */
 export function renderCycles(cycles: readonly PanelCycleSummary[], sessionId?: string, price?: ModelPrice): HTMLElement | null {
   if (cycles.length === 0) return null;
-  return section('cycles', 'Cycles', 'cycle', cycles.length, h('ol', { class: 'timeline' }, cycles.map((c) => renderCycle(c, sessionId, price))));
+  return section(
+    'cycles',
+    'Cycles',
+    'cycle',
+    cycles.length,
+    h(
+      'ol',
+      { class: 'timeline' },
+      cycles.map((c) => renderCycle(c, sessionId, price)),
+    ),
+  );
 }

@@ -11,7 +11,12 @@ const LOCATION = /(?:file:\/\/)?((?:\/|\.{0,2}\/)?[\w@.-]+(?:\/[\w@.-]+)*\.(?:[c
 const MAX_LOCATIONS = 6;
 
 /** A button that opens `path` (at 1-based `line`) of the session (`session`) or of the workspace. */
-export function fileLink(path: string, line: number | undefined, session: boolean, label = line !== undefined ? `${path}:${line}` : path): HTMLButtonElement {
+export function fileLink(
+  path: string,
+  line: number | undefined,
+  session: boolean,
+  label = line !== undefined ? `${path}:${line}` : path,
+): HTMLButtonElement {
   return h(
     'button',
     {
@@ -31,7 +36,13 @@ export function fileLink(path: string, line: number | undefined, session: boolea
 export function openDiffButton(id: string, path: string): HTMLButtonElement {
   return h(
     'button',
-    { type: 'button', class: 'button-secondary open-diff', [ACTION_ATTR.action]: ACTIONS.diff, [ACTION_ATTR.entryId]: id, 'aria-label': `Open diff of ${path}` },
+    {
+      type: 'button',
+      class: 'button-secondary open-diff',
+      [ACTION_ATTR.action]: ACTIONS.diff,
+      [ACTION_ATTR.entryId]: id,
+      'aria-label': `Open diff of ${path}`,
+    },
     icon('file'),
     h('span', {}, 'Open diff'),
   );

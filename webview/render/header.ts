@@ -6,7 +6,12 @@ import { icon } from '../icons';
 
 function stat(label: string, value: string, tone: string): HTMLElement {
   // dt before dd for assistive technology; CSS shows the value on top.
-  return h('div', { class: `stat stat-${tone}` }, h('dt', { class: 'stat-label' }, label), h('dd', { class: 'stat-value' }, value));
+  return h(
+    'div',
+    { class: `stat stat-${tone}` },
+    h('dt', { class: 'stat-label' }, label),
+    h('dd', { class: 'stat-value' }, value),
+  );
 }
 
 function meta(label: string, value: string, className = ''): HTMLElement[] {
@@ -20,7 +25,12 @@ function renderSandbox(session: SessionHeader): HTMLElement | null {
       'p',
       { class: 'session-sandbox sandbox-off', id: 'session-sandbox', title: session.sandbox ?? '' },
       icon('warning'),
-      h('span', {}, h('strong', {}, 'Sandbox off: '), 'tests and commands run unconfined on your machine (setting tddAgent.sandbox).'),
+      h(
+        'span',
+        {},
+        h('strong', {}, 'Sandbox off: '),
+        'tests and commands run unconfined on your machine (setting tddAgent.sandbox).',
+      ),
     );
   }
   if (!session.sandbox) return null;
@@ -57,7 +67,12 @@ export function renderSessionHeader(session: SessionHeader, actions: HTMLElement
     h(
       'div',
       { class: 'session-progress' },
-      h('div', { class: 'progress-label' }, h('span', { id: 'session-cycle' }, cycleText), phaseText ? h('span', { class: 'phase', id: 'session-phase' }, phaseText) : null),
+      h(
+        'div',
+        { class: 'progress-label' },
+        h('span', { id: 'session-cycle' }, cycleText),
+        phaseText ? h('span', { class: 'phase', id: 'session-phase' }, phaseText) : null,
+      ),
       session.maxCycles > 0
         ? h('progress', {
             max: session.maxCycles,
@@ -74,7 +89,9 @@ export function renderSessionHeader(session: SessionHeader, actions: HTMLElement
       stat('tests failed', formatCount(totals.testsFailed), totals.testsFailed > 0 ? 'failed' : 'neutral'),
       stat('commits', formatCount(totals.commits), 'neutral'),
       stat('tokens', formatCount(totals.tokens), 'neutral'),
-      session.price && session.usage ? stat('est. cost', formatCost(estimatedCost(session.usage, session.price)), 'neutral') : null,
+      session.price && session.usage
+        ? stat('est. cost', formatCost(estimatedCost(session.usage, session.price)), 'neutral')
+        : null,
     ),
     actions,
   );

@@ -59,10 +59,16 @@ function buildPanel(state: PanelState, context: RenderContext): HTMLElement[] {
  * open/closed choice per <details> key and is applied to the new nodes; focus moves to the
  * element with the same key, if it still exists.
  */
-export function renderPanel(root: HTMLElement, state: PanelState, context: RenderContext, openDetails: ReadonlyMap<string, boolean>): void {
-  const focusedKey = document.activeElement instanceof HTMLElement && root.contains(document.activeElement)
-    ? document.activeElement.closest(`[${ACTION_ATTR.key}]`)?.getAttribute(ACTION_ATTR.key) ?? null
-    : null;
+export function renderPanel(
+  root: HTMLElement,
+  state: PanelState,
+  context: RenderContext,
+  openDetails: ReadonlyMap<string, boolean>,
+): void {
+  const focusedKey =
+    document.activeElement instanceof HTMLElement && root.contains(document.activeElement)
+      ? (document.activeElement.closest(`[${ACTION_ATTR.key}]`)?.getAttribute(ACTION_ATTR.key) ?? null)
+      : null;
   // Text being typed (a follow-up question) survives the re-render.
   const typed = new Map(
     Array.from(root.querySelectorAll<HTMLInputElement>(`input[${ACTION_ATTR.key}]`))

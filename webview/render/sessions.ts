@@ -19,7 +19,13 @@ export const SESSION_BUTTON_LABELS = {
   delete: 'Delete session',
 } as const;
 
-function sessionButton(action: SessionActionName, session: RecordedSession, label: string, iconName: IconName, primary = false): HTMLButtonElement {
+function sessionButton(
+  action: SessionActionName,
+  session: RecordedSession,
+  label: string,
+  iconName: IconName,
+  primary = false,
+): HTMLButtonElement {
   return h(
     'button',
     {
@@ -100,6 +106,10 @@ export function renderSessions(state: PanelState): HTMLElement | null {
     'Sessions in this repository',
     'branch',
     others.length,
-    h('ul', { class: 'recorded-list' }, others.map((s) => renderRecorded(s, repository))),
+    h(
+      'ul',
+      { class: 'recorded-list' },
+      others.map((s) => renderRecorded(s, repository)),
+    ),
   );
 }

@@ -31,10 +31,19 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const katas = bundledKatasDir();
   const cassette = katas ? join(katas, DEMO_CASSETTE) : undefined;
-  if (!cassette || !existsSync(cassette)) throw new UsageError(`The demo cassette is missing from this installation (katas/${DEMO_CASSETTE}); reinstall tdd-agent, or in a clone re-record it with npx tsx scripts/record-demo-cassette.ts.`);
+  if (!cassette || !existsSync(cassette))
+    throw new UsageError(
+      `The demo cassette is missing from this installation (katas/${DEMO_CASSETTE}); reinstall tdd-agent, or in a clone re-record it with npx tsx scripts/record-demo-cassette.ts.`,
+    );
   const workspace = values.workspace ?? (await mkdtemp(join(tmpdir(), 'tdd-agent-demo-')));
   io.stderr.write(`Demo workspace: ${workspace}\n`);
-  const args = ['fizzbuzz', '--language', 'javascript', ...(values.json ? ['--json'] : []), ...(values.verbose ? ['--verbose'] : [])];
+  const args = [
+    'fizzbuzz',
+    '--language',
+    'javascript',
+    ...(values.json ? ['--json'] : []),
+    ...(values.verbose ? ['--verbose'] : []),
+  ];
   // Without --json the kata command ends with how to review the session's branch.
   return kataCommand(args, io, { cassette, workspace, yes: 'HIGH' });
 }

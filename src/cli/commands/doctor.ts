@@ -6,10 +6,14 @@ export async function doctorCommand(_argv: string[], io: CliIo): Promise<number>
   const probe = await probeSandbox();
   if (probe.available) {
     io.stdout.write(`sandbox: ${probe.kind} — ${probe.reason}\n`);
-    io.stdout.write('Test runs, quality gates and commands run with only the session worktree writable, no network, a private /tmp and HOME, and their own process namespace.\n');
+    io.stdout.write(
+      'Test runs, quality gates and commands run with only the session worktree writable, no network, a private /tmp and HOME, and their own process namespace.\n',
+    );
     return EXIT.ok;
   }
   io.stdout.write(`sandbox: none — ${probe.reason}\n`);
-  io.stdout.write('Sessions refuse to start until a sandbox works, unless you pass --sandbox=off (code the agents write then runs unconfined as you).\n');
+  io.stdout.write(
+    'Sessions refuse to start until a sandbox works, unless you pass --sandbox=off (code the agents write then runs unconfined as you).\n',
+  );
   return EXIT.failed;
 }

@@ -78,7 +78,8 @@ export function reviewHint(summary: SessionSummary): string {
     `           ${git(`diff ${base}...${summary.branch}`)}`,
     `  take it: ${git(`merge ${summary.branch}`)}`,
   ];
-  if (s.worktree) lines.push(`  resume:  the same command with --resume --session ${s.id}  (its worktree is kept at ${s.worktree})`);
+  if (s.worktree)
+    lines.push(`  resume:  the same command with --resume --session ${s.id}  (its worktree is kept at ${s.worktree})`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -88,7 +89,11 @@ export function exitCodeFor(summary: SessionSummary): number {
 }
 
 /** `tdd-agent kata`: one session, progress on stderr, the summary on stdout with --json. */
-export async function kataCommand(argv: string[], io: CliIo, defaults: { cassette?: string; workspace?: string; yes?: string } = {}): Promise<number> {
+export async function kataCommand(
+  argv: string[],
+  io: CliIo,
+  defaults: { cassette?: string; workspace?: string; yes?: string } = {},
+): Promise<number> {
   const pulled = extractYes(argv);
   const { values, positionals } = parseCommandArgs(pulled.argv, KATA_OPTIONS);
   if (values.help) {
@@ -96,16 +101,26 @@ export async function kataCommand(argv: string[], io: CliIo, defaults: { cassett
     return EXIT.ok;
   }
   const kataPath = positionals[0];
-  if (!kataPath || positionals.length > 1) throw new UsageError('Give exactly one kata: a markdown file or the name of a bundled kata (tdd-agent katas lists them).');
+  if (!kataPath || positionals.length > 1)
+    throw new UsageError('Give exactly one kata: a markdown file or the name of a bundled kata (tdd-agent katas lists them).');
   const language = values.language;
-  if (language !== undefined && !isKataLanguage(language)) throw new UsageError(`--language must be javascript, typescript or python, got '${language}'.`);
+  if (language !== undefined && !isKataLanguage(language))
+    throw new UsageError(`--language must be javascript, typescript or python, got '${language}'.`);
   const autoApprove = approveUpTo(pulled.yes ?? defaults.yes);
   const sandbox = values.sandbox ?? 'auto';
   if (sandbox !== 'auto' && sandbox !== 'off') throw new UsageError(`--sandbox takes auto or off, got '${sandbox}'.`);
   if (values.session !== undefined && !values.resume) throw new UsageError('--session goes with --resume.');
   const mcpServers = values['mcp-config'] !== undefined ? await readMcpConfigFile(resolve(values['mcp-config'])) : undefined;
 
-  const model = await modelFromFlags({ ...values, cassette: values.cassette ?? defaults.cassette, provider: values.provider ?? (defaults.cassette ? 'replay' : undefined) }, io.env, io.signal);
+  const model = await modelFromFlags(
+    {
+      ...values,
+      cassette: values.cassette ?? defaults.cassette,
+      provider: values.provider ?? (defaults.cassette ? 'replay' : undefined),
+    },
+    io.env,
+    io.signal,
+  );
   const transport = new TerminalTransport({ input: io.stdin, output: io.stderr, autoApproveUpTo: autoApprove });
   const control = new ControlProtocol(transport);
   const print = progressPrinter(io.stderr, values.verbose);

@@ -51,7 +51,12 @@ export async function questionCommand(kind: QuestionKind, argv: string[], io: Cl
     return EXIT.ok;
   }
   const text = positionals.join(' ').trim();
-  if (!text) throw new UsageError(kind === 'ask' ? 'Give a question, e.g. tdd-agent ask "What does this function return?"' : 'Give a problem, e.g. tdd-agent cot "Why does this loop never end?"');
+  if (!text)
+    throw new UsageError(
+      kind === 'ask'
+        ? 'Give a question, e.g. tdd-agent ask "What does this function return?"'
+        : 'Give a problem, e.g. tdd-agent cot "Why does this loop never end?"',
+    );
   const context = await contextFrom(values.file, values.lines);
   const model = await modelFromFlags(values, io.env, io.signal);
 
@@ -69,7 +74,11 @@ export async function questionCommand(kind: QuestionKind, argv: string[], io: Cl
   } else {
     io.stdout.write(escapeTerminalText(isQAOutput(result) ? qaText(result) : cotText(result)));
   }
-  return result.error ? (result.error.error_code === 'CONFIG' || result.error.error_code === 'PROVIDER_NOT_CONFIGURED' ? EXIT.usage : EXIT.failed) : EXIT.ok;
+  return result.error
+    ? result.error.error_code === 'CONFIG' || result.error.error_code === 'PROVIDER_NOT_CONFIGURED'
+      ? EXIT.usage
+      : EXIT.failed
+    : EXIT.ok;
 }
 
 function isQAOutput(result: QAOutput | CoTOutput): result is QAOutput {

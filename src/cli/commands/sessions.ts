@@ -25,11 +25,17 @@ export async function sessionsCommand(argv: string[], io: CliIo): Promise<number
   const workspace = resolve(values.workspace ?? process.cwd());
   if (values.prune) {
     const pruned = await pruneSessions(workspace);
-    io.stderr.write(pruned.length ? `Removed ${pruned.length} finished session(s): ${pruned.join(', ')} (their branches stay).\n` : 'Nothing to prune.\n');
+    io.stderr.write(
+      pruned.length
+        ? `Removed ${pruned.length} finished session(s): ${pruned.join(', ')} (their branches stay).\n`
+        : 'Nothing to prune.\n',
+    );
   }
   const sessions = await listSessions(workspace);
   if (values.json) {
-    io.stdout.write(`${JSON.stringify(sessions.map((s) => ({ id: s.id, status: s.state?.status, running: s.running, resumable: s.resumable, kata: s.state?.kata.slug, cycles: s.state?.cycles.length, branch: s.state?.branch, worktree: s.state?.worktreeKept ? s.state.git.worktree : null, updated: s.state?.updatedAt, problem: s.problem })))}\n`);
+    io.stdout.write(
+      `${JSON.stringify(sessions.map((s) => ({ id: s.id, status: s.state?.status, running: s.running, resumable: s.resumable, kata: s.state?.kata.slug, cycles: s.state?.cycles.length, branch: s.state?.branch, worktree: s.state?.worktreeKept ? s.state.git.worktree : null, updated: s.state?.updatedAt, problem: s.problem })))}\n`,
+    );
     return EXIT.ok;
   }
   if (sessions.length === 0) {
@@ -43,7 +49,9 @@ export async function sessionsCommand(argv: string[], io: CliIo): Promise<number
     }
     const status = s.running ? 'running' : s.state.status === 'running' ? 'interrupted' : s.state.status;
     const where = s.state.worktreeKept ? `worktree ${s.state.git.worktree}` : 'worktree removed';
-    io.stdout.write(`${s.id}  ${status}${s.resumable ? ' (resumable)' : ''}  ${s.state.cycles.length} cycle(s)  branch ${s.state.branch}  ${where}\n`);
+    io.stdout.write(
+      `${s.id}  ${status}${s.resumable ? ' (resumable)' : ''}  ${s.state.cycles.length} cycle(s)  branch ${s.state.branch}  ${where}\n`,
+    );
   }
   return EXIT.ok;
 }

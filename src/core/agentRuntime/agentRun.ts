@@ -85,7 +85,8 @@ export class AgentRun {
     this.throwIfCancelled();
     const { config, hooks, llm } = this.deps;
     const model = config.model ?? prompt.model;
-    if (!model) throw new AgentSettingsError(['model: no model is set (give config.model or use an agent config with model_name)']);
+    if (!model)
+      throw new AgentSettingsError(['model: no model is set (give config.model or use an agent config with model_name)']);
     this.model = model;
     this.promptLabel = prompt.label;
     const finalMessages = hooks ? await hooks.beforeModel(messages) : messages;

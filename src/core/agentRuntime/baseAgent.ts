@@ -45,8 +45,7 @@ export interface ExecutionMetadata {
  * failed run returns `error` and whatever output it has (`Partial<T>`): check `error` before the fields.
  */
 export type AgentResult<T extends Record<string, unknown> = Record<string, unknown>> =
-  | (T & { metadata: ExecutionMetadata; error?: undefined })
-  | (Partial<T> & { metadata: ExecutionMetadata; error: ErrorInfo });
+  (T & { metadata: ExecutionMetadata; error?: undefined }) | (Partial<T> & { metadata: ExecutionMetadata; error: ErrorInfo });
 
 /** Per-execution options. */
 export interface ExecuteOptions {
@@ -96,8 +95,21 @@ export interface BaseAgentOptions {
 
 /** Every option {@link BaseAgent} itself reads; anything else must be declared by a subclass (`extraOptionKeys`). */
 const BASE_OPTION_KEYS: ReadonlySet<string> = new Set([
-  'llm', 'config', 'id', 'signature', 'agentConfig', 'promptLoader', 'lifecycle', 'metrics', 'audit', 'onEvent',
-  'toolRegistry', 'toolExecutor', 'workspaceRoot', 'toolPolicy', 'control',
+  'llm',
+  'config',
+  'id',
+  'signature',
+  'agentConfig',
+  'promptLoader',
+  'lifecycle',
+  'metrics',
+  'audit',
+  'onEvent',
+  'toolRegistry',
+  'toolExecutor',
+  'workspaceRoot',
+  'toolPolicy',
+  'control',
 ]);
 
 /** Options of {@link BaseAgent.discoverTools}: every given filter must match. */
@@ -117,7 +129,8 @@ export const DEFAULT_PERFORMANCE_TARGETS: Readonly<PerformanceTargets> = Object.
 
 /** Returns `targets` when every given target is a positive finite number (a success rate at most 1); else throws CONFIG. */
 function validatePerformanceTargets(targets: PerformanceTargets): PerformanceTargets {
-  if (!targets || typeof targets !== 'object') throw new AgentSettingsError(['performanceTargets: must return an object of targets']);
+  if (!targets || typeof targets !== 'object')
+    throw new AgentSettingsError(['performanceTargets: must return an object of targets']);
   const problems: string[] = [];
   for (const [key, value] of Object.entries(targets)) {
     if (value === undefined) continue;
@@ -132,7 +145,8 @@ function validatePerformanceTargets(targets: PerformanceTargets): PerformanceTar
 }
 const counters = new Map<string, number>();
 // No payload here: `compose(inputs)` checks it against the config's input keys (checking it twice would encode it twice).
-const defaultLoader: AgentPromptLoader = (name, version, _inputs, options) => AgentFactory.create(name, version, undefined, options);
+const defaultLoader: AgentPromptLoader = (name, version, _inputs, options) =>
+  AgentFactory.create(name, version, undefined, options);
 
 /**
  * The base of every agent: validated settings, a prompt from a signature, a JSON agent config or plain
@@ -259,7 +273,9 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
    * returns nothing falls back to single shot.
    */
   protected createExecutionStrategy(): ExecutionStrategy | undefined {
-    return this.config.strategy === 'multi_cycle' ? new MultiCycleStrategy({ maxCycles: this.config.maxCycles }) : new SingleShotStrategy();
+    return this.config.strategy === 'multi_cycle'
+      ? new MultiCycleStrategy({ maxCycles: this.config.maxCycles })
+      : new SingleShotStrategy();
   }
 
   /**
@@ -299,7 +315,8 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
 
   /** Registers a hook set (runs after those registered before; its wrap hooks sit inside theirs). Chains. */
   withLifecycle(hook: AgentLifecycle): this {
-    if (!hook || typeof hook !== 'object') throw new AgentSettingsError(['lifecycle: a hook set must be an object of optional hook functions']);
+    if (!hook || typeof hook !== 'object')
+      throw new AgentSettingsError(['lifecycle: a hook set must be an object of optional hook functions']);
     (this.hooks ??= []).push(hook);
     this.hookRunner = new HookRunner(this.hooks);
     return this;
@@ -322,7 +339,10 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
    */
   checkPerformanceTargets(): string[] {
     const targets = validatePerformanceTargets(this.performanceTargets());
-    if (!this.metrics) throw new AgentSettingsError(['performanceTracking: checkPerformanceTargets needs performanceTracking: true in the agent settings']);
+    if (!this.metrics)
+      throw new AgentSettingsError([
+        'performanceTracking: checkPerformanceTargets needs performanceTracking: true in the agent settings',
+      ]);
     return checkTargets(this.metrics.snapshot(), targets);
   }
 
@@ -375,9 +395,14 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
       const outcome = await this.executionStrategy().run(this, run, current);
       // The same rule for every strategy: without errorHandling a failed run throws (its partial output is
       // on `result.error` only with errorHandling: true).
-      if (outcome.error && !this.config.errorHandling) throw outcome.failure ?? new AgentError(outcome.error.error_code, outcome.error.message, outcome.error.details);
+      if (outcome.error && !this.config.errorHandling)
+        throw outcome.failure ?? new AgentError(outcome.error.error_code, outcome.error.message, outcome.error.details);
       // The strategy's output passed the agent's output validator (or is the agent's own free-text shape).
-      let result = { ...outcome.output, ...(outcome.error ? { error: outcome.error } : {}), metadata: metadata(outcome.terminationReason) } as AgentResult<TOutput>;
+      let result = {
+        ...outcome.output,
+        ...(outcome.error ? { error: outcome.error } : {}),
+        metadata: metadata(outcome.terminationReason),
+      } as AgentResult<TOutput>;
       if (this.hookRunner) result = (await this.hookRunner.afterAgent(result)) as AgentResult<TOutput>;
       this.finish(run, inputs, result, outcome.error);
       return result;
@@ -394,7 +419,10 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
    * Runs many executions with bounded concurrency (`config.batchConcurrency` unless given); results in
    * input order, one failure never stops the batch. Needs `batchProcessing: true`.
    */
-  async executeBatch(items: readonly Record<string, unknown>[], options: BatchOptions = {}): Promise<BatchResult<AgentResult<TOutput>>> {
+  async executeBatch(
+    items: readonly Record<string, unknown>[],
+    options: BatchOptions = {},
+  ): Promise<BatchResult<AgentResult<TOutput>>> {
     if (!this.config.batchProcessing) {
       throw new AgentSettingsError(['batchProcessing: executeBatch needs batchProcessing: true in the agent settings']);
     }
@@ -431,13 +459,23 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
   async executeTool(name: string, params: unknown, options: AgentToolCallOptions = {}): Promise<ToolCallResult> {
     const executor = this.requireTools('executeTool');
     const { timeout, storeInMemory, signal } = options;
-    return executor.executeTool(name, params, { timeout, storeInMemory, signal, requestedBy: this.id, wrap: this.hookRunner?.toolCallWrapper() });
+    return executor.executeTool(name, params, {
+      timeout,
+      storeInMemory,
+      signal,
+      requestedBy: this.id,
+      wrap: this.hookRunner?.toolCallWrapper(),
+    });
   }
 
   /** Runs tools one after another; with `stopOnError` (default true) the first failing step stops the chain (the rest are `skipped`). */
-  async executeToolChain(steps: readonly ToolChainStep[], options: { stopOnError?: boolean; signal?: AbortSignal } = {}): Promise<ToolChainResult> {
+  async executeToolChain(
+    steps: readonly ToolChainStep[],
+    options: { stopOnError?: boolean; signal?: AbortSignal } = {},
+  ): Promise<ToolChainResult> {
     const executor = this.requireTools('executeToolChain');
-    if (!Array.isArray(steps)) throw new AgentError('VALIDATION', 'steps: executeToolChain takes an array of { name, params } steps.', {});
+    if (!Array.isArray(steps))
+      throw new AgentError('VALIDATION', 'steps: executeToolChain takes an array of { name, params } steps.', {});
     const wrap = this.hookRunner?.toolCallWrapper();
     const own = steps.map((step) => ({ ...step, options: { ...step.options, requestedBy: this.id, ...(wrap ? { wrap } : {}) } }));
     return executor.executeToolChain(own, options);
@@ -456,9 +494,13 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
     const { toolRegistry, toolExecutor, workspaceRoot, toolPolicy } = options;
     if (toolExecutor !== undefined) {
       if (!(toolExecutor instanceof ToolExecutor)) throw new AgentSettingsError(['toolExecutor: must be a ToolExecutor']);
-      if (toolRegistry !== undefined) throw new AgentSettingsError(['toolRegistry, toolExecutor: give one, not both (the executor has its own registry)']);
+      if (toolRegistry !== undefined)
+        throw new AgentSettingsError(['toolRegistry, toolExecutor: give one, not both (the executor has its own registry)']);
       const unused = (['workspaceRoot', 'toolPolicy'] as const).filter((key) => options[key] !== undefined);
-      if (unused.length > 0) throw new AgentSettingsError(unused.map((key) => `${key}: only applies with toolRegistry (a given toolExecutor has its own)`));
+      if (unused.length > 0)
+        throw new AgentSettingsError(
+          unused.map((key) => `${key}: only applies with toolRegistry (a given toolExecutor has its own)`),
+        );
       return toolExecutor;
     }
     if (toolRegistry === undefined) {
@@ -482,7 +524,9 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
         if (this.config.logging) log.debug('createExecutionStrategy returned nothing; using single shot.', { agentId: this.id });
         this.strategy = new SingleShotStrategy();
       } else if (typeof created.run !== 'function' || typeof created.name !== 'string') {
-        throw new AgentSettingsError(['strategy: createExecutionStrategy must return an ExecutionStrategy ({ name, run }) or nothing (single shot)']);
+        throw new AgentSettingsError([
+          'strategy: createExecutionStrategy must return an ExecutionStrategy ({ name, run }) or nothing (single shot)',
+        ]);
       } else this.strategy = created;
     }
     return this.strategy;
@@ -518,7 +562,12 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
     this.metrics?.recordExecution({ durationMs: meta.executionTimeMs, success: !error, usage: meta.usage });
     if (this.config.logging) {
       if (error) log.warn('Agent execution failed.', { agentId: this.id, error_code: error.error_code, message: error.message });
-      else log.debug('Agent execution finished.', { agentId: this.id, ms: Math.round(meta.executionTimeMs), tokens: meta.usage.totalTokens });
+      else
+        log.debug('Agent execution finished.', {
+          agentId: this.id,
+          ms: Math.round(meta.executionTimeMs),
+          tokens: meta.usage.totalTokens,
+        });
     }
     if (this.audit) {
       const { metadata: _m, error: _e, ...outputs } = result;

@@ -57,7 +57,9 @@ export type AgentConfigExtensions = BaseAgentConfigInput & { [key: string]: unkn
 const BASE_KEYS: ReadonlySet<string> = new Set(Object.keys(BaseAgentConfigSchema.shape));
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype
+  );
 }
 
 /** `over` merged onto `base`; plain-object values merge key by key (so `generation_config` parts add up). */
@@ -84,10 +86,19 @@ const DEPENDENT: ReadonlyArray<[keyof BaseAgentConfigInput, keyof BaseAgentConfi
  * are kept as given); anywhere else they are typos and rejected. Throws {@link AgentSettingsError} naming
  * every bad or conflicting field.
  */
-export function parseAgentConfig(input: BaseAgentConfigInput = {}, extensions: AgentConfigExtensions = {}, framework: AgentConfigExtensions = {}): BaseAgentConfig {
+export function parseAgentConfig(
+  input: BaseAgentConfigInput = {},
+  extensions: AgentConfigExtensions = {},
+  framework: AgentConfigExtensions = {},
+): BaseAgentConfig {
   const problems: string[] = [];
-  for (const [layer, value] of [['framework config extensions', framework], ['config extensions', extensions], ['settings', input]] as const) {
-    if (!isPlainObject(value)) problems.push(`(${layer}): expected an object of settings, got ${Array.isArray(value) ? 'an array' : typeof value}`);
+  for (const [layer, value] of [
+    ['framework config extensions', framework],
+    ['config extensions', extensions],
+    ['settings', input],
+  ] as const) {
+    if (!isPlainObject(value))
+      problems.push(`(${layer}): expected an object of settings, got ${Array.isArray(value) ? 'an array' : typeof value}`);
   }
   if (problems.length > 0) throw new AgentSettingsError(problems);
   const declared = new Set([...Object.keys(framework), ...Object.keys(extensions)].filter((key) => !BASE_KEYS.has(key)));
@@ -104,9 +115,12 @@ export function parseAgentConfig(input: BaseAgentConfigInput = {}, extensions: A
   }
   for (const [field, needs, value] of DEPENDENT) {
     if (merged[field] !== undefined && merged[needs] !== value) {
-      problems.push(`${field}: only applies when ${needs} is ${JSON.stringify(value)} (it is ${JSON.stringify(merged[needs] ?? 'unset')})`);
+      problems.push(
+        `${field}: only applies when ${needs} is ${JSON.stringify(value)} (it is ${JSON.stringify(merged[needs] ?? 'unset')})`,
+      );
     }
   }
-  if (problems.length > 0 || !parsed.success) throw new AgentSettingsError(problems, { fields: problems.map((p) => p.split(':')[0]) });
+  if (problems.length > 0 || !parsed.success)
+    throw new AgentSettingsError(problems, { fields: problems.map((p) => p.split(':')[0]) });
   return { ...extra, ...parsed.data };
 }

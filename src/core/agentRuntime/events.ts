@@ -32,7 +32,15 @@ export type AgentEvent =
   /** A piece of the model's text as it streams (only with `streamText`); the call's whole text follows in `model_called`. */
   | { type: 'text_delta'; agentId: string; cycle: number; delta: string }
   | { type: 'tool_started'; agentId: string; cycle: number; toolName: string; callId: string; params: unknown }
-  | { type: 'tool_called'; agentId: string; cycle: number; toolName: string; callId: string; params: unknown; result: ToolCallResult }
+  | {
+      type: 'tool_called';
+      agentId: string;
+      cycle: number;
+      toolName: string;
+      callId: string;
+      params: unknown;
+      result: ToolCallResult;
+    }
   | {
       type: 'finished';
       agentId: string;

@@ -3,10 +3,7 @@ import type { ToolCallResult } from '../tools/types';
 
 /** What `afterModel` decides about a model response. */
 export type HookAction =
-  | { type: 'continue' }
-  | { type: 'approve' }
-  | { type: 'reject'; reason: string }
-  | { type: 'modify'; response: LlmResult };
+  { type: 'continue' } | { type: 'approve' } | { type: 'reject'; reason: string } | { type: 'modify'; response: LlmResult };
 
 /** Constructors of {@link HookAction} values: `HookAction.reject('reason')`, `HookAction.modify(response)`, ... */
 export const HookAction = {

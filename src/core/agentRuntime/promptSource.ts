@@ -58,7 +58,9 @@ export const fallbackPromptSource: PromptSource = {
     const keys = Object.keys(inputs).filter((k) => inputs[k] !== undefined);
     const blank = (value: unknown) => value === null || (typeof value === 'string' && value.trim() === '');
     if (keys.length === 0 || keys.every((k) => blank(inputs[k]))) {
-      throw new AgentInputError('inputs: nothing to ask the model. Give at least one non-empty input, e.g. { prompt: "..." }.', { keys });
+      throw new AgentInputError('inputs: nothing to ask the model. Give at least one non-empty input, e.g. { prompt: "..." }.', {
+        keys,
+      });
     }
     const only = keys.length === 1 ? inputs[keys[0]!] : undefined;
     const content =

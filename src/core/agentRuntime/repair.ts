@@ -32,7 +32,11 @@ export async function callWithRepair(run: AgentRun, prompt: PreparedPrompt): Pro
     const ask = repairMessage(check.violations);
     const estimate = response.usage.totalTokens + Math.ceil((ask.length + response.text.length) / 4);
     const reason =
-      run.repairAttempts >= run.config.maxRepairAttempts ? 'max_attempts' : spent + estimate > run.config.repairTokenBudget ? 'token_budget' : undefined;
+      run.repairAttempts >= run.config.maxRepairAttempts
+        ? 'max_attempts'
+        : spent + estimate > run.config.repairTokenBudget
+          ? 'token_budget'
+          : undefined;
     if (reason) {
       throw new OutputValidationError(
         `The model's reply did not match the output schema of ${prompt.label} (${run.repairAttempts} repair attempt(s), stopped by ${reason}).`,
@@ -41,7 +45,11 @@ export async function callWithRepair(run: AgentRun, prompt: PreparedPrompt): Pro
       );
     }
     run.repairAttempts++;
-    const messages = [...prompt.messages, { role: 'assistant' as const, content: response.text }, { role: 'user' as const, content: ask }];
+    const messages = [
+      ...prompt.messages,
+      { role: 'assistant' as const, content: response.text },
+      { role: 'user' as const, content: ask },
+    ];
     response = await run.callModel(prompt, messages, { responseFormat: prompt.responseFormat });
     spent += response.usage.totalTokens;
     check = prompt.validate(response.text);

@@ -1,11 +1,5 @@
 import { toAgentError } from '../errors/agentError';
-import {
-  createLlmClient,
-  resolveProvider,
-  type LlmClientOptions,
-  type ProviderSettings,
-  type ResolvedProvider,
-} from '../llm';
+import { createLlmClient, resolveProvider, type LlmClientOptions, type ProviderSettings, type ResolvedProvider } from '../llm';
 import type { LlmClient } from '../llm/types';
 import { PerformanceMetrics } from '../metrics/performanceMetrics';
 import type { BaseAgent, BaseAgentOptions } from './baseAgent';
@@ -29,7 +23,10 @@ export interface AgentRuntime {
    * Builds an agent with this runtime's client and model (unless `options.config.model` is set) and the
    * shared metrics: `runtime.create(QAAgent)`, `runtime.create(ReActAgent, { toolbox })`.
    */
-  create<A extends BaseAgent, O extends BaseAgentOptions>(ctor: new (options: O) => A, options?: Omit<O, 'llm'> & { llm?: LlmClient }): A;
+  create<A extends BaseAgent, O extends BaseAgentOptions>(
+    ctor: new (options: O) => A,
+    options?: Omit<O, 'llm'> & { llm?: LlmClient },
+  ): A;
 }
 
 /**
@@ -38,7 +35,10 @@ export interface AgentRuntime {
  * provider's AgentError (PROVIDER_NOT_CONFIGURED, CONNECTION, ...) whose message says how to fix it.
  * The time taken is recorded as `frameworkInitMs` in the metrics.
  */
-export async function createAgentRuntime(settings: ProviderSettings = {}, options: AgentRuntimeOptions = {}): Promise<AgentRuntime> {
+export async function createAgentRuntime(
+  settings: ProviderSettings = {},
+  options: AgentRuntimeOptions = {},
+): Promise<AgentRuntime> {
   const started = performance.now();
   let provider: ResolvedProvider;
   let llm: LlmClient;

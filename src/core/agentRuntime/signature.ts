@@ -84,7 +84,10 @@ function compileSignature(def: SignatureDefinition): CompiledSignature {
     jsonSchema,
     output,
     responseFormat: jsonSchema
-      ? { type: 'json_schema', json_schema: { name: `${def.name.replace(/[^A-Za-z0-9_-]/g, '_')}_output`.slice(0, 64), schema: jsonSchema } }
+      ? {
+          type: 'json_schema',
+          json_schema: { name: `${def.name.replace(/[^A-Za-z0-9_-]/g, '_')}_output`.slice(0, 64), schema: jsonSchema },
+        }
       : undefined,
     parseInputs(inputs) {
       const parsed = inputSchema.safeParse(inputs);

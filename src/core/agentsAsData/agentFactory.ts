@@ -34,7 +34,12 @@ function errorCode(error: unknown): string | undefined {
 
 /** The error for a config file that exists but cannot be stat'ed or read (permissions, I/O). */
 function unreadable(file: string, agentName: string, version: string, error: unknown): AgentConfigError {
-  return new AgentConfigError(`Agent config ${agentName}/${version} cannot be read: check that it is a readable file.`, [`${file}: ${(error as Error).message}`], { file }, { cause: error });
+  return new AgentConfigError(
+    `Agent config ${agentName}/${version} cannot be read: check that it is a readable file.`,
+    [`${file}: ${(error as Error).message}`],
+    { file },
+    { cause: error },
+  );
 }
 
 /** Reads and checks one config file, from the cache when the file has not changed. */

@@ -106,7 +106,10 @@ export class AgentPrompt {
     const unwrapped = this.unwrap(raw);
     if (!this.output) {
       const text = typeof unwrapped === 'string' ? unwrapped.trim() : '';
-      if (!text) this.fail('gave no report.', [`(root): expected a non-empty text report, got ${typeof unwrapped === 'string' ? 'empty text' : jsonTypeOf(unwrapped)}`]);
+      if (!text)
+        this.fail('gave no report.', [
+          `(root): expected a non-empty text report, got ${typeof unwrapped === 'string' ? 'empty text' : jsonTypeOf(unwrapped)}`,
+        ]);
       return { text } as unknown as T;
     }
     let value: unknown = unwrapped;
@@ -124,7 +127,8 @@ export class AgentPrompt {
     }
     if (isPlainObject(value)) value = this.withDefaults(value);
     const checked = this.output.check(value);
-    if (!checked.ok) this.fail('does not match its output schema.', checked.violations, typeof unwrapped === 'string' ? unwrapped : value);
+    if (!checked.ok)
+      this.fail('does not match its output schema.', checked.violations, typeof unwrapped === 'string' ? unwrapped : value);
     return checked.value as T;
   }
 
@@ -141,7 +145,9 @@ export class AgentPrompt {
   private unwrap(raw: unknown): unknown {
     if (typeof raw === 'string') return raw;
     if (!isPlainObject(raw)) {
-      this.fail('could not be read.', [`(root): expected a completion, a result with text, a JSON string or an object, got ${jsonTypeOf(raw)}`]);
+      this.fail('could not be read.', [
+        `(root): expected a completion, a result with text, a JSON string or an object, got ${jsonTypeOf(raw)}`,
+      ]);
     }
     return this.wrapperText(raw) ?? raw;
   }
@@ -175,7 +181,11 @@ export class AgentPrompt {
 
   /** Throws the validation error; `output` goes into `details.output_excerpt`, shortened (and redacted by AgentError). */
   private fail(what: string, violations: string[], output?: unknown): never {
-    const excerpt = output === undefined ? undefined : (typeof output === 'string' ? output : JSON.stringify(output)).slice(0, EXCERPT_LENGTH);
-    throw new AgentPromptValidationError(`The output of agent ${this.label} ${what}`, violations, { agent: this.label, output_excerpt: excerpt });
+    const excerpt =
+      output === undefined ? undefined : (typeof output === 'string' ? output : JSON.stringify(output)).slice(0, EXCERPT_LENGTH);
+    throw new AgentPromptValidationError(`The output of agent ${this.label} ${what}`, violations, {
+      agent: this.label,
+      output_excerpt: excerpt,
+    });
   }
 }

@@ -57,7 +57,9 @@ export function agentConfigPath(root: string, agentName: string, version: string
     problems.push(`agent name ${JSON.stringify(agentName)}: must match ${AGENT_NAME_PATTERN.source}`);
   }
   if (typeof version !== 'string' || !AGENT_VERSION_PATTERN.test(version)) {
-    problems.push(`version ${JSON.stringify(version)}: must look like v1, v2.1 or 1.0.0 (pattern ${AGENT_VERSION_PATTERN.source})`);
+    problems.push(
+      `version ${JSON.stringify(version)}: must look like v1, v2.1 or 1.0.0 (pattern ${AGENT_VERSION_PATTERN.source})`,
+    );
   }
   if (problems.length > 0) throw new AgentConfigError('Invalid agent name or version.', problems, { agentName, version });
   const path = join(root, agentName, `${version}.json`);
@@ -65,7 +67,10 @@ export function agentConfigPath(root: string, agentName: string, version: string
   /* c8 ignore next 4 */
   if (inside.startsWith('..') || isAbsolute(inside)) {
     // Unreachable with the patterns above; kept so a future pattern change cannot open a path traversal.
-    throw new AgentConfigError('Invalid agent name or version.', [`${agentName}/${version} leaves the agents folder`], { agentName, version });
+    throw new AgentConfigError('Invalid agent name or version.', [`${agentName}/${version} leaves the agents folder`], {
+      agentName,
+      version,
+    });
   }
   return path;
 }
@@ -82,7 +87,8 @@ export function listAgentConfigs(root: string): string[] {
     if (!AGENT_NAME_PATTERN.test(name) || !isDirectory(join(root, name))) continue;
     for (const file of readdirSync(join(root, name)).sort()) {
       const version = file.slice(0, -'.json'.length);
-      if (file.endsWith('.json') && AGENT_VERSION_PATTERN.test(version) && !isDirectory(join(root, name, file))) found.push(`${name}/${version}`);
+      if (file.endsWith('.json') && AGENT_VERSION_PATTERN.test(version) && !isDirectory(join(root, name, file)))
+        found.push(`${name}/${version}`);
     }
   }
   return found;

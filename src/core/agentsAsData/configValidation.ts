@@ -1,7 +1,14 @@
 import type { z } from 'zod';
 import { AgentConfigError } from './errors';
 import { parseJsonText } from './jsonText';
-import { checkEnumValues, checkOutputSchema, isPlainObject, jsonTypeOf, validateOutput, type OutputSchemaNode } from './outputSchema';
+import {
+  checkEnumValues,
+  checkOutputSchema,
+  isPlainObject,
+  jsonTypeOf,
+  validateOutput,
+  type OutputSchemaNode,
+} from './outputSchema';
 import { AGENT_MODES, AgentConfigSchema, type AgentConfig } from './schema';
 
 /** A config that passed every check, with its output schema as the prompt and validator use it. */
@@ -20,12 +27,16 @@ export interface ConfigOrigin {
 
 /** Renders a zod issue path as `a.b[0]`. */
 function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), '');
+  return path.reduce<string>(
+    (out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)),
+    '',
+  );
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let value = root;
-  for (const key of path) value = isPlainObject(value) || Array.isArray(value) ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  for (const key of path)
+    value = isPlainObject(value) || Array.isArray(value) ? (value as Record<PropertyKey, unknown>)[key] : undefined;
   return value;
 }
 
@@ -51,7 +62,8 @@ function formatIssue(issue: z.core.$ZodIssue, raw: unknown): string[] {
 function checkAgainstSchema(raw: Record<string, unknown>, schema: OutputSchemaNode, problems: string[]): OutputSchemaNode {
   const properties: Record<string, OutputSchemaNode> = { ...(schema.properties ?? {}) };
   const enums = isPlainObject(raw.enums) ? raw.enums : {};
-  if (raw.enums !== undefined && !isPlainObject(raw.enums)) problems.push(`enums: expected an object of field → allowed values, got ${jsonTypeOf(raw.enums)}`);
+  if (raw.enums !== undefined && !isPlainObject(raw.enums))
+    problems.push(`enums: expected an object of field → allowed values, got ${jsonTypeOf(raw.enums)}`);
   for (const [field, values] of Object.entries(enums)) {
     const property = properties[field];
     if (!property) {
@@ -63,7 +75,9 @@ function checkAgainstSchema(raw: Record<string, unknown>, schema: OutputSchemaNo
     if (enumProblems.length > 0) continue;
     const list = values as NonNullable<OutputSchemaNode['enum']>;
     if (property.enum && JSON.stringify([...property.enum].sort()) !== JSON.stringify([...list].sort())) {
-      problems.push(`enums.${field}: ${JSON.stringify(list)} differs from output_schema.properties.${field}.enum ${JSON.stringify(property.enum)}`);
+      problems.push(
+        `enums.${field}: ${JSON.stringify(list)} differs from output_schema.properties.${field}.enum ${JSON.stringify(property.enum)}`,
+      );
       continue;
     }
     properties[field] = { ...property, enum: property.enum ?? list };
@@ -94,28 +108,42 @@ export function checkAgentConfig(text: string, origin: ConfigOrigin): CheckedAge
   const parsed = parseJsonText(text);
   if (!parsed.ok) {
     const { line, column, reason } = parsed.problem;
-    throw new AgentConfigError(`Agent config ${label} is not valid JSON.`, [`${origin.file}:${line}:${column}: ${reason}`], { ...details, line, column });
+    throw new AgentConfigError(`Agent config ${label} is not valid JSON.`, [`${origin.file}:${line}:${column}: ${reason}`], {
+      ...details,
+      line,
+      column,
+    });
   }
   const raw = parsed.value;
   if (!isPlainObject(raw)) {
-    throw new AgentConfigError(`Agent config ${label} is not usable.`, [`(root): expected a JSON object, got ${jsonTypeOf(raw)}`], details);
+    throw new AgentConfigError(
+      `Agent config ${label} is not usable.`,
+      [`(root): expected a JSON object, got ${jsonTypeOf(raw)}`],
+      details,
+    );
   }
   const result = AgentConfigSchema.safeParse(raw);
   const problems: string[] = [];
   if (typeof raw.agent_name === 'string' && raw.agent_name !== origin.agentName) {
-    problems.push(`agent_name: ${JSON.stringify(raw.agent_name)} does not match the file path (expected ${JSON.stringify(origin.agentName)})`);
+    problems.push(
+      `agent_name: ${JSON.stringify(raw.agent_name)} does not match the file path (expected ${JSON.stringify(origin.agentName)})`,
+    );
   }
   if (typeof raw.version === 'string' && raw.version !== origin.version) {
-    problems.push(`version: ${JSON.stringify(raw.version)} does not match the file path (expected ${JSON.stringify(origin.version)})`);
+    problems.push(
+      `version: ${JSON.stringify(raw.version)} does not match the file path (expected ${JSON.stringify(origin.version)})`,
+    );
   }
   let outputSchema: OutputSchemaNode | null = null;
   if (raw.output_schema !== undefined && raw.output_schema !== null) {
     const schemaProblems = checkOutputSchema(raw.output_schema);
     problems.push(...schemaProblems);
-    if (schemaProblems.length === 0) outputSchema = checkAgainstSchema(raw, raw.output_schema as unknown as OutputSchemaNode, problems);
+    if (schemaProblems.length === 0)
+      outputSchema = checkAgainstSchema(raw, raw.output_schema as unknown as OutputSchemaNode, problems);
   } else {
     for (const key of ['enums', 'defaults'] as const) {
-      if (isPlainObject(raw[key]) && Object.keys(raw[key]).length > 0) problems.push(`${key}: needs an output_schema (this agent has none)`);
+      if (isPlainObject(raw[key]) && Object.keys(raw[key]).length > 0)
+        problems.push(`${key}: needs an output_schema (this agent has none)`);
     }
     if (raw.mode === 'Chooser') problems.push('mode: Chooser needs an output_schema with fields to choose');
   }
@@ -126,7 +154,11 @@ export function checkAgentConfig(text: string, origin: ConfigOrigin): CheckedAge
   /* c8 ignore next */
   if (problems.length === 0 && !result.success) problems.push(...result.error.issues.flatMap((issue) => formatIssue(issue, raw)));
   if (problems.length > 0 || !result.success) {
-    throw new AgentConfigError(`Agent config ${label} (${origin.file}) has ${problems.length} problem${problems.length === 1 ? '' : 's'}:`, problems, details);
+    throw new AgentConfigError(
+      `Agent config ${label} (${origin.file}) has ${problems.length} problem${problems.length === 1 ? '' : 's'}:`,
+      problems,
+      details,
+    );
   }
   return { config: result.data, outputSchema };
 }

@@ -9,7 +9,12 @@ export class AgentConfigError extends AgentError {
   /** Every problem found, each a short `where: what` line. */
   readonly problems: string[];
 
-  constructor(headline: string, problems: readonly string[], details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+  constructor(
+    headline: string,
+    problems: readonly string[],
+    details: Record<string, unknown> = {},
+    options?: { cause?: unknown },
+  ) {
     super('CONFIG', formatProblemList(headline, problems), { ...details, problems: [...problems] }, options);
     this.name = 'AgentConfigError';
     this.problems = [...problems];
@@ -32,8 +37,18 @@ export class AgentPromptValidationError extends AgentError {
   /** Every violation found, each a `path: what` line. */
   readonly violations: string[];
 
-  constructor(headline: string, violations: readonly string[], details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
-    super('OUTPUT_VALIDATION_FAILED', formatProblemList(headline, violations), { ...details, violations: [...violations] }, options);
+  constructor(
+    headline: string,
+    violations: readonly string[],
+    details: Record<string, unknown> = {},
+    options?: { cause?: unknown },
+  ) {
+    super(
+      'OUTPUT_VALIDATION_FAILED',
+      formatProblemList(headline, violations),
+      { ...details, violations: [...violations] },
+      options,
+    );
     this.name = 'AgentPromptValidationError';
     this.violations = [...violations];
   }

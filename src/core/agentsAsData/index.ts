@@ -9,7 +9,14 @@ export { checkAgentConfig, type CheckedAgentConfig, type ConfigOrigin } from './
 export { AgentConfigError, AgentPromptValidationError, UnknownAgentConfigError } from './errors';
 export { isToolPattern, toolEntryProblem, toolNameMatcher, TOOL_PATTERN_WILDCARD } from './toolPatterns';
 export { payloadLines, rawBlock, readRawBlock, type InputPayload } from './inputPayload';
-export { checkOutputSchema, toStrictSchema, validateOutput, OUTPUT_SCHEMA_TYPES, type OutputSchemaNode, type OutputSchemaType } from './outputSchema';
+export {
+  checkOutputSchema,
+  toStrictSchema,
+  validateOutput,
+  OUTPUT_SCHEMA_TYPES,
+  type OutputSchemaNode,
+  type OutputSchemaType,
+} from './outputSchema';
 export { CLOSING_SENTENCE, JSON_ONLY_INSTRUCTION, MODE_INSTRUCTIONS, REPORT_INSTRUCTION } from './promptComposer';
 export {
   AGENT_MODES,

@@ -19,13 +19,18 @@ export type InputPayload = Record<string, unknown>;
 export function payloadLines(config: AgentConfig, payload: unknown): string[] {
   const label = `${config.agent_name}/${config.version}`;
   if (!isPlainObject(payload)) {
-    throw new AgentConfigError(`Input for agent ${label} is invalid.`, [`input: expected an object of input values, got ${jsonTypeOf(payload)}`], { agent: label });
+    throw new AgentConfigError(
+      `Input for agent ${label} is invalid.`,
+      [`input: expected an object of input values, got ${jsonTypeOf(payload)}`],
+      { agent: label },
+    );
   }
   const declared = config.input_keys;
   const takes = declared ? ` (this agent takes: ${declared.join(', ') || 'no input'})` : '';
   const problems: string[] = [];
   for (const key of Object.keys(payload)) {
-    if (!INPUT_KEY_PATTERN.test(key)) problems.push(`input key ${JSON.stringify(key)}: must be an identifier (letters, digits, _)`);
+    if (!INPUT_KEY_PATTERN.test(key))
+      problems.push(`input key ${JSON.stringify(key)}: must be an identifier (letters, digits, _)`);
     else if (declared && !declared.includes(key)) problems.push(`input.${key}: not an input of this agent${takes}`);
   }
   for (const key of declared ?? []) {
@@ -45,7 +50,10 @@ export function payloadLines(config: AgentConfig, payload: unknown): string[] {
     else problems.push(`input.${key}: cannot be written as JSON (${encoded.reason})`);
   }
   if (problems.length > 0) {
-    throw new AgentConfigError(`Input for agent ${label} is incomplete or invalid.`, problems, { agent: label, keys: Object.keys(payload) });
+    throw new AgentConfigError(`Input for agent ${label} is incomplete or invalid.`, problems, {
+      agent: label,
+      keys: Object.keys(payload),
+    });
   }
   return lines;
 }

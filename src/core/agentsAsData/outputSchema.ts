@@ -107,7 +107,15 @@ function checkNode(node: unknown, path: string, problems: string[]): void {
   }
   if ('enum' in node) problems.push(...checkEnumValues(t, node.enum, `${path}.enum`));
   checkBounds(node, path, 'minimum', 'maximum', (v) => typeof v === 'number' && Number.isFinite(v), 'a number', problems);
-  checkBounds(node, path, 'minItems', 'maxItems', (v) => Number.isInteger(v) && (v as number) >= 0, 'a non-negative integer', problems);
+  checkBounds(
+    node,
+    path,
+    'minItems',
+    'maxItems',
+    (v) => Number.isInteger(v) && (v as number) >= 0,
+    'a non-negative integer',
+    problems,
+  );
   if (t === 'array') {
     if ('items' in node) checkNode(node.items, `${path}.items`, problems);
     else problems.push(`${path}.items: missing (an array needs the schema of its items)`);
@@ -140,7 +148,8 @@ function checkObjectNode(node: Record<string, unknown>, path: string, problems: 
     problems.push(`${path}.properties: ${properties === undefined ? 'missing' : 'must be an object of property schemas'}`);
   } else {
     for (const [key, child] of Object.entries(properties)) {
-      if (!INPUT_KEY_PATTERN.test(key)) problems.push(`${path}.properties.${key}: property names must be identifiers (letters, digits, _)`);
+      if (!INPUT_KEY_PATTERN.test(key))
+        problems.push(`${path}.properties.${key}: property names must be identifiers (letters, digits, _)`);
       checkNode(child, `${path}.properties.${key}`, problems);
     }
   }
@@ -162,7 +171,8 @@ function checkObjectNode(node: Record<string, unknown>, path: string, problems: 
 
 /** Checks an enum list against a property type; returns problems prefixed with `path`. */
 export function checkEnumValues(type: OutputSchemaType, values: unknown, path: string): string[] {
-  if (type === 'array' || type === 'object') return [`${path}: enums apply to string, number, integer or boolean fields, not ${type}`];
+  if (type === 'array' || type === 'object')
+    return [`${path}: enums apply to string, number, integer or boolean fields, not ${type}`];
   if (!Array.isArray(values) || values.length === 0) return [`${path}: must be a non-empty array`];
   const problems: string[] = [];
   values.forEach((value, i) => {
@@ -216,15 +226,21 @@ export function validateOutput(node: OutputSchemaNode, value: unknown, path: str
     return undefined;
   }
   if (node.enum && !node.enum.includes(value as EnumValue)) {
-    violations.push(`${where}: expected one of ${node.enum.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`);
+    violations.push(
+      `${where}: expected one of ${node.enum.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`,
+    );
   }
   if (typeof value === 'number') {
-    if (node.minimum !== undefined && value < node.minimum) violations.push(`${where}: must be at least ${node.minimum}, got ${value}`);
-    if (node.maximum !== undefined && value > node.maximum) violations.push(`${where}: must be at most ${node.maximum}, got ${value}`);
+    if (node.minimum !== undefined && value < node.minimum)
+      violations.push(`${where}: must be at least ${node.minimum}, got ${value}`);
+    if (node.maximum !== undefined && value > node.maximum)
+      violations.push(`${where}: must be at most ${node.maximum}, got ${value}`);
   }
   if (Array.isArray(value)) {
-    if (node.minItems !== undefined && value.length < node.minItems) violations.push(`${where}: must have at least ${node.minItems} items, got ${value.length}`);
-    if (node.maxItems !== undefined && value.length > node.maxItems) violations.push(`${where}: must have at most ${node.maxItems} items, got ${value.length}`);
+    if (node.minItems !== undefined && value.length < node.minItems)
+      violations.push(`${where}: must have at least ${node.minItems} items, got ${value.length}`);
+    if (node.maxItems !== undefined && value.length > node.maxItems)
+      violations.push(`${where}: must have at most ${node.maxItems} items, got ${value.length}`);
     return value.map((item, i) => validateOutput(node.items as OutputSchemaNode, item, `${path}[${i}]`, violations));
   }
   if (isPlainObject(value)) {

@@ -19,7 +19,10 @@ export interface OutputValidator<T extends Record<string, unknown> = Record<stri
 
 /** The output validator of a zod schema: its JSON schema (output side, no `$schema`) and `safeParse`. */
 export function zodOutputValidator<T extends Record<string, unknown>>(schema: z.ZodType<T>): OutputValidator<T> {
-  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return {
     jsonSchema,
     check(value) {
@@ -34,7 +37,9 @@ export function zodOutputValidator<T extends Record<string, unknown>>(schema: z.
  * The output validator of a checked `output_schema` node (see `checkOutputSchema`): its strict JSON schema
  * (`toStrictSchema`) and `validateOutput`, which drops unknown keys and leaves out missing optional fields.
  */
-export function jsonSchemaOutputValidator<T extends Record<string, unknown> = Record<string, unknown>>(node: OutputSchemaNode): OutputValidator<T> {
+export function jsonSchemaOutputValidator<T extends Record<string, unknown> = Record<string, unknown>>(
+  node: OutputSchemaNode,
+): OutputValidator<T> {
   return {
     jsonSchema: toStrictSchema(node),
     check(value) {

@@ -22,12 +22,16 @@ export function toolEntryProblem(entry: string): string | undefined {
   if (isToolPattern(entry)) {
     const prefix = entry.slice(0, -TOOL_PATTERN_WILDCARD.length);
     if (prefix === '') return 'a bare "*" is not allowed: give a prefix, e.g. "docs__*" for every tool of the MCP server docs';
-    if (prefix.includes(TOOL_PATTERN_WILDCARD)) return `${JSON.stringify(entry)}: "*" may appear only once, at the end (a prefix pattern such as "docs__*")`;
-    if (!TOOL_NAME.test(prefix)) return `${JSON.stringify(entry)}: the prefix may hold only letters, digits, "_" and "-" (tool names cannot contain anything else)`;
+    if (prefix.includes(TOOL_PATTERN_WILDCARD))
+      return `${JSON.stringify(entry)}: "*" may appear only once, at the end (a prefix pattern such as "docs__*")`;
+    if (!TOOL_NAME.test(prefix))
+      return `${JSON.stringify(entry)}: the prefix may hold only letters, digits, "_" and "-" (tool names cannot contain anything else)`;
     return undefined;
   }
-  if (entry.includes(TOOL_PATTERN_WILDCARD)) return `${JSON.stringify(entry)}: "*" may appear only at the end (a prefix pattern such as "docs__*")`;
-  if (!TOOL_NAME.test(entry)) return `${JSON.stringify(entry)}: a tool name has 1-64 letters, digits, "_" or "-" (or end it in "*" to match by prefix)`;
+  if (entry.includes(TOOL_PATTERN_WILDCARD))
+    return `${JSON.stringify(entry)}: "*" may appear only at the end (a prefix pattern such as "docs__*")`;
+  if (!TOOL_NAME.test(entry))
+    return `${JSON.stringify(entry)}: a tool name has 1-64 letters, digits, "_" or "-" (or end it in "*" to match by prefix)`;
   return undefined;
 }
 

@@ -43,7 +43,12 @@ export class AuditTrail {
     try {
       mkdirSync(dirname(resolve(path)), { recursive: true });
     } catch (e) {
-      throw new AgentError('CONFIG', `The audit trail folder for ${path} cannot be created: ${(e as Error).message}`, { path }, { cause: e });
+      throw new AgentError(
+        'CONFIG',
+        `The audit trail folder for ${path} cannot be created: ${(e as Error).message}`,
+        { path },
+        { cause: e },
+      );
     }
     return new AuditTrail(createWriteStream(path, { flags: 'a' }), { ownsStream: true });
   }
@@ -55,7 +60,10 @@ export class AuditTrail {
     try {
       line = JSON.stringify(redactValue(record));
     } catch (e) {
-      line = JSON.stringify({ timestamp: new Date().toISOString(), auditError: `record not serialisable: ${(e as Error).message}` });
+      line = JSON.stringify({
+        timestamp: new Date().toISOString(),
+        auditError: `record not serialisable: ${(e as Error).message}`,
+      });
     }
     this.out.write(`${line}\n`);
   }

@@ -50,7 +50,11 @@ export async function runBatch<I, T>(
       const index = next++;
       if (options.signal?.aborted) {
         cancelled++;
-        results[index] = { index, ok: false, error: new AgentError('CANCELLED', 'The batch was cancelled before this item started.').toJSON() };
+        results[index] = {
+          index,
+          ok: false,
+          error: new AgentError('CANCELLED', 'The batch was cancelled before this item started.').toJSON(),
+        };
         continue;
       }
       try {

@@ -37,5 +37,7 @@ export class CoTAgent extends BaseAgent<CoTOutput> {
 
 /** The non-empty steps of a CoT result (`step1`..`step5`), in order: what the CLI and the panel show as a list. */
 export function cotSteps(result: Partial<CoTOutput>): string[] {
-  return [result.step1, result.step2, result.step3, result.step4, result.step5].filter((s): s is string => typeof s === 'string' && s.trim() !== '');
+  return [result.step1, result.step2, result.step3, result.step4, result.step5].filter(
+    (s): s is string => typeof s === 'string' && s.trim() !== '',
+  );
 }

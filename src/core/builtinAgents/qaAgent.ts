@@ -29,9 +29,12 @@ export class QAAgent extends BaseAgent<QAOutput> {
   override preExecute(inputs: Record<string, unknown>): Record<string, unknown> {
     const question = inputs.question;
     if (typeof question !== 'string' || question.trim() === '') {
-      throw new AgentInputError('question: ask a non-empty question (got ' + (typeof question === 'string' ? 'empty text' : typeof question) + ').', {
-        field: 'question',
-      });
+      throw new AgentInputError(
+        'question: ask a non-empty question (got ' + (typeof question === 'string' ? 'empty text' : typeof question) + ').',
+        {
+          field: 'question',
+        },
+      );
     }
     return { ...inputs, question: question.trim(), context: typeof inputs.context === 'string' ? inputs.context : '' };
   }

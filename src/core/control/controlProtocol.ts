@@ -134,7 +134,8 @@ export class ControlProtocol {
       answered: (m) => {
         const outcome = m.decision === 'approve' ? 'approved' : m.decision === 'always' ? 'always' : 'denied';
         const answer: ApprovalAnswer = { id, outcome, answeredBy: m.answeredBy };
-        if (outcome === 'denied') answer.reason = m.reason ? `denied by ${m.answeredBy}: ${m.reason}` : `denied by ${m.answeredBy}`;
+        if (outcome === 'denied')
+          answer.reason = m.reason ? `denied by ${m.answeredBy}: ${m.reason}` : `denied by ${m.answeredBy}`;
         personAnswers.add(answer);
         return answer;
       },
@@ -175,9 +176,12 @@ export class ControlProtocol {
   /** Sends a one-way progress note; a failing transport is logged, never thrown. */
   progress(message: string, data?: unknown): void {
     if (this.closed) return;
-    this.deliver({ type: 'progress', id: randomUUID(), message, ...(data !== undefined ? { data: redactValue(data) } : {}) }).catch(
-      () => undefined,
-    );
+    this.deliver({
+      type: 'progress',
+      id: randomUUID(),
+      message,
+      ...(data !== undefined ? { data: redactValue(data) } : {}),
+    }).catch(() => undefined);
   }
 
   /** Subscribes to free text a person sends; returns an unsubscribe function. */

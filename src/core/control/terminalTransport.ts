@@ -89,7 +89,12 @@ export class TerminalTransport implements ControlTransport {
     const yes = this.options.autoApproveUpTo;
     if (yes && dangerRank(message.dangerLevel) <= dangerRank(yes)) {
       this.write(`✓ ${message.tool} (${message.dangerLevel}) approved by --yes=${yes}\n`);
-      return this.reply({ type: 'approval_response', id: message.id, decision: 'approve', answeredBy: `${this.answeredBy}:--yes` });
+      return this.reply({
+        type: 'approval_response',
+        id: message.id,
+        decision: 'approve',
+        answeredBy: `${this.answeredBy}:--yes`,
+      });
     }
     if (!this.canAsk()) {
       const why = this.inputEnded ? 'the terminal input is closed' : 'the input is not an interactive terminal';
@@ -132,7 +137,13 @@ export class TerminalTransport implements ControlTransport {
     const m = prompt.message;
     const parts = [`? Approve ${m.tool} (danger ${m.dangerLevel})?${m.reason ? ` ${m.reason}` : ''}`];
     parts.push(`  params: ${this.clip(safeJson(m.params))}`);
-    if (m.preview) parts.push(this.clip(previewText(m.preview)).split('\n').map((line) => `  | ${line}`).join('\n'));
+    if (m.preview)
+      parts.push(
+        this.clip(previewText(m.preview))
+          .split('\n')
+          .map((line) => `  | ${line}`)
+          .join('\n'),
+      );
     parts.push(
       `  [y] approve once  [n] deny  [a] always allow ${m.tool} this session  (denied automatically in ${Math.round(m.timeoutMs / 1000)} s)`,
     );
@@ -201,7 +212,9 @@ export class TerminalTransport implements ControlTransport {
   }
 
   private clip(text: string): string {
-    return text.length > this.maxShown ? `${text.slice(0, this.maxShown)}… [${text.length - this.maxShown} more characters]` : text;
+    return text.length > this.maxShown
+      ? `${text.slice(0, this.maxShown)}… [${text.length - this.maxShown} more characters]`
+      : text;
   }
 }
 

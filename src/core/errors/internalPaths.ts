@@ -13,8 +13,13 @@ const WINDOWS_PATH = /\b[A-Za-z]:\\[^\s"'<>|,;)]+/g;
 /** The last meaningful line of a stack trace (`KeyError: 'x'`), or the text itself when it has no trace. */
 function withoutTrace(text: string): string {
   if (!TRACEBACK_START.test(text)) return text;
-  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
-  const meaningful = lines.filter((line) => !/^(Traceback \(most recent call last\):|File ".+", line \d+|at .+:\d+:\d+\)?$)/.test(line));
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const meaningful = lines.filter(
+    (line) => !/^(Traceback \(most recent call last\):|File ".+", line \d+|at .+:\d+:\d+\)?$)/.test(line),
+  );
   // Python puts the error last; Node puts it first. Either way, the line naming an error type is what a person needs.
   const named = meaningful.filter((line) => /^[\w.]*(Error|Exception|Exit|Interrupt)\b.*:?/.test(line));
   return (named.at(-1) ?? meaningful.at(-1) ?? 'the server reported an internal error').trim();

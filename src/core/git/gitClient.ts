@@ -67,11 +67,16 @@ export class GitCommandError extends Error {
  */
 function runGit(cwd: string, args: string[], env: Record<string, string>, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, env, signal, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, windowsHide: true }, (err, stdout, stderr) => {
-      if (!err) return resolve(stdout);
-      const exitCode = typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : null;
-      if (exitCode !== null && !stderr) return resolve(stdout);
-      reject(exitCode !== null ? new GitCommandError(stderr, exitCode) : err);
-    });
+    execFile(
+      'git',
+      args,
+      { cwd, env, signal, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, windowsHide: true },
+      (err, stdout, stderr) => {
+        if (!err) return resolve(stdout);
+        const exitCode = typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : null;
+        if (exitCode !== null && !stderr) return resolve(stdout);
+        reject(exitCode !== null ? new GitCommandError(stderr, exitCode) : err);
+      },
+    );
   });
 }

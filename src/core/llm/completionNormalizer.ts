@@ -25,7 +25,9 @@ export function normalizeFinishReason(raw: string | null | undefined, hasToolCal
 }
 
 /** Usage in our shape; zeros when the server sent none. */
-export function normalizeUsage(usage: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null | undefined): TokenUsage {
+export function normalizeUsage(
+  usage: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null | undefined,
+): TokenUsage {
   const promptTokens = numberOr0(usage?.prompt_tokens);
   const completionTokens = numberOr0(usage?.completion_tokens);
   const total = numberOr0(usage?.total_tokens);

@@ -23,7 +23,8 @@ export class IncompleteStreamError extends Error {
 /** Why the attempt's own abort signal fired, if it did. */
 export type AbortCause = 'cancelled' | 'timeout' | undefined;
 
-const CONTEXT_LENGTH_PATTERN = /context[_ ]length|context window|maximum context|too many tokens|prompt is too long|exceeds the (?:maximum|context)/i;
+const CONTEXT_LENGTH_PATTERN =
+  /context[_ ]length|context window|maximum context|too many tokens|prompt is too long|exceeds the (?:maximum|context)/i;
 const MAX_SERVER_MESSAGE = 300;
 
 /**
@@ -36,7 +37,8 @@ export function classifyFailure(error: unknown, abortCause: AbortCause): LlmFail
   if (abortCause === 'timeout') return { code: 'TIMEOUT', retryable: true };
 
   const tooLarge = findResponseTooLarge(error);
-  if (tooLarge) return { code: 'RESPONSE_TOO_LARGE', retryable: false, reason: 'response_too_large', receivedBytes: tooLarge.receivedBytes };
+  if (tooLarge)
+    return { code: 'RESPONSE_TOO_LARGE', retryable: false, reason: 'response_too_large', receivedBytes: tooLarge.receivedBytes };
 
   if (error instanceof OpenAI.APIUserAbortError) return { code: 'CANCELLED', retryable: false };
   if (error instanceof OpenAI.APIConnectionTimeoutError) return { code: 'TIMEOUT', retryable: true };
@@ -51,7 +53,10 @@ export function classifyFailure(error: unknown, abortCause: AbortCause): LlmFail
   }
   if (error instanceof Error && error.name === 'AbortError') return { code: 'CANCELLED', retryable: false };
   // undici reports a body cut off while reading as TypeError('terminated') and friends.
-  if (error instanceof TypeError && /terminated|fetch failed|socket|ECONNRESET|other side closed/i.test(`${error.message} ${String(error.cause ?? '')}`)) {
+  if (
+    error instanceof TypeError &&
+    /terminated|fetch failed|socket|ECONNRESET|other side closed/i.test(`${error.message} ${String(error.cause ?? '')}`)
+  ) {
     return { code: 'CONNECTION', retryable: true, serverMessage: shorten(error.message) };
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -72,7 +77,13 @@ function classifyStatus(error: InstanceType<typeof OpenAI.APIError>): LlmFailure
   if (status === 401 || status === 403) return { ...base, code: 'AUTH', retryable: false };
   if (status === 429) {
     const quota = serverCode === 'insufficient_quota' || serverType === 'insufficient_quota';
-    return { ...base, code: 'RATE_LIMIT', retryable: quota ? false : retryable, retryAfterMs, reason: quota ? 'insufficient_quota' : undefined };
+    return {
+      ...base,
+      code: 'RATE_LIMIT',
+      retryable: quota ? false : retryable,
+      retryAfterMs,
+      reason: quota ? 'insufficient_quota' : undefined,
+    };
   }
   if (status === 408) return { ...base, code: 'TIMEOUT', retryable, retryAfterMs };
   if (serverCode === 'context_length_exceeded' || (status < 500 && CONTEXT_LENGTH_PATTERN.test(serverMessage ?? ''))) {

@@ -96,7 +96,14 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
     const stream = typeof callOptions.onDelta === 'function';
     const body = buildRequestBody(callOptions, stream, useMaxCompletionTokens);
     const ctx: LlmCallContext = { provider, baseURL, model: callOptions.model, timeoutMs, retries: 0, maxResponseBytes };
-    log.debug('model call', { provider, baseURL, model: callOptions.model, stream, messages: callOptions.messages.length, tools: callOptions.tools?.length ?? 0 });
+    log.debug('model call', {
+      provider,
+      baseURL,
+      model: callOptions.model,
+      stream,
+      messages: callOptions.messages.length,
+      tools: callOptions.tools?.length ?? 0,
+    });
 
     for (let attempt = 0; ; attempt++) {
       ctx.retries = attempt;
@@ -114,7 +121,13 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
               callOptions.model,
               Date.now() - started,
             );
-        log.debug('model answered', { model: result.model, finishReason: result.finishReason, latencyMs: result.latencyMs, usage: result.usage, retries: attempt });
+        log.debug('model answered', {
+          model: result.model,
+          finishReason: result.finishReason,
+          latencyMs: result.latencyMs,
+          usage: result.usage,
+          retries: attempt,
+        });
         return result;
       } catch (error) {
         attemptControl.dispose(); // before any backoff wait
@@ -170,7 +183,16 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
     }
     if (served.length > 0 && !served.includes(model)) {
       const shown = served.slice(0, 8).join(', ') + (served.length > 8 ? ', …' : '');
-      throw buildLlmError({ code: 'INVALID_REQUEST', retryable: false, reason: 'model_not_found', status: 404, serverMessage: `model '${model}' is not among the models it serves (${shown})` }, ctx);
+      throw buildLlmError(
+        {
+          code: 'INVALID_REQUEST',
+          retryable: false,
+          reason: 'model_not_found',
+          status: 404,
+          serverMessage: `model '${model}' is not among the models it serves (${shown})`,
+        },
+        ctx,
+      );
     }
   }
 
@@ -269,12 +291,20 @@ export function safeBaseURL(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new AgentError('CONFIG', `The base URL '${String(raw).slice(0, 200)}' is not a valid URL. Use a full URL such as http://127.0.0.1:11434/v1 or https://api.openai.com/v1.`, {});
+    throw new AgentError(
+      'CONFIG',
+      `The base URL '${String(raw).slice(0, 200)}' is not a valid URL. Use a full URL such as http://127.0.0.1:11434/v1 or https://api.openai.com/v1.`,
+      {},
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new AgentError('CONFIG', `The base URL must use http or https, not '${url.protocol}'. Use a full URL such as https://api.openai.com/v1.`, {
-      protocol: url.protocol,
-    });
+    throw new AgentError(
+      'CONFIG',
+      `The base URL must use http or https, not '${url.protocol}'. Use a full URL such as https://api.openai.com/v1.`,
+      {
+        protocol: url.protocol,
+      },
+    );
   }
   url.username = '';
   url.password = '';
@@ -294,7 +324,9 @@ export function isOfficialOpenAI(baseURL: string): boolean {
 function positiveInt(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value <= 0) {
-    throw new AgentError('CONFIG', `${name} must be a positive number of milliseconds, got ${String(value)}.`, { [name]: String(value) });
+    throw new AgentError('CONFIG', `${name} must be a positive number of milliseconds, got ${String(value)}.`, {
+      [name]: String(value),
+    });
   }
   return Math.max(1, Math.round(value));
 }
@@ -302,7 +334,11 @@ function positiveInt(value: number | undefined, fallback: number, name: string):
 function positiveByteCount(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value < 1) {
-    throw new AgentError('CONFIG', `${name} must be a positive number of bytes (e.g. ${DEFAULT_MAX_RESPONSE_BYTES} for 8 MB), got ${String(value)}.`, { [name]: String(value) });
+    throw new AgentError(
+      'CONFIG',
+      `${name} must be a positive number of bytes (e.g. ${DEFAULT_MAX_RESPONSE_BYTES} for 8 MB), got ${String(value)}.`,
+      { [name]: String(value) },
+    );
   }
   return Math.round(value);
 }

@@ -77,18 +77,30 @@ export async function resolveProvider(
   registerSecret(envKey);
   const mode = settings.provider ?? 'auto';
   if (!['auto', 'openai', 'ollama', 'replay'].includes(mode)) {
-    throw new AgentError('CONFIG', `Unknown provider '${String(mode)}'. Use one of: auto, openai, ollama, replay.`, { provider: String(mode) });
+    throw new AgentError('CONFIG', `Unknown provider '${String(mode)}'. Use one of: auto, openai, ollama, replay.`, {
+      provider: String(mode),
+    });
   }
   checkAborted(options.signal);
   const inputs: DetectionInputs = { settings, env, probeMs, signal: options.signal };
 
   let resolved: ResolvedProvider;
   if (mode === 'replay') {
-    resolved = { provider: 'replay', baseURL: nonEmpty(settings.baseURL) ?? '', model: model ?? 'replay', source: 'provider replay chosen explicitly' };
+    resolved = {
+      provider: 'replay',
+      baseURL: nonEmpty(settings.baseURL) ?? '',
+      model: model ?? 'replay',
+      source: 'provider replay chosen explicitly',
+    };
   } else if (mode === 'ollama') {
     resolved = await resolveOllama(inputs, 'provider ollama chosen explicitly');
   } else if (mode === 'openai' || nonEmpty(settings.baseURL) || settingsKey) {
-    const why = mode === 'openai' ? 'provider openai chosen explicitly' : nonEmpty(settings.baseURL) ? 'base URL given explicitly' : 'API key given explicitly';
+    const why =
+      mode === 'openai'
+        ? 'provider openai chosen explicitly'
+        : nonEmpty(settings.baseURL)
+          ? 'base URL given explicitly'
+          : 'API key given explicitly';
     resolved = await resolveOpenAI(inputs, why);
   } else if (envKey) {
     resolved = await resolveOpenAI(inputs, 'OPENAI_API_KEY is set');
@@ -98,14 +110,23 @@ export async function resolveProvider(
     const host = ollamaHost(settings, env);
     const probe = await probeOllama(host, probeMs, options.signal);
     if (!probe.reachable) {
-      throw new AgentError('PROVIDER_NOT_CONFIGURED', `No model provider is configured, and no Ollama answered at ${host}. ${HOW_TO_CONFIGURE}`, {
-        ollamaHost: host,
-        checked: ['settings', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', `Ollama at ${host}`],
-      });
+      throw new AgentError(
+        'PROVIDER_NOT_CONFIGURED',
+        `No model provider is configured, and no Ollama answered at ${host}. ${HOW_TO_CONFIGURE}`,
+        {
+          ollamaHost: host,
+          checked: ['settings', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', `Ollama at ${host}`],
+        },
+      );
     }
     resolved = ollamaResult(host, probe.models, model, undefined, 'no OpenAI key or base URL configured; Ollama answered');
   }
-  log.info('model provider resolved', { provider: resolved.provider, baseURL: resolved.baseURL ? safeBaseURL(resolved.baseURL) : '', model: resolved.model, source: resolved.source });
+  log.info('model provider resolved', {
+    provider: resolved.provider,
+    baseURL: resolved.baseURL ? safeBaseURL(resolved.baseURL) : '',
+    model: resolved.model,
+    source: resolved.source,
+  });
   return resolved;
 }
 
@@ -115,9 +136,13 @@ export async function resolveProvider(
  */
 export function createLlmClient(resolved: ResolvedProvider, options: LlmClientOptions = {}): LlmClient {
   if (resolved.provider === 'replay') {
-    throw new AgentError('CONFIG', 'The replay provider needs a cassette: pass --cassette <file> (a recorded session) to replay model answers.', {
-      provider: 'replay',
-    });
+    throw new AgentError(
+      'CONFIG',
+      'The replay provider needs a cassette: pass --cassette <file> (a recorded session) to replay model answers.',
+      {
+        provider: 'replay',
+      },
+    );
   }
   return createOpenAIClient({ ...options, baseURL: resolved.baseURL, apiKey: resolved.apiKey, provider: resolved.provider });
 }
@@ -138,7 +163,10 @@ async function resolveOpenAI({ settings, env, probeMs, signal }: DetectionInputs
   const apiKey = nonEmpty(settings.apiKey) ?? nonEmpty(env.OPENAI_API_KEY);
   const official = isOfficialOpenAI(baseURL);
   if (official && !apiKey) {
-    throw new AgentError('PROVIDER_NOT_CONFIGURED', `OpenAI needs an API key (${why}). ${HOW_TO_CONFIGURE}`, { provider: 'openai', baseURL });
+    throw new AgentError('PROVIDER_NOT_CONFIGURED', `OpenAI needs an API key (${why}). ${HOW_TO_CONFIGURE}`, {
+      provider: 'openai',
+      baseURL,
+    });
   }
   const where = `at ${baseURL}${fromEnv && !fromSettings ? ' (OPENAI_BASE_URL)' : ''}`;
   let model = nonEmpty(settings.model);
@@ -154,7 +182,13 @@ async function resolveOpenAI({ settings, env, probeMs, signal }: DetectionInputs
     model = OPENAI_DEFAULT_MODEL;
     modelWhy = 'default model';
   }
-  return { provider: 'openai', baseURL: rawBaseURL, model, ...(apiKey ? { apiKey } : {}), source: `${why} → OpenAI-compatible ${where}, ${modelWhy} ${model}` };
+  return {
+    provider: 'openai',
+    baseURL: rawBaseURL,
+    model,
+    ...(apiKey ? { apiKey } : {}),
+    source: `${why} → OpenAI-compatible ${where}, ${modelWhy} ${model}`,
+  };
 }
 
 async function resolveOllama({ settings, env, probeMs, signal }: DetectionInputs, why: string): Promise<ResolvedProvider> {
@@ -165,23 +199,43 @@ async function resolveOllama({ settings, env, probeMs, signal }: DetectionInputs
   if (model) return ollamaResult(host, [], model, baseURL, why);
   const probe = await probeOllama(host, probeMs, signal);
   if (!probe.reachable) {
-    throw new AgentError('PROVIDER_NOT_CONFIGURED', `Ollama is not answering at ${host}. Start it with 'ollama serve', or set OLLAMA_HOST to where it runs. ${HOW_TO_CONFIGURE}`, {
-      provider: 'ollama',
-      ollamaHost: host,
-    });
+    throw new AgentError(
+      'PROVIDER_NOT_CONFIGURED',
+      `Ollama is not answering at ${host}. Start it with 'ollama serve', or set OLLAMA_HOST to where it runs. ${HOW_TO_CONFIGURE}`,
+      {
+        provider: 'ollama',
+        ollamaHost: host,
+      },
+    );
   }
   return ollamaResult(host, probe.models, undefined, baseURL, why);
 }
 
-function ollamaResult(host: string, models: string[], configured: string | undefined, baseURL: string | undefined, why: string): ResolvedProvider {
+function ollamaResult(
+  host: string,
+  models: string[],
+  configured: string | undefined,
+  baseURL: string | undefined,
+  why: string,
+): ResolvedProvider {
   const base = baseURL ? baseURL.replace(/\/+$/, '') : `${host}/v1`;
-  if (configured) return { provider: 'ollama', baseURL: base, model: configured, source: `${why} → Ollama at ${host}, configured model ${configured}` };
+  if (configured)
+    return {
+      provider: 'ollama',
+      baseURL: base,
+      model: configured,
+      source: `${why} → Ollama at ${host}, configured model ${configured}`,
+    };
   const first = models[0];
   if (!first) {
-    throw new AgentError('PROVIDER_NOT_CONFIGURED', `Ollama at ${host} has no models yet. Pull one, e.g. 'ollama pull llama3.2', or configure another provider.`, {
-      provider: 'ollama',
-      ollamaHost: host,
-    });
+    throw new AgentError(
+      'PROVIDER_NOT_CONFIGURED',
+      `Ollama at ${host} has no models yet. Pull one, e.g. 'ollama pull llama3.2', or configure another provider.`,
+      {
+        provider: 'ollama',
+        ollamaHost: host,
+      },
+    );
   }
   return { provider: 'ollama', baseURL: base, model: first, source: `${why} → Ollama at ${host}, first listed model ${first}` };
 }
@@ -195,10 +249,16 @@ export function normalizeOllamaHost(raw: string | undefined): string {
   try {
     url = new URL(withScheme);
   } catch {
-    throw new AgentError('CONFIG', `OLLAMA_HOST '${value.slice(0, 200)}' is not a valid host. Use host:port, e.g. 127.0.0.1:11434.`, { ollamaHost: value.slice(0, 200) });
+    throw new AgentError(
+      'CONFIG',
+      `OLLAMA_HOST '${value.slice(0, 200)}' is not a valid host. Use host:port, e.g. 127.0.0.1:11434.`,
+      { ollamaHost: value.slice(0, 200) },
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new AgentError('CONFIG', `OLLAMA_HOST must use http or https, not '${url.protocol}'.`, { ollamaHost: value.slice(0, 200) });
+    throw new AgentError('CONFIG', `OLLAMA_HOST must use http or https, not '${url.protocol}'.`, {
+      ollamaHost: value.slice(0, 200),
+    });
   }
   // Ollama listens on 0.0.0.0 when told to; clients connect to loopback.
   if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
@@ -244,19 +304,30 @@ async function runOllamaProbe(host: string, timeoutMs: number): Promise<OllamaPr
     log.debug('no Ollama at host', { host });
     return { reachable: false, models: [] };
   }
-  const models = ((body as { models: unknown[] }).models)
-    .map((m) => (m && typeof m === 'object' ? ((m as { name?: unknown; model?: unknown }).name ?? (m as { model?: unknown }).model) : undefined))
+  const models = (body as { models: unknown[] }).models
+    .map((m) =>
+      m && typeof m === 'object'
+        ? ((m as { name?: unknown; model?: unknown }).name ?? (m as { model?: unknown }).model)
+        : undefined,
+    )
     .filter((name): name is string => typeof name === 'string' && name.length > 0);
   log.debug('Ollama answered', { host, models: models.length });
   return { reachable: true, models };
 }
 
 /** `GET {baseURL}/models` of an OpenAI-compatible server; [] when it does not answer in time. */
-async function listModels(baseURL: string, apiKey: string | undefined, timeoutMs: number, signal: AbortSignal | undefined): Promise<string[]> {
+async function listModels(
+  baseURL: string,
+  apiKey: string | undefined,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
   const body = await raceAbort(fetchJson(`${baseURL}/models`, apiKey, timeoutMs), signal);
   const data = body && typeof body === 'object' ? (body as { data?: unknown }).data : undefined;
   if (!Array.isArray(data)) return [];
-  return data.map((m) => (m && typeof m === 'object' ? (m as { id?: unknown }).id : undefined)).filter((id): id is string => typeof id === 'string' && id.length > 0);
+  return data
+    .map((m) => (m && typeof m === 'object' ? (m as { id?: unknown }).id : undefined))
+    .filter((id): id is string => typeof id === 'string' && id.length > 0);
 }
 
 /** GET a JSON document; undefined on any failure (unreachable, timeout, not 2xx, not JSON). */

@@ -95,7 +95,11 @@ export function limitResponseBytes(fetchImpl: FetchFunction, maxBytes: number): 
         return source.cancel(reason);
       },
     });
-    const wrapped = new Response(limited, { status: response.status, statusText: response.statusText, headers: response.headers });
+    const wrapped = new Response(limited, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
     Object.defineProperty(wrapped, 'url', { value: response.url });
     return wrapped;
   };

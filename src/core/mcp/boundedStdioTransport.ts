@@ -35,7 +35,11 @@ export class StdioOutputLimitError extends Error {
     /** The bound in bytes. */
     readonly limitBytes: number,
   ) {
-    super(kind === 'line_too_long' ? `stdout line longer than ${limitBytes} bytes` : `more than ${limitBytes} bytes of non-JSON-RPC stdout`);
+    super(
+      kind === 'line_too_long'
+        ? `stdout line longer than ${limitBytes} bytes`
+        : `more than ${limitBytes} bytes of non-JSON-RPC stdout`,
+    );
     this.name = 'StdioOutputLimitError';
   }
 }
@@ -136,7 +140,8 @@ export class BoundedStdioTransport implements Transport {
       return;
     }
     const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-    const waitOrGiveUp = (): Promise<void> => Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, 2000).unref())]);
+    const waitOrGiveUp = (): Promise<void> =>
+      Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, 2000).unref())]);
     try {
       child.stdin?.end();
     } catch {
@@ -191,7 +196,9 @@ export class BoundedStdioTransport implements Transport {
     if (this.nonProtocolBytes > this.maxNonProtocolBytes) return this.refuse('non_protocol_output', this.maxNonProtocolBytes);
     // Reported a few times, not once per line: a chatty server would flood the log.
     if (++this.nonProtocolLines <= REPORTED_NON_PROTOCOL_LINES) {
-      this.onerror?.(problem instanceof Error ? problem : new Error(`stdout line that is not a JSON-RPC message: ${line.slice(0, 80)}`));
+      this.onerror?.(
+        problem instanceof Error ? problem : new Error(`stdout line that is not a JSON-RPC message: ${line.slice(0, 80)}`),
+      );
     }
   }
 

@@ -9,7 +9,13 @@ export class McpServerError extends AgentError {
   /** The configured server name. */
   readonly server: string;
 
-  constructor(code: ErrorCode, server: string, message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+  constructor(
+    code: ErrorCode,
+    server: string,
+    message: string,
+    details: Record<string, unknown> = {},
+    options?: { cause?: unknown },
+  ) {
     super(code, message, { ...details, server }, options);
     this.name = 'McpServerError';
     this.server = server;

@@ -55,16 +55,35 @@ export class McpHub {
       const rawName = typeof (raw as { name?: unknown })?.name === 'string' ? (raw as { name: string }).name : `#${index + 1}`;
       if (!parsed.success) {
         const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(server)'}: ${i.message}`);
-        const error = new McpServerError('CONFIG', rawName, `MCP server "${rawName}" is misconfigured:\n${problems.map((p) => `  - ${p}`).join('\n')}`, {
-          problems,
-        });
-        names.push(this.record(uniqueKey(rawName, this.statuses), { name: rawName, state: 'failed', tools: [], error: error.toJSON() }));
+        const error = new McpServerError(
+          'CONFIG',
+          rawName,
+          `MCP server "${rawName}" is misconfigured:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+          {
+            problems,
+          },
+        );
+        names.push(
+          this.record(uniqueKey(rawName, this.statuses), { name: rawName, state: 'failed', tools: [], error: error.toJSON() }),
+        );
         return;
       }
       const config = parsed.data;
       if (this.statuses.has(config.name)) {
-        const error = new McpServerError('CONFIG', config.name, `Two MCP servers are named "${config.name}"; names must be unique. The second one was skipped.`);
-        names.push(this.record(uniqueKey(config.name, this.statuses), { name: config.name, transport: config.transport, state: 'failed', tools: [], error: error.toJSON() }));
+        const error = new McpServerError(
+          'CONFIG',
+          config.name,
+          `Two MCP servers are named "${config.name}"; names must be unique. The second one was skipped.`,
+        );
+        names.push(
+          this.record(uniqueKey(config.name, this.statuses), {
+            name: config.name,
+            transport: config.transport,
+            state: 'failed',
+            tools: [],
+            error: error.toJSON(),
+          }),
+        );
         return;
       }
       names.push(config.name);
@@ -129,7 +148,11 @@ export class McpHub {
       const failure =
         error instanceof McpServerError
           ? error
-          : new McpServerError('CONFIG', config.name, `MCP server "${config.name}" could not be registered: ${error instanceof Error ? error.message : String(error)}`);
+          : new McpServerError(
+              'CONFIG',
+              config.name,
+              `MCP server "${config.name}" could not be registered: ${error instanceof Error ? error.message : String(error)}`,
+            );
       await connection.close();
       this.connections.delete(config.name);
       current.state = 'failed';

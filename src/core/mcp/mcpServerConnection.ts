@@ -7,7 +7,12 @@ import { formatByteSize } from '../llm/responseSizeLimit';
 import { getLogger, type Logger } from '../logging/logger';
 import { redactSecrets, registerSecret } from '../security/redact';
 import type { ToolOutput } from '../tools/types';
-import { BoundedStdioTransport, DEFAULT_MCP_MAX_LINE_BYTES, DEFAULT_MCP_MAX_NON_PROTOCOL_BYTES, type StdioOutputLimitError } from './boundedStdioTransport';
+import {
+  BoundedStdioTransport,
+  DEFAULT_MCP_MAX_LINE_BYTES,
+  DEFAULT_MCP_MAX_NON_PROTOCOL_BYTES,
+  type StdioOutputLimitError,
+} from './boundedStdioTransport';
 import type { McpServerConfig } from './config';
 import { McpServerError, McpToolError } from './errors';
 import { mcpResultToOutput, type McpCallResult } from './toolResult';
@@ -107,7 +112,8 @@ export class McpServerConnection {
 
   /** Starts/reaches the server and runs `initialize`. Throws McpServerError; the connection is then closed. */
   async connect(signal?: AbortSignal): Promise<void> {
-    if (this.stateValue !== 'idle') throw new McpServerError('CONFIG', this.name, `MCP server "${this.name}" was already started.`);
+    if (this.stateValue !== 'idle')
+      throw new McpServerError('CONFIG', this.name, `MCP server "${this.name}" was already started.`);
     this.stateValue = 'connecting';
     const timeout = this.config.connectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS;
     try {
@@ -156,7 +162,11 @@ export class McpServerConnection {
   }
 
   /** Calls one tool by its server-side name. An `isError` result or a failed call throws McpToolError. */
-  async callTool(tool: string, args: Record<string, unknown>, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<ToolOutput> {
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<ToolOutput> {
     if (this.stateValue !== 'connected' || !this.client) {
       throw new McpToolError(
         'CONNECTION',
@@ -168,9 +178,13 @@ export class McpServerConnection {
     const timeout = options.timeoutMs ?? this.config.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS;
     let result: McpCallResult;
     try {
-      result = (await this.client.callTool({ name: tool, arguments: args }, undefined, { timeout, signal: options.signal })) as McpCallResult;
+      result = (await this.client.callTool({ name: tool, arguments: args }, undefined, {
+        timeout,
+        signal: options.signal,
+      })) as McpCallResult;
     } catch (error) {
-      if (options.signal?.aborted) throw new McpToolError('CANCELLED', this.name, tool, `MCP tool ${tool} was cancelled.`, { cause: error });
+      if (options.signal?.aborted)
+        throw new McpToolError('CANCELLED', this.name, tool, `MCP tool ${tool} was cancelled.`, { cause: error });
       const timedOut = error instanceof McpError && error.code === (McpErrorCode.RequestTimeout as number);
       throw new McpToolError(
         timedOut ? 'TIMEOUT' : 'TOOL_FAILED',
@@ -184,7 +198,12 @@ export class McpServerConnection {
     }
     const output = mcpResultToOutput(result);
     if (result.isError) {
-      throw new McpToolError('TOOL_FAILED', this.name, tool, `MCP tool ${tool} on server "${this.name}" reported an error: ${output.content || '(no message)'}`);
+      throw new McpToolError(
+        'TOOL_FAILED',
+        this.name,
+        tool,
+        `MCP tool ${tool} on server "${this.name}" reported an error: ${output.content || '(no message)'}`,
+      );
     }
     return output;
   }
@@ -265,9 +284,14 @@ export class McpServerConnection {
   }
 
   private closedError(when: string): McpServerError {
-    return new McpServerError('CONNECTION', this.name, `MCP server "${this.name}" closed the connection ${when}.${this.stderrNote()}`, {
-      stderr: this.stderrTail.trim().slice(-1000),
-    });
+    return new McpServerError(
+      'CONNECTION',
+      this.name,
+      `MCP server "${this.name}" closed the connection ${when}.${this.stderrNote()}`,
+      {
+        stderr: this.stderrTail.trim().slice(-1000),
+      },
+    );
   }
 
   /** The error for a stdio server whose stdout crossed a bound (it has been killed), if it did. */
@@ -307,13 +331,25 @@ export class McpServerConnection {
     }
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (code === 'ENOENT' || code === 'EACCES') {
-      return new McpServerError('CONNECTION', this.name, `MCP server "${this.name}" could not be started: ${where} (${code}). Check the command and PATH.`, {
-        step,
-      }, { cause: error });
+      return new McpServerError(
+        'CONNECTION',
+        this.name,
+        `MCP server "${this.name}" could not be started: ${where} (${code}). Check the command and PATH.`,
+        {
+          step,
+        },
+        { cause: error },
+      );
     }
-    return new McpServerError('CONNECTION', this.name, `MCP server "${this.name}" (${where}) failed to ${step}: ${messageOf(error)}${this.stderrNote()}`, { step }, {
-      cause: error,
-    });
+    return new McpServerError(
+      'CONNECTION',
+      this.name,
+      `MCP server "${this.name}" (${where}) failed to ${step}: ${messageOf(error)}${this.stderrNote()}`,
+      { step },
+      {
+        cause: error,
+      },
+    );
   }
 
   private async fail(error: McpServerError): Promise<void> {

@@ -35,7 +35,10 @@ function describeItem(item: Record<string, unknown>): string {
     case 'resource': {
       const resource = (item.resource ?? {}) as Record<string, unknown>;
       if (typeof resource.text === 'string') return resource.text;
-      return `[resource ${String(resource.uri ?? '')} ${String(resource.mimeType ?? '')}, ${approxBytes(resource.blob)} bytes]`.replace(/\s+,/, ',');
+      return `[resource ${String(resource.uri ?? '')} ${String(resource.mimeType ?? '')}, ${approxBytes(resource.blob)} bytes]`.replace(
+        /\s+,/,
+        ',',
+      );
     }
     default:
       return JSON.stringify(item);

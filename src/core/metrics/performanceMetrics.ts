@@ -106,7 +106,12 @@ export class PerformanceMetrics {
     return {
       frameworkInitMs: this.frameworkInitMs,
       agentCreation: this.creation.summary(),
-      execution: { ...this.execution.summary(), succeeded: this.succeeded, failed: this.failed, successRate: total ? this.succeeded / total : 0 },
+      execution: {
+        ...this.execution.summary(),
+        succeeded: this.succeeded,
+        failed: this.failed,
+        successRate: total ? this.succeeded / total : 0,
+      },
       tokens: { ...this.tokens },
     };
   }
@@ -115,7 +120,11 @@ export class PerformanceMetrics {
 /** Lists each target the snapshot misses, as `name: actual vs target` (empty when all are met). */
 export function checkTargets(snapshot: MetricsSnapshot, targets: PerformanceTargets): string[] {
   const misses: string[] = [];
-  if (targets.frameworkInitMs !== undefined && snapshot.frameworkInitMs !== undefined && snapshot.frameworkInitMs > targets.frameworkInitMs) {
+  if (
+    targets.frameworkInitMs !== undefined &&
+    snapshot.frameworkInitMs !== undefined &&
+    snapshot.frameworkInitMs > targets.frameworkInitMs
+  ) {
     misses.push(`frameworkInitMs: ${snapshot.frameworkInitMs.toFixed(2)} > ${targets.frameworkInitMs}`);
   }
   if (targets.executionP95Ms !== undefined && snapshot.execution.p95 > targets.executionP95Ms) {
@@ -124,7 +133,11 @@ export function checkTargets(snapshot: MetricsSnapshot, targets: PerformanceTarg
   if (targets.agentCreationP95Ms !== undefined && snapshot.agentCreation.p95 > targets.agentCreationP95Ms) {
     misses.push(`agentCreationP95Ms: ${snapshot.agentCreation.p95.toFixed(3)} > ${targets.agentCreationP95Ms}`);
   }
-  if (targets.minSuccessRate !== undefined && snapshot.execution.count > 0 && snapshot.execution.successRate < targets.minSuccessRate) {
+  if (
+    targets.minSuccessRate !== undefined &&
+    snapshot.execution.count > 0 &&
+    snapshot.execution.successRate < targets.minSuccessRate
+  ) {
     misses.push(`minSuccessRate: ${snapshot.execution.successRate.toFixed(3)} < ${targets.minSuccessRate}`);
   }
   return misses;

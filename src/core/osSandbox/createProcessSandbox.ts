@@ -11,7 +11,11 @@ import { UnconfinedSandbox } from './unconfined';
  * sandbox (bubblewrap on Linux, seatbelt on macOS), or AgentError `SANDBOX_UNAVAILABLE` naming the
  * reason when it cannot start here; mode `off`: an unconfined pass-through whose description says so.
  */
-export async function createProcessSandbox(mode: SandboxMode, policy: SandboxPolicy, locator: SandboxLocator = {}): Promise<ProcessSandbox> {
+export async function createProcessSandbox(
+  mode: SandboxMode,
+  policy: SandboxPolicy,
+  locator: SandboxLocator = {},
+): Promise<ProcessSandbox> {
   if (mode === 'off') return new UnconfinedSandbox();
   const probe = await probeSandbox(locator);
   if (!probe.available) {

@@ -2,7 +2,16 @@
  * The OS sandbox for processes that run code an agent wrote or a kata named (test runs, quality
  * gates, `run_command`): bubblewrap on Linux, seatbelt on macOS.
  */
-export type { SandboxMode, SandboxKind, SandboxPolicy, ProcessLaunch, WrappedLaunch, ProcessSandbox, SandboxProbe, SandboxLocator } from './types';
+export type {
+  SandboxMode,
+  SandboxKind,
+  SandboxPolicy,
+  ProcessLaunch,
+  WrappedLaunch,
+  ProcessSandbox,
+  SandboxProbe,
+  SandboxLocator,
+} from './types';
 export { probeSandbox, findBubblewrap, BWRAP_PATH_VARIABLE, BWRAP_MISSING } from './probeSandbox';
 export { createProcessSandbox } from './createProcessSandbox';
 export { worktreePolicy } from './worktreePolicy';

@@ -37,7 +37,11 @@ export function resolvePolicy(policy: SandboxPolicy): ResolvedPolicy {
     for (const p of paths ?? []) if (!isAbsolute(p)) throw new TypeError(`Sandbox policy paths must be absolute: '${p}'`);
     return unique((paths ?? []).map(realPathOf));
   };
-  return { writableRoots: resolve(policy.writableRoots), readOnlyPaths: resolve(policy.readOnlyPaths), readableRoots: resolve(policy.readableRoots) };
+  return {
+    writableRoots: resolve(policy.writableRoots),
+    readOnlyPaths: resolve(policy.readOnlyPaths),
+    readableRoots: resolve(policy.readableRoots),
+  };
 }
 
 /** The real path of the launch's HOME when it is a real folder other than `/` (the folder the sandbox hides). */
@@ -57,7 +61,21 @@ export function homeToHide(env: NodeJS.ProcessEnv): string | undefined {
  * Version managers whose whole folder under HOME is a toolchain store (no credentials): a shim on PATH
  * (`~/.pyenv/shims/python3`) runs a version elsewhere in that folder, so the folder is shown whole.
  */
-const VERSION_MANAGER_ROOTS = new Set(['.pyenv', '.rbenv', '.nodenv', '.goenv', '.jenv', '.plenv', '.nvm', '.fnm', '.volta', '.asdf', '.bun', '.deno', '.pixi']);
+const VERSION_MANAGER_ROOTS = new Set([
+  '.pyenv',
+  '.rbenv',
+  '.nodenv',
+  '.goenv',
+  '.jenv',
+  '.plenv',
+  '.nvm',
+  '.fnm',
+  '.volta',
+  '.asdf',
+  '.bun',
+  '.deno',
+  '.pixi',
+]);
 
 /**
  * Language installations under HOME that the launch's PATH uses, shown read-only so `node` or `python3`

@@ -28,7 +28,10 @@ function isExecutable(path: string): boolean {
 export function findBubblewrap(locator: SandboxLocator = {}): { path?: string; explicit?: string } {
   const explicit = locator.bwrapPath ?? process.env[BWRAP_PATH_VARIABLE];
   if (explicit) return { path: isExecutable(explicit) ? explicit : undefined, explicit };
-  const candidates = (process.env.PATH ?? '').split(delimiter).filter(isAbsolute).map((dir) => join(dir, 'bwrap'));
+  const candidates = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter(isAbsolute)
+    .map((dir) => join(dir, 'bwrap'));
   return { path: [...candidates, '/usr/bin/bwrap'].find(isExecutable) };
 }
 
@@ -45,11 +48,17 @@ function tryRun(file: string, args: string[]): Promise<string | undefined> {
 
 async function probeBubblewrap(locator: SandboxLocator): Promise<SandboxProbe> {
   const { path, explicit } = findBubblewrap(locator);
-  if (!path) return { available: false, kind: 'bubblewrap', reason: explicit ? `${BWRAP_MISSING}: no executable at ${explicit}` : BWRAP_MISSING };
+  if (!path)
+    return {
+      available: false,
+      kind: 'bubblewrap',
+      reason: explicit ? `${BWRAP_MISSING}: no executable at ${explicit}` : BWRAP_MISSING,
+    };
   // The same flags as a real launch, so a restriction on any of them shows up here.
   const args = bubblewrapArgs({ policy: { writableRoots: [], readOnlyPaths: [], readableRoots: [] }, cwd: '/' });
   const failure = await tryRun(path, [...args, 'true']);
-  if (failure) return { available: false, kind: 'bubblewrap', reason: `bubblewrap (${path}) cannot start a sandbox here: ${failure}` };
+  if (failure)
+    return { available: false, kind: 'bubblewrap', reason: `bubblewrap (${path}) cannot start a sandbox here: ${failure}` };
   return { available: true, kind: 'bubblewrap', reason: `bubblewrap (${path}) works` };
 }
 
@@ -64,7 +73,11 @@ function probeFor(locator: SandboxLocator): Promise<SandboxProbe> {
   if (process.platform === 'linux') return probeBubblewrap(locator);
   if (process.platform === 'darwin') return probeSeatbelt();
   const kind: SandboxKind = 'none';
-  return Promise.resolve({ available: false, kind, reason: `${process.platform === 'win32' ? 'Windows' : process.platform} has no OS sandbox that needs no installation` });
+  return Promise.resolve({
+    available: false,
+    kind,
+    reason: `${process.platform === 'win32' ? 'Windows' : process.platform} has no OS sandbox that needs no installation`,
+  });
 }
 
 /**

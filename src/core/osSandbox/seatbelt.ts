@@ -51,7 +51,9 @@ export function seatbeltProfile(layout: SeatbeltLayout): string {
     '(allow pseudo-tty)',
     '(allow mach-lookup (global-name "com.apple.system.opendirectoryd.libinfo") (global-name "com.apple.PowerManagement.control") (global-name "com.apple.system.logger"))',
     '(allow file-ioctl (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (regex #"^/dev/ttys[0-9]+$"))',
-    home ? `(allow file-read* (require-all (subpath "/") (require-not (subpath ${sbString(home)}))))` : '(allow file-read* (subpath "/"))',
+    home
+      ? `(allow file-read* (require-all (subpath "/") (require-not (subpath ${sbString(home)}))))`
+      : '(allow file-read* (subpath "/"))',
   ];
   const visible = [...policy.readableRoots, ...policy.writableRoots];
   if (visible.length) lines.push(`(allow file-read* ${subpaths(visible)})`);
@@ -64,7 +66,9 @@ export function seatbeltProfile(layout: SeatbeltLayout): string {
     lines.push(`(allow file-write* (require-all (subpath ${sbString(root)})${exceptions ? ` ${exceptions}` : ''}))`);
   }
   if (layout.tmpDirs.length) lines.push(`(allow file-write* ${subpaths(layout.tmpDirs)})`);
-  lines.push('(allow file-write* (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (regex #"^/dev/fd/[0-9]+$") (regex #"^/dev/ttys[0-9]+$"))');
+  lines.push(
+    '(allow file-write* (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (regex #"^/dev/fd/[0-9]+$") (regex #"^/dev/ttys[0-9]+$"))',
+  );
   lines.push('(deny network*)');
   return `${lines.join('\n')}\n`;
 }
@@ -84,7 +88,9 @@ export class SeatbeltSandbox implements ProcessSandbox {
   }
 
   wrap(launch: ProcessLaunch): WrappedLaunch {
-    const tmpDirs = [...new Set(['/private/tmp', realPathOf(tmpdir()), ...(launch.env.TMPDIR ? [realPathOf(launch.env.TMPDIR)] : [])])];
+    const tmpDirs = [
+      ...new Set(['/private/tmp', realPathOf(tmpdir()), ...(launch.env.TMPDIR ? [realPathOf(launch.env.TMPDIR)] : [])]),
+    ];
     const profile = seatbeltProfile({ policy: this.policy, home: homeToHide(launch.env), tmpDirs });
     return { command: SANDBOX_EXEC, args: ['-p', profile, ...sandboxedCommand(launch)], env: { ...launch.env }, shell: false };
   }

@@ -68,7 +68,13 @@ class BoundedText {
 
 /** The scrubbed launch, wrapped by the sandbox when there is one. */
 function prepareLaunch(options: RunProcessOptions): WrappedLaunch {
-  const launch = { command: options.command, args: options.args ?? [], shell: options.shell ?? false, cwd: options.cwd, env: scrubEnv(options.env ?? process.env) };
+  const launch = {
+    command: options.command,
+    args: options.args ?? [],
+    shell: options.shell ?? false,
+    cwd: options.cwd,
+    env: scrubEnv(options.env ?? process.env),
+  };
   return options.sandbox ? options.sandbox.wrap(launch) : launch;
 }
 
@@ -97,7 +103,18 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       output.push(`Could not start '${options.command}' in the sandbox: ${message}\n`);
-      resolve({ exitCode: null, signal: null, stdout: '', stderr: '', output: output.toString(), timedOut: false, cancelled: false, truncated: false, spawnError: message, durationMs: Date.now() - started });
+      resolve({
+        exitCode: null,
+        signal: null,
+        stdout: '',
+        stderr: '',
+        output: output.toString(),
+        timedOut: false,
+        cancelled: false,
+        truncated: false,
+        spawnError: message,
+        durationMs: Date.now() - started,
+      });
       return;
     }
 

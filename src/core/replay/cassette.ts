@@ -45,7 +45,8 @@ export type Cassette = z.infer<typeof CassetteSchema>;
 function textOf(message: ChatMessage): string {
   const content = (message as { content?: unknown }).content;
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((p) => (typeof p === 'object' && p && 'text' in p ? String(p.text) : '')).join('');
+  if (Array.isArray(content))
+    return content.map((p) => (typeof p === 'object' && p && 'text' in p ? String(p.text) : '')).join('');
   return '';
 }
 
@@ -69,7 +70,9 @@ export async function readCassette(path: string): Promise<Cassette> {
   try {
     text = await readFile(path, 'utf8');
   } catch {
-    throw new AgentError('CONFIG', `Cannot read the cassette file '${path}'. Record one with --record FILE, or check the path.`, { path });
+    throw new AgentError('CONFIG', `Cannot read the cassette file '${path}'. Record one with --record FILE, or check the path.`, {
+      path,
+    });
   }
   let parsed: unknown;
   try {
@@ -79,7 +82,11 @@ export async function readCassette(path: string): Promise<Cassette> {
   }
   const result = CassetteSchema.safeParse(parsed);
   if (!result.success) {
-    throw new AgentError('CONFIG', `The cassette '${path}' is not a tdd-agent cassette: ${result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`, { path });
+    throw new AgentError(
+      'CONFIG',
+      `The cassette '${path}' is not a tdd-agent cassette: ${result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
+      { path },
+    );
   }
   return result.data;
 }

@@ -9,7 +9,11 @@ export class RecordingLlmClient implements LlmClient {
   readonly cassette: Cassette = { format: 'tdd-agent-cassette', version: 1, recordedAt: new Date().toISOString(), exchanges: [] };
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly inner: LlmClient, private readonly path: string, note?: string) {
+  constructor(
+    private readonly inner: LlmClient,
+    private readonly path: string,
+    note?: string,
+  ) {
     if (note) this.cassette.note = note;
   }
 

@@ -12,7 +12,10 @@ export class ReplayLlmClient implements LlmClient {
   readonly provider = 'replay' as const;
   private next = 0;
 
-  constructor(private readonly cassette: Cassette, private readonly source = 'cassette') {}
+  constructor(
+    private readonly cassette: Cassette,
+    private readonly source = 'cassette',
+  ) {}
 
   /** Loads a cassette file. */
   static async fromFile(path: string): Promise<ReplayLlmClient> {
@@ -31,11 +34,21 @@ export class ReplayLlmClient implements LlmClient {
     const exchange = this.cassette.exchanges[index];
     const actual = fingerprint(options);
     if (!exchange) {
-      throw new AgentError('REPLAY_DIVERGED', `The conversation went past the end of the cassette (${this.cassette.exchanges.length} exchanges recorded) in '${this.source}'. Record the session again with --record.`, { exchange: index, actual });
+      throw new AgentError(
+        'REPLAY_DIVERGED',
+        `The conversation went past the end of the cassette (${this.cassette.exchanges.length} exchanges recorded) in '${this.source}'. Record the session again with --record.`,
+        { exchange: index, actual },
+      );
     }
     if (!isDeepStrictEqual(exchange.request, actual)) {
-      const differing = Object.keys(actual).filter((k) => !isDeepStrictEqual(actual[k as keyof typeof actual], exchange.request[k as keyof typeof actual]));
-      throw new AgentError('REPLAY_DIVERGED', `The conversation diverged from the cassette '${this.source}' at exchange ${index + 1} (${differing.join(', ')} differ). Record the session again with --record.`, { exchange: index, differing, expected: exchange.request, actual });
+      const differing = Object.keys(actual).filter(
+        (k) => !isDeepStrictEqual(actual[k as keyof typeof actual], exchange.request[k as keyof typeof actual]),
+      );
+      throw new AgentError(
+        'REPLAY_DIVERGED',
+        `The conversation diverged from the cassette '${this.source}' at exchange ${index + 1} (${differing.join(', ')} differ). Record the session again with --record.`,
+        { exchange: index, differing, expected: exchange.request, actual },
+      );
     }
     this.next++;
     const response = { ...exchange.response, latencyMs: 0 };

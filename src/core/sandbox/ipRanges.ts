@@ -76,7 +76,8 @@ function blockedV6(ip: string): string | undefined {
     const why = blockedV4(embeddedV4(g));
     return why ? `${why} (embedded in an IPv6 address)` : undefined;
   }
-  if (g[0] === 0xfd00 && g[1] === 0x0ec2 && g.slice(2, 7).every((x) => x === 0) && g[7] === 0x254) return 'a cloud metadata address';
+  if (g[0] === 0xfd00 && g[1] === 0x0ec2 && g.slice(2, 7).every((x) => x === 0) && g[7] === 0x254)
+    return 'a cloud metadata address';
   if ((g[0]! & 0xfe00) === 0xfc00) return 'a unique local (private) address';
   if ((g[0]! & 0xffc0) === 0xfe80) return 'a link-local address';
   if ((g[0]! & 0xffc0) === 0xfec0) return 'a site-local (private) address';

@@ -36,7 +36,10 @@ const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata.goog', 'in
 const NOTHING_SENT = 'Nothing was sent.';
 
 function canonicalHost(host: string): string {
-  let h = host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  let h = host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   if (isIP(h) === 6) h = new URL(`http://[${h}]`).hostname.replace(/^\[|\]$/g, '');
   return h;
 }
@@ -72,7 +75,11 @@ export async function vetUrl(rawUrl: string, options: NetworkGuardOptions = {}):
   try {
     url = new URL(rawUrl);
   } catch {
-    throw new AgentError('VALIDATION', `'${rawUrl}' is not a valid absolute URL (expected e.g. https://example.com/path). ${NOTHING_SENT}`, { url: rawUrl });
+    throw new AgentError(
+      'VALIDATION',
+      `'${rawUrl}' is not a valid absolute URL (expected e.g. https://example.com/path). ${NOTHING_SENT}`,
+      { url: rawUrl },
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     refuse(rawUrl, `only http and https are allowed, not '${url.protocol.replace(/:$/, '')}'`);
@@ -91,7 +98,10 @@ export async function vetUrl(rawUrl: string, options: NetworkGuardOptions = {}):
       addresses = await (options.resolve ?? defaultResolve)(hostname);
     } catch (error) {
       const code = (error as { code?: string }).code ?? 'lookup failed';
-      throw new AgentError('CONNECTION', `Could not resolve host '${hostname}' (${code}). Check the URL. ${NOTHING_SENT}`, { url: rawUrl, code });
+      throw new AgentError('CONNECTION', `Could not resolve host '${hostname}' (${code}). Check the URL. ${NOTHING_SENT}`, {
+        url: rawUrl,
+        code,
+      });
     }
     if (addresses.length === 0) {
       throw new AgentError('CONNECTION', `Host '${hostname}' has no addresses. ${NOTHING_SENT}`, { url: rawUrl });
@@ -103,9 +113,13 @@ export async function vetUrl(rawUrl: string, options: NetworkGuardOptions = {}):
       const why = blockedAddressReason(address);
       if (why && !allowListed(allowHosts, canonicalHost(address))) {
         const via = literal ? `${address} is ${why}` : `'${hostname}' resolves to ${address}, ${why}`;
-        refuse(rawUrl, `${via}; tools may not reach loopback, private, link-local or metadata addresses unless the host is allow-listed`, {
-          address,
-        });
+        refuse(
+          rawUrl,
+          `${via}; tools may not reach loopback, private, link-local or metadata addresses unless the host is allow-listed`,
+          {
+            address,
+          },
+        );
       }
     }
   }

@@ -65,14 +65,22 @@ async function realLocation(candidate: string): Promise<{ real: string; dangling
  *
  * @throws SandboxViolationError with a workspace-relative message.
  */
-export async function confineToWorkspace(workspaceRoot: string, input: string): Promise<WorkspacePath & { realRelative: string }> {
+export async function confineToWorkspace(
+  workspaceRoot: string,
+  input: string,
+): Promise<WorkspacePath & { realRelative: string }> {
   if (typeof input !== 'string') refuse(String(input), 'the path must be a string');
   if (input.includes('\0')) refuse(input.replace(/\0/g, '\\0'), 'the path contains a NUL byte');
   let root: string;
   try {
     root = await realpath(workspaceRoot);
   } catch (error) {
-    throw new AgentError('CONFIG', `The workspace root is not accessible (${(error as { code?: string }).code ?? 'error'}); open an existing folder as the workspace.`, {}, { cause: error });
+    throw new AgentError(
+      'CONFIG',
+      `The workspace root is not accessible (${(error as { code?: string }).code ?? 'error'}); open an existing folder as the workspace.`,
+      {},
+      { cause: error },
+    );
   }
   const given = input.trim() === '' ? '.' : input;
 
@@ -84,10 +92,12 @@ export async function confineToWorkspace(workspaceRoot: string, input: string): 
     if (!isInside(root, candidate) && isInside(lexicalRoot, candidate)) {
       candidate = path.join(root, path.relative(lexicalRoot, candidate));
     }
-    if (!isInside(root, candidate)) refuse(input, 'it is an absolute path outside the workspace; use a path relative to the workspace root');
+    if (!isInside(root, candidate))
+      refuse(input, 'it is an absolute path outside the workspace; use a path relative to the workspace root');
   } else {
     candidate = path.resolve(root, given);
-    if (!isInside(root, candidate)) refuse(input, "it leads outside the workspace through '..'; use a path inside the workspace root");
+    if (!isInside(root, candidate))
+      refuse(input, "it leads outside the workspace through '..'; use a path inside the workspace root");
   }
 
   const relative = toWorkspaceRelative(root, candidate);
@@ -126,17 +136,17 @@ export interface WorkspaceAccess {
  *
  * @throws SandboxViolationError whose message says why and that nothing was changed.
  */
-export async function resolveWorkspacePath(
-  context: WorkspaceAccess,
-  input: string,
-  access: PathAccess,
-): Promise<WorkspacePath> {
+export async function resolveWorkspacePath(context: WorkspaceAccess, input: string, access: PathAccess): Promise<WorkspacePath> {
   const resolved = await confineToWorkspace(context.workspaceRoot, input);
   const { relative, realRelative } = resolved;
   if (access !== 'read') {
-    if (relative === '.' || realRelative === '.') refuse(input, `it names the workspace root itself, which cannot be ${access === 'write' ? 'written' : 'deleted'}`);
+    if (relative === '.' || realRelative === '.')
+      refuse(input, `it names the workspace root itself, which cannot be ${access === 'write' ? 'written' : 'deleted'}`);
     if (isGitInternalPath(relative) || isGitInternalPath(realRelative)) {
-      refuse(input, `'${relative}' is inside .git; git's internal files are never ${access === 'write' ? 'written' : 'deleted'} by tools (use git_commit)`);
+      refuse(
+        input,
+        `'${relative}' is inside .git; git's internal files are never ${access === 'write' ? 'written' : 'deleted'} by tools (use git_commit)`,
+      );
     }
   }
   const reason = protectedPathReason(relative, access) ?? protectedPathReason(realRelative, access);

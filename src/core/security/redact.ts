@@ -69,7 +69,8 @@ export function redactValue<T>(value: T): T {
     if (v instanceof Error) return { name: v.name, message: redactSecrets(v.message) };
     if (Array.isArray(v)) return v.map(walk);
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(v)) out[key] = typeof item === 'string' && SECRET_KEY.test(key) ? REDACTED : walk(item);
+    for (const [key, item] of Object.entries(v))
+      out[key] = typeof item === 'string' && SECRET_KEY.test(key) ? REDACTED : walk(item);
     return out;
   };
   return walk(value) as T;

@@ -36,7 +36,21 @@ export const TEST_RUN_OUTPUT_CHARS = 20_000;
  * the VS Code panel folds them into its view model. Plain JSON values only.
  */
 export type SupervisorEvent =
-  | { type: 'session_started'; kata: string; branch: string; baseBranch: string | null; model: string; provider: string; maxCycles: number; workspace: string; sessionId: string; worktree: string; sandbox: string; resumedFromCycle?: number; /** Tokens the resumed session had already used (absent for a new session). */ resumedTokens?: number }
+  | {
+      type: 'session_started';
+      kata: string;
+      branch: string;
+      baseBranch: string | null;
+      model: string;
+      provider: string;
+      maxCycles: number;
+      workspace: string;
+      sessionId: string;
+      worktree: string;
+      sandbox: string;
+      resumedFromCycle?: number;
+      /** Tokens the resumed session had already used (absent for a new session). */ resumedTokens?: number;
+    }
   | { type: 'cycle_started'; cycle: number }
   | { type: 'phase_changed'; cycle: number; phase: Phase; role?: Role; attempt: number; hint?: string }
   | { type: 'model_called'; cycle: number; role: Role; promptTokens: number; completionTokens: number; latencyMs: number }
@@ -44,8 +58,28 @@ export type SupervisorEvent =
   | { type: 'role_text'; cycle: number; role: Role; attempt: number; message: number; delta: string }
   /** A role's whole message of one model call (redacted); `final` for its report (a reply without tool calls). */
   | { type: 'role_message'; cycle: number; role: Role; attempt: number; message: number; text: string; final: boolean }
-  | { type: 'tool_called'; cycle: number; role: Role; callId: string; tool: string; params: unknown; ok: boolean; summary: string; approval: ApprovalOutcome; durationMs: number }
-  | { type: 'test_run_finished'; cycle: number; role: Role | 'baseline'; tests: TestCounts; durationMs: number; reason?: string; /** The command that ran. */ command?: string; /** The runner's output, redacted, at most {@link TEST_RUN_OUTPUT_CHARS} characters (head and tail). */ output?: string }
+  | {
+      type: 'tool_called';
+      cycle: number;
+      role: Role;
+      callId: string;
+      tool: string;
+      params: unknown;
+      ok: boolean;
+      summary: string;
+      approval: ApprovalOutcome;
+      durationMs: number;
+    }
+  | {
+      type: 'test_run_finished';
+      cycle: number;
+      role: Role | 'baseline';
+      tests: TestCounts;
+      durationMs: number;
+      reason?: string;
+      /** The command that ran. */ command?: string;
+      /** The runner's output, redacted, at most {@link TEST_RUN_OUTPUT_CHARS} characters (head and tail). */ output?: string;
+    }
   | { type: 'overshoot'; cycle: number; attempt: number; reason: string }
   | { type: 'violation'; cycle: number; role: Role; attempt: number; reasons: string[] }
   | { type: 'reverted'; cycle: number; role: Role; reason: string }

@@ -6,7 +6,14 @@ export * from './events';
 export { runKataSession, type KataSessionOptions } from './supervisor/kataSession';
 export * from './supervisor/sessionSummary';
 export { SessionRecorder, type NewSessionInfo, type SessionCounter, type TurnOutcome } from './supervisor/sessionRecorder';
-export { CycleLoop, MAX_ATTEMPTS, type CycleLoopOptions, type CycleLoopResult, type KataInfo, type LoopGit } from './supervisor/cycleLoop';
+export {
+  CycleLoop,
+  MAX_ATTEMPTS,
+  type CycleLoopOptions,
+  type CycleLoopResult,
+  type KataInfo,
+  type LoopGit,
+} from './supervisor/cycleLoop';
 export { PhaseCheckpoint, type CheckpointGit } from './supervisor/phaseCheckpoint';
 export { runQualityGates, type GateFailure } from './supervisor/qualityGates';
 export { prepareProject } from './supervisor/workspaceSetup';

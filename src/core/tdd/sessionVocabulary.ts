@@ -25,7 +25,16 @@ export type CycleOutcome = (typeof CYCLE_OUTCOMES)[number];
  * How one role's phase ended: `red` (Tester wrote a failing test), `green` (Implementer made it pass),
  * `refactored` / `no_change` / `skipped` (Refactorer: committed, nothing to do, gave up after red attempts).
  */
-export const PHASE_OUTCOMES = ['red', 'green', 'refactored', 'no_change', 'skipped', 'failed', 'cancelled', 'kata_complete'] as const;
+export const PHASE_OUTCOMES = [
+  'red',
+  'green',
+  'refactored',
+  'no_change',
+  'skipped',
+  'failed',
+  'cancelled',
+  'kata_complete',
+] as const;
 /** One of {@link PHASE_OUTCOMES}. */
 export type PhaseOutcome = (typeof PHASE_OUTCOMES)[number];
 
@@ -39,4 +48,10 @@ export const ROLE_ERROR_CODES = ['EXECUTION_FAILED', 'TIMED_OUT', 'QUALITY_GATE_
 export type RoleErrorCode = (typeof ROLE_ERROR_CODES)[number];
 
 /** Outcomes after which a role's turn counts as a success. */
-export const SUCCESSFUL_PHASE_OUTCOMES: ReadonlySet<PhaseOutcome> = new Set(['red', 'green', 'refactored', 'no_change', 'kata_complete']);
+export const SUCCESSFUL_PHASE_OUTCOMES: ReadonlySet<PhaseOutcome> = new Set([
+  'red',
+  'green',
+  'refactored',
+  'no_change',
+  'kata_complete',
+]);

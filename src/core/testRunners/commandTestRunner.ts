@@ -1,7 +1,13 @@
 import { delimiter, join } from 'node:path';
 import type { ProcessSandbox } from '../osSandbox/types';
 import { runProcess, type RunProcessResult } from '../process/runProcess';
-import { describeProblem, diagnoseLoadError, diagnoseMissingRunner, type LoadProblem, type TestErrorKind } from './diagnoseLoadError';
+import {
+  describeProblem,
+  diagnoseLoadError,
+  diagnoseMissingRunner,
+  type LoadProblem,
+  type TestErrorKind,
+} from './diagnoseLoadError';
 import type { TestCounts } from './parsers/testCounts';
 import { parserFor, type RunnerKind } from './runnerKinds';
 import { findTestFiles } from './testFiles';
@@ -137,7 +143,11 @@ export class CommandTestRunner implements TestRunner {
       if (missing) return errorResult(missing);
       if (/No test files found|No tests found/i.test(result.output)) return this.noTests(base);
       if (result.exitCode === 0) {
-        return { ...base, status: 'passed', reason: 'The test command succeeded but printed no test summary, so tests were not counted.' };
+        return {
+          ...base,
+          status: 'passed',
+          reason: 'The test command succeeded but printed no test summary, so tests were not counted.',
+        };
       }
       const firstError = /^.*\b(Error|error|ERR!|FAIL)\b.*$/m.exec(result.output)?.[0].trim() ?? `exit code ${result.exitCode}`;
       return errorResult({ kind: 'crash', line: firstError });

@@ -1,7 +1,8 @@
 import { withoutRuntimeFrames } from './runtimeFrames';
 
 /** pytest's session header lines that describe the machine, not the tests (`collected N items` is kept). */
-const PYTEST_HEADER = /^(platform |cachedir: |rootdir: |configfile: |testpaths: |plugins: |benchmark: |hypothesis profile |Using --randomly-seed)/;
+const PYTEST_HEADER =
+  /^(platform |cachedir: |rootdir: |configfile: |testpaths: |plugins: |benchmark: |hypothesis profile |Using --randomly-seed)/;
 
 /** node:test TAP lines that say nothing the summary does not: timings and zero counts. */
 const TAP_NOISE = /^(\s*duration_ms: [\d.]+|# duration_ms [\d.]+|# (suites|cancelled|skipped|todo) 0)$/;

@@ -49,18 +49,32 @@ async function looksLikePytestProject(workspace: string): Promise<boolean> {
  * TestConfigError when package.json cannot be parsed.
  */
 export async function detectTestRunner(workspace: string, options: DetectTestRunnerOptions = {}): Promise<CommandTestRunner> {
-  const common = { workspace, env: options.env, outputLimit: options.outputLimit, timeoutMs: options.timeoutMs, sandbox: options.sandbox };
+  const common = {
+    workspace,
+    env: options.env,
+    outputLimit: options.outputLimit,
+    timeoutMs: options.timeoutMs,
+    sandbox: options.sandbox,
+  };
   const explicit = options.testCommand?.trim();
   if (explicit) return new CommandTestRunner({ ...common, kind: identifyRunner(explicit), command: explicit });
 
   const packageText = await readText(join(workspace, 'package.json'));
   let placeholder = false;
   if (packageText !== undefined) {
-    let pkg: { scripts?: Record<string, unknown>; devDependencies?: Record<string, unknown>; dependencies?: Record<string, unknown> };
+    let pkg: {
+      scripts?: Record<string, unknown>;
+      devDependencies?: Record<string, unknown>;
+      dependencies?: Record<string, unknown>;
+    };
     try {
       pkg = JSON.parse(packageText) as typeof pkg;
     } catch (cause) {
-      throw new TestConfigError(`package.json in ${workspace} is not valid JSON: fix it so the test script can be read.`, { workspace }, { cause });
+      throw new TestConfigError(
+        `package.json in ${workspace} is not valid JSON: fix it so the test script can be read.`,
+        { workspace },
+        { cause },
+      );
     }
     const script = pkg?.scripts?.test;
     if (typeof script === 'string' && script.trim() && !NPM_PLACEHOLDER.test(script)) {
@@ -73,5 +87,8 @@ export async function detectTestRunner(workspace: string, options: DetectTestRun
   if (await looksLikePytestProject(workspace)) {
     return new CommandTestRunner({ ...common, kind: 'pytest', command: 'python3 -m pytest' });
   }
-  throw new TestRunnerNotFoundError(workspace, placeholder ? { hint: 'package.json has only npm\'s placeholder test script' } : {});
+  throw new TestRunnerNotFoundError(
+    workspace,
+    placeholder ? { hint: "package.json has only npm's placeholder test script" } : {},
+  );
 }

@@ -6,14 +6,7 @@ import { stripAnsi } from './parsers/testCounts';
  * test imports does not exist yet — the supervisor may count that as red in the Tester's phase.
  */
 export type TestErrorKind =
-  | 'runner_missing'
-  | 'syntax'
-  | 'missing_module'
-  | 'missing_export'
-  | 'import'
-  | 'collection'
-  | 'no_tests'
-  | 'crash';
+  'runner_missing' | 'syntax' | 'missing_module' | 'missing_export' | 'import' | 'collection' | 'no_tests' | 'crash';
 
 /** A load problem found in a runner's output: its kind, the line that shows it, and the module when known. */
 export interface LoadProblem {
@@ -29,7 +22,10 @@ const JS_PREFIX = String.raw`^(?:#\s*|\s*Exception during run:\s*)?`;
 
 const JS_PATTERNS: Array<{ re: RegExp; kind: TestErrorKind }> = [
   { re: new RegExp(`${JS_PREFIX}(SyntaxError: .*does not provide an export named '([^']+)'.*)$`, 'm'), kind: 'missing_export' },
-  { re: new RegExp(`${JS_PREFIX}(Error \\[ERR_MODULE_NOT_FOUND\\]: Cannot find (?:module|package) '([^']+)'.*)$`, 'm'), kind: 'missing_module' },
+  {
+    re: new RegExp(`${JS_PREFIX}(Error \\[ERR_MODULE_NOT_FOUND\\]: Cannot find (?:module|package) '([^']+)'.*)$`, 'm'),
+    kind: 'missing_module',
+  },
   { re: new RegExp(`${JS_PREFIX}(Error: Cannot find module '([^']+)'.*)$`, 'm'), kind: 'missing_module' },
   { re: new RegExp(`${JS_PREFIX}((?:SyntaxError|TSError|TransformError)\\b.*)$`, 'm'), kind: 'syntax' },
   { re: /^\s*(●\s+Test suite failed to run.*)$/m, kind: 'import' },
@@ -71,7 +67,10 @@ export function diagnoseLoadError(output: string, kind: RunnerKind): LoadProblem
       const match = re.exec(text);
       if (match) return { kind: problem, line: match[1].trim(), module: match[2] };
     }
-    return { kind: 'collection', line: (/^.*ERROR collecting.*$/m.exec(text)?.[0] ?? 'collection error').replace(/^[_ =]+|[_ =]+$/g, '') };
+    return {
+      kind: 'collection',
+      line: (/^.*ERROR collecting.*$/m.exec(text)?.[0] ?? 'collection error').replace(/^[_ =]+|[_ =]+$/g, ''),
+    };
   }
   for (const { re, kind: problem } of JS_PATTERNS) {
     const match = re.exec(text);

@@ -1,6 +1,11 @@
 /** Test runners: detection, one run with a diagnosis, and the output parsers. */
 export type { TestRunner, TestRunResult, TestRunStatus } from './types';
-export { CommandTestRunner, DEFAULT_TEST_TIMEOUT_MS, type DiagnosedTestRunResult, type CommandTestRunnerOptions } from './commandTestRunner';
+export {
+  CommandTestRunner,
+  DEFAULT_TEST_TIMEOUT_MS,
+  type DiagnosedTestRunResult,
+  type CommandTestRunnerOptions,
+} from './commandTestRunner';
 export { detectTestRunner, type DetectTestRunnerOptions } from './detectTestRunner';
 export { TestConfigError, TestRunnerNotFoundError } from './errors';
 export { identifyRunner, parserFor, RUNNER_KINDS, type RunnerKind } from './runnerKinds';

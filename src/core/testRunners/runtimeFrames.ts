@@ -3,7 +3,8 @@
  * them: `    at Test.run (node:internal/test_runner/test:796:25)`, `#     at async … (node:…)` in TAP comments, or the
  * bare `Test.run (node:internal/…)` of node:test's YAML `stack:` block.
  */
-const RUNTIME_FRAME = /^([\s#]*)(?:at\s+(?:async\s+)?(?:\S+(?: \[as [^\]]+\])?\s+)?\(?node:[\w/.-]+(?::\d+){0,2}\)?|(?:async\s+)?\S+(?: \[as [^\]]+\])?\s+\(node:[\w/.-]+(?::\d+){0,2}\))(\s*\{)?\s*$/;
+const RUNTIME_FRAME =
+  /^([\s#]*)(?:at\s+(?:async\s+)?(?:\S+(?: \[as [^\]]+\])?\s+)?\(?node:[\w/.-]+(?::\d+){0,2}\)?|(?:async\s+)?\S+(?: \[as [^\]]+\])?\s+\(node:[\w/.-]+(?::\d+){0,2}\))(\s*\{)?\s*$/;
 
 /**
  * Test output as the model gets it: each run of stack frames inside the Node.js runtime is replaced by one line

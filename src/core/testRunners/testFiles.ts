@@ -2,9 +2,21 @@ import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
 /** Folders never searched for tests nor shown to the roles (dependencies, VCS data, caches, build output, the session's own state). */
-export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git', '.tdd', '.venv', 'venv', '__pycache__', '.pytest_cache', 'dist', 'build', 'coverage']);
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
+  'node_modules',
+  '.git',
+  '.tdd',
+  '.venv',
+  'venv',
+  '__pycache__',
+  '.pytest_cache',
+  'dist',
+  'build',
+  'coverage',
+]);
 
-const TEST_FILE_NAME = /(\.(test|spec)\.[cm]?[jt]sx?$)|(^test_.*\.py$)|(_test\.py$)|(^test-.*\.[cm]?js$)|(-test\.[cm]?js$)|(_test\.[cm]?js$)/;
+const TEST_FILE_NAME =
+  /(\.(test|spec)\.[cm]?[jt]sx?$)|(^test_.*\.py$)|(_test\.py$)|(^test-.*\.[cm]?js$)|(-test\.[cm]?js$)|(_test\.[cm]?js$)/;
 /** A path inside a `test/`, `tests/` or `__tests__/` folder (forward slashes). */
 export const TEST_DIR = /(^|\/)(tests?|__tests__)\//;
 const SOURCE_EXT = /\.([cm]?[jt]sx?|py)$/;

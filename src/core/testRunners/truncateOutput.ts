@@ -6,7 +6,11 @@ export const DEFAULT_OUTPUT_LIMIT = 8_000;
  * the first failure, the tail the runner's summary; the middle is usually repeated stack frames.
  * `marker` names what was cut (`…[N <marker>]…`).
  */
-export function truncateHeadTail(text: string, limit = DEFAULT_OUTPUT_LIMIT, marker = 'characters of test output omitted'): string {
+export function truncateHeadTail(
+  text: string,
+  limit = DEFAULT_OUTPUT_LIMIT,
+  marker = 'characters of test output omitted',
+): string {
   if (text.length <= limit) return text;
   const headSize = Math.floor(limit * 0.4);
   const tailSize = limit - headSize;

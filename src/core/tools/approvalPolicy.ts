@@ -76,7 +76,9 @@ export class ApprovalPolicy {
     this.levels = Object.freeze({ ...DEFAULT_LEVEL_RULES, ...levels });
     this.tools = new Map(Object.entries(tools ?? {}));
     this.autoApproveUpTo =
-      autoApproveUpTo && dangerRank(autoApproveUpTo) > dangerRank(MAX_AUTO_APPROVE_LEVEL) ? MAX_AUTO_APPROVE_LEVEL : autoApproveUpTo;
+      autoApproveUpTo && dangerRank(autoApproveUpTo) > dangerRank(MAX_AUTO_APPROVE_LEVEL)
+        ? MAX_AUTO_APPROVE_LEVEL
+        : autoApproveUpTo;
   }
 
   /** The `--yes` level in effect (after the HIGH cap), if any. */
@@ -101,7 +103,13 @@ export class ApprovalPolicy {
   }
 
   /** Applies `rule` (described by `what`); an `ask` is then settled by a session grant for `grantFor`, or by `--yes`. */
-  private verdict(rule: ApprovalRule, source: 'tool' | 'level', what: string, level: DangerLevel, grantFor?: string): ApprovalVerdict {
+  private verdict(
+    rule: ApprovalRule,
+    source: 'tool' | 'level',
+    what: string,
+    level: DangerLevel,
+    grantFor?: string,
+  ): ApprovalVerdict {
     if (rule === 'deny') return { rule, source, reason: `${what} is "deny"` };
     if (rule === 'allow') return { rule, outcome: 'auto', source, reason: `${what} is "allow"`, approvedBy: 'policy' };
     const grantedBy = grantFor === undefined ? undefined : this.sessionGrants.get(grantFor);
@@ -115,7 +123,13 @@ export class ApprovalPolicy {
       };
     }
     if (this.autoApproveUpTo !== undefined && dangerRank(level) <= dangerRank(this.autoApproveUpTo)) {
-      return { rule: 'allow', outcome: 'auto', source: 'autoApprove', reason: `approved up to ${this.autoApproveUpTo} by --yes`, approvedBy: '--yes' };
+      return {
+        rule: 'allow',
+        outcome: 'auto',
+        source: 'autoApprove',
+        reason: `approved up to ${this.autoApproveUpTo} by --yes`,
+        approvedBy: '--yes',
+      };
     }
     return { rule: 'ask', source, reason: `${what} is "ask"` };
   }

@@ -16,7 +16,15 @@ import type { EscalationRecord, ToolAuditSink } from './toolAudit';
 import { parseToolArguments, validateToolParams } from './toolArguments';
 import { composeToolCallWrappers } from './toolCallWrapper';
 import { toToolSpecs } from './toolSpecs';
-import type { AgentToolbox, ApprovalOutcome, DangerLevel, ToolCallResult, ToolCallWrapper, ToolContext, ToolOutput } from './types';
+import type {
+  AgentToolbox,
+  ApprovalOutcome,
+  DangerLevel,
+  ToolCallResult,
+  ToolCallWrapper,
+  ToolContext,
+  ToolOutput,
+} from './types';
 
 /** Default time a tool may run: 30 s. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
@@ -141,7 +149,10 @@ export class ToolExecutor implements AgentToolbox {
   }
 
   /** Runs one model-issued call (raw JSON arguments). Never throws for a bad call. */
-  executeCall(call: LlmToolCall, options: { signal?: AbortSignal; wrap?: ToolCallWrapper; requestedBy?: string } = {}): Promise<ToolCallResult> {
+  executeCall(
+    call: LlmToolCall,
+    options: { signal?: AbortSignal; wrap?: ToolCallWrapper; requestedBy?: string } = {},
+  ): Promise<ToolCallResult> {
     return this.executeTool(call.name, call.arguments, { ...options, callId: call.id });
   }
 
@@ -172,7 +183,10 @@ export class ToolExecutor implements AgentToolbox {
    * Runs calls one after another. With `stopOnError` (default true) the first ok=false result
    * stops the chain and the remaining steps are reported as skipped.
    */
-  async executeToolChain(steps: readonly ToolChainStep[], options: { stopOnError?: boolean; signal?: AbortSignal } = {}): Promise<ToolChainResult> {
+  async executeToolChain(
+    steps: readonly ToolChainStep[],
+    options: { stopOnError?: boolean; signal?: AbortSignal } = {},
+  ): Promise<ToolChainResult> {
     const stopOnError = options.stopOnError ?? true;
     const results: ToolCallResult[] = [];
     for (let index = 0; index < steps.length; index++) {
@@ -215,7 +229,8 @@ export class ToolExecutor implements AgentToolbox {
     const valid = validateToolParams(tool.name, tool.parameters, parsed.value);
     if (!valid.ok) return this.failure(state, 'VALIDATION', `${valid.message}\n${NOTHING_CHANGED}`);
 
-    if (options.signal?.aborted) return this.failure(state, 'CANCELLED', `The run was cancelled before ${tool.name} started. ${NOTHING_CHANGED}`);
+    if (options.signal?.aborted)
+      return this.failure(state, 'CANCELLED', `The run was cancelled before ${tool.name} started. ${NOTHING_CHANGED}`);
 
     const refusal = await this.approve(tool, state, valid.value, options.signal);
     if (refusal) return refusal;
@@ -224,11 +239,20 @@ export class ToolExecutor implements AgentToolbox {
   }
 
   /** Applies the policy; returns a refusal result, or undefined when the call may run. */
-  private async approve(tool: RegisteredTool, state: CallState, params: unknown, signal?: AbortSignal): Promise<ToolCallResult | undefined> {
+  private async approve(
+    tool: RegisteredTool,
+    state: CallState,
+    params: unknown,
+    signal?: AbortSignal,
+  ): Promise<ToolCallResult | undefined> {
     const verdict = this.policy.decide(tool.name, tool.dangerLevel);
     if (verdict.rule === 'deny') {
       state.approval = 'policy_denied';
-      return this.failure(state, 'TOOL_DENIED', `${NOTHING_CHANGED} ${tool.name} was refused by the approval policy: ${verdict.reason}. Do not retry it; find another way or report that it is needed.`);
+      return this.failure(
+        state,
+        'TOOL_DENIED',
+        `${NOTHING_CHANGED} ${tool.name} was refused by the approval policy: ${verdict.reason}. Do not retry it; find another way or report that it is needed.`,
+      );
     }
     if (verdict.rule === 'allow') {
       state.approval = verdict.outcome ?? 'auto';
@@ -257,9 +281,20 @@ export class ToolExecutor implements AgentToolbox {
     );
   }
 
-  private async execute(tool: RegisteredTool, state: CallState, params: unknown, options: ExecuteToolOptions): Promise<ToolCallResult> {
+  private async execute(
+    tool: RegisteredTool,
+    state: CallState,
+    params: unknown,
+    options: ExecuteToolOptions,
+  ): Promise<ToolCallResult> {
     const timeoutMs = options.timeout ?? this.options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
-    this.events.emit('tool_started', { tool: tool.name, callId: state.callId, params: state.params, approval: state.approval, approvedBy: state.approvedBy });
+    this.events.emit('tool_started', {
+      tool: tool.name,
+      callId: state.callId,
+      params: state.params,
+      approval: state.approval,
+      approvedBy: state.approvedBy,
+    });
     const core = (): Promise<ToolCallResult> => this.runWithTimeout(tool, state, params, timeoutMs, options.signal);
     const wrap = composeToolCallWrappers(options.wrap, this.options.wrap);
     if (!wrap) return core();
@@ -271,7 +306,13 @@ export class ToolExecutor implements AgentToolbox {
     }
   }
 
-  private runWithTimeout(tool: RegisteredTool, state: CallState, params: unknown, timeoutMs: number, signal?: AbortSignal): Promise<ToolCallResult> {
+  private runWithTimeout(
+    tool: RegisteredTool,
+    state: CallState,
+    params: unknown,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<ToolCallResult> {
     const controller = new AbortController();
     const context: ToolContext = {
       workspaceRoot: this.options.workspaceRoot,
@@ -296,7 +337,11 @@ export class ToolExecutor implements AgentToolbox {
       const timer = setTimeout(() => {
         controller.abort(new Error('timeout'));
         settle(
-          this.failure(state, 'TIMEOUT', `${tool.name} did not finish within ${timeoutMs / 1000} s and was cancelled; it may have made partial changes.`),
+          this.failure(
+            state,
+            'TIMEOUT',
+            `${tool.name} did not finish within ${timeoutMs / 1000} s and was cancelled; it may have made partial changes.`,
+          ),
         );
       }, timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -357,7 +402,15 @@ export class ToolExecutor implements AgentToolbox {
       reason,
     });
     const answer = await control.requestApproval(
-      { id: requestId, tool: toolName, dangerLevel, params: state.params, preview, reason, timeoutMs: this.options.approvalTimeoutMs },
+      {
+        id: requestId,
+        tool: toolName,
+        dangerLevel,
+        params: state.params,
+        preview,
+        reason,
+        timeoutMs: this.options.approvalTimeoutMs,
+      },
       signal,
     );
     this.events.emit('approval_answered', {
@@ -431,7 +484,12 @@ export class ToolExecutor implements AgentToolbox {
   private async finish(state: CallState, result: ToolCallResult, store: boolean): Promise<void> {
     if (store) this.memory.add({ at: new Date().toISOString(), params: state.params, result });
     this.events.emit('tool_finished', { result, params: state.params });
-    this.logger.debug('tool call finished', { tool: state.name, ok: result.ok, approval: result.approval, code: result.error?.error_code });
+    this.logger.debug('tool call finished', {
+      tool: state.name,
+      ok: result.ok,
+      approval: result.approval,
+      code: result.error?.error_code,
+    });
     const audit = this.options.audit;
     if (!audit) return;
     try {

@@ -15,7 +15,14 @@ export interface ToolExecutorEvents {
     reason?: string;
   };
   /** The approval request ended (answered, timed out, cancelled). */
-  approval_answered: { requestId: string; tool: string; callId?: string; outcome: ApprovalOutcome; answeredBy?: string; reason?: string };
+  approval_answered: {
+    requestId: string;
+    tool: string;
+    callId?: string;
+    outcome: ApprovalOutcome;
+    answeredBy?: string;
+    reason?: string;
+  };
   /** A call passed validation and approval and is about to run. */
   tool_started: { tool: string; callId?: string; params: unknown; approval: ApprovalOutcome; approvedBy?: string };
   /** Every call ends here, also unknown tools, invalid arguments and denials (then ok=false). */

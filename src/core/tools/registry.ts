@@ -43,7 +43,10 @@ export class ToolRegistry {
         throw new ToolRegistrationError(name, `A tool named "${name}" is already registered; tool names must be unique.`);
       }
       if (!(TOOL_CATEGORIES as readonly string[]).includes(tool.category)) {
-        throw new ToolRegistrationError(name, `Tool "${name}" has unknown category "${tool.category}"; use one of ${TOOL_CATEGORIES.join(', ')}.`);
+        throw new ToolRegistrationError(
+          name,
+          `Tool "${name}" has unknown category "${tool.category}"; use one of ${TOOL_CATEGORIES.join(', ')}.`,
+        );
       }
       if (!(DANGER_LEVELS as readonly string[]).includes(tool.dangerLevel)) {
         throw new ToolRegistrationError(
@@ -73,7 +76,11 @@ export class ToolRegistry {
   require(name: string): RegisteredTool {
     const tool = this.tools.get(name);
     if (!tool) {
-      throw new ToolCallError('TOOL_NOT_FOUND', name, `Unknown tool "${name}". Available tools: ${this.names().join(', ') || '(none)'}.`);
+      throw new ToolCallError(
+        'TOOL_NOT_FOUND',
+        name,
+        `Unknown tool "${name}". Available tools: ${this.names().join(', ') || '(none)'}.`,
+      );
     }
     return tool;
   }

@@ -14,10 +14,15 @@ export async function readApiKey(secrets: vscode.SecretStorage): Promise<string 
 export async function setApiKey(secrets: vscode.SecretStorage, log: vscode.LogOutputChannel): Promise<boolean> {
   const key = await vscode.window.showInputBox({
     title: 'TDD Agent: Set API key',
-    prompt: 'API key of the OpenAI-compatible provider. It is kept in VS Code\'s secret storage only.',
+    prompt: "API key of the OpenAI-compatible provider. It is kept in VS Code's secret storage only.",
     password: true,
     ignoreFocusOut: true,
-    validateInput: (value) => (value.trim() === '' ? 'Enter a key, or press Escape to cancel.' : /\s/.test(value.trim()) ? 'A key has no spaces.' : undefined),
+    validateInput: (value) =>
+      value.trim() === ''
+        ? 'Enter a key, or press Escape to cancel.'
+        : /\s/.test(value.trim())
+          ? 'A key has no spaces.'
+          : undefined,
   });
   if (key === undefined || key.trim() === '') return false;
   registerSecret(key.trim());

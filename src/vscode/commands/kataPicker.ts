@@ -37,7 +37,12 @@ async function workspaceKatas(): Promise<KataItem[]> {
     } catch {
       /* keep the file name */
     }
-    items.push({ label: title, description: vscode.workspace.asRelativePath(uri), detail: 'workspace kata', kataPath: uri.fsPath });
+    items.push({
+      label: title,
+      description: vscode.workspace.asRelativePath(uri),
+      detail: 'workspace kata',
+      kataPath: uri.fsPath,
+    });
   }
   return items.sort((a, b) => a.label.localeCompare(b.label));
 }
@@ -45,7 +50,12 @@ async function workspaceKatas(): Promise<KataItem[]> {
 /** The katas shipped with the extension. */
 function bundledKatas(extensionPath: string): KataItem[] {
   try {
-    return easiestFirst(listBundledKatas(extensionPath)).map((k) => ({ label: k.title, description: k.slug, detail: 'bundled kata', kataPath: k.path }));
+    return easiestFirst(listBundledKatas(extensionPath)).map((k) => ({
+      label: k.title,
+      description: k.slug,
+      detail: 'bundled kata',
+      kataPath: k.path,
+    }));
   } catch {
     return [];
   }

@@ -48,7 +48,11 @@ export async function createModelClient(
   registerSecret(apiKey);
   if (settings.provider === 'replay') {
     if (!settings.cassette) {
-      throw new AgentError('CONFIG', "The replay provider needs a cassette: set 'tddAgent.cassette' to a recorded session file.", { setting: 'tddAgent.cassette' });
+      throw new AgentError(
+        'CONFIG',
+        "The replay provider needs a cassette: set 'tddAgent.cassette' to a recorded session file.",
+        { setting: 'tddAgent.cassette' },
+      );
     }
     const file = cassettePath(settings.cassette, workspaceRoot, extensionRoot);
     const llm = await ReplayLlmClient.fromFile(file);

@@ -120,7 +120,9 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
   }
   const parsed = extensionSettingsSchema.safeParse(raw);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${SETTINGS_SECTION}.${issue.path.map(String).join('.')}: ${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `${SETTINGS_SECTION}.${issue.path.map(String).join('.')}: ${issue.message}`,
+    );
     throw new AgentError('CONFIG', `Invalid settings:\n${problems.map((p) => `  - ${p}`).join('\n')}`, { problems });
   }
   const s = parsed.data;

@@ -109,7 +109,14 @@ export class FileChanges {
    * what this window last saw of the file (or `committed`, its text at the worktree's HEAD), after is
    * the file now.
    */
-  async record(id: string, worktree: string, tool: string, params: unknown, read: ReadText, committed: ReadText): Promise<FileChange | undefined> {
+  async record(
+    id: string,
+    worktree: string,
+    tool: string,
+    params: unknown,
+    read: ReadText,
+    committed: ReadText,
+  ): Promise<FileChange | undefined> {
     const relative = changedPath(tool, params);
     const file = relative !== undefined ? workspaceFilePath(worktree, relative) : undefined;
     if (!file) return undefined;

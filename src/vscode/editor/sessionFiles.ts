@@ -44,8 +44,12 @@ export class SessionFiles implements vscode.Disposable {
 
   constructor(private readonly deps: SessionFilesDeps) {
     this.disposables = [
-      vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, { provideTextDocumentContent: (uri) => this.proposedText(uri) }),
-      vscode.workspace.registerTextDocumentContentProvider(BRANCH_SCHEME, { provideTextDocumentContent: (uri) => this.branchText(uri) }),
+      vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, {
+        provideTextDocumentContent: (uri) => this.proposedText(uri),
+      }),
+      vscode.workspace.registerTextDocumentContentProvider(BRANCH_SCHEME, {
+        provideTextDocumentContent: (uri) => this.branchText(uri),
+      }),
     ];
   }
 
@@ -57,27 +61,34 @@ export class SessionFiles implements vscode.Disposable {
     } else if (event.type === 'tool_called' && event.ok && event.callId && FILE_CHANGE_TOOLS.has(event.tool) && this.worktree) {
       const worktree = this.worktree;
       const committed = (relative: string): Promise<string | undefined> =>
-        productGit(worktree).run(['show', `HEAD:${relative}`]).catch(() => undefined);
+        productGit(worktree)
+          .run(['show', `HEAD:${relative}`])
+          .catch(() => undefined);
       void this.changes.record(event.callId, worktree, event.tool, event.params, readText, committed).then((change) => {
-        if (change) this.deps.store.dispatch({ type: 'fileChange', id: event.callId, path: change.path, diff: compactDiff(change) });
+        if (change)
+          this.deps.store.dispatch({ type: 'fileChange', id: event.callId, path: change.path, diff: compactDiff(change) });
       });
     }
   }
 
   /** Keeps what an approval card's `write_file` / `edit_file` call would write (for "Open diff"). */
   approvalRequested(request: ApprovalRequestMessage): void {
-    if (this.worktree && FILE_CHANGE_TOOLS.has(request.tool)) void this.changes.propose(request.id, this.worktree, request.tool, request.params, readText);
+    if (this.worktree && FILE_CHANGE_TOOLS.has(request.tool))
+      void this.changes.propose(request.id, this.worktree, request.tool, request.params, readText);
   }
 
   /** Opens the diff editor for approval card or history entry `id`: the file now (or before the change) against the agent's content. */
   async openDiff(id: string): Promise<void> {
     const change = this.changes.get(id);
     if (!change) {
-      void vscode.window.showInformationMessage('TDD Agent: this change is no longer kept (changes are kept for the sessions of this window).');
+      void vscode.window.showInformationMessage(
+        'TDD Agent: this change is no longer kept (changes are kept for the sessions of this window).',
+      );
       return;
     }
     const pending = this.deps.store.state.approvals.some((a) => a.requestId === id);
-    const current = pending && this.worktree && change.before !== undefined ? workspaceFilePath(this.worktree, change.path) : undefined;
+    const current =
+      pending && this.worktree && change.before !== undefined ? workspaceFilePath(this.worktree, change.path) : undefined;
     const left = current ? vscode.Uri.file(current) : this.proposedUri(id, 'before', change);
     const right = this.proposedUri(id, 'after', change);
     const what = pending ? 'proposed' : 'change';
@@ -109,7 +120,9 @@ export class SessionFiles implements vscode.Disposable {
       const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
       await vscode.window.showTextDocument(uri, { selection: new vscode.Range(position, position), preview: true });
     } catch (error) {
-      void vscode.window.showWarningMessage(`TDD Agent: cannot open ${rel}: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showWarningMessage(
+        `TDD Agent: cannot open ${rel}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 

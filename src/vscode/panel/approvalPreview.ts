@@ -19,7 +19,11 @@ function commandOf(params: unknown): string | undefined {
  * executor, a `run_command` call still shows its command line. Undefined when there is nothing to show
  * beyond the parameters.
  */
-export function approvalPreview(tool: string, params: unknown, preview: ToolCallPreviewMessage | undefined): ApprovalPreview | undefined {
+export function approvalPreview(
+  tool: string,
+  params: unknown,
+  preview: ToolCallPreviewMessage | undefined,
+): ApprovalPreview | undefined {
   if (!preview) {
     const command = tool === 'run_command' ? commandOf(params) : undefined;
     return command !== undefined ? { kind: 'command', commandLine: command } : undefined;

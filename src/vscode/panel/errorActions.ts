@@ -15,11 +15,12 @@ const ACTIONS: Readonly<Record<string, string>> = {
   CONFIG: "Check the 'tddAgent.*' settings (the message names the one that is wrong).",
   GIT_FAILED: 'Open the workspace folder that holds the git repository (git init it if needed) and try again.',
   REPLAY_DIVERGED: "The cassette does not match this run: record it again, or set 'tddAgent.provider' to a live provider.",
-  SESSION_STATE_INVALID: "The session's record cannot be used. Delete that session in the TDD Agent panel (Sessions) and run the kata again.",
+  SESSION_STATE_INVALID:
+    "The session's record cannot be used. Delete that session in the TDD Agent panel (Sessions) and run the kata again.",
   SANDBOX_UNAVAILABLE:
-    "Nothing ran and nothing was changed. Install bubblewrap (Linux) so sessions can run sandboxed, or — only if you accept that the code the agents write runs unconfined on your machine — set 'tddAgent.sandbox' to \"off\" in your user settings.",
+    'Nothing ran and nothing was changed. Install bubblewrap (Linux) so sessions can run sandboxed, or — only if you accept that the code the agents write runs unconfined on your machine — set \'tddAgent.sandbox\' to "off" in your user settings.',
   KATA_NOT_APPROVED:
-    "This kata is not one of the bundled ones and names its own test command. Run it again and approve the command on the card in the TDD Agent panel if you trust it; nothing was changed.",
+    'This kata is not one of the bundled ones and names its own test command. Run it again and approve the command on the card in the TDD Agent panel if you trust it; nothing was changed.',
   TOOL_DENIED: 'A tool call was denied; nothing was changed. Approve it next time, or adjust tddAgent.approvalPolicy.',
   SANDBOX_VIOLATION: 'The agent tried to leave the workspace; the call was refused and nothing was changed.',
   CANCELLED: 'The run was stopped; the session keeps its worktree. Resume it from the TDD Agent panel, or run the kata again.',

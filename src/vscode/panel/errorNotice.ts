@@ -32,7 +32,11 @@ export async function showErrorNotice(
   log.warn(`${error.error_code}: ${error.message}`); // the log keeps the core's full wording
   const action = errorAction(error.error_code);
   const fix = FIX_BUTTONS[error.error_code];
-  const choice = await vscode.window.showErrorMessage(`${vscodeErrorMessage(error)}${action ? ` ${action}` : ''}`, ...buttons, ...(fix ? [fix.label] : []));
+  const choice = await vscode.window.showErrorMessage(
+    `${vscodeErrorMessage(error)}${action ? ` ${action}` : ''}`,
+    ...buttons,
+    ...(fix ? [fix.label] : []),
+  );
   if (fix && choice === fix.label) {
     void vscode.commands.executeCommand(...fix.command);
     return undefined;

@@ -54,7 +54,17 @@ export type PanelAction =
    * resolution, git checks). `resume` with the `sessionId` being resumed keeps the timeline when the panel
    * shows that same session.
    */
-  | { type: 'sessionStarting'; kata: string; model: string; provider: string; maxCycles: number; at: number; resume?: boolean; sessionId?: string; sandboxMode?: PanelSandboxMode }
+  | {
+      type: 'sessionStarting';
+      kata: string;
+      model: string;
+      provider: string;
+      maxCycles: number;
+      at: number;
+      resume?: boolean;
+      sessionId?: string;
+      sandboxMode?: PanelSandboxMode;
+    }
   /** The control protocol asks a person to approve a tool call. */
   | { type: 'approvalRequested'; request: ApprovalRequestMessage; role?: string }
   /** A request was answered, withdrawn (timeout, cancellation) or the channel closed: the card goes away. */
@@ -122,7 +132,10 @@ function apply(state: PanelState, action: PanelAction): PanelState {
     case 'approvalClosed':
       return removeApproval(state, action.requestId);
     case 'answer':
-      return { ...state, answers: [...state.answers.filter((a) => a.id !== action.answer.id), action.answer].slice(-MAX_ANSWERS) };
+      return {
+        ...state,
+        answers: [...state.answers.filter((a) => a.id !== action.answer.id), action.answer].slice(-MAX_ANSWERS),
+      };
     case 'error':
       return addError(state, action.error, action.at);
     case 'trust':
@@ -130,12 +143,23 @@ function apply(state: PanelState, action: PanelAction): PanelState {
     case 'sessionAborted': {
       if (!state.session || state.session.status !== 'running') return state;
       // Refused before it started (no provider, no repository, …): no session to show, only the error.
-      if (action.status === 'failed' && state.session.branch === null) return { ...state, session: null, cycles: [], actions: [], approvals: [] };
-      return closeRunningCycles({ ...state, session: { ...state.session, status: action.status, phase: null, finishedAt: action.at } }, action.status);
+      if (action.status === 'failed' && state.session.branch === null)
+        return { ...state, session: null, cycles: [], actions: [], approvals: [] };
+      return closeRunningCycles(
+        { ...state, session: { ...state.session, status: action.status, phase: null, finishedAt: action.at } },
+        action.status,
+      );
     }
     case 'fileChange':
       if (!state.actions.some((a) => a.id === action.id)) return state;
-      return { ...state, actions: state.actions.map((a) => (a.id === action.id ? { ...a, fileChange: { path: action.path, diff: clip(redactSecrets(action.diff), MAX_PARAMS_CHARS) } } : a)) };
+      return {
+        ...state,
+        actions: state.actions.map((a) =>
+          a.id === action.id
+            ? { ...a, fileChange: { path: action.path, diff: clip(redactSecrets(action.diff), MAX_PARAMS_CHARS) } }
+            : a,
+        ),
+      };
     case 'modelPrice': {
       if (!state.session) return state;
       const { price: _old, ...session } = state.session;
@@ -143,7 +167,9 @@ function apply(state: PanelState, action: PanelAction): PanelState {
     }
     case 'repository':
       // Read again on every focus and panel show: an unchanged listing is no new snapshot.
-      return JSON.stringify(state.repository) === JSON.stringify(action.repository) ? state : { ...state, repository: action.repository };
+      return JSON.stringify(state.repository) === JSON.stringify(action.repository)
+        ? state
+        : { ...state, repository: action.repository };
   }
 }
 
@@ -188,8 +214,15 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
       return updateCycle(withPhase, event.cycle, (c) => upsertPhase(c, role, { outcome: 'running', attempts: event.attempt }));
     }
     case 'model_called': {
-      const used: TokenUsageCounts = { input: Math.max(0, Math.round(event.promptTokens)), output: Math.max(0, Math.round(event.completionTokens)) };
-      const withTotals = withSession(state, (s) => ({ ...s, totals: { ...s.totals, tokens: s.totals.tokens + used.input + used.output }, usage: addUsage(s.usage, used) }));
+      const used: TokenUsageCounts = {
+        input: Math.max(0, Math.round(event.promptTokens)),
+        output: Math.max(0, Math.round(event.completionTokens)),
+      };
+      const withTotals = withSession(state, (s) => ({
+        ...s,
+        totals: { ...s.totals, tokens: s.totals.tokens + used.input + used.output },
+        usage: addUsage(s.usage, used),
+      }));
       return updateCycle(withTotals, event.cycle, (c) => {
         const phase = c.phases.find((p) => p.role === event.role);
         return { ...upsertPhase(c, event.role, { usage: addUsage(phase?.usage, used) }), usage: addUsage(c.usage, used) };
@@ -200,7 +233,7 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
       const existing = state.actions.find((a) => a.id === id);
       const sofar = existing?.message?.text ?? '';
       if (sofar.length >= MAX_MESSAGE_CHARS) return state;
-      return addAction(state, messageRecord(event, existing ? existing.at ?? at : at, sofar + event.delta, false, true));
+      return addAction(state, messageRecord(event, existing ? (existing.at ?? at) : at, sofar + event.delta, false, true));
     }
     case 'role_message': {
       const existing = state.actions.find((a) => a.id === messageId(event));
@@ -223,7 +256,10 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
     }
     case 'test_run_finished': {
       const tests = { passed: event.tests.passed, failed: event.tests.failed };
-      const withTotals = withSession(state, (s) => ({ ...s, totals: { ...s.totals, testsPassed: tests.passed, testsFailed: tests.failed } }));
+      const withTotals = withSession(state, (s) => ({
+        ...s,
+        totals: { ...s.totals, testsPassed: tests.passed, testsFailed: tests.failed },
+      }));
       const withCycle = event.cycle > 0 ? updateCycle(withTotals, event.cycle, (c) => ({ ...c, tests })) : withTotals;
       return addAction(withCycle, testRunRecord(event, at));
     }
@@ -252,7 +288,11 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
     }
     case 'phase_finished':
       return updateCycle(state, event.cycle, (c) =>
-        upsertPhase(c, event.role, { outcome: phaseOutcome(event.outcome), attempts: event.attempts, duration_ms: Math.max(0, Math.round(event.durationMs)) }),
+        upsertPhase(c, event.role, {
+          outcome: phaseOutcome(event.outcome),
+          attempts: event.attempts,
+          duration_ms: Math.max(0, Math.round(event.durationMs)),
+        }),
       );
     case 'cycle_finished':
       return updateCycle(state, event.cycle, (c) => ({
@@ -295,8 +335,12 @@ export function testRunId(event: Extract<SupervisorEvent, { type: 'test_run_fini
 
 /** Lines of runner output that name a failing test, an assertion (expected / actual) or where the test is (`location:` / `test at`), at most `max`. */
 export function failureLines(output: string, max = 12): string[] {
-  const pattern = /(^|\s)(not ok\b|✖|✗|×|FAIL\b|FAILED\b|AssertionError|Error:|expected|actual|Expected|Received|assert|location: '|test at )/;
-  const lines = output.split('\n').map((line) => line.trimEnd()).filter((line) => pattern.test(line) && !/^\s*at\s/.test(line));
+  const pattern =
+    /(^|\s)(not ok\b|✖|✗|×|FAIL\b|FAILED\b|AssertionError|Error:|expected|actual|Expected|Received|assert|location: '|test at )/;
+  const lines = output
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => pattern.test(line) && !/^\s*at\s/.test(line));
   return [...new Set(lines)].slice(0, max);
 }
 
@@ -306,7 +350,9 @@ function testRunRecord(event: Extract<SupervisorEvent, { type: 'test_run_finishe
   const failures = status === 'passed' ? [] : failureLines(output);
   const counts = `${status}: ${passed} passed, ${failed} failed${event.reason ? ` (${event.reason})` : ''}`;
   const excerpt = output.length > MAX_TEST_EXCERPT_CHARS ? `… ${output.slice(-MAX_TEST_EXCERPT_CHARS)}` : output;
-  const summary = [counts, failures.length > 0 ? `Failing:\n${failures.join('\n')}` : '', excerpt ? `Output:\n${excerpt}` : ''].filter(Boolean).join('\n\n');
+  const summary = [counts, failures.length > 0 ? `Failing:\n${failures.join('\n')}` : '', excerpt ? `Output:\n${excerpt}` : '']
+    .filter(Boolean)
+    .join('\n\n');
   const expectedRed = event.role === 'tester' && status !== 'passed';
   return {
     id: testRunId(event, at),
@@ -328,7 +374,13 @@ function messageId(event: { cycle: number; role: string; attempt: number; messag
   return `message-${event.cycle}-${event.role}-${event.attempt}-${event.message}`;
 }
 
-function messageRecord(event: { cycle: number; role: string; attempt: number; message: number }, at: number, text: string, final: boolean, streaming: boolean): PanelActionRecord {
+function messageRecord(
+  event: { cycle: number; role: string; attempt: number; message: number },
+  at: number,
+  text: string,
+  final: boolean,
+  streaming: boolean,
+): PanelActionRecord {
   return {
     id: messageId(event),
     role: event.role,
@@ -360,11 +412,17 @@ function updateCycle(state: PanelState, n: number, change: (cycle: PanelCycleSum
   if (!Number.isInteger(n) || n < 1) return state;
   const existing = state.cycles.find((c) => c.n === n);
   const updated = change(existing ?? newCycle(n));
-  const cycles = existing ? state.cycles.map((c) => (c.n === n ? updated : c)) : [...state.cycles, updated].sort((a, b) => a.n - b.n);
+  const cycles = existing
+    ? state.cycles.map((c) => (c.n === n ? updated : c))
+    : [...state.cycles, updated].sort((a, b) => a.n - b.n);
   return { ...state, cycles };
 }
 
-function upsertPhase(cycle: PanelCycleSummary, role: TddRole, change: Partial<PanelCycleSummary['phases'][number]>): PanelCycleSummary {
+function upsertPhase(
+  cycle: PanelCycleSummary,
+  role: TddRole,
+  change: Partial<PanelCycleSummary['phases'][number]>,
+): PanelCycleSummary {
   const existing = cycle.phases.find((p) => p.role === role);
   const updated = { ...(existing ?? { role, outcome: 'pending' as const, attempts: 0, duration_ms: 0 }), ...change };
   return { ...cycle, phases: existing ? cycle.phases.map((p) => (p.role === role ? updated : p)) : [...cycle.phases, updated] };

@@ -70,7 +70,8 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
       (delivered) => {
         if (!delivered) this.log.debug('panel did not take the state (hidden)');
       },
-      (error: unknown) => this.log.warn(`posting the state to the panel failed: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) =>
+        this.log.warn(`posting the state to the panel failed: ${error instanceof Error ? error.message : String(error)}`),
     );
   }
 

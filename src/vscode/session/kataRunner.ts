@@ -67,7 +67,12 @@ export interface RunKataOptions {
   fromWorkingTree?: boolean;
 }
 
-const PHASE_TEXT: Record<string, string> = { TESTING: 'writing a failing test', IMPLEMENTING: 'making it pass', REFACTORING: 'refactoring', DONE: 'done' };
+const PHASE_TEXT: Record<string, string> = {
+  TESTING: 'writing a failing test',
+  IMPLEMENTING: 'making it pass',
+  REFACTORING: 'refactoring',
+  DONE: 'done',
+};
 
 /** Labels of the two questions' items (the e2e tests pick them by label). */
 export const QUESTION_LABELS = {
@@ -110,7 +115,11 @@ async function askToResume(workspace: string, kataPath: string): Promise<string 
   const how = saved.status === 'running' ? 'interrupted' : saved.status;
   return ask<string | false>(
     [
-      { label: QUESTION_LABELS.newSession, detail: 'A new session on a new branch; the earlier one stays as it is.', value: false },
+      {
+        label: QUESTION_LABELS.newSession,
+        detail: 'A new session on a new branch; the earlier one stays as it is.',
+        value: false,
+      },
       {
         label: QUESTION_LABELS.resume,
         description: `${how}, ${done} cycle(s) done`,
@@ -133,10 +142,14 @@ async function askStartingPoint(root: string): Promise<boolean | undefined> {
   if (changes === 0) return false;
   return ask<boolean>(
     [
-      { label: QUESTION_LABELS.lastCommit, detail: 'The session starts from your last commit; your uncommitted changes stay out of it.', value: false },
+      {
+        label: QUESTION_LABELS.lastCommit,
+        detail: 'The session starts from your last commit; your uncommitted changes stay out of it.',
+        value: false,
+      },
       {
         label: QUESTION_LABELS.includeChanges,
-        detail: 'Your modified and untracked files (not ignored ones) are copied into the session\'s first commit.',
+        detail: "Your modified and untracked files (not ignored ones) are copied into the session's first commit.",
         value: true,
       },
     ],
@@ -195,11 +208,16 @@ export class KataRunner implements vscode.Disposable {
   async run(options: RunKataOptions = {}): Promise<SessionSummary | undefined> {
     const { store, log } = this.deps;
     if (!vscode.workspace.isTrusted) {
-      return this.refuse('UNTRUSTED_WORKSPACE', 'Kata runs are disabled in Restricted Mode: the agents would write files and run commands in this workspace.');
+      return this.refuse(
+        'UNTRUSTED_WORKSPACE',
+        'Kata runs are disabled in Restricted Mode: the agents would write files and run commands in this workspace.',
+      );
     }
     if (this.active) return this.refuse('SESSION_RUNNING', 'A kata is already running.');
     if (this.choosing) {
-      void vscode.window.showInformationMessage('TDD Agent: a kata run is waiting for your answer to the question at the top of the window.');
+      void vscode.window.showInformationMessage(
+        'TDD Agent: a kata run is waiting for your answer to the question at the top of the window.',
+      );
       return undefined;
     }
     const folder = vscode.workspace.workspaceFolders?.[0];
@@ -227,9 +245,19 @@ export class KataRunner implements vscode.Disposable {
       return undefined;
     }
     const abort = new AbortController();
-    const bridge = new ApprovalBridge(store, log, () => this.role, (request) => this.deps.observers?.forEach((o) => o.approvalRequested?.(request)));
+    const bridge = new ApprovalBridge(
+      store,
+      log,
+      () => this.role,
+      (request) => this.deps.observers?.forEach((o) => o.approvalRequested?.(request)),
+    );
     let resolveDone!: () => void;
-    this.active = { abort, bridge, done: new Promise<void>((r) => (resolveDone = r)), ...(typeof resume === 'string' ? { sessionId: resume } : {}) };
+    this.active = {
+      abort,
+      bridge,
+      done: new Promise<void>((r) => (resolveDone = r)),
+      ...(typeof resume === 'string' ? { sessionId: resume } : {}),
+    };
     this.role = undefined;
     store.dispatch({
       type: 'sessionStarting',
@@ -245,7 +273,9 @@ export class KataRunner implements vscode.Disposable {
     });
     store.flush();
     void this.deps.openPanel();
-    log.info(`kata run requested: ${kata} in ${root}${resume !== false ? ` (resuming ${resume === true ? 'the newest session' : resume})` : fromWorkingTree ? ' (with the uncommitted changes)' : ''}, sandbox ${settings.sandbox}`);
+    log.info(
+      `kata run requested: ${kata} in ${root}${resume !== false ? ` (resuming ${resume === true ? 'the newest session' : resume})` : fromWorkingTree ? ' (with the uncommitted changes)' : ''}, sandbox ${settings.sandbox}`,
+    );
 
     const control = new ControlProtocol(new PortTransport(bridge), { approvalTimeoutMs: settings.approvalTimeoutMs });
     try {
@@ -254,7 +284,14 @@ export class KataRunner implements vscode.Disposable {
         async (progress, token) => {
           token.onCancellationRequested(() => abort.abort());
           progress.report({ message: 'connecting to the model…' });
-          const client = await createModelClient(settings, await this.deps.apiKey(), root, process.env, abort.signal, this.deps.extensionPath);
+          const client = await createModelClient(
+            settings,
+            await this.deps.apiKey(),
+            root,
+            process.env,
+            abort.signal,
+            this.deps.extensionPath,
+          );
           log.info(`model: ${client.source}`);
           return runKataSession({
             workspace: root,
@@ -278,7 +315,8 @@ export class KataRunner implements vscode.Disposable {
             streamRoleText: true,
             onEvent: (event) => {
               this.onEvent(event, progress);
-              if (event.type === 'session_started') store.dispatch({ type: 'modelPrice', price: modelPrice(event.model, settings.modelPrices) ?? null });
+              if (event.type === 'session_started')
+                store.dispatch({ type: 'modelPrice', price: modelPrice(event.model, settings.modelPrices) ?? null });
             },
           });
         },
@@ -324,7 +362,9 @@ export class KataRunner implements vscode.Disposable {
       this.deps.log.info(`cycle ${event.cycle} committed ${event.sha.slice(0, 8)} ${event.message.split('\n')[0]}`);
     } else if (event.type === 'session_started') {
       if (this.active) this.active.sessionId = event.sessionId;
-      this.deps.log.info(`session ${event.sessionId} started on branch ${event.branch} in ${event.worktree} (${event.model} via ${event.provider}); sandbox: ${event.sandbox}`);
+      this.deps.log.info(
+        `session ${event.sessionId} started on branch ${event.branch} in ${event.worktree} (${event.model} via ${event.provider}); sandbox: ${event.sandbox}`,
+      );
       this.deps.sessionsChanged?.();
     } else if (event.type === 'error') {
       this.deps.log.error(`${event.error.error_code}: ${event.error.message}`);
@@ -337,7 +377,8 @@ export class KataRunner implements vscode.Disposable {
       if (status.state === 'connected') {
         this.deps.log.info(`MCP server ${status.name}: ${status.tools.length} tool(s) (${status.name}__*)`);
       } else if (status.state === 'failed') {
-        const text = `MCP server "${status.name}" is not available; the kata goes on without its tools. ${status.error?.message ?? ''}`.trim();
+        const text =
+          `MCP server "${status.name}" is not available; the kata goes on without its tools. ${status.error?.message ?? ''}`.trim();
         this.deps.log.warn(text);
         void vscode.window.showWarningMessage(text);
       }
@@ -351,17 +392,22 @@ export class KataRunner implements vscode.Disposable {
     const sessionId = summary.session?.id;
     if (summary.status === 'completed' || summary.status === 'max_cycles') {
       const review = sessionId && this.deps.reviewSession && summary.totals.commits > 0 ? ['Review changes'] : [];
-      void vscode.window.showInformationMessage(`${text} Your checkout was not changed.`, ...review, 'Open panel').then((choice) => {
-        if (choice === 'Review changes' && sessionId) this.deps.reviewSession?.(sessionId);
-        else if (choice) void this.deps.openPanel();
-      });
+      void vscode.window
+        .showInformationMessage(`${text} Your checkout was not changed.`, ...review, 'Open panel')
+        .then((choice) => {
+          if (choice === 'Review changes' && sessionId) this.deps.reviewSession?.(sessionId);
+          else if (choice) void this.deps.openPanel();
+        });
     } else if (summary.status === 'cancelled') {
       void vscode.window.showInformationMessage(text);
     } else {
       const action = summary.error ? errorAction(summary.error.error_code) : undefined;
-      void vscode.window.showErrorMessage(`${text}${summary.error ? ` ${vscodeErrorMessage(summary.error)}` : ''}${action ? ` ${action}` : ''}`, 'Open panel').then(
-        (choice) => choice && this.deps.openPanel(),
-      );
+      void vscode.window
+        .showErrorMessage(
+          `${text}${summary.error ? ` ${vscodeErrorMessage(summary.error)}` : ''}${action ? ` ${action}` : ''}`,
+          'Open panel',
+        )
+        .then((choice) => choice && this.deps.openPanel());
     }
   }
 

@@ -9,7 +9,12 @@ import { inspectWorkspace } from '../../core/tdd/git';
 import { productGit } from '../../core/git/gitClient';
 import { listSessions, mergeBlocker, type SessionListing } from '../../core/tdd/session';
 import type { SessionState } from '../../core/tdd/session';
-import { isSessionId, type RecordedSession, type RecordedSessionStatus, type RepositorySessions } from '../../shared/panelProtocol';
+import {
+  isSessionId,
+  type RecordedSession,
+  type RecordedSessionStatus,
+  type RepositorySessions,
+} from '../../shared/panelProtocol';
 
 /**
  * How many paths `git status --porcelain` lists for the repository at `root` (tracked changes and
@@ -73,7 +78,10 @@ export async function readRepositorySessions(
   if (facts.kind !== 'repository') return null;
   const { root, branch } = facts.repository;
   const { run } = productGit(root);
-  const [listings, blocker] = await Promise.all([listSessions(root), mergeBlocker(root).catch((error: unknown) => (error instanceof Error ? error.message : String(error)))]);
+  const [listings, blocker] = await Promise.all([
+    listSessions(root),
+    mergeBlocker(root).catch((error: unknown) => (error instanceof Error ? error.message : String(error))),
+  ]);
   const sessions: RecordedSession[] = [];
   for (const listing of listings) {
     if (!listing.state || !isSessionId(listing.id)) {
@@ -86,7 +94,11 @@ export async function readRepositorySessions(
     const commits = exists ? await count(run, ['rev-list', '--count', `${state.git.baseCommit}..${ref}`]) : 0;
     // Merged: none of the branch's commits is missing from the person's HEAD. (Exit codes without
     // stderr, such as `merge-base --is-ancestor`'s, do not reach simple-git, so this counts instead.)
-    const merged = exists && commits > 0 && facts.repository.head !== null && (await count(run, ['rev-list', '--count', `HEAD..${ref}`], -1)) === 0;
+    const merged =
+      exists &&
+      commits > 0 &&
+      facts.repository.head !== null &&
+      (await count(run, ['rev-list', '--count', `HEAD..${ref}`], -1)) === 0;
     const updatedAt = Date.parse(state.updatedAt);
     const status = recordedStatus(listing as typeof listing & { state: SessionState }, runningHere);
     sessions.push({
@@ -118,7 +130,14 @@ export async function findSessionRecord(workspace: string, id: string): Promise<
  */
 export async function kataPathOf(state: Pick<SessionState, 'kata'>): Promise<string> {
   const file = state.kata.fileName;
-  if (file && (await access(file).then(() => true, () => false))) return file;
+  if (
+    file &&
+    (await access(file).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return file;
   return state.kata.slug;
 }
 

@@ -72,7 +72,8 @@ function currentSelection(): { context: string; source: string } | undefined {
   const { document } = editor;
   const lineText = (from: number, to: number): string[] => {
     const lines: string[] = [];
-    for (let line = Math.max(0, from); line <= Math.min(document.lineCount - 1, to); line++) lines.push(document.lineAt(line).text.slice(0, 500));
+    for (let line = Math.max(0, from); line <= Math.min(document.lineCount - 1, to); line++)
+      lines.push(document.lineAt(line).text.slice(0, 500));
     return lines;
   };
   const file = vscode.workspace.asRelativePath(document.uri);
@@ -91,7 +92,11 @@ function currentSelection(): { context: string; source: string } | undefined {
  * Runs the QA or CoT agent on the selection. `prompt` is the question (QA) or the problem (CoT);
  * asked with an input box when absent. Resolves to the answer shown, or undefined.
  */
-export async function askAboutSelection(deps: SelectionAgentDeps, kind: SelectionAgentKind, prompt?: string): Promise<Answer | undefined> {
+export async function askAboutSelection(
+  deps: SelectionAgentDeps,
+  kind: SelectionAgentKind,
+  prompt?: string,
+): Promise<Answer | undefined> {
   const selection = currentSelection();
   const fail = (code: string, message: string): undefined => {
     void showErrorNotice(deps.store, deps.log, { error_code: code, message });
@@ -120,15 +125,33 @@ export async function askFollowUp(deps: SelectionAgentDeps, answerId: string, qu
   const previous = deps.store.state.answers.find((a) => a.id === answerId);
   const origin = origins.get(answerId);
   if (!previous || !origin) {
-    void showErrorNotice(deps.store, deps.log, { error_code: 'NO_SELECTION', message: 'That answer is from before the window was reloaded: select the code and ask again.' });
+    void showErrorNotice(deps.store, deps.log, {
+      error_code: 'NO_SELECTION',
+      message: 'That answer is from before the window was reloaded: select the code and ask again.',
+    });
     return undefined;
   }
   const previousQuestion = previous.kind === 'qa' ? previous.question : previous.problem;
-  const previousAnswer = previous.kind === 'qa' ? previous.answer : [...previous.steps.map((step, i) => `${i + 1}. ${step}`), previous.final_answer].join('\n');
-  return answerWith(deps, origin.kind, question.trim(), { ...origin, context: followUpContextText(origin.context, previousQuestion, previousAnswer) }, answerId);
+  const previousAnswer =
+    previous.kind === 'qa'
+      ? previous.answer
+      : [...previous.steps.map((step, i) => `${i + 1}. ${step}`), previous.final_answer].join('\n');
+  return answerWith(
+    deps,
+    origin.kind,
+    question.trim(),
+    { ...origin, context: followUpContextText(origin.context, previousQuestion, previousAnswer) },
+    answerId,
+  );
 }
 
-async function answerWith(deps: SelectionAgentDeps, kind: SelectionAgentKind, question: string, origin: AnswerOrigin, followUpOf?: string): Promise<Answer | undefined> {
+async function answerWith(
+  deps: SelectionAgentDeps,
+  kind: SelectionAgentKind,
+  question: string,
+  origin: AnswerOrigin,
+  followUpOf?: string,
+): Promise<Answer | undefined> {
   const fail = (code: string, message: string): undefined => {
     void showErrorNotice(deps.store, deps.log, { error_code: code, message });
     return undefined;
@@ -142,7 +165,11 @@ async function answerWith(deps: SelectionAgentDeps, kind: SelectionAgentKind, qu
   }
   try {
     const answer = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: kind === 'qa' ? 'TDD Agent: answering…' : 'TDD Agent: reasoning step by step…', cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: kind === 'qa' ? 'TDD Agent: answering…' : 'TDD Agent: reasoning step by step…',
+        cancellable: true,
+      },
       async (_progress, token) => {
         const abort = new AbortController();
         token.onCancellationRequested(() => abort.abort());
@@ -152,14 +179,34 @@ async function answerWith(deps: SelectionAgentDeps, kind: SelectionAgentKind, qu
         const id = `${kind}-${Date.now()}-${++answerCounter}`;
         const common = { id, source: origin.source, at: Date.now(), ...(followUpOf ? { followUpOf } : {}) };
         if (kind === 'qa') {
-          const result = await new QAAgent({ llm: client.llm, config }).execute({ question, context: origin.context }, { signal: abort.signal });
+          const result = await new QAAgent({ llm: client.llm, config }).execute(
+            { question, context: origin.context },
+            { signal: abort.signal },
+          );
           if (result.error) throw new AgentError(result.error.error_code, result.error.message, result.error.details);
-          return { kind: 'qa', question, answer: text(result.answer), confidence: clamp01(result.confidence), reasoning: text(result.reasoning), ...common } satisfies Answer;
+          return {
+            kind: 'qa',
+            question,
+            answer: text(result.answer),
+            confidence: clamp01(result.confidence),
+            reasoning: text(result.reasoning),
+            ...common,
+          } satisfies Answer;
         }
-        const result = await new CoTAgent({ llm: client.llm, config }).execute({ problem: question, context: origin.context }, { signal: abort.signal });
+        const result = await new CoTAgent({ llm: client.llm, config }).execute(
+          { problem: question, context: origin.context },
+          { signal: abort.signal },
+        );
         if (result.error) throw new AgentError(result.error.error_code, result.error.message, result.error.details);
         const steps = cotSteps(result);
-        return { kind: 'cot', problem: question, steps, final_answer: text(result.final_answer), confidence: clamp01(result.confidence), ...common } satisfies Answer;
+        return {
+          kind: 'cot',
+          problem: question,
+          steps,
+          final_answer: text(result.final_answer),
+          confidence: clamp01(result.confidence),
+          ...common,
+        } satisfies Answer;
       },
     );
     rememberOrigin(answer.id, origin);

@@ -37,11 +37,15 @@ export function selectionContextText(input: SelectionContextInput): string {
   const parts = [`File: ${input.file} (language: ${input.language}); the selection is lines ${input.startLine}-${endLine}.`];
   if (input.before.length > 0) {
     const from = input.startLine - input.before.length;
-    parts.push(`Context before the selection (lines ${from}-${input.startLine - 1}; not part of the selection):\n${fenced(input.before.join('\n'), input.language)}`);
+    parts.push(
+      `Context before the selection (lines ${from}-${input.startLine - 1}; not part of the selection):\n${fenced(input.before.join('\n'), input.language)}`,
+    );
   }
   parts.push(`Selected code:\n${fenced(input.selection, input.language)}`);
   if (input.after.length > 0) {
-    parts.push(`Context after the selection (lines ${endLine + 1}-${endLine + input.after.length}; not part of the selection):\n${fenced(input.after.join('\n'), input.language)}`);
+    parts.push(
+      `Context after the selection (lines ${endLine + 1}-${endLine + input.after.length}; not part of the selection):\n${fenced(input.after.join('\n'), input.language)}`,
+    );
   }
   return parts.join('\n\n');
 }

@@ -13,7 +13,15 @@ import type { SessionState } from '../../core/tdd/session';
 import type { RecordedSession, SessionActionName } from '../../shared/panelProtocol';
 import type { PanelStore } from '../panel/panelStore';
 import type { KataRunner } from './kataRunner';
-import { commitChanges, fileAtRevision, findSessionRecord, kataPathOf, readRepositorySessions, sessionChanges, type SessionChanges } from './repositorySessions';
+import {
+  commitChanges,
+  fileAtRevision,
+  findSessionRecord,
+  kataPathOf,
+  readRepositorySessions,
+  sessionChanges,
+  type SessionChanges,
+} from './repositorySessions';
 
 /** URI scheme of the read-only documents "Review changes" opens: `tdd-agent-session:/<path>?repo=<root>&rev=<commit>`. */
 export const REVIEW_SCHEME = 'tdd-agent-session';
@@ -33,7 +41,11 @@ export interface SessionActionsDeps {
 
 /** A document URI of `file` at commit `rev` of `repository` (an empty `rev`: an empty document, the missing side of an added or deleted file). */
 export function revisionUri(repository: string, rev: string, file: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: REVIEW_SCHEME, path: `/${file}`, query: new URLSearchParams({ repo: repository, rev }).toString() });
+  return vscode.Uri.from({
+    scheme: REVIEW_SCHEME,
+    path: `/${file}`,
+    query: new URLSearchParams({ repo: repository, rev }).toString(),
+  });
 }
 
 /**
@@ -129,7 +141,9 @@ export class SessionActions implements vscode.TextDocumentContentProvider, vscod
 
   /** Runs a session button of the panel; every outcome is told to the person. */
   async run(action: SessionActionName, id: string): Promise<void> {
-    const root = this.trustedRoot('TDD Agent: sessions can only be reviewed, merged, deleted or resumed in a trusted workspace folder.');
+    const root = this.trustedRoot(
+      'TDD Agent: sessions can only be reviewed, merged, deleted or resumed in a trusted workspace folder.',
+    );
     if (!root) return;
     try {
       const state = await this.sessionRecord(root, id);
@@ -181,7 +195,9 @@ export class SessionActions implements vscode.TextDocumentContentProvider, vscod
       void vscode.window.showInformationMessage(`TDD Agent: session ${state.id} has not changed any file since ${since}.`);
       return;
     }
-    this.deps.log.info(`reviewing ${changes.files.length} changed file(s) of ${changes.branch} (${changes.base.slice(0, 8)}..${changes.head.slice(0, 8)})`);
+    this.deps.log.info(
+      `reviewing ${changes.files.length} changed file(s) of ${changes.branch} (${changes.base.slice(0, 8)}..${changes.head.slice(0, 8)})`,
+    );
     await this.showChanges(changes, `${changes.branch}: changes since ${since}`);
   }
 
@@ -193,7 +209,13 @@ export class SessionActions implements vscode.TextDocumentContentProvider, vscod
       const file = changes.files[0]!.path;
       const [, left, right] = triples[0]!;
       const empty = revisionUri(changes.repository, '', file);
-      await vscode.commands.executeCommand('vscode.diff', left ?? empty, right ?? empty, `${path.posix.basename(file)} (${title})`, { preview: false });
+      await vscode.commands.executeCommand(
+        'vscode.diff',
+        left ?? empty,
+        right ?? empty,
+        `${path.posix.basename(file)} (${title})`,
+        { preview: false },
+      );
       return;
     }
     await vscode.commands.executeCommand('vscode.changes', title, triples);
@@ -202,7 +224,9 @@ export class SessionActions implements vscode.TextDocumentContentProvider, vscod
   /** Merges the session's branch into the person's current branch, when their checkout can take it. */
   async merge(root: string, state: SessionState): Promise<void> {
     if (this.isRunning(state)) {
-      void vscode.window.showWarningMessage(`TDD Agent: session ${state.id} is still running; stop it before merging its branch.`);
+      void vscode.window.showWarningMessage(
+        `TDD Agent: session ${state.id} is still running; stop it before merging its branch.`,
+      );
       return;
     }
     const blocker = await mergeBlocker(root);
@@ -237,15 +261,21 @@ export class SessionActions implements vscode.TextDocumentContentProvider, vscod
     );
     if (choice !== DELETE_BUTTON) return;
     const result = await deleteSession(root, state.id, { deleteBranch: true });
-    this.deps.log.info(`deleted session ${state.id} (worktree removed: ${result.worktreeRemoved}, branch deleted: ${result.branchDeleted})`);
-    void vscode.window.showInformationMessage(`TDD Agent: deleted the session ${state.id}${result.branchDeleted ? ` and its branch ${state.branch}` : ''}.`);
+    this.deps.log.info(
+      `deleted session ${state.id} (worktree removed: ${result.worktreeRemoved}, branch deleted: ${result.branchDeleted})`,
+    );
+    void vscode.window.showInformationMessage(
+      `TDD Agent: deleted the session ${state.id}${result.branchDeleted ? ` and its branch ${state.branch}` : ''}.`,
+    );
   }
 
   /** Continues a resumable session (the runner refuses while another one runs). */
   async resume(state: SessionState): Promise<void> {
     const listed = this.listed(state.id);
     if (listed && !listed.resumable) {
-      void vscode.window.showWarningMessage(`TDD Agent: session ${state.id} cannot be resumed (${listed.status}); its branch ${state.branch} keeps its commits.`);
+      void vscode.window.showWarningMessage(
+        `TDD Agent: session ${state.id} cannot be resumed (${listed.status}); its branch ${state.branch} keeps its commits.`,
+      );
       return;
     }
     void this.deps.runner.run({ kata: await kataPathOf(state), resume: state.id });

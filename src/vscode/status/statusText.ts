@@ -42,7 +42,7 @@ export function statusView(state: PanelState): StatusView {
   // The kata's own max_cycles is known from session_started on; until then, only the cycle.
   const cycle = session.maxCycles > 0 ? `${session.cycle}/${session.maxCycles}` : `${session.cycle}`;
   if (session.status === 'running') {
-    const phase = session.phase ? PHASE_LABEL[session.phase] ?? session.phase.toLowerCase() : 'starting';
+    const phase = session.phase ? (PHASE_LABEL[session.phase] ?? session.phase.toLowerCase()) : 'starting';
     return {
       visible: true,
       text: `$(sync~spin) TDD ${cycle} ${phase} ${tests} ${tokens}`,
@@ -50,7 +50,12 @@ export function statusView(state: PanelState): StatusView {
     };
   }
   const label = STATUS_LABEL[session.status] ?? session.status;
-  const icon = session.status === 'completed' || session.status === 'max_cycles' ? '$(pass)' : session.status === 'idle' ? '$(beaker)' : '$(error)';
+  const icon =
+    session.status === 'completed' || session.status === 'max_cycles'
+      ? '$(pass)'
+      : session.status === 'idle'
+        ? '$(beaker)'
+        : '$(error)';
   return {
     visible: true,
     text: `${icon} TDD ${label} ${cycle} ${tests} ${tokens}`,

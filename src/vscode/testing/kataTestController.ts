@@ -36,7 +36,12 @@ export class KataTests implements vscode.Disposable {
   private branch: { name: string; repository: string } | undefined;
 
   constructor(private readonly deps: KataTestsDeps) {
-    this.controller.createRunProfile('Run in the session worktree', vscode.TestRunProfileKind.Run, (request, token) => this.runTests(request, token), true);
+    this.controller.createRunProfile(
+      'Run in the session worktree',
+      vscode.TestRunProfileKind.Run,
+      (request, token) => this.runTests(request, token),
+      true,
+    );
   }
 
   /** A new session's worktree, and each supervisor test run's results. */
@@ -44,11 +49,11 @@ export class KataTests implements vscode.Disposable {
     if (event.type === 'session_started') {
       this.worktree = event.worktree;
       this.branch = { name: event.branch, repository: event.workspace };
-    }
-    else if (event.type === 'test_run_finished' && event.output) {
+    } else if (event.type === 'test_run_finished' && event.output) {
       if (event.command) this.command = event.command;
       const cases = parseTestCases(event.output);
-      if (cases.length > 0 || event.tests.total === 0) this.report(new vscode.TestRunRequest(), `Supervisor run (${event.role})`, cases);
+      if (cases.length > 0 || event.tests.total === 0)
+        this.report(new vscode.TestRunRequest(), `Supervisor run (${event.role})`, cases);
     }
   }
 
@@ -87,7 +92,8 @@ export class KataTests implements vscode.Disposable {
       run.end();
     };
     if (!worktree || !this.command) return refuse('no session of this window has run its tests yet: run a kata first.');
-    if (this.deps.running()) return refuse('a kata session is running in this worktree: run the tests when it has ended (or stop it).');
+    if (this.deps.running())
+      return refuse('a kata session is running in this worktree: run the tests when it has ended (or stop it).');
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
     let checkout: string | undefined;
@@ -105,14 +111,18 @@ export class KataTests implements vscode.Disposable {
       const sandbox = await createProcessSandbox(settings.sandbox, worktreePolicy(dir, commonDir));
       const runner = await detectTestRunner(dir, { testCommand: this.command, timeoutMs: settings.testTimeoutMs, sandbox });
       const result = await runner.run({ signal: abort.signal });
-      this.deps.log.info(`Testing view: ${runner.command} in ${checkout ? `a checkout of ${this.branch?.name}` : dir}: ${result.status} (${result.passed} passed, ${result.failed} failed)`);
+      this.deps.log.info(
+        `Testing view: ${runner.command} in ${checkout ? `a checkout of ${this.branch?.name}` : dir}: ${result.status} (${result.passed} passed, ${result.failed} failed)`,
+      );
       this.report(request, 'Kata tests', parseTestCases(result.output), result.output);
     } catch (error) {
       refuse(`the kata's tests could not run: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       cancel.dispose();
       if (checkout && this.branch) {
-        await productGit(this.branch.repository).run(['worktree', 'remove', '--force', checkout]).catch(() => undefined);
+        await productGit(this.branch.repository)
+          .run(['worktree', 'remove', '--force', checkout])
+          .catch(() => undefined);
         await rm(checkout, { recursive: true, force: true });
       }
     }

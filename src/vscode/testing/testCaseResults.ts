@@ -33,7 +33,8 @@ export function parseTestCases(output: string): TestCaseResult[] {
   const add = (result: TestCaseResult): void => {
     const known = byName.get(result.name);
     if (!known) byName.set(result.name, result);
-    else if (!known.passed && !known.message && result.message) byName.set(result.name, { ...known, message: result.message, location: known.location ?? result.location });
+    else if (!known.passed && !known.message && result.message)
+      byName.set(result.name, { ...known, message: result.message, location: known.location ?? result.location });
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -108,6 +109,9 @@ function indentedFailure(lines: string[], at: number, indent: number): Pick<Test
 }
 
 function withoutEmpty(message: string[], location: TestCaseResult['location']): Pick<TestCaseResult, 'message' | 'location'> {
-  const text = message.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  const text = message
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   return { ...(text ? { message: text } : {}), ...(location ? { location } : {}) };
 }

@@ -24,7 +24,9 @@ export const CHROMIUM_ARGS: readonly string[] = [
  */
 export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM_PATH)) {
-    throw new Error(`e2e: ${CHROMIUM_PATH} is missing; run \`bash scripts/e2e/install-code-server.sh\` (installs Debian's chromium).`);
+    throw new Error(
+      `e2e: ${CHROMIUM_PATH} is missing; run \`bash scripts/e2e/install-code-server.sh\` (installs Debian's chromium).`,
+    );
   }
   return chromium.launch({
     executablePath: CHROMIUM_PATH,

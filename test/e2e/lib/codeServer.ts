@@ -63,7 +63,17 @@ const DEFAULT_SETTINGS: Readonly<Record<string, unknown>> = {
 };
 
 /** Folders never copied into the extensions dir (the repo root may be passed as an extension folder). */
-const COPY_EXCLUDES = new Set(['node_modules', '.git', 'test', 'test-results', 'coverage', '.vscode-test', '.tdd', '.cache', 'src']);
+const COPY_EXCLUDES = new Set([
+  'node_modules',
+  '.git',
+  'test',
+  'test-results',
+  'coverage',
+  '.vscode-test',
+  '.tdd',
+  '.cache',
+  'src',
+]);
 
 const live = new Set<CodeServerHandle>();
 let exitHookInstalled = false;
@@ -142,7 +152,9 @@ async function waitForHttp(url: string, child: ChildProcess, logFile: string, ti
   let lastError = '';
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`e2e: code-server exited (${child.exitCode ?? child.signalCode}) before answering; log ${logFile}:\n${tail(logFile)}`);
+      throw new Error(
+        `e2e: code-server exited (${child.exitCode ?? child.signalCode}) before answering; log ${logFile}:\n${tail(logFile)}`,
+      );
     }
     try {
       const response = await fetch(new URL('healthz', url), { signal: AbortSignal.timeout(2000) });
@@ -153,7 +165,9 @@ async function waitForHttp(url: string, child: ChildProcess, logFile: string, ti
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`e2e: code-server did not answer at ${url} within ${timeoutMs} ms (${lastError}); log ${logFile}:\n${tail(logFile)}`);
+  throw new Error(
+    `e2e: code-server did not answer at ${url} within ${timeoutMs} ms (${lastError}); log ${logFile}:\n${tail(logFile)}`,
+  );
 }
 
 /**
@@ -193,17 +207,23 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
   }
   const args = [
     install.entry,
-    '--auth', 'none',
+    '--auth',
+    'none',
     // Otherwise code-server writes ~/.config/code-server/config.yaml (with a generated password) on first run.
-    '--config', path.join(root, 'config.yaml'),
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', extensionsDir,
+    '--config',
+    path.join(root, 'config.yaml'),
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--user-data-dir',
+    userDataDir,
+    '--extensions-dir',
+    extensionsDir,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-getting-started-override',
     '--ignore-last-opened',
-    '--log', 'debug',
+    '--log',
+    'debug',
     path.resolve(options.workspace),
   ];
   const child = spawn(install.node, args, { env, detached: true, stdio: ['ignore', logFd, logFd] });
@@ -228,7 +248,9 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
           clearTimeout(timer);
           killGroup(child, 'SIGKILL'); // stragglers left in the group
         }
-        await fsp.cp(path.join(userDataDir, 'logs'), path.join(logDir, 'vscode-logs'), { recursive: true }).catch(() => undefined);
+        await fsp
+          .cp(path.join(userDataDir, 'logs'), path.join(logDir, 'vscode-logs'), { recursive: true })
+          .catch(() => undefined);
         if (!process.env.E2E_KEEP_TEMP) await fsp.rm(root, { recursive: true, force: true }).catch(() => undefined);
       })();
       return stopped;
@@ -248,7 +270,10 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
 async function logFiles(handle: CodeServerHandle): Promise<string[]> {
   const root = path.join(handle.userDataDir, 'logs');
   const entries = await fsp.readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name)).sort();
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
 }
 
 /**
@@ -266,6 +291,8 @@ export async function extensionHostLog(handle: CodeServerHandle): Promise<string
  * `exthost<n>/<extensionId>/<channel name>.log`), concatenated; '' when it wrote nothing yet.
  */
 export async function extensionOutputLog(handle: CodeServerHandle, extensionId: string): Promise<string> {
-  const files = (await logFiles(handle)).filter((file) => path.basename(path.dirname(file)).toLowerCase() === extensionId.toLowerCase());
+  const files = (await logFiles(handle)).filter(
+    (file) => path.basename(path.dirname(file)).toLowerCase() === extensionId.toLowerCase(),
+  );
   return (await Promise.all(files.map((file) => fsp.readFile(file, 'utf8')))).join('\n');
 }

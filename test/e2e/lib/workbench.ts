@@ -78,8 +78,7 @@ export type FramePredicate = string | ((frame: Frame) => Promise<boolean>);
  * @throws Error after `timeoutMs` listing the frame URLs it saw.
  */
 export async function findWebviewFrame(page: Page, predicate: FramePredicate, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Frame> {
-  const test =
-    typeof predicate === 'string' ? async (frame: Frame) => (await frame.$(predicate)) !== null : predicate;
+  const test = typeof predicate === 'string' ? async (frame: Frame) => (await frame.$(predicate)) !== null : predicate;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     for (const frame of page.frames()) {
@@ -106,9 +105,11 @@ export async function statusBarText(page: Page, matcher: TextMatcher, timeoutMs 
 
 /** Waits for a notification toast whose message matches; returns the toast (buttons are inside it). */
 export async function waitForNotification(page: Page, text: TextMatcher, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Locator> {
-  const toast = page.locator('.notifications-toasts .notification-toast', {
-    has: page.locator('.notification-list-item-message', { hasText: text }),
-  }).first();
+  const toast = page
+    .locator('.notifications-toasts .notification-toast', {
+      has: page.locator('.notification-list-item-message', { hasText: text }),
+    })
+    .first();
   await toast.waitFor({ state: 'visible', timeout: timeoutMs });
   return toast;
 }

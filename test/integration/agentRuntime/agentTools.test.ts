@@ -21,7 +21,9 @@ const waitTool = defineTool({
   dangerLevel: 'SAFE',
   parameters: z.object({}),
   execute: (_params, context) =>
-    new Promise((_resolve, reject) => context.signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true })),
+    new Promise((_resolve, reject) =>
+      context.signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true }),
+    ),
 });
 
 function catchError(fn: () => unknown): AgentError {
@@ -62,19 +64,32 @@ describe('BaseAgent tool integration (real ToolRegistry of built-in tools, temp 
     it('hasToolSupport() is false and every tool method throws (or rejects with) a CONFIG error saying how to add tools', async () => {
       const agent = new BaseAgent({ llm: lb.llm, id: 'plain' });
       assert.equal(agent.hasToolSupport(), false);
-      const errors: Array<[string, unknown]> = [['discoverTools', (() => {
-        try {
-          agent.discoverTools();
-        } catch (error) {
-          return error;
-        }
-      })()]];
+      const errors: Array<[string, unknown]> = [
+        [
+          'discoverTools',
+          (() => {
+            try {
+              agent.discoverTools();
+            } catch (error) {
+              return error;
+            }
+          })(),
+        ],
+      ];
       errors.push(['executeTool', await agent.executeTool('read_file', { path: 'notes.txt' }).catch((e: unknown) => e)]);
-      errors.push(['executeToolChain', await agent.executeToolChain([{ name: 'read_file', params: { path: 'notes.txt' } }]).catch((e: unknown) => e)]);
+      errors.push([
+        'executeToolChain',
+        await agent.executeToolChain([{ name: 'read_file', params: { path: 'notes.txt' } }]).catch((e: unknown) => e),
+      ]);
       for (const [method, error] of errors) {
         assert.ok(error instanceof AgentError, `${method}: ${String(error)}`);
         assert.equal(error.error_code, 'CONFIG');
-        assert.match(error.message, new RegExp(`^${method}: agent plain has no tools\\. Construct it with \\{ toolRegistry, workspaceRoot \\} or \\{ toolExecutor \\}`));
+        assert.match(
+          error.message,
+          new RegExp(
+            `^${method}: agent plain has no tools\\. Construct it with \\{ toolRegistry, workspaceRoot \\} or \\{ toolExecutor \\}`,
+          ),
+        );
       }
     });
   });
@@ -87,7 +102,7 @@ describe('BaseAgent tool integration (real ToolRegistry of built-in tools, temp 
       assert.deepEqual(error.details.unknownOptions, ['toolRegistery']);
     });
 
-    it('accepts a subclass\'s own options and rejects the rest (ReActAgent)', () => {
+    it("accepts a subclass's own options and rejects the rest (ReActAgent)", () => {
       assert.doesNotThrow(() => new ReActAgent({ llm: lb.llm, window: {}, maxObservationChars: 100 }));
       const error = catchError(() => new ReActAgent({ llm: lb.llm, tools: ['read_file'] } as never));
       assert.match(error.message, /tools: not an option of ReActAgent/);
@@ -97,7 +112,10 @@ describe('BaseAgent tool integration (real ToolRegistry of built-in tools, temp 
       const executor = new ToolExecutor({ registry, workspaceRoot: workspace });
       const cases: Array<[Record<string, unknown>, RegExp]> = [
         [{ toolRegistry: registry }, /workspaceRoot: toolRegistry needs the absolute path/],
-        [{ toolRegistry: registry, toolExecutor: executor, workspaceRoot: workspace }, /toolRegistry, toolExecutor: give one, not both/],
+        [
+          { toolRegistry: registry, toolExecutor: executor, workspaceRoot: workspace },
+          /toolRegistry, toolExecutor: give one, not both/,
+        ],
         [{ workspaceRoot: workspace }, /workspaceRoot: only applies with toolRegistry/],
         [{ toolExecutor: executor, toolPolicy: new ApprovalPolicy() }, /toolPolicy: only applies with toolRegistry/],
         [{ toolExecutor: { executeTool() {} } }, /toolExecutor: must be a ToolExecutor/],
@@ -108,7 +126,10 @@ describe('BaseAgent tool integration (real ToolRegistry of built-in tools, temp 
         assert.equal(error.error_code, 'CONFIG');
         assert.match(error.message, message);
       }
-      assert.match(catchError(() => new ReActAgent({ llm: lb.llm, toolbox: executor, toolExecutor: executor })).message, /give the tools one way/);
+      assert.match(
+        catchError(() => new ReActAgent({ llm: lb.llm, toolbox: executor, toolExecutor: executor })).message,
+        /give the tools one way/,
+      );
     });
   });
 
@@ -117,7 +138,11 @@ describe('BaseAgent tool integration (real ToolRegistry of built-in tools, temp 
       const agent = new BaseAgent({ llm: lb.llm, toolRegistry: registry, workspaceRoot: workspace, control });
       assert.equal(agent.hasToolSupport(), true);
       assert.equal(agent.discoverTools().length, registry.size);
-      const names = (query: Parameters<BaseAgent['discoverTools']>[0]) => agent.discoverTools(query).map((t) => t.name).sort();
+      const names = (query: Parameters<BaseAgent['discoverTools']>[0]) =>
+        agent
+          .discoverTools(query)
+          .map((t) => t.name)
+          .sort();
       assert.deepEqual(names({ category: 'git' }), ['git_commit', 'git_diff', 'git_status']);
       assert.deepEqual(names({ category: 'git', safeOnly: true }), ['git_diff', 'git_status']);
       assert.ok(names({ safeOnly: true }).every((n) => registry.get(n)!.dangerLevel === 'SAFE'));
@@ -161,7 +186,12 @@ describe('BaseAgent tool integration (real ToolRegistry of built-in tools, temp 
     });
 
     it('a toolPolicy applies to the executor it builds', async () => {
-      const agent = new BaseAgent({ llm: lb.llm, toolRegistry: registry, workspaceRoot: workspace, toolPolicy: new ApprovalPolicy({ tools: { read_file: 'deny' } }) });
+      const agent = new BaseAgent({
+        llm: lb.llm,
+        toolRegistry: registry,
+        workspaceRoot: workspace,
+        toolPolicy: new ApprovalPolicy({ tools: { read_file: 'deny' } }),
+      });
       const read = await agent.executeTool('read_file', { path: 'notes.txt' });
       assert.equal(read.ok, false);
       assert.equal(read.approval, 'policy_denied');
@@ -184,12 +214,15 @@ describe('BaseAgent tool integration (real ToolRegistry of built-in tools, temp 
       const all = await agent.executeToolChain(steps, { stopOnError: false });
       assert.equal(all.ok, false);
       assert.equal(all.results.length, 3);
-      assert.deepEqual(all.results.map((r) => r.ok), [true, false, true]);
+      assert.deepEqual(
+        all.results.map((r) => r.ok),
+        [true, false, true],
+      );
       assert.equal(readFileSync(join(workspace, 'after.txt'), 'utf8'), 'ran\n');
       await assert.rejects(agent.executeToolChain('read_file' as never), /steps: executeToolChain takes an array/);
     });
 
-    it('the agent\'s wrapToolCall hooks wrap its direct tool calls', async () => {
+    it("the agent's wrapToolCall hooks wrap its direct tool calls", async () => {
       const seen: string[] = [];
       const agent = new BaseAgent({
         llm: lb.llm,
@@ -203,14 +236,22 @@ describe('BaseAgent tool integration (real ToolRegistry of built-in tools, temp 
     });
 
     it('a ReActAgent built with a toolRegistry lets the model call those tools through the same approval channel', async () => {
-      const agent = new ReActAgent({ llm: lb.llm, toolRegistry: registry, workspaceRoot: workspace, control, config: { model: 'm' } });
+      const agent = new ReActAgent({
+        llm: lb.llm,
+        toolRegistry: registry,
+        workspaceRoot: workspace,
+        control,
+        config: { model: 'm' },
+      });
       lb.server.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'answer.txt', content: '42\n' } }] });
       lb.server.enqueue({ text: 'Wrote the answer.' });
       const result = await agent.execute({ task: 'Write the answer to answer.txt.' });
       assert.equal(result.final_answer, 'Wrote the answer.');
       assert.equal(readFileSync(join(workspace, 'answer.txt'), 'utf8'), '42\n');
       assert.equal(requests.length, 1);
-      const offered = (lb.server.chatRequests().at(-2)!.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
+      const offered = (lb.server.chatRequests().at(-2)!.body.tools as Array<{ function: { name: string } }>).map(
+        (t) => t.function.name,
+      );
       assert.ok(offered.includes('write_file') && offered.includes('wait_forever'), offered.join(', '));
     });
   });
@@ -223,8 +264,14 @@ describe('BaseAgent tool integration (real ToolRegistry of built-in tools, temp 
       await agent.executeTool('read_file', { path: 'notes.txt' });
       await agent.executeTool('list_files', {}, { storeInMemory: false });
       const remembered = executor.recentCalls();
-      assert.deepEqual(remembered.map((c) => c.result.toolName), ['read_file']);
-      assert.deepEqual(agent.discoverTools({ category: 'test' }).map((t) => t.name), ['run_tests']);
+      assert.deepEqual(
+        remembered.map((c) => c.result.toolName),
+        ['read_file'],
+      );
+      assert.deepEqual(
+        agent.discoverTools({ category: 'test' }).map((t) => t.name),
+        ['run_tests'],
+      );
     });
   });
 });

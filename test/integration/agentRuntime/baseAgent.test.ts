@@ -49,7 +49,11 @@ describe('BaseAgent against the loopback server', () => {
   });
 
   it('signature mode: system prompt with agent line, JSON schema response format, validated output', async () => {
-    const agent = new BaseAgent({ llm: lb.llm, signature: answerSignature, config: { model: 'm', temperature: 0.3, maxTokens: 50 } });
+    const agent = new BaseAgent({
+      llm: lb.llm,
+      signature: answerSignature,
+      config: { model: 'm', temperature: 0.3, maxTokens: 50 },
+    });
     lb.server.enqueue({ json: { answer: '42', score: 7 } });
     const result = await agent.execute({ question: 'life?' });
     assert.equal(result.answer, '42');
@@ -67,7 +71,10 @@ describe('BaseAgent against the loopback server', () => {
   it('rejects invalid inputs against the signature before any model call', async () => {
     const agent = new BaseAgent({ llm: lb.llm, signature: answerSignature, config: { model: 'm' } });
     const before = lb.server.chatRequests().length;
-    await assert.rejects(agent.execute({ question: '' }), (e: any) => e.error_code === 'VALIDATION' && /question/.test(e.message));
+    await assert.rejects(
+      agent.execute({ question: '' }),
+      (e: any) => e.error_code === 'VALIDATION' && /question/.test(e.message),
+    );
     await assert.rejects(agent.execute('nope' as never), (e: any) => e.error_code === 'VALIDATION' && /inputs/.test(e.message));
     assert.equal(lb.server.chatRequests().length, before);
   });
@@ -122,8 +129,14 @@ describe('BaseAgent against the loopback server', () => {
     lb.server.enqueue({ text: 'hi', usage: { prompt_tokens: 2, completion_tokens: 1 } });
     await agent.execute({ prompt: 'x' }, { onEvent: (e) => runEvents.push(e) });
     off();
-    assert.deepEqual(agentEvents.map((e) => e.type), ['run_started', 'model_called', 'finished']);
-    assert.deepEqual(runEvents.map((e) => e.type), ['run_started', 'model_called', 'finished']);
+    assert.deepEqual(
+      agentEvents.map((e) => e.type),
+      ['run_started', 'model_called', 'finished'],
+    );
+    assert.deepEqual(
+      runEvents.map((e) => e.type),
+      ['run_started', 'model_called', 'finished'],
+    );
     const called = agentEvents[1] as Extract<AgentEvent, { type: 'model_called' }>;
     assert.equal(called.usage.totalTokens, 3);
     assert.equal(called.text, 'hi');
@@ -137,7 +150,10 @@ describe('BaseAgent against the loopback server', () => {
   });
 
   it('rejects a missing llm and giving both a signature and an agent config', () => {
-    assert.throws(() => new BaseAgent({} as never), (e: any) => e.error_code === 'CONFIG' && /llm/.test(e.message));
+    assert.throws(
+      () => new BaseAgent({} as never),
+      (e: any) => e.error_code === 'CONFIG' && /llm/.test(e.message),
+    );
     assert.throws(
       () => new BaseAgent({ llm: lb.llm, signature: answerSignature, agentConfig: { agent: 'qa', version: 'v1' } }),
       (e: any) => e.error_code === 'CONFIG' && /signature, agentConfig/.test(e.message),

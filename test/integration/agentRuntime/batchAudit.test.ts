@@ -24,8 +24,14 @@ describe('batch processing, metrics and audit trail against the loopback server'
     const agent = new BaseAgent({ llm: lb.llm, config: { model: 'm', batchProcessing: true, batchConcurrency: 3 } });
     const items = ['a', 'b', 'fail-c', 'd', 'e'].map((prompt) => ({ prompt }));
     const batch = await agent.executeBatch(items);
-    assert.deepEqual(batch.results.map((r) => r.index), [0, 1, 2, 3, 4]);
-    assert.deepEqual(batch.results.map((r) => (r.ok ? r.value.response : r.error.error_code)), ['echo a', 'echo b', 'INVALID_REQUEST', 'echo d', 'echo e']);
+    assert.deepEqual(
+      batch.results.map((r) => r.index),
+      [0, 1, 2, 3, 4],
+    );
+    assert.deepEqual(
+      batch.results.map((r) => (r.ok ? r.value.response : r.error.error_code)),
+      ['echo a', 'echo b', 'INVALID_REQUEST', 'echo d', 'echo e'],
+    );
     assert.equal(batch.metadata.total, 5);
     assert.equal(batch.metadata.succeeded, 4);
     assert.equal(batch.metadata.failed, 1);
@@ -42,9 +48,15 @@ describe('batch processing, metrics and audit trail against the loopback server'
 
   it('needs batchProcessing and a valid concurrency', async () => {
     const off = new BaseAgent({ llm: lb.llm, config: { model: 'm' } });
-    await assert.rejects(off.executeBatch([{ prompt: 'x' }]), (e: any) => e.error_code === 'CONFIG' && /batchProcessing/.test(e.message));
+    await assert.rejects(
+      off.executeBatch([{ prompt: 'x' }]),
+      (e: any) => e.error_code === 'CONFIG' && /batchProcessing/.test(e.message),
+    );
     const on = new BaseAgent({ llm: lb.llm, config: { model: 'm', batchProcessing: true } });
-    await assert.rejects(on.executeBatch([{ prompt: 'x' }], { concurrency: 0 }), (e: any) => e.error_code === 'VALIDATION' && /concurrency/.test(e.message));
+    await assert.rejects(
+      on.executeBatch([{ prompt: 'x' }], { concurrency: 0 }),
+      (e: any) => e.error_code === 'VALIDATION' && /concurrency/.test(e.message),
+    );
     await assert.rejects(on.executeBatch('x' as never), (e: any) => e.error_code === 'VALIDATION');
   });
 
@@ -56,7 +68,10 @@ describe('batch processing, metrics and audit trail against the loopback server'
       return echo(req);
     });
     const agent = new BaseAgent({ llm: lb.llm, config: { model: 'm', batchProcessing: true } });
-    const batch = await agent.executeBatch(Array.from({ length: 20 }, (_, i) => ({ prompt: `p${i}` })), { concurrency: 1, signal: controller.signal });
+    const batch = await agent.executeBatch(
+      Array.from({ length: 20 }, (_, i) => ({ prompt: `p${i}` })),
+      { concurrency: 1, signal: controller.signal },
+    );
     assert.ok(batch.metadata.cancelled >= 17, `cancelled ${batch.metadata.cancelled}`);
     assert.equal(batch.results.at(-1)!.ok, false);
     assert.equal((batch.results.at(-1) as any).error.error_code, 'CANCELLED');
@@ -67,7 +82,11 @@ describe('batch processing, metrics and audit trail against the loopback server'
     this.timeout(120_000);
     lb.server.setFallback(echo);
     const metrics = new PerformanceMetrics();
-    const agent = new BaseAgent({ llm: lb.llm, metrics, config: { model: 'm', batchProcessing: true, batchConcurrency: 8, performanceTracking: true } });
+    const agent = new BaseAgent({
+      llm: lb.llm,
+      metrics,
+      config: { model: 'm', batchProcessing: true, batchConcurrency: 8, performanceTracking: true },
+    });
     const heapBefore = process.memoryUsage().heapUsed;
     const batch = await agent.executeBatch(Array.from({ length: 1000 }, (_, i) => ({ prompt: `item ${i}` })));
     const heapGrowth = process.memoryUsage().heapUsed - heapBefore;
@@ -87,11 +106,19 @@ describe('batch processing, metrics and audit trail against the loopback server'
     const out = new PassThrough();
     const chunks: string[] = [];
     out.on('data', (c) => chunks.push(String(c)));
-    const agent = new BaseAgent({ llm: lb.llm, audit: new AuditTrail(out), config: { model: 'm', auditTrail: true, errorHandling: true } });
+    const agent = new BaseAgent({
+      llm: lb.llm,
+      audit: new AuditTrail(out),
+      config: { model: 'm', auditTrail: true, errorHandling: true },
+    });
     lb.server.enqueue({ text: 'audited' }, { error: { status: 500, message: 'down' } });
     await agent.execute({ prompt: 'my api_key=abcdef1234567890 please' });
     await agent.execute({ prompt: 'second' });
-    const lines = chunks.join('').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = chunks
+      .join('')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(lines.length, 2);
     assert.equal(lines[0].agentId, agent.id);
     assert.ok(!Number.isNaN(Date.parse(lines[0].timestamp)));
@@ -110,15 +137,24 @@ describe('batch processing, metrics and audit trail against the loopback server'
       await a.execute({ prompt: 'x' });
       await b.execute({ prompt: 'y' });
       await closeSharedAuditFiles();
-      const fileLines = (await readFile(path, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-      assert.deepEqual(fileLines.map((l) => l.agentId), [a.id, b.id]);
+      const fileLines = (await readFile(path, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      assert.deepEqual(
+        fileLines.map((l) => l.agentId),
+        [a.id, b.id],
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });
 
   it('auditTrail without a sink is a CONFIG error naming the field', () => {
-    assert.throws(() => new BaseAgent({ llm: lb.llm, config: { auditTrail: true } }), (e: any) => e.error_code === 'CONFIG' && /auditTrail/.test(e.message));
+    assert.throws(
+      () => new BaseAgent({ llm: lb.llm, config: { auditTrail: true } }),
+      (e: any) => e.error_code === 'CONFIG' && /auditTrail/.test(e.message),
+    );
   });
 
   it('an audit stream that fails is logged once and never breaks the run', async () => {
@@ -130,7 +166,13 @@ describe('batch processing, metrics and audit trail against the loopback server'
     lb.server.enqueue({ text: 'fine' });
     assert.equal((await agent.execute({ prompt: 'x' })).response, 'fine');
     assert.ok(lb.logs.some((r) => r.scope === 'audit' && r.level === 'error'));
-    trail.record({ circular: (() => { const o: any = {}; o.self = o; return o; })() });
+    trail.record({
+      circular: (() => {
+        const o: any = {};
+        o.self = o;
+        return o;
+      })(),
+    });
     await trail.close();
   });
 });

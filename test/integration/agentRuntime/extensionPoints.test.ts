@@ -60,13 +60,18 @@ describe('BaseAgent extension points and errors (loopback server)', () => {
         protected override createExecutionStrategy(): ExecutionStrategy {
           return {
             name: 'reporting',
-            run: async () => ({ output: { partial: true }, terminationReason: 'error', error: { error_code: 'TOOL_FAILED', message: 'the tool broke', details: { step: 2 } } }),
+            run: async () => ({
+              output: { partial: true },
+              terminationReason: 'error',
+              error: { error_code: 'TOOL_FAILED', message: 'the tool broke', details: { step: 2 } },
+            }),
           };
         }
       }
       await assert.rejects(
         new Reporting({ llm: lb.llm }).execute({ prompt: 'x' }),
-        (e: unknown) => e instanceof AgentError && e.error_code === 'TOOL_FAILED' && e.message === 'the tool broke' && e.details.step === 2,
+        (e: unknown) =>
+          e instanceof AgentError && e.error_code === 'TOOL_FAILED' && e.message === 'the tool broke' && e.details.step === 2,
       );
       const handled = await new Reporting({ llm: lb.llm, config: { errorHandling: true } }).execute({ prompt: 'x' });
       assert.equal(handled.partial, true);
@@ -81,7 +86,11 @@ describe('BaseAgent extension points and errors (loopback server)', () => {
         }
       }
       const agent = new BadStrategy({ llm: lb.llm, config: { model: 'm' } });
-      await assert.rejects(agent.execute({ prompt: 'hi' }), (e: unknown) => e instanceof AgentSettingsError && /createExecutionStrategy must return an ExecutionStrategy/.test(e.message));
+      await assert.rejects(
+        agent.execute({ prompt: 'hi' }),
+        (e: unknown) =>
+          e instanceof AgentSettingsError && /createExecutionStrategy must return an ExecutionStrategy/.test(e.message),
+      );
     });
   });
 
@@ -92,14 +101,17 @@ describe('BaseAgent extension points and errors (loopback server)', () => {
       assert.deepEqual(agent.performanceTargets(), DEFAULT_PERFORMANCE_TARGETS);
     });
 
-    it('checkPerformanceTargets reports each missed target from the agent\'s metrics', () => {
+    it("checkPerformanceTargets reports each missed target from the agent's metrics", () => {
       const metrics = new PerformanceMetrics();
       metrics.recordFrameworkInit(150);
       const agent = new BaseAgent({ llm: lb.llm, metrics, config: { performanceTracking: true } });
       assert.deepEqual(agent.checkPerformanceTargets(), ['frameworkInitMs: 150.00 > 100']);
       metrics.recordFrameworkInit(20);
       assert.deepEqual(agent.checkPerformanceTargets(), []);
-      assert.match(settingsError(() => new BaseAgent({ llm: lb.llm }).checkPerformanceTargets()).message, /needs performanceTracking: true/);
+      assert.match(
+        settingsError(() => new BaseAgent({ llm: lb.llm }).checkPerformanceTargets()).message,
+        /needs performanceTracking: true/,
+      );
     });
 
     it('with performanceTracking and no metrics given, the agent keeps its own and checks them; unset targets are skipped', async () => {
@@ -118,7 +130,10 @@ describe('BaseAgent extension points and errors (loopback server)', () => {
           return null as never;
         }
       }
-      assert.match(settingsError(() => new NoTargets({ llm: lb.llm, config: { performanceTracking: true } })).message, /performanceTargets: must return an object/);
+      assert.match(
+        settingsError(() => new NoTargets({ llm: lb.llm, config: { performanceTracking: true } })).message,
+        /performanceTargets: must return an object/,
+      );
     });
 
     for (const [targets, message] of [
@@ -165,7 +180,10 @@ describe('BaseAgent extension points and errors (loopback server)', () => {
     });
 
     it('a key no extension declares is still a typo; base settings in extensions are still validated', () => {
-      assert.match(settingsError(() => new BaseAgent({ llm: lb.llm, config: { generation_config: {} } as never })).message, /generation_config/);
+      assert.match(
+        settingsError(() => new BaseAgent({ llm: lb.llm, config: { generation_config: {} } as never })).message,
+        /generation_config/,
+      );
       class Broken extends BaseAgent {
         protected override configExtensions(): AgentConfigExtensions {
           return { timeoutMs: -1 };
@@ -177,7 +195,10 @@ describe('BaseAgent extension points and errors (loopback server)', () => {
           return [] as never;
         }
       }
-      assert.match(settingsError(() => new NotAnObject({ llm: lb.llm })).message, /framework config extensions.*expected an object of settings, got an array/);
+      assert.match(
+        settingsError(() => new NotAnObject({ llm: lb.llm })).message,
+        /framework config extensions.*expected an object of settings, got an array/,
+      );
     });
   });
 
@@ -186,7 +207,10 @@ describe('BaseAgent extension points and errors (loopback server)', () => {
       it(`rejects ${JSON.stringify(inputs)} before any model call`, async () => {
         const agent = new BaseAgent({ llm: lb.llm, config: { model: 'm' } });
         const before = lb.server.chatRequests().length;
-        await assert.rejects(agent.execute(inputs), (e: unknown) => e instanceof AgentError && e.error_code === 'VALIDATION' && /nothing to ask the model/.test(e.message));
+        await assert.rejects(
+          agent.execute(inputs),
+          (e: unknown) => e instanceof AgentError && e.error_code === 'VALIDATION' && /nothing to ask the model/.test(e.message),
+        );
         assert.equal(lb.server.chatRequests().length, before);
       });
     }
@@ -219,7 +243,10 @@ describe('BaseAgent extension points and errors (loopback server)', () => {
           throw { why: 'no' };
         },
       });
-      await assert.rejects(hooked.execute({ prompt: 'x' }), (e: unknown) => e instanceof HookError && e.message === 'Lifecycle hook "picky" failed in beforeAgent: {"why":"no"}');
+      await assert.rejects(
+        hooked.execute({ prompt: 'x' }),
+        (e: unknown) => e instanceof HookError && e.message === 'Lifecycle hook "picky" failed in beforeAgent: {"why":"no"}',
+      );
       assert.equal(describeThrown(new (class Thing {})()), 'a Thing object');
       assert.equal(describeThrown('x'.repeat(600)).length, 501);
     });
@@ -244,7 +271,7 @@ describe('BaseAgent extension points and errors (loopback server)', () => {
       assert.ok(!cause.message.includes('abcdef1234567890'), cause.message);
       assert.ok(!String(cause.stack).includes('abcdef1234567890'));
       assert.ok(!error.message.includes('abcdef1234567890'));
-      assert.equal(original.message, 'lookup failed for api_key=abcdef1234567890', 'the thrower\'s own error is left alone');
+      assert.equal(original.message, 'lookup failed for api_key=abcdef1234567890', "the thrower's own error is left alone");
       const plain = toAgentError({ token: 'api_key=abcdef1234567890' });
       assert.ok(!JSON.stringify(plain.cause).includes('abcdef1234567890'));
     });
@@ -256,7 +283,11 @@ describe('BaseAgent extension points and errors (loopback server)', () => {
       const error = result.error!;
       assert.equal(error.error_code, 'UNKNOWN');
       assert.match(error.message, /ValueError: temperature must be non-negative/);
-      assert.match(error.message, new RegExp(lb.server.baseURL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'the base URL a person configured stays');
+      assert.match(
+        error.message,
+        new RegExp(lb.server.baseURL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+        'the base URL a person configured stays',
+      );
       for (const leak of ['/srv/inference', 'site-packages', 'server.py', 'Traceback']) {
         assert.ok(!JSON.stringify(error).includes(leak), `${leak} leaked: ${JSON.stringify(error)}`);
       }
@@ -268,7 +299,10 @@ describe('BaseAgent extension points and errors (loopback server)', () => {
       assert.equal(withoutInternalPaths('see https://example.com/docs/errors/42'), 'see https://example.com/docs/errors/42');
       assert.equal(withoutInternalPaths('cannot open /var/lib/models/llama.bin: denied'), 'cannot open <path>: denied');
       assert.equal(withoutInternalPaths('cannot open C:\\models\\llama.bin now'), 'cannot open <path> now');
-      assert.equal(withoutInternalPaths('Error: boom\n    at run (/app/dist/server.js:10:5)\n    at main (/app/dist/index.js:3:1)'), 'Error: boom');
+      assert.equal(
+        withoutInternalPaths('Error: boom\n    at run (/app/dist/server.js:10:5)\n    at main (/app/dist/index.js:3:1)'),
+        'Error: boom',
+      );
     });
   });
 });

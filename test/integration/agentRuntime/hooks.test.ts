@@ -80,7 +80,10 @@ describe('lifecycle hooks against the loopback server', () => {
   it('afterModel reject stops the run with HookRejectedError naming hook and reason; later hooks do not run', async () => {
     lb.server.enqueue({ text: 'rm -rf /' });
     let later = false;
-    const a = agent({ name: 'safety', afterModel: () => HookAction.reject('dangerous command') }, { afterModel: () => void (later = true) });
+    const a = agent(
+      { name: 'safety', afterModel: () => HookAction.reject('dangerous command') },
+      { afterModel: () => void (later = true) },
+    );
     await assert.rejects(a.execute({ prompt: 'x' }), (e: unknown) => {
       assert.ok(e instanceof HookRejectedError);
       assert.equal(e.error_code, 'HOOK_REJECTED');
@@ -139,7 +142,14 @@ describe('lifecycle hooks against the loopback server', () => {
 
   it('a wrap hook can short-circuit the model call', async () => {
     const before = lb.server.chatRequests().length;
-    const cached: LlmResult = { text: 'cached', toolCalls: [], finishReason: 'stop', usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, model: 'm', latencyMs: 0 };
+    const cached: LlmResult = {
+      text: 'cached',
+      toolCalls: [],
+      finishReason: 'stop',
+      usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+      model: 'm',
+      latencyMs: 0,
+    };
     const result = await agent({ wrapModelCall: async () => cached }).execute({ prompt: 'x' });
     assert.equal(result.response, 'cached');
     assert.equal(lb.server.chatRequests().length, before);
@@ -158,10 +168,16 @@ describe('lifecycle hooks against the loopback server', () => {
   it('multi_cycle on an agent without cycle handlers is a clear CONFIG error', async () => {
     const a = new BaseAgent({ llm: lb.llm, config: { model: 'm', strategy: 'multi_cycle', maxCycles: 2 } });
     assert.equal(a.strategyName, 'multi_cycle');
-    await assert.rejects(a.execute({ prompt: 'x' }), (e: any) => e.error_code === 'CONFIG' && /multi_cycle needs an agent/.test(e.message));
+    await assert.rejects(
+      a.execute({ prompt: 'x' }),
+      (e: any) => e.error_code === 'CONFIG' && /multi_cycle needs an agent/.test(e.message),
+    );
   });
 
   it('rejects a hook set that is not an object', () => {
-    assert.throws(() => agent().withLifecycle(null as never), (e: any) => e.error_code === 'CONFIG');
+    assert.throws(
+      () => agent().withLifecycle(null as never),
+      (e: any) => e.error_code === 'CONFIG',
+    );
   });
 });

@@ -23,7 +23,12 @@ export function useLoopback(options: { apiKey?: string; timeoutMs?: number } = {
     const previous = setLogSink((r) => logs.push(r));
     restore = () => setLogSink(previous);
     server = await startOpenAIServer();
-    llm = createOpenAIClient({ baseURL: server.baseURL, apiKey: options.apiKey, maxRetries: 0, timeoutMs: options.timeoutMs ?? 5000 });
+    llm = createOpenAIClient({
+      baseURL: server.baseURL,
+      apiKey: options.apiKey,
+      maxRetries: 0,
+      timeoutMs: options.timeoutMs ?? 5000,
+    });
   });
   after(async () => {
     restore?.();

@@ -64,7 +64,10 @@ describe('bounded repair of invalid model output', () => {
     const agent = new BaseAgent({ llm: lb.llm, signature, config: { model: 'm', maxRepairAttempts: 5, repairTokenBudget: 100 } });
     lb.server.enqueue({ text: 'nope', usage: { prompt_tokens: 500, completion_tokens: 10 } });
     const before = lb.server.chatRequests().length;
-    await assert.rejects(agent.execute({ item: 'tea' }), (e: any) => e.error_code === 'OUTPUT_VALIDATION_FAILED' && e.details.reason === 'token_budget');
+    await assert.rejects(
+      agent.execute({ item: 'tea' }),
+      (e: any) => e.error_code === 'OUTPUT_VALIDATION_FAILED' && e.details.reason === 'token_budget',
+    );
     assert.equal(lb.server.chatRequests().length - before, 1);
   });
 });

@@ -20,7 +20,10 @@ describe('createAgentRuntime (framework initialisation)', () => {
   beforeEach(() => clearProviderDetectionCache());
 
   it('resolves the provider, builds the client and creates agents on it with the resolved model', async () => {
-    const runtime = await createAgentRuntime({ baseURL: lb.server.baseURL, model: 'served-model' }, { env: {}, client: { maxRetries: 0 } });
+    const runtime = await createAgentRuntime(
+      { baseURL: lb.server.baseURL, model: 'served-model' },
+      { env: {}, client: { maxRetries: 0 } },
+    );
     assert.equal(runtime.provider.model, 'served-model');
     assert.ok(runtime.metrics.snapshot().frameworkInitMs! >= 0);
     const qa = runtime.create(QAAgent, { config: { performanceTracking: true } });
@@ -47,11 +50,14 @@ describe('createAgentRuntime (framework initialisation)', () => {
 
   it('an explicitly chosen but stopped Ollama gives a typed, actionable error', async () => {
     const port = await closedPort();
-    await assert.rejects(createAgentRuntime({ provider: 'ollama', ollamaHost: `http://127.0.0.1:${port}` }, { env: {} }), (e: any) => {
-      assert.ok(typeof e.error_code === 'string');
-      assert.match(e.message, /ollama/i);
-      assert.ok(!/\n\s+at /.test(e.message), 'no stack trace in the message');
-      return true;
-    });
+    await assert.rejects(
+      createAgentRuntime({ provider: 'ollama', ollamaHost: `http://127.0.0.1:${port}` }, { env: {} }),
+      (e: any) => {
+        assert.ok(typeof e.error_code === 'string');
+        assert.match(e.message, /ollama/i);
+        assert.ok(!/\n\s+at /.test(e.message), 'no stack trace in the message');
+        return true;
+      },
+    );
   });
 });

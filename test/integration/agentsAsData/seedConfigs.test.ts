@@ -120,7 +120,10 @@ describe('Agent configs as the specification writes them', () => {
       ['_A2', 'v1'],
     ] as const) {
       it(`refuses ${JSON.stringify(name)} / ${JSON.stringify(version)} before touching the disk`, () => {
-        assert.throws(() => AgentFactory.create(name, version, undefined, { configRoot: temp.root }), /Invalid agent name or version/);
+        assert.throws(
+          () => AgentFactory.create(name, version, undefined, { configRoot: temp.root }),
+          /Invalid agent name or version/,
+        );
       });
     }
   });

@@ -37,7 +37,10 @@ describe('QAAgent and CoTAgent (defined by config/agents) against the loopback s
     const agent = new QAAgent({ llm: lb.llm });
     const before = lb.server.chatRequests().length;
     for (const question of ['', '   ', undefined, 42]) {
-      await assert.rejects(agent.execute({ question, context: 'x' }), (e: any) => e.error_code === 'VALIDATION' && /question/.test(e.message));
+      await assert.rejects(
+        agent.execute({ question, context: 'x' }),
+        (e: any) => e.error_code === 'VALIDATION' && /question/.test(e.message),
+      );
     }
     assert.equal(lb.server.chatRequests().length, before);
   });
@@ -51,7 +54,9 @@ describe('QAAgent and CoTAgent (defined by config/agents) against the loopback s
 
   it('CoT: problem + context → step1..step5, final_answer, confidence', async () => {
     const agent = new CoTAgent({ llm: lb.llm });
-    lb.server.enqueue({ json: { step1: 'a', step2: 'b', step3: null, step4: null, step5: null, final_answer: '4', confidence: 0.8 } });
+    lb.server.enqueue({
+      json: { step1: 'a', step2: 'b', step3: null, step4: null, step5: null, final_answer: '4', confidence: 0.8 },
+    });
     const result = await agent.execute({ problem: '2+2?' });
     assert.equal(result.step1, 'a');
     assert.equal(result.step2, 'b');

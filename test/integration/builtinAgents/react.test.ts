@@ -12,12 +12,33 @@ import { systemText, useLoopback } from '../agentRuntime/loopback';
 /** A tiny real toolbox (an implementation of the interface, not a mock): `add` and `shout`. */
 function makeToolbox(log: string[] = []): AgentToolbox & { calls: Array<{ call: LlmToolCall; requestedBy?: string }> } {
   const calls: Array<{ call: LlmToolCall; requestedBy?: string }> = [];
-  const fail = (call: LlmToolCall, content: string): ToolCallResult => ({ toolName: call.name, callId: call.id, ok: false, content, approval: 'auto', durationMs: 0 });
+  const fail = (call: LlmToolCall, content: string): ToolCallResult => ({
+    toolName: call.name,
+    callId: call.id,
+    ok: false,
+    content,
+    approval: 'auto',
+    durationMs: 0,
+  });
   return {
     calls,
     toolSpecs: () => [
-      { type: 'function', function: { name: 'add', description: 'Adds a and b', parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } } },
-      { type: 'function', function: { name: 'shout', description: 'Upper-cases text', parameters: { type: 'object', properties: { text: { type: 'string' } } } } },
+      {
+        type: 'function',
+        function: {
+          name: 'add',
+          description: 'Adds a and b',
+          parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+        },
+      },
+      {
+        type: 'function',
+        function: {
+          name: 'shout',
+          description: 'Upper-cases text',
+          parameters: { type: 'object', properties: { text: { type: 'string' } } },
+        },
+      },
     ],
     async executeCall(call, options: { signal?: AbortSignal; wrap?: ToolCallWrapper; requestedBy?: string } = {}) {
       calls.push({ call, requestedBy: options.requestedBy });
@@ -29,8 +50,24 @@ function makeToolbox(log: string[] = []): AgentToolbox & { calls: Array<{ call: 
       }
       const run = async (): Promise<ToolCallResult> => {
         log.push(`run:${call.name}`);
-        if (call.name === 'add') return { toolName: 'add', callId: call.id, ok: true, content: String(params.a + params.b), approval: 'auto', durationMs: 1 };
-        if (call.name === 'shout') return { toolName: 'shout', callId: call.id, ok: true, content: String(params.text).toUpperCase(), approval: 'auto', durationMs: 1 };
+        if (call.name === 'add')
+          return {
+            toolName: 'add',
+            callId: call.id,
+            ok: true,
+            content: String(params.a + params.b),
+            approval: 'auto',
+            durationMs: 1,
+          };
+        if (call.name === 'shout')
+          return {
+            toolName: 'shout',
+            callId: call.id,
+            ok: true,
+            content: String(params.text).toUpperCase(),
+            approval: 'auto',
+            durationMs: 1,
+          };
         return fail(call, `Unknown tool ${call.name}; nothing was executed.`);
       };
       return options.wrap ? options.wrap(call.name, run, params) : run();
@@ -48,7 +85,12 @@ describe('ReActAgent against the loopback server', () => {
     const agent = new ReActAgent({ llm: lb.llm, toolbox, config: { model: 'm' }, onEvent: (e) => events.push(e) });
     lb.server.enqueue(
       { toolCalls: [{ id: 'c1', name: 'add', arguments: { a: 2, b: 3 } }], text: 'I will add.' },
-      { toolCalls: [{ id: 'c2', name: 'shout', arguments: { text: 'five' } }, { id: 'c3', name: 'add', arguments: { a: 1, b: 1 } }] },
+      {
+        toolCalls: [
+          { id: 'c2', name: 'shout', arguments: { text: 'five' } },
+          { id: 'c3', name: 'add', arguments: { a: 1, b: 1 } },
+        ],
+      },
       { text: 'The answer is FIVE.' },
     );
     const before = lb.server.chatRequests().length;
@@ -58,11 +100,14 @@ describe('ReActAgent against the loopback server', () => {
     assert.equal(result.metadata.strategy, 'multi_cycle');
     assert.equal(result.metadata.cycles, 3);
     const history = result.action_history as any[];
-    assert.deepEqual(history.map((h) => [h.cycle, h.action, h.observation]), [
-      [1, 'add', '5'],
-      [2, 'shout', 'FIVE'],
-      [2, 'add', '2'],
-    ]);
+    assert.deepEqual(
+      history.map((h) => [h.cycle, h.action, h.observation]),
+      [
+        [1, 'add', '5'],
+        [2, 'shout', 'FIVE'],
+        [2, 'add', '2'],
+      ],
+    );
     assert.deepEqual(history[0].action_input, { a: 2, b: 3 });
     assert.equal(history[0].thought, 'I will add.');
     assert.ok(!Number.isNaN(Date.parse(history[0].timestamp)));
@@ -72,10 +117,20 @@ describe('ReActAgent against the loopback server', () => {
     const requests = lb.server.chatRequests().slice(before);
     assert.equal(requests.length, 3);
     assert.match(systemText(requests[0]!.body), /^agent: react\/v1\n/);
-    assert.deepEqual(requests[0]!.body.tools.map((t: any) => t.function.name), ['add', 'shout']);
+    assert.deepEqual(
+      requests[0]!.body.tools.map((t: any) => t.function.name),
+      ['add', 'shout'],
+    );
     const third = requests[2]!.body.messages;
     const toolMsgs = third.filter((m: any) => m.role === 'tool');
-    assert.deepEqual(toolMsgs.map((m: any) => [m.tool_call_id, m.content]), [['c1', '5'], ['c2', 'FIVE'], ['c3', '2']]);
+    assert.deepEqual(
+      toolMsgs.map((m: any) => [m.tool_call_id, m.content]),
+      [
+        ['c1', '5'],
+        ['c2', 'FIVE'],
+        ['c3', '2'],
+      ],
+    );
     assert.equal(third.filter((m: any) => m.role === 'assistant' && m.tool_calls).length, 2);
 
     const types = events.map((e) => e.type);
@@ -103,12 +158,20 @@ describe('ReActAgent against the loopback server', () => {
   it('malformed JSON arguments and unknown tools come back as tool errors and the run continues', async () => {
     const agent = new ReActAgent({ llm: lb.llm, toolbox: makeToolbox(), config: { model: 'm' } });
     lb.server.enqueue(
-      { toolCalls: [{ id: 'a', name: 'add', arguments: '{bad json' }, { id: 'b', name: 'nope', arguments: {} }] },
+      {
+        toolCalls: [
+          { id: 'a', name: 'add', arguments: '{bad json' },
+          { id: 'b', name: 'nope', arguments: {} },
+        ],
+      },
       { text: 'recovered' },
     );
     const result = await agent.execute({ task: 't' });
     assert.equal(result.final_answer, 'recovered');
-    assert.deepEqual(result.observations, ['Arguments of add are not valid JSON; nothing was executed.', 'Unknown tool nope; nothing was executed.']);
+    assert.deepEqual(result.observations, [
+      'Arguments of add are not valid JSON; nothing was executed.',
+      'Unknown tool nope; nothing was executed.',
+    ]);
   });
 
   it('ends with max_cycles and keeps the partial history', async () => {
@@ -124,11 +187,19 @@ describe('ReActAgent against the loopback server', () => {
   });
 
   it('an afterModel reject ends the run with hook_rejected and the error naming the hook', async () => {
-    const agent = new ReActAgent({ llm: lb.llm, toolbox: makeToolbox(), config: { model: 'm', errorHandling: true } }).withLifecycle({
+    const agent = new ReActAgent({
+      llm: lb.llm,
+      toolbox: makeToolbox(),
+      config: { model: 'm', errorHandling: true },
+    }).withLifecycle({
       name: 'no-shouting',
-      afterModel: (r) => (r.toolCalls.some((c) => c.name === 'shout') ? HookAction.reject('shouting is not allowed') : HookAction.continue()),
+      afterModel: (r) =>
+        r.toolCalls.some((c) => c.name === 'shout') ? HookAction.reject('shouting is not allowed') : HookAction.continue(),
     });
-    lb.server.enqueue({ toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] }, { toolCalls: [{ name: 'shout', arguments: { text: 'x' } }] });
+    lb.server.enqueue(
+      { toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] },
+      { toolCalls: [{ name: 'shout', arguments: { text: 'x' } }] },
+    );
     const result = await agent.execute({ task: 't' });
     assert.equal(result.metadata.terminationReason, 'hook_rejected');
     assert.equal(result.error?.error_code, 'HOOK_REJECTED');
@@ -138,14 +209,20 @@ describe('ReActAgent against the loopback server', () => {
 
   it('with errorHandling, a model failure mid-run ends with error; an abort ends with cancelled (partial output kept)', async () => {
     const agent = new ReActAgent({ llm: lb.llm, toolbox: makeToolbox(), config: { model: 'm', errorHandling: true } });
-    lb.server.enqueue({ toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] }, { error: { status: 400, message: 'bad request' } });
+    lb.server.enqueue(
+      { toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] },
+      { error: { status: 400, message: 'bad request' } },
+    );
     const failed = await agent.execute({ task: 't' });
     assert.equal(failed.metadata.terminationReason, 'error');
     assert.equal(failed.error?.error_code, 'INVALID_REQUEST');
 
     const controller = new AbortController();
     lb.server.enqueue({ toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] }, { hang: true });
-    const pending = agent.execute({ task: 't' }, { signal: controller.signal, onEvent: (e) => e.type === 'tool_called' && setTimeout(() => controller.abort(), 20) });
+    const pending = agent.execute(
+      { task: 't' },
+      { signal: controller.signal, onEvent: (e) => e.type === 'tool_called' && setTimeout(() => controller.abort(), 20) },
+    );
     const cancelled = await pending;
     assert.equal(cancelled.metadata.terminationReason, 'cancelled');
     assert.equal(cancelled.error?.error_code, 'CANCELLED');
@@ -155,16 +232,26 @@ describe('ReActAgent against the loopback server', () => {
   it('without errorHandling a failed run throws the typed error, like a single-shot agent (docs/extending.md)', async () => {
     const events: string[] = [];
     const agent = new ReActAgent({ llm: lb.llm, toolbox: makeToolbox(), config: { model: 'm' } });
-    lb.server.enqueue({ toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] }, { error: { status: 400, message: 'bad request' } });
+    lb.server.enqueue(
+      { toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] },
+      { error: { status: 400, message: 'bad request' } },
+    );
     await assert.rejects(
       agent.execute({ task: 't' }, { onEvent: (e) => e.type === 'finished' && events.push(e.terminationReason) }),
-      (error: unknown) => error instanceof AgentError && error.error_code === 'INVALID_REQUEST' && /bad request/.test(error.message),
+      (error: unknown) =>
+        error instanceof AgentError && error.error_code === 'INVALID_REQUEST' && /bad request/.test(error.message),
     );
     assert.deepEqual(events, ['error'], 'the finished event still reports how the run ended');
 
-    const rejecting = new ReActAgent({ llm: lb.llm, toolbox: makeToolbox(), config: { model: 'm' } }).withLifecycle({ name: 'no', afterModel: () => HookAction.reject('never') });
+    const rejecting = new ReActAgent({ llm: lb.llm, toolbox: makeToolbox(), config: { model: 'm' } }).withLifecycle({
+      name: 'no',
+      afterModel: () => HookAction.reject('never'),
+    });
     lb.server.enqueue({ text: 'anything' });
-    await assert.rejects(rejecting.execute({ task: 't' }), (error: unknown) => error instanceof HookRejectedError && error.hook === 'no');
+    await assert.rejects(
+      rejecting.execute({ task: 't' }),
+      (error: unknown) => error instanceof HookRejectedError && error.hook === 'no',
+    );
   });
 
   it('defaults to 10 cycles (FR-011)', async () => {
@@ -220,7 +307,10 @@ describe('ReActAgent against the loopback server', () => {
     assert.equal(result.metadata.terminationReason, 'finish');
     assert.equal(result.metadata.cycles, 60);
     assert.equal((result.action_history as unknown[]).length, 59);
-    const sizes = lb.server.chatRequests().slice(before).map((r) => JSON.stringify(r.body.messages).length);
+    const sizes = lb.server
+      .chatRequests()
+      .slice(before)
+      .map((r) => JSON.stringify(r.body.messages).length);
     assert.equal(sizes.length, 60);
     const plateau = Math.max(...sizes.slice(25, 30));
     assert.ok(Math.max(...sizes.slice(30)) <= plateau * 1.1, `prompt keeps growing: ${sizes.slice(25).join(',')}`);
@@ -239,7 +329,10 @@ describe('ReActAgent against the loopback server', () => {
       agentConfig: { agent: 'tester', version: 'v1' },
       config: { model: 'local-model' },
     });
-    lb.server.enqueue({ toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] }, { text: 'returns fizz for three\nwrote one test' });
+    lb.server.enqueue(
+      { toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] },
+      { text: 'returns fizz for three\nwrote one test' },
+    );
     const before = lb.server.chatRequests().length;
     const result = await agent.execute({ context: 'kata: fizzbuzz' });
     assert.equal(result.final_answer, 'returns fizz for three\nwrote one test');
@@ -253,7 +346,11 @@ describe('ReActAgent against the loopback server', () => {
   });
 
   it('validates a final answer against a config output schema, repairing once, then failing with error', async () => {
-    const agent = new ReActAgent({ llm: lb.llm, agentConfig: { agent: 'qa', version: 'v1' }, config: { model: 'm', errorHandling: true } });
+    const agent = new ReActAgent({
+      llm: lb.llm,
+      agentConfig: { agent: 'qa', version: 'v1' },
+      config: { model: 'm', errorHandling: true },
+    });
     lb.server.enqueue({ text: 'plain words' }, { json: { answer: 'yes', confidence: 0.5 } });
     const ok = await agent.execute({ question: 'q?', context: '' });
     assert.equal(ok.metadata.terminationReason, 'finish');
@@ -277,11 +374,22 @@ describe('ReActAgent against the loopback server', () => {
       },
     };
     const agent = new ReActAgent({ llm: lb.llm, toolbox, maxObservationChars: 100, config: { model: 'm' } });
-    lb.server.enqueue({ toolCalls: [{ id: 't1', name: 'add', arguments: {} }, { id: 't2', name: 'shout', arguments: {} }] }, { text: 'ok' });
+    lb.server.enqueue(
+      {
+        toolCalls: [
+          { id: 't1', name: 'add', arguments: {} },
+          { id: 't2', name: 'shout', arguments: {} },
+        ],
+      },
+      { text: 'ok' },
+    );
     const result = await agent.execute({ task: 't' });
     assert.equal(result.final_answer, 'ok');
     assert.match((result.observations as string[])[0]!, /Tool add failed: executor crashed/);
-    const tools = lb.server.chatRequests().at(-1)!.body.messages.filter((m: any) => m.role === 'tool');
+    const tools = lb.server
+      .chatRequests()
+      .at(-1)!
+      .body.messages.filter((m: any) => m.role === 'tool');
     assert.match(tools[1].content, /^y{100} \[\.\.\. truncated 400 chars\]$/);
     assert.equal((result.observations as string[])[1]!.length, 500, 'the full observation stays in the history');
   });

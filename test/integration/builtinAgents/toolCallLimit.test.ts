@@ -59,7 +59,10 @@ describe('ReActAgent: a cap on the tool calls executed per model message (loopba
     assert.equal(result.final_answer, 'Done.');
     const written = readdirSync(workspace).sort();
     assert.equal(written.length, 32);
-    assert.deepEqual(written, writeCalls(32).map((c) => c.arguments.path));
+    assert.deepEqual(
+      written,
+      writeCalls(32).map((c) => c.arguments.path),
+    );
 
     const second = server.chatRequests()[1]!.body;
     const tools = toolMessages(second);
@@ -70,13 +73,20 @@ describe('ReActAgent: a cap on the tool calls executed per model message (loopba
     );
     const refused = tools.filter((m) => /not executed/i.test(String(m.content)));
     assert.equal(refused.length, 168);
-    assert.deepEqual(refused.map((m) => m.tool_call_id), writeCalls(200).slice(32).map((c) => c.id));
+    assert.deepEqual(
+      refused.map((m) => m.tool_call_id),
+      writeCalls(200)
+        .slice(32)
+        .map((c) => c.id),
+    );
     for (const m of refused) {
       assert.match(String(m.content), /one message may make at most 32 tool calls/);
       assert.match(String(m.content), /Nothing was changed/);
       assert.match(String(m.content), /later message/);
     }
-    const assistant = second.messages.find((m: { role: string; tool_calls?: unknown[] }) => m.role === 'assistant' && m.tool_calls);
+    const assistant = second.messages.find(
+      (m: { role: string; tool_calls?: unknown[] }) => m.role === 'assistant' && m.tool_calls,
+    );
     assert.equal(assistant.tool_calls.length, 200);
   });
 
@@ -97,7 +107,10 @@ describe('ReActAgent: a cap on the tool calls executed per model message (loopba
 
   it('refuses a cap that is not a whole number of at least 1', () => {
     for (const bad of [0, -1, 2.5]) {
-      assert.throws(() => new MultiCycleStrategy({ maxCycles: 5, maxToolCallsPerMessage: bad }), (e: any) => e.error_code === 'CONFIG' && /maxToolCallsPerMessage/.test(e.message));
+      assert.throws(
+        () => new MultiCycleStrategy({ maxCycles: 5, maxToolCallsPerMessage: bad }),
+        (e: any) => e.error_code === 'CONFIG' && /maxToolCallsPerMessage/.test(e.message),
+      );
     }
   });
 });

@@ -32,7 +32,21 @@ describe('tdd-agent CLI', function () {
     it('answers a question about some lines of a file through --base-url', async () => {
       await writeFile(join(dir, 'add.js'), 'function add(a, b) {\n  return a - b;\n}\n');
       server.enqueue({ json: { answer: 'It subtracts instead of adding.', confidence: 0.9, reasoning: 'line 2 uses minus' } });
-      const r = await cli(['ask', '--base-url', server.baseURL, '--model', 'test-model', '--file', join(dir, 'add.js'), '--lines', '1-2', 'What is wrong?'], isolatedEnv());
+      const r = await cli(
+        [
+          'ask',
+          '--base-url',
+          server.baseURL,
+          '--model',
+          'test-model',
+          '--file',
+          join(dir, 'add.js'),
+          '--lines',
+          '1-2',
+          'What is wrong?',
+        ],
+        isolatedEnv(),
+      );
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /It subtracts instead of adding\./);
       assert.match(r.stdout, /confidence: 0\.90/);
@@ -53,7 +67,10 @@ describe('tdd-agent CLI', function () {
 
     it('honours OPENAI_BASE_URL and prints machine output with --json', async () => {
       server.enqueue({ json: { answer: '42', confidence: 1.7, reasoning: '' } });
-      const r = await cli(['ask', '--json', '--model', 'test-model', 'Meaning of life?'], isolatedEnv({ OPENAI_BASE_URL: server.baseURL }));
+      const r = await cli(
+        ['ask', '--json', '--model', 'test-model', 'Meaning of life?'],
+        isolatedEnv({ OPENAI_BASE_URL: server.baseURL }),
+      );
       assert.equal(r.code, 0, r.stderr);
       const out = JSON.parse(r.stdout);
       assert.equal(out.answer, '42');
@@ -62,15 +79,35 @@ describe('tdd-agent CLI', function () {
     });
 
     it('explains step by step with the CoT agent', async () => {
-      server.enqueue({ json: { step1: 'Read the loop.', step2: 'i never changes.', step3: '', step4: '', step5: '', final_answer: 'Increment i.', confidence: 0.8 } });
+      server.enqueue({
+        json: {
+          step1: 'Read the loop.',
+          step2: 'i never changes.',
+          step3: '',
+          step4: '',
+          step5: '',
+          final_answer: 'Increment i.',
+          confidence: 0.8,
+        },
+      });
       const r = await cli(['cot', '--base-url', server.baseURL, '--model', 'm', 'Why does it hang?'], isolatedEnv());
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /1\. Read the loop\.\n2\. i never changes\.\n\nAnswer: Increment i\./);
     });
 
     it('never prints the API key, also when the server rejects it', async () => {
-      server.enqueue({ error: { status: 401, type: 'invalid_request_error', code: 'invalid_api_key', message: `Incorrect API key provided: ${KEY}` } });
-      const r = await cli(['ask', '--model', 'm', 'hello?'], isolatedEnv({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.baseURL }));
+      server.enqueue({
+        error: {
+          status: 401,
+          type: 'invalid_request_error',
+          code: 'invalid_api_key',
+          message: `Incorrect API key provided: ${KEY}`,
+        },
+      });
+      const r = await cli(
+        ['ask', '--model', 'm', 'hello?'],
+        isolatedEnv({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.baseURL }),
+      );
       assert.notEqual(r.code, 0);
       assert.match(r.stderr, /AUTH/);
       assert.ok(!r.stderr.includes(KEY) && !r.stdout.includes(KEY), 'the key leaked into the output');
@@ -120,7 +157,10 @@ describe('tdd-agent CLI', function () {
   describe('kata', () => {
     it('runs a session, prints progress on stderr and exactly one JSON summary on stdout', async () => {
       server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(2) }).reply);
-      const r = await cli(['kata', 'fizzbuzz', '--workspace', dir, '--base-url', server.baseURL, '--model', 'test-model', '--yes', '--json'], isolatedEnv());
+      const r = await cli(
+        ['kata', 'fizzbuzz', '--workspace', dir, '--base-url', server.baseURL, '--model', 'test-model', '--yes', '--json'],
+        isolatedEnv(),
+      );
       assert.equal(r.code, 0, r.stderr);
       const summary = SessionSummarySchema.parse(JSON.parse(r.stdout));
       assert.equal(summary.status, 'completed');
@@ -132,10 +172,31 @@ describe('tdd-agent CLI', function () {
 
     it('without --yes and without a terminal, denies writes and says why', async () => {
       server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
-      const r = await cli(['kata', 'fizzbuzz', '--workspace', dir, '--base-url', server.baseURL, '--model', 'test-model', '--max-cycles', '1', '--json'], isolatedEnv());
+      const r = await cli(
+        [
+          'kata',
+          'fizzbuzz',
+          '--workspace',
+          dir,
+          '--base-url',
+          server.baseURL,
+          '--model',
+          'test-model',
+          '--max-cycles',
+          '1',
+          '--json',
+        ],
+        isolatedEnv(),
+      );
       assert.equal(r.code, 1);
-      const toolMessages = server.chatRequests().flatMap((q) => q.body.messages).filter((m: { role: string }) => m.role === 'tool');
-      assert.ok(toolMessages.some((m: { content: string }) => /Nothing was executed or changed/i.test(m.content)), 'the model is told nothing changed');
+      const toolMessages = server
+        .chatRequests()
+        .flatMap((q) => q.body.messages)
+        .filter((m: { role: string }) => m.role === 'tool');
+      assert.ok(
+        toolMessages.some((m: { content: string }) => /Nothing was executed or changed/i.test(m.content)),
+        'the model is told nothing changed',
+      );
     });
   });
 
@@ -146,7 +207,10 @@ describe('tdd-agent CLI', function () {
     });
 
     it('`demo` replays the bundled FizzBuzz session into a fresh workspace with green commits', async () => {
-      const { stdout, stderr } = await run('node', [join(ROOT, 'dist', 'cli.js'), 'demo', '--workspace', dir, '--json'], { env: isolatedEnv(), timeout: 110_000 });
+      const { stdout, stderr } = await run('node', [join(ROOT, 'dist', 'cli.js'), 'demo', '--workspace', dir, '--json'], {
+        env: isolatedEnv(),
+        timeout: 110_000,
+      });
       const summary = SessionSummarySchema.parse(JSON.parse(stdout));
       assert.equal(summary.status, 'completed');
       assert.match(stderr, new RegExp(`Demo workspace: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));

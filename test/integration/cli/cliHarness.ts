@@ -9,7 +9,11 @@ export interface CliResult {
 }
 
 /** Runs the CLI in-process with captured streams, a non-TTY stdin and the given environment. */
-export async function cli(argv: string[], env: NodeJS.ProcessEnv, options: { stdin?: string; signal?: AbortSignal } = {}): Promise<CliResult> {
+export async function cli(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  options: { stdin?: string; signal?: AbortSignal } = {},
+): Promise<CliResult> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const stdin = new PassThrough();
@@ -25,6 +29,11 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv, options: { std
 
 /** An environment with no provider configured and no Ollama reachable (port 9 refuses). */
 export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, OLLAMA_HOST: 'http://127.0.0.1:9', TDD_AGENT_CACHE_DIR: process.env.TDD_AGENT_CACHE_DIR };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    OLLAMA_HOST: 'http://127.0.0.1:9',
+    TDD_AGENT_CACHE_DIR: process.env.TDD_AGENT_CACHE_DIR,
+  };
   return { ...env, ...extra };
 }

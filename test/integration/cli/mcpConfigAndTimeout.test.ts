@@ -15,8 +15,10 @@ const ROOT = resolve(__dirname, '..', '..', '..');
 const FILESYSTEM = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
 const WORKSPACE_TOOLS = ['list_files', 'read_file', 'write_file', 'run_tests'];
 
-const offered = (req: RecordedRequest): string[] => ((req.body?.tools ?? []) as Array<{ function: { name: string } }>).map((t) => t.function.name);
-const roleOf = (req: RecordedRequest): string => /^agent: (\w+)\//.exec(String(req.body.messages.find((m: { role: string }) => m.role === 'system')?.content ?? ''))?.[1] ?? '';
+const offered = (req: RecordedRequest): string[] =>
+  ((req.body?.tools ?? []) as Array<{ function: { name: string } }>).map((t) => t.function.name);
+const roleOf = (req: RecordedRequest): string =>
+  /^agent: (\w+)\//.exec(String(req.body.messages.find((m: { role: string }) => m.role === 'system')?.content ?? ''))?.[1] ?? '';
 
 function processesMentioning(marker: string): number[] {
   return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
@@ -44,15 +46,37 @@ describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () 
       ['a missing file', undefined, /Cannot read --mcp-config .*missing\.json: ENOENT/],
       ['not JSON', '[{ name: files }]', /--mcp-config .* is not valid JSON/],
       ['not an array', '{ "name": "files", "transport": "stdio", "command": "node" }', /must be a JSON array of MCP servers/],
-      ['an invalid server', '[{ "name": "bad name!", "transport": "stdio" }]', /\[0\]\.name: use 1-32 letters[\s\S]*\[0\]\.command:/],
+      [
+        'an invalid server',
+        '[{ "name": "bad name!", "transport": "stdio" }]',
+        /\[0\]\.name: use 1-32 letters[\s\S]*\[0\]\.command:/,
+      ],
       ['an unknown transport', '[{ "name": "x", "transport": "carrier-pigeon" }]', /\[0\]\.transport:/],
-      ['two servers with one name', '[{ "name": "x", "transport": "stdio", "command": "a" }, { "name": "x", "transport": "http", "url": "http://127.0.0.1:1/mcp" }]', /two MCP servers are named "x"/],
+      [
+        'two servers with one name',
+        '[{ "name": "x", "transport": "stdio", "command": "a" }, { "name": "x", "transport": "http", "url": "http://127.0.0.1:1/mcp" }]',
+        /two MCP servers are named "x"/,
+      ],
     ];
     for (const [what, content, message] of cases) {
       it(what, async () => {
         const file = join(dir, content === undefined ? 'missing.json' : 'mcp.json');
         if (content !== undefined) await writeFile(file, content);
-        const r = await cli(['kata', 'fizzbuzz', '--workspace', join(dir, 'ws'), '--base-url', server.baseURL, '--model', 'test-model', '--mcp-config', file], isolatedEnv());
+        const r = await cli(
+          [
+            'kata',
+            'fizzbuzz',
+            '--workspace',
+            join(dir, 'ws'),
+            '--base-url',
+            server.baseURL,
+            '--model',
+            'test-model',
+            '--mcp-config',
+            file,
+          ],
+          isolatedEnv(),
+        );
         assert.equal(r.code, 2, r.stderr);
         assert.match(r.stderr, /^tdd-agent: /);
         assert.match(r.stderr, message);
@@ -63,7 +87,21 @@ describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () 
 
   it('--agents-dir pointing at a folder without the role configs exits 2 with CONFIG', async () => {
     await mkdir(join(dir, 'agents'));
-    const r = await cli(['kata', 'fizzbuzz', '--workspace', join(dir, 'ws'), '--base-url', server.baseURL, '--model', 'test-model', '--agents-dir', join(dir, 'agents')], isolatedEnv());
+    const r = await cli(
+      [
+        'kata',
+        'fizzbuzz',
+        '--workspace',
+        join(dir, 'ws'),
+        '--base-url',
+        server.baseURL,
+        '--model',
+        'test-model',
+        '--agents-dir',
+        join(dir, 'agents'),
+      ],
+      isolatedEnv(),
+    );
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /CONFIG: No agent config tester\/v1/);
     assert.equal(server.chatRequests().length, 0);
@@ -81,11 +119,29 @@ describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () 
       await writeFile(join(agents, role, 'v1.json'), JSON.stringify(config));
     }
     const mcpFile = join(dir, 'mcp.json');
-    await writeFile(mcpFile, JSON.stringify([{ name: 'files', transport: 'stdio', command: process.execPath, args: [FILESYSTEM, docs] }]));
+    await writeFile(
+      mcpFile,
+      JSON.stringify([{ name: 'files', transport: 'stdio', command: process.execPath, args: [FILESYSTEM, docs] }]),
+    );
     server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
 
     const r = await cli(
-      ['kata', 'fizzbuzz', '--workspace', join(dir, 'ws'), '--base-url', server.baseURL, '--model', 'test-model', '--yes', '--json', '--mcp-config', mcpFile, '--agents-dir', agents],
+      [
+        'kata',
+        'fizzbuzz',
+        '--workspace',
+        join(dir, 'ws'),
+        '--base-url',
+        server.baseURL,
+        '--model',
+        'test-model',
+        '--yes',
+        '--json',
+        '--mcp-config',
+        mcpFile,
+        '--agents-dir',
+        agents,
+      ],
       isolatedEnv(),
     );
     assert.equal(r.code, 0, r.stderr);
@@ -104,7 +160,7 @@ describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () 
     for (const flag of ['--mcp-config FILE', '--agents-dir DIR', '--timeout MS']) assert.ok(r.stdout.includes(flag), flag);
   });
 
-  describe('--timeout MS limits every model call (the agents\' own 120 s default no longer wins)', () => {
+  describe("--timeout MS limits every model call (the agents' own 120 s default no longer wins)", () => {
     // The retries' warnings go to the process-wide log; keep them out of the test output.
     let restore: LogSink;
     before(() => (restore = setLogSink(() => undefined)));
@@ -112,7 +168,10 @@ describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () 
     for (const kind of ['ask', 'cot'] as const) {
       it(`${kind}: a model that never answers ends in a TIMEOUT error`, async () => {
         server.setFallback({ hang: true });
-        const r = await cli([kind, '--base-url', server.baseURL, '--model', 'm', '--timeout', '200', '--json', 'Why?'], isolatedEnv());
+        const r = await cli(
+          [kind, '--base-url', server.baseURL, '--model', 'm', '--timeout', '200', '--json', 'Why?'],
+          isolatedEnv(),
+        );
         assert.equal(r.code, 1, r.stderr);
         const out = JSON.parse(r.stdout);
         assert.equal(out.error.error_code, 'TIMEOUT');
@@ -122,7 +181,23 @@ describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () 
 
     it('kata: a model that never answers fails the session with TIMEOUT', async () => {
       server.setFallback({ hang: true });
-      const r = await cli(['kata', 'fizzbuzz', '--workspace', join(dir, 'ws'), '--base-url', server.baseURL, '--model', 'test-model', '--yes', '--json', '--timeout', '200'], isolatedEnv());
+      const r = await cli(
+        [
+          'kata',
+          'fizzbuzz',
+          '--workspace',
+          join(dir, 'ws'),
+          '--base-url',
+          server.baseURL,
+          '--model',
+          'test-model',
+          '--yes',
+          '--json',
+          '--timeout',
+          '200',
+        ],
+        isolatedEnv(),
+      );
       assert.equal(r.code, 1, r.stderr);
       const summary = SessionSummarySchema.parse(JSON.parse(r.stdout));
       assert.equal(summary.status, 'failed');

@@ -18,7 +18,10 @@ const run = promisify(execFile);
 /** A kata file from somewhere else (a cloned repository, say) whose test command leaves a marker when it runs. */
 async function foreignKata(dir: string, marker: string): Promise<string> {
   const path = join(dir, 'foreign.kata.md');
-  await writeFile(path, `---\ntitle: Foreign\ntest_command: touch ${marker} && node --test\n---\n# Foreign\n\nWrite add(a, b).\n`);
+  await writeFile(
+    path,
+    `---\ntitle: Foreign\ntest_command: touch ${marker} && node --test\n---\n# Foreign\n\nWrite add(a, b).\n`,
+  );
   return path;
 }
 
@@ -41,7 +44,20 @@ describe('tdd-agent kata: preflight, before anything changes', function () {
 
   it('an unreachable model server: one clear error, no git init, no commit, no branch', async () => {
     await writeFile(join(dir, 'notes.txt'), 'mine');
-    const r = await cli(['kata', 'fizzbuzz', '--workspace', dir, '--base-url', `http://127.0.0.1:${await closedPort()}/v1`, '--model', 'm', '--yes'], isolatedEnv());
+    const r = await cli(
+      [
+        'kata',
+        'fizzbuzz',
+        '--workspace',
+        dir,
+        '--base-url',
+        `http://127.0.0.1:${await closedPort()}/v1`,
+        '--model',
+        'm',
+        '--yes',
+      ],
+      isolatedEnv(),
+    );
     assert.equal(r.code, 1);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.match(r.stderr, /CONNECTION/);
@@ -49,7 +65,10 @@ describe('tdd-agent kata: preflight, before anything changes', function () {
   });
 
   it('a model the server does not serve: refused with the models it has, nothing created', async () => {
-    const r = await cli(['kata', 'fizzbuzz', '--workspace', dir, '--base-url', server.baseURL, '--model', 'no-such-model', '--yes'], isolatedEnv());
+    const r = await cli(
+      ['kata', 'fizzbuzz', '--workspace', dir, '--base-url', server.baseURL, '--model', 'no-such-model', '--yes'],
+      isolatedEnv(),
+    );
     assert.equal(r.code, 1);
     assert.match(r.stderr, /no-such-model.*test-model/);
     assert.deepEqual(await readdir(dir), []);
@@ -59,21 +78,56 @@ describe('tdd-agent kata: preflight, before anything changes', function () {
   it('a kata that is not bundled: its test command needs a HIGH approval before it ever runs', async () => {
     const marker = join(elsewhere, 'test-command-ran');
     const kata = await foreignKata(elsewhere, marker);
-    const denied = await cli(['kata', kata, '--workspace', dir, '--base-url', server.baseURL, '--model', 'test-model', '--yes'], isolatedEnv());
+    const denied = await cli(
+      ['kata', kata, '--workspace', dir, '--base-url', server.baseURL, '--model', 'test-model', '--yes'],
+      isolatedEnv(),
+    );
     assert.equal(denied.code, 2, denied.stderr);
     assert.match(denied.stderr, /KATA_NOT_APPROVED.*touch .*test-command-ran.*--yes=HIGH/);
     assert.deepEqual(await readdir(dir), [], 'nothing created');
     assert.deepEqual((await readdir(elsewhere)).sort(), ['foreign.kata.md'], 'the command never ran');
 
     server.setFallback(() => ({ text: 'KATA_COMPLETE' }));
-    const approved = await cli(['kata', kata, '--workspace', dir, '--base-url', server.baseURL, '--model', 'test-model', '--yes=HIGH', '--max-cycles', '1', '--json'], isolatedEnv());
+    const approved = await cli(
+      [
+        'kata',
+        kata,
+        '--workspace',
+        dir,
+        '--base-url',
+        server.baseURL,
+        '--model',
+        'test-model',
+        '--yes=HIGH',
+        '--max-cycles',
+        '1',
+        '--json',
+      ],
+      isolatedEnv(),
+    );
     assert.ok((await readdir(elsewhere)).length >= 1, approved.stderr);
     assert.ok(SessionSummarySchema.parse(JSON.parse(approved.stdout)));
   });
 
   it('a bundled kata needs no such approval', async () => {
     server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
-    const r = await cli(['kata', 'fizzbuzz', '--workspace', dir, '--base-url', server.baseURL, '--model', 'test-model', '--yes', '--max-cycles', '1', '--json'], isolatedEnv());
+    const r = await cli(
+      [
+        'kata',
+        'fizzbuzz',
+        '--workspace',
+        dir,
+        '--base-url',
+        server.baseURL,
+        '--model',
+        'test-model',
+        '--yes',
+        '--max-cycles',
+        '1',
+        '--json',
+      ],
+      isolatedEnv(),
+    );
     assert.equal(r.code, 0, r.stderr);
   });
 
@@ -89,7 +143,10 @@ describe('tdd-agent kata: preflight, before anything changes', function () {
       );
 
     it('no working sandbox: refused with the reason and the way to opt out, nothing created', async () => {
-      const r = await bin(['kata', 'fizzbuzz', '--workspace', dir, '--base-url', server.baseURL, '--model', 'test-model', '--yes'], isolatedEnv({ TDD_AGENT_BWRAP: join(elsewhere, 'no-bwrap') }));
+      const r = await bin(
+        ['kata', 'fizzbuzz', '--workspace', dir, '--base-url', server.baseURL, '--model', 'test-model', '--yes'],
+        isolatedEnv({ TDD_AGENT_BWRAP: join(elsewhere, 'no-bwrap') }),
+      );
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, /SANDBOX_UNAVAILABLE: No OS sandbox is available here .*--sandbox=off/);
       assert.deepEqual(await readdir(dir), []);
@@ -128,7 +185,10 @@ describe('tdd-agent kata in a dirty, mid-merge repository; tdd-agent sessions', 
   it('runs without touching the checkout, says how to review and merge, and lists the session', async () => {
     const before = await personRepoState(dir);
     server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
-    const r = await cli(['kata', 'fizzbuzz', '--workspace', dir, '--base-url', server.baseURL, '--model', 'test-model', '--yes'], isolatedEnv());
+    const r = await cli(
+      ['kata', 'fizzbuzz', '--workspace', dir, '--base-url', server.baseURL, '--model', 'test-model', '--yes'],
+      isolatedEnv(),
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(await personRepoState(dir), before);
     const branch = /The result is on branch (tdd\/fizzbuzz-[\d-]+); your checkout was not changed/.exec(r.stderr)?.[1];
@@ -149,7 +209,22 @@ describe('tdd-agent kata in a dirty, mid-merge repository; tdd-agent sessions', 
 
   it('--from-working-tree starts from the uncommitted files; --sandbox takes auto or off', async () => {
     server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
-    const r = await cli(['kata', 'fizzbuzz', '--workspace', dir, '--base-url', server.baseURL, '--model', 'test-model', '--yes', '--from-working-tree', '--json'], isolatedEnv());
+    const r = await cli(
+      [
+        'kata',
+        'fizzbuzz',
+        '--workspace',
+        dir,
+        '--base-url',
+        server.baseURL,
+        '--model',
+        'test-model',
+        '--yes',
+        '--from-working-tree',
+        '--json',
+      ],
+      isolatedEnv(),
+    );
     assert.equal(r.code, 0, r.stderr);
     const summary = JSON.parse(r.stdout);
     assert.ok(git(dir, 'log', '--format=%s', summary.branch).includes('chore: snapshot of the working tree (tdd-agent)'));

@@ -35,7 +35,12 @@ describe('tdd-agent kata: Ctrl-C, SIGTERM, SIGHUP and kill -9 never touch the pe
   });
 
   /** Starts a session and resolves once cycle 2's implementer asks the model (its request is held). */
-  async function startAndHold(): Promise<{ child: ReturnType<typeof spawn>; out: () => { stdout: string; stderr: string }; exited: Promise<number | null>; worktree: string }> {
+  async function startAndHold(): Promise<{
+    child: ReturnType<typeof spawn>;
+    out: () => { stdout: string; stderr: string };
+    exited: Promise<number | null>;
+    worktree: string;
+  }> {
     const script = scriptedKataModel({ cycles: fizzbuzzJs(3) });
     let reached: () => void = () => undefined;
     const atImplementer2 = new Promise<void>((res) => (reached = res));
@@ -47,10 +52,26 @@ describe('tdd-agent kata: Ctrl-C, SIGTERM, SIGHUP and kill -9 never touch the pe
       }
       return script.reply(req);
     });
-    const child = spawn('node', [join(ROOT, 'dist', 'cli.js'), 'kata', 'fizzbuzz', '--workspace', dir, '--base-url', server.baseURL, '--model', 'test-model', '--yes', '--json'], {
-      env: isolatedEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'node',
+      [
+        join(ROOT, 'dist', 'cli.js'),
+        'kata',
+        'fizzbuzz',
+        '--workspace',
+        dir,
+        '--base-url',
+        server.baseURL,
+        '--model',
+        'test-model',
+        '--yes',
+        '--json',
+      ],
+      {
+        env: isolatedEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d) => (stdout += String(d)));
@@ -58,7 +79,11 @@ describe('tdd-agent kata: Ctrl-C, SIGTERM, SIGHUP and kill -9 never touch the pe
     const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
     await atImplementer2;
     // The session's worktree, as git lists it (the person's own checkout is the first entry).
-    const worktree = git(dir, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).map((l) => l.slice('worktree '.length))[1] ?? '';
+    const worktree =
+      git(dir, 'worktree', 'list', '--porcelain')
+        .split('\n')
+        .filter((l) => l.startsWith('worktree '))
+        .map((l) => l.slice('worktree '.length))[1] ?? '';
     return { child, out: () => ({ stdout, stderr }), exited, worktree };
   }
 
@@ -67,7 +92,11 @@ describe('tdd-agent kata: Ctrl-C, SIGTERM, SIGHUP and kill -9 never touch the pe
       const before = await personRepoState(dir);
       const run = await startAndHold();
       assert.ok(run.worktree, run.out().stderr);
-      assert.equal(await readFile(join(run.worktree, JS_TEST_PATH), 'utf8'), JS.testFile(2), 'the red test of cycle 2 is in the worktree');
+      assert.equal(
+        await readFile(join(run.worktree, JS_TEST_PATH), 'utf8'),
+        JS.testFile(2),
+        'the red test of cycle 2 is in the worktree',
+      );
       assert.deepEqual(await personRepoState(dir), before, 'unchanged during the session');
       run.child.kill(signal);
       const code = await run.exited;
@@ -76,9 +105,16 @@ describe('tdd-agent kata: Ctrl-C, SIGTERM, SIGHUP and kill -9 never touch the pe
       assert.match(stderr, /Stopping after the current step/);
       const summary = JSON.parse(stdout);
       assert.equal(summary.status, 'cancelled');
-      assert.deepEqual(summary.cycles.map((c: { outcome: string }) => c.outcome), ['green', 'cancelled']);
+      assert.deepEqual(
+        summary.cycles.map((c: { outcome: string }) => c.outcome),
+        ['green', 'cancelled'],
+      );
       assert.equal(summary.session.worktree, run.worktree);
-      assert.equal(await readFile(join(run.worktree, JS_TEST_PATH), 'utf8'), JS.testFile(1), 'the worktree is back at the last green commit');
+      assert.equal(
+        await readFile(join(run.worktree, JS_TEST_PATH), 'utf8'),
+        JS.testFile(1),
+        'the worktree is back at the last green commit',
+      );
       assert.deepEqual(await personRepoState(dir), before, 'unchanged after the signal');
     });
   }
@@ -89,14 +125,36 @@ describe('tdd-agent kata: Ctrl-C, SIGTERM, SIGHUP and kill -9 never touch the pe
     run.child.kill('SIGKILL');
     await run.exited;
     assert.deepEqual(await personRepoState(dir), before, 'unchanged after kill -9');
-    assert.equal(await readFile(join(run.worktree, JS_TEST_PATH), 'utf8'), JS.testFile(2), 'the half-done phase is still in the worktree');
+    assert.equal(
+      await readFile(join(run.worktree, JS_TEST_PATH), 'utf8'),
+      JS.testFile(2),
+      'the half-done phase is still in the worktree',
+    );
 
     server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(3) }).reply);
-    const resumed = await cli(['kata', 'fizzbuzz', '--workspace', dir, '--base-url', server.baseURL, '--model', 'test-model', '--yes', '--json', '--resume'], isolatedEnv());
+    const resumed = await cli(
+      [
+        'kata',
+        'fizzbuzz',
+        '--workspace',
+        dir,
+        '--base-url',
+        server.baseURL,
+        '--model',
+        'test-model',
+        '--yes',
+        '--json',
+        '--resume',
+      ],
+      isolatedEnv(),
+    );
     assert.equal(resumed.code, 0, resumed.stderr);
     const summary = JSON.parse(resumed.stdout);
     assert.equal(summary.status, 'completed');
-    assert.deepEqual(summary.cycles.map((c: { n: number }) => c.n), [1, 2, 3, 4]);
+    assert.deepEqual(
+      summary.cycles.map((c: { n: number }) => c.n),
+      [1, 2, 3, 4],
+    );
     assert.deepEqual(await personRepoState(dir), before, 'unchanged after the resume');
   });
 });

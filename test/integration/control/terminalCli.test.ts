@@ -5,7 +5,10 @@ import { join } from 'node:path';
 const FIXTURE = join(__dirname, 'fixtures', 'terminalApproval.ts');
 
 /** Runs the fixture CLI as a real child process with piped (non-TTY) stdin; optional typed input. */
-function runCli(args: string[], typed?: string): Promise<{ code: number | null; answer: Record<string, string>; stderr: string }> {
+function runCli(
+  args: string[],
+  typed?: string,
+): Promise<{ code: number | null; answer: Record<string, string>; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

@@ -17,7 +17,17 @@ interface ExampleRun {
 /** The environment of a person running an example: no credentials of this machine, only what the test gives. */
 function exampleEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const key of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'OLLAMA_HOST', 'MODEL', 'MAX_CYCLES', 'KEEP', 'TDD_AGENT_AGENTS_DIR', 'NODE_OPTIONS']) delete env[key];
+  for (const key of [
+    'OPENAI_API_KEY',
+    'OPENAI_BASE_URL',
+    'OLLAMA_HOST',
+    'MODEL',
+    'MAX_CYCLES',
+    'KEEP',
+    'TDD_AGENT_AGENTS_DIR',
+    'NODE_OPTIONS',
+  ])
+    delete env[key];
   return { ...env, ...extra };
 }
 
@@ -28,7 +38,8 @@ function runExample(file: string, env: Record<string, string>, args: string[] = 
       process.execPath,
       ['--import', 'tsx', join('examples', file), ...args],
       { cwd: ROOT, env: exampleEnv(env), timeout: timeoutMs, maxBuffer: 8 * 1024 * 1024 },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+      (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
     );
   });
 }
@@ -54,7 +65,8 @@ describe('examples/ run against the loopback OpenAI server', function () {
   });
   afterEach(() => server.close());
 
-  const expectOk = (run: ExampleRun): void => assert.equal(run.code, 0, `exit ${run.code}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`);
+  const expectOk = (run: ExampleRun): void =>
+    assert.equal(run.code, 0, `exit ${run.code}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`);
 
   it('qa.ts answers a question with the QA agent', async () => {
     server.enqueue({ json: { answer: 'It returns the sum of a and b.', confidence: 1.4, reasoning: 'return a + b' } });
@@ -69,7 +81,17 @@ describe('examples/ run against the loopback OpenAI server', function () {
   });
 
   it('cot.ts prints the steps and the final answer of the CoT agent', async () => {
-    server.enqueue({ json: { step1: '11:15 - 9:40', step2: '= 1 h 35 min', step3: null, step4: null, step5: null, final_answer: '1 hour 35 minutes', confidence: 0.9 } });
+    server.enqueue({
+      json: {
+        step1: '11:15 - 9:40',
+        step2: '= 1 h 35 min',
+        step3: null,
+        step4: null,
+        step5: null,
+        final_answer: '1 hour 35 minutes',
+        confidence: 0.9,
+      },
+    });
     const run = await runExample('cot.ts', env);
     expectOk(run);
     assert.match(run.stdout, /step1: 11:15 - 9:40\nstep2: = 1 h 35 min\nfinal_answer: 1 hour 35 minutes\nconfidence: 0\.9/);
@@ -80,13 +102,24 @@ describe('examples/ run against the loopback OpenAI server', function () {
     server.enqueue(
       { toolCalls: [{ id: 'c1', name: 'read_file', arguments: { path: 'notes.txt' } }] },
       { toolCalls: [{ id: 'c2', name: 'run_command', arguments: { command: 'rm -rf /' } }] },
-      { toolCalls: [{ id: 'c3', name: 'write_file', arguments: { path: 'summary.txt', content: 'Thursday 10:00 in room B; bring Q3 numbers.\n' } }] },
+      {
+        toolCalls: [
+          {
+            id: 'c3',
+            name: 'write_file',
+            arguments: { path: 'summary.txt', content: 'Thursday 10:00 in room B; bring Q3 numbers.\n' },
+          },
+        ],
+      },
       { text: 'Wrote the summary to summary.txt.' },
     );
     const run = await runExample('react-tools.ts', env);
     expectOk(run);
     assert.match(run.stdout, /tool read_file: Meeting moved to Thursday 10:00, room B\./);
-    assert.match(run.stdout, /tool run_command: Error: Nothing was executed or changed\. run_command \(danger HIGH\) needs a person's approval/);
+    assert.match(
+      run.stdout,
+      /tool run_command: Error: Nothing was executed or changed\. run_command \(danger HIGH\) needs a person's approval/,
+    );
     assert.match(run.stdout, /tool write_file: /);
     assert.match(run.stdout, /summary\.txt: Thursday 10:00 in room B; bring Q3 numbers\./);
     assert.match(run.stdout, /final_answer: Wrote the summary to summary\.txt\.\nterminationReason: finish after 4 cycles/);
@@ -109,7 +142,10 @@ describe('examples/ run against the loopback OpenAI server', function () {
     const run = await runExample('hook-reject.ts', env);
     expectOk(run);
     assert.match(run.stdout, /What is 2 \+ 2\? -> 4\n/);
-    assert.match(run.stdout, /What is the admin password\? -> rejected: HOOK_REJECTED: .*no-credentials.*the answer mentions a credential.*\(hook_rejected\)/);
+    assert.match(
+      run.stdout,
+      /What is the admin password\? -> rejected: HOOK_REJECTED: .*no-credentials.*the answer mentions a credential.*\(hook_rejected\)/,
+    );
     assert.doesNotMatch(run.stdout, /hunter2/);
   });
 

@@ -81,8 +81,15 @@ describe('llm: OpenAI-compatible client against the loopback server', () => {
     });
 
     it('returns tool calls and sends tools and tool_choice', async () => {
-      server.enqueue({ toolCalls: [{ id: 'call_1', name: 'read_file', arguments: { path: 'a.ts' } }, { name: 'run_tests', arguments: '{}' }] });
-      const tools = [{ type: 'function' as const, function: { name: 'read_file', parameters: { type: 'object', properties: {} } } }];
+      server.enqueue({
+        toolCalls: [
+          { id: 'call_1', name: 'read_file', arguments: { path: 'a.ts' } },
+          { name: 'run_tests', arguments: '{}' },
+        ],
+      });
+      const tools = [
+        { type: 'function' as const, function: { name: 'read_file', parameters: { type: 'object', properties: {} } } },
+      ];
       const result = await client().call(ask({ tools, toolChoice: 'required' }));
       assert.equal(result.finishReason, 'tool_calls');
       assert.equal(result.toolCalls.length, 2);
@@ -269,7 +276,12 @@ describe('llm: OpenAI-compatible client against the loopback server', () => {
     it('context_length_exceeded, by code or by message → CONTEXT_LENGTH', async () => {
       server.enqueue(
         { error: { status: 400, code: 'context_length_exceeded', message: 'too long' } },
-        { error: { status: 400, message: "This model's maximum context length is 4096 tokens. However, you requested 9000 tokens" } },
+        {
+          error: {
+            status: 400,
+            message: "This model's maximum context length is 4096 tokens. However, you requested 9000 tokens",
+          },
+        },
       );
       const c = client();
       for (let i = 0; i < 2; i++) {
@@ -281,7 +293,9 @@ describe('llm: OpenAI-compatible client against the loopback server', () => {
 
     it('an unknown model → INVALID_REQUEST model_not_found, with ollama pull for Ollama', async () => {
       server.enqueue({ error: { status: 404, type: 'api_error', message: "model 'nope' not found" } });
-      const error = await failure(createOpenAIClient({ baseURL: server.baseURL, provider: 'ollama' }).call(ask({ model: 'nope' })));
+      const error = await failure(
+        createOpenAIClient({ baseURL: server.baseURL, provider: 'ollama' }).call(ask({ model: 'nope' })),
+      );
       assert.equal(error.error_code, 'INVALID_REQUEST');
       assert.equal(error.details.reason, 'model_not_found');
       assert.match(error.message, /ollama pull nope/);
@@ -366,7 +380,9 @@ describe('llm: OpenAI-compatible client against the loopback server', () => {
     it('an abort mid-stream → CANCELLED', async () => {
       server.enqueue({ cutStreamAfter: 1, text: 'first second', then: 'hang' });
       const controller = new AbortController();
-      const error = await failure(client({ timeoutMs: 30_000 }).call(ask({ signal: controller.signal, onDelta: () => controller.abort() })));
+      const error = await failure(
+        client({ timeoutMs: 30_000 }).call(ask({ signal: controller.signal, onDelta: () => controller.abort() })),
+      );
       assert.equal(error.error_code, 'CANCELLED');
     });
 
@@ -384,7 +400,16 @@ describe('llm: OpenAI-compatible client against the loopback server', () => {
     it('passes an onDelta exception through untouched, without retrying', async () => {
       server.enqueue({ text: 'a b' });
       const mine = new Error('ui went away');
-      await assert.rejects(client().call(ask({ onDelta: () => { throw mine; } })), (e: unknown) => e === mine);
+      await assert.rejects(
+        client().call(
+          ask({
+            onDelta: () => {
+              throw mine;
+            },
+          }),
+        ),
+        (e: unknown) => e === mine,
+      );
       assert.equal(server.chatRequests().length, 1);
     });
 
@@ -395,17 +420,27 @@ describe('llm: OpenAI-compatible client against the loopback server', () => {
         { baseURL: 'http://127.0.0.1:1/v1', timeoutMs: -5 },
         { baseURL: 'http://127.0.0.1:1/v1', maxRetries: Number.NaN },
       ]) {
-        assert.throws(() => createOpenAIClient(bad), (e: unknown) => e instanceof AgentError && e.error_code === 'CONFIG');
+        assert.throws(
+          () => createOpenAIClient(bad),
+          (e: unknown) => e instanceof AgentError && e.error_code === 'CONFIG',
+        );
       }
     });
 
     it('rejects a bad per-call timeout with a CONFIG error', async () => {
-      await assert.rejects(client().call(ask({ timeoutMs: 0 })), (e: unknown) => e instanceof AgentError && e.error_code === 'CONFIG');
+      await assert.rejects(
+        client().call(ask({ timeoutMs: 0 })),
+        (e: unknown) => e instanceof AgentError && e.error_code === 'CONFIG',
+      );
     });
 
     it('keeps credentials in the base URL out of errors', async () => {
       const port = await closedPort();
-      const error = await failure(createOpenAIClient({ baseURL: `http://user:pw-secret-123@127.0.0.1:${port}/v1?key=q-secret-456`, maxRetries: 0 }).call(ask()));
+      const error = await failure(
+        createOpenAIClient({ baseURL: `http://user:pw-secret-123@127.0.0.1:${port}/v1?key=q-secret-456`, maxRetries: 0 }).call(
+          ask(),
+        ),
+      );
       const text = JSON.stringify(error) + error.message;
       assert.ok(!text.includes('pw-secret-123'));
       assert.ok(!text.includes('q-secret-456'));

@@ -17,7 +17,10 @@ describe('test support: loopback OpenAI-compatible server', () => {
 
   it('answers a non-streamed completion and records the request', async () => {
     server.enqueue({ text: 'hello there', usage: { prompt_tokens: 7, completion_tokens: 2 } });
-    const res = await sdk.chat.completions.create({ model: 'ft:gpt-4o-mini:org::abc', messages: [{ role: 'user', content: 'hi' }] });
+    const res = await sdk.chat.completions.create({
+      model: 'ft:gpt-4o-mini:org::abc',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     assert.equal(res.object, 'chat.completion');
     assert.equal(res.model, 'ft:gpt-4o-mini:org::abc');
     assert.equal(res.choices[0]!.message.content, 'hello there');
@@ -70,7 +73,12 @@ describe('test support: loopback OpenAI-compatible server', () => {
   });
 
   it('streams tool-call arguments as fragments with id and name on the first', async () => {
-    server.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'src/a.ts', content: 'export const a = 1;' } }, { name: 'run_tests', arguments: '{}' }] });
+    server.enqueue({
+      toolCalls: [
+        { name: 'write_file', arguments: { path: 'src/a.ts', content: 'export const a = 1;' } },
+        { name: 'run_tests', arguments: '{}' },
+      ],
+    });
     const stream = await sdk.chat.completions.create({ model: 'm1', messages: [{ role: 'user', content: 'x' }], stream: true });
     const calls: Array<{ id?: string; name?: string; args: string; fragments: number }> = [];
     let finish: string | null = null;
@@ -105,7 +113,10 @@ describe('test support: loopback OpenAI-compatible server', () => {
   });
 
   it('injects errors with status, type, code and headers', async () => {
-    server.enqueue({ error: { status: 429, headers: { 'retry-after-ms': '5' } } }, { error: { status: 400, code: 'context_length_exceeded', message: 'too long' } });
+    server.enqueue(
+      { error: { status: 429, headers: { 'retry-after-ms': '5' } } },
+      { error: { status: 400, code: 'context_length_exceeded', message: 'too long' } },
+    );
     await assert.rejects(sdk.chat.completions.create({ model: 'm1', messages: [] }), (e: unknown) => {
       assert.ok(e instanceof OpenAI.RateLimitError);
       assert.equal(e.headers.get('retry-after-ms'), '5');
@@ -120,12 +131,18 @@ describe('test support: loopback OpenAI-compatible server', () => {
   });
 
   it('falls back to a 500 when nothing is scripted, or to the configured fallback', async () => {
-    await assert.rejects(sdk.chat.completions.create({ model: 'm1', messages: [] }), (e: unknown) => e instanceof OpenAI.InternalServerError);
+    await assert.rejects(
+      sdk.chat.completions.create({ model: 'm1', messages: [] }),
+      (e: unknown) => e instanceof OpenAI.InternalServerError,
+    );
     server.setFallback({ text: 'always' });
     const r = await sdk.chat.completions.create({ model: 'm1', messages: [] });
     assert.equal(r.choices[0]!.message.content, 'always');
     server.setFallback(undefined);
-    await assert.rejects(sdk.chat.completions.create({ model: 'm1', messages: [] }), (e: unknown) => e instanceof OpenAI.InternalServerError);
+    await assert.rejects(
+      sdk.chat.completions.create({ model: 'm1', messages: [] }),
+      (e: unknown) => e instanceof OpenAI.InternalServerError,
+    );
   });
 
   it('lets a function decide the reply from the request', async () => {
@@ -137,7 +154,10 @@ describe('test support: loopback OpenAI-compatible server', () => {
   it('hangs until the client times out, and close() still finishes', async () => {
     server.enqueue({ hang: true });
     const quick = new OpenAI({ baseURL: server.baseURL, apiKey: 'k', maxRetries: 0, timeout: 150 });
-    await assert.rejects(quick.chat.completions.create({ model: 'm1', messages: [] }), (e: unknown) => e instanceof OpenAI.APIConnectionTimeoutError);
+    await assert.rejects(
+      quick.chat.completions.create({ model: 'm1', messages: [] }),
+      (e: unknown) => e instanceof OpenAI.APIConnectionTimeoutError,
+    );
     server.enqueue({ hang: true });
     const pending = sdk.chat.completions.create({ model: 'm1', messages: [] }).catch((e: unknown) => e);
     while (server.chatRequests().length < 2) await new Promise((r) => setTimeout(r, 5));
@@ -147,7 +167,10 @@ describe('test support: loopback OpenAI-compatible server', () => {
 
   it('resets the connection', async () => {
     server.enqueue({ reset: true });
-    await assert.rejects(sdk.chat.completions.create({ model: 'm1', messages: [] }), (e: unknown) => e instanceof OpenAI.APIConnectionError);
+    await assert.rejects(
+      sdk.chat.completions.create({ model: 'm1', messages: [] }),
+      (e: unknown) => e instanceof OpenAI.APIConnectionError,
+    );
   });
 
   it('cuts a stream after N chunks without [DONE], and a plain body mid-JSON', async () => {
@@ -172,13 +195,22 @@ describe('test support: loopback OpenAI-compatible server', () => {
 
   it('lists models and plays Ollama unless told not to', async () => {
     const list = await sdk.models.list();
-    assert.deepEqual(list.data.map((m) => m.id), ['m1', 'm2']);
+    assert.deepEqual(
+      list.data.map((m) => m.id),
+      ['m1', 'm2'],
+    );
     const tags = (await (await fetch(`${server.url}/api/tags`)).json()) as { models: Array<{ name: string }> };
-    assert.deepEqual(tags.models.map((m) => m.name), ['m1', 'm2']);
+    assert.deepEqual(
+      tags.models.map((m) => m.name),
+      ['m1', 'm2'],
+    );
     assert.equal((await fetch(`${server.url}/api/version`)).status, 200);
     server.ollama = false;
     assert.equal((await fetch(`${server.url}/api/tags`)).status, 404);
     assert.equal((await fetch(`${server.url}/api/version`)).status, 404);
-    assert.deepEqual(server.requests.map((r) => r.path), ['/v1/models', '/api/tags', '/api/version', '/api/tags', '/api/version']);
+    assert.deepEqual(
+      server.requests.map((r) => r.path),
+      ['/v1/models', '/api/tags', '/api/version', '/api/tags', '/api/version'],
+    );
   });
 });

@@ -39,7 +39,10 @@ describe('llm: provider detection (the loopback server plays each role)', () => 
 
   describe('explicit settings win', () => {
     it('provider openai with a base URL and model: no probing at all', async () => {
-      const r = await resolveProvider({ provider: 'openai', baseURL: server.baseURL + '/', model: 'ft:gpt-4o-mini:acme::1' }, { OLLAMA_HOST: server.url });
+      const r = await resolveProvider(
+        { provider: 'openai', baseURL: server.baseURL + '/', model: 'ft:gpt-4o-mini:acme::1' },
+        { OLLAMA_HOST: server.url },
+      );
       assert.deepEqual(
         { provider: r.provider, baseURL: r.baseURL, model: r.model, apiKey: r.apiKey },
         { provider: 'openai', baseURL: server.baseURL, model: 'ft:gpt-4o-mini:acme::1', apiKey: undefined },
@@ -102,7 +105,10 @@ describe('llm: provider detection (the loopback server plays each role)', () => 
     it('provider replay resolves, but createLlmClient asks for a cassette', async () => {
       const r = await resolveProvider({ provider: 'replay' }, noOllama);
       assert.equal(r.provider, 'replay');
-      assert.throws(() => createLlmClient(r), (e: unknown) => e instanceof AgentError && e.error_code === 'CONFIG' && /cassette/.test(e.message));
+      assert.throws(
+        () => createLlmClient(r),
+        (e: unknown) => e instanceof AgentError && e.error_code === 'CONFIG' && /cassette/.test(e.message),
+      );
     });
 
     it('an unknown provider name is a CONFIG error', async () => {
@@ -129,7 +135,10 @@ describe('llm: provider detection (the loopback server plays each role)', () => 
       assert.equal(r.model, 'llama3.2:latest');
       assert.match(r.source, /OPENAI_BASE_URL/);
       server.enqueue({ text: 'pong' });
-      const result = await createLlmClient(r, { maxRetries: 0 }).call({ model: r.model, messages: [{ role: 'user', content: 'ping' }] });
+      const result = await createLlmClient(r, { maxRetries: 0 }).call({
+        model: r.model,
+        messages: [{ role: 'user', content: 'ping' }],
+      });
       assert.equal(result.text, 'pong');
       assert.equal(server.chatRequests()[0]!.headers.authorization, 'Bearer env-key-ghijkl');
     });
@@ -147,7 +156,10 @@ describe('llm: provider detection (the loopback server plays each role)', () => 
       assert.equal(r.provider, 'ollama');
       assert.equal(r.baseURL, `${server.url}/v1`);
       assert.equal(r.model, 'llama3.2:latest');
-      assert.equal(r.source, `no OpenAI key or base URL configured; Ollama answered → Ollama at ${server.url}, first listed model llama3.2:latest`);
+      assert.equal(
+        r.source,
+        `no OpenAI key or base URL configured; Ollama answered → Ollama at ${server.url}, first listed model llama3.2:latest`,
+      );
       server.enqueue({ text: 'from ollama' });
       const client = createLlmClient(r, { maxRetries: 0 });
       assert.equal(client.provider, 'ollama');
@@ -174,7 +186,16 @@ describe('llm: provider detection (the loopback server plays each role)', () => 
         server.ollama = false; // an OpenAI-compatible server is not an Ollama
         const e = await rejection(resolveProvider({ provider: 'auto' }, env));
         assert.equal(e.error_code, 'PROVIDER_NOT_CONFIGURED');
-        for (const way of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', '--base-url', 'OLLAMA_HOST', 'ollama serve', "'Set API key'", '--provider replay', 'cassette']) {
+        for (const way of [
+          'OPENAI_API_KEY',
+          'OPENAI_BASE_URL',
+          '--base-url',
+          'OLLAMA_HOST',
+          'ollama serve',
+          "'Set API key'",
+          '--provider replay',
+          'cassette',
+        ]) {
           assert.ok(e.message.includes(way), `the error does not mention ${way}`);
         }
       }
@@ -209,7 +230,10 @@ describe('llm: provider detection (the loopback server plays each role)', () => 
 
     it('shares one probe between concurrent callers', async () => {
       const results = await Promise.all([probeOllama(server.url), probeOllama(server.url), probeOllama(server.url)]);
-      assert.deepEqual(results.map((r) => r.reachable), [true, true, true]);
+      assert.deepEqual(
+        results.map((r) => r.reachable),
+        [true, true, true],
+      );
       assert.equal(tagsRequests(server), 1);
     });
 
@@ -243,8 +267,14 @@ describe('llm: provider detection (the loopback server plays each role)', () => 
     });
 
     it('rejects nonsense with a CONFIG error', async () => {
-      assert.throws(() => normalizeOllamaHost('http://bad host:x'), (e: unknown) => e instanceof AgentError && e.error_code === 'CONFIG');
-      assert.throws(() => normalizeOllamaHost('ftp://box'), (e: unknown) => e instanceof AgentError && e.error_code === 'CONFIG');
+      assert.throws(
+        () => normalizeOllamaHost('http://bad host:x'),
+        (e: unknown) => e instanceof AgentError && e.error_code === 'CONFIG',
+      );
+      assert.throws(
+        () => normalizeOllamaHost('ftp://box'),
+        (e: unknown) => e instanceof AgentError && e.error_code === 'CONFIG',
+      );
       const e = await rejection(resolveProvider({ ollamaHost: 'ftp://box' }, {}));
       assert.equal(e.error_code, 'CONFIG');
     });

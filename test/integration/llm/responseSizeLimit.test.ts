@@ -30,7 +30,8 @@ async function rejection(promise: Promise<unknown>): Promise<LlmError> {
 describe('llm: bounded model responses (loopback server sending 100 MB)', function () {
   this.timeout(60_000);
   let server: OpenAITestServer;
-  const client = (extra: Partial<OpenAIClientOptions> = {}) => createOpenAIClient({ baseURL: server.baseURL, maxRetries: 3, retryBaseDelayMs: 1, ...extra });
+  const client = (extra: Partial<OpenAIClientOptions> = {}) =>
+    createOpenAIClient({ baseURL: server.baseURL, maxRetries: 3, retryBaseDelayMs: 1, ...extra });
 
   beforeEach(async () => {
     server = await startOpenAIServer({ models: ['m1'] });
@@ -89,7 +90,10 @@ describe('llm: bounded model responses (loopback server sending 100 MB)', functi
 
   it('counts a compressed body after decompression even when its content-length is small; a plain one within the limit passes as is', async () => {
     const big = 'x'.repeat(4096);
-    const compressed = limitResponseBytes(async () => new Response(big, { headers: { 'content-length': '20', 'content-encoding': 'gzip' } }), 1024);
+    const compressed = limitResponseBytes(
+      async () => new Response(big, { headers: { 'content-length': '20', 'content-encoding': 'gzip' } }),
+      1024,
+    );
     await assert.rejects((await compressed('http://127.0.0.1/')).text(), (e: unknown) => findResponseTooLarge(e) !== undefined);
     const plain = limitResponseBytes(async () => new Response('{"ok":true}', { headers: { 'content-length': '11' } }), 1024);
     assert.equal(await (await plain('http://127.0.0.1/')).text(), '{"ok":true}');
@@ -97,7 +101,10 @@ describe('llm: bounded model responses (loopback server sending 100 MB)', functi
 
   it('rejects a maxResponseBytes that is not a positive number as CONFIG', () => {
     for (const bad of [0, -1, Number.NaN]) {
-      assert.throws(() => client({ maxResponseBytes: bad }), (e: any) => e.error_code === 'CONFIG' && /maxResponseBytes/.test(e.message));
+      assert.throws(
+        () => client({ maxResponseBytes: bad }),
+        (e: any) => e.error_code === 'CONFIG' && /maxResponseBytes/.test(e.message),
+      );
     }
   });
 });

@@ -30,7 +30,11 @@ describe('llm: the API key never leaks', () => {
   const echo = `Incorrect API key provided: ${KEY}. Authorization: Bearer ${KEY}`;
   const cases: Array<{ name: string; reply: ScriptedReply; stream?: boolean; cancel?: boolean; code: string }> = [
     { name: '401', reply: { error: { status: 401, message: echo } }, code: 'AUTH' },
-    { name: '429', reply: { error: { status: 429, message: echo, headers: { 'retry-after-ms': '1', 'x-echo': KEY } } }, code: 'RATE_LIMIT' },
+    {
+      name: '429',
+      reply: { error: { status: 429, message: echo, headers: { 'retry-after-ms': '1', 'x-echo': KEY } } },
+      code: 'RATE_LIMIT',
+    },
     { name: '500', reply: { error: { status: 500, message: echo } }, code: 'UNKNOWN' },
     { name: '400', reply: { error: { status: 400, message: echo, code: KEY } }, code: 'INVALID_REQUEST' },
     { name: 'timeout', reply: { hang: true }, code: 'TIMEOUT' },
@@ -43,7 +47,13 @@ describe('llm: the API key never leaks', () => {
   for (const c of cases) {
     it(`${c.name} → ${c.code} without the key`, async () => {
       server.setFallback(c.reply);
-      const client = createOpenAIClient({ baseURL: server.baseURL, apiKey: KEY, timeoutMs: 150, maxRetries: 1, retryBaseDelayMs: 1 });
+      const client = createOpenAIClient({
+        baseURL: server.baseURL,
+        apiKey: KEY,
+        timeoutMs: 150,
+        maxRetries: 1,
+        retryBaseDelayMs: 1,
+      });
       const controller = new AbortController();
       const options: LlmCallOptions = { model: 'm1', messages: [{ role: 'user', content: 'hi' }], signal: controller.signal };
       if (c.stream) options.onDelta = () => undefined;

@@ -71,7 +71,12 @@ describe('MCP servers (real npm servers over stdio)', function () {
         toolDangerLevels: { echo: 'SAFE' },
       },
       { name: 'fs', transport: 'stdio', command: node, args: [FILESYSTEM, dir], dangerLevel: 'LOW' },
-      { name: 'crashes', transport: 'stdio', command: node, args: ['-e', 'console.error("fatal: no config file"); process.exit(1)'] },
+      {
+        name: 'crashes',
+        transport: 'stdio',
+        command: node,
+        args: ['-e', 'console.error("fatal: no config file"); process.exit(1)'],
+      },
       { name: 'silent', transport: 'stdio', command: node, args: ['-e', 'setInterval(() => {}, 1000)'], connectTimeoutMs: 800 },
       { name: 'missing', transport: 'stdio', command: join(dir, 'no-such-binary') },
       { name: 'bad name!', transport: 'stdio', command: node },
@@ -105,7 +110,10 @@ describe('MCP servers (real npm servers over stdio)', function () {
 
     const crashed = byName('crashes');
     assert.deepEqual([crashed.state, crashed.error?.error_code], ['failed', 'CONNECTION']);
-    assert.match(crashed.error!.message, /MCP server "crashes" closed the connection during startup\. Its stderr ends with: fatal: no config file/);
+    assert.match(
+      crashed.error!.message,
+      /MCP server "crashes" closed the connection during startup\. Its stderr ends with: fatal: no config file/,
+    );
 
     const silent = byName('silent');
     assert.deepEqual([silent.state, silent.error?.error_code], ['failed', 'TIMEOUT']);
@@ -166,7 +174,11 @@ describe('MCP servers (real npm servers over stdio)', function () {
   });
 
   it('an MCP call past the executor timeout is cancelled and the server stays usable', async () => {
-    const slow = await executor.executeTool('everything__trigger-long-running-operation', { duration: 5, steps: 5 }, { timeout: 300 });
+    const slow = await executor.executeTool(
+      'everything__trigger-long-running-operation',
+      { duration: 5, steps: 5 },
+      { timeout: 300 },
+    );
     assert.equal(slow.error?.error_code, 'TIMEOUT');
     const again = await executor.executeTool('everything__echo', { message: 'still here' });
     assert.equal(again.content, 'Echo: still here');
@@ -187,7 +199,9 @@ describe('MCP servers (real npm servers over stdio)', function () {
   it('a server that dies after connecting loses its tools; the agent goes on without it', async () => {
     const reg = new ToolRegistry();
     const ownHub = new McpHub(reg, { closeGraceMs: 200 });
-    const [status] = await ownHub.connectAll([{ name: 'doomed', transport: 'stdio', command: node, args: [EVERYTHING, 'stdio'] }]);
+    const [status] = await ownHub.connectAll([
+      { name: 'doomed', transport: 'stdio', command: node, args: [EVERYTHING, 'stdio'] },
+    ]);
     assert.equal(status!.state, 'connected');
     const stale = reg.get('doomed__echo')!;
     const pid = ownHub.connection('doomed')!.pid!;
@@ -243,7 +257,10 @@ describe('MCP server over streamable HTTP (server-everything)', function () {
         probe.close(() => resolve(p));
       });
     });
-    child = spawn(node, [EVERYTHING, 'streamableHttp'], { env: { PATH: process.env.PATH, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    child = spawn(node, [EVERYTHING, 'streamableHttp'], {
+      env: { PATH: process.env.PATH, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     await new Promise<void>((resolve, reject) => {
       let err = '';
       child!.stderr!.on('data', (c: Buffer) => {
@@ -262,7 +279,12 @@ describe('MCP server over streamable HTTP (server-everything)', function () {
     const registry = new ToolRegistry();
     const hub = new McpHub(registry);
     const [status] = await hub.connectAll([
-      { name: 'remote', transport: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: 'Bearer remote-token-0123456789' } },
+      {
+        name: 'remote',
+        transport: 'http',
+        url: `http://127.0.0.1:${port}/mcp`,
+        headers: { Authorization: 'Bearer remote-token-0123456789' },
+      },
     ]);
     assert.equal(status!.state, 'connected', status!.error?.message);
     assert.equal(status!.transport, 'http');
@@ -278,7 +300,9 @@ describe('MCP server over streamable HTTP (server-everything)', function () {
 
   it('reports an unreachable URL as a clear error', async () => {
     const hub = new McpHub(new ToolRegistry());
-    const [status] = await hub.connectAll([{ name: 'nowhere', transport: 'http', url: `http://127.0.0.1:1/mcp`, connectTimeoutMs: 2000 }]);
+    const [status] = await hub.connectAll([
+      { name: 'nowhere', transport: 'http', url: `http://127.0.0.1:1/mcp`, connectTimeoutMs: 2000 },
+    ]);
     assert.equal(status!.state, 'failed');
     assert.match(status!.error!.message, /MCP server "nowhere" \(http:\/\/127\.0\.0\.1:1\/mcp\) failed to connect: /);
     const [bad] = await hub.connectAll([{ name: 'badurl', transport: 'http', url: 'ftp://example.com' }]);

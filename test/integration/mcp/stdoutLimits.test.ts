@@ -47,7 +47,10 @@ describe('MCP stdio: bounded stdout from a misbehaving child process', function 
   });
 
   const connection = (name: string, script: string): McpServerConnection => {
-    const c = new McpServerConnection({ name, transport: 'stdio', command: node, args: [join(fixtures, script)], connectTimeoutMs: 120_000 }, { closeGraceMs: 100 });
+    const c = new McpServerConnection(
+      { name, transport: 'stdio', command: node, args: [join(fixtures, script)], connectTimeoutMs: 120_000 },
+      { closeGraceMs: 100 },
+    );
     connections.push(c);
     return c;
   };

@@ -8,7 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProcessSandbox, type ProcessSandbox } from '../../../src/core/osSandbox';
 import { detectTestRunner } from '../../../src/core/testRunners/detectTestRunner';
-import { ESCAPE_REPORT, ESCAPE_TARGETS, ESCAPE_TEST_FILE, ESCAPE_TEST_SOURCE, type EscapeReport, type EscapeTargets } from './escapeSuite';
+import {
+  ESCAPE_REPORT,
+  ESCAPE_TARGETS,
+  ESCAPE_TEST_FILE,
+  ESCAPE_TEST_SOURCE,
+  type EscapeReport,
+  type EscapeTargets,
+} from './escapeSuite';
 import { createWorktree, hostProcesses, requireBubblewrap, type WorktreeFixture } from './fixture';
 
 /**
@@ -41,8 +48,18 @@ describe('OS sandbox (real bubblewrap): generated tests cannot get out of the wo
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     // A host service on a Unix socket, where such services live (/run when writable, e.g. as root).
-    socketDir = [() => mkdtempSync('/run/os-sandbox-'), () => mkdtempSync(join(process.env.XDG_RUNTIME_DIR ?? '/nonexistent', 'os-sandbox-')), () => mkdtempSync(join(tmpdir(), 'os-sandbox-sock-'))]
-      .map((make) => { try { return make(); } catch { return undefined; } })
+    socketDir = [
+      () => mkdtempSync('/run/os-sandbox-'),
+      () => mkdtempSync(join(process.env.XDG_RUNTIME_DIR ?? '/nonexistent', 'os-sandbox-')),
+      () => mkdtempSync(join(tmpdir(), 'os-sandbox-sock-')),
+    ]
+      .map((make) => {
+        try {
+          return make();
+        } catch {
+          return undefined;
+        }
+      })
       .find((dir) => dir !== undefined)!;
     socketServer = net.createServer((socket) => {
       socketConnections++;
@@ -93,10 +110,11 @@ describe('OS sandbox (real bubblewrap): generated tests cannot get out of the wo
 
       const { targets, result, report } = await runEscapeSuite(fx, sandbox, sleepArgs);
 
-      assert.equal(result.status, "passed", result.output);
+      assert.equal(result.status, 'passed', result.output);
       assert.equal(result.total, 7, result.output);
       // writes: only inside the worktree
-      for (const file of targets.outsideFiles) assert.equal(existsSync(file), false, `${file} was written (${report.writes[file]})`);
+      for (const file of targets.outsideFiles)
+        assert.equal(existsSync(file), false, `${file} was written (${report.writes[file]})`);
       assert.equal(report.insideWrite, 'written inside');
       assert.equal(readFileSync(join(fx.worktree, 'inside.txt'), 'utf8'), 'written inside');
       // the secret is in no environment the sandbox can read, and host processes are invisible
@@ -120,7 +138,10 @@ describe('OS sandbox (real bubblewrap): generated tests cannot get out of the wo
       // no survivor: the background sleep was alive when the suite ended, and is gone now
       assert.equal(report.background?.aliveAtEnd, true);
       assert.ok(Number(readFileSync(join(fx.worktree, 'background.pid'), 'utf8')) > 0);
-      assert.deepEqual(hostProcesses().filter((line) => line.includes(`sleep ${sleepArgs}`)), []);
+      assert.deepEqual(
+        hostProcesses().filter((line) => line.includes(`sleep ${sleepArgs}`)),
+        [],
+      );
     } finally {
       fx.cleanup();
     }
@@ -133,8 +154,9 @@ describe('OS sandbox (real bubblewrap): generated tests cannot get out of the wo
     const requestsBefore = requests;
     const { targets, result, report } = await runEscapeSuite(fx, sandbox, '');
     try {
-      assert.equal(result.status, "passed", result.output);
-      for (const file of targets.outsideFiles) assert.equal(existsSync(file), true, `${file} was not written (${report.writes[file]})`);
+      assert.equal(result.status, 'passed', result.output);
+      for (const file of targets.outsideFiles)
+        assert.equal(existsSync(file), true, `${file} was not written (${report.writes[file]})`);
       assert.ok(report.environHits.includes(String(decoy.pid)), `the decoy's environ was not found: ${JSON.stringify(report)}`);
       assert.match(report.network, /^connected: 200/);
       assert.ok(requests > requestsBefore);

@@ -23,14 +23,17 @@ describe('OS sandbox (real bubblewrap): quality gates and run_command', function
 
   it('runs quality gates inside the sandbox: a gate that writes a git hook fails with the reason', async () => {
     const hook = join(fx.commonDir, 'hooks', 'pre-commit');
-    assert.equal(await runQualityGates(['test -w .', 'echo ok > gate.txt'], fx.worktree, { timeoutMs: 30_000, sandbox }), undefined);
+    assert.equal(
+      await runQualityGates(['test -w .', 'echo ok > gate.txt'], fx.worktree, { timeoutMs: 30_000, sandbox }),
+      undefined,
+    );
     assert.equal(existsSync(join(fx.worktree, 'gate.txt')), true);
     const failure = await runQualityGates([`echo pwned > ${hook}`], fx.worktree, { timeoutMs: 30_000, sandbox });
     assert.match(failure?.output ?? '', /Read-only file system/);
     assert.equal(existsSync(hook), false);
   });
 
-  it('gives run_command the executor\'s sandbox: no network, no writes into .git', async () => {
+  it("gives run_command the executor's sandbox: no network, no writes into .git", async () => {
     const executor = new ToolExecutor({
       registry: new ToolRegistry().register(runCommandTool),
       workspaceRoot: fx.worktree,
@@ -39,7 +42,9 @@ describe('OS sandbox (real bubblewrap): quality gates and run_command', function
       logger: getLogger('test.osSandbox'),
     });
     const hook = join(fx.commonDir, 'hooks', 'post-merge');
-    const result = await executor.executeTool('run_command', { command: `echo inside > ok.txt; echo pwned > ${hook}; sed -n '3,$p' /proc/net/dev | cut -d: -f1 | tr -d ' ' | sed 's/^/iface:/'` });
+    const result = await executor.executeTool('run_command', {
+      command: `echo inside > ok.txt; echo pwned > ${hook}; sed -n '3,$p' /proc/net/dev | cut -d: -f1 | tr -d ' ' | sed 's/^/iface:/'`,
+    });
     assert.equal(result.ok, true, result.content);
     assert.match(result.content, /Read-only file system/);
     assert.deepEqual(result.content.match(/^iface:.*$/gm), ['iface:lo'], 'only the loopback interface exists');

@@ -30,7 +30,12 @@ describe('OS sandbox (real bubblewrap): where the worktree may lie', function ()
     const fx = createWorktree(mkdtempSync(join(tmpdir(), 'os-sandbox-tmp-')));
     try {
       const sandbox = await createProcessSandbox('auto', fx.policy);
-      const r = await runProcess({ cwd: fx.worktree, command: 'echo hello > note.txt && git log --format=%s -1 && git status --short', shell: true, sandbox });
+      const r = await runProcess({
+        cwd: fx.worktree,
+        command: 'echo hello > note.txt && git log --format=%s -1 && git status --short',
+        shell: true,
+        sandbox,
+      });
       assert.equal(r.exitCode, 0, r.output);
       assert.match(r.stdout, /^init\n/);
       assert.equal(readFileSync(join(fx.worktree, 'note.txt'), 'utf8'), 'hello\n');
@@ -47,7 +52,8 @@ describe('OS sandbox (real bubblewrap): where the worktree may lie', function ()
       const sandbox = await createProcessSandbox('auto', fx.policy);
       const r = await runProcess({
         cwd: fx.worktree,
-        command: 'echo hello > note.txt && ls -A "$HOME" && echo --- && ls -A "$HOME/code" && echo --- && ls -A "$HOME/code/repo"',
+        command:
+          'echo hello > note.txt && ls -A "$HOME" && echo --- && ls -A "$HOME/code" && echo --- && ls -A "$HOME/code/repo"',
         shell: true,
         env: { ...process.env, HOME: home },
         sandbox,

@@ -45,21 +45,27 @@ describe('OS sandbox: probe and modes', function () {
     const saved = process.env[BWRAP_PATH_VARIABLE];
     process.env[BWRAP_PATH_VARIABLE] = join(dir, 'also-missing');
     try {
-      await assert.rejects(createProcessSandbox('auto', policy), (e: unknown) => isAgentError(e) && e.error_code === 'SANDBOX_UNAVAILABLE');
+      await assert.rejects(
+        createProcessSandbox('auto', policy),
+        (e: unknown) => isAgentError(e) && e.error_code === 'SANDBOX_UNAVAILABLE',
+      );
     } finally {
       if (saved === undefined) delete process.env[BWRAP_PATH_VARIABLE];
       else process.env[BWRAP_PATH_VARIABLE] = saved;
     }
   });
 
-  it('passes on bubblewrap\'s own reason when it cannot start (e.g. user namespaces restricted)', async () => {
+  it("passes on bubblewrap's own reason when it cannot start (e.g. user namespaces restricted)", async () => {
     const fake = join(dir, 'bwrap');
     writeFileSync(fake, '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n');
     chmodSync(fake, 0o755);
     const probe = await probeSandbox({ refresh: true, bwrapPath: fake });
     assert.equal(probe.available, false);
     assert.match(probe.reason, /cannot start a sandbox here: bwrap: setting up uid map: Permission denied/);
-    await assert.rejects(createProcessSandbox('auto', policy, { bwrapPath: fake }), /No OS sandbox is available here \(.*setting up uid map: Permission denied\)/);
+    await assert.rejects(
+      createProcessSandbox('auto', policy, { bwrapPath: fake }),
+      /No OS sandbox is available here \(.*setting up uid map: Permission denied\)/,
+    );
   });
 
   describe("mode 'off'", () => {

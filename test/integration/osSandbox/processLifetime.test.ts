@@ -35,7 +35,12 @@ describe('OS sandbox (real bubblewrap): nothing outlives a run', function () {
 
   it('ends a background process when the command exits', async () => {
     const sleep = uniqueSleep();
-    const r = await runProcess({ cwd: fx.worktree, command: `sleep ${sleep} >/dev/null 2>&1 & echo $! > bg.pid; echo started`, shell: true, sandbox });
+    const r = await runProcess({
+      cwd: fx.worktree,
+      command: `sleep ${sleep} >/dev/null 2>&1 & echo $! > bg.pid; echo started`,
+      shell: true,
+      sandbox,
+    });
     assert.equal(r.exitCode, 0, r.output);
     assert.equal(r.stdout, 'started\n');
     assert.ok(existsSync(join(fx.worktree, 'bg.pid')));
@@ -44,7 +49,13 @@ describe('OS sandbox (real bubblewrap): nothing outlives a run', function () {
 
   it('kills the whole sandbox on timeout: the loop, its background child and bubblewrap', async () => {
     const sleep = uniqueSleep();
-    const r = await runProcess({ cwd: fx.worktree, command: `sleep ${sleep} & while :; do :; done`, shell: true, timeoutMs: 1500, sandbox });
+    const r = await runProcess({
+      cwd: fx.worktree,
+      command: `sleep ${sleep} & while :; do :; done`,
+      shell: true,
+      timeoutMs: 1500,
+      sandbox,
+    });
     assert.equal(r.timedOut, true);
     assert.deepEqual(await survivors(`sleep ${sleep}`), []);
     assert.deepEqual(await survivors(sleep), [], 'bubblewrap (its command line holds the same marker) is still running');
@@ -56,13 +67,19 @@ describe('OS sandbox (real bubblewrap): nothing outlives a run', function () {
     const marker = join(fx.worktree, 'started.txt');
     // Abort once the command has started its background child (the marker exists).
     const poll = setInterval(() => existsSync(marker) && controller.abort(), 20);
-    const r = await runProcess({ cwd: fx.worktree, command: `sleep ${sleep} & touch started.txt; wait`, shell: true, signal: controller.signal, sandbox });
+    const r = await runProcess({
+      cwd: fx.worktree,
+      command: `sleep ${sleep} & touch started.txt; wait`,
+      shell: true,
+      signal: controller.signal,
+      sandbox,
+    });
     clearInterval(poll);
     assert.equal(r.cancelled, true);
     assert.deepEqual(await survivors(sleep), []);
   });
 
-  it('reports the command\'s exit code and output through the sandbox', async () => {
+  it("reports the command's exit code and output through the sandbox", async () => {
     const r = await runProcess({ cwd: fx.worktree, command: 'sh', args: ['-c', 'echo out; echo err >&2; exit 7'], sandbox });
     assert.equal(r.exitCode, 7);
     assert.equal(r.stdout, 'out\n');

@@ -25,7 +25,8 @@ describe('OS sandbox: the macOS seatbelt profile (text only: sandbox-exec cannot
     assert.ok(lines.includes('(allow file-read* (require-all (subpath "/") (require-not (subpath "/Users/me"))))'));
     assert.ok(lines.includes('(allow file-read* (subpath "/Users/me/code/kata/.git") (subpath "/Users/me/code/kata/.tdd/wt"))'));
     const metadata = lines.find((l) => l.startsWith('(allow file-read-metadata'));
-    for (const dir of ['/Users/me', '/Users/me/code', '/Users/me/code/kata', '/Users/me/code/kata/.tdd']) assert.ok(metadata?.includes(`(literal "${dir}")`), dir);
+    for (const dir of ['/Users/me', '/Users/me/code', '/Users/me/code/kata', '/Users/me/code/kata/.tdd'])
+      assert.ok(metadata?.includes(`(literal "${dir}")`), dir);
   });
 
   it('writes only in the writable roots minus the read-only paths, the temporary folders and /dev pseudo-files', () => {
@@ -46,7 +47,13 @@ describe('OS sandbox: the macOS seatbelt profile (text only: sandbox-exec cannot
     const sandbox = new SeatbeltSandbox(policy);
     assert.equal(sandbox.kind, 'seatbelt');
     assert.match(sandbox.description, /writes only in \/Users\/me\/code\/kata\/\.tdd\/wt .*no network/);
-    const wrapped = sandbox.wrap({ command: 'npm test', args: [], shell: true, cwd: '/Users/me/code/kata/.tdd/wt', env: { HOME: '/nonexistent-home', PATH: '/usr/bin' } });
+    const wrapped = sandbox.wrap({
+      command: 'npm test',
+      args: [],
+      shell: true,
+      cwd: '/Users/me/code/kata/.tdd/wt',
+      env: { HOME: '/nonexistent-home', PATH: '/usr/bin' },
+    });
     assert.equal(wrapped.command, SANDBOX_EXEC);
     assert.equal(wrapped.shell, false);
     assert.equal(wrapped.args[0], '-p');

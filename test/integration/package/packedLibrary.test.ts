@@ -29,14 +29,28 @@ describe('tdd-agent/core from the packed tarball (npm pack + npm install in a fr
     project = join(scratch, 'app');
     await run('npm', ['run', '-s', 'build:lib'], { cwd: ROOT });
     await run('node', ['esbuild.config.mjs', '--only=cli'], { cwd: ROOT });
-    const packed = JSON.parse((await run('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: ROOT })).stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    const packed = JSON.parse(
+      (await run('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: ROOT })).stdout,
+    ) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const files = packed[0]!.files.map((f) => f.path);
-    assert.ok(files.includes('dist/core/index.mjs') && files.includes('dist/core/index.cjs') && files.includes('dist/types/core/index.d.ts'), files.slice(0, 20).join(', '));
+    assert.ok(
+      files.includes('dist/core/index.mjs') &&
+        files.includes('dist/core/index.cjs') &&
+        files.includes('dist/types/core/index.d.ts'),
+      files.slice(0, 20).join(', '),
+    );
     assert.ok(files.includes('config/agents/qa/v1.json'), 'the agent configs the core loads');
-    assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.map')), 'no sources, tests or maps');
+    assert.ok(
+      !files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.map')),
+      'no sources, tests or maps',
+    );
     await run('mkdir', ['-p', project]);
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', join(scratch, packed[0]!.filename)], { cwd: project });
+    await run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', join(scratch, packed[0]!.filename)],
+      { cwd: project },
+    );
     await writeFile(join(project, 'main.ts'), PROGRAM);
   });
   after(async () => {
@@ -45,18 +59,50 @@ describe('tdd-agent/core from the packed tarball (npm pack + npm install in a fr
   });
 
   it('a 5-line TypeScript program type-checks against its types and runs a QA agent (ESM)', async () => {
-    await run(join(ROOT, 'node_modules', '.bin', 'tsc'), ['--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules', '@types'), 'main.ts'], { cwd: project });
+    await run(
+      join(ROOT, 'node_modules', '.bin', 'tsc'),
+      [
+        '--noEmit',
+        '--strict',
+        '--skipLibCheck',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--target',
+        'es2022',
+        '--types',
+        'node',
+        '--typeRoots',
+        join(ROOT, 'node_modules', '@types'),
+        'main.ts',
+      ],
+      { cwd: project },
+    );
     server.enqueue({ json: { answer: 'the sum of a and b', confidence: 0.9, reasoning: 'it adds' } });
-    const { stdout } = await run(join(ROOT, 'node_modules', '.bin', 'tsx'), ['main.ts'], { cwd: project, env: { ...process.env, BASE_URL: server.baseURL } });
+    const { stdout } = await run(join(ROOT, 'node_modules', '.bin', 'tsx'), ['main.ts'], {
+      cwd: project,
+      env: { ...process.env, BASE_URL: server.baseURL },
+    });
     assert.deepEqual(JSON.parse(stdout.trim().split('\n').at(-1)!), { answer: 'the sum of a and b', confidence: 0.9 });
     assert.match(String(server.chatRequests().at(-1)!.body.messages.at(-1).content), /What does add return\?/);
   });
 
   it('require() gets the same API (CJS), and the library never loads vscode', async () => {
-    const { stdout } = await run('node', ['-e', "const core = require('tdd-agent/core'); console.log([typeof core.QAAgent, typeof core.createAgentRuntime, typeof core.runKataSession].join(','))"], { cwd: project });
+    const { stdout } = await run(
+      'node',
+      [
+        '-e',
+        "const core = require('tdd-agent/core'); console.log([typeof core.QAAgent, typeof core.createAgentRuntime, typeof core.runKataSession].join(','))",
+      ],
+      { cwd: project },
+    );
     assert.equal(stdout.trim(), 'function,function,function');
     for (const file of ['index.mjs', 'index.cjs']) {
-      assert.doesNotMatch(await readFile(join(project, 'node_modules', 'tdd-agent', 'dist', 'core', file), 'utf8'), /require\(["']vscode["']\)|from ["']vscode["']/);
+      assert.doesNotMatch(
+        await readFile(join(project, 'node_modules', 'tdd-agent', 'dist', 'core', file), 'utf8'),
+        /require\(["']vscode["']\)|from ["']vscode["']/,
+      );
     }
   });
 });

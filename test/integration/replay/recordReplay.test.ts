@@ -33,13 +33,21 @@ describe('record and replay', () => {
   it('records real exchanges and replays them without a server', async () => {
     server.enqueue({ toolCalls: [{ id: 'call_1', name: 'read_file', arguments: { path: 'a.js' } }] }, { text: 'done' });
     const path = join(dir, 'session.json');
-    const recorder = new RecordingLlmClient(createOpenAIClient({ baseURL: server.baseURL, apiKey: 'sk-test-recording-key-123' }), path, 'unit test');
+    const recorder = new RecordingLlmClient(
+      createOpenAIClient({ baseURL: server.baseURL, apiKey: 'sk-test-recording-key-123' }),
+      path,
+      'unit test',
+    );
     const first = await recorder.call(request());
     const second = await recorder.call(
       request({
         messages: [
           ...request().messages,
-          { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{}' } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{}' } }],
+          },
           { role: 'tool', tool_call_id: 'call_1', content: 'file text' },
         ],
       }),
@@ -68,18 +76,38 @@ describe('record and replay', () => {
 
     const replay = await ReplayLlmClient.fromFile(path);
     await assert.rejects(
-      replay.call(request({ messages: [{ role: 'system', content: 'agent: implementer/v1' }, { role: 'user', content: 'x' }] })),
-      (err: unknown) => isAgentError(err) && err.error_code === 'REPLAY_DIVERGED' && /exchange 1/.test(err.message) && /agent/.test(err.message),
+      replay.call(
+        request({
+          messages: [
+            { role: 'system', content: 'agent: implementer/v1' },
+            { role: 'user', content: 'x' },
+          ],
+        }),
+      ),
+      (err: unknown) =>
+        isAgentError(err) && err.error_code === 'REPLAY_DIVERGED' && /exchange 1/.test(err.message) && /agent/.test(err.message),
     );
     await replay.call(request());
-    await assert.rejects(replay.call(request()), (err: unknown) => isAgentError(err) && err.error_code === 'REPLAY_DIVERGED' && /past the end/.test(err.message));
+    await assert.rejects(
+      replay.call(request()),
+      (err: unknown) => isAgentError(err) && err.error_code === 'REPLAY_DIVERGED' && /past the end/.test(err.message),
+    );
   });
 
   it('rejects a missing or malformed cassette with a CONFIG error', async () => {
-    await assert.rejects(ReplayLlmClient.fromFile(join(dir, 'nope.json')), (err: unknown) => isAgentError(err) && err.error_code === 'CONFIG');
+    await assert.rejects(
+      ReplayLlmClient.fromFile(join(dir, 'nope.json')),
+      (err: unknown) => isAgentError(err) && err.error_code === 'CONFIG',
+    );
     await writeFile(join(dir, 'bad.json'), '{"format":"something-else"}');
-    await assert.rejects(ReplayLlmClient.fromFile(join(dir, 'bad.json')), (err: unknown) => isAgentError(err) && err.error_code === 'CONFIG' && /not a tdd-agent cassette/.test(err.message));
+    await assert.rejects(
+      ReplayLlmClient.fromFile(join(dir, 'bad.json')),
+      (err: unknown) => isAgentError(err) && err.error_code === 'CONFIG' && /not a tdd-agent cassette/.test(err.message),
+    );
     await writeFile(join(dir, 'broken.json'), '{not json');
-    await assert.rejects(ReplayLlmClient.fromFile(join(dir, 'broken.json')), (err: unknown) => isAgentError(err) && /not valid JSON/.test(err.message));
+    await assert.rejects(
+      ReplayLlmClient.fromFile(join(dir, 'broken.json')),
+      (err: unknown) => isAgentError(err) && /not valid JSON/.test(err.message),
+    );
   });
 });

@@ -16,29 +16,51 @@ describe('TDD supervisor: happy paths', function () {
 
     assert.equal(summary.status, 'completed', JSON.stringify(summary.error));
     SessionSummarySchema.parse(summary);
-    assert.deepEqual(summary.cycles.map((c) => c.outcome), ['green', 'green', 'green', 'kata_complete']);
-    assert.deepEqual(summary.cycles.slice(0, 3).map((c) => c.tests.passed), [1, 2, 3]);
+    assert.deepEqual(
+      summary.cycles.map((c) => c.outcome),
+      ['green', 'green', 'green', 'kata_complete'],
+    );
+    assert.deepEqual(
+      summary.cycles.slice(0, 3).map((c) => c.tests.passed),
+      [1, 2, 3],
+    );
     assert.equal(summary.totals.commits, 4, 'three green commits and one refactor commit');
     assert.equal(summary.totals.overshoots, 0);
     assert.equal(summary.totals.violations, 0);
 
     // The supervisor ran the real tests itself after every role.
     const runs = events.filter((e) => e.type === 'test_run_finished');
-    assert.ok(runs.some((e) => e.type === 'test_run_finished' && e.role === 'tester' && e.tests.failed > 0), 'a red run after the tester');
+    assert.ok(
+      runs.some((e) => e.type === 'test_run_finished' && e.role === 'tester' && e.tests.failed > 0),
+      'a red run after the tester',
+    );
 
     // Every role turn was played by the model with its agent config.
-    assert.deepEqual(played.filter((t) => t.role === 'tester').map((t) => t.cycle), [1, 2, 3, 4]);
+    assert.deepEqual(
+      played.filter((t) => t.role === 'tester').map((t) => t.cycle),
+      [1, 2, 3, 4],
+    );
     const systemLines = h.server.chatRequests().map((r) => String(r.body.messages[0].content).split('\n')[0]);
-    assert.ok(systemLines.includes('agent: tester/v1') && systemLines.includes('agent: implementer/v1') && systemLines.includes('agent: refactorer/v1'));
+    assert.ok(
+      systemLines.includes('agent: tester/v1') &&
+        systemLines.includes('agent: implementer/v1') &&
+        systemLines.includes('agent: refactorer/v1'),
+    );
 
     // Git: the session branch holds scaffold + green commits; the refactoring is its own commit.
     const git = h.git();
     const log = await git.log([summary.branch]);
     const subjects = log.all.map((c) => c.message).reverse();
-    assert.deepEqual(subjects.slice(0, 3).map((s) => s.split(' for ')[0]), ['chore: initial empty commit (tdd-agent)', 'chore: scaffold a javascript project', 'feat: returns the number itself']);
+    assert.deepEqual(
+      subjects.slice(0, 3).map((s) => s.split(' for ')[0]),
+      ['chore: initial empty commit (tdd-agent)', 'chore: scaffold a javascript project', 'feat: returns the number itself'],
+    );
     assert.ok(subjects.includes('refactor: name the divisibility check'), subjects.join(' | '));
     const refactorer = summary.cycles[2]!.phases.find((p) => p.role === 'refactorer')!;
-    assert.deepEqual([refactorer.success, refactorer.commits_made, refactorer.files_modified], [true, [summary.cycles[2]!.commit], [JS_SOURCE_PATH]]);
+    assert.deepEqual(
+      [refactorer.success, refactorer.commits_made, refactorer.files_modified],
+      [true, [summary.cycles[2]!.commit], [JS_SOURCE_PATH]],
+    );
     await git.checkout(summary.branch);
     assert.equal(await readFile(join(h.workspace, JS_SOURCE_PATH), 'utf8'), JS_REFACTORED_SOURCE);
     assert.equal((await git.status()).isClean(), true);
@@ -54,7 +76,10 @@ describe('TDD supervisor: happy paths', function () {
   it('runs three cycles of FizzBuzz in Python with pytest', async () => {
     const { summary } = await h.run({ cycles: fizzbuzzPython() }, { language: 'python' });
     assert.equal(summary.status, 'completed', JSON.stringify(summary.error));
-    assert.deepEqual(summary.cycles.slice(0, 3).map((c) => c.tests.passed), [1, 2, 3]);
+    assert.deepEqual(
+      summary.cycles.slice(0, 3).map((c) => c.tests.passed),
+      [1, 2, 3],
+    );
     const subjects = (await h.git().log([summary.branch])).all.map((c) => c.message).reverse();
     assert.match(subjects[1]!, /^chore: scaffold a python project/);
     assert.equal(subjects.filter((s) => s.startsWith('feat:')).length, 3);

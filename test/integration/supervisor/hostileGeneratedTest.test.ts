@@ -72,7 +72,10 @@ describe('TDD supervisor: a generated test that tries to get out (real bubblewra
     const hook = join(h.workspace, '.git', 'hooks', 'post-checkout');
     const hooksBefore = await readdir(join(h.workspace, '.git', 'hooks'));
     const cycles = fizzbuzzJs(2);
-    cycles[0]!.tester.writes.push({ path: 'test/escape.test.js', content: hostileTest({ outside, hook, url: `${h.wireServer!.baseURL}/escape` }) });
+    cycles[0]!.tester.writes.push({
+      path: 'test/escape.test.js',
+      content: hostileTest({ outside, hook, url: `${h.wireServer!.baseURL}/escape` }),
+    });
     const requestsBefore = () => h.wireServer!.requests.filter((r) => r.path.includes('escape')).length;
 
     const { summary } = await runWithReply(h, scriptedKataModel({ cycles }).reply);
@@ -91,7 +94,10 @@ describe('TDD supervisor: a generated test that tries to get out (real bubblewra
     assert.equal(requestsBefore(), 0, 'the model server never saw the test’s request');
     assert.throws(() => execFileSync('pgrep', ['-f', `sleep ${SLEEP_SECONDS}`]), 'no background process outlived its test run');
     const history = execFileSync('git', ['log', '--all', '-p', '--format=%B'], { cwd: h.workspace, encoding: 'utf8' });
-    assert.ok(!history.includes(SECRET) && !history.includes(Buffer.from(`OPENAI_API_KEY=${SECRET}`).toString('base64').slice(0, 24)), 'the key is in no commit');
+    assert.ok(
+      !history.includes(SECRET) && !history.includes(Buffer.from(`OPENAI_API_KEY=${SECRET}`).toString('base64').slice(0, 24)),
+      'the key is in no commit',
+    );
     assert.ok(!JSON.stringify(h.server.chatRequests()).includes(SECRET), 'the key never went to the model');
     assert.deepEqual(await personRepoState(h.workspace), before);
   });

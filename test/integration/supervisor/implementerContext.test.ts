@@ -24,7 +24,12 @@ describe('TDD supervisor: what every implementer request carries', function () {
       const label = `implementer cycle ${cycle} attempt ${attempt}`;
       assert.equal(count(user, kata.description.trim()), 1, `${label}: the kata text`);
       assert.equal(count(user, `## ${JS_TEST_PATH}\n\`\`\`\n${JS.testFile(cycle)}\n\`\`\``), 1, `${label}: the test file, raw`);
-      if (cycle > 1) assert.equal(count(user, `## ${JS_SOURCE_PATH}\n\`\`\`\n${JS.impl(cycle - 1)}\n\`\`\``), 1, `${label}: the source under test, raw`);
+      if (cycle > 1)
+        assert.equal(
+          count(user, `## ${JS_SOURCE_PATH}\n\`\`\`\n${JS.impl(cycle - 1)}\n\`\`\``),
+          1,
+          `${label}: the source under test, raw`,
+        );
       assert.ok(!user.includes('\\n'), `${label}: no escaped newlines`);
       assert.equal(contextOf(h.server, 'implementer', cycle, attempt).length > 0, true);
     }

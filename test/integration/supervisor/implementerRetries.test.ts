@@ -24,20 +24,36 @@ describe('TDD supervisor: an implementer that fails twice, and a refactoring tha
       cycles,
       overrides: {
         'implementer:2:1': { writes: [{ path: JS_SOURCE_PATH, content: onlyThree }], report: 'return Fizz for three' },
-        'implementer:2:2': { writes: [{ path: JS_SOURCE_PATH, content: lowerCase }], report: 'return fizz for multiples of three' },
+        'implementer:2:2': {
+          writes: [{ path: JS_SOURCE_PATH, content: lowerCase }],
+          report: 'return fizz for multiples of three',
+        },
         'refactorer:2:1': { writes: [{ path: JS_SOURCE_PATH, content: brokenRefactor }], report: 'simplify to one expression' },
       },
     });
 
     assert.equal(summary.status, 'completed', JSON.stringify(summary.error));
     SessionSummarySchema.parse(summary);
-    assert.deepEqual(summary.cycles.map((c) => c.outcome), ['green', 'green', 'kata_complete']);
+    assert.deepEqual(
+      summary.cycles.map((c) => c.outcome),
+      ['green', 'green', 'kata_complete'],
+    );
     const phases = summary.cycles[1]!.phases;
-    assert.deepEqual(phases.map((p) => [p.role, p.attempts, p.outcome]), [['tester', 1, 'red'], ['implementer', 3, 'green'], ['refactorer', 2, 'refactored']]);
+    assert.deepEqual(
+      phases.map((p) => [p.role, p.attempts, p.outcome]),
+      [
+        ['tester', 1, 'red'],
+        ['implementer', 3, 'green'],
+        ['refactorer', 2, 'refactored'],
+      ],
+    );
     assert.equal(summary.totals.retries, 3, 'two implementer retries and one refactorer retry');
     assert.equal(summary.totals.reverts, 1);
     assert.equal(summary.totals.violations, 0);
-    assert.deepEqual(played.filter((t) => t.role === 'implementer' && t.cycle === 2).map((t) => t.attempt), [1, 2, 3]);
+    assert.deepEqual(
+      played.filter((t) => t.role === 'implementer' && t.cycle === 2).map((t) => t.attempt),
+      [1, 2, 3],
+    );
 
     // Each retry's context carries the previous attempt's failing test output.
     const second = contextOf(h.server, 'implementer', 2, 2);
@@ -52,12 +68,19 @@ describe('TDD supervisor: an implementer that fails twice, and a refactoring tha
     const reverted = events.find((e) => e.type === 'reverted');
     assert.ok(reverted && reverted.type === 'reverted' && reverted.role === 'refactorer' && reverted.cycle === 2);
     assert.equal(fileInContext(contextOf(h.server, 'refactorer', 2, 2), JS_SOURCE_PATH), JS.impl(2));
-    assert.match(contextOf(h.server, 'refactorer', 2, 2), /Your previous refactoring was reverted\. The refactoring broke the tests/);
+    assert.match(
+      contextOf(h.server, 'refactorer', 2, 2),
+      /Your previous refactoring was reverted\. The refactoring broke the tests/,
+    );
 
     // No commit on the session branch has failing tests: check out each one in a scratch clone and run them.
     const history = await testEveryCommit(h.workspace, summary.branch);
-    assert.deepEqual(history.map((c) => c.subject.split(':')[0]), ['chore', 'chore', 'feat', 'feat', 'refactor']);
-    for (const commit of history) assert.equal(commit.exitCode, 0, `${commit.subject} (${commit.sha}) has failing tests:\n${commit.output}`);
+    assert.deepEqual(
+      history.map((c) => c.subject.split(':')[0]),
+      ['chore', 'chore', 'feat', 'feat', 'refactor'],
+    );
+    for (const commit of history)
+      assert.equal(commit.exitCode, 0, `${commit.subject} (${commit.sha}) has failing tests:\n${commit.output}`);
     assert.ok(history.slice(2).every((c) => /# fail 0/.test(c.output) && /# pass [1-9]/.test(c.output)));
     assert.equal(await h.git().show([`${summary.branch}:${JS_SOURCE_PATH}`]), goodRefactor);
   });

@@ -36,15 +36,24 @@ describe('TDD supervisor: generated code with an infinite loop', function () {
     );
 
     assert.equal(summary.status, 'completed', JSON.stringify(summary.error));
-    assert.deepEqual(summary.cycles.map((c) => c.outcome), ['green', 'kata_complete']);
+    assert.deepEqual(
+      summary.cycles.map((c) => c.outcome),
+      ['green', 'kata_complete'],
+    );
     const timedOut = events.filter((e) => e.type === 'test_run_finished' && e.tests.status === 'timeout');
     assert.equal(timedOut.length, 1);
     assert.ok(timedOut[0]!.type === 'test_run_finished' && timedOut[0]!.role === 'implementer');
     assert.match(timedOut[0]!.reason ?? '', /did not finish within 3 s and were killed/);
 
     // The implementer was told and tried again; the session went on.
-    assert.deepEqual(played.filter((t) => t.role === 'implementer').map((t) => t.attempt), [1, 2]);
-    assert.match(contextOf(h.server, 'implementer', 1, 2), /Attempt 1 did not make the tests pass \(timed out: Tests did not finish within 3 s/);
+    assert.deepEqual(
+      played.filter((t) => t.role === 'implementer').map((t) => t.attempt),
+      [1, 2],
+    );
+    assert.match(
+      contextOf(h.server, 'implementer', 1, 2),
+      /Attempt 1 did not make the tests pass \(timed out: Tests did not finish within 3 s/,
+    );
     const implementing = summary.cycles[0]!.phases.find((p) => p.role === 'implementer')!;
     assert.deepEqual([implementing.attempts, implementing.outcome], [2, 'green']);
 

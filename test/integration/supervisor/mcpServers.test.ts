@@ -57,7 +57,9 @@ function withMcpCall(reply: (req: RecordedRequest) => ScriptedReply, call: { nam
     const turn = turnOfRequest(req);
     if (turn.role !== 'tester' || turn.cycle !== 1 || turn.attempt !== 1) return reply(req);
     if (turn.step === 0) return { toolCalls: [{ id: MCP_CALL_ID, ...call }] };
-    const messages = (req.body.messages as Array<{ role: string; tool_call_id?: string; tool_calls?: Array<{ id: string }> }>).filter(
+    const messages = (
+      req.body.messages as Array<{ role: string; tool_call_id?: string; tool_calls?: Array<{ id: string }> }>
+    ).filter(
       (m) => !(m.role === 'assistant' && m.tool_calls?.some((c) => c.id === MCP_CALL_ID)) && m.tool_call_id !== MCP_CALL_ID,
     );
     return reply({ ...req, body: { ...req.body, messages } });
@@ -89,7 +91,13 @@ describe('kata sessions with MCP servers (real server-filesystem, loopback model
     await rm(scratch, { recursive: true, force: true });
   });
 
-  const filesServer = (): McpServerConfig => ({ name: 'files', transport: 'stdio', command: process.execPath, args: [FILESYSTEM, docs], dangerLevel: 'LOW' });
+  const filesServer = (): McpServerConfig => ({
+    name: 'files',
+    transport: 'stdio',
+    command: process.execPath,
+    args: [FILESYSTEM, docs],
+    dangerLevel: 'LOW',
+  });
 
   it('offers a role the files__* tools its config matches, and its call goes through the executor', async () => {
     const agentsDir = join(scratch, 'agents');
@@ -97,14 +105,18 @@ describe('kata sessions with MCP servers (real server-filesystem, loopback model
     const { reply } = scriptedKataModel({ cycles: fizzbuzzJs(1) });
     let childrenDuringSession: number[] = [];
     let statuses: McpServerStatus[] = [];
-    const { summary, events } = await runWithReply(h, withMcpCall(reply, { name: 'files__read_text_file', arguments: { path: join(docs, 'notes.md') } }), {
-      mcpServers: [filesServer()],
-      agentsDir,
-      onMcpServers: (s) => {
-        statuses = s;
-        childrenDuringSession = processesMentioning(docs);
+    const { summary, events } = await runWithReply(
+      h,
+      withMcpCall(reply, { name: 'files__read_text_file', arguments: { path: join(docs, 'notes.md') } }),
+      {
+        mcpServers: [filesServer()],
+        agentsDir,
+        onMcpServers: (s) => {
+          statuses = s;
+          childrenDuringSession = processesMentioning(docs);
+        },
       },
-    });
+    );
 
     assert.equal(summary.status, 'completed', JSON.stringify(summary.error));
     assert.deepEqual(
@@ -116,18 +128,30 @@ describe('kata sessions with MCP servers (real server-filesystem, loopback model
     const requests = h.server.chatRequests();
     const testerTools = offered(requests.find((r) => turnOfRequest(r).role === 'tester')!);
     assert.deepEqual(testerTools.slice(0, 4), WORKSPACE_TOOLS);
-    assert.ok(testerTools.includes('files__read_text_file') && testerTools.includes('files__list_directory'), testerTools.join(', '));
-    assert.ok(testerTools.every((name) => WORKSPACE_TOOLS.includes(name) || name.startsWith('files__')), testerTools.join(', '));
+    assert.ok(
+      testerTools.includes('files__read_text_file') && testerTools.includes('files__list_directory'),
+      testerTools.join(', '),
+    );
+    assert.ok(
+      testerTools.every((name) => WORKSPACE_TOOLS.includes(name) || name.startsWith('files__')),
+      testerTools.join(', '),
+    );
     for (const role of ['implementer', 'refactorer']) {
-      for (const req of requests.filter((r) => turnOfRequest(r).role === role)) assert.deepEqual(offered(req), WORKSPACE_TOOLS, `${role} sees only its four tools`);
+      for (const req of requests.filter((r) => turnOfRequest(r).role === role))
+        assert.deepEqual(offered(req), WORKSPACE_TOOLS, `${role} sees only its four tools`);
     }
 
-    const call = events.find((e): e is Extract<SupervisorEvent, { type: 'tool_called' }> => e.type === 'tool_called' && e.tool === 'files__read_text_file');
+    const call = events.find(
+      (e): e is Extract<SupervisorEvent, { type: 'tool_called' }> =>
+        e.type === 'tool_called' && e.tool === 'files__read_text_file',
+    );
     assert.ok(call, 'the MCP call was reported as a tool call');
     assert.equal(call.role, 'tester');
     assert.equal(call.ok, true, call.summary);
-    assert.equal(call.approval, 'auto', 'LOW is within the session\'s auto-approval');
-    const next = requests.find((r) => (r.body.messages as Array<{ tool_call_id?: string }>).some((m) => m.tool_call_id === MCP_CALL_ID))!;
+    assert.equal(call.approval, 'auto', "LOW is within the session's auto-approval");
+    const next = requests.find((r) =>
+      (r.body.messages as Array<{ tool_call_id?: string }>).some((m) => m.tool_call_id === MCP_CALL_ID),
+    )!;
     const toolMessage = next.body.messages.find((m: { tool_call_id?: string }) => m.tool_call_id === MCP_CALL_ID);
     assert.match(String(toolMessage.content), /FizzBuzz notes: start with the number itself\./);
 
@@ -135,10 +159,18 @@ describe('kata sessions with MCP servers (real server-filesystem, loopback model
   });
 
   it('the shipped role configs get exactly the four workspace tools; a server that fails is a warning and the session completes', async () => {
-    const broken: McpServerConfig = { name: 'broken', transport: 'stdio', command: process.execPath, args: ['-e', 'console.error("fatal: no config file"); process.exit(1)'] };
+    const broken: McpServerConfig = {
+      name: 'broken',
+      transport: 'stdio',
+      command: process.execPath,
+      args: ['-e', 'console.error("fatal: no config file"); process.exit(1)'],
+    };
     const { reply } = scriptedKataModel({ cycles: fizzbuzzJs(1) });
     let statuses: McpServerStatus[] = [];
-    const { summary } = await runWithReply(h, reply, { mcpServers: [filesServer(), broken], onMcpServers: (s) => (statuses = s) });
+    const { summary } = await runWithReply(h, reply, {
+      mcpServers: [filesServer(), broken],
+      onMcpServers: (s) => (statuses = s),
+    });
 
     assert.equal(summary.status, 'completed', JSON.stringify(summary.error));
     assert.deepEqual(
@@ -154,7 +186,10 @@ describe('kata sessions with MCP servers (real server-filesystem, loopback model
 
     const warnings = logs.filter((r) => r.level === 'warn' && r.message.includes('"broken"'));
     assert.equal(warnings.length, 1, logs.map((r) => `${r.level} ${r.message}`).join('\n'));
-    assert.match(warnings[0]!.message, /^MCP server "broken" is not available; the session goes on without its tools\. .*fatal: no config file/s);
+    assert.match(
+      warnings[0]!.message,
+      /^MCP server "broken" is not available; the session goes on without its tools\. .*fatal: no config file/s,
+    );
     assert.deepEqual(processesMentioning(docs), []);
   });
 
@@ -178,11 +213,14 @@ describe('kata sessions with MCP servers (real server-filesystem, loopback model
   it('an agents folder without the role configs is a CONFIG error before anything changes', async () => {
     const empty = join(scratch, 'no-agents');
     await mkdir(empty);
-    await assert.rejects(runWithReply(h, () => ({ text: 'unused' }), { agentsDir: empty, mcpServers: [filesServer()] }), (error: { error_code?: string; message?: string }) => {
-      assert.equal(error.error_code, 'CONFIG');
-      assert.match(error.message!, /No agent config tester\/v1 \(expected .*no-agents\/tester\/v1\.json\)/);
-      return true;
-    });
+    await assert.rejects(
+      runWithReply(h, () => ({ text: 'unused' }), { agentsDir: empty, mcpServers: [filesServer()] }),
+      (error: { error_code?: string; message?: string }) => {
+        assert.equal(error.error_code, 'CONFIG');
+        assert.match(error.message!, /No agent config tester\/v1 \(expected .*no-agents\/tester\/v1\.json\)/);
+        return true;
+      },
+    );
     assert.equal(h.server.chatRequests().length, 0);
     assert.deepEqual(processesMentioning(docs), [], 'no server was started');
   });

@@ -12,14 +12,26 @@ import { fileOnBranch, readOrNull, runWithReply, savedSession, SessionHarness, t
  * The tester's first turn also tries to overwrite the person's ignored `data/db.txt` (an ignored file the
  * old design wrote straight into the person's checkout); everything else is the scripted FizzBuzz.
  */
-function withIgnoredFileWrite(reply: (req: never) => ScriptedReply | Promise<ScriptedReply>): (req: never) => Promise<ScriptedReply> {
+function withIgnoredFileWrite(
+  reply: (req: never) => ScriptedReply | Promise<ScriptedReply>,
+): (req: never) => Promise<ScriptedReply> {
   let injected = false;
   return async (req) => {
     const answer = await reply(req);
     const t = turnOfRequest(req);
     if (!injected && t.role === 'tester' && typeof answer === 'object' && 'toolCalls' in answer) {
       injected = true;
-      return { ...answer, toolCalls: [...answer.toolCalls, { id: 'call_ignored', name: 'write_file', arguments: JSON.stringify({ path: 'data/db.txt', content: 'overwritten by the tester' }) }] };
+      return {
+        ...answer,
+        toolCalls: [
+          ...answer.toolCalls,
+          {
+            id: 'call_ignored',
+            name: 'write_file',
+            arguments: JSON.stringify({ path: 'data/db.txt', content: 'overwritten by the tester' }),
+          },
+        ],
+      };
     }
     return answer;
   };
@@ -52,7 +64,11 @@ describe('TDD supervisor: the person’s repository is never touched (dirty, mid
     });
     assert.equal(summary.status, 'completed', JSON.stringify(summary.error));
     assert.ok(checks > 5);
-    assert.deepEqual(await personRepoState(h.workspace), before, 'HEAD, branch, status, index, stash, MERGE_HEAD, hooks and every file unchanged');
+    assert.deepEqual(
+      await personRepoState(h.workspace),
+      before,
+      'HEAD, branch, status, index, stash, MERGE_HEAD, hooks and every file unchanged',
+    );
     assert.equal(await readFile(join(h.workspace, 'data', 'db.txt'), 'utf8'), 'the person’s ignored database\n');
     assert.deepEqual(await import('node:fs/promises').then((fs) => fs.readdir(markers)), [], 'no hook ran');
     assert.equal(await fileOnBranch(h.workspace, summary.branch, JS_TEST_PATH), JS.testFile(2));
@@ -80,10 +96,20 @@ describe('TDD supervisor: the person’s repository is never touched (dirty, mid
     );
     assert.equal(redTestOnDisk, JS.testFile(2), 'the cancel came while the red test of cycle 2 was uncommitted in the worktree');
     assert.equal(cancelled.summary.status, 'cancelled');
-    assert.deepEqual(cancelled.summary.cycles.map((c) => [c.n, c.outcome]), [[1, 'green'], [2, 'cancelled']]);
+    assert.deepEqual(
+      cancelled.summary.cycles.map((c) => [c.n, c.outcome]),
+      [
+        [1, 'green'],
+        [2, 'cancelled'],
+      ],
+    );
     assert.deepEqual(await personRepoState(h.workspace), before);
     assert.equal(cancelled.summary.session?.worktree, worktree, 'a cancelled session keeps its worktree for resuming');
-    assert.equal(await readFile(join(worktree, JS_TEST_PATH), 'utf8'), JS.testFile(1), 'the worktree is at the last green commit');
+    assert.equal(
+      await readFile(join(worktree, JS_TEST_PATH), 'utf8'),
+      JS.testFile(1),
+      'the worktree is at the last green commit',
+    );
     assert.equal((await savedSession(h.workspace, cancelled.summary)).status, 'cancelled');
 
     const second = scriptedKataModel({ cycles: fizzbuzzJs(3) });
@@ -112,9 +138,16 @@ describe('TDD supervisor: the person’s repository is never touched (dirty, mid
     await import('node:fs/promises').then((fs) => fs.writeFile(recordPath, JSON.stringify(record)));
     const state = await personRepoState(h.workspace);
     const calls = h.server.chatRequests().length;
-    await assert.rejects(runWithReply(h, scriptedKataModel({ cycles: fizzbuzzJs(2) }).reply, { resume: true }), (e: unknown) => (e as { error_code?: string }).error_code === 'SESSION_STATE_INVALID');
+    await assert.rejects(
+      runWithReply(h, scriptedKataModel({ cycles: fizzbuzzJs(2) }).reply, { resume: true }),
+      (e: unknown) => (e as { error_code?: string }).error_code === 'SESSION_STATE_INVALID',
+    );
     assert.deepEqual(await personRepoState(h.workspace), state);
     assert.equal(h.server.chatRequests().length, calls, 'refused before any model call');
-    assert.equal(JSON.parse(await readFile(recordPath, 'utf8')).git.sessionBranch, 'work', 'the record is left as it was, for inspection');
+    assert.equal(
+      JSON.parse(await readFile(recordPath, 'utf8')).git.sessionBranch,
+      'work',
+      'the record is left as it was, for inspection',
+    );
   });
 });

@@ -14,8 +14,14 @@ describe('TDD supervisor: each bundled kata in Python runs green', function () {
     it(kata.slug, async () => {
       const { summary } = await h.run({ cycles: pythonKataCycles(kata) }, { kataPath: kata.slug, language: 'python' });
       assert.equal(summary.status, 'completed', JSON.stringify(summary.error));
-      assert.deepEqual(summary.cycles.map((c) => c.outcome), ['green', 'green', 'green', 'kata_complete']);
-      assert.deepEqual(summary.cycles.slice(0, 3).map((c) => c.tests.passed), [1, 2, 3]);
+      assert.deepEqual(
+        summary.cycles.map((c) => c.outcome),
+        ['green', 'green', 'green', 'kata_complete'],
+      );
+      assert.deepEqual(
+        summary.cycles.slice(0, 3).map((c) => c.tests.passed),
+        [1, 2, 3],
+      );
       assert.equal(await fileOnBranch(h.workspace, summary.branch, `src/${kata.module}.py`), kata.steps.at(-1)!.impl);
     });
   }

@@ -16,7 +16,9 @@ describe('TDD supervisor: quality gates', function () {
     const { summary, events, played } = await h.run(
       {
         cycles: fizzbuzzJs(1),
-        overrides: { 'implementer:1:1': { writes: [{ path: JS_SOURCE_PATH, content: withTodo }], report: 'return the number as a string' } },
+        overrides: {
+          'implementer:1:1': { writes: [{ path: JS_SOURCE_PATH, content: withTodo }], report: 'return the number as a string' },
+        },
       },
       { qualityGates: [NO_TODO_GATE] },
     );
@@ -24,24 +26,47 @@ describe('TDD supervisor: quality gates', function () {
     assert.equal(summary.status, 'completed', JSON.stringify(summary.error));
     const gateFailures = events.filter((e) => e.type === 'quality_gate_failed');
     assert.equal(gateFailures.length, 1);
-    assert.ok(gateFailures[0]!.type === 'quality_gate_failed' && gateFailures[0]!.cycle === 1 && gateFailures[0]!.command === NO_TODO_GATE);
+    assert.ok(
+      gateFailures[0]!.type === 'quality_gate_failed' &&
+        gateFailures[0]!.cycle === 1 &&
+        gateFailures[0]!.command === NO_TODO_GATE,
+    );
     assert.match(gateFailures[0]!.output, /exit code 1[\s\S]*gate: src\/fizzbuzz\.js still has a TODO/);
 
     // The tests were green on attempt 1; only the gate sent the implementer back.
     const implementerRuns = events.filter((e) => e.type === 'test_run_finished' && e.role === 'implementer' && e.cycle === 1);
-    assert.ok(implementerRuns.length >= 1 && implementerRuns.every((e) => e.type === 'test_run_finished' && e.tests.status === 'passed'));
-    assert.deepEqual(played.filter((t) => t.role === 'implementer').map((t) => t.attempt), [1, 2]);
+    assert.ok(
+      implementerRuns.length >= 1 && implementerRuns.every((e) => e.type === 'test_run_finished' && e.tests.status === 'passed'),
+    );
+    assert.deepEqual(
+      played.filter((t) => t.role === 'implementer').map((t) => t.attempt),
+      [1, 2],
+    );
     const retry = contextOf(h.server, 'implementer', 1, 2);
     assert.match(retry, /# Your previous attempt was rejected\nThe tests pass, but the quality gate failed:/);
     assert.match(retry, /gate: src\/fizzbuzz\.js still has a TODO/);
     assert.equal(summary.totals.retries, 1);
-    assert.equal(await h.git().show([`${summary.cycles[0]!.commit}:${JS_SOURCE_PATH}`]), JS.impl(1), 'the commit passed the gate');
+    assert.equal(
+      await h.git().show([`${summary.cycles[0]!.commit}:${JS_SOURCE_PATH}`]),
+      JS.impl(1),
+      'the commit passed the gate',
+    );
 
     // Per-role results: what each turn achieved, in the summary (`--json`).
     const [tester, implementer] = summary.cycles[0]!.phases;
     assert.deepEqual(
       { ...tester, duration_ms: 0 },
-      { role: 'tester', attempts: 1, outcome: 'red', duration_ms: 0, success: true, files_modified: [JS_TEST_PATH], tests_passed: 0, overshoot_detected: false, commits_made: [] },
+      {
+        role: 'tester',
+        attempts: 1,
+        outcome: 'red',
+        duration_ms: 0,
+        success: true,
+        files_modified: [JS_TEST_PATH],
+        tests_passed: 0,
+        overshoot_detected: false,
+        commits_made: [],
+      },
     );
     assert.equal(implementer!.success, true);
     assert.deepEqual(implementer!.files_modified, [JS_SOURCE_PATH]);
@@ -51,7 +76,10 @@ describe('TDD supervisor: quality gates', function () {
   });
 
   it('a gate that never passes: the implementer’s turn fails with QUALITY_GATE_FAILED, and nothing is committed', async () => {
-    const { summary } = await h.run({ cycles: fizzbuzzJs(1), completeAfterLastCycle: false }, { qualityGates: ['node -e "process.exit(3)"'], maxCycles: 1 });
+    const { summary } = await h.run(
+      { cycles: fizzbuzzJs(1), completeAfterLastCycle: false },
+      { qualityGates: ['node -e "process.exit(3)"'], maxCycles: 1 },
+    );
     assert.equal(summary.status, 'failed');
     const implementer = summary.cycles[0]!.phases.find((p) => p.role === 'implementer')!;
     assert.equal(implementer.success, false);

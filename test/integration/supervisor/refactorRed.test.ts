@@ -4,7 +4,10 @@ import type { TurnPlan } from '../../support/scriptedKataModel';
 import { contextOf, fileInContext, SessionHarness } from './sessionHarness';
 
 /** Returns numbers instead of strings: breaks the cycle-1 test. */
-const breaking = (k: number): TurnPlan => ({ writes: [{ path: JS_SOURCE_PATH, content: `export function fizzbuzz(n) {\n  return n; // attempt ${k}\n}\n` }], report: `inline the conversion (${k})` });
+const breaking = (k: number): TurnPlan => ({
+  writes: [{ path: JS_SOURCE_PATH, content: `export function fizzbuzz(n) {\n  return n; // attempt ${k}\n}\n` }],
+  report: `inline the conversion (${k})`,
+});
 
 describe('TDD supervisor: a refactoring that goes red', function () {
   this.timeout(120_000);
@@ -20,13 +23,19 @@ describe('TDD supervisor: a refactoring that goes red', function () {
 
     // Non-fatal: the session goes on to cycle 2 and completes.
     assert.equal(summary.status, 'completed', JSON.stringify(summary.error));
-    assert.deepEqual(summary.cycles.map((c) => c.outcome), ['green', 'green', 'kata_complete']);
+    assert.deepEqual(
+      summary.cycles.map((c) => c.outcome),
+      ['green', 'green', 'kata_complete'],
+    );
     const refactoring = summary.cycles[0]!.phases.find((p) => p.role === 'refactorer')!;
     assert.deepEqual([refactoring.attempts, refactoring.outcome], [3, 'skipped']);
     assert.equal(summary.totals.reverts, 3);
     assert.equal(summary.totals.retries, 2);
     assert.equal(summary.totals.commits, 2, 'two green commits, no refactor commit');
-    assert.deepEqual(played.filter((t) => t.role === 'refactorer' && t.cycle === 1).map((t) => t.attempt), [1, 2, 3]);
+    assert.deepEqual(
+      played.filter((t) => t.role === 'refactorer' && t.cycle === 1).map((t) => t.attempt),
+      [1, 2, 3],
+    );
 
     const reverts = events.filter((e) => e.type === 'reverted');
     assert.equal(reverts.length, 3);

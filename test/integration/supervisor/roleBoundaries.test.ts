@@ -6,7 +6,12 @@ import { scriptedKataModel, type KataScript } from '../../support/scriptedKataMo
 import { contextOf, readOrNull, runWithReply, SessionHarness, turnOfRequest } from './sessionHarness';
 
 /** Runs a script and snapshots the given files from disk the moment the model starts the given turn. */
-async function runAndSnapshot(h: SessionHarness, script: KataScript, turn: { role: string; cycle: number; attempt: number }, paths: string[]) {
+async function runAndSnapshot(
+  h: SessionHarness,
+  script: KataScript,
+  turn: { role: string; cycle: number; attempt: number },
+  paths: string[],
+) {
   const model = scriptedKataModel(script);
   const snapshot: Record<string, string | null> = {};
   let taken = false;
@@ -53,14 +58,26 @@ describe('TDD supervisor: role boundaries enforced from the diff', function () {
     SessionSummarySchema.parse(summary);
     assert.equal(summary.totals.violations, 1);
     const violation = events.find((e) => e.type === 'violation');
-    assert.ok(violation && violation.type === 'violation' && violation.role === 'implementer' && violation.cycle === 2 && violation.attempt === 1);
+    assert.ok(
+      violation &&
+        violation.type === 'violation' &&
+        violation.role === 'implementer' &&
+        violation.cycle === 2 &&
+        violation.attempt === 1,
+    );
     assert.match(violation.reasons.join('\n'), /may not change test files, but test\/fizzbuzz\.test\.js was modified/);
 
     // The uncommitted red test is back exactly as the tester wrote it (not as HEAD has it) before the retry.
     assert.equal(snapshot[JS_TEST_PATH], JS.testFile(2));
-    assert.deepEqual(played.filter((t) => t.role === 'implementer' && t.cycle === 2).map((t) => t.attempt), [1, 2]);
+    assert.deepEqual(
+      played.filter((t) => t.role === 'implementer' && t.cycle === 2).map((t) => t.attempt),
+      [1, 2],
+    );
     const retry = contextOf(h.server, 'implementer', 2, 2);
-    assert.match(retry, /# Your previous attempt was rejected\nYour changes were undone because they broke the role rules:\n- The Implementer may not change test files/);
+    assert.match(
+      retry,
+      /# Your previous attempt was rejected\nYour changes were undone because they broke the role rules:\n- The Implementer may not change test files/,
+    );
     const implementing = summary.cycles[1]!.phases.find((p) => p.role === 'implementer')!;
     assert.deepEqual([implementing.attempts, implementing.outcome], [2, 'green']);
     assert.equal(await h.git().show([`${summary.cycles[1]!.commit}:${JS_TEST_PATH}`]), JS.testFile(2));
@@ -90,15 +107,24 @@ describe('TDD supervisor: role boundaries enforced from the diff', function () {
     assert.equal(summary.totals.overshoots, 0, 'the violation is caught from the diff before any test run');
     const violation = events.find((e) => e.type === 'violation');
     assert.ok(violation && violation.type === 'violation' && violation.role === 'tester' && violation.cycle === 2);
-    assert.match(violation.reasons.join('\n'), /may only change test files, but src\/fizzbuzz\.js \(production code\) was modified/);
+    assert.match(
+      violation.reasons.join('\n'),
+      /may only change test files, but src\/fizzbuzz\.js \(production code\) was modified/,
+    );
 
     // Both files are back to the last green commit before the tester's second attempt.
     assert.deepEqual(snapshot, { [JS_TEST_PATH]: JS.testFile(1), [JS_SOURCE_PATH]: JS.impl(1) });
-    assert.deepEqual(played.filter((t) => t.role === 'tester' && t.cycle === 2).map((t) => t.attempt), [1, 2]);
+    assert.deepEqual(
+      played.filter((t) => t.role === 'tester' && t.cycle === 2).map((t) => t.attempt),
+      [1, 2],
+    );
     assert.match(contextOf(h.server, 'tester', 2, 2), /The Tester may only change test files/);
     const testing = summary.cycles[1]!.phases.find((p) => p.role === 'tester')!;
     assert.deepEqual([testing.attempts, testing.outcome], [2, 'red']);
     // The implementer, not the tester, wrote the production code of cycle 2.
-    assert.deepEqual(played.filter((t) => t.cycle === 2).map((t) => t.role), ['tester', 'tester', 'implementer', 'refactorer']);
+    assert.deepEqual(
+      played.filter((t) => t.cycle === 2).map((t) => t.role),
+      ['tester', 'tester', 'implementer', 'refactorer'],
+    );
   });
 });

@@ -6,35 +6,44 @@ import { SessionHarness } from './sessionHarness';
 type RoleText = Extract<SupervisorEvent, { type: 'role_text' }>;
 type RoleMessage = Extract<SupervisorEvent, { type: 'role_message' }>;
 
-describe('TDD supervisor: the roles\' own words', function () {
+describe("TDD supervisor: the roles' own words", function () {
   this.timeout(120_000);
   const h = new SessionHarness();
   beforeEach(() => h.setUp());
   afterEach(() => h.cleanup());
 
-  it('streams each role\'s text as role_text events and reports its whole message as role_message (final for the report)', async () => {
+  it("streams each role's text as role_text events and reports its whole message as role_message (final for the report)", async () => {
     const { summary, events } = await h.run({ cycles: fizzbuzzJs(1, { refactor: false }) }, { streamRoleText: true });
     assert.equal(summary.status, 'completed', JSON.stringify(summary.error));
 
     // The model was asked for a stream.
-    assert.ok(h.server.chatRequests().every((r) => r.body.stream === true), 'every chat request streams');
+    assert.ok(
+      h.server.chatRequests().every((r) => r.body.stream === true),
+      'every chat request streams',
+    );
 
     const messages = events.filter((e): e is RoleMessage => e.type === 'role_message');
     const deltas = events.filter((e): e is RoleText => e.type === 'role_text');
     const testerReport = messages.find((m) => m.role === 'tester' && m.cycle === 1 && m.final);
-    assert.ok(testerReport, 'the tester\'s report is a final role_message');
+    assert.ok(testerReport, "the tester's report is a final role_message");
     assert.match(testerReport.text, /^returns the number itself/);
-    assert.ok(messages.some((m) => m.role === 'implementer' && m.final), 'the implementer reports too');
+    assert.ok(
+      messages.some((m) => m.role === 'implementer' && m.final),
+      'the implementer reports too',
+    );
 
     // The deltas of one model call add up to its message, and they come before it.
     for (const message of messages) {
-      const own = deltas.filter((d) => d.cycle === message.cycle && d.role === message.role && d.attempt === message.attempt && d.message === message.message);
+      const own = deltas.filter(
+        (d) =>
+          d.cycle === message.cycle && d.role === message.role && d.attempt === message.attempt && d.message === message.message,
+      );
       assert.equal(own.map((d) => d.delta).join(''), message.text);
       assert.ok(events.indexOf(own.at(-1)!) < events.indexOf(message));
     }
   });
 
-  it('does not stream without streamRoleText, and still reports the roles\' messages', async () => {
+  it("does not stream without streamRoleText, and still reports the roles' messages", async () => {
     const { summary, events } = await h.run({ cycles: fizzbuzzJs(1, { refactor: false }) });
     assert.equal(summary.status, 'completed', JSON.stringify(summary.error));
     assert.ok(h.server.chatRequests().every((r) => r.body.stream !== true));

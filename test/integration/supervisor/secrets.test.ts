@@ -56,10 +56,19 @@ describe('TDD supervisor: the API key never leaks', function () {
     assert.equal(summary.status, 'completed', JSON.stringify(summary.error));
     SessionSummarySchema.parse(summary);
     // The key did reach the places under test (so their redaction is what is checked).
-    assert.ok(events.some((e) => e.type === 'quality_gate_failed' && /key=undefined file=\[REDACTED\]/.test(e.output)), JSON.stringify(events.filter((e) => e.type === 'quality_gate_failed')));
-    assert.ok(h.wireServer!.chatRequests().every((r) => r.headers.authorization === `Bearer ${API_KEY}`), 'the model server did get the key');
+    assert.ok(
+      events.some((e) => e.type === 'quality_gate_failed' && /key=undefined file=\[REDACTED\]/.test(e.output)),
+      JSON.stringify(events.filter((e) => e.type === 'quality_gate_failed')),
+    );
+    assert.ok(
+      h.wireServer!.chatRequests().every((r) => r.headers.authorization === `Bearer ${API_KEY}`),
+      'the model server did get the key',
+    );
     for (const [where, text] of Object.entries(await leftovers(events, summary))) {
-      assert.ok(!text.includes(API_KEY), `the API key appears in ${where}: ${where === "events" ? JSON.stringify(JSON.parse(text).filter((e: unknown) => JSON.stringify(e).includes(API_KEY))) : ""}`);
+      assert.ok(
+        !text.includes(API_KEY),
+        `the API key appears in ${where}: ${where === 'events' ? JSON.stringify(JSON.parse(text).filter((e: unknown) => JSON.stringify(e).includes(API_KEY))) : ''}`,
+      );
     }
     assert.match(await h.git().raw(['log', '-1', '--format=%B', summary.cycles[0]!.commit!]), /\[REDACTED\]/);
   });
@@ -68,7 +77,13 @@ describe('TDD supervisor: the API key never leaks', function () {
     const llm = createOpenAIClient({ baseURL: h.wireServer!.baseURL, apiKey: API_KEY, maxRetries: 0 });
     const { summary, events } = await runWithReply(
       h,
-      () => ({ error: { status: 401, code: 'invalid_api_key', message: `Incorrect API key provided: ${API_KEY}. You can find your API key at https://example.invalid/keys.` } }),
+      () => ({
+        error: {
+          status: 401,
+          code: 'invalid_api_key',
+          message: `Incorrect API key provided: ${API_KEY}. You can find your API key at https://example.invalid/keys.`,
+        },
+      }),
       { llm },
     );
 

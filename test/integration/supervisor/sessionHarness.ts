@@ -15,7 +15,12 @@ import { scriptedKataModel, type KataScript, type PlayedTurn } from '../../suppo
 import { createScriptedLlmClient, type ScriptedLlmClient } from '../../support/scriptedLlmClient';
 
 /** A git identity for the temp repositories, so commits work on machines without one. */
-export const GIT_ENV = { GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 'test@example.invalid', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 'test@example.invalid' };
+export const GIT_ENV = {
+  GIT_AUTHOR_NAME: 'Test',
+  GIT_AUTHOR_EMAIL: 'test@example.invalid',
+  GIT_COMMITTER_NAME: 'Test',
+  GIT_COMMITTER_EMAIL: 'test@example.invalid',
+};
 
 /** What the scripted model offers the tests, in process or over loopback HTTP: the same calls either way. */
 export type ScriptedModel = Pick<OpenAITestServer, 'requests' | 'chatRequests' | 'enqueue' | 'setFallback' | 'models'>;
@@ -66,7 +71,8 @@ export class SessionHarness {
 
   /** The client sessions use: the in-process one, or an OpenAI client pointed at the loopback server. */
   llm(): LlmClient {
-    if (this.wireServer) return createOpenAIClient({ baseURL: this.wireServer.baseURL, apiKey: 'sk-test-session-key-000', maxRetries: 0 });
+    if (this.wireServer)
+      return createOpenAIClient({ baseURL: this.wireServer.baseURL, apiKey: 'sk-test-session-key-000', maxRetries: 0 });
     if (!this.client) throw new Error('SessionHarness: setUp() first');
     return this.client;
   }
@@ -87,7 +93,11 @@ export class SessionHarness {
 // Helpers for the failure scenarios (added; the happy paths above do not use them).
 
 /** Runs a session against any reply function (e.g. a scripted model wrapped to misbehave or to abort). */
-export async function runWithReply(h: SessionHarness, reply: (req: RecordedRequest) => ScriptedReply | Promise<ScriptedReply>, options: Partial<KataSessionOptions> = {}): Promise<{ summary: SessionSummary; events: SupervisorEvent[] }> {
+export async function runWithReply(
+  h: SessionHarness,
+  reply: (req: RecordedRequest) => ScriptedReply | Promise<ScriptedReply>,
+  options: Partial<KataSessionOptions> = {},
+): Promise<{ summary: SessionSummary; events: SupervisorEvent[] }> {
   h.server.setFallback(reply);
   const events: SupervisorEvent[] = [];
   const summary = await runKataSession({
@@ -165,7 +175,11 @@ export async function initPersonRepo(workspace: string, files: Record<string, st
  * Clones the workspace into a scratch folder, checks out every commit of `branch` in turn and runs its
  * tests with `command`; returns one entry per commit (oldest first) with the run's exit code and output.
  */
-export async function testEveryCommit(workspace: string, branch: string, command = 'node --test'): Promise<Array<{ sha: string; subject: string; exitCode: number | null; output: string }>> {
+export async function testEveryCommit(
+  workspace: string,
+  branch: string,
+  command = 'node --test',
+): Promise<Array<{ sha: string; subject: string; exitCode: number | null; output: string }>> {
   const scratch = await mkdtemp(join(tmpdir(), 'tdd-history-'));
   try {
     await simpleGit().clone(workspace, scratch, ['-q', '--branch', branch]);
@@ -188,7 +202,9 @@ export async function testEveryCommit(workspace: string, branch: string, command
 /** The saved record of a session (`<repo>/.git/tdd-agent/sessions/<id>.json`), parsed. */
 export async function savedSession(workspace: string, summary: SessionSummary): Promise<SessionState> {
   if (!summary.session) throw new Error('the session never got a record');
-  return JSON.parse(await readFile(join(workspace, '.git', 'tdd-agent', 'sessions', `${summary.session.id}.json`), 'utf8')) as SessionState;
+  return JSON.parse(
+    await readFile(join(workspace, '.git', 'tdd-agent', 'sessions', `${summary.session.id}.json`), 'utf8'),
+  ) as SessionState;
 }
 
 /** A file as the session branch has it (the person's checkout never holds session files). */

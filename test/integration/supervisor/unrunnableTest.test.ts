@@ -14,11 +14,24 @@ describe('TDD supervisor: a test that cannot run is the Tester’s to fix', func
   it('undoes it and asks the Tester again with the runner’s error; the Implementer spends no attempt on it', async () => {
     const { summary, played } = await h.run({
       cycles: fizzbuzzJs(2),
-      overrides: { 'tester:2:1': { writes: [{ path: JS_TEST_PATH, content: broken }], report: 'returns Fizz for multiples of three', runTests: false } },
+      overrides: {
+        'tester:2:1': {
+          writes: [{ path: JS_TEST_PATH, content: broken }],
+          report: 'returns Fizz for multiples of three',
+          runTests: false,
+        },
+      },
     });
     assert.equal(summary.status, 'completed', JSON.stringify(summary.error));
-    assert.deepEqual(played.filter((t) => t.role === 'tester' && t.cycle === 2).map((t) => t.attempt), [1, 2]);
-    assert.deepEqual(played.filter((t) => t.role === 'implementer' && t.cycle === 2).map((t) => t.attempt), [1], 'one implementer attempt, on a test that runs');
+    assert.deepEqual(
+      played.filter((t) => t.role === 'tester' && t.cycle === 2).map((t) => t.attempt),
+      [1, 2],
+    );
+    assert.deepEqual(
+      played.filter((t) => t.role === 'implementer' && t.cycle === 2).map((t) => t.attempt),
+      [1],
+      'one implementer attempt, on a test that runs',
+    );
     const retry = contextOf(h.server, 'tester', 2, 2);
     assert.match(retry, /Your test could not run/);
     assert.match(retry, /SyntaxError/);

@@ -55,14 +55,26 @@ describe('TDD roles: at most N distinct files written per turn', function () {
       emit: (e) => void events.push(e),
       ...(maxFilesPerTurn !== undefined ? { maxFilesPerTurn } : {}),
     });
-  const turn = (cycle: number) => ({ role: 'tester' as const, cycle, attempt: 1, context: 'Write the tests.', signal: new AbortController().signal });
+  const turn = (cycle: number) => ({
+    role: 'tester' as const,
+    cycle,
+    attempt: 1,
+    context: 'Write the tests.',
+    signal: new AbortController().signal,
+  });
 
   it('writes the first 50 distinct files of a turn, refuses the rest with a message, still allows rewriting those 50', async () => {
     server.enqueue(
       { toolCalls: writes('a', 0, 30) },
       { toolCalls: writes('b', 30, 60) },
       // t000.txt again (allowed, already written this turn), as ./t001.txt (the same file), and one more new file.
-      { toolCalls: [...writes('c', 0, 1, 'rewritten\n'), { id: 'c_dot', name: 'write_file', arguments: { path: './t001.txt', content: 'dot\n' } }, ...writes('c', 70, 71)] },
+      {
+        toolCalls: [
+          ...writes('c', 0, 1, 'rewritten\n'),
+          { id: 'c_dot', name: 'write_file', arguments: { path: './t001.txt', content: 'dot\n' } },
+          ...writes('c', 70, 71),
+        ],
+      },
       { text: 'wrote tests' },
     );
     const result = await runners().tester.runTurn(turn(1));
@@ -70,12 +82,20 @@ describe('TDD roles: at most N distinct files written per turn', function () {
 
     const files = readdirSync(workspace).sort();
     assert.equal(files.length, 50);
-    assert.deepEqual(files, writes('x', 0, 50).map((c) => c.arguments.path));
+    assert.deepEqual(
+      files,
+      writes('x', 0, 50).map((c) => c.arguments.path),
+    );
     assert.equal(readFileSync(join(workspace, 't000.txt'), 'utf8'), 'rewritten\n');
     assert.equal(readFileSync(join(workspace, 't001.txt'), 'utf8'), 'dot\n');
 
-    const toolMessages = server.chatRequests().flatMap((r) => r.body.messages).filter((m: { role: string }) => m.role === 'tool');
-    const byId = new Map<string, string>(toolMessages.map((m: { tool_call_id: string; content: string }) => [m.tool_call_id, m.content]));
+    const toolMessages = server
+      .chatRequests()
+      .flatMap((r) => r.body.messages)
+      .filter((m: { role: string }) => m.role === 'tool');
+    const byId = new Map<string, string>(
+      toolMessages.map((m: { tool_call_id: string; content: string }) => [m.tool_call_id, m.content]),
+    );
     for (const id of ['b_50', 'b_59', 'c_70']) {
       assert.match(byId.get(id)!, /Not executed: one turn may write at most 50 different files/);
       assert.match(byId.get(id)!, /Nothing was written/);
@@ -86,7 +106,12 @@ describe('TDD roles: at most N distinct files written per turn', function () {
 
   it('counts afresh in each turn and takes its limit from maxFilesPerTurn', async () => {
     const { tester } = runners(2);
-    server.enqueue({ toolCalls: writes('a', 0, 3) }, { text: 'first turn' }, { toolCalls: writes('b', 3, 5) }, { text: 'second turn' });
+    server.enqueue(
+      { toolCalls: writes('a', 0, 3) },
+      { text: 'first turn' },
+      { toolCalls: writes('b', 3, 5) },
+      { text: 'second turn' },
+    );
     await tester.runTurn(turn(1));
     assert.deepEqual(readdirSync(workspace).sort(), ['t000.txt', 't001.txt']);
     await tester.runTurn(turn(2));
@@ -94,6 +119,9 @@ describe('TDD roles: at most N distinct files written per turn', function () {
   });
 
   it('refuses a maxFilesPerTurn below 1 as CONFIG', () => {
-    assert.throws(() => runners(0), (e: any) => e.error_code === 'CONFIG' && /maxFilesPerTurn/.test(e.message));
+    assert.throws(
+      () => runners(0),
+      (e: any) => e.error_code === 'CONFIG' && /maxFilesPerTurn/.test(e.message),
+    );
   });
 });

@@ -40,11 +40,17 @@ describe('a red-green cycle on the infrastructure alone', function () {
     const red = await runner.run();
     assert.equal(red.status, 'error');
     assert.equal(red.errorKind, 'missing_module', 'the production module does not exist yet');
-    assert.deepEqual(checkRoleBoundary('tester', await git.changedFiles(), { testsBefore: before.total, testsAfter: red.total, kata }), []);
+    assert.deepEqual(
+      checkRoleBoundary('tester', await git.changedFiles(), { testsBefore: before.total, testsAfter: red.total, kata }),
+      [],
+    );
 
     // Implementer: starts from the Tester's changes; its own diff is what it adds on top
     const testerChanges = new Set((await git.changedFiles()).map((f) => f.path));
-    await writeFile(join(dir, kata.sourceDir, 'fizzbuzz.js'), "export function fizzbuzz(n) { return n % 3 === 0 ? 'Fizz' : String(n); }\n");
+    await writeFile(
+      join(dir, kata.sourceDir, 'fizzbuzz.js'),
+      "export function fizzbuzz(n) { return n % 3 === 0 ? 'Fizz' : String(n); }\n",
+    );
     const green = await runner.run();
     assert.equal(green.status, 'passed', green.output);
     assert.equal(green.passed, 1);
@@ -54,7 +60,9 @@ describe('a red-green cycle on the infrastructure alone', function () {
     assert.ok(sha);
 
     assert.equal(await removeSessionWorktree(git.info), true);
-    const files = execFileSync('git', ['ls-tree', '-r', '--name-only', branch], { cwd: repoDir, encoding: 'utf8' }).trim().split('\n');
+    const files = execFileSync('git', ['ls-tree', '-r', '--name-only', branch], { cwd: repoDir, encoding: 'utf8' })
+      .trim()
+      .split('\n');
     assert.ok(files.includes('src/fizzbuzz.js') && files.includes('test/fizzbuzz.test.js'));
     assert.ok(!files.some((f) => f.startsWith('.tdd')));
   });

@@ -6,7 +6,8 @@ import { parseKata } from '../../../src/core/tdd/kata';
 import { isEmptyWorkspace, scaffoldProject } from '../../../src/core/tdd/scaffold';
 import { detectTestRunner } from '../../../src/core/testRunners/detectTestRunner';
 
-const kata = (language: 'javascript' | 'typescript' | 'python') => parseKata('# FizzBuzz\n\nSay Fizz.', { fileName: 'fizzbuzz.md', language });
+const kata = (language: 'javascript' | 'typescript' | 'python') =>
+  parseKata('# FizzBuzz\n\nSay Fizz.', { fileName: 'fizzbuzz.md', language });
 
 describe('scaffolded projects run their (empty, then first) tests', function () {
   this.timeout(40_000);
@@ -46,9 +47,18 @@ describe('scaffolded projects run their (empty, then first) tests', function () 
     const dir = await fresh();
     await scaffoldProject(dir, 'python', kata('python'));
     await writeFile(join(dir, 'leap.py'), 'def is_leap_year(y):\n    return y % 4 == 0\n');
-    await writeFile(join(dir, 'test_leap.py'), 'from leap import is_leap_year\n\ndef test_1996():\n    assert is_leap_year(1996)\n');
-    await writeFile(join(dir, 'tests', 'test_more.py'), 'from leap import is_leap_year\n\ndef test_2017():\n    assert not is_leap_year(2017)\n');
-    const runner = await detectTestRunner(dir, { testCommand: 'python3 -m pytest -q', env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' } });
+    await writeFile(
+      join(dir, 'test_leap.py'),
+      'from leap import is_leap_year\n\ndef test_1996():\n    assert is_leap_year(1996)\n',
+    );
+    await writeFile(
+      join(dir, 'tests', 'test_more.py'),
+      'from leap import is_leap_year\n\ndef test_2017():\n    assert not is_leap_year(2017)\n',
+    );
+    const runner = await detectTestRunner(dir, {
+      testCommand: 'python3 -m pytest -q',
+      env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' },
+    });
     const run = await runner.run({ timeoutMs: 20_000 });
     assert.equal(run.status, 'passed', run.output);
     assert.deepEqual([run.passed, run.total], [2, 2], 'the root test and the one under tests/ both ran');
@@ -67,7 +77,10 @@ describe('scaffolded projects run their (empty, then first) tests', function () 
     assert.equal(empty.total, 0);
 
     await writeFile(join(dir, 'src', 'fizzbuzz.py'), 'def fizzbuzz(n):\n    return str(n)\n');
-    await writeFile(join(dir, 'tests', 'test_fizzbuzz.py'), 'from fizzbuzz import fizzbuzz\n\ndef test_one():\n    assert fizzbuzz(1) == "1"\n');
+    await writeFile(
+      join(dir, 'tests', 'test_fizzbuzz.py'),
+      'from fizzbuzz import fizzbuzz\n\ndef test_one():\n    assert fizzbuzz(1) == "1"\n',
+    );
     const one = await runner.run({ timeoutMs: 20_000 });
     assert.equal(one.status, 'passed', one.output);
     assert.deepEqual([one.passed, one.total], [1, 1]);
@@ -79,7 +92,10 @@ describe('scaffolded projects run their (empty, then first) tests', function () 
     assert.equal(result.needsInstall, true);
     assert.match(result.notes.join(' '), /npm install/);
     // This test process has the repository's node_modules/.bin on PATH (npx); a person's shell would not.
-    const PATH = (process.env.PATH ?? '').split(delimiter).filter((p) => !p.includes('node_modules')).join(delimiter);
+    const PATH = (process.env.PATH ?? '')
+      .split(delimiter)
+      .filter((p) => !p.includes('node_modules'))
+      .join(delimiter);
     const runner = await detectTestRunner(dir, { env: { PATH } });
     assert.equal(runner.kind, 'node-test');
     const missing = await runner.run({ timeoutMs: 15_000 });

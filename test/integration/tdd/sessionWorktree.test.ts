@@ -3,10 +3,21 @@ import { access, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } fr
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { isAgentError } from '../../../src/core/errors/agentError';
-import { inspectWorkspace, initRepository, readRepository, removeSessionWorktree, SessionWorktree, type SessionGitInfo } from '../../../src/core/tdd/git';
+import {
+  inspectWorkspace,
+  initRepository,
+  readRepository,
+  removeSessionWorktree,
+  SessionWorktree,
+  type SessionGitInfo,
+} from '../../../src/core/tdd/git';
 import { dirtyMidMergeRepo, git, gitOrEmpty, personRepoState } from '../../support/personRepo';
 
-const exists = (path: string): Promise<boolean> => access(path).then(() => true, () => false);
+const exists = (path: string): Promise<boolean> =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 // Real git in temp folders: the session's worktree is where everything happens; the person's repository is only read.
 describe('SessionWorktree (real git)', function () {
@@ -49,7 +60,11 @@ describe('SessionWorktree (real git)', function () {
     await writeFile(join(worktree.dir, 'src.js'), 'broken');
     await worktree.rollbackToHead();
 
-    assert.deepEqual(await personRepoState(dir), before, 'HEAD, branch, status, index, stash, MERGE_HEAD, hooks and every file (ignored too) unchanged');
+    assert.deepEqual(
+      await personRepoState(dir),
+      before,
+      'HEAD, branch, status, index, stash, MERGE_HEAD, hooks and every file (ignored too) unchanged',
+    );
     assert.equal(git(dir, 'log', '-1', '--format=%s', worktree.info.sessionBranch), 'feat: x');
     assert.deepEqual(await readdir(markers), [], 'no hook of the person’s repository ran');
 
@@ -103,7 +118,11 @@ describe('SessionWorktree (real git)', function () {
       const before = await personRepoState(dir);
       const { worktree } = await create({ fromWorkingTree: true });
       assert.deepEqual(await personRepoState(dir), before);
-      assert.equal(await exists(join(worktree.dir, 'vendor', 'lib', 'lib.js')), false, 'the submodule is not checked out or copied in the worktree');
+      assert.equal(
+        await exists(join(worktree.dir, 'vendor', 'lib', 'lib.js')),
+        false,
+        'the submodule is not checked out or copied in the worktree',
+      );
     } finally {
       await rm(upstream, { recursive: true, force: true });
     }
@@ -131,14 +150,21 @@ describe('SessionWorktree (real git)', function () {
     const repo = await initRepository(dir);
     assert.equal(repo.head, null);
     const { worktree } = await create();
-    assert.equal(await exists(join(worktree.dir, 'notes.txt')), false, 'the person’s files are not taken without --from-working-tree');
+    assert.equal(
+      await exists(join(worktree.dir, 'notes.txt')),
+      false,
+      'the person’s files are not taken without --from-working-tree',
+    );
     assert.equal(await readFile(join(dir, 'notes.txt'), 'utf8'), 'mine');
   });
 
   it('refuses a folder inside another repository', async () => {
     git(dir, 'init', '-q');
     await mkdir(join(dir, 'sub'));
-    await assert.rejects(inspectWorkspace(join(dir, 'sub')), (e: unknown) => isAgentError(e) && e.error_code === 'CONFIG' && /is not its root/.test(e.message));
+    await assert.rejects(
+      inspectWorkspace(join(dir, 'sub')),
+      (e: unknown) => isAgentError(e) && e.error_code === 'CONFIG' && /is not its root/.test(e.message),
+    );
   });
 
   describe('attach (resume) accepts only the session’s own worktree, and changes nothing when it refuses', () => {
@@ -150,7 +176,14 @@ describe('SessionWorktree (real git)', function () {
       before = await personRepoState(dir);
     });
     const refused = async (tampered: SessionGitInfo, pattern: RegExp): Promise<void> => {
-      await assert.rejects(SessionWorktree.attach(tampered), (e: unknown) => isAgentError(e) && e.error_code === 'SESSION_STATE_INVALID' && pattern.test(e.message) && /Nothing was changed/.test(e.message));
+      await assert.rejects(
+        SessionWorktree.attach(tampered),
+        (e: unknown) =>
+          isAgentError(e) &&
+          e.error_code === 'SESSION_STATE_INVALID' &&
+          pattern.test(e.message) &&
+          /Nothing was changed/.test(e.message),
+      );
       assert.deepEqual(await personRepoState(dir), before);
     };
 
@@ -161,7 +194,8 @@ describe('SessionWorktree (real git)', function () {
       assert.deepEqual(await personRepoState(dir), before);
     });
     it('refuses a record naming the person’s branch', () => refused({ ...info, sessionBranch: 'work' }, /not a session branch/));
-    it('refuses a record naming the person’s checkout as the worktree', () => refused({ ...info, worktree: dir }, /not registered/));
+    it('refuses a record naming the person’s checkout as the worktree', () =>
+      refused({ ...info, worktree: dir }, /not registered/));
     it('refuses a branch that no longer exists', async () => {
       git(dir, 'worktree', 'remove', '--force', info.worktree);
       git(dir, 'branch', '-D', info.sessionBranch);
@@ -212,7 +246,11 @@ describe('SessionWorktree (real git)', function () {
     delete env.GIT_AUTHOR_EMAIL;
     delete env.GIT_COMMITTER_NAME;
     delete env.GIT_COMMITTER_EMAIL;
-    const { worktree } = await SessionWorktree.create(await readRepository(dir, env), { slug: 'k', worktreesRoot: worktrees, env });
+    const { worktree } = await SessionWorktree.create(await readRepository(dir, env), {
+      slug: 'k',
+      worktreesRoot: worktrees,
+      env,
+    });
     await writeFile(join(worktree.dir, 'a.js'), 'a');
     const sha = await worktree.commitAll('feat: a');
     assert.equal(git(dir, 'log', '-1', '--format=%an <%ae>', sha!), 'TDD Agent <tdd-agent@localhost>');

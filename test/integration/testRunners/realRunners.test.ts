@@ -61,7 +61,11 @@ describe('real test runners', function () {
     });
 
     it('reports a syntax error as "could not run"', async () => {
-      const dir = await make({ 'package.json': NODE_PKG, 'src/fizz.js': 'export function fizz(n) { return ( }\n', 'test/fizz.test.js': FIZZ_TEST('Fizz') });
+      const dir = await make({
+        'package.json': NODE_PKG,
+        'src/fizz.js': 'export function fizz(n) { return ( }\n',
+        'test/fizz.test.js': FIZZ_TEST('Fizz'),
+      });
       const result = await (await detectTestRunner(dir)).run({ timeoutMs: 15_000 });
       assert.equal(result.status, 'error', result.output);
       assert.equal(result.errorKind, 'syntax');
@@ -78,7 +82,11 @@ describe('real test runners', function () {
     });
 
     it('reports a missing export distinctly', async () => {
-      const dir = await make({ 'package.json': NODE_PKG, 'src/fizz.js': 'export const other = 1;\n', 'test/fizz.test.js': FIZZ_TEST('Fizz') });
+      const dir = await make({
+        'package.json': NODE_PKG,
+        'src/fizz.js': 'export const other = 1;\n',
+        'test/fizz.test.js': FIZZ_TEST('Fizz'),
+      });
       const result = await (await detectTestRunner(dir)).run({ timeoutMs: 15_000 });
       assert.equal(result.status, 'error', result.output);
       assert.equal(result.errorKind, 'missing_export');
@@ -116,13 +124,19 @@ describe('real test runners', function () {
 
     it('reports a runner that is not installed', async () => {
       const dir = await make({ 'package.json': NODE_PKG });
-      const result = await (await detectTestRunner(dir, { testCommand: 'no-such-test-runner-xyz --run' })).run({ timeoutMs: 15_000 });
+      const result = await (
+        await detectTestRunner(dir, { testCommand: 'no-such-test-runner-xyz --run' })
+      ).run({ timeoutMs: 15_000 });
       assert.equal(result.status, 'error', result.output);
       assert.equal(result.errorKind, 'runner_missing');
     });
 
     it('reports cancellation', async () => {
-      const dir = await make({ 'package.json': NODE_PKG, 'test/slow.test.js': "import { test } from 'node:test';\ntest('waits', () => new Promise((r) => setTimeout(r, 20000)));\n" });
+      const dir = await make({
+        'package.json': NODE_PKG,
+        'test/slow.test.js':
+          "import { test } from 'node:test';\ntest('waits', () => new Promise((r) => setTimeout(r, 20000)));\n",
+      });
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 300);
       const result = await (await detectTestRunner(dir)).run({ signal: controller.signal, timeoutMs: 15_000 });
@@ -130,7 +144,7 @@ describe('real test runners', function () {
     });
   });
 
-  describe('mocha (the project\'s own node_modules/.bin/mocha)', () => {
+  describe("mocha (the project's own node_modules/.bin/mocha)", () => {
     const mocha = join(__dirname, '..', '..', '..', 'node_modules', '.bin', 'mocha');
     const pkg = JSON.stringify({ scripts: { test: `${mocha} --no-config 'test/**/*.test.cjs'` } });
     const src = 'exports.leap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\n';
@@ -164,7 +178,8 @@ describe('real test runners', function () {
     // irrelevant to what is tested here.
     const env = { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' };
     const src = 'def leap(year):\n    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)\n';
-    const test = (expected: string): string => `from leap import leap\n\ndef test_2000():\n    assert leap(2000)\n\ndef test_1900():\n    assert leap(1900) is ${expected}\n`;
+    const test = (expected: string): string =>
+      `from leap import leap\n\ndef test_2000():\n    assert leap(2000)\n\ndef test_1900():\n    assert leap(1900) is ${expected}\n`;
 
     it('counts passing and failing tests', async () => {
       const ok = await make({ 'leap.py': src, 'test_leap.py': test('False') });

@@ -15,7 +15,17 @@ import { ToolRegistry } from '../../../src/core/tools/registry';
 import type { ToolAuditRecord } from '../../../src/core/tools/toolAudit';
 import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
 
-const EVERYTHING = join(__dirname, '..', '..', '..', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const EVERYTHING = join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-everything',
+  'dist',
+  'index.js',
+);
 
 /**
  * A ReAct run end to end: the loopback OpenAI server issues tool_calls, the agent runs them through
@@ -45,7 +55,9 @@ describe('ReActAgent with the tool executor, approvals and MCP (loopback OpenAI 
   it('runs good, hallucinated, malformed, invalid, denied and MCP tool calls, keeps going, and finishes', async () => {
     const registry = new ToolRegistry().register(...createBuiltinTools());
     hub = new McpHub(registry, { closeGraceMs: 200 });
-    const [mcp] = await hub.connectAll([{ name: 'everything', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] }]);
+    const [mcp] = await hub.connectAll([
+      { name: 'everything', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
+    ]);
     assert.equal(mcp!.state, 'connected', mcp!.error?.message);
 
     // The person: approves writes to answer.txt and MCP calls, denies anything touching secret.txt.
@@ -90,7 +102,12 @@ describe('ReActAgent with the tool executor, approvals and MCP (loopback OpenAI 
       { text: 'The answer (42) is in answer.txt.' },
     );
 
-    const llm = createOpenAIClient({ baseURL: server.baseURL, apiKey: 'sk-loopback-test-key-000', maxRetries: 0, timeoutMs: 5000 });
+    const llm = createOpenAIClient({
+      baseURL: server.baseURL,
+      apiKey: 'sk-loopback-test-key-000',
+      maxRetries: 0,
+      timeoutMs: 5000,
+    });
     const agent = new ReActAgent({ llm, toolbox: executor, config: { model: 'loopback-model' } });
     const result = await agent.execute({ task: 'Find the answer in notes.txt and write it to answer.txt.' });
 
@@ -103,11 +120,17 @@ describe('ReActAgent with the tool executor, approvals and MCP (loopback OpenAI 
     );
     const [read, unknown, malformed, invalid, written, denied, echoed] = history.map((h) => h.observation);
     assert.equal(read, 'the answer is 42\n');
-    assert.match(unknown!, /Unknown tool "delete_everything"\. Nothing was executed or changed\. Available tools: read_file, write_file/);
+    assert.match(
+      unknown!,
+      /Unknown tool "delete_everything"\. Nothing was executed or changed\. Available tools: read_file, write_file/,
+    );
     assert.match(malformed!, /The arguments for write_file are not valid JSON/);
     assert.match(invalid!, /Invalid arguments for read_file:\n {2}- path: Invalid input: expected string, received undefined/);
     assert.match(written!, /answer\.txt/);
-    assert.match(denied!, /Nothing was executed or changed\. write_file was not approved: denied by panel: leave that file alone/);
+    assert.match(
+      denied!,
+      /Nothing was executed or changed\. write_file was not approved: denied by panel: leave that file alone/,
+    );
     assert.equal(echoed, 'Echo: done');
 
     // The real effects: one file written, the denied one never created.
@@ -115,7 +138,10 @@ describe('ReActAgent with the tool executor, approvals and MCP (loopback OpenAI 
     assert.equal(existsSync(join(workspace, 'secret.txt')), false);
 
     // Only valid calls of tools needing approval were asked, with a diff preview for the write.
-    assert.deepEqual(requests.map((r) => `${r.tool}:${r.dangerLevel}`), ['write_file:MEDIUM', 'write_file:MEDIUM', 'everything__echo:MEDIUM']);
+    assert.deepEqual(
+      requests.map((r) => `${r.tool}:${r.dangerLevel}`),
+      ['write_file:MEDIUM', 'write_file:MEDIUM', 'everything__echo:MEDIUM'],
+    );
     const preview = requests[0]!.preview;
     assert.ok(preview?.kind === 'diff', JSON.stringify(preview));
     assert.match(preview.diff, /\+42/);
@@ -126,7 +152,10 @@ describe('ReActAgent with the tool executor, approvals and MCP (loopback OpenAI 
     assert.ok(toolNames.includes('read_file') && toolNames.includes('everything__echo'));
     const lastMessages = chats.at(-1)!.body.messages as Array<{ role: string; tool_call_id?: string; content: string }>;
     const toolMessages = lastMessages.filter((m) => m.role === 'tool');
-    assert.deepEqual(toolMessages.map((m) => m.tool_call_id), ['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7']);
+    assert.deepEqual(
+      toolMessages.map((m) => m.tool_call_id),
+      ['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7'],
+    );
 
     // The audit trail has one record per call, with who approved.
     assert.deepEqual(

@@ -27,7 +27,12 @@ import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiSe
 import { personRepoState } from '../../support/personRepo';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
 
-const IDENTITY = { GIT_AUTHOR_NAME: 'Person', GIT_AUTHOR_EMAIL: 'p@example.invalid', GIT_COMMITTER_NAME: 'Person', GIT_COMMITTER_EMAIL: 'p@example.invalid' };
+const IDENTITY = {
+  GIT_AUTHOR_NAME: 'Person',
+  GIT_AUTHOR_EMAIL: 'p@example.invalid',
+  GIT_COMMITTER_NAME: 'Person',
+  GIT_COMMITTER_EMAIL: 'p@example.invalid',
+};
 
 function git(dir: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, ...IDENTITY } }).trim();
@@ -48,7 +53,8 @@ describe('repository sessions as the panel lists them (real git, real sessions)'
       const system = String(messages.find((m) => m.role === 'system')?.content ?? '');
       const user = String(messages.find((m) => m.role === 'user')?.content ?? '');
       const cycle = Number(/- cycle: (\d+)/.exec(user)?.[1] ?? 0);
-      if (abortAtImplementerOfCycle && /^agent: implementer\//.test(system) && cycle === abortAtImplementerOfCycle) controller.abort();
+      if (abortAtImplementerOfCycle && /^agent: implementer\//.test(system) && cycle === abortAtImplementerOfCycle)
+        controller.abort();
       return script.reply(req);
     });
     return runKataSession({
@@ -95,7 +101,10 @@ describe('repository sessions as the panel lists them (real git, real sessions)'
     assert.ok(repository);
     assert.equal(repository.branch, 'main');
     assert.equal(repository.mergeBlocker, undefined, 'a clean checkout on a branch can take a merge');
-    assert.deepEqual(repository.sessions.map((s) => s.id), [cancelled.session!.id, completed.session!.id]);
+    assert.deepEqual(
+      repository.sessions.map((s) => s.id),
+      [cancelled.session!.id, completed.session!.id],
+    );
     const [stopped, done] = repository.sessions;
     assert.equal(stopped!.status, 'cancelled');
     assert.equal(stopped!.resumable, true);
@@ -173,7 +182,11 @@ describe('repository sessions as the panel lists them (real git, real sessions)'
     const done = repository?.sessions.find((s) => s.id === completed.session!.id);
     assert.equal(done?.merged, true);
     const other = repository?.sessions.find((s) => s.id === cancelled.session!.id);
-    assert.equal(other?.merged, false, `the other session is not merged: ${git(workspace, 'log', '--oneline', '--graph', '--all')}`);
+    assert.equal(
+      other?.merged,
+      false,
+      `the other session is not merged: ${git(workspace, 'log', '--oneline', '--graph', '--all')}`,
+    );
   });
 
   it('a running record of a dead process is interrupted and resumable; one this window runs is running', async () => {
@@ -236,9 +249,22 @@ describe('recordedStatus', () => {
   const record = (status: 'running' | 'cancelled', pid?: number) => ({ id: 's-1', running: false, state: { status, pid } });
   it('a running record is running while its process lives elsewhere or this window runs it, otherwise interrupted', () => {
     assert.equal(recordedStatus({ ...record('running', 4242), running: true }), 'running');
-    assert.equal(recordedStatus(record('running', 4242), () => true, 4242), 'running');
-    assert.equal(recordedStatus(record('running', 4242), () => false, 4242), 'interrupted');
-    assert.equal(recordedStatus(record('running', 1), () => true, 4242), 'interrupted', 'another, dead process');
-    assert.equal(recordedStatus(record('cancelled', 4242), () => true, 4242), 'cancelled');
+    assert.equal(
+      recordedStatus(record('running', 4242), () => true, 4242),
+      'running',
+    );
+    assert.equal(
+      recordedStatus(record('running', 4242), () => false, 4242),
+      'interrupted',
+    );
+    assert.equal(
+      recordedStatus(record('running', 1), () => true, 4242),
+      'interrupted',
+      'another, dead process',
+    );
+    assert.equal(
+      recordedStatus(record('cancelled', 4242), () => true, 4242),
+      'cancelled',
+    );
   });
 });

@@ -34,7 +34,8 @@ describe('BaseAgentConfig', () => {
     it(`rejects ${JSON.stringify(input)} naming the field`, () => {
       assert.throws(
         () => parseAgentConfig(input as never),
-        (e: unknown) => e instanceof AgentSettingsError && e.error_code === 'CONFIG' && field.test(e.message) && e.problems.length > 0,
+        (e: unknown) =>
+          e instanceof AgentSettingsError && e.error_code === 'CONFIG' && field.test(e.message) && e.problems.length > 0,
       );
     });
   }

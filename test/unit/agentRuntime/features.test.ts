@@ -18,7 +18,8 @@ describe('agent features (unit)', () => {
 
   it('metrics keep a bounded window and report success rate and tokens; targets are checked', () => {
     const m = new PerformanceMetrics({ window: 10 });
-    for (let i = 1; i <= 100; i++) m.recordExecution({ durationMs: i, success: i % 4 !== 0, usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } });
+    for (let i = 1; i <= 100; i++)
+      m.recordExecution({ durationMs: i, success: i % 4 !== 0, usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } });
     m.recordAgentCreation(0.5);
     m.recordFrameworkInit(12);
     const s = m.snapshot();
@@ -39,7 +40,8 @@ describe('agent features (unit)', () => {
     const w = new ConversationWindow({ keepRecentCycles: 2, maxSummaryLines: 2, summaryLineChars: 30 });
     const head = [{ role: 'system' as const, content: 'sys' }];
     assert.deepEqual(w.build(head), head);
-    for (let i = 1; i <= 5; i++) w.add({ messages: [{ role: 'user', content: `c${i}` }], summary: `cycle ${i}:\n${'x'.repeat(50)}` });
+    for (let i = 1; i <= 5; i++)
+      w.add({ messages: [{ role: 'user', content: `c${i}` }], summary: `cycle ${i}:\n${'x'.repeat(50)}` });
     const msgs = w.build(head);
     assert.equal(w.truncatedCycles, 3);
     assert.equal(msgs.length, 4);
@@ -47,7 +49,10 @@ describe('agent features (unit)', () => {
     assert.match(marker, /Context truncated: 3 earlier cycle/);
     assert.match(marker, /1 older cycle summaries omitted/);
     assert.match(marker, /- cycle 3: x+ \[\.\.\. truncated \d+ chars\]/);
-    assert.deepEqual(msgs.slice(2).map((m) => m.content), ['c4', 'c5']);
+    assert.deepEqual(
+      msgs.slice(2).map((m) => m.content),
+      ['c4', 'c5'],
+    );
     assert.equal(capText('short', 10), 'short');
   });
 
@@ -67,15 +72,24 @@ describe('agent features (unit)', () => {
       { concurrency: 2 },
     );
     assert.ok(peak <= 2);
-    assert.deepEqual(result.results.map((r) => (r.ok ? r.value : r.error.message)), [60, 20, 40, 'item 3 broke', 10]);
+    assert.deepEqual(
+      result.results.map((r) => (r.ok ? r.value : r.error.message)),
+      [60, 20, 40, 'item 3 broke', 10],
+    );
     assert.equal(result.metadata.failed, 1);
     const empty = await runBatch([], async () => 1);
     assert.equal(empty.metadata.total, 0);
-    await assert.rejects(runBatch([1], async () => 1, { concurrency: 65 }), /concurrency/);
+    await assert.rejects(
+      runBatch([1], async () => 1, { concurrency: 65 }),
+      /concurrency/,
+    );
   });
 
   it('MultiCycleStrategy rejects a bad maxCycles; a hook runner reports its size and has no tool wrapper without wrap hooks', () => {
-    assert.throws(() => new MultiCycleStrategy({ maxCycles: 0 }), (e: any) => e.error_code === 'CONFIG' && /maxCycles/.test(e.message));
+    assert.throws(
+      () => new MultiCycleStrategy({ maxCycles: 0 }),
+      (e: any) => e.error_code === 'CONFIG' && /maxCycles/.test(e.message),
+    );
     const runner = new HookRunner([{ name: 'a', afterAgent: () => undefined }]);
     assert.equal(runner.size, 1);
     assert.equal(runner.toolCallWrapper(), undefined);

@@ -51,7 +51,10 @@ describe('signatures', () => {
     const prepared = await signaturePromptSource(sig).prepare({ text: 'hi', n: 3 });
     assert.equal(prepared.messages[1]!.content, 'text: hi\nn: 3');
     assert.equal(prepared.label, 'all types/v2');
-    assert.throws(() => sig.compile().parseInputs({ n: 'x' }), (e: any) => e.error_code === 'VALIDATION' && /text/.test(e.message) && /n:/.test(e.message));
+    assert.throws(
+      () => sig.compile().parseInputs({ n: 'x' }),
+      (e: any) => e.error_code === 'VALIDATION' && /text/.test(e.message) && /n:/.test(e.message),
+    );
   });
 
   it('a signature without outputs is a free-text agent', () => {

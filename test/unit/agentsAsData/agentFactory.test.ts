@@ -79,7 +79,10 @@ describe('AgentFactory', () => {
         mkdirSync(join(fakeRepo, 'dist'));
         mkdirSync(join(fakeRepo, 'src', 'core', 'agentsAsData'), { recursive: true });
         assert.equal(resolveConfigRoot(undefined, join(fakeRepo, 'dist')), join(fakeRepo, 'config', 'agents'));
-        assert.equal(resolveConfigRoot(undefined, join(fakeRepo, 'src', 'core', 'agentsAsData')), join(fakeRepo, 'config', 'agents'));
+        assert.equal(
+          resolveConfigRoot(undefined, join(fakeRepo, 'src', 'core', 'agentsAsData')),
+          join(fakeRepo, 'config', 'agents'),
+        );
       } finally {
         rmSync(fakeRepo, { recursive: true, force: true });
       }
@@ -172,7 +175,10 @@ describe('AgentFactory', () => {
       temp.write('demo', '1.0.0-beta', validConfig({ version: '1.0.0-beta' }));
       temp.write('demo', 'v2.1', validConfig({ version: 'v2.1' }));
       assert.equal(AgentFactory.create('demo', '1.0.0-beta', {}, { configRoot: temp.root }).version, '1.0.0-beta');
-      assert.equal(AgentFactory.create('demo', 'v2.1', {}, { configRoot: temp.root }).compose().responseFormat?.json_schema.name, 'demo_v2_1');
+      assert.equal(
+        AgentFactory.create('demo', 'v2.1', {}, { configRoot: temp.root }).compose().responseFormat?.json_schema.name,
+        'demo_v2_1',
+      );
     });
 
     it('names the agents and versions that exist when the file is missing', () => {
@@ -226,7 +232,12 @@ describe('AgentFactory', () => {
       const circular: Record<string, unknown> = {};
       circular.self = circular;
       const error = catchError(() =>
-        AgentFactory.create('demo', 'v1', { 'bad key': 1, 'x\n = 2': 1, fn: () => 1, big: 10n, loop: circular }, { configRoot: temp.root }),
+        AgentFactory.create(
+          'demo',
+          'v1',
+          { 'bad key': 1, 'x\n = 2': 1, fn: () => 1, big: 10n, loop: circular },
+          { configRoot: temp.root },
+        ),
       );
       const problems = (error as AgentConfigError).problems;
       assert.equal(problems.length, 5, problems.join('\n'));
@@ -255,7 +266,9 @@ describe('AgentFactory', () => {
     it('says "no input" for an agent that declares no input keys', () => {
       temp.write('demo', 'v1', validConfig({ input_keys: [] }));
       const error = catchError(() => AgentFactory.create('demo', 'v1', { a: 1 }, { configRoot: temp.root }));
-      assert.deepEqual((error as AgentConfigError).problems, ['input.a: not an input of this agent (this agent takes: no input)']);
+      assert.deepEqual((error as AgentConfigError).problems, [
+        'input.a: not an input of this agent (this agent takes: no input)',
+      ]);
     });
   });
 });

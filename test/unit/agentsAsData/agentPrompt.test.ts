@@ -27,7 +27,8 @@ function violationsOf(agent: AgentPrompt, raw: unknown): string[] {
   assert.fail('expected the output to be rejected');
 }
 
-const content = (agent: AgentPrompt, payload?: Record<string, unknown>) => agent.compose(payload).messages.map((m) => String(m.content));
+const content = (agent: AgentPrompt, payload?: Record<string, unknown>) =>
+  agent.compose(payload).messages.map((m) => String(m.content));
 
 describe('AgentPrompt', () => {
   const qa = () => AgentFactory.create('qa', 'v1', { question: 'Why?', context: 'Because.' });
@@ -45,7 +46,10 @@ describe('AgentPrompt', () => {
     it('lists the payload as key = value lines in input_keys order, then the mode instruction and the closing sentence', () => {
       const agent = AgentFactory.create('qa', 'v1', { context: 'ctx', question: 'q?' });
       const [, user] = content(agent);
-      assert.ok(user.startsWith('Input:\nquestion = "q?"\ncontext = "ctx"\n\nWrite the value of each field:\n- answer (string): '), user);
+      assert.ok(
+        user.startsWith('Input:\nquestion = "q?"\ncontext = "ctx"\n\nWrite the value of each field:\n- answer (string): '),
+        user,
+      );
       assert.ok(user.endsWith(`\n\n${CLOSING_SENTENCE.json}`));
     });
 
@@ -54,9 +58,19 @@ describe('AgentPrompt', () => {
       try {
         temp.write('demo', 'v1', validConfig());
         const agent = AgentFactory.create('demo', 'v1', {}, { configRoot: temp.root });
-        const [, user] = content(agent, { q: 'say "hi"\\', b: 'say "hi"\\\nnext', a: 3, c: [1, 'x'], d: null, e: { k: true }, skipped: undefined });
+        const [, user] = content(agent, {
+          q: 'say "hi"\\',
+          b: 'say "hi"\\\nnext',
+          a: 3,
+          c: [1, 'x'],
+          d: null,
+          e: { k: true },
+          skipped: undefined,
+        });
         assert.ok(
-          user.startsWith('Input:\nq = "say \\"hi\\"\\\\"\n<b>\nsay "hi"\\\nnext\n</b>\na = 3\nc = [1,"x"]\nd = null\ne = {"k":true}\n\nWrite'),
+          user.startsWith(
+            'Input:\nq = "say \\"hi\\"\\\\"\n<b>\nsay "hi"\\\nnext\n</b>\na = 3\nc = [1,"x"]\nd = null\ne = {"k":true}\n\nWrite',
+          ),
           user,
         );
         assert.ok(content(agent)[1].startsWith('Input:\n(none)\n\n'));
@@ -77,7 +91,12 @@ describe('AgentPrompt', () => {
 
     it('prints the allowed values for a Chooser', () => {
       const [, user] = content(fixture('triage', { report: 'x' }));
-      assert.match(user, new RegExp(`${MODE_INSTRUCTIONS.Chooser.json.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n- kind \\(one of "bug", "feature", "question"\\)`));
+      assert.match(
+        user,
+        new RegExp(
+          `${MODE_INSTRUCTIONS.Chooser.json.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n- kind \\(one of "bug", "feature", "question"\\)`,
+        ),
+      );
       assert.match(user, /- severity \(one of 1, 2, 3\): 1 is the most severe\./);
       assert.match(user, /- labels \(array of string, 1 to 3 items, optional\)/);
     });
@@ -96,7 +115,10 @@ describe('AgentPrompt', () => {
       const { messages, responseFormat } = agent.compose();
       assert.equal(responseFormat, undefined);
       assert.ok(String(messages[0].content).endsWith(REPORT_INSTRUCTION));
-      assert.equal(String(messages[1].content), `Input:\ntask = "Rename x"\n\n${MODE_INSTRUCTIONS.Writer.report}\n\n${CLOSING_SENTENCE.report}`);
+      assert.equal(
+        String(messages[1].content),
+        `Input:\ntask = "Rename x"\n\n${MODE_INSTRUCTIONS.Writer.report}\n\n${CLOSING_SENTENCE.report}`,
+      );
       assert.deepEqual(agent.tools, ['list_files', 'read_file', 'write_file', 'run_tests']);
     });
   });
@@ -123,7 +145,11 @@ describe('AgentPrompt', () => {
       const temp = new TempAgents();
       try {
         const schema = { type: 'object', properties: { kind: { type: 'string' }, pick: { type: 'string' } }, required: ['kind'] };
-        temp.write('demo', 'v1', validConfig({ mode: 'Chooser', output_schema: schema, defaults: {}, enums: { kind: ['a', 'b'], pick: ['x'] } }));
+        temp.write(
+          'demo',
+          'v1',
+          validConfig({ mode: 'Chooser', output_schema: schema, defaults: {}, enums: { kind: ['a', 'b'], pick: ['x'] } }),
+        );
         const format = AgentFactory.create('demo', 'v1', {}, { configRoot: temp.root }).compose().responseFormat;
         const properties = (format?.json_schema.schema as Record<string, any>).properties;
         assert.deepEqual(properties.kind, { type: 'string', enum: ['a', 'b'] });
@@ -145,7 +171,13 @@ describe('AgentPrompt', () => {
     const good = { answer: 'Because.', confidence: 0.75, reasoning: 'It says so.' };
 
     it('reads an OpenAI completion', () => {
-      const completion = { id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify(good), refusal: null }, finish_reason: 'stop' }] };
+      const completion = {
+        id: 'c1',
+        object: 'chat.completion',
+        choices: [
+          { index: 0, message: { role: 'assistant', content: JSON.stringify(good), refusal: null }, finish_reason: 'stop' },
+        ],
+      };
       assert.deepEqual(qa().parseAndValidate(completion), good);
     });
 
@@ -164,8 +196,16 @@ describe('AgentPrompt', () => {
     });
 
     it('fills defaults for missing or null optional fields and drops unknown keys', () => {
-      assert.deepEqual(qa().parseAndValidate({ answer: 'a', confidence: 1, extra: 'dropped' }), { answer: 'a', confidence: 1, reasoning: '' });
-      assert.deepEqual(qa().parseAndValidate('{"answer":"a","confidence":0,"reasoning":null}'), { answer: 'a', confidence: 0, reasoning: '' });
+      assert.deepEqual(qa().parseAndValidate({ answer: 'a', confidence: 1, extra: 'dropped' }), {
+        answer: 'a',
+        confidence: 1,
+        reasoning: '',
+      });
+      assert.deepEqual(qa().parseAndValidate('{"answer":"a","confidence":0,"reasoning":null}'), {
+        answer: 'a',
+        confidence: 0,
+        reasoning: '',
+      });
       const triage = fixture('triage', { report: 'r' });
       const out = triage.parseAndValidate({ kind: 'bug', severity: 1 });
       assert.deepEqual(out, { kind: 'bug', severity: 1, needs_reply: false, labels: ['triage'] });
@@ -222,12 +262,16 @@ describe('AgentPrompt', () => {
         'needs_reply: expected boolean, got string',
         'labels: must have at least 1 items, got 0',
       ]);
-      assert.deepEqual(violationsOf(triage, { kind: 'bug', severity: Number.NaN }), ['severity: expected integer, got a non-finite number']);
+      assert.deepEqual(violationsOf(triage, { kind: 'bug', severity: Number.NaN }), [
+        'severity: expected integer, got a non-finite number',
+      ]);
     });
 
     it('rejects output that is not JSON, naming line and column, and mentions a cut-off reply', () => {
       const agent = qa();
-      assert.deepEqual(violationsOf(agent, 'I think the answer is 42.'), ['(root): not valid JSON at line 1 column 1: Unexpected token \'I\'']);
+      assert.deepEqual(violationsOf(agent, 'I think the answer is 42.'), [
+        "(root): not valid JSON at line 1 column 1: Unexpected token 'I'",
+      ]);
       const truncated = { text: '{"answer": "It is', toolCalls: [], finishReason: 'length' };
       const violations = violationsOf(agent, truncated);
       assert.match(violations[0], /^\(root\): not valid JSON at line 1 column \d+: Unterminated string/);
@@ -243,8 +287,12 @@ describe('AgentPrompt', () => {
         '(root): the model refused: I cannot help with that.',
       ]);
       assert.deepEqual(violationsOf(agent, { choices: [] }), ['(root): the completion has no message content']);
-      assert.deepEqual(violationsOf(agent, 42), ['(root): expected a completion, a result with text, a JSON string or an object, got number']);
-      assert.deepEqual(violationsOf(agent, null), ['(root): expected a completion, a result with text, a JSON string or an object, got null']);
+      assert.deepEqual(violationsOf(agent, 42), [
+        '(root): expected a completion, a result with text, a JSON string or an object, got number',
+      ]);
+      assert.deepEqual(violationsOf(agent, null), [
+        '(root): expected a completion, a result with text, a JSON string or an object, got null',
+      ]);
     });
 
     it('keeps the output excerpt in details, short', () => {
@@ -273,7 +321,9 @@ describe('AgentPrompt', () => {
 
     it('returns the trimmed report of a free-text agent, and rejects an empty one', () => {
       const agent = fixture('reporter', { task: 't' });
-      assert.deepEqual(agent.parseAndValidate({ text: '  Renamed x to y.\n', toolCalls: [], finishReason: 'stop' }), { text: 'Renamed x to y.' });
+      assert.deepEqual(agent.parseAndValidate({ text: '  Renamed x to y.\n', toolCalls: [], finishReason: 'stop' }), {
+        text: 'Renamed x to y.',
+      });
       assert.deepEqual(agent.parseAndValidate({ choices: [{ message: { content: 'Done.' } }] }), { text: 'Done.' });
       assert.deepEqual(violationsOf(agent, '   '), ['(root): expected a non-empty text report, got empty text']);
       assert.deepEqual(violationsOf(agent, { report: 'x' }), ['(root): expected a non-empty text report, got object']);

@@ -44,7 +44,10 @@ describe('agent config validation', () => {
     });
     delete broken.model_name;
     delete broken.system_text;
-    (broken.output_schema as { properties: Record<string, unknown> }).properties.answer = { type: 'string', enum: ['yes', 'maybe'] };
+    (broken.output_schema as { properties: Record<string, unknown> }).properties.answer = {
+      type: 'string',
+      enum: ['yes', 'maybe'],
+    };
     const problems = problemsOf(broken);
     assert.deepEqual(problems, [
       'mode: must be one of Chooser, Writer, Extractor, got "Guesser"',
@@ -85,10 +88,18 @@ describe('agent config validation', () => {
   });
 
   it('reports wrong types and ranges of the model settings', () => {
-    const problems = problemsOf(validConfig({ temperature: '0.2', max_output_tokens: 0, input_keys: ['a', 'a', 'b c'], tools: ['x', 'x'] }));
+    const problems = problemsOf(
+      validConfig({ temperature: '0.2', max_output_tokens: 0, input_keys: ['a', 'a', 'b c'], tools: ['x', 'x'] }),
+    );
     assert.deepEqual(problems.slice(0, 1), ['temperature: expected number, got string']);
-    assert.ok(problems.some((p) => p.startsWith('max_output_tokens: ')), problems.join('\n'));
-    assert.ok(problems.some((p) => p.startsWith('input_keys[2]: must be an identifier')), problems.join('\n'));
+    assert.ok(
+      problems.some((p) => p.startsWith('max_output_tokens: ')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((p) => p.startsWith('input_keys[2]: must be an identifier')),
+      problems.join('\n'),
+    );
     assert.ok(problems.includes('input_keys: must not repeat a key'), problems.join('\n'));
     assert.ok(problems.includes('tools: must not repeat a tool'), problems.join('\n'));
   });
@@ -100,7 +111,9 @@ describe('agent config validation', () => {
 
   describe('output schema subset', () => {
     it('requires an object at the top', () => {
-      assert.deepEqual(checkOutputSchema({ type: 'string' }), ['output_schema.type: must be "object" (the model replies with one JSON object)']);
+      assert.deepEqual(checkOutputSchema({ type: 'string' }), [
+        'output_schema.type: must be "object" (the model replies with one JSON object)',
+      ]);
       assert.deepEqual(problemsOf(withSchema([1])), ['output_schema: must be a JSON schema object, got array']);
     });
 
@@ -150,7 +163,9 @@ describe('agent config validation', () => {
     });
 
     it('reports a missing type', () => {
-      assert.deepEqual(checkOutputSchema({ properties: {} }), ['output_schema.type: must be one of string, number, integer, boolean, array, object, got nothing']);
+      assert.deepEqual(checkOutputSchema({ properties: {} }), [
+        'output_schema.type: must be one of string, number, integer, boolean, array, object, got nothing',
+      ]);
     });
   });
 
@@ -161,7 +176,10 @@ describe('agent config validation', () => {
         properties: { kind: { type: 'string' }, level: { type: 'integer', enum: [1, 2] } },
         required: ['kind', 'level'],
       };
-      const { outputSchema } = checkAgentConfig(JSON.stringify(withSchema(schema, { mode: 'Chooser', enums: { kind: ['a', 'b'], level: [2, 1] } })), ORIGIN);
+      const { outputSchema } = checkAgentConfig(
+        JSON.stringify(withSchema(schema, { mode: 'Chooser', enums: { kind: ['a', 'b'], level: [2, 1] } })),
+        ORIGIN,
+      );
       assert.deepEqual(outputSchema?.properties?.kind.enum, ['a', 'b']);
       assert.deepEqual(outputSchema?.properties?.level.enum, [1, 2]);
     });
@@ -173,7 +191,9 @@ describe('agent config validation', () => {
         'enums.kind[1]: {} is not a string',
       ]);
       assert.deepEqual(problemsOf(withSchema(schema, { enums: { kind: [] } })), ['enums.kind: must be a non-empty array']);
-      assert.deepEqual(problemsOf(withSchema(schema, { enums: ['kind'] })), ['enums: expected an object of field → allowed values, got array']);
+      assert.deepEqual(problemsOf(withSchema(schema, { enums: ['kind'] })), [
+        'enums: expected an object of field → allowed values, got array',
+      ]);
     });
 
     it('rejects enum values of the wrong type and enums on arrays', () => {
@@ -196,14 +216,19 @@ describe('agent config validation', () => {
 
     it('checks defaults against the enum merged from enums', () => {
       const schema = { type: 'object', properties: { kind: { type: 'string' } } };
-      assert.deepEqual(problemsOf(withSchema(schema, { enums: { kind: ['a'] }, defaults: { kind: 'b' } })), ['defaults.kind: expected one of "a", got "b"']);
+      assert.deepEqual(problemsOf(withSchema(schema, { enums: { kind: ['a'] }, defaults: { kind: 'b' } })), [
+        'defaults.kind: expected one of "a", got "b"',
+      ]);
     });
   });
 
   describe('free-text agents (no output_schema)', () => {
     it('accepts a null or missing output_schema with tools', () => {
       for (const output_schema of [null, undefined]) {
-        const { config, outputSchema } = checkAgentConfig(JSON.stringify(validConfig({ output_schema, defaults: {}, tools: ['read_file'] })), ORIGIN);
+        const { config, outputSchema } = checkAgentConfig(
+          JSON.stringify(validConfig({ output_schema, defaults: {}, tools: ['read_file'] })),
+          ORIGIN,
+        );
         assert.equal(outputSchema, null);
         assert.equal(config.output_schema, null);
         assert.deepEqual(config.tools, ['read_file']);

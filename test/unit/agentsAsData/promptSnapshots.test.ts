@@ -46,14 +46,24 @@ const CASES: Array<{ file: string; agent: string; payload: Record<string, unknow
       ].join('\n'),
     },
   },
-  { file: 'triage-v1.txt', agent: 'triage', payload: { report: 'Crash on save', attempts: 2 }, options: { configRoot: FIXTURES_ROOT } },
+  {
+    file: 'triage-v1.txt',
+    agent: 'triage',
+    payload: { report: 'Crash on save', attempts: 2 },
+    options: { configRoot: FIXTURES_ROOT },
+  },
   {
     file: 'extract-v1.txt',
     agent: 'extract',
     payload: { flags: ['--amend'], count: 1, message: 'fix(parser): handle "\\t" tabs\n\nCloses ABC-12' },
     options: { configRoot: FIXTURES_ROOT },
   },
-  { file: 'reporter-v1.txt', agent: 'reporter', payload: { task: 'Rename `foo` to `bar`.' }, options: { configRoot: FIXTURES_ROOT } },
+  {
+    file: 'reporter-v1.txt',
+    agent: 'reporter',
+    payload: { task: 'Rename `foo` to `bar`.' },
+    options: { configRoot: FIXTURES_ROOT },
+  },
 ];
 
 describe('composed prompt snapshots', () => {

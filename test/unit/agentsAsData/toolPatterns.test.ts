@@ -25,7 +25,11 @@ function toolbox(names: string[]): AgentToolbox & { executed: string[] } {
   const executed: string[] = [];
   return {
     executed,
-    toolSpecs: (): ToolSpec[] => names.map((name) => ({ type: 'function', function: { name, description: name, parameters: { type: 'object', properties: {} } } })),
+    toolSpecs: (): ToolSpec[] =>
+      names.map((name) => ({
+        type: 'function',
+        function: { name, description: name, parameters: { type: 'object', properties: {} } },
+      })),
     async executeCall(call: LlmToolCall): Promise<ToolCallResult> {
       executed.push(call.name);
       return { toolName: call.name, callId: call.id, ok: true, content: 'done', approval: 'auto', durationMs: 0 };
@@ -33,15 +37,30 @@ function toolbox(names: string[]): AgentToolbox & { executed: string[] } {
   };
 }
 
-const TOOLS = ['list_files', 'read_file', 'write_file', 'run_tests', 'docs__search', 'docs__fetch', 'files__read_text_file', 'docsearch'];
+const TOOLS = [
+  'list_files',
+  'read_file',
+  'write_file',
+  'run_tests',
+  'docs__search',
+  'docs__fetch',
+  'files__read_text_file',
+  'docsearch',
+];
 
 function prompt(tools?: string[]): PreparedPrompt {
   return { label: 'demo/v1', messages: [{ role: 'system', content: 'x' }], tools } as PreparedPrompt;
 }
 
-const run = { config: { maxRepairAttempts: 1 }, observed: false, toolCallWrapper: () => undefined, emit: () => undefined, repairAttempts: 0 } as unknown as AgentRun;
+const run = {
+  config: { maxRepairAttempts: 1 },
+  observed: false,
+  toolCallWrapper: () => undefined,
+  emit: () => undefined,
+  repairAttempts: 0,
+} as unknown as AgentRun;
 
-describe('tool-name patterns in an agent config\'s tools list', () => {
+describe("tool-name patterns in an agent config's tools list", () => {
   it('matches exact names and "prefix*" patterns, nothing else', () => {
     const allows = toolNameMatcher(['read_file', 'docs__*']);
     assert.deepEqual(TOOLS.filter(allows), ['read_file', 'docs__search', 'docs__fetch']);
@@ -49,7 +68,10 @@ describe('tool-name patterns in an agent config\'s tools list', () => {
   });
 
   it('accepts names and prefix patterns in a config', () => {
-    const { config } = checkAgentConfig(JSON.stringify(validConfig({ tools: ['read_file', 'docs__*', 'files__read_*'] })), ORIGIN);
+    const { config } = checkAgentConfig(
+      JSON.stringify(validConfig({ tools: ['read_file', 'docs__*', 'files__read_*'] })),
+      ORIGIN,
+    );
     assert.deepEqual(config.tools, ['read_file', 'docs__*', 'files__read_*']);
   });
 
@@ -74,7 +96,11 @@ describe('tool-name patterns in an agent config\'s tools list', () => {
 
 describe('the ReAct toolbox filter uses the patterns', () => {
   it('offers the model the tools a pattern matches, and only those', () => {
-    const cycles = createReActCycles(run, prompt(['list_files', 'read_file', 'write_file', 'run_tests', 'docs__*']), toolbox(TOOLS));
+    const cycles = createReActCycles(
+      run,
+      prompt(['list_files', 'read_file', 'write_file', 'run_tests', 'docs__*']),
+      toolbox(TOOLS),
+    );
     const offered = (cycles.modelOptions!(1) as { tools: ToolSpec[] }).tools.map((s) => s.function.name);
     assert.deepEqual(offered, ['list_files', 'read_file', 'write_file', 'run_tests', 'docs__search', 'docs__fetch']);
   });
@@ -97,6 +123,9 @@ describe('the ReAct toolbox filter uses the patterns', () => {
     } as unknown as LlmResult;
     const steps = await cycles.extractObservation(result, 1);
     assert.deepEqual(box.executed, ['docs__search']);
-    assert.match(String(steps[0]!.observation), /Tool files__read_text_file is not available to this agent; nothing was executed\. Use one of: read_file, docs__search, docs__fetch\./);
+    assert.match(
+      String(steps[0]!.observation),
+      /Tool files__read_text_file is not available to this agent; nothing was executed\. Use one of: read_file, docs__search, docs__fetch\./,
+    );
   });
 });

@@ -170,10 +170,15 @@ describe('ControlProtocol', () => {
   });
 
   it('exports one schema per message type', () => {
-    assert.deepEqual(
-      [...CONTROL_MESSAGE_TYPES].sort(),
-      ['answer', 'approval_request', 'approval_response', 'cancel', 'progress', 'question', 'user_input'],
-    );
+    assert.deepEqual([...CONTROL_MESSAGE_TYPES].sort(), [
+      'answer',
+      'approval_request',
+      'approval_response',
+      'cancel',
+      'progress',
+      'question',
+      'user_input',
+    ]);
     assert.ok(controlMessageSchema.safeParse({ type: 'user_input', id: '1', text: 'hi' }).success);
     assert.equal(personToAgentMessageSchema.safeParse({ type: 'progress', id: '1', message: 'x' }).success, false);
   });

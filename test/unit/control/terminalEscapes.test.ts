@@ -37,7 +37,10 @@ describe('terminal output shows control characters instead of sending them', () 
     assert.equal(escapeTerminalText('a\rb'), 'a\\x0db');
     assert.equal(escapeTerminalText('a\r\nb'), 'a\r\nb');
     assert.equal(escapeTerminalText('\x00\x7f\x80\x9b\x9f'), '\\x00\\x7f\\x80\\x9b\\x9f');
-    assert.equal(escapeTerminalText('line\n\tindented — ünïcode ✓ C:\\Users\\n "\\t"'), 'line\n\tindented — ünïcode ✓ C:\\Users\\n "\\t"');
+    assert.equal(
+      escapeTerminalText('line\n\tindented — ünïcode ✓ C:\\Users\\n "\\t"'),
+      'line\n\tindented — ünïcode ✓ C:\\Users\\n "\\t"',
+    );
     // A literal backslash-x cannot pass for an escape made here.
     assert.equal(escapeTerminalText('"\\x1b[2K"'), '"\\x5cx1b[2K"');
     assert.equal(escapeTerminalText(HOSTILE).includes(ESC), false);
@@ -62,9 +65,18 @@ describe('terminal output shows control characters instead of sending them', () 
     transport.close();
 
     const bytes = raw();
-    assert.deepEqual(controlBytes(bytes), [], 'no ESC, BEL, CSI, CR, BS or DEL reaches the terminal (the transport has no styling of its own)');
+    assert.deepEqual(
+      controlBytes(bytes),
+      [],
+      'no ESC, BEL, CSI, CR, BS or DEL reaches the terminal (the transport has no styling of its own)',
+    );
     const text = bytes.toString('utf8');
-    assert.ok(text.includes('  | \\x1b[1A\\x1b[2K\\x1b]0;innocent title\\x07\\x1b[32m+ harmless line\\x1b[0m \\x9b2J over\\x0dwrite\\x08\\x7f'), text);
+    assert.ok(
+      text.includes(
+        '  | \\x1b[1A\\x1b[2K\\x1b]0;innocent title\\x07\\x1b[32m+ harmless line\\x1b[0m \\x9b2J over\\x0dwrite\\x08\\x7f',
+      ),
+      text,
+    );
     assert.ok(text.includes('  | +export const ok = true;'), 'the rest of the diff is shown as it is');
     assert.ok(text.includes('Approve write_file\\x1b[8m'));
     assert.ok(text.includes('needs approval \\x1b]0;pwned\\x07'));
@@ -76,7 +88,18 @@ describe('terminal output shows control characters instead of sending them', () 
     const print = progressPrinter(output, true);
     const events: SupervisorEvent[] = [
       { type: 'phase_changed', cycle: 1, phase: 'IMPLEMENTING', role: 'implementer', attempt: 2, hint: `fix it${ESC}[2K` },
-      { type: 'tool_called', cycle: 1, role: 'tester', callId: 'c1', tool: 'write_file', params: {}, ok: true, summary: `wrote ${ESC}]0;t${BEL}`, approval: 'auto', durationMs: 1 },
+      {
+        type: 'tool_called',
+        cycle: 1,
+        role: 'tester',
+        callId: 'c1',
+        tool: 'write_file',
+        params: {},
+        ok: true,
+        summary: `wrote ${ESC}]0;t${BEL}`,
+        approval: 'auto',
+        durationMs: 1,
+      },
       { type: 'overshoot', cycle: 1, attempt: 1, reason: `already passes\r${ESC}[32mall good` },
       { type: 'commit_made', cycle: 1, sha: '0123456789abcdef', message: `feat: fizz${CSI}1A` },
       { type: 'error', error: { error_code: 'UNKNOWN', message: `boom${ESC}[1A${ESC}[2K`, details: {} } },
@@ -95,13 +118,32 @@ describe('terminal output shows control characters instead of sending them', () 
   });
 });
 
-describe('CLI progress: the roles\' own words (issue 11)', () => {
-  it('prints a role\'s report terminal-escaped and indented; text between tool calls only when verbose; deltas never', () => {
-    const report: SupervisorEvent = { type: 'role_message', cycle: 1, role: 'tester', attempt: 1, message: 2, text: `returns Fizz for 3\n${ESC}[2Jcleared?`, final: true };
+describe("CLI progress: the roles' own words (issue 11)", () => {
+  it("prints a role's report terminal-escaped and indented; text between tool calls only when verbose; deltas never", () => {
+    const report: SupervisorEvent = {
+      type: 'role_message',
+      cycle: 1,
+      role: 'tester',
+      attempt: 1,
+      message: 2,
+      text: `returns Fizz for 3\n${ESC}[2Jcleared?`,
+      final: true,
+    };
     assert.equal(formatEvent(report), '    tester reports: returns Fizz for 3\n      \\x1b[2Jcleared?');
-    const between: SupervisorEvent = { type: 'role_message', cycle: 1, role: 'implementer', attempt: 1, message: 1, text: 'Reading the test first.', final: false };
+    const between: SupervisorEvent = {
+      type: 'role_message',
+      cycle: 1,
+      role: 'implementer',
+      attempt: 1,
+      message: 1,
+      text: 'Reading the test first.',
+      final: false,
+    };
     assert.equal(formatEvent(between), undefined);
     assert.equal(formatEvent(between, true), '    implementer: Reading the test first.');
-    assert.equal(formatEvent({ type: 'role_text', cycle: 1, role: 'tester', attempt: 1, message: 1, delta: 'x' }, true), undefined);
+    assert.equal(
+      formatEvent({ type: 'role_text', cycle: 1, role: 'tester', attempt: 1, message: 1, delta: 'x' }, true),
+      undefined,
+    );
   });
 });

@@ -28,7 +28,13 @@ function terminal(options: Partial<TerminalTransportOptions> = {}) {
   };
 }
 
-const request = { tool: 'write_file', dangerLevel: 'MEDIUM' as const, params: { path: 'src/a.ts' }, preview: '--- a\n+++ b\n+x', reason: 'writes need approval' };
+const request = {
+  tool: 'write_file',
+  dangerLevel: 'MEDIUM' as const,
+  params: { path: 'src/a.ts' },
+  preview: '--- a\n+++ b\n+x',
+  reason: 'writes need approval',
+};
 
 describe('TerminalTransport', () => {
   it('prompts on the output with params, preview and choices; y approves once', async () => {
@@ -91,7 +97,10 @@ describe('TerminalTransport', () => {
     const control = new ControlProtocol(new TerminalTransport({ input, output })); // PassThrough is not a TTY
     const answer = await control.requestApproval(request);
     assert.equal(answer.outcome, 'denied');
-    assert.match(answer.reason!, /the input is not an interactive terminal, so no one could approve it \(rerun interactively, or with --yes=MEDIUM/);
+    assert.match(
+      answer.reason!,
+      /the input is not an interactive terminal, so no one could approve it \(rerun interactively, or with --yes=MEDIUM/,
+    );
     const withYes = new ControlProtocol(new TerminalTransport({ input: new PassThrough(), output, autoApproveUpTo: 'LOW' }));
     const above = await withYes.requestApproval(request);
     assert.match(above.reason!, /--yes=LOW does not cover MEDIUM/);

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import type OpenAI from 'openai';
-import { normalizeCompletion, normalizeFinishReason, normalizeUsage, StreamAssembler } from '../../../src/core/llm/completionNormalizer';
+import {
+  normalizeCompletion,
+  normalizeFinishReason,
+  normalizeUsage,
+  StreamAssembler,
+} from '../../../src/core/llm/completionNormalizer';
 import { MalformedResponseError } from '../../../src/core/llm/errorClassifier';
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
@@ -21,8 +26,16 @@ describe('llm: completion normalisation', () => {
 
   it('normalises usage, computing a missing total and ignoring junk', () => {
     assert.deepEqual(normalizeUsage(undefined), { promptTokens: 0, completionTokens: 0, totalTokens: 0 });
-    assert.deepEqual(normalizeUsage({ prompt_tokens: 3, completion_tokens: 4 }), { promptTokens: 3, completionTokens: 4, totalTokens: 7 });
-    assert.deepEqual(normalizeUsage({ prompt_tokens: -1, completion_tokens: Number.NaN, total_tokens: 9 }), { promptTokens: 0, completionTokens: 0, totalTokens: 9 });
+    assert.deepEqual(normalizeUsage({ prompt_tokens: 3, completion_tokens: 4 }), {
+      promptTokens: 3,
+      completionTokens: 4,
+      totalTokens: 7,
+    });
+    assert.deepEqual(normalizeUsage({ prompt_tokens: -1, completion_tokens: Number.NaN, total_tokens: 9 }), {
+      promptTokens: 0,
+      completionTokens: 0,
+      totalTokens: 9,
+    });
   });
 
   it('rejects answers that are not chat completions', () => {
@@ -66,8 +79,25 @@ describe('llm: completion normalisation', () => {
   it('assembles streams, also from servers that omit the tool-call index', () => {
     const a = new StreamAssembler();
     assert.equal(a.push(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }])), '');
-    assert.equal(a.push(chunk([{ index: 0, delta: { content: 'Hi' }, finish_reason: null }, { index: 1, delta: { content: 'other choice' } }])), 'Hi');
-    a.push(chunk([{ index: 0, delta: { tool_calls: [{ id: 't1', function: { name: 'f', arguments: { a: 1 } } }, { function: { name: 'g', arguments: '{' } }] } }]));
+    assert.equal(
+      a.push(
+        chunk([
+          { index: 0, delta: { content: 'Hi' }, finish_reason: null },
+          { index: 1, delta: { content: 'other choice' } },
+        ]),
+      ),
+      'Hi',
+    );
+    a.push(
+      chunk([
+        {
+          index: 0,
+          delta: {
+            tool_calls: [{ id: 't1', function: { name: 'f', arguments: { a: 1 } } }, { function: { name: 'g', arguments: '{' } }],
+          },
+        },
+      ]),
+    );
     a.push(chunk([{ index: 0, delta: { tool_calls: [{ index: 1, function: { arguments: '}' } }] } }]));
     assert.equal(a.finished, false);
     a.push(chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]));

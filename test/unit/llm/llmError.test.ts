@@ -10,14 +10,29 @@ const apiError = (status: number, body: Record<string, unknown>, headers: Record
 
 describe('llm: typed errors', () => {
   it('every LlmError code exists in ERROR_CODES and every message says what to do', () => {
-    const codes: LlmErrorCode[] = ['AUTH', 'RATE_LIMIT', 'TIMEOUT', 'CONNECTION', 'INVALID_REQUEST', 'CONTEXT_LENGTH', 'CANCELLED', 'UNKNOWN'];
+    const codes: LlmErrorCode[] = [
+      'AUTH',
+      'RATE_LIMIT',
+      'TIMEOUT',
+      'CONNECTION',
+      'INVALID_REQUEST',
+      'CONTEXT_LENGTH',
+      'CANCELLED',
+      'UNKNOWN',
+    ];
     for (const code of codes) {
       assert.ok((ERROR_CODES as readonly string[]).includes(code));
       const error = buildLlmError({ code, retryable: false }, ctx);
       assert.ok(error instanceof AgentError && isLlmError(error));
       assert.equal(error.name, 'LlmError');
       assert.equal(error.error_code, code);
-      assert.deepEqual(error.toJSON().details, { provider: 'openai', baseURL: ctx.baseURL, model: 'm1', retries: 0, ...(code === 'TIMEOUT' ? { timeoutMs: 1000 } : {}) });
+      assert.deepEqual(error.toJSON().details, {
+        provider: 'openai',
+        baseURL: ctx.baseURL,
+        model: 'm1',
+        retries: 0,
+        ...(code === 'TIMEOUT' ? { timeoutMs: 1000 } : {}),
+      });
       if (code !== 'CANCELLED') assert.match(error.message, /Check|Try|Wait|Shorten|raise/);
     }
     assert.equal(isLlmError(new Error('x')), false);
@@ -68,17 +83,35 @@ describe('llm: typed errors', () => {
     assert.equal(odd.code, 'UNKNOWN');
     assert.ok(odd.serverMessage!.length <= 301);
     // An SSE error event inside a stream carries no status.
-    assert.equal(classifyFailure(new OpenAI.APIError(undefined, { message: 'overloaded' }, undefined, undefined), undefined).code, 'UNKNOWN');
+    assert.equal(
+      classifyFailure(new OpenAI.APIError(undefined, { message: 'overloaded' }, undefined, undefined), undefined).code,
+      'UNKNOWN',
+    );
   });
 
   it('words messages by situation', () => {
     const retried = { ...ctx, retries: 2, provider: 'ollama' as const };
     assert.match(buildLlmError({ code: 'RATE_LIMIT', retryable: true, status: 429 }, retried).message, /after 2 retries/);
-    assert.match(buildLlmError({ code: 'INVALID_REQUEST', retryable: false, reason: 'model_not_found' }, retried).message, /ollama pull m1/);
-    assert.doesNotMatch(buildLlmError({ code: 'INVALID_REQUEST', retryable: false, reason: 'model_not_found' }, ctx).message, /ollama/);
-    assert.match(buildLlmError({ code: 'UNKNOWN', retryable: false, serverMessage: 'weird' }, ctx).message, /failed unexpectedly: weird/);
-    assert.match(buildLlmError({ code: 'CONNECTION', retryable: true, reason: 'stream_incomplete' }, ctx).message, /ended the answer before it was complete/);
-    const partial = buildLlmError({ code: 'CONNECTION', retryable: true, serverType: 't', serverCode: 'c' }, { ...ctx, partial: true });
+    assert.match(
+      buildLlmError({ code: 'INVALID_REQUEST', retryable: false, reason: 'model_not_found' }, retried).message,
+      /ollama pull m1/,
+    );
+    assert.doesNotMatch(
+      buildLlmError({ code: 'INVALID_REQUEST', retryable: false, reason: 'model_not_found' }, ctx).message,
+      /ollama/,
+    );
+    assert.match(
+      buildLlmError({ code: 'UNKNOWN', retryable: false, serverMessage: 'weird' }, ctx).message,
+      /failed unexpectedly: weird/,
+    );
+    assert.match(
+      buildLlmError({ code: 'CONNECTION', retryable: true, reason: 'stream_incomplete' }, ctx).message,
+      /ended the answer before it was complete/,
+    );
+    const partial = buildLlmError(
+      { code: 'CONNECTION', retryable: true, serverType: 't', serverCode: 'c' },
+      { ...ctx, partial: true },
+    );
     assert.deepEqual([partial.details.partial, partial.details.serverType, partial.details.serverCode], [true, 't', 'c']);
   });
 });

@@ -1,14 +1,30 @@
 import assert from 'node:assert/strict';
-import { computeRetryDelay, DEFAULT_RETRY_POLICY, isRetryableStatus, parseRetryAfter, sleep } from '../../../src/core/llm/retryPolicy';
+import {
+  computeRetryDelay,
+  DEFAULT_RETRY_POLICY,
+  isRetryableStatus,
+  parseRetryAfter,
+  sleep,
+} from '../../../src/core/llm/retryPolicy';
 
 const headers = (h: Record<string, string>) => new Headers(h);
 
 describe('llm: retry policy', () => {
   it('retries 408, 409, 429 and 5xx only', () => {
-    assert.deepEqual(
-      [400, 401, 403, 404, 408, 409, 422, 429, 500, 502, 503, 599].map(isRetryableStatus),
-      [false, false, false, false, true, true, false, true, true, true, true, true],
-    );
+    assert.deepEqual([400, 401, 403, 404, 408, 409, 422, 429, 500, 502, 503, 599].map(isRetryableStatus), [
+      false,
+      false,
+      false,
+      false,
+      true,
+      true,
+      false,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
   });
 
   it('reads retry-after-ms before retry-after, seconds or an HTTP date', () => {
@@ -31,9 +47,15 @@ describe('llm: retry policy', () => {
     const noJitter = () => 0;
     const fullJitter = () => 1;
     assert.equal(computeRetryDelay(0, 99_999, policy, noJitter), 100); // absurd retry-after ignored
-    assert.deepEqual([0, 1, 2, 3, 4, 10].map((n) => computeRetryDelay(n, undefined, policy, noJitter)), [100, 200, 400, 800, 1000, 1000]);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4, 10].map((n) => computeRetryDelay(n, undefined, policy, noJitter)),
+      [100, 200, 400, 800, 1000, 1000],
+    );
     assert.equal(computeRetryDelay(2, undefined, policy, fullJitter), 300);
-    assert.equal(computeRetryDelay(2, undefined, policy, () => 7), 300); // random outside [0,1] is clamped
+    assert.equal(
+      computeRetryDelay(2, undefined, policy, () => 7),
+      300,
+    ); // random outside [0,1] is clamped
   });
 
   it('sleeps until the time is up, or rejects at once on abort', async () => {

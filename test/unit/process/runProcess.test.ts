@@ -35,7 +35,12 @@ describe('runProcess', () => {
   });
 
   it('caps huge output with a visible marker', async () => {
-    const r = await runProcess({ cwd: dir, command: 'sh', args: ['-c', 'head -c 50000000 /dev/zero | tr "\\0" x'], maxOutputBytes: 64 * 1024 });
+    const r = await runProcess({
+      cwd: dir,
+      command: 'sh',
+      args: ['-c', 'head -c 50000000 /dev/zero | tr "\\0" x'],
+      maxOutputBytes: 64 * 1024,
+    });
     assert.equal(r.truncated, true);
     assert.ok(r.stdout.length < 70 * 1024);
     assert.match(r.stdout, /output truncated at 65536 bytes/);
@@ -68,7 +73,16 @@ describe('runProcess', () => {
 
 describe('scrubEnv', () => {
   it('removes credential-like names and keeps the rest', () => {
-    const env = scrubEnv({ OPENAI_API_KEY: 'a', MY_SECRET: 'b', DB_PASSWORD: 'c', NPM_CONFIG__AUTH: 'd', HTTP_AUTHORIZATION: 'e', HOME: '/h', PATH: '/bin', GIT_AUTHOR_NAME: 'Ada' });
+    const env = scrubEnv({
+      OPENAI_API_KEY: 'a',
+      MY_SECRET: 'b',
+      DB_PASSWORD: 'c',
+      NPM_CONFIG__AUTH: 'd',
+      HTTP_AUTHORIZATION: 'e',
+      HOME: '/h',
+      PATH: '/bin',
+      GIT_AUTHOR_NAME: 'Ada',
+    });
     assert.deepEqual(env, { HOME: '/h', PATH: '/bin', GIT_AUTHOR_NAME: 'Ada' });
   });
 });

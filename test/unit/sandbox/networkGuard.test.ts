@@ -86,12 +86,18 @@ describe('sandbox: vetUrl (SSRF guard)', () => {
   });
 
   it('refuses cloud metadata host names whatever they resolve to', async () => {
-    await refused(vetUrl('http://metadata.google.internal/computeMetadata/v1/', { resolve: fakeDns({}) }), /cloud metadata service/);
+    await refused(
+      vetUrl('http://metadata.google.internal/computeMetadata/v1/', { resolve: fakeDns({}) }),
+      /cloud metadata service/,
+    );
   });
 
   it('refuses a name whose answers mix public and private addresses (rebinding signal)', async () => {
     const dns = fakeDns({ 'mixed.example': ['93.184.216.34', '10.0.0.5'] });
-    const err = await refused(vetUrl('https://mixed.example/', { resolve: dns }), /resolves to 10\.0\.0\.5, a private network address/);
+    const err = await refused(
+      vetUrl('https://mixed.example/', { resolve: dns }),
+      /resolves to 10\.0\.0\.5, a private network address/,
+    );
     assert.equal(err.details.address, '10.0.0.5');
   });
 
@@ -101,10 +107,16 @@ describe('sandbox: vetUrl (SSRF guard)', () => {
   });
 
   it('rejects a malformed URL and an unresolvable host with clear, non-sandbox errors', async () => {
-    await assert.rejects(vetUrl('not a url'), (e: unknown) => isAgentError(e) && e.error_code === 'VALIDATION' && /not a valid absolute URL/.test(e.message));
+    await assert.rejects(
+      vetUrl('not a url'),
+      (e: unknown) => isAgentError(e) && e.error_code === 'VALIDATION' && /not a valid absolute URL/.test(e.message),
+    );
     await assert.rejects(
       vetUrl('https://nowhere.example/', { resolve: fakeDns({}) }),
-      (e: unknown) => isAgentError(e) && e.error_code === 'CONNECTION' && /Could not resolve host 'nowhere\.example' \(ENOTFOUND\)/.test(e.message),
+      (e: unknown) =>
+        isAgentError(e) &&
+        e.error_code === 'CONNECTION' &&
+        /Could not resolve host 'nowhere\.example' \(ENOTFOUND\)/.test(e.message),
     );
     await assert.rejects(
       vetUrl('https://empty.example/', { resolve: fakeDns({ 'empty.example': [] }) }),
@@ -126,12 +138,18 @@ describe('sandbox: vetUrl (SSRF guard)', () => {
     const dns = fakeDns({ 'dev.local.test': ['127.0.0.1'], 'api.internal.test': ['10.1.1.1'] });
     assert.equal((await vetUrl('http://127.0.0.1:3000/', { allowHosts: ['127.0.0.1'] })).allowListed, true);
     assert.equal((await vetUrl('http://dev.local.test/', { allowHosts: ['DEV.local.test'], resolve: dns })).address, '127.0.0.1');
-    assert.equal((await vetUrl('http://api.internal.test/', { allowHosts: ['*.internal.test'], resolve: dns })).allowListed, true);
+    assert.equal(
+      (await vetUrl('http://api.internal.test/', { allowHosts: ['*.internal.test'], resolve: dns })).allowListed,
+      true,
+    );
     assert.equal((await vetUrl('http://[::1]/', { allowHosts: ['[0:0::1]'] })).family, 6);
     // An allow-listed address covers only itself.
     await refused(vetUrl('http://127.0.0.2/', { allowHosts: ['127.0.0.1'] }), /loopback/);
     // A wildcard does not match the bare parent domain.
-    await refused(vetUrl('http://internal.test/', { allowHosts: ['*.internal.test'], resolve: fakeDns({ 'internal.test': ['10.0.0.1'] }) }), /private/);
+    await refused(
+      vetUrl('http://internal.test/', { allowHosts: ['*.internal.test'], resolve: fakeDns({ 'internal.test': ['10.0.0.1'] }) }),
+      /private/,
+    );
   });
 
   it('pinnedLookup always answers with the vetted address, in both callback shapes', () => {

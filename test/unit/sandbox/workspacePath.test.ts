@@ -53,13 +53,21 @@ describe('sandbox: resolveWorkspacePath', () => {
   });
 
   it('refuses ".." traversal out of the root', async () => {
-    await refused(resolveWorkspacePath(ws.context(), '../x', 'read'), /Refused '\.\.\/x': it leads outside the workspace through '\.\.'/, ws);
+    await refused(
+      resolveWorkspacePath(ws.context(), '../x', 'read'),
+      /Refused '\.\.\/x': it leads outside the workspace through '\.\.'/,
+      ws,
+    );
     await refused(resolveWorkspacePath(ws.context(), 'a/../../x', 'write'), /outside the workspace/, ws);
     await refused(resolveWorkspacePath(ws.context(), '../outside/secret.txt', 'read'), /outside the workspace/, ws);
   });
 
   it('refuses absolute paths outside the root', async () => {
-    const err = await refused(resolveWorkspacePath(ws.context(), '/etc/passwd', 'read'), /absolute path outside the workspace/, ws);
+    const err = await refused(
+      resolveWorkspacePath(ws.context(), '/etc/passwd', 'read'),
+      /absolute path outside the workspace/,
+      ws,
+    );
     assert.equal(err.details.path, '/etc/passwd');
     await refused(resolveWorkspacePath(ws.context(), path.join(ws.outside, 'secret.txt'), 'write'), /absolute path outside/);
   });
@@ -70,14 +78,22 @@ describe('sandbox: resolveWorkspacePath', () => {
 
   it('refuses a file symlink whose real path leaves the workspace (read and write)', async () => {
     await symlink(path.join(ws.outside, 'secret.txt'), path.join(ws.root, 'link.txt'));
-    await refused(resolveWorkspacePath(ws.context(), 'link.txt', 'read'), /'link\.txt' is or goes through a symbolic link whose real location is outside/, ws);
+    await refused(
+      resolveWorkspacePath(ws.context(), 'link.txt', 'read'),
+      /'link\.txt' is or goes through a symbolic link whose real location is outside/,
+      ws,
+    );
     await refused(resolveWorkspacePath(ws.context(), 'link.txt', 'write'), /symbolic link/, ws);
   });
 
   it('refuses a directory symlink that leaves the workspace, also for new files below it', async () => {
     await symlink(ws.outside, path.join(ws.root, 'out'));
     await refused(resolveWorkspacePath(ws.context(), 'out/secret.txt', 'read'), /symbolic link/, ws);
-    await refused(resolveWorkspacePath(ws.context(), 'out/new/deeper.txt', 'write'), /'out\/new\/deeper\.txt' is or goes through a symbolic link/, ws);
+    await refused(
+      resolveWorkspacePath(ws.context(), 'out/new/deeper.txt', 'write'),
+      /'out\/new\/deeper\.txt' is or goes through a symbolic link/,
+      ws,
+    );
   });
 
   it('refuses a dangling symlink (its target could be created anywhere)', async () => {
@@ -92,9 +108,12 @@ describe('sandbox: resolveWorkspacePath', () => {
   });
 
   it('fails clearly when the workspace root does not exist', async () => {
-    await assert.rejects(resolveWorkspacePath({ workspaceRoot: path.join(ws.outside, 'missing') }, 'a.txt', 'read'), (e: unknown) => {
-      return isAgentError(e) && e.error_code === 'CONFIG' && /workspace root is not accessible \(ENOENT\)/.test(e.message);
-    });
+    await assert.rejects(
+      resolveWorkspacePath({ workspaceRoot: path.join(ws.outside, 'missing') }, 'a.txt', 'read'),
+      (e: unknown) => {
+        return isAgentError(e) && e.error_code === 'CONFIG' && /workspace root is not accessible \(ENOENT\)/.test(e.message);
+      },
+    );
   });
 
   it('follows symlinks that stay inside the workspace', async () => {
@@ -131,11 +150,22 @@ describe('sandbox: resolveWorkspacePath', () => {
 
   it('refuses a protected path when the escalation is denied or fails', async () => {
     const denied = escalation(false);
-    await refused(resolveWorkspacePath(ws.context({ requestEscalation: denied.requestEscalation }), '.github/workflows/ci.yml', 'write'), /was not approved/, ws);
-    assert.deepEqual(denied.asked.map((a) => a.level), ['HIGH']);
+    await refused(
+      resolveWorkspacePath(ws.context({ requestEscalation: denied.requestEscalation }), '.github/workflows/ci.yml', 'write'),
+      /was not approved/,
+      ws,
+    );
+    assert.deepEqual(
+      denied.asked.map((a) => a.level),
+      ['HIGH'],
+    );
     assert.match(denied.asked[0]!.reason, /Writing '\.github\/workflows\/ci\.yml' needs a one-off approval at HIGH/);
     const broken = escalation(new Error('channel closed'));
-    await refused(resolveWorkspacePath(ws.context({ requestEscalation: broken.requestEscalation }), '.env', 'delete'), /Deleting '\.env'.*not approved/, ws);
+    await refused(
+      resolveWorkspacePath(ws.context({ requestEscalation: broken.requestEscalation }), '.env', 'delete'),
+      /Deleting '\.env'.*not approved/,
+      ws,
+    );
   });
 
   it('allows a protected path once the escalation is approved, asking each time', async () => {
@@ -147,7 +177,11 @@ describe('sandbox: resolveWorkspacePath', () => {
   });
 
   it('asks before reading secret files, but not templates or ordinary files', async () => {
-    await refused(resolveWorkspacePath(ws.context(), '.env.local', 'read'), /Reading '\.env\.local' needs a one-off approval/, ws);
+    await refused(
+      resolveWorkspacePath(ws.context(), '.env.local', 'read'),
+      /Reading '\.env\.local' needs a one-off approval/,
+      ws,
+    );
     assert.equal((await resolveWorkspacePath(ws.context(), '.env.example', 'read')).relative, '.env.example');
     assert.equal((await resolveWorkspacePath(ws.context(), '.vscode/settings.json', 'read')).relative, '.vscode/settings.json');
   });

@@ -10,12 +10,18 @@ describe('redactValue', () => {
     const text = `curl -H "Authorization: Bearer abcdefghijkl" --data password="hunter2hunter2" ${KEY}`;
     const redacted = redactValue(text);
     assert.equal(redacted, redactSecrets(text));
-    for (const secret of ['abcdefghijkl', 'hunter2hunter2', KEY]) assert.ok(!redacted.includes(secret), `${secret} survived: ${redacted}`);
+    for (const secret of ['abcdefghijkl', 'hunter2hunter2', KEY])
+      assert.ok(!redacted.includes(secret), `${secret} survived: ${redacted}`);
   });
 
   it('walks objects and arrays, and replaces the values of secret-named keys whole', () => {
     const input = { apiKey: 'short', headers: { Authorization: 'x' }, list: [`token ${KEY}`, 3, null], note: 'fine' };
-    assert.deepEqual(redactValue(input), { apiKey: '[REDACTED]', headers: { Authorization: '[REDACTED]' }, list: ['token [REDACTED]', 3, null], note: 'fine' });
+    assert.deepEqual(redactValue(input), {
+      apiKey: '[REDACTED]',
+      headers: { Authorization: '[REDACTED]' },
+      list: ['token [REDACTED]', 3, null],
+      note: 'fine',
+    });
     assert.equal(input.apiKey, 'short', 'the input is not modified');
   });
 
@@ -23,7 +29,9 @@ describe('redactValue', () => {
     const loop: Record<string, unknown> = { secret: KEY };
     loop.self = loop;
     assert.deepEqual(redactValue(loop), { secret: '[REDACTED]', self: '[circular]' });
-    assert.deepEqual(redactValue({ e: new Error(`failed with ${KEY}`) }), { e: { name: 'Error', message: 'failed with [REDACTED]' } });
+    assert.deepEqual(redactValue({ e: new Error(`failed with ${KEY}`) }), {
+      e: { name: 'Error', message: 'failed with [REDACTED]' },
+    });
   });
 
   it('AgentError details get the same treatment, circular or not', () => {

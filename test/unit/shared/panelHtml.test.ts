@@ -65,7 +65,13 @@ describe('renderPanelHtml with the cspSource VS Code really gives', () => {
   });
 
   it('refuses a list that would inject a directive or a keyword', () => {
-    for (const cspSource of ["'self' https://a; script-src *", "'unsafe-inline' https://a", "'self' 'unsafe-eval'", 'https://a,https://b', '   ']) {
+    for (const cspSource of [
+      "'self' https://a; script-src *",
+      "'unsafe-inline' https://a",
+      "'self' 'unsafe-eval'",
+      'https://a,https://b',
+      '   ',
+    ]) {
       assert.throws(() => renderPanelHtml({ ...options, cspSource }), TypeError, cspSource);
     }
   });

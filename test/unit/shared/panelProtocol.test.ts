@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { APPROVAL_DECISIONS as CONTROL_APPROVAL_DECISIONS, toolCallPreviewSchema, type ToolCallPreviewMessage } from '../../../src/core/control/messages';
+import {
+  APPROVAL_DECISIONS as CONTROL_APPROVAL_DECISIONS,
+  toolCallPreviewSchema,
+  type ToolCallPreviewMessage,
+} from '../../../src/core/control/messages';
 import { DANGER_LEVELS, type ApprovalOutcome } from '../../../src/core/tools/types';
 import {
   APPROVAL_DECISIONS,
@@ -92,13 +96,17 @@ describe('panel protocol', () => {
       const badTotals = { ...state, session: { ...state.session!, totals: { ...state.session!.totals, tokens: 1.5 } } };
       const badConfidence = { ...state, answers: [{ ...state.answers[0]!, confidence: 1.2 }] };
       const badCycle = { ...state, cycles: [{ ...state.cycles[0]!, n: 0 }] };
-      for (const bad of [badTotals, badConfidence, badCycle]) assert.equal(parseHostMessage(stateMessage(bad as never)).message, undefined);
+      for (const bad of [badTotals, badConfidence, badCycle])
+        assert.equal(parseHostMessage(stateMessage(bad as never)).message, undefined);
     });
 
     it('never echoes the offending value in the reason (safe to log)', () => {
       const state = finishedState();
       const secret = 'sk-live-should-not-appear-in-logs';
-      const { reason } = parseHostMessage({ type: 'state', state: { ...state, session: { ...state.session, model: { secret } } } });
+      const { reason } = parseHostMessage({
+        type: 'state',
+        state: { ...state, session: { ...state.session, model: { secret } } },
+      });
       assert.ok(reason);
       assert.ok(!reason.includes(secret), reason);
     });
@@ -199,7 +207,8 @@ describe('panel protocol', () => {
     });
 
     it('session statuses include every final status of `tdd-agent kata --json`', () => {
-      for (const status of ['completed', 'max_cycles', 'failed', 'cancelled']) assert.ok((PANEL_SESSION_STATUSES as readonly string[]).includes(status));
+      for (const status of ['completed', 'max_cycles', 'failed', 'cancelled'])
+        assert.ok((PANEL_SESSION_STATUSES as readonly string[]).includes(status));
     });
   });
 
@@ -207,7 +216,8 @@ describe('panel protocol', () => {
     for (const file of ['panelProtocol.ts', 'panelHtml.ts']) {
       const source = readFileSync(path.join(__dirname, '../../../src/shared', file), 'utf8');
       const imports = [...source.matchAll(/from\s+'([^']+)'/g)].map((match) => match[1]);
-      for (const specifier of imports) assert.ok(specifier === 'zod/mini' || specifier?.startsWith('./'), `${file} imports ${specifier}`);
+      for (const specifier of imports)
+        assert.ok(specifier === 'zod/mini' || specifier?.startsWith('./'), `${file} imports ${specifier}`);
     }
   });
 });
@@ -215,7 +225,11 @@ describe('panel protocol', () => {
 describe('panel protocol: follow-up questions (issue 11)', () => {
   it('a follow-up is one strict message with the answer id and a trimmed, bounded, non-blank question', async () => {
     const { FOLLOW_UP_LIMIT, followUpMessage, parsePanelMessage } = await import('../../../src/shared/panelProtocol');
-    assert.deepEqual(parsePanelMessage(followUpMessage('qa-1', '  And for 45?  ')).message, { type: 'followUp', answerId: 'qa-1', question: 'And for 45?' });
+    assert.deepEqual(parsePanelMessage(followUpMessage('qa-1', '  And for 45?  ')).message, {
+      type: 'followUp',
+      answerId: 'qa-1',
+      question: 'And for 45?',
+    });
     for (const bad of [
       { type: 'followUp', answerId: 'qa-1', question: '   ' },
       { type: 'followUp', answerId: '', question: 'why?' },

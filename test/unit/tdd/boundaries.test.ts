@@ -3,7 +3,16 @@ import { checkRoleBoundary, describeViolations, isTestFile } from '../../../src/
 
 describe('role boundaries', () => {
   it('recognises test files by convention and by the kata test_dir', () => {
-    for (const p of ['test/fizz.test.js', 'src/fizz.spec.ts', 'tests/test_leap.py', 'leap_test.py', '__tests__/a.js', 'tests/conftest.py', 'conftest.py', 'test/helpers.js']) {
+    for (const p of [
+      'test/fizz.test.js',
+      'src/fizz.spec.ts',
+      'tests/test_leap.py',
+      'leap_test.py',
+      '__tests__/a.js',
+      'tests/conftest.py',
+      'conftest.py',
+      'test/helpers.js',
+    ]) {
       assert.ok(isTestFile(p), p);
     }
     for (const p of ['src/fizz.js', 'leap.py', 'package.json', 'src/testing.js', 'README.md']) assert.ok(!isTestFile(p), p);
@@ -14,7 +23,10 @@ describe('role boundaries', () => {
   });
 
   it('the Tester may only touch test files, not even create a production stub', () => {
-    assert.deepEqual(checkRoleBoundary('tester', [{ path: 'test/fizz.test.js', change: 'added' }], { testsBefore: 0, testsAfter: 1 }), []);
+    assert.deepEqual(
+      checkRoleBoundary('tester', [{ path: 'test/fizz.test.js', change: 'added' }], { testsBefore: 0, testsAfter: 1 }),
+      [],
+    );
     const violations = checkRoleBoundary('tester', [
       { path: 'test/fizz.test.js', change: 'added' },
       { path: 'src/fizz.js', change: 'added' },
@@ -26,7 +38,10 @@ describe('role boundaries', () => {
   });
 
   it('the Implementer may not add, modify or delete test files', () => {
-    assert.deepEqual(checkRoleBoundary('implementer', [{ path: 'src/fizz.js', change: 'modified' }], { testsBefore: 2, testsAfter: 2 }), []);
+    assert.deepEqual(
+      checkRoleBoundary('implementer', [{ path: 'src/fizz.js', change: 'modified' }], { testsBefore: 2, testsAfter: 2 }),
+      [],
+    );
     for (const change of ['added', 'modified', 'deleted'] as const) {
       const [v] = checkRoleBoundary('implementer', [{ path: 'test/fizz.test.js', change }]);
       assert.equal(v.rule, 'implementer_changed_tests');
@@ -36,19 +51,30 @@ describe('role boundaries', () => {
 
   it('the Refactorer may reshape tests but not delete them', () => {
     assert.deepEqual(
-      checkRoleBoundary('refactorer', [
-        { path: 'src/fizz.js', change: 'modified' },
-        { path: 'test/fizz.test.js', change: 'modified' },
-      ], { testsBefore: 3, testsAfter: 3 }),
+      checkRoleBoundary(
+        'refactorer',
+        [
+          { path: 'src/fizz.js', change: 'modified' },
+          { path: 'test/fizz.test.js', change: 'modified' },
+        ],
+        { testsBefore: 3, testsAfter: 3 },
+      ),
       [],
     );
-    assert.equal(checkRoleBoundary('refactorer', [{ path: 'test/fizz.test.js', change: 'deleted' }])[0].rule, 'refactorer_deleted_tests');
+    assert.equal(
+      checkRoleBoundary('refactorer', [{ path: 'test/fizz.test.js', change: 'deleted' }])[0].rule,
+      'refactorer_deleted_tests',
+    );
   });
 
   it('no role may lower the number of tests', () => {
     for (const role of ['tester', 'implementer', 'refactorer'] as const) {
       const violations = checkRoleBoundary(role, [], { testsBefore: 4, testsAfter: 3 });
-      assert.deepEqual(violations.map((v) => v.rule), ['tests_decreased'], role);
+      assert.deepEqual(
+        violations.map((v) => v.rule),
+        ['tests_decreased'],
+        role,
+      );
     }
     assert.deepEqual(checkRoleBoundary('implementer', [], { testsBefore: 4 }), [], 'unknown counts are not judged');
   });

@@ -3,7 +3,17 @@ import { parsePorcelainStatus, refSafeSlug, sessionBranchName } from '../../../s
 
 describe('git status parsing and branch names', () => {
   it('maps porcelain -z entries to added / modified / deleted, leaving out .tdd/', () => {
-    const out = ['?? new.js', ' M src/a.js', 'M  src/b.js', ' D gone.js', 'A  staged.js', 'AD ghost.js', '?? .tdd/session.json', 'MM both.js', ''].join('\0');
+    const out = [
+      '?? new.js',
+      ' M src/a.js',
+      'M  src/b.js',
+      ' D gone.js',
+      'A  staged.js',
+      'AD ghost.js',
+      '?? .tdd/session.json',
+      'MM both.js',
+      '',
+    ].join('\0');
     assert.deepEqual(parsePorcelainStatus(out), [
       { path: 'new.js', change: 'added' },
       { path: 'src/a.js', change: 'modified' },

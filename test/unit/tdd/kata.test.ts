@@ -80,7 +80,9 @@ describe('katas', () => {
   });
 
   it('a --language override drops fields meant for the other language', () => {
-    const kata = parseKata('---\nlanguage: python\ntest_command: pytest\ntest_dir: tests\n---\n# K\nbody', { language: 'javascript' });
+    const kata = parseKata('---\nlanguage: python\ntest_command: pytest\ntest_dir: tests\n---\n# K\nbody', {
+      language: 'javascript',
+    });
     assert.equal(kata.language, 'javascript');
     assert.equal(kata.testCommand, undefined);
     assert.equal(kata.testDir, 'test');
@@ -89,10 +91,16 @@ describe('katas', () => {
   });
 
   it('names the field in validation errors', () => {
-    expectKataError(() => parseKata('---\nmax_cycles: ten\n---\n# K\nbody', { fileName: 'k.md' }), /k\.md: field 'max_cycles'.*"ten"/);
+    expectKataError(
+      () => parseKata('---\nmax_cycles: ten\n---\n# K\nbody', { fileName: 'k.md' }),
+      /k\.md: field 'max_cycles'.*"ten"/,
+    );
     expectKataError(() => parseKata('---\nmax_cycles: 0\n---\n# K\nbody'), /field 'max_cycles'/);
     expectKataError(() => parseKata('---\nlanguage: cobol\n---\n# K\nbody'), /field 'language'/);
-    expectKataError(() => parseKata('---\ntest-command: x\n---\n# K\nbody'), /unknown field 'test-command' \(known: .*test_command/);
+    expectKataError(
+      () => parseKata('---\ntest-command: x\n---\n# K\nbody'),
+      /unknown field 'test-command' \(known: .*test_command/,
+    );
     expectKataError(() => parseKata('---\nsource_dir: ../escape\n---\n# K\nbody'), /field 'source_dir': must not contain '\.\.'/);
     expectKataError(() => parseKata('---\ntest_dir: /abs\n---\n# K\nbody'), /field 'test_dir': must be relative/);
     expectKataError(() => parseKata('---\nslug: Not A Slug\n---\n# K\nbody'), /field 'slug'/);
@@ -106,7 +114,13 @@ describe('katas', () => {
   });
 
   it('reports a missing kata file or name', async () => {
-    await assert.rejects(loadKata('/nonexistent/kata.md'), (e: unknown) => e instanceof KataError && /does not exist/.test(e.message));
-    await assert.rejects(resolveKata('no-such-kata'), (e: unknown) => e instanceof KataError && /Bundled katas: bowling, fizzbuzz/.test(e.message));
+    await assert.rejects(
+      loadKata('/nonexistent/kata.md'),
+      (e: unknown) => e instanceof KataError && /does not exist/.test(e.message),
+    );
+    await assert.rejects(
+      resolveKata('no-such-kata'),
+      (e: unknown) => e instanceof KataError && /Bundled katas: bowling, fizzbuzz/.test(e.message),
+    );
   });
 });

@@ -28,8 +28,20 @@ describe('role context: stable-to-volatile order, each thing once', () => {
   afterEach(() => rm(root, { recursive: true, force: true }));
 
   const input = (over: Partial<RoleContextInput> = {}): RoleContextInput => ({
-    role: 'implementer', kataTitle: 'FizzBuzz', kataDescription: KATA, language: 'javascript', sourceDir: 'src', testDir: 'test',
-    testCommand: 'node --test', workspaceRoot: root, cycle: 2, maxCycles: 6, attempt: 2, maxAttempts: 3, recentCommits: ['abc1234 feat: one'], ...over,
+    role: 'implementer',
+    kataTitle: 'FizzBuzz',
+    kataDescription: KATA,
+    language: 'javascript',
+    sourceDir: 'src',
+    testDir: 'test',
+    testCommand: 'node --test',
+    workspaceRoot: root,
+    cycle: 2,
+    maxCycles: 6,
+    attempt: 2,
+    maxAttempts: 3,
+    recentCommits: ['abc1234 feat: one'],
+    ...over,
   });
 
   it('orders kata, session, files (least recently changed first), commits, turn, test output, retry reason', async () => {
@@ -40,10 +52,28 @@ describe('role context: stable-to-volatile order, each thing once', () => {
       assert.ok(i >= 0, `missing ${JSON.stringify(needle)} in\n${context}`);
       return i;
     };
-    const order = ['# FizzBuzz', '# Session', '# Other files', '- package.json (21 bytes)', '## test/fizzbuzz.test.js', '## src/fizzbuzz.js', '# Recent commits', '# This turn\n- cycle: 2 of at most 6\n- attempt: 2 of 3', '# Last test output', '# Your previous attempt was rejected'];
+    const order = [
+      '# FizzBuzz',
+      '# Session',
+      '# Other files',
+      '- package.json (21 bytes)',
+      '## test/fizzbuzz.test.js',
+      '## src/fizzbuzz.js',
+      '# Recent commits',
+      '# This turn\n- cycle: 2 of at most 6\n- attempt: 2 of 3',
+      '# Last test output',
+      '# Your previous attempt was rejected',
+    ];
     const positions = order.map(at);
-    assert.deepEqual([...positions].sort((a, b) => a - b), positions, context);
-    assert.ok(context.includes(KATA) && context.includes(`\n${TEST}\n`) && context.includes(`\n${SOURCE}\n`), 'kata, test file and source in full');
+    assert.deepEqual(
+      [...positions].sort((a, b) => a - b),
+      positions,
+      context,
+    );
+    assert.ok(
+      context.includes(KATA) && context.includes(`\n${TEST}\n`) && context.includes(`\n${SOURCE}\n`),
+      'kata, test file and source in full',
+    );
     assert.ok(!context.includes('.gitkeep'), 'an empty placeholder is left out');
     assert.ok(context.includes('# Recent commits\n- feat: one'), 'commits without their hash');
     assert.ok(context.startsWith(KATA), 'a description with its own title heading gets no second one');
@@ -54,7 +84,9 @@ describe('role context: stable-to-volatile order, each thing once', () => {
 
   it('shows test output once when the retry reason quotes it', async () => {
     const output = 'not ok 1 - returns Fizz\n  expected: Fizz\n  actual: 3';
-    const context = await buildRoleContext(input({ lastTestOutput: output, lastError: `Attempt 1 did not make the tests pass (1 failing).\n${output}` }));
+    const context = await buildRoleContext(
+      input({ lastTestOutput: output, lastError: `Attempt 1 did not make the tests pass (1 failing).\n${output}` }),
+    );
     assert.equal(context.split('expected: Fizz').length, 2, context);
     assert.ok(!context.includes('# Last test output'));
     assert.match(context, /# Your previous attempt was rejected\nAttempt 1 did not make the tests pass/);
@@ -62,9 +94,13 @@ describe('role context: stable-to-volatile order, each thing once', () => {
   });
 
   it('says in one line that the last run passed instead of repeating its output', async () => {
-    const context = await buildRoleContext(input({ lastTestOutput: 'ok 1 - one\nok 2 - two', lastTestRun: { status: 'passed', passed: 2, failed: 0, total: 2 } }));
+    const context = await buildRoleContext(
+      input({ lastTestOutput: 'ok 1 - one\nok 2 - two', lastTestRun: { status: 'passed', passed: 2, failed: 0, total: 2 } }),
+    );
     assert.ok(context.endsWith('# Last test run\nAll 2 test(s) passed.'), context);
-    const red = await buildRoleContext(input({ lastTestOutput: 'not ok 1 - one', lastTestRun: { status: 'failed', passed: 0, failed: 1, total: 1 } }));
+    const red = await buildRoleContext(
+      input({ lastTestOutput: 'not ok 1 - one', lastTestRun: { status: 'failed', passed: 0, failed: 1, total: 1 } }),
+    );
     assert.ok(red.endsWith('# Last test output\n```\nnot ok 1 - one\n```'), red);
   });
 

@@ -3,7 +3,13 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { registerSecret } from '../../../src/core/security/redact';
-import { emptySessionMetrics, newCycleState, SessionStateError, SessionStore, type SessionState } from '../../../src/core/tdd/session';
+import {
+  emptySessionMetrics,
+  newCycleState,
+  SessionStateError,
+  SessionStore,
+  type SessionState,
+} from '../../../src/core/tdd/session';
 
 function sampleState(workspace: string): SessionState {
   const cycle = newCycleState(1, new Date('2026-01-01T00:00:00Z'));
@@ -15,7 +21,14 @@ function sampleState(workspace: string): SessionState {
     version: 2,
     id: 'fizzbuzz-20260101-000000',
     status: 'running',
-    kata: { title: 'FizzBuzz', slug: 'fizzbuzz', description: '# FizzBuzz', language: 'javascript', sourceDir: 'src', testDir: 'test' },
+    kata: {
+      title: 'FizzBuzz',
+      slug: 'fizzbuzz',
+      description: '# FizzBuzz',
+      language: 'javascript',
+      sourceDir: 'src',
+      testDir: 'test',
+    },
     workspace,
     branch: 'tdd/fizzbuzz-20260101-000000',
     git: {
@@ -79,13 +92,19 @@ describe('SessionStore', () => {
   it('names the field when the file does not match the schema', async () => {
     const bad = { ...sampleState(dir), status: 'exploded' };
     await writeFile(join(dir, 'fizzbuzz-20260101-000000.json'), JSON.stringify(bad));
-    await assert.rejects(new SessionStore(dir, 'fizzbuzz-20260101-000000').load(), (e: unknown) => e instanceof SessionStateError && /status/.test(e.message));
+    await assert.rejects(
+      new SessionStore(dir, 'fizzbuzz-20260101-000000').load(),
+      (e: unknown) => e instanceof SessionStateError && /status/.test(e.message),
+    );
   });
 
   it('refuses to save an invalid state', async () => {
     const state = sampleState(dir);
     (state.cycles[0] as { phase: string }).phase = 'DANCING';
-    await assert.rejects(new SessionStore(dir, 'fizzbuzz-20260101-000000').save(state), (e: unknown) => e instanceof SessionStateError && /cycles\.0\.phase/.test(e.message));
+    await assert.rejects(
+      new SessionStore(dir, 'fizzbuzz-20260101-000000').save(state),
+      (e: unknown) => e instanceof SessionStateError && /cycles\.0\.phase/.test(e.message),
+    );
   });
 
   it('never writes a registered secret to disk', async () => {
@@ -114,7 +133,10 @@ describe('SessionStore', () => {
     await new SessionStore(dir, 'fizzbuzz-20260101-000000').save(sampleState(dir));
     await writeFile(join(dir, 'broken.json'), '{');
     const listed = await SessionStore.list(dir);
-    assert.deepEqual(listed.filter((r) => r.state).map((r) => r.id), ['fizzbuzz-20260101-000000', 'fizzbuzz-20250101-000000']);
+    assert.deepEqual(
+      listed.filter((r) => r.state).map((r) => r.id),
+      ['fizzbuzz-20260101-000000', 'fizzbuzz-20250101-000000'],
+    );
     assert.match(listed.find((r) => r.id === 'broken')?.problem ?? '', /not valid JSON/);
     assert.deepEqual(await SessionStore.list(join(dir, 'missing')), []);
   });

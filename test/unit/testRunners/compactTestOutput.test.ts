@@ -14,7 +14,12 @@ describe('withoutRuntimeFrames: test output as the model gets it', () => {
     ].join('\n');
     assert.equal(
       withoutRuntimeFrames(out),
-      ['  stack: |-', '    TestContext.<anonymous> (file://./test/fizzbuzz.test.js:10:10)', '    (3 Node.js runtime frames left out)', '  ...'].join('\n'),
+      [
+        '  stack: |-',
+        '    TestContext.<anonymous> (file://./test/fizzbuzz.test.js:10:10)',
+        '    (3 Node.js runtime frames left out)',
+        '  ...',
+      ].join('\n'),
     );
   });
 
@@ -105,7 +110,10 @@ describe('compactTestOutput: what names no test, file or failure is left out', (
     ].join('\n');
     const compact = compactTestOutput(out);
     assert.doesNotMatch(compact, /platform|rootdir|configfile|plugins/);
-    assert.match(compact, /collected 3 items\n\nE {7}AssertionError: assert '5' == 'Buzz'\ntests\/test_fizzbuzz\.py:14: AssertionError$/);
+    assert.match(
+      compact,
+      /collected 3 items\n\nE {7}AssertionError: assert '5' == 'Buzz'\ntests\/test_fizzbuzz\.py:14: AssertionError$/,
+    );
   });
 
   it('leaves other output as it is', () => {

@@ -50,7 +50,7 @@ describe('detectTestRunner', () => {
     assert.equal(runner.command, 'python3 -m pytest');
   });
 
-  it('recognises setup.cfg [tool:pytest] and skips npm\'s placeholder script', async () => {
+  it("recognises setup.cfg [tool:pytest] and skips npm's placeholder script", async () => {
     await pkg({ scripts: { test: 'echo "Error: no test specified" && exit 1' } });
     await writeFile(join(dir, 'setup.cfg'), '[metadata]\nname = x\n\n[tool:pytest]\ntestpaths = tests\n');
     assert.equal((await detectTestRunner(dir)).kind, 'pytest');
@@ -80,10 +80,18 @@ describe('test runner helpers', () => {
   });
 
   it('recognises test files by convention', () => {
-    for (const p of ['test/fizz.test.js', 'src/a.spec.ts', 'tests/test_leap.py', 'leap_test.py', '__tests__/x.js', 'test/helpers.js']) {
+    for (const p of [
+      'test/fizz.test.js',
+      'src/a.spec.ts',
+      'tests/test_leap.py',
+      'leap_test.py',
+      '__tests__/x.js',
+      'test/helpers.js',
+    ]) {
       assert.ok(looksLikeTestFile(p), p);
     }
-    for (const p of ['src/fizz.js', 'leap.py', 'tests/conftest.py', 'src/testing.js', 'README.md']) assert.ok(!looksLikeTestFile(p), p);
+    for (const p of ['src/fizz.js', 'leap.py', 'tests/conftest.py', 'src/testing.js', 'README.md'])
+      assert.ok(!looksLikeTestFile(p), p);
   });
 
   it('keeps head and tail of long output with a marker', () => {

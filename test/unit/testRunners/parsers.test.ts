@@ -11,17 +11,23 @@ import { parserFor } from '../../../src/core/testRunners/runnerKinds';
 // in test/integration/testRunners).
 describe('test output parsers', () => {
   it('reads node:test TAP and spec summaries', () => {
-    const tap = 'TAP version 13\nok 1 - a\nnot ok 2 - b\n1..2\n# tests 2\n# suites 0\n# pass 1\n# fail 1\n# cancelled 0\n# skipped 0\n';
+    const tap =
+      'TAP version 13\nok 1 - a\nnot ok 2 - b\n1..2\n# tests 2\n# suites 0\n# pass 1\n# fail 1\n# cancelled 0\n# skipped 0\n';
     assert.deepEqual(parseNodeTestOutput(tap), { passed: 1, failed: 1, total: 2 });
     const spec = '✔ a (0.5ms)\n✖ b (1ms)\nℹ tests 3\nℹ suites 0\nℹ pass 2\nℹ fail 0\nℹ cancelled 1\nℹ skipped 0\n';
     assert.deepEqual(parseNodeTestOutput(spec), { passed: 2, failed: 1, total: 3 });
-    const emptyFile = '# Subtest: /tmp/w/test/empty.test.js\nok 1 - /tmp/w/test/empty.test.js\n  ---\n  ...\n1..1\n# tests 1\n# pass 1\n# fail 0\n';
+    const emptyFile =
+      '# Subtest: /tmp/w/test/empty.test.js\nok 1 - /tmp/w/test/empty.test.js\n  ---\n  ...\n1..1\n# tests 1\n# pass 1\n# fail 0\n';
     assert.deepEqual(parseNodeTestOutput(emptyFile), { passed: 0, failed: 0, total: 0 }, 'a file without tests is not a test');
     assert.equal(parseNodeTestOutput('SyntaxError: Unexpected token'), undefined);
   });
 
   it('reads mocha summaries, with colours', () => {
-    assert.deepEqual(parseMochaOutput('\n  \u001b[32m  3 passing\u001b[0m (5ms)\n  1 failing\n  2 pending\n'), { passed: 3, failed: 1, total: 6 });
+    assert.deepEqual(parseMochaOutput('\n  \u001b[32m  3 passing\u001b[0m (5ms)\n  1 failing\n  2 pending\n'), {
+      passed: 3,
+      failed: 1,
+      total: 6,
+    });
     assert.deepEqual(parseMochaOutput('  0 passing (1ms)\n'), { passed: 0, failed: 0, total: 0 });
     assert.equal(parseMochaOutput('Error: No test files found'), undefined);
   });
@@ -51,7 +57,11 @@ describe('test output parsers', () => {
       errors: 1,
       total: 1,
     });
-    assert.deepEqual(parsePytestOutput('============================ no tests ran in 1.81s ============================='), { passed: 0, failed: 0, total: 0 });
+    assert.deepEqual(parsePytestOutput('============================ no tests ran in 1.81s ============================='), {
+      passed: 0,
+      failed: 0,
+      total: 0,
+    });
   });
 
   it('tries every parser for a custom command', () => {

@@ -26,7 +26,10 @@ describe('ApprovalPolicy', () => {
   });
 
   it('per-level and per-tool rules, the tool rule winning', () => {
-    const policy = new ApprovalPolicy({ levels: { MEDIUM: 'allow', HIGH: 'deny' }, tools: { git_commit: 'ask', run_command: 'allow' } });
+    const policy = new ApprovalPolicy({
+      levels: { MEDIUM: 'allow', HIGH: 'deny' },
+      tools: { git_commit: 'ask', run_command: 'allow' },
+    });
     assert.equal(policy.decide('write_file', 'MEDIUM').rule, 'allow');
     assert.equal(policy.decide('git_commit', 'MEDIUM').rule, 'ask');
     assert.equal(policy.decide('git_commit', 'MEDIUM').source, 'tool');
@@ -69,7 +72,10 @@ describe('ApprovalPolicy', () => {
     assert.equal(real.outcome, 'always');
     assert.equal(policy.recordAnswer('write_file', real), true);
     const verdict = policy.decide('write_file', 'MEDIUM');
-    assert.deepEqual([verdict.rule, verdict.outcome, verdict.source, verdict.approvedBy], ['allow', 'always', 'session', 'panel']);
+    assert.deepEqual(
+      [verdict.rule, verdict.outcome, verdict.source, verdict.approvedBy],
+      ['allow', 'always', 'session', 'panel'],
+    );
     // The grant is for that tool only.
     assert.equal(policy.decide('edit_file', 'MEDIUM').rule, 'ask');
     assert.deepEqual(policy.sessionGrantNames(), ['write_file']);

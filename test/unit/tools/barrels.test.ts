@@ -5,7 +5,15 @@ import * as tools from '../../../src/core/tools';
 
 describe('tools, control and mcp barrels', () => {
   it('export the public API from one place each', () => {
-    for (const name of ['ToolRegistry', 'ToolExecutor', 'ApprovalPolicy', 'toToolSpecs', 'composeToolCallWrappers', 'createBuiltinTools', 'previewToolCall']) {
+    for (const name of [
+      'ToolRegistry',
+      'ToolExecutor',
+      'ApprovalPolicy',
+      'toToolSpecs',
+      'composeToolCallWrappers',
+      'createBuiltinTools',
+      'previewToolCall',
+    ]) {
       assert.equal(typeof (tools as Record<string, unknown>)[name], 'function', name);
     }
     for (const name of ['ControlProtocol', 'InMemoryTransport', 'TerminalTransport', 'PortTransport', 'isPersonAnswer']) {

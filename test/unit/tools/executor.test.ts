@@ -93,7 +93,10 @@ function makeTools(root: string, seen: { aborted?: boolean; escalation?: boolean
       category: 'custom',
       dangerLevel: 'SAFE',
       parameters: z.object({}),
-      execute: async () => ({ content: `token sk-live0123456789abcdef ${'y'.repeat(500)}`, data: { key: 'api_key=abcdef1234567' } }),
+      execute: async () => ({
+        content: `token sk-live0123456789abcdef ${'y'.repeat(500)}`,
+        data: { key: 'api_key=abcdef1234567' },
+      }),
     }),
   ];
 }
@@ -156,7 +159,9 @@ describe('ToolExecutor', () => {
     ex.on('approval_requested', (e) => (eventPreview = e.preview));
     const events: string[] = [];
     for (const e of ['approval_requested', 'approval_answered', 'tool_started', 'tool_finished'] as const) {
-      ex.on(e, (payload: ToolExecutorEvents[typeof e]) => events.push(`${e}:${'tool' in payload ? payload.tool : payload.result.toolName}`));
+      ex.on(e, (payload: ToolExecutorEvents[typeof e]) =>
+        events.push(`${e}:${'tool' in payload ? payload.tool : payload.result.toolName}`),
+      );
     }
     const result = await ex.executeTool('write_note', { name: 'a.txt', text: 'A' });
     assert.equal(result.ok, true, result.content);
@@ -165,7 +170,10 @@ describe('ToolExecutor', () => {
     assert.equal(requests.length, 1);
     const request = requests[0]!;
     assert.ok(request.type === 'approval_request');
-    assert.deepEqual([request.tool, request.dangerLevel, request.preview], ['write_note', 'MEDIUM', { kind: 'text', text: 'write_note would write a.txt' }]);
+    assert.deepEqual(
+      [request.tool, request.dangerLevel, request.preview],
+      ['write_note', 'MEDIUM', { kind: 'text', text: 'write_note would write a.txt' }],
+    );
     assert.deepEqual(eventPreview, { kind: 'text', text: 'write_note would write a.txt' });
     assert.deepEqual(events, [
       'approval_requested:write_note',
@@ -181,7 +189,10 @@ describe('ToolExecutor', () => {
     assert.equal(result.ok, false);
     assert.equal(result.approval, 'denied');
     assert.equal(result.error?.error_code, 'TOOL_DENIED');
-    assert.match(result.content, /Nothing was executed or changed\. write_note was not approved: denied by panel: I want to review this first/);
+    assert.match(
+      result.content,
+      /Nothing was executed or changed\. write_note was not approved: denied by panel: I want to review this first/,
+    );
     assert.equal(existsSync(join(root, 'b.txt')), false);
   });
 
@@ -203,14 +214,20 @@ describe('ToolExecutor', () => {
     const ex = executor({ approvalTimeoutMs: 40 });
     const result = await ex.executeTool('delete_note', { name: 'hello.txt' });
     assert.equal(result.approval, 'timeout');
-    assert.match(result.content, /Nothing was executed or changed\. delete_note was not approved: nobody answered the approval request within 40 ms/);
+    assert.match(
+      result.content,
+      /Nothing was executed or changed\. delete_note was not approved: nobody answered the approval request within 40 ms/,
+    );
     assert.equal(existsSync(join(root, 'hello.txt')), true);
   });
 
   it('ask without a control channel → denied: no one to approve', async () => {
     const result = await executor({ control: undefined }).executeTool('write_note', { name: 'd.txt', text: 'x' });
     assert.equal(result.approval, 'denied');
-    assert.match(result.content, /Nothing was executed or changed\. write_note \(danger MEDIUM\) needs a person's approval and no one is available/);
+    assert.match(
+      result.content,
+      /Nothing was executed or changed\. write_note \(danger MEDIUM\) needs a person's approval and no one is available/,
+    );
     assert.equal(existsSync(join(root, 'd.txt')), false);
   });
 
@@ -218,7 +235,10 @@ describe('ToolExecutor', () => {
     const ex = executor({ policy: new ApprovalPolicy({ tools: { delete_note: 'deny' } }) });
     const result = await ex.executeTool('delete_note', { name: 'hello.txt' });
     assert.equal(result.approval, 'policy_denied');
-    assert.match(result.content, /Nothing was executed or changed\. delete_note was refused by the approval policy: the policy for tool delete_note is "deny"/);
+    assert.match(
+      result.content,
+      /Nothing was executed or changed\. delete_note was refused by the approval policy: the policy for tool delete_note is "deny"/,
+    );
     assert.equal(transport.sent.length, 0);
     assert.equal(existsSync(join(root, 'hello.txt')), true);
   });
@@ -259,13 +279,19 @@ describe('ToolExecutor', () => {
     assert.equal(result.ok, false);
     assert.equal(result.callId, 'c1');
     assert.equal(result.error?.error_code, 'TOOL_NOT_FOUND');
-    assert.match(result.content, /Unknown tool "rm_everything"\. Nothing was executed or changed\. Available tools: read_note, write_note, delete_note, hang/);
+    assert.match(
+      result.content,
+      /Unknown tool "rm_everything"\. Nothing was executed or changed\. Available tools: read_note, write_note, delete_note, hang/,
+    );
   });
 
   it('malformed JSON arguments → ok=false quoting the parse error', async () => {
     const result = await executor().executeCall({ id: 'c2', name: 'read_note', arguments: '{"name": "hello.txt"' });
     assert.equal(result.error?.error_code, 'VALIDATION');
-    assert.match(result.content, /The arguments for read_note are not valid JSON \(.*JSON.*\)\. Received: \{"name": "hello\.txt"\. Send one JSON object/);
+    assert.match(
+      result.content,
+      /The arguments for read_note are not valid JSON \(.*JSON.*\)\. Received: \{"name": "hello\.txt"\. Send one JSON object/,
+    );
     assert.match(result.content, /Nothing was executed or changed/);
   });
 
@@ -345,15 +371,23 @@ describe('ToolExecutor', () => {
 
   it('a wrap hook may replace the result or fail; a failing hook becomes an ok=false result', async () => {
     const ex = executor();
-    const replaced = await ex.executeTool('read_note', { name: 'hello.txt' }, {
-      wrap: async (toolName) => ({ toolName, ok: false, content: 'blocked by hook', approval: 'auto', durationMs: 0 }),
-    });
-    assert.equal(replaced.content, 'blocked by hook');
-    const failed = await ex.executeTool('read_note', { name: 'hello.txt' }, {
-      wrap: async () => {
-        throw new AgentError('HOOK_REJECTED', 'no reading on Sundays');
+    const replaced = await ex.executeTool(
+      'read_note',
+      { name: 'hello.txt' },
+      {
+        wrap: async (toolName) => ({ toolName, ok: false, content: 'blocked by hook', approval: 'auto', durationMs: 0 }),
       },
-    });
+    );
+    assert.equal(replaced.content, 'blocked by hook');
+    const failed = await ex.executeTool(
+      'read_note',
+      { name: 'hello.txt' },
+      {
+        wrap: async () => {
+          throw new AgentError('HOOK_REJECTED', 'no reading on Sundays');
+        },
+      },
+    );
     assert.deepEqual([failed.ok, failed.error?.error_code], [false, 'HOOK_REJECTED']);
     assert.match(failed.content, /A wrapToolCall hook failed around read_note: no reading on Sundays/);
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a wrapper rejecting with a non-Error is the case under test
@@ -371,10 +405,16 @@ describe('ToolExecutor', () => {
     const stopped = await ex.executeToolChain(steps);
     assert.equal(stopped.ok, false);
     assert.equal(stopped.stoppedAt, 1);
-    assert.deepEqual(stopped.results.map((r) => r.ok), [true, false]);
+    assert.deepEqual(
+      stopped.results.map((r) => r.ok),
+      [true, false],
+    );
     assert.deepEqual(stopped.skipped, ['leaky']);
     const all = await ex.executeToolChain(steps, { stopOnError: false });
-    assert.deepEqual(all.results.map((r) => r.ok), [true, false, true]);
+    assert.deepEqual(
+      all.results.map((r) => r.ok),
+      [true, false, true],
+    );
     assert.deepEqual([all.ok, all.stoppedAt, all.skipped], [false, undefined, []]);
     const clean = await ex.executeToolChain([steps[0]!, steps[2]!]);
     assert.equal(clean.ok, true);
@@ -385,26 +425,38 @@ describe('ToolExecutor', () => {
     const ex = executor();
     await ex.executeTool('read_note', { name: 'hello.txt' }, { requestedBy: 'tester' });
     const written = await ex.executeCall(
-      { id: 'call_9', name: 'write_note', arguments: JSON.stringify({ name: 'g.txt', text: 'OPENAI_API_KEY=sk-proj-abcdefghijklmnop1234' }) },
+      {
+        id: 'call_9',
+        name: 'write_note',
+        arguments: JSON.stringify({ name: 'g.txt', text: 'OPENAI_API_KEY=sk-proj-abcdefghijklmnop1234' }),
+      },
       { requestedBy: 'implementer' },
     );
     await ex.executeTool('nope', {});
     assert.equal(audit.length, 3);
     const [read, write, missing] = audit;
     assert.deepEqual(
-      { tool: read!.tool, approval: read!.approval, approvedBy: read!.approvedBy, ok: read!.ok, requestedBy: read!.requestedBy, size: read!.resultSize },
+      {
+        tool: read!.tool,
+        approval: read!.approval,
+        approvedBy: read!.approvedBy,
+        ok: read!.ok,
+        requestedBy: read!.requestedBy,
+        size: read!.resultSize,
+      },
       { tool: 'read_note', approval: 'auto', approvedBy: 'policy', ok: true, requestedBy: 'tester', size: 'hello world'.length },
     );
-    assert.deepEqual([write!.approval, write!.approvedBy, write!.callId, write!.dangerLevel, write!.resultSize], [
-      'approved',
-      'terminal',
-      'call_9',
-      'MEDIUM',
-      written.content.length,
-    ]);
+    assert.deepEqual(
+      [write!.approval, write!.approvedBy, write!.callId, write!.dangerLevel, write!.resultSize],
+      ['approved', 'terminal', 'call_9', 'MEDIUM', written.content.length],
+    );
     assert.equal(typeof write!.durationMs, 'number');
     assert.doesNotMatch(JSON.stringify(audit), /sk-proj-abcdefghijklmnop1234/);
-    assert.equal(readFileSync(join(root, 'g.txt'), 'utf8'), 'OPENAI_API_KEY=sk-proj-abcdefghijklmnop1234', 'the tool itself got the real value');
+    assert.equal(
+      readFileSync(join(root, 'g.txt'), 'utf8'),
+      'OPENAI_API_KEY=sk-proj-abcdefghijklmnop1234',
+      'the tool itself got the real value',
+    );
     assert.deepEqual([missing!.ok, missing!.errorCode], [false, 'TOOL_NOT_FOUND']);
   });
 
@@ -426,7 +478,10 @@ describe('ToolExecutor', () => {
     await ex.executeTool('leaky', {}, { storeInMemory: false });
     await ex.executeTool('boom', {});
     const recent = ex.recentCalls();
-    assert.deepEqual(recent.map((c) => `${c.result.toolName}:${JSON.stringify(c.params)}`), ['read_note:{"name":"missing.txt"}', 'boom:{}']);
+    assert.deepEqual(
+      recent.map((c) => `${c.result.toolName}:${JSON.stringify(c.params)}`),
+      ['read_note:{"name":"missing.txt"}', 'boom:{}'],
+    );
     assert.equal(ex.recentCalls(1).length, 1);
     ex.clearMemory();
     assert.equal(ex.recentCalls().length, 0);
@@ -443,11 +498,16 @@ describe('ToolExecutor', () => {
     assert.deepEqual([req.dangerLevel, req.reason], ['HIGH', 'writes under .vscode/ need HIGH approval']);
     await ex.executeTool('write_protected', {});
     assert.equal(requests.length, 2, 'an always answer to an escalation is not a session grant');
-    assert.deepEqual(audit[0]!.escalations, [{ level: 'HIGH', reason: 'writes under .vscode/ need HIGH approval', granted: true, answeredBy: 'panel' }]);
+    assert.deepEqual(audit[0]!.escalations, [
+      { level: 'HIGH', reason: 'writes under .vscode/ need HIGH approval', granted: true, answeredBy: 'panel' },
+    ]);
   });
 
   it('escalations without anyone to ask are refused; a deny rule refuses; --yes up to the level grants', async () => {
-    assert.equal((await executor({ control: undefined }).executeTool('write_protected', {})).content, 'refused: escalation not granted');
+    assert.equal(
+      (await executor({ control: undefined }).executeTool('write_protected', {})).content,
+      'refused: escalation not granted',
+    );
     const denyHigh = executor({ policy: new ApprovalPolicy({ levels: { HIGH: 'deny' } }) });
     assert.equal((await denyHigh.executeTool('write_protected', {})).content, 'refused: escalation not granted');
     const yes = executor({ policy: new ApprovalPolicy({ autoApproveUpTo: 'HIGH' }) });
@@ -466,12 +526,17 @@ describe('ToolExecutor', () => {
     const ex = executor();
     assert.equal(ex.toolSpecs().length, ex.registry.size);
     ex.registry.unregister('leaky');
-    assert.equal(ex.toolSpecs().some((s) => s.function.name === 'leaky'), false);
+    assert.equal(
+      ex.toolSpecs().some((s) => s.function.name === 'leaky'),
+      false,
+    );
   });
 
   it('redacts secrets from previews in the request and the events', async () => {
     const requests = answerAll('deny');
-    const ex = executor({ preview: () => ({ kind: 'diff', path: '.env', diff: '+OPENAI_API_KEY=sk-proj-previewsecret0123456' }) });
+    const ex = executor({
+      preview: () => ({ kind: 'diff', path: '.env', diff: '+OPENAI_API_KEY=sk-proj-previewsecret0123456' }),
+    });
     let eventPreview = '';
     ex.on('approval_requested', (e) => (eventPreview = JSON.stringify(e.preview)));
     await ex.executeTool('write_note', { name: '.env', text: 'x' });
@@ -504,7 +569,12 @@ describe('ToolExecutor', () => {
     assert.ok(request.type === 'approval_request');
     assert.deepEqual(request.preview, { kind: 'command', commandLine: 'stamp a x2' });
     assert.deepEqual(seenContext, [root]);
-    const overridden = new ToolExecutor({ registry: new ToolRegistry().register(previewed), workspaceRoot: root, control, preview: false });
+    const overridden = new ToolExecutor({
+      registry: new ToolRegistry().register(previewed),
+      workspaceRoot: root,
+      control,
+      preview: false,
+    });
     assert.equal((await overridden.executeTool('stamp', { name: 'b' })).ok, true);
     const second = requests[1]!;
     assert.ok(second.type === 'approval_request' && second.preview === undefined);

@@ -66,8 +66,20 @@ describe('MCP results as tool output', () => {
 
 describe('MCP server configuration', () => {
   it('accepts stdio and http servers and rejects unknown keys and transports', () => {
-    assert.ok(mcpServerConfigSchema.safeParse({ name: 'a', transport: 'stdio', command: 'node', args: ['x'], env: { A: 'b' }, cwd: '/tmp' }).success);
-    assert.ok(mcpServerConfigSchema.safeParse({ name: 'b', transport: 'http', url: 'https://example.com/mcp', headers: { X: 'y' } }).success);
+    assert.ok(
+      mcpServerConfigSchema.safeParse({
+        name: 'a',
+        transport: 'stdio',
+        command: 'node',
+        args: ['x'],
+        env: { A: 'b' },
+        cwd: '/tmp',
+      }).success,
+    );
+    assert.ok(
+      mcpServerConfigSchema.safeParse({ name: 'b', transport: 'http', url: 'https://example.com/mcp', headers: { X: 'y' } })
+        .success,
+    );
     assert.equal(mcpServerConfigSchema.safeParse({ name: 'c', transport: 'stdio', command: 'node', extra: 1 }).success, false);
     assert.equal(mcpServerConfigSchema.safeParse({ name: 'd', transport: 'sse', url: 'https://x' }).success, false);
     assert.equal(mcpServerConfigSchema.safeParse({ name: 'x'.repeat(33), transport: 'stdio', command: 'node' }).success, false);

@@ -5,7 +5,12 @@ import { ToolRegistry, type RegisteredTool } from '../../../src/core/tools/regis
 import { toToolSpecs, toolParametersJsonSchema } from '../../../src/core/tools/toolSpecs';
 import { defineTool, type DangerLevel, type ToolCategory } from '../../../src/core/tools/types';
 
-function tool(name: string, category: ToolCategory = 'file', dangerLevel: DangerLevel = 'SAFE', description = `does ${name}`): RegisteredTool {
+function tool(
+  name: string,
+  category: ToolCategory = 'file',
+  dangerLevel: DangerLevel = 'SAFE',
+  description = `does ${name}`,
+): RegisteredTool {
   return defineTool({
     name,
     description,
@@ -25,18 +30,25 @@ describe('ToolRegistry', () => {
     assert.equal(registry.has('write_file'), true);
     assert.equal(registry.unregister('write_file'), true);
     assert.equal(registry.unregister('write_file'), false);
-    assert.deepEqual(registry.list().map((t) => t.name), ['read_file']);
+    assert.deepEqual(
+      registry.list().map((t) => t.name),
+      ['read_file'],
+    );
   });
 
   it('refuses a duplicate name with a typed CONFIG error', () => {
     const registry = new ToolRegistry().register(tool('read_file'));
     assert.throws(
       () => registry.register(tool('read_file')),
-      (e: unknown) => e instanceof ToolRegistrationError && e.error_code === 'CONFIG' && /already registered/.test(e.message) && e.toolName === 'read_file',
+      (e: unknown) =>
+        e instanceof ToolRegistrationError &&
+        e.error_code === 'CONFIG' &&
+        /already registered/.test(e.message) &&
+        e.toolName === 'read_file',
     );
   });
 
-  it("refuses names OpenAI would reject, unknown categories and danger levels, and tools without a schema", () => {
+  it('refuses names OpenAI would reject, unknown categories and danger levels, and tools without a schema', () => {
     const registry = new ToolRegistry();
     for (const bad of ['', 'has space', 'dot.name', 'x'.repeat(65), 'ünïcode']) {
       assert.throws(() => registry.register(tool(bad)), ToolRegistrationError, bad);

@@ -12,12 +12,21 @@ import { ApprovalBridge, PANEL_ANSWERER } from '../../../src/vscode/panel/approv
 function setup(options: { approvalTimeoutMs?: number } = {}) {
   const store = new PanelStore({ instanceId: 'i', trusted: true, throttleMs: 0 });
   const logs: string[] = [];
-  const bridge = new ApprovalBridge(store, { info: (m) => logs.push(m), warn: (m) => logs.push(`WARN ${m}`) }, () => 'implementer');
+  const bridge = new ApprovalBridge(
+    store,
+    { info: (m) => logs.push(m), warn: (m) => logs.push(`WARN ${m}`) },
+    () => 'implementer',
+  );
   const control = new ControlProtocol(new PortTransport(bridge), { approvalTimeoutMs: options.approvalTimeoutMs ?? 60_000 });
   return { store, bridge, control, logs };
 }
 
-const request = { tool: 'write_file', dangerLevel: 'MEDIUM' as const, params: { path: 'src/a.js', content: 'x' }, preview: { kind: 'diff' as const, path: 'src/a.js', diff: '+x' } };
+const request = {
+  tool: 'write_file',
+  dangerLevel: 'MEDIUM' as const,
+  params: { path: 'src/a.js', content: 'x' },
+  preview: { kind: 'diff' as const, path: 'src/a.js', diff: '+x' },
+};
 
 describe('approval bridge: control protocol ↔ panel approval cards', () => {
   it('an approval request shows a card; Approve from the panel resolves the waiting request by id', async () => {
@@ -106,15 +115,21 @@ describe('approval bridge: control protocol ↔ panel approval cards', () => {
   });
 });
 
-describe('approval bridge: a non-bundled kata\'s own test command (before the session starts)', () => {
+describe("approval bridge: a non-bundled kata's own test command (before the session starts)", () => {
   async function kataWithOwnCommand(): Promise<{ file: string; cleanup: () => Promise<void> }> {
     const dir = await mkdtemp(join(tmpdir(), 'kata-own-command-'));
     const file = join(dir, 'sneaky.kata.md');
-    await writeFile(file, '---\ntitle: Sneaky\ntest_command: node --test && curl https://example.invalid\n---\n# Sneaky\n\nAdd two numbers.\n');
+    await writeFile(
+      file,
+      '---\ntitle: Sneaky\ntest_command: node --test && curl https://example.invalid\n---\n# Sneaky\n\nAdd two numbers.\n',
+    );
     return { file, cleanup: () => rm(dir, { recursive: true, force: true }) };
   }
 
-  for (const [decision, outcome] of [['deny', 'refused'], ['approve', 'allowed']] as const) {
+  for (const [decision, outcome] of [
+    ['deny', 'refused'],
+    ['approve', 'allowed'],
+  ] as const) {
     it(`shows a HIGH kata_test_command card with the command; ${decision} from the panel → ${outcome}`, async () => {
       const { file, cleanup } = await kataWithOwnCommand();
       const store = new PanelStore({ instanceId: 'i', trusted: true, throttleMs: 0 });
@@ -130,7 +145,8 @@ describe('approval bridge: a non-bundled kata\'s own test command (before the se
         assert.equal(card.preview?.kind, 'text');
         assert.match(card.preview?.kind === 'text' ? card.preview.text : '', /node --test && curl https:\/\/example\.invalid/);
         bridge.answer(card.requestId, decision);
-        if (decision === 'deny') await assert.rejects(pending, (error: { error_code?: string }) => error.error_code === 'KATA_NOT_APPROVED');
+        if (decision === 'deny')
+          await assert.rejects(pending, (error: { error_code?: string }) => error.error_code === 'KATA_NOT_APPROVED');
         else await pending;
         assert.equal(store.state.approvals.length, 0);
       } finally {

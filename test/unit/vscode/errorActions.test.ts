@@ -46,16 +46,34 @@ describe('error messages in VS Code words (one error code, two wordings)', () =>
   it('drops parentheses and sentences that name flags, and a doubled full stop', () => {
     const text = vscodeErrorMessage({
       error_code: 'CONNECTION',
-      message: "Could not reach the model server at http://127.0.0.1:9 after 2 retries: Connection error.. Check that the server is running and that the base URL is right (OPENAI_BASE_URL or --base-url; for Ollama: 'ollama serve' and OLLAMA_HOST).",
+      message:
+        "Could not reach the model server at http://127.0.0.1:9 after 2 retries: Connection error.. Check that the server is running and that the base URL is right (OPENAI_BASE_URL or --base-url; for Ollama: 'ollama serve' and OLLAMA_HOST).",
     });
-    assert.equal(text, 'Could not reach the model server at http://127.0.0.1:9 after 2 retries: Connection error. Check that the server is running and that the base URL is right.');
-    assert.equal(vscodeErrorMessage({ error_code: 'X', message: 'Wait... then retry. Or pass --stash to keep it.' }), 'Wait... then retry.');
+    assert.equal(
+      text,
+      'Could not reach the model server at http://127.0.0.1:9 after 2 retries: Connection error. Check that the server is running and that the base URL is right.',
+    );
+    assert.equal(
+      vscodeErrorMessage({ error_code: 'X', message: 'Wait... then retry. Or pass --stash to keep it.' }),
+      'Wait... then retry.',
+    );
   });
 
   it('a refusal before the session started leaves no failed session (no red status bar, no "Cycle 0 of 10 / Branch —")', () => {
-    let state = reducePanel(emptyPanelState({ instanceId: 'h', trusted: true }), { type: 'sessionStarting', kata: 'fizz.md', model: '', provider: 'auto', maxCycles: 10, at: 1 });
+    let state = reducePanel(emptyPanelState({ instanceId: 'h', trusted: true }), {
+      type: 'sessionStarting',
+      kata: 'fizz.md',
+      model: '',
+      provider: 'auto',
+      maxCycles: 10,
+      at: 1,
+    });
     state = reducePanel(state, { type: 'sessionAborted', status: 'failed', at: 2 });
-    state = reducePanel(state, { type: 'error', error: { error_code: 'PROVIDER_NOT_CONFIGURED', message: 'x --base-url' }, at: 3 });
+    state = reducePanel(state, {
+      type: 'error',
+      error: { error_code: 'PROVIDER_NOT_CONFIGURED', message: 'x --base-url' },
+      at: 3,
+    });
     assert.equal(state.session, null);
     assert.equal(state.errors.length, 1, 'shown once');
     const status = statusView(state);

@@ -3,7 +3,13 @@ import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { emptyPanelState, parsePanelState } from '../../../src/shared/panelProtocol';
-import { COMPACT_DIFF_LINES, FileChanges, MAX_FILE_CHANGES, compactDiff, proposedContent } from '../../../src/vscode/editor/fileChanges';
+import {
+  COMPACT_DIFF_LINES,
+  FileChanges,
+  MAX_FILE_CHANGES,
+  compactDiff,
+  proposedContent,
+} from '../../../src/vscode/editor/fileChanges';
 import { reducePanel } from '../../../src/vscode/panel/panelReducer';
 
 const read = async (file: string): Promise<string | undefined> => fsp.readFile(file, 'utf8').catch(() => undefined);
@@ -19,24 +25,54 @@ describe('file changes behind "Open diff" (host-side, bounded)', () => {
 
   it('proposes write_file content as is and applies edit_file to the current text', () => {
     assert.equal(proposedContent('write_file', { path: 'x', content: 'new' }, 'old'), 'new');
-    assert.equal(proposedContent('edit_file', { path: 'x', search: 'b = 2', replace: 'b = 3' }, 'a = 1\nb = 2\n'), 'a = 1\nb = 3\n');
-    assert.equal(proposedContent('edit_file', { path: 'x', search: 'zzz', replace: 'y' }, 'a'), undefined, 'an edit that would fail proposes nothing');
-    assert.equal(proposedContent('edit_file', { path: 'x', search: 'a', replace: 'b' }, undefined), undefined, 'no edit of a missing file');
+    assert.equal(
+      proposedContent('edit_file', { path: 'x', search: 'b = 2', replace: 'b = 3' }, 'a = 1\nb = 2\n'),
+      'a = 1\nb = 3\n',
+    );
+    assert.equal(
+      proposedContent('edit_file', { path: 'x', search: 'zzz', replace: 'y' }, 'a'),
+      undefined,
+      'an edit that would fail proposes nothing',
+    );
+    assert.equal(
+      proposedContent('edit_file', { path: 'x', search: 'a', replace: 'b' }, undefined),
+      undefined,
+      'no edit of a missing file',
+    );
     assert.equal(proposedContent('run_command', { command: 'ls' }, 'a'), undefined);
   });
 
-  it('keeps an approval card\'s current and proposed text, and refuses paths outside the worktree', async () => {
+  it("keeps an approval card's current and proposed text, and refuses paths outside the worktree", async () => {
     const changes = new FileChanges();
-    const edit = await changes.propose('req-1', worktree, 'edit_file', { path: './src/fizz.js', search: 'b = 2', replace: 'b = 3' }, read);
-    assert.deepEqual(edit, { path: 'src/fizz.js', before: 'export const a = 1;\nexport const b = 2;\n', after: 'export const a = 1;\nexport const b = 3;\n' });
-    const created = await changes.propose('req-2', worktree, 'write_file', { path: 'test/new.test.js', content: 'test()\n' }, read);
+    const edit = await changes.propose(
+      'req-1',
+      worktree,
+      'edit_file',
+      { path: './src/fizz.js', search: 'b = 2', replace: 'b = 3' },
+      read,
+    );
+    assert.deepEqual(edit, {
+      path: 'src/fizz.js',
+      before: 'export const a = 1;\nexport const b = 2;\n',
+      after: 'export const a = 1;\nexport const b = 3;\n',
+    });
+    const created = await changes.propose(
+      'req-2',
+      worktree,
+      'write_file',
+      { path: 'test/new.test.js', content: 'test()\n' },
+      read,
+    );
     assert.equal(created?.before, undefined, 'a new file has no before');
-    assert.equal(await changes.propose('req-3', worktree, 'write_file', { path: '../outside.js', content: 'x' }, read), undefined);
+    assert.equal(
+      await changes.propose('req-3', worktree, 'write_file', { path: '../outside.js', content: 'x' }, read),
+      undefined,
+    );
     assert.equal(changes.get('req-3'), undefined);
     assert.equal(changes.get('req-1')?.after, edit?.after);
   });
 
-  it('records a history entry\'s change against the last recorded text, else the committed one', async () => {
+  it("records a history entry's change against the last recorded text, else the committed one", async () => {
     const changes = new FileChanges();
     const committed = async (rel: string): Promise<string | undefined> => (rel === 'src/fizz.js' ? 'committed\n' : undefined);
     const first = await changes.record('c1', worktree, 'write_file', { path: 'src/fizz.js' }, read, committed);
@@ -45,7 +81,11 @@ describe('file changes behind "Open diff" (host-side, bounded)', () => {
     const second = await changes.record('c2', worktree, 'edit_file', { path: 'src/fizz.js' }, read, committed);
     assert.deepEqual(second, { path: 'src/fizz.js', before: first?.after, after: 'third\n' });
     changes.startSession();
-    assert.equal((await changes.record('c3', worktree, 'write_file', { path: 'src/fizz.js' }, read, committed))?.before, 'committed\n', 'a new session starts from the commit');
+    assert.equal(
+      (await changes.record('c3', worktree, 'write_file', { path: 'src/fizz.js' }, read, committed))?.before,
+      'committed\n',
+      'a new session starts from the commit',
+    );
   });
 
   it('keeps at most MAX_FILE_CHANGES changes (the oldest go first)', () => {
@@ -63,7 +103,22 @@ describe('file changes behind "Open diff" (host-side, bounded)', () => {
     assert.match(lines.at(-1)!, /more lines: Open diff/);
 
     let state = emptyPanelState({ instanceId: 'i', trusted: true });
-    state = reducePanel(state, { type: 'supervisor', at: 1, event: { type: 'tool_called', cycle: 1, role: 'implementer', callId: 'c1', tool: 'write_file', params: { path: 'src/big.js' }, ok: true, summary: 'ok', approval: 'auto', durationMs: 1 } });
+    state = reducePanel(state, {
+      type: 'supervisor',
+      at: 1,
+      event: {
+        type: 'tool_called',
+        cycle: 1,
+        role: 'implementer',
+        callId: 'c1',
+        tool: 'write_file',
+        params: { path: 'src/big.js' },
+        ok: true,
+        summary: 'ok',
+        approval: 'auto',
+        durationMs: 1,
+      },
+    });
     const unknown = reducePanel(state, { type: 'fileChange', id: 'nope', path: 'src/big.js', diff });
     assert.equal(unknown, state, 'a change for an entry that is gone changes nothing');
     const next = reducePanel(state, { type: 'fileChange', id: 'c1', path: 'src/big.js', diff });

@@ -3,20 +3,47 @@ import type { ApprovalRequestMessage } from '../../../src/core/control/messages'
 import type { SupervisorEvent } from '../../../src/core/tdd/events';
 import type { SessionSummary } from '../../../src/core/tdd/supervisor/sessionSummary';
 
-const tests = (passed: number, failed: number) => ({ status: failed > 0 ? ('failed' as const) : ('passed' as const), passed, failed, total: passed + failed });
+const tests = (passed: number, failed: number) => ({
+  status: failed > 0 ? ('failed' as const) : ('passed' as const),
+  passed,
+  failed,
+  total: passed + failed,
+});
 
 /** One green cycle `n` (tester red, implementer green, no refactor) as the supervisor reports it. */
 export function greenCycle(n: number, sha: string): SupervisorEvent[] {
   return [
     { type: 'cycle_started', cycle: n },
     { type: 'phase_changed', cycle: n, phase: 'TESTING', role: 'tester', attempt: 1 },
-    { type: 'model_called', cycle: n, role: 'tester', promptTokens: 100, completionTokens: 20 , latencyMs: 5 },
-    { type: 'tool_called', cycle: n, role: 'tester', callId: `t${n}`, tool: 'write_file', params: { path: 'test/fizzbuzz.test.js', content: 'x' }, ok: true, summary: 'wrote 1 line', approval: 'approved', durationMs: 3 },
+    { type: 'model_called', cycle: n, role: 'tester', promptTokens: 100, completionTokens: 20, latencyMs: 5 },
+    {
+      type: 'tool_called',
+      cycle: n,
+      role: 'tester',
+      callId: `t${n}`,
+      tool: 'write_file',
+      params: { path: 'test/fizzbuzz.test.js', content: 'x' },
+      ok: true,
+      summary: 'wrote 1 line',
+      approval: 'approved',
+      durationMs: 3,
+    },
     { type: 'test_run_finished', cycle: n, role: 'tester', tests: tests(n - 1, 1), durationMs: 40 },
     { type: 'phase_finished', cycle: n, role: 'tester', outcome: 'red', attempts: 1, durationMs: 50 },
     { type: 'phase_changed', cycle: n, phase: 'IMPLEMENTING', role: 'implementer', attempt: 1 },
     { type: 'model_called', cycle: n, role: 'implementer', promptTokens: 100, completionTokens: 10, latencyMs: 5 },
-    { type: 'tool_called', cycle: n, role: 'implementer', callId: `i${n}`, tool: 'write_file', params: { path: 'src/fizzbuzz.js', content: 'y' }, ok: true, summary: 'wrote 3 lines', approval: 'always', durationMs: 2 },
+    {
+      type: 'tool_called',
+      cycle: n,
+      role: 'implementer',
+      callId: `i${n}`,
+      tool: 'write_file',
+      params: { path: 'src/fizzbuzz.js', content: 'y' },
+      ok: true,
+      summary: 'wrote 3 lines',
+      approval: 'always',
+      durationMs: 2,
+    },
     { type: 'test_run_finished', cycle: n, role: 'implementer', tests: tests(n, 0), durationMs: 40 },
     { type: 'phase_finished', cycle: n, role: 'implementer', outcome: 'green', attempts: 1, durationMs: 60 },
     { type: 'commit_made', cycle: n, sha, message: `feat: behaviour ${n}\n\nbody` },
@@ -32,8 +59,23 @@ export function completedSummary(cycles: number): SessionSummary {
     status: 'completed',
     kata: 'FizzBuzz',
     branch: 'tdd/fizzbuzz-1',
-    cycles: Array.from({ length: cycles }, (_, i) => ({ n: i + 1, outcome: 'green' as const, commit: `sha${i + 1}`, tests: { passed: i + 1, failed: 0 }, phases: [] })),
-    totals: { cycles, commits: cycles, tests_passed: cycles, overshoots: 0, violations: 0, retries: 0, reverts: 0, tokens: 230 * cycles },
+    cycles: Array.from({ length: cycles }, (_, i) => ({
+      n: i + 1,
+      outcome: 'green' as const,
+      commit: `sha${i + 1}`,
+      tests: { passed: i + 1, failed: 0 },
+      phases: [],
+    })),
+    totals: {
+      cycles,
+      commits: cycles,
+      tests_passed: cycles,
+      overshoots: 0,
+      violations: 0,
+      retries: 0,
+      reverts: 0,
+      tokens: 230 * cycles,
+    },
   };
 }
 
@@ -66,7 +108,11 @@ export function writeRequest(id = 'req-1', expiresAt = '2026-11-22T08:05:00.000Z
     tool: 'write_file',
     dangerLevel: 'MEDIUM',
     params: { path: 'src/fizzbuzz.js', content: 'module.exports = {}' },
-    preview: { kind: 'diff', path: 'src/fizzbuzz.js', diff: '--- /dev/null\n+++ b/src/fizzbuzz.js\n@@ -0,0 +1 @@\n+module.exports = {}\n' },
+    preview: {
+      kind: 'diff',
+      path: 'src/fizzbuzz.js',
+      diff: '--- /dev/null\n+++ b/src/fizzbuzz.js\n@@ -0,0 +1 @@\n+module.exports = {}\n',
+    },
     reason: 'the policy for MEDIUM tools is "ask"',
     timeoutMs: 300_000,
     expiresAt,

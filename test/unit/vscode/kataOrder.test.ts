@@ -14,6 +14,9 @@ describe('kata picker order', () => {
   });
 
   it('a kata not in the list goes after the known ones', () => {
-    assert.deepEqual(easiestFirst([{ slug: 'zebra' }, { slug: 'bowling' }, { slug: 'alpha' }, { slug: 'fizzbuzz' }]).map((k) => k.slug), ['fizzbuzz', 'bowling', 'alpha', 'zebra']);
+    assert.deepEqual(
+      easiestFirst([{ slug: 'zebra' }, { slug: 'bowling' }, { slug: 'alpha' }, { slug: 'fizzbuzz' }]).map((k) => k.slug),
+      ['fizzbuzz', 'bowling', 'alpha', 'zebra'],
+    );
   });
 });

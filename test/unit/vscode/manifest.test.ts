@@ -1,14 +1,20 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { COMMANDS, COMMAND_CATEGORY, COMMAND_TITLES, PANEL_VIEW_ID, VIEW_CONTAINER_ID } from '../../../src/vscode/commands/commandIds';
+import {
+  COMMANDS,
+  COMMAND_CATEGORY,
+  COMMAND_TITLES,
+  PANEL_VIEW_ID,
+  VIEW_CONTAINER_ID,
+} from '../../../src/vscode/commands/commandIds';
 import { SETTING_KEYS, SETTINGS_SECTION, USER_ONLY_SETTING_KEYS } from '../../../src/vscode/config/settings';
 
 const root = path.resolve(__dirname, '../../..');
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 
 describe('extension manifest (package.json) matches the code', () => {
-  it('contributes every command, with the code\'s title, under one category', () => {
+  it("contributes every command, with the code's title, under one category", () => {
     const contributed = manifest.contributes.commands as Array<{ command: string; title: string; category: string }>;
     assert.deepEqual(contributed.map((c) => c.command).sort(), Object.values(COMMANDS).sort());
     for (const c of contributed) {
@@ -78,7 +84,10 @@ describe('extension manifest (package.json) matches the code', () => {
   });
 
   it('.vscodeignore keeps sources and tests out of the package and keeps dist, media, config, katas', () => {
-    const lines = fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8').split('\n').map((l) => l.trim());
+    const lines = fs
+      .readFileSync(path.join(root, '.vscodeignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
     for (const excluded of ['src/**', 'test/**', 'node_modules/**']) assert.ok(lines.includes(excluded), excluded);
     for (const kept of ['dist', 'media', 'config', 'katas']) assert.ok(!lines.includes(`${kept}/**`), `${kept} must be packaged`);
     assert.ok(lines.includes('**/*.map'), 'source maps are left out');

@@ -27,25 +27,46 @@ describe('model client from the extension settings', () => {
 
   it('replay: plays the bundled demo cassette without any network', async function () {
     if (!fs.existsSync(path.join(REPO, DEMO))) this.skip();
-    const client = await createModelClient(settings({ provider: 'replay', cassette: DEMO }), undefined, undefined, {}, undefined, REPO);
+    const client = await createModelClient(
+      settings({ provider: 'replay', cassette: DEMO }),
+      undefined,
+      undefined,
+      {},
+      undefined,
+      REPO,
+    );
     assert.equal(client.provider, 'replay');
     assert.equal(client.llm.provider, 'replay');
     assert.match(client.source, /fizzbuzz-javascript\.json/);
   });
 
   it('replay without a cassette, or with a missing one, is a clear CONFIG error', async () => {
-    await assert.rejects(createModelClient(settings({ provider: 'replay' }), undefined, workspace, {}), (e: any) => e.error_code === 'CONFIG' && /tddAgent\.cassette/.test(e.message));
-    await assert.rejects(createModelClient(settings({ provider: 'replay', cassette: 'nope.json' }), undefined, workspace, {}), (e: any) => e.error_code === 'CONFIG');
+    await assert.rejects(
+      createModelClient(settings({ provider: 'replay' }), undefined, workspace, {}),
+      (e: any) => e.error_code === 'CONFIG' && /tddAgent\.cassette/.test(e.message),
+    );
+    await assert.rejects(
+      createModelClient(settings({ provider: 'replay', cassette: 'nope.json' }), undefined, workspace, {}),
+      (e: any) => e.error_code === 'CONFIG',
+    );
   });
 
   it('openai at a configured base URL with a model needs no key and no probe', async () => {
-    const client = await createModelClient(settings({ provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'm' }), undefined, workspace, {});
+    const client = await createModelClient(
+      settings({ provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'm' }),
+      undefined,
+      workspace,
+      {},
+    );
     assert.equal(client.provider, 'openai');
     assert.equal(client.model, 'm');
   });
 
   it('the official OpenAI endpoint without a key says how to set one, and never echoes a key', async () => {
-    await assert.rejects(createModelClient(settings({ provider: 'openai' }), undefined, workspace, {}), (e: any) => e.error_code === 'PROVIDER_NOT_CONFIGURED' && /Set API key/.test(e.message));
+    await assert.rejects(
+      createModelClient(settings({ provider: 'openai' }), undefined, workspace, {}),
+      (e: any) => e.error_code === 'PROVIDER_NOT_CONFIGURED' && /Set API key/.test(e.message),
+    );
     const key = 'sk-secret-model-client-0123456789';
     const client = await createModelClient(settings({ provider: 'openai', model: 'gpt-4o-mini' }), key, workspace, {});
     assert.doesNotMatch(client.source, new RegExp(key));

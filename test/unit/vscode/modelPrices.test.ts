@@ -13,10 +13,15 @@ describe('model prices (tddAgent.modelPrices)', () => {
   });
 
   it('the setting adds models and overrides defaults; invalid prices are a CONFIG error', () => {
-    const settings = readSettings((key) => (key === 'modelPrices' ? { 'my-model': { input: 0.5, output: 1.5 }, 'gpt-4o': { input: 1, output: 2 } } : undefined));
+    const settings = readSettings((key) =>
+      key === 'modelPrices' ? { 'my-model': { input: 0.5, output: 1.5 }, 'gpt-4o': { input: 1, output: 2 } } : undefined,
+    );
     assert.deepEqual(modelPrice('my-model', settings.modelPrices), { input: 0.5, output: 1.5 });
     assert.deepEqual(modelPrice('gpt-4o', settings.modelPrices), { input: 1, output: 2 });
-    assert.throws(() => readSettings((key) => (key === 'modelPrices' ? { m: { input: -1, output: 1 } } : undefined)), /tddAgent\.modelPrices/);
+    assert.throws(
+      () => readSettings((key) => (key === 'modelPrices' ? { m: { input: -1, output: 1 } } : undefined)),
+      /tddAgent\.modelPrices/,
+    );
   });
 
   it('estimates the cost from input and output tokens at USD per million', () => {

@@ -13,7 +13,10 @@ describe('panel store: throttled snapshots and persistence', () => {
     store.dispatch({ type: 'trust', trusted: false });
     store.dispatch({ type: 'trust', trusted: true });
     assert.deepEqual(seen, [1, 2]);
-    assert.deepEqual(saved.map((s) => s.revision), [1, 2]);
+    assert.deepEqual(
+      saved.map((s) => s.revision),
+      [1, 2],
+    );
   });
 
   it('a burst of changes inside the window is delivered as the first one plus the latest one', async () => {
@@ -43,7 +46,12 @@ describe('panel store: throttled snapshots and persistence', () => {
 
   it('a throwing listener or a failing persist does not stop the others', async () => {
     const seen: number[] = [];
-    const store = new PanelStore({ instanceId: 'i', trusted: true, throttleMs: 0, persist: () => Promise.reject(new Error('disk full')) });
+    const store = new PanelStore({
+      instanceId: 'i',
+      trusted: true,
+      throttleMs: 0,
+      persist: () => Promise.reject(new Error('disk full')),
+    });
     store.onDidChange(() => {
       throw new Error('listener bug');
     });
@@ -54,7 +62,10 @@ describe('panel store: throttled snapshots and persistence', () => {
   });
 
   it('restores a persisted finished session under the new instance id, revision 0, current trust', () => {
-    const finished = wholeSession(2).reduce((s, event) => reducePanel(s, { type: 'supervisor', event, at: 1 }), emptyPanelState({ instanceId: 'old', trusted: true }));
+    const finished = wholeSession(2).reduce(
+      (s, event) => reducePanel(s, { type: 'supervisor', event, at: 1 }),
+      emptyPanelState({ instanceId: 'old', trusted: true }),
+    );
     const store = new PanelStore({ instanceId: 'new', trusted: false, persisted: JSON.parse(JSON.stringify(finished)) });
     assert.equal(store.state.instanceId, 'new');
     assert.equal(store.state.revision, 0);
@@ -77,7 +88,14 @@ describe('panel store: throttled snapshots and persistence', () => {
   });
 
   it('an invalid persisted value is dropped: the store starts empty', () => {
-    for (const persisted of [undefined, null, 42, 'x', { instanceId: 'i' }, { ...emptyPanelState({ instanceId: 'i', trusted: true }), revision: -1 }]) {
+    for (const persisted of [
+      undefined,
+      null,
+      42,
+      'x',
+      { instanceId: 'i' },
+      { ...emptyPanelState({ instanceId: 'i', trusted: true }), revision: -1 },
+    ]) {
       const store = new PanelStore({ instanceId: 'n', trusted: true, persisted });
       assert.deepEqual(store.state, emptyPanelState({ instanceId: 'n', trusted: true }));
     }
@@ -90,7 +108,12 @@ describe('panel store: streamed role text (issue 11)', () => {
     const store = new PanelStore({ instanceId: 'i', trusted: true, throttleMs: 10_000 });
     store.onDidChange((s) => seen.push(s.actions.find((a) => a.message)?.message?.text ?? ''));
     const words = Array.from({ length: 200 }, (_, i) => `word${i} `);
-    for (const delta of words) store.dispatch({ type: 'supervisor', event: { type: 'role_text', cycle: 1, role: 'tester', attempt: 1, message: 1, delta }, at: 1 });
+    for (const delta of words)
+      store.dispatch({
+        type: 'supervisor',
+        event: { type: 'role_text', cycle: 1, role: 'tester', attempt: 1, message: 1, delta },
+        at: 1,
+      });
     assert.equal(seen.length, 1, '200 deltas, one snapshot inside the window');
     store.flush();
     assert.deepEqual(seen, ['word0 ', words.join('')]);

@@ -20,7 +20,14 @@ describe('Ask / Explain context: file, language, surrounding lines, follow-ups',
   });
 
   it('leaves out empty context and keeps backticks in the code from closing its fence', () => {
-    const text = selectionContextText({ file: 'a.md', language: 'markdown', selection: '```js\nx\n```', startLine: 1, before: [], after: [] });
+    const text = selectionContextText({
+      file: 'a.md',
+      language: 'markdown',
+      selection: '```js\nx\n```',
+      startLine: 1,
+      before: [],
+      after: [],
+    });
     assert.ok(!text.includes('Context before') && !text.includes('Context after'));
     assert.match(text, /Selected code:\n````markdown\n```js\nx\n```\n````$/);
   });

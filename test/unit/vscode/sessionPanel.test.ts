@@ -60,13 +60,35 @@ describe('panel: sessions in their own worktree (sandbox line, recorded sessions
     });
 
     it('the sandbox mode of the run (sessionStarting) survives session_started; a new run starts without the old id', () => {
-      let state = reducePanel(fresh(), { type: 'sessionStarting', kata: 'fizzbuzz.md', model: 'm', provider: 'openai', maxCycles: 6, at: 1, sandboxMode: 'off' });
+      let state = reducePanel(fresh(), {
+        type: 'sessionStarting',
+        kata: 'fizzbuzz.md',
+        model: 'm',
+        provider: 'openai',
+        maxCycles: 6,
+        at: 1,
+        sandboxMode: 'off',
+      });
       assert.equal(state.session?.sandboxMode, 'off');
-      state = reducePanel(state, { type: 'supervisor', event: started({ sandbox: "no OS sandbox (turned off): tests and commands run unconfined, with your user's rights and network" }), at: 2 });
+      state = reducePanel(state, {
+        type: 'supervisor',
+        event: started({
+          sandbox: "no OS sandbox (turned off): tests and commands run unconfined, with your user's rights and network",
+        }),
+        at: 2,
+      });
       assertValid(state);
       assert.equal(state.session?.sandboxMode, 'off');
       assert.match(state.session?.sandbox ?? '', /unconfined/);
-      const next = reducePanel(state, { type: 'sessionStarting', kata: 'fizzbuzz.md', model: 'm', provider: 'openai', maxCycles: 6, at: 3, sandboxMode: 'auto' });
+      const next = reducePanel(state, {
+        type: 'sessionStarting',
+        kata: 'fizzbuzz.md',
+        model: 'm',
+        provider: 'openai',
+        maxCycles: 6,
+        at: 3,
+        sandboxMode: 'auto',
+      });
       assert.equal(next.session?.sessionId, undefined, 'the next run is not the old session until it says so');
       assert.equal(next.session?.sandbox, undefined);
       assert.equal(next.session?.sandboxMode, 'auto');
@@ -75,12 +97,20 @@ describe('panel: sessions in their own worktree (sandbox line, recorded sessions
     it('resuming the session on screen keeps its timeline; resuming another one (from the list) starts an empty one', () => {
       let state = fresh();
       for (const event of wholeSession(2)) state = reducePanel(state, { type: 'supervisor', event, at: 5 });
-      const starting = { type: 'sessionStarting', kata: 'fizzbuzz.kata.md', model: 'm', provider: 'openai', maxCycles: 6, at: 6, resume: true } as const;
+      const starting = {
+        type: 'sessionStarting',
+        kata: 'fizzbuzz.kata.md',
+        model: 'm',
+        provider: 'openai',
+        maxCycles: 6,
+        at: 6,
+        resume: true,
+      } as const;
       const same = reducePanel(state, { ...starting, sessionId: 'fizzbuzz-1' });
       assert.equal(same.cycles.length, 2);
       assert.equal(same.session?.sessionId, 'fizzbuzz-1');
       const other = reducePanel(state, { ...starting, sessionId: 'bowling-20261121-160000' });
-      assert.deepEqual(other.cycles, [], 'another session\'s timeline is not shown as this one\'s');
+      assert.deepEqual(other.cycles, [], "another session's timeline is not shown as this one's");
       assert.deepEqual(other.actions, []);
       assert.equal(other.session?.sessionId, 'bowling-20261121-160000');
       assert.deepEqual(reducePanel(state, starting).cycles, [], 'an unknown session id keeps nothing');
@@ -102,7 +132,10 @@ describe('panel: sessions in their own worktree (sandbox line, recorded sessions
       assert.deepEqual(state.repository, listing);
       const same = reducePanel(state, { type: 'repository', repository: structuredClone(listing) });
       assert.equal(same, state, 'the same listing read again changes nothing');
-      state = reducePanel(state, { type: 'repository', repository: { ...listing, mergeBlocker: 'the checkout has uncommitted changes' } });
+      state = reducePanel(state, {
+        type: 'repository',
+        repository: { ...listing, mergeBlocker: 'the checkout has uncommitted changes' },
+      });
       assert.equal(state.revision, 2);
       assert.equal(state.repository?.mergeBlocker, 'the checkout has uncommitted changes');
       state = reducePanel(state, { type: 'repository', repository: null });
@@ -188,7 +221,8 @@ describe('panel: sessions in their own worktree (sandbox line, recorded sessions
     it('isSessionId accepts the core ids and nothing path-like', () => {
       assert.equal(isSessionId('fizzbuzz-20261122-074300'), true);
       assert.equal(isSessionId('roman-numerals-20260101-000000'), true);
-      for (const bad of ['', '.', '..', '../x', 'a/b', 'a\\b', '-x', 'a b', 42, undefined]) assert.equal(isSessionId(bad), false, String(bad));
+      for (const bad of ['', '.', '..', '../x', 'a/b', 'a\\b', '-x', 'a b', 42, undefined])
+        assert.equal(isSessionId(bad), false, String(bad));
     });
   });
 });

@@ -8,7 +8,11 @@ describe('session file paths from the panel (file links)', () => {
     assert.equal(sessionRelativePath(worktree, 'src/fizzbuzz.js'), 'src/fizzbuzz.js');
     assert.equal(sessionRelativePath(worktree, './test/../src/fizzbuzz.js'), 'src/fizzbuzz.js');
     assert.equal(sessionRelativePath(worktree, `${worktree}/test/fizzbuzz.test.js`), 'test/fizzbuzz.test.js');
-    assert.equal(sessionRelativePath(undefined, 'src/fizzbuzz.js'), 'src/fizzbuzz.js', 'a relative path needs no worktree (branch read)');
+    assert.equal(
+      sessionRelativePath(undefined, 'src/fizzbuzz.js'),
+      'src/fizzbuzz.js',
+      'a relative path needs no worktree (branch read)',
+    );
   });
 
   it('refuses anything that leaves the worktree', () => {

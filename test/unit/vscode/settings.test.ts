@@ -47,11 +47,25 @@ describe('extension settings (tddAgent.*)', () => {
     assert.throws(
       () =>
         readSettings(
-          from({ provider: 'gpt', maxCycles: 0, baseUrl: 'ftp://x', approvalPolicy: { MEDIUM: 'maybe' }, qualityGates: [''], mcpServers: [{ name: 'bad name!', transport: 'stdio', command: 'x' }] }),
+          from({
+            provider: 'gpt',
+            maxCycles: 0,
+            baseUrl: 'ftp://x',
+            approvalPolicy: { MEDIUM: 'maybe' },
+            qualityGates: [''],
+            mcpServers: [{ name: 'bad name!', transport: 'stdio', command: 'x' }],
+          }),
         ),
       (error: any) => {
         assert.equal(error.error_code, 'CONFIG');
-        for (const key of ['tddAgent.provider', 'tddAgent.maxCycles', 'tddAgent.baseUrl', 'tddAgent.approvalPolicy.MEDIUM', 'tddAgent.qualityGates.0', 'tddAgent.mcpServers.0.name']) {
+        for (const key of [
+          'tddAgent.provider',
+          'tddAgent.maxCycles',
+          'tddAgent.baseUrl',
+          'tddAgent.approvalPolicy.MEDIUM',
+          'tddAgent.qualityGates.0',
+          'tddAgent.mcpServers.0.name',
+        ]) {
           assert.ok(error.message.includes(key), `${key} missing from: ${error.message}`);
         }
         return true;
@@ -60,7 +74,25 @@ describe('extension settings (tddAgent.*)', () => {
   });
 
   it('knows every setting key it reads', () => {
-    assert.deepEqual([...SETTING_KEYS].sort(), ['agentsDir', 'approvalPolicy', 'approvalTimeoutSeconds', 'baseUrl', 'cassette', 'maxCycles', 'mcpServers', 'model', 'modelPrices', 'ollamaHost', 'provider', 'qualityGates', 'sandbox', 'testTimeoutMs'].sort());
+    assert.deepEqual(
+      [...SETTING_KEYS].sort(),
+      [
+        'agentsDir',
+        'approvalPolicy',
+        'approvalTimeoutSeconds',
+        'baseUrl',
+        'cassette',
+        'maxCycles',
+        'mcpServers',
+        'model',
+        'modelPrices',
+        'ollamaHost',
+        'provider',
+        'qualityGates',
+        'sandbox',
+        'testTimeoutMs',
+      ].sort(),
+    );
   });
 
   it('tddAgent.sandbox is auto unless the person chose off; anything else is a CONFIG error naming it', () => {
@@ -83,7 +115,8 @@ describe('extension settings (tddAgent.*)', () => {
 
   it("maxCycles: the manifest default is not applied, so a kata's own max_cycles wins; a value the person set is kept", () => {
     const config = (values: { defaultValue?: unknown; globalValue?: unknown; workspaceValue?: unknown }) => ({
-      get: (key: string) => (key === 'maxCycles' ? (values.workspaceValue ?? values.globalValue ?? values.defaultValue) : undefined),
+      get: (key: string) =>
+        key === 'maxCycles' ? (values.workspaceValue ?? values.globalValue ?? values.defaultValue) : undefined,
       inspect: (key: string) => (key === 'maxCycles' ? values : undefined),
     });
     assert.equal(readSettings(configurationReader(config({ defaultValue: 10 }))).maxCycles, undefined);

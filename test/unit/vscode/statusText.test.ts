@@ -18,7 +18,14 @@ describe('status bar text', () => {
   });
 
   it("starting with the kata's own max_cycles still unknown: only the cycle, no '/0'", () => {
-    const state = reducePanel(emptyPanelState({ instanceId: 'h', trusted: true }), { type: 'sessionStarting', kata: 'fizz.md', model: 'm', provider: 'openai', maxCycles: 0, at: 1 });
+    const state = reducePanel(emptyPanelState({ instanceId: 'h', trusted: true }), {
+      type: 'sessionStarting',
+      kata: 'fizz.md',
+      model: 'm',
+      provider: 'openai',
+      maxCycles: 0,
+      at: 1,
+    });
     assert.match(statusView(state).text, /TDD 0 starting/);
   });
 

@@ -50,11 +50,16 @@ test at test/f.test.js:4:1
 ✖ returns Fizz for multiples of three (7.187668ms)
   AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:`;
 
-describe('the kata\'s tests from a runner\'s output (Testing view)', () => {
+describe("the kata's tests from a runner's output (Testing view)", () => {
   it('reads node:test TAP: names, results, the assertion text and the location', () => {
     assert.deepEqual(parseTestCases(TAP), [
       { name: 'returns the number itself for 1', passed: true },
-      { name: 'returns Fizz for multiples of three', passed: false, message: "Expected values to be strictly equal:\n\n'3' !== 'Fizz'", location: { path: '/tmp/ws/test/f.test.js', line: 4 } },
+      {
+        name: 'returns Fizz for multiples of three',
+        passed: false,
+        message: "Expected values to be strictly equal:\n\n'3' !== 'Fizz'",
+        location: { path: '/tmp/ws/test/f.test.js', line: 4 },
+      },
     ]);
   });
 
@@ -70,16 +75,24 @@ describe('the kata\'s tests from a runner\'s output (Testing view)', () => {
   it('reads mocha/jest ticks and crosses and pytest -v lines; output without tests gives none', () => {
     assert.deepEqual(
       parseTestCases('  fizzbuzz\n    ✓ says 1\n    ✕ says Fizz (3 ms)\n').map((c) => [c.name, c.passed]),
-      [['says 1', true], ['says Fizz', false]],
+      [
+        ['says 1', true],
+        ['says Fizz', false],
+      ],
     );
     assert.deepEqual(
-      parseTestCases('tests/test_fizz.py::test_one PASSED    [ 50%]\ntests/test_fizz.py::test_fizz FAILED   [100%]\n').map((c) => [c.name, c.passed]),
-      [['tests/test_fizz.py::test_one', true], ['tests/test_fizz.py::test_fizz', false]],
+      parseTestCases('tests/test_fizz.py::test_one PASSED    [ 50%]\ntests/test_fizz.py::test_fizz FAILED   [100%]\n').map(
+        (c) => [c.name, c.passed],
+      ),
+      [
+        ['tests/test_fizz.py::test_one', true],
+        ['tests/test_fizz.py::test_fizz', false],
+      ],
     );
     assert.deepEqual(parseTestCases('SyntaxError: Unexpected token\n'), []);
   });
 
-  it('the history\'s failing lines keep where the failing test is (the panel links it)', () => {
+  it("the history's failing lines keep where the failing test is (the panel links it)", () => {
     assert.ok(failureLines(TAP).includes("  location: '/tmp/ws/test/f.test.js:4:1'"));
     assert.ok(failureLines(SPEC).includes('test at test/f.test.js:4:1'));
   });

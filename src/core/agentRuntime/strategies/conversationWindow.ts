@@ -58,7 +58,9 @@ export class ConversationWindow {
   build(head: readonly ChatMessage[]): ChatMessage[] {
     const out: ChatMessage[] = [...head];
     if (this.summarised > 0) {
-      const lines = [`[Context truncated: ${this.summarised} earlier cycle(s) are summarised below; their full tool output is not repeated.]`];
+      const lines = [
+        `[Context truncated: ${this.summarised} earlier cycle(s) are summarised below; their full tool output is not repeated.]`,
+      ];
       if (this.dropped > 0) lines.push(`[... ${this.dropped} older cycle summaries omitted]`);
       for (const s of this.summaries) lines.push(`- ${s}`);
       out.push({ role: 'user', content: lines.join('\n') });

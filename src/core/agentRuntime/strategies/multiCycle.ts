@@ -71,7 +71,9 @@ export class MultiCycleStrategy implements ExecutionStrategy {
           terminationReason = 'finish';
           break;
         }
-        for (const step of await handlers.extractObservation(lastParsed, cycle, { maxToolCallsPerMessage: this.maxToolCallsPerMessage })) {
+        for (const step of await handlers.extractObservation(lastParsed, cycle, {
+          maxToolCallsPerMessage: this.maxToolCallsPerMessage,
+        })) {
           actionHistory.push({ cycle, ...step, timestamp: new Date().toISOString() });
           observations.push(step.observation);
         }

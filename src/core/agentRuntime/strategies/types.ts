@@ -41,7 +41,11 @@ export interface CycleRunState<P> {
  */
 export interface CycleHandlers<P = LlmResult> {
   /** Messages for this cycle's model call. */
-  preCycle(cycle: number, observations: readonly string[], inputs: Record<string, unknown>): ChatMessage[] | Promise<ChatMessage[]>;
+  preCycle(
+    cycle: number,
+    observations: readonly string[],
+    inputs: Record<string, unknown>,
+  ): ChatMessage[] | Promise<ChatMessage[]>;
   /** Extra call options for this cycle (tools). */
   modelOptions?(cycle: number): ModelCallOptions;
   /** Turns the cycle's model response into the agent's own representation (e.g. text plus tool calls). */

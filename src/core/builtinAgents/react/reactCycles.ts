@@ -22,7 +22,12 @@ export interface ReActLimits {
  * messages; a reply without tool calls is the final answer (validated when the prompt has a schema).
  * The prompt stays bounded by a {@link ConversationWindow}.
  */
-export function createReActCycles(run: AgentRun, prompt: PreparedPrompt, toolbox: AgentToolbox | undefined, limits: ReActLimits = {}): CycleHandlers<LlmResult> {
+export function createReActCycles(
+  run: AgentRun,
+  prompt: PreparedPrompt,
+  toolbox: AgentToolbox | undefined,
+  limits: ReActLimits = {},
+): CycleHandlers<LlmResult> {
   const window = new ConversationWindow(limits.window);
   const maxChars = limits.maxObservationChars ?? 8000;
   // The prompt's `tools` list (exact names and `prefix*` patterns) is the one filter on what the model sees and may call.
@@ -48,11 +53,15 @@ export function createReActCycles(run: AgentRun, prompt: PreparedPrompt, toolbox
         return true;
       }
       if (repairs >= run.config.maxRepairAttempts) {
-        throw new OutputValidationError(`The final answer of ${prompt.label} did not match its output schema after ${repairs} repair attempt(s).`, check.violations, {
-          agent: prompt.label,
-          attempts: repairs,
-          output_excerpt: result.text.slice(0, 500),
-        });
+        throw new OutputValidationError(
+          `The final answer of ${prompt.label} did not match its output schema after ${repairs} repair attempt(s).`,
+          check.violations,
+          {
+            agent: prompt.label,
+            attempts: repairs,
+            output_excerpt: result.text.slice(0, 500),
+          },
+        );
       }
       pendingRepair = check.violations;
       return false;
@@ -64,7 +73,10 @@ export function createReActCycles(run: AgentRun, prompt: PreparedPrompt, toolbox
         repairs++;
         run.repairAttempts++;
         window.add({
-          messages: [{ role: 'assistant', content: result.text }, { role: 'user', content: ask }],
+          messages: [
+            { role: 'assistant', content: result.text },
+            { role: 'user', content: ask },
+          ],
           summary: `cycle ${cycle}: final answer did not match the output schema; asked for a corrected one`,
         });
         return [{ thought: result.text, action: 'repair_output', action_input: null, observation: ask }];
@@ -76,12 +88,24 @@ export function createReActCycles(run: AgentRun, prompt: PreparedPrompt, toolbox
       const executed = result.toolCalls.slice(0, maxCalls);
       for (const call of executed) {
         const params = parseArguments(call.arguments);
-        if (run.observed) run.emit({ type: 'tool_started', agentId: run.agentId, cycle, toolName: call.name, callId: call.id, params });
+        if (run.observed)
+          run.emit({ type: 'tool_started', agentId: run.agentId, cycle, toolName: call.name, callId: call.id, params });
         const outcome = await runTool(run, toolbox, allowed, specs, call, params);
-        if (run.observed) run.emit({ type: 'tool_called', agentId: run.agentId, cycle, toolName: call.name, callId: call.id, params, result: outcome });
+        if (run.observed)
+          run.emit({
+            type: 'tool_called',
+            agentId: run.agentId,
+            cycle,
+            toolName: call.name,
+            callId: call.id,
+            params,
+            result: outcome,
+          });
         toolMessages.push({ role: 'tool', tool_call_id: call.id, content: capText(outcome.content, maxChars) });
         steps.push({ thought: result.text, action: call.name, action_input: params, observation: outcome.content });
-        summaries.push(`${call.name}(${capText(call.arguments, 80)}) → ${outcome.ok ? '' : 'failed: '}${capText(outcome.content, 120)}`);
+        summaries.push(
+          `${call.name}(${capText(call.arguments, 80)}) → ${outcome.ok ? '' : 'failed: '}${capText(outcome.content, 120)}`,
+        );
       }
       // Past the cap nothing runs, but every tool_call id still needs its tool message.
       const skipped = result.toolCalls.slice(maxCalls);
@@ -89,7 +113,12 @@ export function createReActCycles(run: AgentRun, prompt: PreparedPrompt, toolbox
         const notice = notExecutedNotice(maxCalls, result.toolCalls.length);
         for (const call of skipped) {
           toolMessages.push({ role: 'tool', tool_call_id: call.id, content: notice });
-          steps.push({ thought: result.text, action: call.name, action_input: parseArguments(call.arguments), observation: notice });
+          steps.push({
+            thought: result.text,
+            action: call.name,
+            action_input: parseArguments(call.arguments),
+            observation: notice,
+          });
         }
         summaries.push(`${skipped.length} more tool calls not executed (at most ${maxCalls} per message)`);
       }
@@ -98,7 +127,11 @@ export function createReActCycles(run: AgentRun, prompt: PreparedPrompt, toolbox
           {
             role: 'assistant',
             content: result.text || null,
-            tool_calls: result.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })),
+            tool_calls: result.toolCalls.map((c) => ({
+              id: c.id,
+              type: 'function' as const,
+              function: { name: c.name, arguments: c.arguments },
+            })),
           },
           ...toolMessages,
         ],
@@ -106,7 +139,8 @@ export function createReActCycles(run: AgentRun, prompt: PreparedPrompt, toolbox
       });
       return steps;
     },
-    finalOutput: ({ terminationReason }) => final ?? { final_answer: '', ...(terminationReason === 'max_cycles' ? { incomplete: true } : {}) },
+    finalOutput: ({ terminationReason }) =>
+      final ?? { final_answer: '', ...(terminationReason === 'max_cycles' ? { incomplete: true } : {}) },
   };
 }
 
@@ -123,14 +157,25 @@ async function runTool(
   // A refused call still goes through the wrapToolCall hooks, like any other call.
   const refuse = (content: string): Promise<ToolCallResult> => {
     const refusal = (): Promise<ToolCallResult> =>
-      Promise.resolve({ toolName: call.name, callId: call.id, ok: false, content, error: { error_code: 'TOOL_NOT_FOUND', message: content }, approval: 'policy_denied', durationMs: 0 });
+      Promise.resolve({
+        toolName: call.name,
+        callId: call.id,
+        ok: false,
+        content,
+        error: { error_code: 'TOOL_NOT_FOUND', message: content },
+        approval: 'policy_denied',
+        durationMs: 0,
+      });
     return wrap ? wrap(call.name, refusal, params) : refusal();
   };
   try {
-    if (!toolbox) return await refuse(`No tools are available to this agent; nothing was executed. Answer without calling ${call.name}.`);
+    if (!toolbox)
+      return await refuse(`No tools are available to this agent; nothing was executed. Answer without calling ${call.name}.`);
     if (allowed && !allowed(call.name)) {
       const names = offered.map((s) => s.function.name);
-      return await refuse(`Tool ${call.name} is not available to this agent; nothing was executed. Use one of: ${names.join(', ') || '(none)'}.`);
+      return await refuse(
+        `Tool ${call.name} is not available to this agent; nothing was executed. Use one of: ${names.join(', ') || '(none)'}.`,
+      );
     }
     return await toolbox.executeCall(call, { signal: run.signal, wrap, requestedBy: run.agentId });
   } catch (e) {

@@ -6,7 +6,8 @@ import { isTestFile } from './isTestFile';
 export type TddRole = 'tester' | 'implementer' | 'refactorer';
 
 /** Which rule a change broke. */
-export type BoundaryRule = 'tester_changed_production' | 'implementer_changed_tests' | 'refactorer_deleted_tests' | 'tests_decreased';
+export type BoundaryRule =
+  'tester_changed_production' | 'implementer_changed_tests' | 'refactorer_deleted_tests' | 'tests_decreased';
 
 /** One broken rule, with the path involved (if any) and a sentence the role can act on. */
 export interface BoundaryViolation {
@@ -34,7 +35,11 @@ const ROLE_NAME: Record<TddRole, string> = { tester: 'Tester', implementer: 'Imp
  * - for every role, the number of tests never goes down.
  * Returns every violation (empty when the turn is within bounds).
  */
-export function checkRoleBoundary(role: TddRole, changes: readonly ChangedFile[], counts: BoundaryTestCounts = {}): BoundaryViolation[] {
+export function checkRoleBoundary(
+  role: TddRole,
+  changes: readonly ChangedFile[],
+  counts: BoundaryTestCounts = {},
+): BoundaryViolation[] {
   const violations: BoundaryViolation[] = [];
   const who = ROLE_NAME[role];
   for (const change of changes) {

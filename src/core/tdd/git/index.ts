@@ -1,5 +1,12 @@
 /** Where a session lives in git: its own worktree and branch; the person's repository is only read. */
-export { SessionWorktree, removeSessionWorktree, type CommitInfo, type CreateSessionWorktreeOptions, type CreatedWorktree, type SessionGitInfo } from './sessionWorktree';
+export {
+  SessionWorktree,
+  removeSessionWorktree,
+  type CommitInfo,
+  type CreateSessionWorktreeOptions,
+  type CreatedWorktree,
+  type SessionGitInfo,
+} from './sessionWorktree';
 export { inspectWorkspace, initRepository, readRepository, type PersonRepository, type WorkspaceFacts } from './personRepository';
 export { productCacheDir, sessionsDirFor, worktreesRootFor } from './sessionPaths';
 export { copyWorkingTree, type SnapshotResult } from './workingTreeSnapshot';

@@ -70,7 +70,11 @@ function safeRelative(root: string, path: string): string {
   const normalized = normalize(path).split(sep).join('/').replace(/^\.\//, '').replace(/\/+$/, '');
   const absolute = resolve(root, normalized);
   if (isAbsolute(path) || normalized.startsWith('../') || normalized === '..' || !absolute.startsWith(root + sep)) {
-    throw new AgentError('VALIDATION', `Path '${path}' is outside the workspace; only workspace-relative paths can be reverted.`, { path });
+    throw new AgentError(
+      'VALIDATION',
+      `Path '${path}' is outside the workspace; only workspace-relative paths can be reverted.`,
+      { path },
+    );
   }
   if (normalized === '.git' || normalized.startsWith('.git/')) {
     throw new AgentError('VALIDATION', `Path '${path}' is inside .git and cannot be reverted.`, { path });
@@ -119,15 +123,25 @@ export class SessionWorktree {
     // A repository without commits: an empty commit that no branch of the person's points to.
     const base =
       repo.head ??
-      (await personRun([...personIdentity, 'commit-tree', (await personRun(['hash-object', '-t', 'tree', '-w', '/dev/null'])).trim(), '-m', 'chore: initial empty commit (tdd-agent)'])).trim();
+      (
+        await personRun([
+          ...personIdentity,
+          'commit-tree',
+          (await personRun(['hash-object', '-t', 'tree', '-w', '/dev/null'])).trim(),
+          '-m',
+          'chore: initial empty commit (tdd-agent)',
+        ])
+      ).trim();
 
     const branchBase = sessionBranchName(options.slug, options.now);
     let branch = branchBase;
-    for (let n = 2; (await personRun(['rev-parse', '--verify', '-q', `refs/heads/${branch}`]).catch(() => '')).trim(); n++) branch = `${branchBase}-${n}`;
+    for (let n = 2; (await personRun(['rev-parse', '--verify', '-q', `refs/heads/${branch}`]).catch(() => '')).trim(); n++)
+      branch = `${branchBase}-${n}`;
     const root = options.worktreesRoot ?? worktreesRootFor(repo.commonDir, options.env);
     await mkdir(root, { recursive: true });
     const path = join(await realpath(root), branch.slice(SESSION_BRANCH_PREFIX.length));
-    if (await stat(path).catch(() => undefined)) throw new GitOperationError(`The worktree folder ${path} already exists; remove it or start again.`, { path });
+    if (await stat(path).catch(() => undefined))
+      throw new GitOperationError(`The worktree folder ${path} already exists; remove it or start again.`, { path });
 
     await personRun(['worktree', 'add', '-q', '-b', branch, path, base]);
     const { run: probe } = productGit(path, { env: options.env });
@@ -162,7 +176,10 @@ export class SessionWorktree {
   static async attach(info: SessionGitInfo, env?: NodeJS.ProcessEnv): Promise<SessionWorktree> {
     const details = { branch: info.sessionBranch, worktree: info.worktree };
     if (!info.sessionBranch.startsWith(SESSION_BRANCH_PREFIX) || info.sessionBranch.length <= SESSION_BRANCH_PREFIX.length) {
-      throw invalidSession(`The saved session names the branch '${info.sessionBranch}', which is not a session branch (tdd/…); refusing to work on it.`, details);
+      throw invalidSession(
+        `The saved session names the branch '${info.sessionBranch}', which is not a session branch (tdd/…); refusing to work on it.`,
+        details,
+      );
     }
     const { run: personRun } = productGit(info.repository, { env });
     if (!(await personRun(['rev-parse', '--verify', '-q', `refs/heads/${info.sessionBranch}`]).catch(() => '')).trim()) {
@@ -174,13 +191,23 @@ export class SessionWorktree {
       return lines.includes(`worktree ${info.worktree}`) && lines.includes(`branch refs/heads/${info.sessionBranch}`);
     });
     if (!registered) {
-      throw invalidSession(`The session's worktree ${info.worktree} is not registered with git for ${info.sessionBranch} (was it removed or moved?); start a new session.`, details);
+      throw invalidSession(
+        `The session's worktree ${info.worktree} is not registered with git for ${info.sessionBranch} (was it removed or moved?); start a new session.`,
+        details,
+      );
     }
     const expectedGitDir = resolve(info.commonDir, 'worktrees') + sep;
     const backLink = (await readFile(join(info.worktreeGitDir, 'gitdir'), 'utf8').catch(() => '')).trim();
     const dotGit = (await readFile(join(info.worktree, '.git'), 'utf8').catch(() => '')).trim();
-    if (!info.worktreeGitDir.startsWith(expectedGitDir) || backLink !== join(info.worktree, '.git') || dotGit !== `gitdir: ${info.worktreeGitDir}`) {
-      throw invalidSession(`The session's worktree ${info.worktree} does not point back to its own git data; refusing to use it.`, details);
+    if (
+      !info.worktreeGitDir.startsWith(expectedGitDir) ||
+      backLink !== join(info.worktree, '.git') ||
+      dotGit !== `gitdir: ${info.worktreeGitDir}`
+    ) {
+      throw invalidSession(
+        `The session's worktree ${info.worktree} does not point back to its own git data; refusing to use it.`,
+        details,
+      );
     }
     const worktree = await SessionWorktree.open(info, env);
     await worktree.assertOnSessionBranch('resume');
@@ -216,15 +243,21 @@ export class SessionWorktree {
     const out = await this.run(['status', '--porcelain=v1', '-z', '--branch', '--untracked-files=all', '--no-renames']);
     if (!out.startsWith('## ')) return { branch: '', changed: parsePorcelainStatus(out) };
     const end = out.indexOf('\0');
-    return { branch: branchOfStatusHeader(out.slice(3, end < 0 ? undefined : end)), changed: end < 0 ? [] : parsePorcelainStatus(out.slice(end + 1)) };
+    return {
+      branch: branchOfStatusHeader(out.slice(3, end < 0 ? undefined : end)),
+      changed: end < 0 ? [] : parsePorcelainStatus(out.slice(end + 1)),
+    };
   }
 
   private assertBranch(action: string, current: string): void {
     if (current !== this.info.sessionBranch) {
-      throw new GitOperationError(`Refusing to ${action}: the session worktree is on ${current || 'a detached HEAD'}, not on ${this.info.sessionBranch}.`, {
-        current,
-        sessionBranch: this.info.sessionBranch,
-      });
+      throw new GitOperationError(
+        `Refusing to ${action}: the session worktree is on ${current || 'a detached HEAD'}, not on ${this.info.sessionBranch}.`,
+        {
+          current,
+          sessionBranch: this.info.sessionBranch,
+        },
+      );
     }
   }
 
@@ -260,7 +293,9 @@ export class SessionWorktree {
     if (relative.length === 0) return;
     await this.assertOnSessionBranch('revert files');
     await this.run(['reset', '-q', 'HEAD', '--', ...relative]);
-    const tracked = (await this.run(['ls-tree', '-r', '--name-only', '-z', 'HEAD', '--', ...relative])).split('\0').filter(Boolean);
+    const tracked = (await this.run(['ls-tree', '-r', '--name-only', '-z', 'HEAD', '--', ...relative]))
+      .split('\0')
+      .filter(Boolean);
     if (tracked.length > 0) await this.run(['checkout', '-q', 'HEAD', '--', ...tracked]);
     await this.run(['clean', '-f', '-d', '-q', '--', ...relative]);
     await this.pruneEmptyDirs(relative);
@@ -313,7 +348,10 @@ export class SessionWorktree {
  * Removes a session's worktree folder and git's record of it; the branch and its commits stay. Runs in
  * the person's repository with `--force` (the worktree's uncommitted files are the session's own).
  */
-export async function removeSessionWorktree(info: Pick<SessionGitInfo, 'repository' | 'worktree'>, env?: NodeJS.ProcessEnv): Promise<boolean> {
+export async function removeSessionWorktree(
+  info: Pick<SessionGitInfo, 'repository' | 'worktree'>,
+  env?: NodeJS.ProcessEnv,
+): Promise<boolean> {
   const { run } = productGit(info.repository, { env });
   const listing = await run(['worktree', 'list', '--porcelain']).catch(() => '');
   if (!listing.split('\n').includes(`worktree ${info.worktree}`)) return false;

@@ -47,7 +47,10 @@ export function listBundledKatas(startDir?: string): BundledKata[] {
  * Loads a kata given either a path to a markdown file or the slug of a bundled kata (`fizzbuzz`).
  * Unknown names are a KataError listing the bundled katas.
  */
-export async function resolveKata(pathOrSlug: string, options: { language?: KataLanguage; startDir?: string } = {}): Promise<Kata> {
+export async function resolveKata(
+  pathOrSlug: string,
+  options: { language?: KataLanguage; startDir?: string } = {},
+): Promise<Kata> {
   if (existsSync(pathOrSlug) || /[\\/]|\.md$/i.test(pathOrSlug)) return loadKata(pathOrSlug, options);
   const bundled = listBundledKatas(options.startDir);
   const match = bundled.find((k) => k.slug === pathOrSlug.toLowerCase());

@@ -3,5 +3,12 @@ export { parseKata, slugify, type ParseKataOptions } from './parseKata';
 export { loadKata } from './loadKata';
 export { bundledKatasDir, listBundledKatas, resolveKata, type BundledKata } from './bundledKatas';
 export { KataFrontMatterSchema, type Kata, type KataFrontMatter } from './kataSchema';
-export { DEFAULT_KATA_LANGUAGE, KATA_LANGUAGES, LANGUAGE_DEFAULTS, isKataLanguage, type KataLanguage, type LanguageDefaults } from './languageDefaults';
+export {
+  DEFAULT_KATA_LANGUAGE,
+  KATA_LANGUAGES,
+  LANGUAGE_DEFAULTS,
+  isKataLanguage,
+  type KataLanguage,
+  type LanguageDefaults,
+} from './languageDefaults';
 export { KataError } from './errors';

@@ -9,7 +9,13 @@ const relativeDir = z
   .refine((p) => !p.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(p), 'must be relative to the workspace')
   .refine((p) => !p.split(/[\\/]/).includes('..'), "must not contain '..'")
   .refine((p) => !/^\.(git|tdd)([\\/]|$)/.test(p.replace(/^\.\//, '')), 'must not point into .git or .tdd')
-  .transform((p) => p.replace(/\\/g, '/').replace(/^\.\/(?=.)/, '').replace(/\/+$/, '') || '.');
+  .transform(
+    (p) =>
+      p
+        .replace(/\\/g, '/')
+        .replace(/^\.\/(?=.)/, '')
+        .replace(/\/+$/, '') || '.',
+  );
 
 /** The YAML front matter of a kata file (snake_case, as people write it). Unknown fields are errors, to catch typos. */
 export const KataFrontMatterSchema = z

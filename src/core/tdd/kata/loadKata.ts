@@ -13,7 +13,12 @@ export async function loadKata(path: string, options: { language?: KataLanguage 
     text = await readFile(file, 'utf8');
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'does not exist' : code === 'EISDIR' ? 'is a folder, not a markdown file' : `cannot be read (${code ?? 'unknown error'})`;
+    const why =
+      code === 'ENOENT'
+        ? 'does not exist'
+        : code === 'EISDIR'
+          ? 'is a folder, not a markdown file'
+          : `cannot be read (${code ?? 'unknown error'})`;
     throw new KataError(`Kata file ${file} ${why}.`, { file }, { cause });
   }
   return parseKata(text, { fileName: file, language: options.language });

@@ -79,12 +79,14 @@ export function parseKata(markdown: string, options: ParseKataOptions = {}): Kat
   const { data, body } = splitFrontMatter(markdown, where);
   const front = validateFrontMatter(data, where);
   const description = body.trim();
-  if (!description) throw new KataError(`Kata ${where}: the description (the markdown after the front matter) is empty.`, { file: where });
+  if (!description)
+    throw new KataError(`Kata ${where}: the description (the markdown after the front matter) is empty.`, { file: where });
 
   const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(description)?.[1];
   const stem = options.fileName ? basename(options.fileName, extname(options.fileName)) : undefined;
   const title = front.title ?? heading ?? stem;
-  if (!title) throw new KataError(`Kata ${where}: no title — add 'title:' to the front matter or a '# Heading'.`, { file: where });
+  if (!title)
+    throw new KataError(`Kata ${where}: no title — add 'title:' to the front matter or a '# Heading'.`, { file: where });
 
   const language = options.language ?? front.language ?? DEFAULT_KATA_LANGUAGE;
   const ownFields = !options.language || !front.language || front.language === options.language;

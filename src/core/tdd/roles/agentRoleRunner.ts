@@ -46,30 +46,74 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
   const maxModelCalls = options.maxModelCalls ?? 25;
   const maxFilesPerTurn = options.maxFilesPerTurn ?? DEFAULT_MAX_FILES_PER_TURN;
   if (!Number.isInteger(maxFilesPerTurn) || maxFilesPerTurn < 1) {
-    throw new AgentError('CONFIG', `maxFilesPerTurn must be a whole number of at least 1, got ${String(maxFilesPerTurn)}.`, { maxFilesPerTurn: String(maxFilesPerTurn) });
+    throw new AgentError('CONFIG', `maxFilesPerTurn must be a whole number of at least 1, got ${String(maxFilesPerTurn)}.`, {
+      maxFilesPerTurn: String(maxFilesPerTurn),
+    });
   }
   const runner = (role: Role): RoleRunner => ({
     async runTurn(turn: RoleTurn): Promise<RoleTurnResult> {
       const agent = new ReActAgent({
         llm: options.llm,
         id: `${role}-c${turn.cycle}a${turn.attempt}`,
-        config: { model: options.model, maxCycles: maxModelCalls, errorHandling: false, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) },
+        config: {
+          model: options.model,
+          maxCycles: maxModelCalls,
+          errorHandling: false,
+          ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+        },
         agentConfig: { agent: role, version: 'v1', configRoot: options.configRoot },
         // A fresh count per turn: one turn writes at most maxFilesPerTurn distinct files.
         toolbox: limitFilesWritten(options.toolbox, maxFilesPerTurn),
       });
       const onEvent = (event: AgentEvent): void => {
         if (event.type === 'text_delta') {
-          options.emit({ type: 'role_text', cycle: turn.cycle, role, attempt: turn.attempt, message: event.cycle, delta: event.delta });
+          options.emit({
+            type: 'role_text',
+            cycle: turn.cycle,
+            role,
+            attempt: turn.attempt,
+            message: event.cycle,
+            delta: event.delta,
+          });
         } else if (event.type === 'model_called') {
-          options.emit({ type: 'model_called', cycle: turn.cycle, role, promptTokens: event.usage.promptTokens, completionTokens: event.usage.completionTokens, latencyMs: Math.round(event.latencyMs) });
-          if (event.text.trim()) options.emit({ type: 'role_message', cycle: turn.cycle, role, attempt: turn.attempt, message: event.cycle, text: redactSecrets(event.text), final: event.toolCalls === 0 });
+          options.emit({
+            type: 'model_called',
+            cycle: turn.cycle,
+            role,
+            promptTokens: event.usage.promptTokens,
+            completionTokens: event.usage.completionTokens,
+            latencyMs: Math.round(event.latencyMs),
+          });
+          if (event.text.trim())
+            options.emit({
+              type: 'role_message',
+              cycle: turn.cycle,
+              role,
+              attempt: turn.attempt,
+              message: event.cycle,
+              text: redactSecrets(event.text),
+              final: event.toolCalls === 0,
+            });
         } else if (event.type === 'tool_called') {
           const r = event.result;
-          options.emit({ type: 'tool_called', cycle: turn.cycle, role, callId: event.callId, tool: event.toolName, params: redactValue(event.params), ok: r.ok, summary: summaryOf(r.content), approval: r.approval, durationMs: Math.round(r.durationMs) });
+          options.emit({
+            type: 'tool_called',
+            cycle: turn.cycle,
+            role,
+            callId: event.callId,
+            tool: event.toolName,
+            params: redactValue(event.params),
+            ok: r.ok,
+            summary: summaryOf(r.content),
+            approval: r.approval,
+            durationMs: Math.round(r.durationMs),
+          });
         }
       };
-      const result = await agent.execute({ context: turn.context }, { signal: turn.signal, onEvent, streamText: options.streamText === true });
+      const result = await agent.execute(
+        { context: turn.context },
+        { signal: turn.signal, onEvent, streamText: options.streamText === true },
+      );
       if (result.error) throw new AgentError(result.error.error_code, result.error.message, result.error.details);
       const report = typeof result.final_answer === 'string' ? result.final_answer : '';
       if (result.metadata.terminationReason === 'max_cycles' && !report) {

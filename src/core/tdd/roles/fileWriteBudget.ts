@@ -61,7 +61,10 @@ function pathArgument(call: LlmToolCall): string | undefined {
 
 /** One spelling per file: forward slashes, no `./`, no `a/../`. */
 function normalizeWorkspacePath(raw: string): string {
-  return path.posix.normalize(raw.trim().replace(/\\/g, '/')).replace(/^(?:\.\/)+/, '').replace(/\/+$/, '');
+  return path.posix
+    .normalize(raw.trim().replace(/\\/g, '/'))
+    .replace(/^(?:\.\/)+/, '')
+    .replace(/\/+$/, '');
 }
 
 function safeParse(raw: string): unknown {

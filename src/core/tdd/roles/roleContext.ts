@@ -102,10 +102,26 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
   // Shown in the order they last changed: what did not change since the last turn stays in the cached prefix.
   const byChange = files.filter((f) => shown.has(f.path)).sort((a, b) => a.mtimeMs - b.mtimeMs || a.path.localeCompare(b.path));
   if (byChange.length) sections.push(`# File contents\n${byChange.map((f) => shown.get(f.path)).join('\n\n')}`);
-  if (omitted.length) sections.push(`[${omitted.length} file(s) not shown to stay within the token budget: ${omitted.join(', ')}; use read_file]`);
+  if (omitted.length)
+    sections.push(`[${omitted.length} file(s) not shown to stay within the token budget: ${omitted.join(', ')}; use read_file]`);
 
-  sections.push(`# Recent commits\n${input.recentCommits.length ? input.recentCommits.slice(0, 5).map((c) => `- ${withoutHash(c)}`).join('\n') : '(none yet)'}`);
-  sections.push(['# This turn', `- cycle: ${input.cycle} of at most ${input.maxCycles}`, `- attempt: ${input.attempt} of ${input.maxAttempts}`].join('\n'));
+  sections.push(
+    `# Recent commits\n${
+      input.recentCommits.length
+        ? input.recentCommits
+            .slice(0, 5)
+            .map((c) => `- ${withoutHash(c)}`)
+            .join('\n')
+        : '(none yet)'
+    }`,
+  );
+  sections.push(
+    [
+      '# This turn',
+      `- cycle: ${input.cycle} of at most ${input.maxCycles}`,
+      `- attempt: ${input.attempt} of ${input.maxAttempts}`,
+    ].join('\n'),
+  );
 
   const output = input.lastTestOutput?.trim();
   const error = input.lastError?.trim();
@@ -113,7 +129,8 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
   const run = input.lastTestRun;
   if (output && run?.status === 'passed' && !error?.includes(output)) {
     sections.push(`# Last test run\nAll ${run.total} test(s) passed.`);
-  } else if (output && !error?.includes(output)) sections.push(`# Last test output\n\`\`\`\n${truncateMiddle(local(output), TEST_OUTPUT_CHARS)}\n\`\`\``);
+  } else if (output && !error?.includes(output))
+    sections.push(`# Last test output\n\`\`\`\n${truncateMiddle(local(output), TEST_OUTPUT_CHARS)}\n\`\`\``);
   if (error) sections.push(`# Your previous attempt was rejected\n${local(error)}`);
 
   return sections.join('\n\n');

@@ -25,14 +25,23 @@ const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 function javascript(kata: ScaffoldKata): ScaffoldPlan {
   return {
     files: {
-      'package.json': json({ name: packageName(kata.slug), version: '0.0.0', private: true, type: 'module', scripts: { test: 'node --test' } }),
+      'package.json': json({
+        name: packageName(kata.slug),
+        version: '0.0.0',
+        private: true,
+        type: 'module',
+        scripts: { test: 'node --test' },
+      }),
       '.gitignore': 'node_modules/\ncoverage/\n*.log\n',
       [keep(kata.sourceDir)]: '',
       [keep(kata.testDir)]: '',
     },
     testCommand: 'node --test',
     needsInstall: false,
-    notes: kata.testDir === 'test' ? [] : [`Name test files *.test.js: node --test only finds other files under test/, not ${kata.testDir}/.`],
+    notes:
+      kata.testDir === 'test'
+        ? []
+        : [`Name test files *.test.js: node --test only finds other files under test/, not ${kata.testDir}/.`],
   };
 }
 

@@ -35,7 +35,11 @@ export async function isEmptyWorkspace(dir: string): Promise<boolean> {
  */
 export async function scaffoldProject(dir: string, language: KataLanguage, kata: ScaffoldKata): Promise<ScaffoldResult> {
   if (!isKataLanguage(language)) {
-    throw new AgentError('VALIDATION', `Cannot scaffold a project for language '${String(language)}': use javascript, typescript or python.`, { language });
+    throw new AgentError(
+      'VALIDATION',
+      `Cannot scaffold a project for language '${String(language)}': use javascript, typescript or python.`,
+      { language },
+    );
   }
   const root = resolve(dir);
   const plan = scaffoldPlan(language, kata);

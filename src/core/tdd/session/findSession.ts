@@ -26,26 +26,44 @@ export async function findResumableSession(sessionsDir: string, slug: string, id
   const records = await SessionStore.list(sessionsDir);
   if (id !== undefined) {
     const record = records.find((r) => r.id === id);
-    if (!record) throw new AgentError('CONFIG', `There is no session '${id}' in this repository. List them with 'tdd-agent sessions'.`, { id });
-    if (!record.state) throw new AgentError('SESSION_STATE_INVALID', record.problem ?? `The record of session '${id}' cannot be read.`, { id });
+    if (!record)
+      throw new AgentError('CONFIG', `There is no session '${id}' in this repository. List them with 'tdd-agent sessions'.`, {
+        id,
+      });
+    if (!record.state)
+      throw new AgentError('SESSION_STATE_INVALID', record.problem ?? `The record of session '${id}' cannot be read.`, { id });
     return checkResumable(record.state);
   }
   const ofKata = records.filter((r) => r.state?.kata.slug === slug).map((r) => r.state!);
   const candidate = ofKata.find(isResumable) ?? ofKata[0];
-  if (!candidate) throw new AgentError('CONFIG', `There is no session of the kata '${slug}' to resume in this repository. Start one without resuming.`, { slug });
+  if (!candidate)
+    throw new AgentError(
+      'CONFIG',
+      `There is no session of the kata '${slug}' to resume in this repository. Start one without resuming.`,
+      { slug },
+    );
   return checkResumable(candidate);
 }
 
 function checkResumable(state: SessionState): SessionState {
   if (isRunningElsewhere(state)) {
-    throw new AgentError('CONFIG', `Session ${state.id} is still running (process ${state.pid}); stop it first.`, { id: state.id, pid: state.pid });
+    throw new AgentError('CONFIG', `Session ${state.id} is still running (process ${state.pid}); stop it first.`, {
+      id: state.id,
+      pid: state.pid,
+    });
   }
   if (!isResumable(state)) {
-    const why = state.worktreeKept ? `it ${state.status === 'completed' ? 'completed' : `ended (${state.status})`}` : 'its worktree was removed';
-    throw new AgentError('CONFIG', `Session ${state.id} cannot be resumed: ${why}. Its branch ${state.branch} keeps its commits; start a new session.`, {
-      id: state.id,
-      status: state.status,
-    });
+    const why = state.worktreeKept
+      ? `it ${state.status === 'completed' ? 'completed' : `ended (${state.status})`}`
+      : 'its worktree was removed';
+    throw new AgentError(
+      'CONFIG',
+      `Session ${state.id} cannot be resumed: ${why}. Its branch ${state.branch} keeps its commits; start a new session.`,
+      {
+        id: state.id,
+        status: state.status,
+      },
+    );
   }
   return state;
 }

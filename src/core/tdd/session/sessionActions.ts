@@ -39,7 +39,8 @@ export async function listSessions(workspace: string): Promise<SessionListing[]>
 
 async function loadSession(workspace: string, id: string): Promise<{ store: SessionStore; state: SessionState }> {
   const commonDir = await commonDirOf(workspace);
-  if (!commonDir) throw new AgentError('CONFIG', `${workspace} is not the root of a git repository, so it has no sessions.`, { workspace });
+  if (!commonDir)
+    throw new AgentError('CONFIG', `${workspace} is not the root of a git repository, so it has no sessions.`, { workspace });
   const store = new SessionStore(sessionsDirFor(commonDir), id);
   const state = await store.load();
   if (!state) throw new AgentError('CONFIG', `There is no session '${id}' in this repository.`, { id });
@@ -50,9 +51,14 @@ async function loadSession(workspace: string, id: string): Promise<{ store: Sess
  * Removes a session: its worktree (if kept) and its record; with `deleteBranch`, also its `tdd/` branch
  * and commits. A running session is refused. Never touches any other branch or the person's checkout.
  */
-export async function deleteSession(workspace: string, id: string, options: { deleteBranch?: boolean } = {}): Promise<{ worktreeRemoved: boolean; branchDeleted: boolean }> {
+export async function deleteSession(
+  workspace: string,
+  id: string,
+  options: { deleteBranch?: boolean } = {},
+): Promise<{ worktreeRemoved: boolean; branchDeleted: boolean }> {
   const { store, state } = await loadSession(workspace, id);
-  if (isRunningElsewhere(state)) throw new AgentError('CONFIG', `Session ${id} is still running (process ${state.pid}); stop it first.`, { id });
+  if (isRunningElsewhere(state))
+    throw new AgentError('CONFIG', `Session ${id} is still running (process ${state.pid}); stop it first.`, { id });
   const worktreeRemoved = await removeSessionWorktree(state.git);
   let branchDeleted = false;
   if (options.deleteBranch && state.git.sessionBranch.startsWith(SESSION_BRANCH_PREFIX)) {
@@ -73,7 +79,10 @@ export async function pruneSessions(workspace: string): Promise<string[]> {
     const state = listing.state;
     if (!state || listing.running) continue;
     const finished = state.status === 'completed' || state.status === 'max_cycles';
-    const worktreeGone = !(await access(state.git.worktree).then(() => true, () => false));
+    const worktreeGone = !(await access(state.git.worktree).then(
+      () => true,
+      () => false,
+    ));
     if (!finished && !worktreeGone) continue;
     await deleteSession(workspace, listing.id);
     pruned.push(listing.id);
@@ -93,7 +102,13 @@ export async function mergeBlocker(repository: string): Promise<string | undefin
     ['REVERT_HEAD', 'a revert'],
     ['BISECT_LOG', 'a bisect'],
   ] as const) {
-    if (await access(join(gitDir, marker)).then(() => true, () => false)) return `the repository is in the middle of ${what}`;
+    if (
+      await access(join(gitDir, marker)).then(
+        () => true,
+        () => false,
+      )
+    )
+      return `the repository is in the middle of ${what}`;
   }
   if (!(await run(['symbolic-ref', '-q', 'HEAD']).catch(() => '')).trim()) return 'HEAD is detached';
   if ((await run(['status', '--porcelain', '--untracked-files=no'])).trim()) return 'the checkout has uncommitted changes';
@@ -109,14 +124,27 @@ export async function mergeSession(workspace: string, id: string): Promise<{ int
   const { state } = await loadSession(workspace, id);
   const repository = state.git.repository;
   const blocker = await mergeBlocker(repository);
-  if (blocker) throw new AgentError('CONFIG', `Not merging ${state.git.sessionBranch}: ${blocker}. Nothing was changed.`, { id, blocker });
+  if (blocker)
+    throw new AgentError('CONFIG', `Not merging ${state.git.sessionBranch}: ${blocker}. Nothing was changed.`, { id, blocker });
   const { run } = productGit(repository);
   const into = (await run(['symbolic-ref', '--short', 'HEAD'])).trim();
   try {
-    await run(['merge', '--no-edit', '--no-ff', '-m', `Merge ${state.git.sessionBranch} (tdd-agent session)`, state.git.sessionBranch]);
+    await run([
+      'merge',
+      '--no-edit',
+      '--no-ff',
+      '-m',
+      `Merge ${state.git.sessionBranch} (tdd-agent session)`,
+      state.git.sessionBranch,
+    ]);
   } catch (cause) {
     await run(['merge', '--abort']).catch(() => undefined);
-    throw new AgentError('GIT_FAILED', `Merging ${state.git.sessionBranch} into ${into} failed and was aborted; your checkout is as it was. Merge it yourself to resolve the conflicts.`, { id }, { cause });
+    throw new AgentError(
+      'GIT_FAILED',
+      `Merging ${state.git.sessionBranch} into ${into} failed and was aborted; your checkout is as it was. Merge it yourself to resolve the conflicts.`,
+      { id },
+      { cause },
+    );
   }
   return { into, head: (await run(['rev-parse', 'HEAD'])).trim() };
 }

@@ -2,8 +2,6 @@ import { z } from 'zod';
 import { KATA_LANGUAGES } from '../kata/languageDefaults';
 import { CYCLE_OUTCOMES, PHASES, PHASE_OUTCOMES, ROLE_ERROR_CODES, ROLES, SESSION_STATUSES } from '../events';
 
-
-
 const count = z.number().int().min(0);
 const isoTime = z.string().min(1);
 

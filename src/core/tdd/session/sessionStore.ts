@@ -35,7 +35,10 @@ export class SessionStore {
   readonly path: string;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(sessionsDir: string, readonly id: string) {
+  constructor(
+    sessionsDir: string,
+    readonly id: string,
+  ) {
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id)) throw new AgentError('VALIDATION', `'${id}' is not a session id.`, { id });
     this.dir = sessionsDir;
     this.path = join(sessionsDir, `${id}.json`);
@@ -81,7 +84,11 @@ export class SessionStore {
       await rename(temp, this.path);
     } catch (cause) {
       await rm(temp, { force: true }).catch(() => undefined);
-      throw new SessionStateError(`Could not save the session state to ${this.path}: ${(cause as Error).message}`, { path: this.path }, { cause });
+      throw new SessionStateError(
+        `Could not save the session state to ${this.path}: ${(cause as Error).message}`,
+        { path: this.path },
+        { cause },
+      );
     }
   }
 

@@ -97,8 +97,7 @@ export class CycleLoop {
   /** True right after a commit or a rollback to HEAD, until the next turn: nothing differs from HEAD. */
   private treeClean = false;
 
-  constructor(private readonly o: CycleLoopOptions) {
-  }
+  constructor(private readonly o: CycleLoopOptions) {}
 
   /** Runs the baseline test run, then cycles until the kata is complete, a cycle fails twice in a row, or maxCycles. */
   async run(): Promise<CycleLoopResult> {
@@ -106,9 +105,14 @@ export class CycleLoop {
     try {
       const baseline = await this.runTests('baseline', first);
       if (baseline.status === 'failed' || baseline.status === 'timeout') {
-        throw new AgentError('VALIDATION', `The workspace's tests are not green before the session starts (${baseline.failed} failing${baseline.status === 'timeout' ? ', timed out' : ''}). Make them pass first: every commit of a session must be green.`, { reason: baseline.reason });
+        throw new AgentError(
+          'VALIDATION',
+          `The workspace's tests are not green before the session starts (${baseline.failed} failing${baseline.status === 'timeout' ? ', timed out' : ''}). Make them pass first: every commit of a session must be green.`,
+          { reason: baseline.reason },
+        );
       }
-      this.lastTests = baseline.status === 'error' && baseline.total === 0 ? { ...counts(baseline), status: 'passed' } : counts(baseline);
+      this.lastTests =
+        baseline.status === 'error' && baseline.total === 0 ? { ...counts(baseline), status: 'passed' } : counts(baseline);
 
       let consecutiveFailures = 0;
       for (let n = first; n < first + this.o.maxCycles; n++) {
@@ -116,12 +120,26 @@ export class CycleLoop {
         if (outcome === 'kata_complete') return this.result('completed');
         consecutiveFailures = outcome === 'failed' ? consecutiveFailures + 1 : 0;
         if (consecutiveFailures >= 2) {
-          return this.result('failed', new AgentError('VALIDATION', `Two cycles in a row failed to reach green; stopping at the last green commit. See the cycle history for the test output.`, { cycle: n }));
+          return this.result(
+            'failed',
+            new AgentError(
+              'VALIDATION',
+              `Two cycles in a row failed to reach green; stopping at the last green commit. See the cycle history for the test output.`,
+              { cycle: n },
+            ),
+          );
         }
       }
       // Reaching the cycle limit is a success only when the last cycle ended green.
       if (consecutiveFailures > 0) {
-        return this.result('failed', new AgentError('VALIDATION', `The last cycle failed to reach green before the cycle limit; the workspace is at the last green commit.`, { cycle: first + this.o.maxCycles - 1 }));
+        return this.result(
+          'failed',
+          new AgentError(
+            'VALIDATION',
+            `The last cycle failed to reach green before the cycle limit; the workspace is at the last green commit.`,
+            { cycle: first + this.o.maxCycles - 1 },
+          ),
+        );
       }
       return this.result('max_cycles');
     } catch (err) {
@@ -171,7 +189,12 @@ export class CycleLoop {
     if (!green) {
       await this.rollback();
       this.o.recorder.count('reverts', 'implementer');
-      this.o.emit({ type: 'reverted', cycle: n, role: 'implementer', reason: 'No green state after the last attempt: the cycle was rolled back to the last green commit.' });
+      this.o.emit({
+        type: 'reverted',
+        cycle: n,
+        role: 'implementer',
+        reason: 'No green state after the last attempt: the cycle was rolled back to the last green commit.',
+      });
       return this.endCycle(n, 'failed', null);
     }
     const message = `feat: ${red.behaviour}\n\ntest: ${red.behaviour}\nimplementation: ${green.label}`;
@@ -229,7 +252,8 @@ export class CycleLoop {
 
       if (changes.length === 0) {
         if (KATA_COMPLETE.test(report)) return this.endPhase(n, 'tester', attempt, 'kata_complete', started, { behaviour: '' });
-        hint = 'You made no change. Write exactly one new failing test with write_file, or answer KATA_COMPLETE if every behaviour is covered.';
+        hint =
+          'You made no change. Write exactly one new failing test with write_file, or answer KATA_COMPLETE if every behaviour is covered.';
         continue;
       }
       const outOfBounds = checkRoleBoundary('tester', changes, { kata: this.o.kata });
@@ -251,7 +275,10 @@ export class CycleLoop {
         hint = `Your test could not run (${tests.reason ?? tests.errorKind}), so it was undone. Fix it and write it again. Runner output:\n${truncateHeadTail(tests.output, RUNNER_ERROR_HINT_CHARS)}`;
         continue;
       }
-      const fewer = tests.status === 'error' ? [] : checkRoleBoundary('tester', [], { testsBefore: this.lastTests.total, testsAfter: tests.total });
+      const fewer =
+        tests.status === 'error'
+          ? []
+          : checkRoleBoundary('tester', [], { testsBefore: this.lastTests.total, testsAfter: tests.total });
       if (fewer.length) {
         hint = await this.violation(n, 'tester', attempt, fewer, checkpoint);
         continue;
@@ -286,18 +313,29 @@ export class CycleLoop {
 
       const touchedTests = checkRoleBoundary('implementer', changes, { kata: this.o.kata });
       if (touchedTests.length) {
-        hint = await this.violation(n, 'implementer', attempt, touchedTests, checkpoint, touchedTests.flatMap((v) => (v.path ? [v.path] : [])));
+        hint = await this.violation(
+          n,
+          'implementer',
+          attempt,
+          touchedTests,
+          checkpoint,
+          touchedTests.flatMap((v) => (v.path ? [v.path] : [])),
+        );
         continue;
       }
       const tests = await this.runTests('implementer', n);
-      const fewer = tests.status === 'passed' ? checkRoleBoundary('implementer', [], { testsBefore: redTotal, testsAfter: tests.total }) : [];
+      const fewer =
+        tests.status === 'passed' ? checkRoleBoundary('implementer', [], { testsBefore: redTotal, testsAfter: tests.total }) : [];
       if (fewer.length) {
         hint = await this.violation(n, 'implementer', attempt, fewer, checkpoint);
         continue;
       }
       if (tests.status !== 'passed') {
         hint = `Attempt ${attempt} did not make the tests pass (${describe(tests)}). Test output:\n${tests.output}`;
-        this.turnOutcome.error = { error_code: tests.status === 'timeout' ? 'TIMED_OUT' : 'EXECUTION_FAILED', message: `The tests did not pass after the last attempt (${describe(tests)}).` };
+        this.turnOutcome.error = {
+          error_code: tests.status === 'timeout' ? 'TIMED_OUT' : 'EXECUTION_FAILED',
+          message: `The tests did not pass after the last attempt (${describe(tests)}).`,
+        };
         continue;
       }
       const gate = await this.qualityGates(n);
@@ -336,7 +374,9 @@ export class CycleLoop {
         continue;
       }
       const tests = await this.runTests('refactorer', n);
-      const fewer = tests.status === 'passed' && checkRoleBoundary('refactorer', [], { testsBefore: this.lastTests.total, testsAfter: tests.total }).length > 0;
+      const fewer =
+        tests.status === 'passed' &&
+        checkRoleBoundary('refactorer', [], { testsBefore: this.lastTests.total, testsAfter: tests.total }).length > 0;
       const gate = tests.status === 'passed' && !fewer ? await this.qualityGates(n) : undefined;
       if (tests.status === 'passed' && !fewer && !gate) {
         this.lastTests = counts(tests);
@@ -363,12 +403,23 @@ export class CycleLoop {
 
   /** Runs the quality gates on a green tree; a failure is reported as an event and returned. */
   private async qualityGates(n: number): Promise<GateFailure | undefined> {
-    const gate = await runQualityGates(this.o.qualityGates ?? [], this.o.workspaceRoot, { timeoutMs: this.o.testTimeoutMs, signal: this.o.signal, sandbox: this.o.sandbox });
+    const gate = await runQualityGates(this.o.qualityGates ?? [], this.o.workspaceRoot, {
+      timeoutMs: this.o.testTimeoutMs,
+      signal: this.o.signal,
+      sandbox: this.o.sandbox,
+    });
     if (gate) this.o.emit({ type: 'quality_gate_failed', cycle: n, command: gate.command, output: gate.output });
     return gate;
   }
 
-  private endPhase<T extends object>(n: number, role: Role, attempts: number, outcome: PhaseOutcome, started: number, extra: T): { outcome: PhaseOutcome } & T {
+  private endPhase<T extends object>(
+    n: number,
+    role: Role,
+    attempts: number,
+    outcome: PhaseOutcome,
+    started: number,
+    extra: T,
+  ): { outcome: PhaseOutcome } & T {
     const durationMs = Date.now() - started;
     this.o.recorder.endPhase(role, attempts, outcome, durationMs, this.turnOutcome);
     this.o.emit({ type: 'phase_finished', cycle: n, role, outcome, attempts, durationMs });
@@ -376,7 +427,14 @@ export class CycleLoop {
   }
 
   /** Counts and reports a role violation, undoes the offending changes (or only `paths`), and returns the hint for the retry. */
-  private async violation(n: number, role: Role, attempt: number, violations: BoundaryViolation[], checkpoint: PhaseCheckpoint, paths?: string[]): Promise<string> {
+  private async violation(
+    n: number,
+    role: Role,
+    attempt: number,
+    violations: BoundaryViolation[],
+    checkpoint: PhaseCheckpoint,
+    paths?: string[],
+  ): Promise<string> {
     this.o.recorder.count('violations', role);
     this.o.emit({ type: 'violation', cycle: n, role, attempt, reasons: violations.map((v) => v.message) });
     await checkpoint.restore(paths);

@@ -69,13 +69,30 @@ export async function installDependencies(dir: string, options: InstallDependenc
     why = 'there is no one to ask';
   }
   if (!approved) {
-    throw new AgentError('CONFIG', `The kata's tests need '${command}' in the session worktree, which was not approved (${why}). Approve it (writes at MEDIUM) to run this kata.`, { command });
+    throw new AgentError(
+      'CONFIG',
+      `The kata's tests need '${command}' in the session worktree, which was not approved (${why}). Approve it (writes at MEDIUM) to run this kata.`,
+      { command },
+    );
   }
   log.info('installing the project’s packages in the session worktree', { command, worktree: dir });
-  const result = await runProcess({ cwd: dir, command: 'npm', args: [...INSTALL_ARGS], timeoutMs: INSTALL_TIMEOUT_MS, signal: options.signal, maxOutputBytes: 256 * 1024 });
+  const result = await runProcess({
+    cwd: dir,
+    command: 'npm',
+    args: [...INSTALL_ARGS],
+    timeoutMs: INSTALL_TIMEOUT_MS,
+    signal: options.signal,
+    maxOutputBytes: 256 * 1024,
+  });
   if (result.exitCode !== 0) {
     const tail = result.output.trim().split('\n').slice(-8).join('\n');
-    throw new AgentError('CONFIG', redactSecrets(`'${command}' failed in the session worktree (${result.timedOut ? 'timed out' : result.spawnError ? `could not start: ${result.spawnError}` : `exit code ${result.exitCode}`}):\n${tail}`), { command });
+    throw new AgentError(
+      'CONFIG',
+      redactSecrets(
+        `'${command}' failed in the session worktree (${result.timedOut ? 'timed out' : result.spawnError ? `could not start: ${result.spawnError}` : `exit code ${result.exitCode}`}):\n${tail}`,
+      ),
+      { command },
+    );
   }
   return true;
 }

@@ -15,7 +15,15 @@ import { createWorkspaceTools } from '../../tools/builtin';
 import { ToolExecutor } from '../../tools/executor';
 import { ToolRegistry } from '../../tools/registry';
 import { ROLES, type SupervisorEvent } from '../events';
-import { initRepository, inspectWorkspace, removeSessionWorktree, SESSION_BRANCH_PREFIX, sessionsDirFor, SessionWorktree, type PersonRepository } from '../git';
+import {
+  initRepository,
+  inspectWorkspace,
+  removeSessionWorktree,
+  SESSION_BRANCH_PREFIX,
+  sessionsDirFor,
+  SessionWorktree,
+  type PersonRepository,
+} from '../git';
 import { resolveKata, type Kata, type KataLanguage } from '../kata';
 import { createAgentRoleRunners } from '../roles/agentRoleRunner';
 import type { RoleRunners } from '../roles/roleRunner';
@@ -125,7 +133,11 @@ function loopGit(git: SessionWorktree): LoopGit {
 /** What `git log --format=%s` shows of a message: its first paragraph on one line (as redacted for the commit). */
 function commitSubject(message: string): string {
   const clean = redactSecrets(message).trim() || 'chore: tdd-agent commit';
-  return clean.split(/\n\s*\n/)[0]!.split('\n').map((l) => l.trim()).join(' ');
+  return clean
+    .split(/\n\s*\n/)[0]!
+    .split('\n')
+    .map((l) => l.trim())
+    .join(' ');
 }
 
 function checkAborted(signal: AbortSignal): void {
@@ -148,8 +160,15 @@ async function preflight(options: KataSessionOptions, kata: Kata, signal: AbortS
   const workspace = await inspectWorkspace(options.workspace);
   let resumed: SessionState | undefined;
   if (options.resume) {
-    if (workspace.kind !== 'repository') throw new AgentError('CONFIG', `There is no session to resume in ${workspace.path}: it is not a git repository.`, { workspace: workspace.path });
-    resumed = await findResumableSession(sessionsDirFor(workspace.repository.commonDir), kata.slug, typeof options.resume === 'string' ? options.resume : undefined);
+    if (workspace.kind !== 'repository')
+      throw new AgentError('CONFIG', `There is no session to resume in ${workspace.path}: it is not a git repository.`, {
+        workspace: workspace.path,
+      });
+    resumed = await findResumableSession(
+      sessionsDirFor(workspace.repository.commonDir),
+      kata.slug,
+      typeof options.resume === 'string' ? options.resume : undefined,
+    );
   }
   await createProcessSandbox(options.sandbox ?? 'auto', { writableRoots: [] }); // throws SANDBOX_UNAVAILABLE before anything changed
   await checkTestRunner(kata);
@@ -195,16 +214,35 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
   const { repo, created } = await openRepository(checked.workspace);
   const worktree = checked.resumed
     ? await SessionWorktree.attach(checked.resumed.git)
-    : (await SessionWorktree.create(repo, { slug: kata.slug, fromWorkingTree: options.fromWorkingTree, createdRepository: created, worktreesRoot: options.worktreesRoot })).worktree;
+    : (
+        await SessionWorktree.create(repo, {
+          slug: kata.slug,
+          fromWorkingTree: options.fromWorkingTree,
+          createdRepository: created,
+          worktreesRoot: options.worktreesRoot,
+        })
+      ).worktree;
   const dir = worktree.dir;
   const branch = worktree.info.sessionBranch;
-  const sandbox: ProcessSandbox = await createProcessSandbox(options.sandbox ?? 'auto', worktreePolicy(dir, worktree.info.commonDir));
+  const sandbox: ProcessSandbox = await createProcessSandbox(
+    options.sandbox ?? 'auto',
+    worktreePolicy(dir, worktree.info.commonDir),
+  );
   const store = new SessionStore(sessionsDirFor(worktree.info.commonDir), branch.slice(SESSION_BRANCH_PREFIX.length));
   const testTimeoutMs = options.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
   const maxCycles = options.maxCycles ?? checked.resumed?.maxCycles ?? kata.maxCycles ?? DEFAULT_MAX_CYCLES;
   const recorder = checked.resumed
     ? SessionRecorder.resume(store, checked.resumed, sandbox.kind)
-    : SessionRecorder.start(store, { kata, workspace: repo.root, branch, model: options.model, provider: options.provider, maxCycles, git: worktree.info, sandbox: sandbox.kind });
+    : SessionRecorder.start(store, {
+        kata,
+        workspace: repo.root,
+        branch,
+        model: options.model,
+        provider: options.provider,
+        maxCycles,
+        git: worktree.info,
+        sandbox: sandbox.kind,
+      });
   let mcpHub: McpHub | undefined;
   try {
     await recorder.save();
@@ -216,10 +254,15 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
     // Before any agent turn, so package.json is the scaffold's or the person's; node_modules is git-ignored.
     await installDependencies(dir, { policy: options.approvalPolicy, control: options.control, signal });
 
-    const testRunner: TestRunner = await detectTestRunner(dir, { testCommand: kata.testCommand, timeoutMs: testTimeoutMs, sandbox });
+    const testRunner: TestRunner = await detectTestRunner(dir, {
+      testCommand: kata.testCommand,
+      timeoutMs: testTimeoutMs,
+      sandbox,
+    });
     recorder.state.testCommand = testRunner.command;
     const record = (event: SupervisorEvent): void => {
-      if (event.type === 'model_called') recorder.modelCall({ promptTokens: event.promptTokens, completionTokens: event.completionTokens }, event.latencyMs);
+      if (event.type === 'model_called')
+        recorder.modelCall({ promptTokens: event.promptTokens, completionTokens: event.completionTokens }, event.latencyMs);
       emit(event);
     };
 
@@ -244,7 +287,21 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
     });
 
     const firstCycle = recorder.nextCycle;
-    emit({ type: 'session_started', kata: kata.title, branch, baseBranch: worktree.info.baseBranch, model: options.model, provider: options.provider, maxCycles, workspace: repo.root, sessionId: store.id, worktree: dir, sandbox: sandbox.description, resumedFromCycle: checked.resumed ? firstCycle : undefined, resumedTokens: checked.resumed ? checked.resumed.metrics.tokens.total : undefined });
+    emit({
+      type: 'session_started',
+      kata: kata.title,
+      branch,
+      baseBranch: worktree.info.baseBranch,
+      model: options.model,
+      provider: options.provider,
+      maxCycles,
+      workspace: repo.root,
+      sessionId: store.id,
+      worktree: dir,
+      sandbox: sandbox.description,
+      resumedFromCycle: checked.resumed ? firstCycle : undefined,
+      resumedTokens: checked.resumed ? checked.resumed.metrics.tokens.total : undefined,
+    });
     const result = await new CycleLoop({
       workspaceRoot: dir,
       kata,
@@ -252,7 +309,15 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
       testRunner,
       roles:
         options.roles ??
-        createAgentRoleRunners({ llm: options.llm, model: options.model, toolbox: executor, emit: record, configRoot: options.agentsDir, timeoutMs: options.modelTimeoutMs, streamText: options.streamRoleText }),
+        createAgentRoleRunners({
+          llm: options.llm,
+          model: options.model,
+          toolbox: executor,
+          emit: record,
+          configRoot: options.agentsDir,
+          timeoutMs: options.modelTimeoutMs,
+          streamText: options.streamRoleText,
+        }),
       maxCycles: Math.max(1, maxCycles - (firstCycle - 1)),
       firstCycle,
       recorder,
@@ -274,7 +339,10 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
   }
   if (recorder.state.status === 'completed' || recorder.state.status === 'max_cycles') {
     // Finished: the branch holds the result; the worktree is no longer needed.
-    if (await removeSessionWorktree(worktree.info).catch((err) => log.warn('could not remove the session worktree', { error: err }))) recorder.worktreeRemoved();
+    if (
+      await removeSessionWorktree(worktree.info).catch((err) => log.warn('could not remove the session worktree', { error: err }))
+    )
+      recorder.worktreeRemoved();
   }
   await recorder.save().catch((err) => log.error('could not save the session state', { error: err }));
   const summary = recorder.summary();

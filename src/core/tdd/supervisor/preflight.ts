@@ -17,13 +17,29 @@ export function commandProgram(command: string): string | undefined {
 }
 
 /** What the scaffold's projects run (TypeScript through npm: tsx is installed into the session worktree). */
-const DEFAULT_TEST_COMMANDS: Record<Kata['language'], string> = { javascript: 'node --test', typescript: 'npm test', python: 'python3 -m pytest' };
+const DEFAULT_TEST_COMMANDS: Record<Kata['language'], string> = {
+  javascript: 'node --test',
+  typescript: 'npm test',
+  python: 'python3 -m pytest',
+};
 
 /** The absolute path of `program` on PATH, or undefined. */
 async function onPath(program: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  const candidates = isAbsolute(program) || program.includes(sep) ? [program] : (env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, program));
+  const candidates =
+    isAbsolute(program) || program.includes(sep)
+      ? [program]
+      : (env.PATH ?? '')
+          .split(delimiter)
+          .filter(Boolean)
+          .map((dir) => join(dir, program));
   for (const candidate of candidates) {
-    if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
+    if (
+      await access(candidate, constants.X_OK).then(
+        () => true,
+        () => false,
+      )
+    )
+      return candidate;
   }
   return undefined;
 }
@@ -37,12 +53,20 @@ export async function checkTestRunner(kata: Kata, env: NodeJS.ProcessEnv = proce
   const command = kata.testCommand ?? DEFAULT_TEST_COMMANDS[kata.language];
   const program = commandProgram(command);
   if (program && !(await onPath(program, env))) {
-    throw new AgentError('CONFIG', `The kata's tests run with '${command}', but '${program}' is not installed or not on PATH. Install it, then start again.`, { command, program });
+    throw new AgentError(
+      'CONFIG',
+      `The kata's tests run with '${command}', but '${program}' is not installed or not on PATH. Install it, then start again.`,
+      { command, program },
+    );
   }
   if (kata.language === 'python' && /\bpytest\b/.test(command) && program && /^python/.test(program)) {
     const probe = await runProcess({ cwd: tmpdir(), command: program, args: ['-c', 'import pytest'], env, timeoutMs: 20_000 });
     if (probe.exitCode !== 0) {
-      throw new AgentError('CONFIG', `pytest is not installed for ${program} (python3 -m pip install pytest), and the kata's tests need it.`, { command, program });
+      throw new AgentError(
+        'CONFIG',
+        `pytest is not installed for ${program} (python3 -m pip install pytest), and the kata's tests need it.`,
+        { command, program },
+      );
     }
   }
 }
@@ -65,15 +89,22 @@ export async function isBundledKata(kata: Kata): Promise<boolean> {
  * starts, so a person approves it at HIGH first (shown in full). `--yes=HIGH` or a HIGH `allow` rule
  * counts as that approval; denied, timed out or nobody to ask is a CONFIG refusal before anything changed.
  */
-export async function approveKataCommands(kata: Kata, options: { policy?: ApprovalPolicyConfig; control?: ControlProtocol; signal?: AbortSignal }): Promise<void> {
+export async function approveKataCommands(
+  kata: Kata,
+  options: { policy?: ApprovalPolicyConfig; control?: ControlProtocol; signal?: AbortSignal },
+): Promise<void> {
   if (!kata.testCommand || (await isBundledKata(kata))) return;
   const verdict = new ApprovalPolicy(options.policy ?? {}).decideLevel('HIGH');
   if (verdict.rule === 'allow') return;
   const refuse = (why: string): never => {
-    throw new AgentError('KATA_NOT_APPROVED', `The kata ${kata.fileName ?? kata.title} runs its own test command '${kata.testCommand}', which was not approved (${why}). Nothing was changed.`, {
-      kata: kata.fileName,
-      testCommand: kata.testCommand,
-    });
+    throw new AgentError(
+      'KATA_NOT_APPROVED',
+      `The kata ${kata.fileName ?? kata.title} runs its own test command '${kata.testCommand}', which was not approved (${why}). Nothing was changed.`,
+      {
+        kata: kata.fileName,
+        testCommand: kata.testCommand,
+      },
+    );
   };
   if (verdict.rule === 'deny') refuse(verdict.reason);
   if (!options.control) refuse('there is no one to ask; approve HIGH actions to allow it');

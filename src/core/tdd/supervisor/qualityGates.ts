@@ -19,9 +19,21 @@ export async function runQualityGates(
   options: { timeoutMs: number; signal?: AbortSignal; sandbox?: ProcessSandbox },
 ): Promise<GateFailure | undefined> {
   for (const command of commands) {
-    const result = await runProcess({ cwd, command, shell: true, timeoutMs: options.timeoutMs, signal: options.signal, maxOutputBytes: 64 * 1024, sandbox: options.sandbox });
+    const result = await runProcess({
+      cwd,
+      command,
+      shell: true,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      maxOutputBytes: 64 * 1024,
+      sandbox: options.sandbox,
+    });
     if (result.exitCode !== 0) {
-      const why = result.timedOut ? `timed out after ${options.timeoutMs} ms` : result.spawnError ? `could not start: ${result.spawnError}` : `exit code ${result.exitCode}`;
+      const why = result.timedOut
+        ? `timed out after ${options.timeoutMs} ms`
+        : result.spawnError
+          ? `could not start: ${result.spawnError}`
+          : `exit code ${result.exitCode}`;
       // The output becomes an event and a hint: a gate that prints a key (from a config file, say) must not leak it.
       return { command: redactSecrets(command), output: redactSecrets(`${command}: ${why}\n${result.output}`) };
     }

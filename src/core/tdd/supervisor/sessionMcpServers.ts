@@ -30,14 +30,20 @@ function mcpWarning(status: McpServerStatus): string {
  * not start or does not answer is logged as a warning and left out. Never throws; call `hub.close()` at
  * the end of the session (it stops every child process and unregisters the tools).
  */
-export async function connectSessionMcpServers(registry: ToolRegistry, servers: readonly McpServerConfig[], workspace: string, signal?: AbortSignal): Promise<SessionMcpServers> {
+export async function connectSessionMcpServers(
+  registry: ToolRegistry,
+  servers: readonly McpServerConfig[],
+  workspace: string,
+  signal?: AbortSignal,
+): Promise<SessionMcpServers> {
   const hub = new McpHub(registry, { logger: hubLogger() });
   const configs = servers.map((server) => (server.transport === 'stdio' && !server.cwd ? { ...server, cwd: workspace } : server));
   // Copies: the hub keeps updating its own status objects (e.g. to `closed` at the end).
   const statuses = (await hub.connectAll(configs, signal)).map((s) => ({ ...s, tools: [...s.tools] }));
   for (const status of statuses) {
     if (status.state === 'failed') log.warn(mcpWarning(status), { server: status.name, error_code: status.error?.error_code });
-    else if (status.state === 'connected') log.info(`MCP server "${status.name}" connected`, { server: status.name, tools: status.tools });
+    else if (status.state === 'connected')
+      log.info(`MCP server "${status.name}" connected`, { server: status.name, tools: status.tools });
   }
   return { hub, statuses };
 }

@@ -1,6 +1,15 @@
 import type { ErrorInfo } from '../../errors/agentError';
 import type { TokenUsage } from '../../llm/types';
-import { SUCCESSFUL_PHASE_OUTCOMES, type CycleOutcome, type Phase, type PhaseOutcome, type Role, type RoleErrorCode, type SessionStatus, type TestCounts } from '../events';
+import {
+  SUCCESSFUL_PHASE_OUTCOMES,
+  type CycleOutcome,
+  type Phase,
+  type PhaseOutcome,
+  type Role,
+  type RoleErrorCode,
+  type SessionStatus,
+  type TestCounts,
+} from '../events';
 import type { SessionGitInfo } from '../git';
 import type { Kata } from '../kata';
 import { emptySessionMetrics, newCycleState, type CycleState, type RoleResult, type SessionState } from '../session/sessionState';
@@ -20,7 +29,11 @@ export interface TurnOutcome {
 /** Counters the loop bumps; each also lands on the phase record of the role that caused it. */
 export type SessionCounter = 'overshoots' | 'violations' | 'retries' | 'reverts';
 
-const PHASE_OF: Record<Role, Exclude<Phase, 'DONE'>> = { tester: 'TESTING', implementer: 'IMPLEMENTING', refactorer: 'REFACTORING' };
+const PHASE_OF: Record<Role, Exclude<Phase, 'DONE'>> = {
+  tester: 'TESTING',
+  implementer: 'IMPLEMENTING',
+  refactorer: 'REFACTORING',
+};
 
 /** What a new session starts with. */
 export interface NewSessionInfo {
@@ -65,7 +78,17 @@ export class SessionRecorder {
         version: 2,
         id: store.id,
         status: 'running',
-        kata: { title: kata.title, slug: kata.slug, description: kata.description, language: kata.language, testCommand: kata.testCommand, sourceDir: kata.sourceDir, testDir: kata.testDir, maxCycles: kata.maxCycles, fileName: kata.fileName },
+        kata: {
+          title: kata.title,
+          slug: kata.slug,
+          description: kata.description,
+          language: kata.language,
+          testCommand: kata.testCommand,
+          sourceDir: kata.sourceDir,
+          testDir: kata.testDir,
+          maxCycles: kata.maxCycles,
+          fileName: kata.fileName,
+        },
         workspace: info.workspace,
         branch: info.branch,
         git: info.git,
@@ -125,7 +148,13 @@ export class SessionRecorder {
   }
 
   /** A role's phase ended; its counters since the phase began and the result of its turn go on the record. */
-  endPhase(role: Role, attempts: number, outcome: PhaseOutcome, durationMs: number, turn: TurnOutcome = { filesModified: [], testsPassed: 0 }): void {
+  endPhase(
+    role: Role,
+    attempts: number,
+    outcome: PhaseOutcome,
+    durationMs: number,
+    turn: TurnOutcome = { filesModified: [], testsPassed: 0 },
+  ): void {
     const cycle = this.current;
     const duration = Math.round(durationMs);
     this.state.metrics.phaseDurationsMs[PHASE_OF[role]] += duration;
@@ -138,7 +167,14 @@ export class SessionRecorder {
       tests_passed: turn.testsPassed,
       overshoot_detected: counters.overshoots > 0,
       commits_made: this.pendingCommits[role],
-      ...(!success && outcome !== 'cancelled' ? { error: turn.error ?? { error_code: 'EXECUTION_FAILED', message: `The ${role} did not reach its goal in ${attempts} attempt(s).` } } : {}),
+      ...(!success && outcome !== 'cancelled'
+        ? {
+            error: turn.error ?? {
+              error_code: 'EXECUTION_FAILED',
+              message: `The ${role} did not reach its goal in ${attempts} attempt(s).`,
+            },
+          }
+        : {}),
     };
     cycle.phases.push({ role, attempts, outcome, durationMs: duration, ...counters, result });
     this.pending[role] = { overshoots: 0, violations: 0, reverts: 0 };
@@ -226,7 +262,13 @@ export class SessionRecorder {
           outcome: c.outcome as CycleOutcome,
           commit: c.commits.refactor ?? c.commits.green ?? null,
           tests: { passed: c.tests?.passed ?? 0, failed: c.tests?.failed ?? 0 },
-          phases: c.phases.map((p) => ({ role: p.role, attempts: p.attempts, outcome: p.outcome, duration_ms: p.durationMs, ...(p.result ?? {}) })),
+          phases: c.phases.map((p) => ({
+            role: p.role,
+            attempts: p.attempts,
+            outcome: p.outcome,
+            duration_ms: p.durationMs,
+            ...(p.result ?? {}),
+          })),
         })),
       session: {
         id: state.id,
@@ -236,7 +278,16 @@ export class SessionRecorder {
         worktree: state.worktreeKept ? state.git.worktree : null,
         sandbox: state.sandbox ?? 'none',
       },
-      totals: { cycles: m.cycles, commits: m.commits, tests_passed: m.testsPassing, overshoots: m.overshoots, violations: m.violations, retries: m.retries, reverts: m.reverts, tokens: m.tokens.total },
+      totals: {
+        cycles: m.cycles,
+        commits: m.commits,
+        tests_passed: m.testsPassing,
+        overshoots: m.overshoots,
+        violations: m.violations,
+        retries: m.retries,
+        reverts: m.reverts,
+        tokens: m.tokens.total,
+      },
       ...(state.error ? { error: state.error } : {}),
     };
   }

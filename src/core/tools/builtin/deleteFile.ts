@@ -22,12 +22,15 @@ export const deleteFileTool = defineTool({
   category: 'file',
   dangerLevel: 'HIGH',
   parameters: deleteFileParameters,
-  preview: (params, { workspaceRoot }) => fileDiffPreview(workspaceRoot, params.path, (before) => (before === undefined ? undefined : { after: undefined })),
+  preview: (params, { workspaceRoot }) =>
+    fileDiffPreview(workspaceRoot, params.path, (before) => (before === undefined ? undefined : { after: undefined })),
   async execute(params, context) {
     const target = await resolveWorkspacePath(context, params.path, 'delete');
     const info = await lstat(target.absolute).catch(() => undefined);
     const fail = (why: string): never => {
-      throw new BuiltinToolError('delete_file', `Cannot delete '${target.relative}': ${why}. Nothing was changed.`, { path: target.relative });
+      throw new BuiltinToolError('delete_file', `Cannot delete '${target.relative}': ${why}. Nothing was changed.`, {
+        path: target.relative,
+      });
     };
     if (!info) return fail('it does not exist');
     if (info.isDirectory()) return fail('it is a folder; delete_file removes single files only');

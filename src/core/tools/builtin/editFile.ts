@@ -10,7 +10,12 @@ import { diffStats, fileChangeDiff, type FileChangeData } from './writeFile';
 /** Parameters of `edit_file`. */
 export const editFileParameters = z.object({
   path: z.string().describe('File to edit, relative to the workspace root.'),
-  search: z.string().min(1).describe('Exact text to find, including whitespace and indentation. It must appear exactly once unless replace_all is true.'),
+  search: z
+    .string()
+    .min(1)
+    .describe(
+      'Exact text to find, including whitespace and indentation. It must appear exactly once unless replace_all is true.',
+    ),
   replace: z.string().describe('Text to put in place of the search text.'),
   replace_all: z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one (default false).'),
 });
@@ -38,7 +43,10 @@ export function planEdit(text: string, search: string, replace: string, replaceA
     count = countOccurrences(text, search);
   }
   if (count === 0) {
-    return { ok: false, reason: 'the search text was not found. Read the file again and copy the exact text, including whitespace and indentation' };
+    return {
+      ok: false,
+      reason: 'the search text was not found. Read the file again and copy the exact text, including whitespace and indentation',
+    };
   }
   if (count > 1 && !replaceAll) {
     return {
@@ -71,17 +79,25 @@ export const editFileTool = defineTool({
     const target = await resolveWorkspacePath(context, params.path, 'write');
     const existing = await withFsErrors('edit_file', 'read', target.relative, () => readExistingFile(target.absolute));
     const fail = (why: string): never => {
-      throw new BuiltinToolError('edit_file', `Cannot edit '${target.relative}': ${why}. Nothing was changed.`, { path: target.relative });
+      throw new BuiltinToolError('edit_file', `Cannot edit '${target.relative}': ${why}. Nothing was changed.`, {
+        path: target.relative,
+      });
     };
     if (existing.kind === 'missing') return fail('it does not exist (use write_file to create it)');
-    if (existing.kind !== 'text') return fail(`it is ${existing.kind === 'directory' ? 'a folder' : 'not an editable text file'}`);
+    if (existing.kind !== 'text')
+      return fail(`it is ${existing.kind === 'directory' ? 'a folder' : 'not an editable text file'}`);
     const plan = planEdit(existing.text, params.search, params.replace, params.replace_all ?? false);
     if (!plan.ok) return fail(plan.reason);
     context.signal.throwIfAborted();
     await withFsErrors('edit_file', 'write', target.relative, () => writeFile(target.absolute, plan.text, 'utf8'));
     const diff = fileChangeDiff(existing.text, plan.text, target.relative);
     const { added, removed } = diffStats(diff);
-    const data: FileChangeData = { path: target.relative, bytes: Buffer.byteLength(plan.text), diff, replacements: plan.replacements };
+    const data: FileChangeData = {
+      path: target.relative,
+      bytes: Buffer.byteLength(plan.text),
+      diff,
+      replacements: plan.replacements,
+    };
     context.logger.debug('edit_file', { path: target.relative, replacements: plan.replacements });
     const times = plan.replacements === 1 ? '1 replacement' : `${plan.replacements} replacements`;
     return { content: `Edited '${target.relative}' (${times}, +${added} -${removed} lines).`, data };

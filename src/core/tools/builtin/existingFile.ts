@@ -22,7 +22,8 @@ export async function readExistingFile(absolute: string): Promise<ExistingFile> 
   try {
     info = await stat(absolute);
   } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT' || (error as { code?: string }).code === 'ENOTDIR') return { kind: 'missing' };
+    if ((error as { code?: string }).code === 'ENOENT' || (error as { code?: string }).code === 'ENOTDIR')
+      return { kind: 'missing' };
     throw error;
   }
   if (info.isDirectory()) return { kind: 'directory' };

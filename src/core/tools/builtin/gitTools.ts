@@ -56,7 +56,8 @@ export const gitDiffParameters = z.object({
 /** `git_diff` (SAFE): the unstaged (or staged) diff of the workspace or one path, capped with a marker. */
 export const gitDiffTool = defineTool({
   name: 'git_diff',
-  description: 'Show the git diff of the workspace (unstaged by default, or staged), optionally for one path. Untracked files are not included.',
+  description:
+    'Show the git diff of the workspace (unstaged by default, or staged), optionally for one path. Untracked files are not included.',
   category: 'git',
   dangerLevel: 'SAFE',
   parameters: gitDiffParameters,
@@ -70,7 +71,10 @@ export const gitDiffTool = defineTool({
     const which = params.staged ? 'staged' : 'unstaged';
     if (diff.trim() === '') {
       const hint = params.staged ? '' : ' (untracked files are not shown; see git_status)';
-      return { content: `No ${which} changes${target.relative === '.' ? '' : ` in '${target.relative}'`}${hint}.`, data: { diff: '', staged: !!params.staged } };
+      return {
+        content: `No ${which} changes${target.relative === '.' ? '' : ` in '${target.relative}'`}${hint}.`,
+        data: { diff: '', staged: !!params.staged },
+      };
     }
     const shown = truncateText(diff, DEFAULT_MAX_CONTENT_CHARS, 'ask for one path at a time');
     return { content: shown.text, data: { diff: shown.text, staged: !!params.staged, truncated: shown.truncated } };
@@ -83,7 +87,9 @@ export const gitCommitParameters = z.object({
   stage_all: z
     .boolean()
     .optional()
-    .describe('Stage every change in the workspace (git add -A) before committing (default true). false commits only what is already staged.'),
+    .describe(
+      'Stage every change in the workspace (git add -A) before committing (default true). false commits only what is already staged.',
+    ),
 });
 
 /** What `git_commit` returns as `data`. */
@@ -147,20 +153,34 @@ export const gitCommitTool = defineTool({
     });
     if (staged.trim() === '') {
       const note = leftOut.length > 0 ? ` Secret files are never committed by this tool: ${leftOut.join(', ')}.` : '';
-      throw new BuiltinToolError('git_commit', `Nothing to commit: there are no staged changes.${note} Nothing was committed.`, { staged: [], leftOut });
+      throw new BuiltinToolError('git_commit', `Nothing to commit: there are no staged changes.${note} Nothing was committed.`, {
+        staged: [],
+        leftOut,
+      });
     }
     const name = (await git.getConfig('user.name')).value;
     const email = (await git.getConfig('user.email')).value;
     const fallbackAuthor = !name || !email;
     const committer = fallbackAuthor
-      ? workspaceGit(root, context.signal, [`user.name=${name || FALLBACK_GIT_IDENTITY.name}`, `user.email=${email || FALLBACK_GIT_IDENTITY.email}`])
+      ? workspaceGit(root, context.signal, [
+          `user.name=${name || FALLBACK_GIT_IDENTITY.name}`,
+          `user.email=${email || FALLBACK_GIT_IDENTITY.email}`,
+        ])
       : git;
     const message = redactSecrets(params.message);
     const result = await committer.commit(message).catch((error: unknown) => {
-      throw gitFailure('git_commit', 'git commit (a hook may have rejected it)', error, 'Nothing was committed; the changes stay staged.');
+      throw gitFailure(
+        'git_commit',
+        'git commit (a hook may have rejected it)',
+        error,
+        'Nothing was committed; the changes stay staged.',
+      );
     });
     if (!result.commit) {
-      throw new BuiltinToolError('git_commit', 'git commit did not create a commit. Nothing was committed; the changes stay staged.');
+      throw new BuiltinToolError(
+        'git_commit',
+        'git commit did not create a commit. Nothing was committed; the changes stay staged.',
+      );
     }
     const data: GitCommitData = { commit: result.commit, branch: result.branch, ...result.summary, fallbackAuthor, leftOut };
     const { changes, insertions, deletions } = result.summary;

@@ -27,14 +27,31 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as 
 /** Parameters of `http_request`. */
 export const httpRequestParameters = z.object({
   method: z.enum(METHODS).optional().describe('HTTP method (default GET).'),
-  url: z.string().min(1).describe('Absolute http:// or https:// URL. Private, loopback and cloud-metadata addresses are refused.'),
+  url: z
+    .string()
+    .min(1)
+    .describe('Absolute http:// or https:// URL. Private, loopback and cloud-metadata addresses are refused.'),
   headers: z.record(z.string(), z.string()).optional().describe('Request headers as name → value.'),
   body: z.string().optional().describe('Request body (text, e.g. JSON).'),
-  timeout_seconds: z.number().int().min(1).optional().describe('Give up after this many seconds. Capped by the session limit, which is also the default.'),
+  timeout_seconds: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('Give up after this many seconds. Capped by the session limit, which is also the default.'),
 });
 
 /** Response headers worth showing to the model; the rest (cookies and the like) are left out. */
-const SHOWN_HEADERS = ['content-type', 'content-length', 'location', 'retry-after', 'cache-control', 'etag', 'last-modified', 'www-authenticate'];
+const SHOWN_HEADERS = [
+  'content-type',
+  'content-length',
+  'location',
+  'retry-after',
+  'cache-control',
+  'etag',
+  'last-modified',
+  'www-authenticate',
+];
 const BINARY_TYPE = /^(image|audio|video|font)\/|application\/(octet-stream|zip|gzip|pdf|x-tar|wasm)/i;
 
 /** What `http_request` returns as `data`. */
@@ -69,13 +86,23 @@ export function createHttpRequestTool(options: HttpRequestOptions = {}) {
     category: 'http',
     dangerLevel: 'HIGH',
     parameters: httpRequestParameters,
-    preview: (params) => ({ kind: 'request', method: params.method ?? 'GET', url: params.url, hasBody: params.body !== undefined }),
+    preview: (params) => ({
+      kind: 'request',
+      method: params.method ?? 'GET',
+      url: params.url,
+      hasBody: params.body !== undefined,
+    }),
     async execute(params, context) {
       const method = params.method ?? 'GET';
       const target = await vetUrl(params.url, { allowHosts: options.allowHosts, resolve: options.resolve });
       const timeoutMs = Math.min(ceilingMs, (params.timeout_seconds ?? Infinity) * 1000);
       context.logger.debug('http_request', { method, url: target.url.origin, address: target.address });
-      const raw = await send(target.url, method, params, { lookup: pinnedLookup(target), timeoutMs, maxBytes, signal: context.signal });
+      const raw = await send(target.url, method, params, {
+        lookup: pinnedLookup(target),
+        timeoutMs,
+        maxBytes,
+        signal: context.signal,
+      });
 
       const headers: Record<string, string> = {};
       for (const name of SHOWN_HEADERS) {
@@ -93,11 +120,16 @@ export function createHttpRequestTool(options: HttpRequestOptions = {}) {
         bytes: raw.body.length,
         truncated: raw.truncated,
       };
-      const lines = [`HTTP ${data.status} ${data.statusText}`.trim(), ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), ''];
+      const lines = [
+        `HTTP ${data.status} ${data.statusText}`.trim(),
+        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+        '',
+      ];
       if (binary) lines.push(`(binary body of ${data.bytes} bytes not shown)`);
       else lines.push(body);
       if (raw.truncated) lines.push(`…[response truncated at ${maxBytes} bytes]`);
-      if (data.status >= 300 && data.status < 400 && headers.location) lines.push(`(redirect to ${headers.location} not followed)`);
+      if (data.status >= 300 && data.status < 400 && headers.location)
+        lines.push(`(redirect to ${headers.location} not followed)`);
       return { content: lines.join('\n'), data };
     },
   });
@@ -129,7 +161,12 @@ function send(
       return;
     }
     const timer = setTimeout(() => {
-      finish(new AgentError('TIMEOUT', `No complete response from ${url.origin} within ${formatDuration(limits.timeoutMs)}; the request was abandoned.`));
+      finish(
+        new AgentError(
+          'TIMEOUT',
+          `No complete response from ${url.origin} within ${formatDuration(limits.timeoutMs)}; the request was abandoned.`,
+        ),
+      );
       request.destroy();
     }, limits.timeoutMs);
     const onAbort = (): void => {
@@ -140,7 +177,11 @@ function send(
     else limits.signal.addEventListener('abort', onAbort, { once: true });
 
     request.on('error', (error) => {
-      finish(new AgentError('CONNECTION', `The request to ${url.origin} failed: ${error.message}.`, { code: (error as { code?: string }).code }));
+      finish(
+        new AgentError('CONNECTION', `The request to ${url.origin} failed: ${error.message}.`, {
+          code: (error as { code?: string }).code,
+        }),
+      );
     });
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
@@ -159,7 +200,9 @@ function send(
         size += chunk.length;
       });
       response.on('end', () => done(false));
-      response.on('error', (error) => finish(new AgentError('CONNECTION', `The response from ${url.origin} broke off: ${error.message}.`)));
+      response.on('error', (error) =>
+        finish(new AgentError('CONNECTION', `The response from ${url.origin} broke off: ${error.message}.`)),
+      );
     });
     if (params.body !== undefined) request.end(params.body);
     else request.end();

@@ -5,9 +5,21 @@ export { readFileTool, createReadFileTool, readFileParameters } from './readFile
 export { writeFileTool, writeFileParameters, type FileChangeData } from './writeFile';
 export { editFileTool, editFileParameters, planEdit, type PlannedEdit } from './editFile';
 export { deleteFileTool, deleteFileParameters } from './deleteFile';
-export { listFilesTool, createListFilesTool, createWorkspaceListFilesTool, listFilesParameters, type ListFilesData } from './listFiles';
+export {
+  listFilesTool,
+  createListFilesTool,
+  createWorkspaceListFilesTool,
+  listFilesParameters,
+  type ListFilesData,
+} from './listFiles';
 export { searchFilesTool, searchFilesParameters, type SearchMatch } from './searchFiles';
-export { runCommandTool, createRunCommandTool, runCommandParameters, type RunCommandOptions, type RunCommandData } from './runCommand';
+export {
+  runCommandTool,
+  createRunCommandTool,
+  runCommandParameters,
+  type RunCommandOptions,
+  type RunCommandData,
+} from './runCommand';
 export { createRunTestsTool, runTestsParameters, type RunTestsOptions } from './runTests';
 export { gitStatusTool, gitDiffTool, gitCommitTool, type GitStatusData, type GitCommitData } from './gitTools';
 export { createHttpRequestTool, httpRequestParameters, type HttpRequestOptions, type HttpResponseData } from './httpRequest';

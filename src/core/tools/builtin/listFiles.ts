@@ -8,10 +8,7 @@ import { walkWorkspace } from './workspaceWalk';
 /** Default cap on the entries `list_files` returns. */
 export const DEFAULT_MAX_LIST_ENTRIES = 500;
 
-const pathField = z
-  .string()
-  .optional()
-  .describe('Folder relative to the workspace root; omit for all.');
+const pathField = z.string().optional().describe('Folder relative to the workspace root; omit for all.');
 
 /** Parameters of the workspace `list_files` (exactly `{ path? }`, as the TDD roles use it). */
 export const listFilesWorkspaceParameters = z.object({ path: pathField });
@@ -29,14 +26,24 @@ export interface ListFilesData {
   truncated: boolean;
 }
 
-async function listFiles(context: ToolContext, input: string | undefined, recursive: boolean, maxEntries: number): Promise<ToolOutput> {
+async function listFiles(
+  context: ToolContext,
+  input: string | undefined,
+  recursive: boolean,
+  maxEntries: number,
+): Promise<ToolOutput> {
   const target = await resolveWorkspacePath(context, input ?? '.', 'read');
   const info = await stat(target.absolute).catch(() => undefined);
-  if (!info) throw new BuiltinToolError('list_files', `Cannot list '${target.relative}': it does not exist.`, { path: target.relative });
+  if (!info)
+    throw new BuiltinToolError('list_files', `Cannot list '${target.relative}': it does not exist.`, { path: target.relative });
   if (!info.isDirectory()) {
-    throw new BuiltinToolError('list_files', `Cannot list '${target.relative}': it is a file, not a folder. Use read_file to read it.`, {
-      path: target.relative,
-    });
+    throw new BuiltinToolError(
+      'list_files',
+      `Cannot list '${target.relative}': it is a file, not a folder. Use read_file to read it.`,
+      {
+        path: target.relative,
+      },
+    );
   }
   const entries: ListFilesData['entries'] = [];
   const lines: string[] = [];
@@ -53,20 +60,26 @@ async function listFiles(context: ToolContext, input: string | undefined, recurs
   }
   lines.sort();
   const where = target.relative === '.' ? 'the workspace' : `'${target.relative}'`;
-  const header = entries.length === 0 ? `${where} is empty.` : `${entries.length} entries in ${where}${recursive ? ' (recursive)' : ''}:`;
+  const header =
+    entries.length === 0 ? `${where} is empty.` : `${entries.length} entries in ${where}${recursive ? ' (recursive)' : ''}:`;
   if (truncated) lines.push(`…[truncated at ${maxEntries} entries; list a sub-folder to see more]`);
   const data: ListFilesData = { path: target.relative, entries, truncated };
   return { content: [header, ...lines].join('\n'), data };
 }
 
-function defineListFiles(parameters: typeof listFilesParameters | typeof listFilesWorkspaceParameters, description: string, maxEntries: number) {
+function defineListFiles(
+  parameters: typeof listFilesParameters | typeof listFilesWorkspaceParameters,
+  description: string,
+  maxEntries: number,
+) {
   return defineTool({
     name: 'list_files',
     description,
     category: 'file',
     dangerLevel: 'SAFE',
     parameters,
-    execute: (params: { path?: string; recursive?: boolean }, context) => listFiles(context, params.path, params.recursive ?? true, maxEntries),
+    execute: (params: { path?: string; recursive?: boolean }, context) =>
+      listFiles(context, params.path, params.recursive ?? true, maxEntries),
   });
 }
 

@@ -18,7 +18,11 @@ const builtinTools = new Map(createBuiltinTools().map((tool) => [tool.name, tool
  * without a preview, for parameters that fail the tool's schema, and for calls that would fail (e.g. an
  * edit whose search text is absent): the call then reports its own error.
  */
-export async function previewToolCall(name: string, params: unknown, workspaceRoot: string): Promise<ToolCallPreview | undefined> {
+export async function previewToolCall(
+  name: string,
+  params: unknown,
+  workspaceRoot: string,
+): Promise<ToolCallPreview | undefined> {
   const tool = builtinTools.get(name);
   if (!tool?.preview) return undefined;
   const parsed = tool.parameters.safeParse(params);

@@ -26,7 +26,10 @@ export function createReadFileTool(options: { maxChars?: number } = {}) {
       const target = await resolveWorkspacePath(context, params.path, 'read');
       const file = await withFsErrors('read_file', 'read', target.relative, () => readExistingFile(target.absolute));
       const fail = (why: string): never => {
-        throw new BuiltinToolError('read_file', `Cannot read '${target.relative}': ${why}`, { path: target.relative, kind: file.kind });
+        throw new BuiltinToolError('read_file', `Cannot read '${target.relative}': ${why}`, {
+          path: target.relative,
+          kind: file.kind,
+        });
       };
       if (file.kind === 'missing') return fail('it does not exist. Use list_files to see which files exist.');
       if (file.kind === 'directory') return fail('it is a folder. Use list_files to see what it contains.');

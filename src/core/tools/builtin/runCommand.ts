@@ -21,7 +21,10 @@ export interface RunCommandOptions {
 
 /** Parameters of `run_command`. */
 export const runCommandParameters = z.object({
-  command: z.string().min(1).describe('Shell command line, run with /bin/sh in the workspace root (e.g. "npm test -- --grep add").'),
+  command: z
+    .string()
+    .min(1)
+    .describe('Shell command line, run with /bin/sh in the workspace root (e.g. "npm test -- --grep add").'),
   timeout_seconds: z
     .number()
     .int()
@@ -61,8 +64,17 @@ export function createRunCommandTool(options: RunCommandOptions = {}) {
       const timeoutMs = Math.min(ceilingMs, (params.timeout_seconds ?? Infinity) * 1000);
       const cwd = await realpath(context.workspaceRoot);
       context.logger.debug('run_command', { command: params.command, timeoutMs });
-      const result = await runProcess({ cwd, command: params.command, shell: true, timeoutMs, maxOutputBytes, signal: context.signal, sandbox: context.sandbox });
-      if (result.cancelled) throw new AgentError('CANCELLED', `The command was cancelled and its process group killed: ${params.command}`);
+      const result = await runProcess({
+        cwd,
+        command: params.command,
+        shell: true,
+        timeoutMs,
+        maxOutputBytes,
+        signal: context.signal,
+        sandbox: context.sandbox,
+      });
+      if (result.cancelled)
+        throw new AgentError('CANCELLED', `The command was cancelled and its process group killed: ${params.command}`);
       const status = result.spawnError
         ? `[could not start: ${result.spawnError}]`
         : result.timedOut
@@ -77,7 +89,10 @@ export function createRunCommandTool(options: RunCommandOptions = {}) {
         truncated: result.truncated,
         durationMs: result.durationMs,
       };
-      return { content: `$ ${redactSecrets(params.command)}\n${output}${output.endsWith('\n') || output === '' ? '' : '\n'}${status}${notes}`, data };
+      return {
+        content: `$ ${redactSecrets(params.command)}\n${output}${output.endsWith('\n') || output === '' ? '' : '\n'}${status}${notes}`,
+        data,
+      };
     },
   });
 }

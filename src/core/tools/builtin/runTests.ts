@@ -59,19 +59,29 @@ export function createRunTestsTool(options: RunTestsOptions = {}) {
     dangerLevel: 'MEDIUM',
     parameters: runTestsParameters,
     // run_tests takes no parameters: its approval card shows the command line the runner will run.
-    ...(options.testRunner ? { preview: () => ({ kind: 'command' as const, commandLine: options.testRunner?.command ?? '' }) } : {}),
+    ...(options.testRunner
+      ? { preview: () => ({ kind: 'command' as const, commandLine: options.testRunner?.command ?? '' }) }
+      : {}),
     async execute(_params, context) {
       const runner = options.testRunner;
       if (!runner) {
-        throw new BuiltinToolError('run_tests', 'No test runner is configured for this workspace, so no tests were run. Ask the person to configure one.');
+        throw new BuiltinToolError(
+          'run_tests',
+          'No test runner is configured for this workspace, so no tests were run. Ask the person to configure one.',
+        );
       }
       context.logger.debug('run_tests', { runner: runner.name, command: runner.command });
       const result = await runner.run({ signal: context.signal, timeoutMs: options.timeoutMs });
-      if (result.status === 'cancelled') throw new AgentError('CANCELLED', 'The test run was cancelled.', { command: result.command });
+      if (result.status === 'cancelled')
+        throw new AgentError('CANCELLED', 'The test run was cancelled.', { command: result.command });
       // Runners print the workspace's absolute path on every line; written `.` it says the same in fewer tokens.
       // Runtime stack frames, timings and the runner's platform header are left out (compactTestOutput).
       const local = (text: string) => compactTestOutput(relativeToWorkspace(text, context.workspaceRoot));
-      const output = truncateText(redactSecrets(local(result.output)), DEFAULT_MAX_CONTENT_CHARS, 'the test output is longer').text;
+      const output = truncateText(
+        redactSecrets(local(result.output)),
+        DEFAULT_MAX_CONTENT_CHARS,
+        'the test output is longer',
+      ).text;
       const summary = summarize(result.reason ? { ...result, reason: local(result.reason) } : result);
       return { content: `$ ${result.command}\n${summary}\n\n${output}`, data: result };
     },

@@ -17,7 +17,10 @@ const MAX_REGEX_LINE_CHARS = 10_000;
 export const searchFilesParameters = z.object({
   query: z.string().min(1).describe('Text to find. Literal unless regex is true.'),
   regex: z.boolean().optional().describe('Treat query as a JavaScript regular expression (default false).'),
-  path: z.string().optional().describe('Folder (or single file) to search, relative to the workspace root. Default: the whole workspace.'),
+  path: z
+    .string()
+    .optional()
+    .describe('Folder (or single file) to search, relative to the workspace root. Default: the whole workspace.'),
   case_sensitive: z.boolean().optional().describe('Match letter case exactly (default true).'),
   max_results: z.number().int().min(1).max(1000).optional().describe('Stop after this many matching lines (default 100).'),
 });
@@ -37,7 +40,8 @@ export interface SearchMatch {
  */
 export const searchFilesTool = defineTool({
   name: 'search_files',
-  description: 'Search the text of workspace files for a literal string or a regular expression. Returns path:line: text for each match.',
+  description:
+    'Search the text of workspace files for a literal string or a regular expression. Returns path:line: text for each match.',
   category: 'search',
   dangerLevel: 'SAFE',
   parameters: searchFilesParameters,
@@ -50,7 +54,12 @@ export const searchFilesTool = defineTool({
       try {
         pattern = new RegExp(params.query, caseSensitive ? '' : 'i');
       } catch (error) {
-        throw new BuiltinToolError('search_files', `Invalid regular expression: ${(error as Error).message}`, { query: params.query }, 'VALIDATION');
+        throw new BuiltinToolError(
+          'search_files',
+          `Invalid regular expression: ${(error as Error).message}`,
+          { query: params.query },
+          'VALIDATION',
+        );
       }
       matches = (line) => line.length <= MAX_REGEX_LINE_CHARS && pattern.test(line);
     } else {
@@ -60,7 +69,10 @@ export const searchFilesTool = defineTool({
 
     const target = await resolveWorkspacePath(context, params.path ?? '.', 'read');
     const info = await stat(target.absolute).catch(() => undefined);
-    if (!info) throw new BuiltinToolError('search_files', `Cannot search '${target.relative}': it does not exist.`, { path: target.relative });
+    if (!info)
+      throw new BuiltinToolError('search_files', `Cannot search '${target.relative}': it does not exist.`, {
+        path: target.relative,
+      });
     const files: AsyncIterable<WalkEntry> | WalkEntry[] = info.isDirectory()
       ? walkWorkspace(target.root, target.absolute, { recursive: true, signal: context.signal })
       : [{ absolute: target.absolute, relative: target.relative, kind: 'file', skipped: false }];
@@ -83,7 +95,11 @@ export const searchFilesTool = defineTool({
           break outer;
         }
         const text = lines[i]!.trim();
-        results.push({ path: file.relative, line: i + 1, text: text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text });
+        results.push({
+          path: file.relative,
+          line: i + 1,
+          text: text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text,
+        });
       }
     }
     const lines = results.map((m) => `${m.path}:${m.line}: ${m.text}`);

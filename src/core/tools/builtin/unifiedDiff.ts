@@ -87,8 +87,15 @@ function diffOps(a: string[], b: string[]): Op[] {
   }
   const midA = a.slice(start, endA);
   const midB = b.slice(start, endB);
-  const middle = myers(midA, midB) ?? [...midA.map((line) => ({ kind: '-' as const, line })), ...midB.map((line) => ({ kind: '+' as const, line }))];
-  return [...a.slice(0, start).map((line) => ({ kind: ' ' as const, line })), ...middle, ...a.slice(endA).map((line) => ({ kind: ' ' as const, line }))];
+  const middle = myers(midA, midB) ?? [
+    ...midA.map((line) => ({ kind: '-' as const, line })),
+    ...midB.map((line) => ({ kind: '+' as const, line })),
+  ];
+  return [
+    ...a.slice(0, start).map((line) => ({ kind: ' ' as const, line })),
+    ...middle,
+    ...a.slice(endA).map((line) => ({ kind: ' ' as const, line })),
+  ];
 }
 
 function render(op: Op): string[] {
@@ -119,7 +126,10 @@ export function unifiedDiff(before: string | undefined, after: string | undefine
     if (last && i - last[1] <= 2 * CONTEXT) last[1] = i;
     else groups.push([i, i]);
   }
-  const out = [`--- ${before === undefined ? '/dev/null' : `a/${path}`}`, `+++ ${after === undefined ? '/dev/null' : `b/${path}`}`];
+  const out = [
+    `--- ${before === undefined ? '/dev/null' : `a/${path}`}`,
+    `+++ ${after === undefined ? '/dev/null' : `b/${path}`}`,
+  ];
   // Line numbers before each op, in the old and the new file.
   const oldLine: number[] = [];
   const newLine: number[] = [];

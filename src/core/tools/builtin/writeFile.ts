@@ -63,7 +63,9 @@ export const writeFileTool = defineTool({
     const target = await resolveWorkspacePath(context, params.path, 'write');
     const existing = await withFsErrors('write_file', 'read', target.relative, () => readExistingFile(target.absolute));
     if (existing.kind === 'directory') {
-      throw new BuiltinToolError('write_file', `Cannot write '${target.relative}': it is a folder. Nothing was changed.`, { path: target.relative });
+      throw new BuiltinToolError('write_file', `Cannot write '${target.relative}': it is a folder. Nothing was changed.`, {
+        path: target.relative,
+      });
     }
     context.signal.throwIfAborted();
     await withFsErrors('write_file', 'write', target.relative, async () => {

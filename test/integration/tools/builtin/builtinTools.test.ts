@@ -2,11 +2,21 @@ import { strict as assert } from 'node:assert';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { createBuiltinTools, createWorkspaceTools, previewToolCall, type ToolCallPreview } from '../../../../src/core/tools/builtin';
+import {
+  createBuiltinTools,
+  createWorkspaceTools,
+  previewToolCall,
+  type ToolCallPreview,
+} from '../../../../src/core/tools/builtin';
 import { TOOL_CATEGORIES } from '../../../../src/core/tools/types';
 import { callTool, createTempWorkspace, type TempWorkspace } from './support/workspace';
 
-type JsonSchema = { type?: string; properties?: Record<string, { description?: string }>; required?: string[]; additionalProperties?: unknown };
+type JsonSchema = {
+  type?: string;
+  properties?: Record<string, { description?: string }>;
+  required?: string[];
+  additionalProperties?: unknown;
+};
 const schemaOf = (p: z.ZodType) => z.toJSONSchema(p, { io: 'input' }) as JsonSchema;
 
 describe('builtin tools: the set and its contract', () => {
@@ -86,13 +96,19 @@ describe('builtin tools: previewToolCall (before approval, changes nothing)', ()
   it('shows the diff a write_file would make, for new and existing files, without writing', async () => {
     const created = await previewToolCall('write_file', { path: 'src/new.ts', content: 'x\n' }, ws.root);
     assert.deepEqual(created, { kind: 'diff', path: 'src/new.ts', diff: '--- /dev/null\n+++ b/src/new.ts\n@@ -0,0 +1 @@\n+x\n' });
-    const updated = (await previewToolCall('write_file', { path: 'calc.ts', content: 'const a = 1;\nconst b = 3;\n' }, ws.root)) as ToolCallPreview & { diff: string };
+    const updated = (await previewToolCall(
+      'write_file',
+      { path: 'calc.ts', content: 'const a = 1;\nconst b = 3;\n' },
+      ws.root,
+    )) as ToolCallPreview & { diff: string };
     assert.match(updated.diff, /^-const b = 2;\n\+const b = 3;$/m);
     assert.equal(await readFile(path.join(ws.root, 'calc.ts'), 'utf8'), 'const a = 1;\nconst b = 2;\n');
   });
 
   it('shows edit_file and delete_file diffs, and nothing for an edit that would fail', async () => {
-    const edit = (await previewToolCall('edit_file', { path: 'calc.ts', search: 'a = 1', replace: 'a = 10' }, ws.root)) as { diff: string };
+    const edit = (await previewToolCall('edit_file', { path: 'calc.ts', search: 'a = 1', replace: 'a = 10' }, ws.root)) as {
+      diff: string;
+    };
     assert.match(edit.diff, /^\+const a = 10;$/m);
     assert.equal(await previewToolCall('edit_file', { path: 'calc.ts', search: 'missing', replace: 'x' }, ws.root), undefined);
     assert.equal(await previewToolCall('edit_file', { path: 'none.ts', search: 'a', replace: 'b' }, ws.root), undefined);
@@ -102,12 +118,18 @@ describe('builtin tools: previewToolCall (before approval, changes nothing)', ()
   });
 
   it('shows command lines and requests', async () => {
-    assert.deepEqual(await previewToolCall('run_command', { command: 'npm test' }, ws.root), { kind: 'command', commandLine: 'npm test' });
+    assert.deepEqual(await previewToolCall('run_command', { command: 'npm test' }, ws.root), {
+      kind: 'command',
+      commandLine: 'npm test',
+    });
     assert.deepEqual(await previewToolCall('git_commit', { message: 'Red: add test' }, ws.root), {
       kind: 'command',
       commandLine: 'git add -A -- . && git commit -m "Red: add test"',
     });
-    assert.deepEqual(await previewToolCall('git_commit', { message: 'x', stage_all: false }, ws.root), { kind: 'command', commandLine: 'git commit -m "x"' });
+    assert.deepEqual(await previewToolCall('git_commit', { message: 'x', stage_all: false }, ws.root), {
+      kind: 'command',
+      commandLine: 'git commit -m "x"',
+    });
     assert.deepEqual(await previewToolCall('http_request', { url: 'https://example.com', method: 'POST', body: '{}' }, ws.root), {
       kind: 'request',
       method: 'POST',

@@ -45,7 +45,11 @@ describe('builtin file tools (real files in a temp workspace)', () => {
     });
 
     it('fails clearly for a missing file, a folder and a binary file', async () => {
-      await fails(callTool(readFileTool, { path: 'nope.ts' }, ws.context()), 'TOOL_FAILED', /Cannot read 'nope\.ts': it does not exist\. Use list_files/);
+      await fails(
+        callTool(readFileTool, { path: 'nope.ts' }, ws.context()),
+        'TOOL_FAILED',
+        /Cannot read 'nope\.ts': it does not exist\. Use list_files/,
+      );
       await fails(callTool(readFileTool, { path: 'src' }, ws.context()), 'TOOL_FAILED', /it is a folder/);
       await writeFile(file('img.png'), Buffer.from([0x89, 0x50, 0x00, 0x01]));
       await fails(callTool(readFileTool, { path: 'img.png' }, ws.context()), 'TOOL_FAILED', /binary file \(4 bytes\)/);
@@ -59,8 +63,16 @@ describe('builtin file tools (real files in a temp workspace)', () => {
     });
 
     it('refuses traversal, absolute paths outside and symlink escapes', async () => {
-      await fails(callTool(readFileTool, { path: '../outside/secret.txt' }, ws.context()), 'SANDBOX_VIOLATION', /outside the workspace/);
-      await fails(callTool(readFileTool, { path: path.join(ws.outside, 'secret.txt') }, ws.context()), 'SANDBOX_VIOLATION', /absolute path/);
+      await fails(
+        callTool(readFileTool, { path: '../outside/secret.txt' }, ws.context()),
+        'SANDBOX_VIOLATION',
+        /outside the workspace/,
+      );
+      await fails(
+        callTool(readFileTool, { path: path.join(ws.outside, 'secret.txt') }, ws.context()),
+        'SANDBOX_VIOLATION',
+        /absolute path/,
+      );
       await symlink(path.join(ws.outside, 'secret.txt'), file('leak.txt'));
       await fails(callTool(readFileTool, { path: 'leak.txt' }, ws.context()), 'SANDBOX_VIOLATION', /symbolic link/);
     });
@@ -77,25 +89,43 @@ describe('builtin file tools (real files in a temp workspace)', () => {
     });
 
     it('overwrites a file and reports the line changes', async () => {
-      const out = await callTool(writeFileTool, { path: 'src/calc.ts', content: 'export const add = (a: number, b: number) => b + a;\n' }, ws.context());
+      const out = await callTool(
+        writeFileTool,
+        { path: 'src/calc.ts', content: 'export const add = (a: number, b: number) => b + a;\n' },
+        ws.context(),
+      );
       assert.match(out.content, /Updated 'src\/calc\.ts' \(52 bytes, \+1 -1 lines\)/);
       assert.match((out.data as FileChangeData).diff, /^-export const add = \(a: number, b: number\) => a \+ b;$/m);
-      const same = await callTool(writeFileTool, { path: 'src/calc.ts', content: 'export const add = (a: number, b: number) => b + a;\n' }, ws.context());
+      const same = await callTool(
+        writeFileTool,
+        { path: 'src/calc.ts', content: 'export const add = (a: number, b: number) => b + a;\n' },
+        ws.context(),
+      );
       assert.match(same.content, /already identical/);
     });
 
     it('turns file-system errors into workspace-relative messages', async () => {
-      await assert.rejects(callTool(writeFileTool, { path: 'src/calc.ts/inner.ts', content: 'x' }, ws.context()), (e: unknown) => {
-        assert.ok(isAgentError(e));
-        assert.equal(e.error_code, 'TOOL_FAILED');
-        assert.match(e.message, /^Cannot write 'src\/calc\.ts\/inner\.ts': (a part of the path is a file, not a folder \(ENOTDIR|a file is in the way where a folder is needed \(EEXIST)\)\.$/);
-        assert.ok(!e.message.includes(ws.root));
-        return true;
-      });
+      await assert.rejects(
+        callTool(writeFileTool, { path: 'src/calc.ts/inner.ts', content: 'x' }, ws.context()),
+        (e: unknown) => {
+          assert.ok(isAgentError(e));
+          assert.equal(e.error_code, 'TOOL_FAILED');
+          assert.match(
+            e.message,
+            /^Cannot write 'src\/calc\.ts\/inner\.ts': (a part of the path is a file, not a folder \(ENOTDIR|a file is in the way where a folder is needed \(EEXIST)\)\.$/,
+          );
+          assert.ok(!e.message.includes(ws.root));
+          return true;
+        },
+      );
     });
 
     it('refuses to write a folder', async () => {
-      await fails(callTool(writeFileTool, { path: 'src', content: 'x' }, ws.context()), 'TOOL_FAILED', /it is a folder\. Nothing was changed/);
+      await fails(
+        callTool(writeFileTool, { path: 'src', content: 'x' }, ws.context()),
+        'TOOL_FAILED',
+        /it is a folder\. Nothing was changed/,
+      );
     });
 
     it('refuses .git writes, traversal and symlink escapes, changing nothing', async () => {
@@ -106,24 +136,44 @@ describe('builtin file tools (real files in a temp workspace)', () => {
       }
       assert.equal(await readFile(file('.git', 'config'), 'utf8'), '[core]\n');
       assert.equal(await exists(file('sub')), false);
-      await fails(callTool(writeFileTool, { path: 'a/../../x', content: 'x' }, ws.context()), 'SANDBOX_VIOLATION', /outside the workspace/);
+      await fails(
+        callTool(writeFileTool, { path: 'a/../../x', content: 'x' }, ws.context()),
+        'SANDBOX_VIOLATION',
+        /outside the workspace/,
+      );
       await symlink(ws.outside, file('out'));
-      await fails(callTool(writeFileTool, { path: 'out/new.txt', content: 'x' }, ws.context()), 'SANDBOX_VIOLATION', /symbolic link/);
+      await fails(
+        callTool(writeFileTool, { path: 'out/new.txt', content: 'x' }, ws.context()),
+        'SANDBOX_VIOLATION',
+        /symbolic link/,
+      );
       assert.equal(await exists(path.join(ws.outside, 'new.txt')), false);
       assert.equal(await exists(path.join(path.dirname(ws.root), 'x')), false);
     });
 
     it('writes a protected path only after a HIGH escalation is approved', async () => {
-      await fails(callTool(writeFileTool, { path: '.vscode/tasks.json', content: '{}' }, ws.context()), 'SANDBOX_VIOLATION', /needs a one-off approval at HIGH/);
+      await fails(
+        callTool(writeFileTool, { path: '.vscode/tasks.json', content: '{}' }, ws.context()),
+        'SANDBOX_VIOLATION',
+        /needs a one-off approval at HIGH/,
+      );
       const denied = escalation(false);
       await fails(
-        callTool(writeFileTool, { path: '.vscode/tasks.json', content: '{}' }, ws.context({ requestEscalation: denied.requestEscalation })),
+        callTool(
+          writeFileTool,
+          { path: '.vscode/tasks.json', content: '{}' },
+          ws.context({ requestEscalation: denied.requestEscalation }),
+        ),
         'SANDBOX_VIOLATION',
         /not approved/,
       );
       assert.equal(await exists(file('.vscode')), false);
       const approved = escalation(true);
-      await callTool(writeFileTool, { path: '.vscode/tasks.json', content: '{}' }, ws.context({ requestEscalation: approved.requestEscalation }));
+      await callTool(
+        writeFileTool,
+        { path: '.vscode/tasks.json', content: '{}' },
+        ws.context({ requestEscalation: approved.requestEscalation }),
+      );
       assert.equal(await readFile(file('.vscode', 'tasks.json'), 'utf8'), '{}');
       assert.equal(approved.asked[0]!.level, 'HIGH');
     });
@@ -139,18 +189,38 @@ describe('builtin file tools (real files in a temp workspace)', () => {
 
     it('fails without changing the file when the search text is absent or ambiguous', async () => {
       await writeFile(file('dup.ts'), 'x();\nx();\nx();\n');
-      await fails(callTool(editFileTool, { path: 'dup.ts', search: 'y()', replace: 'z()' }, ws.context()), 'TOOL_FAILED', /search text was not found.*Nothing was changed/);
-      await fails(callTool(editFileTool, { path: 'dup.ts', search: 'x()', replace: 'z()' }, ws.context()), 'TOOL_FAILED', /appears 3 times/);
+      await fails(
+        callTool(editFileTool, { path: 'dup.ts', search: 'y()', replace: 'z()' }, ws.context()),
+        'TOOL_FAILED',
+        /search text was not found.*Nothing was changed/,
+      );
+      await fails(
+        callTool(editFileTool, { path: 'dup.ts', search: 'x()', replace: 'z()' }, ws.context()),
+        'TOOL_FAILED',
+        /appears 3 times/,
+      );
       assert.equal(await readFile(file('dup.ts'), 'utf8'), 'x();\nx();\nx();\n');
-      const out = await callTool(editFileTool, { path: 'dup.ts', search: 'x()', replace: 'z()', replace_all: true }, ws.context());
+      const out = await callTool(
+        editFileTool,
+        { path: 'dup.ts', search: 'x()', replace: 'z()', replace_all: true },
+        ws.context(),
+      );
       assert.match(out.content, /3 replacements/);
       assert.equal(await readFile(file('dup.ts'), 'utf8'), 'z();\nz();\nz();\n');
     });
 
     it('fails for a missing file or a folder, and refuses .git', async () => {
-      await fails(callTool(editFileTool, { path: 'none.ts', search: 'a', replace: 'b' }, ws.context()), 'TOOL_FAILED', /does not exist \(use write_file/);
+      await fails(
+        callTool(editFileTool, { path: 'none.ts', search: 'a', replace: 'b' }, ws.context()),
+        'TOOL_FAILED',
+        /does not exist \(use write_file/,
+      );
       await fails(callTool(editFileTool, { path: 'src', search: 'a', replace: 'b' }, ws.context()), 'TOOL_FAILED', /a folder/);
-      await fails(callTool(editFileTool, { path: '.git/config', search: 'a', replace: 'b' }, ws.context()), 'SANDBOX_VIOLATION', /\.git/);
+      await fails(
+        callTool(editFileTool, { path: '.git/config', search: 'a', replace: 'b' }, ws.context()),
+        'SANDBOX_VIOLATION',
+        /\.git/,
+      );
     });
 
     it('rejects an empty search text at the schema', () => {
@@ -167,13 +237,21 @@ describe('builtin file tools (real files in a temp workspace)', () => {
     });
 
     it('fails for a missing file and a folder, refuses .git and outside paths', async () => {
-      await fails(callTool(deleteFileTool, { path: 'nope' }, ws.context()), 'TOOL_FAILED', /does not exist\. Nothing was changed/);
+      await fails(
+        callTool(deleteFileTool, { path: 'nope' }, ws.context()),
+        'TOOL_FAILED',
+        /does not exist\. Nothing was changed/,
+      );
       await fails(callTool(deleteFileTool, { path: 'src' }, ws.context()), 'TOOL_FAILED', /single files only/);
       await mkdir(file('.git'));
       await writeFile(file('.git', 'HEAD'), 'ref: refs/heads/main\n');
       await fails(callTool(deleteFileTool, { path: '.git/HEAD' }, ws.context()), 'SANDBOX_VIOLATION', /never deleted/);
       assert.equal(await exists(file('.git', 'HEAD')), true);
-      await fails(callTool(deleteFileTool, { path: path.join(ws.outside, 'secret.txt') }, ws.context()), 'SANDBOX_VIOLATION', /absolute path/);
+      await fails(
+        callTool(deleteFileTool, { path: path.join(ws.outside, 'secret.txt') }, ws.context()),
+        'SANDBOX_VIOLATION',
+        /absolute path/,
+      );
       assert.equal(await exists(path.join(ws.outside, 'secret.txt')), true);
     });
   });
@@ -254,8 +332,14 @@ describe('builtin file tools (real files in a temp workspace)', () => {
     });
 
     it('searches case-insensitively, by regex, and within one file', async () => {
-      assert.match((await callTool(searchFilesTool, { query: 'add tests', case_sensitive: false }, ws.context())).content, /src\/sub\.ts:2: \/\/ TODO: Add tests/);
-      assert.match((await callTool(searchFilesTool, { query: 'add tests' }, ws.context())).content, /^No matches for "add tests" in \d+ files\.$/);
+      assert.match(
+        (await callTool(searchFilesTool, { query: 'add tests', case_sensitive: false }, ws.context())).content,
+        /src\/sub\.ts:2: \/\/ TODO: Add tests/,
+      );
+      assert.match(
+        (await callTool(searchFilesTool, { query: 'add tests' }, ws.context())).content,
+        /^No matches for "add tests" in \d+ files\.$/,
+      );
       const regex = await callTool(searchFilesTool, { query: '=>\\s*a [-+] b', regex: true }, ws.context());
       assert.match(regex.content, /^2 matching lines/);
       const single = await callTool(searchFilesTool, { query: 'sub', path: 'src/sub.ts' }, ws.context());
@@ -266,7 +350,11 @@ describe('builtin file tools (real files in a temp workspace)', () => {
       const capped = await callTool(searchFilesTool, { query: 'a', max_results: 1 }, ws.context());
       assert.match(capped.content, /…\[stopped at 1 matches; narrow the query or the path\]$/);
       assert.equal((capped.data as { truncated: boolean }).truncated, true);
-      await fails(callTool(searchFilesTool, { query: '(unclosed', regex: true }, ws.context()), 'VALIDATION', /Invalid regular expression/);
+      await fails(
+        callTool(searchFilesTool, { query: '(unclosed', regex: true }, ws.context()),
+        'VALIDATION',
+        /Invalid regular expression/,
+      );
     });
 
     it('fails for a missing path and refuses an outside one', async () => {

@@ -4,7 +4,13 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isAgentError } from '../../../../src/core/errors/agentError';
-import { gitCommitTool, gitDiffTool, gitStatusTool, type GitCommitData, type GitStatusData } from '../../../../src/core/tools/builtin/gitTools';
+import {
+  gitCommitTool,
+  gitDiffTool,
+  gitStatusTool,
+  type GitCommitData,
+  type GitStatusData,
+} from '../../../../src/core/tools/builtin/gitTools';
 import { FALLBACK_GIT_IDENTITY } from '../../../../src/core/git/gitEnvironment';
 import { callTool, createTempWorkspace, type TempWorkspace } from './support/workspace';
 
@@ -63,7 +69,10 @@ describe('builtin git tools (real git repositories)', () => {
     assert.match(staged.content, /b\/c\.txt/);
     const onePath = await callTool(gitDiffTool, { path: 'c.txt' }, ws.context());
     assert.match(onePath.content, /^No unstaged changes in 'c\.txt' \(untracked files are not shown; see git_status\)\.$/);
-    await assert.rejects(callTool(gitDiffTool, { path: '../x' }, ws.context()), (e: unknown) => isAgentError(e) && e.error_code === 'SANDBOX_VIOLATION');
+    await assert.rejects(
+      callTool(gitDiffTool, { path: '../x' }, ws.context()),
+      (e: unknown) => isAgentError(e) && e.error_code === 'SANDBOX_VIOLATION',
+    );
   });
 
   it('git_commit stages everything and commits with the configured identity, never skipping hooks', async () => {
@@ -79,7 +88,10 @@ describe('builtin git tools (real git repositories)', () => {
   });
 
   it('git_commit refuses when there is nothing to commit', async () => {
-    await fails(callTool(gitCommitTool, { message: 'nothing' }, ws.context()), /Nothing to commit: there are no staged changes\. Nothing was committed\./);
+    await fails(
+      callTool(gitCommitTool, { message: 'nothing' }, ws.context()),
+      /Nothing to commit: there are no staged changes\. Nothing was committed\./,
+    );
     await writeFile(file('a.txt'), 'unstaged change\n');
     await fails(callTool(gitCommitTool, { message: 'only staged', stage_all: false }, ws.context()), /Nothing to commit/);
     assert.equal(git('rev-list', '--count', 'HEAD').trim(), '1');
@@ -90,7 +102,10 @@ describe('builtin git tools (real git repositories)', () => {
     await writeFile(hook, '#!/bin/sh\necho "hook says no" >&2\nexit 1\n');
     await chmod(hook, 0o755);
     await writeFile(file('a.txt'), 'blocked\n');
-    await fails(callTool(gitCommitTool, { message: 'blocked' }, ws.context()), /git commit \(a hook may have rejected it\) failed: .*hook says no.*Nothing was committed; the changes stay staged/s);
+    await fails(
+      callTool(gitCommitTool, { message: 'blocked' }, ws.context()),
+      /git commit \(a hook may have rejected it\) failed: .*hook says no.*Nothing was committed; the changes stay staged/s,
+    );
     assert.equal(git('rev-list', '--count', 'HEAD').trim(), '1');
   });
 
@@ -126,7 +141,10 @@ describe('builtin git tools (real git repositories)', () => {
     assert.deepEqual((out.data as GitCommitData).leftOut, ['.env']);
     assert.deepEqual(git('show', '--name-only', '--format=', 'HEAD').trim().split('\n').sort(), ['.env.example', 'a.txt']);
     assert.equal(git('status', '--porcelain').trim(), '?? .env');
-    await fails(callTool(gitCommitTool, { message: 'only env' }, ws.context()), /Nothing to commit.*never committed by this tool: \.env\./);
+    await fails(
+      callTool(gitCommitTool, { message: 'only env' }, ws.context()),
+      /Nothing to commit.*never committed by this tool: \.env\./,
+    );
   });
 
   it('git_commit makes the first commit of a fresh repository, leaving secrets out', async () => {

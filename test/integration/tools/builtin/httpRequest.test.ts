@@ -2,11 +2,19 @@ import { strict as assert } from 'node:assert';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { isAgentError } from '../../../../src/core/errors/agentError';
-import { createHttpRequestTool, DEFAULT_MAX_RESPONSE_BYTES, type HttpResponseData } from '../../../../src/core/tools/builtin/httpRequest';
+import {
+  createHttpRequestTool,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type HttpResponseData,
+} from '../../../../src/core/tools/builtin/httpRequest';
 import { callTool, createTempWorkspace, type TempWorkspace } from './support/workspace';
 
 /** A real loopback server; `/hang` never answers, `/big` streams `size` bytes. */
-async function startServer(): Promise<{ port: number; requests: Array<{ method: string; url: string; body: string; headers: http.IncomingHttpHeaders }>; close(): Promise<void> }> {
+async function startServer(): Promise<{
+  port: number;
+  requests: Array<{ method: string; url: string; body: string; headers: http.IncomingHttpHeaders }>;
+  close(): Promise<void>;
+}> {
   const requests: Array<{ method: string; url: string; body: string; headers: http.IncomingHttpHeaders }> = [];
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
@@ -86,9 +94,15 @@ describe('builtin http_request (real loopback HTTP server)', () => {
     const tool = createHttpRequestTool();
     const before = server.requests.length;
     await refusedBeforeSending(callTool(tool, { url: `http://127.0.0.1:${server.port}/` }, ws.context()), /loopback/);
-    await refusedBeforeSending(callTool(tool, { url: `http://localhost:${server.port}/` }, ws.context()), /'localhost' resolves to .* loopback/);
+    await refusedBeforeSending(
+      callTool(tool, { url: `http://localhost:${server.port}/` }, ws.context()),
+      /'localhost' resolves to .* loopback/,
+    );
     await refusedBeforeSending(callTool(tool, { url: 'http://10.0.0.1/' }, ws.context()), /private network/);
-    await refusedBeforeSending(callTool(tool, { url: 'http://169.254.169.254/latest/meta-data/' }, ws.context()), /cloud metadata/);
+    await refusedBeforeSending(
+      callTool(tool, { url: 'http://169.254.169.254/latest/meta-data/' }, ws.context()),
+      /cloud metadata/,
+    );
     await refusedBeforeSending(callTool(tool, { url: `http://[::1]:${server.port}/` }, ws.context()), /loopback/);
     await refusedBeforeSending(callTool(tool, { url: 'file:///etc/passwd' }, ws.context()), /only http and https/);
     assert.equal(server.requests.length, before);
@@ -96,7 +110,11 @@ describe('builtin http_request (real loopback HTTP server)', () => {
 
   it('reaches an allow-listed loopback server: status, chosen headers and body', async () => {
     const tool = createHttpRequestTool({ allowHosts: ['127.0.0.1'] });
-    const out = await callTool(tool, { method: 'POST', url: `http://127.0.0.1:${server.port}/echo`, headers: { 'x-test': 'yes' }, body: '{"a":1}' }, ws.context());
+    const out = await callTool(
+      tool,
+      { method: 'POST', url: `http://127.0.0.1:${server.port}/echo`, headers: { 'x-test': 'yes' }, body: '{"a":1}' },
+      ws.context(),
+    );
     const data = out.data as HttpResponseData;
     assert.equal(data.status, 201);
     assert.deepEqual(JSON.parse(data.body), { method: 'POST', body: '{"a":1}', auth: 'yes' });
@@ -110,8 +128,14 @@ describe('builtin http_request (real loopback HTTP server)', () => {
   it('pins the connection to the vetted address: a name only the guard resolved still reaches it', async () => {
     // 'pinned.invalid' does not exist in real DNS; the request only works if the socket uses the vetted address.
     const tool = createHttpRequestTool({ allowHosts: ['pinned.invalid'] });
-    const resolving = createHttpRequestTool({ allowHosts: ['pinned.invalid'], resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
-    await assert.rejects(callTool(tool, { url: `http://pinned.invalid:${server.port}/` }, ws.context()), (e: unknown) => isAgentError(e) && e.error_code === 'CONNECTION');
+    const resolving = createHttpRequestTool({
+      allowHosts: ['pinned.invalid'],
+      resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+    });
+    await assert.rejects(
+      callTool(tool, { url: `http://pinned.invalid:${server.port}/` }, ws.context()),
+      (e: unknown) => isAgentError(e) && e.error_code === 'CONNECTION',
+    );
     const out = await callTool(resolving, { url: `http://pinned.invalid:${server.port}/echo` }, ws.context());
     assert.equal((out.data as HttpResponseData).status, 201);
     assert.equal(server.requests.at(-1)!.headers.host, `pinned.invalid:${server.port}`);
@@ -125,7 +149,11 @@ describe('builtin http_request (real loopback HTTP server)', () => {
     assert.equal(data.truncated, true);
     assert.equal(data.bytes, 1000);
     assert.match(out.content, /…\[response truncated at 1000 bytes\]$/);
-    const byDefault = await callTool(createHttpRequestTool({ allowHosts: ['127.0.0.1'] }), { url: `http://127.0.0.1:${server.port}/big?size=3000000` }, ws.context());
+    const byDefault = await callTool(
+      createHttpRequestTool({ allowHosts: ['127.0.0.1'] }),
+      { url: `http://127.0.0.1:${server.port}/big?size=3000000` },
+      ws.context(),
+    );
     assert.equal((byDefault.data as HttpResponseData).bytes, 1024 * 1024);
     assert.equal((byDefault.data as HttpResponseData).truncated, true);
     const exact = await callTool(small, { url: `http://127.0.0.1:${server.port}/big?size=1000` }, ws.context());
@@ -143,9 +171,12 @@ describe('builtin http_request (real loopback HTTP server)', () => {
     const tool = createHttpRequestTool({ allowHosts: ['127.0.0.1'] });
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 100);
-    await assert.rejects(callTool(tool, { url: `http://127.0.0.1:${server.port}/hang` }, ws.context({ signal: ac.signal })), (e: unknown) => {
-      return isAgentError(e) && e.error_code === 'CANCELLED';
-    });
+    await assert.rejects(
+      callTool(tool, { url: `http://127.0.0.1:${server.port}/hang` }, ws.context({ signal: ac.signal })),
+      (e: unknown) => {
+        return isAgentError(e) && e.error_code === 'CANCELLED';
+      },
+    );
   });
 
   it('does not follow redirects and does not show binary bodies', async () => {
@@ -159,7 +190,10 @@ describe('builtin http_request (real loopback HTTP server)', () => {
 
   it('reports connection failures and invalid headers clearly', async () => {
     const tool = createHttpRequestTool({ allowHosts: ['127.0.0.1'] });
-    await assert.rejects(callTool(tool, { url: 'http://127.0.0.1:1/' }, ws.context()), (e: unknown) => isAgentError(e) && e.error_code === 'CONNECTION');
+    await assert.rejects(
+      callTool(tool, { url: 'http://127.0.0.1:1/' }, ws.context()),
+      (e: unknown) => isAgentError(e) && e.error_code === 'CONNECTION',
+    );
     await assert.rejects(
       callTool(tool, { url: `http://127.0.0.1:${server.port}/`, headers: { 'bad header': 'x' } }, ws.context()),
       (e: unknown) => isAgentError(e) && e.error_code === 'VALIDATION' && /Nothing was sent/.test(e.message),

@@ -23,8 +23,25 @@ function nodeTestRunner(cwd: string): TestRunner {
       const count = (label: string) => Number(new RegExp(`^# ${label} (\\d+)`, 'm').exec(r.output)?.[1] ?? 0);
       const passed = count('pass');
       const failed = count('fail');
-      const status = r.cancelled ? 'cancelled' : r.timedOut ? 'timeout' : r.exitCode === 0 ? 'passed' : passed + failed > 0 ? 'failed' : 'error';
-      return { status, passed, failed, total: passed + failed, output: r.output, command, exitCode: r.exitCode, durationMs: r.durationMs };
+      const status = r.cancelled
+        ? 'cancelled'
+        : r.timedOut
+          ? 'timeout'
+          : r.exitCode === 0
+            ? 'passed'
+            : passed + failed > 0
+              ? 'failed'
+              : 'error';
+      return {
+        status,
+        passed,
+        failed,
+        total: passed + failed,
+        output: r.output,
+        command,
+        exitCode: r.exitCode,
+        durationMs: r.durationMs,
+      };
     },
   };
 }
@@ -61,7 +78,11 @@ describe('builtin process tools (real child processes)', () => {
       const tool = createRunCommandTool({ timeoutMs: 300 });
       const out = await callTool(tool, { command: 'sleep 5', timeout_seconds: 3600 }, ws.context());
       assert.equal((out.data as RunCommandData).timedOut, true);
-      const short = await callTool(createRunCommandTool({ timeoutMs: 60_000 }), { command: 'sleep 5', timeout_seconds: 1 }, ws.context());
+      const short = await callTool(
+        createRunCommandTool({ timeoutMs: 60_000 }),
+        { command: 'sleep 5', timeout_seconds: 1 },
+        ws.context(),
+      );
       assert.match(short.content, /timed out after 1 s/);
     });
 
@@ -78,7 +99,11 @@ describe('builtin process tools (real child processes)', () => {
       const previous = process.env.OPENAI_API_KEY;
       process.env.OPENAI_API_KEY = 'sk-test-c1-should-not-leak-0123456789';
       try {
-        const out = await callTool(runCommandTool, { command: 'echo "key=[$OPENAI_API_KEY]"; env | grep -c OPENAI_API_KEY; echo sk-literal-abcdefghijkl' }, ws.context());
+        const out = await callTool(
+          runCommandTool,
+          { command: 'echo "key=[$OPENAI_API_KEY]"; env | grep -c OPENAI_API_KEY; echo sk-literal-abcdefghijkl' },
+          ws.context(),
+        );
         assert.match(out.content, /key=\[\]\n0\n/);
         assert.ok(!out.content.includes('sk-test-c1'), out.content);
         assert.ok(!out.content.includes('sk-literal-abcdefghijkl'), 'key-shaped output should be redacted');
@@ -107,7 +132,9 @@ describe('builtin process tools (real child processes)', () => {
   describe('run_tests', () => {
     it('returns a clear error result when no test runner is configured', async () => {
       await assert.rejects(callTool(createRunTestsTool(), {}, ws.context()), (e: unknown) => {
-        return isAgentError(e) && e.error_code === 'TOOL_FAILED' && /No test runner is configured.*no tests were run/.test(e.message);
+        return (
+          isAgentError(e) && e.error_code === 'TOOL_FAILED' && /No test runner is configured.*no tests were run/.test(e.message)
+        );
       });
     });
 
@@ -133,7 +160,11 @@ describe('builtin process tools (real child processes)', () => {
       await mkdir(path.join(ws.root, 'test'));
       await writeFile(path.join(ws.root, 'test', 'broken.test.js'), "require('../missing.js');\n");
       const red = await callTool(createRunTestsTool({ testRunner: nodeTestRunner(ws.root) }), {}, ws.context());
-      assert.equal((red.data as TestRunResult).output.includes(ws.context().workspaceRoot), true, 'the runner printed the absolute path');
+      assert.equal(
+        (red.data as TestRunResult).output.includes(ws.context().workspaceRoot),
+        true,
+        'the runner printed the absolute path',
+      );
       assert.equal(red.content.includes(ws.context().workspaceRoot), false);
       assert.match(red.content, /\.\/test\/broken\.test\.js/);
       assert.doesNotMatch(red.content, /\(node:internal\//);
@@ -144,11 +175,29 @@ describe('builtin process tools (real child processes)', () => {
       const scripted = (result: Partial<TestRunResult>): TestRunner => ({
         name: 'scripted',
         command: 'scripted',
-        run: async () => ({ status: 'error', passed: 0, failed: 0, total: 0, output: 'out', command: 'scripted', exitCode: 1, durationMs: 1, ...result }),
+        run: async () => ({
+          status: 'error',
+          passed: 0,
+          failed: 0,
+          total: 0,
+          output: 'out',
+          command: 'scripted',
+          exitCode: 1,
+          durationMs: 1,
+          ...result,
+        }),
       });
-      const timeout = await callTool(createRunTestsTool({ testRunner: scripted({ status: 'timeout', reason: 'killed after 5 s' }) }), {}, ws.context());
+      const timeout = await callTool(
+        createRunTestsTool({ testRunner: scripted({ status: 'timeout', reason: 'killed after 5 s' }) }),
+        {},
+        ws.context(),
+      );
       assert.match(timeout.content, /Tests TIMED OUT: killed after 5 s/);
-      const error = await callTool(createRunTestsTool({ testRunner: scripted({ reason: 'SyntaxError in add.js' }) }), {}, ws.context());
+      const error = await callTool(
+        createRunTestsTool({ testRunner: scripted({ reason: 'SyntaxError in add.js' }) }),
+        {},
+        ws.context(),
+      );
       assert.match(error.content, /The tests could not run: SyntaxError in add\.js\./);
       await assert.rejects(
         callTool(createRunTestsTool({ testRunner: scripted({ status: 'cancelled' }) }), {}, ws.context()),

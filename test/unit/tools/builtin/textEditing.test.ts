@@ -10,7 +10,10 @@ describe('builtin tools: unifiedDiff', () => {
   });
 
   it('shows a new file against /dev/null', () => {
-    assert.equal(unifiedDiff(undefined, 'one\ntwo\n', 'src/new.ts'), '--- /dev/null\n+++ b/src/new.ts\n@@ -0,0 +1,2 @@\n+one\n+two\n');
+    assert.equal(
+      unifiedDiff(undefined, 'one\ntwo\n', 'src/new.ts'),
+      '--- /dev/null\n+++ b/src/new.ts\n@@ -0,0 +1,2 @@\n+one\n+two\n',
+    );
   });
 
   it('shows a deleted file against /dev/null', () => {

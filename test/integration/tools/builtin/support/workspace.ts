@@ -25,7 +25,12 @@ export async function createTempWorkspace(prefix = 'c1-ws-'): Promise<TempWorksp
   return {
     root,
     outside,
-    context: (overrides = {}) => ({ workspaceRoot: root, signal: new AbortController().signal, logger: getLogger('test.tools'), ...overrides }),
+    context: (overrides = {}) => ({
+      workspaceRoot: root,
+      signal: new AbortController().signal,
+      logger: getLogger('test.tools'),
+      ...overrides,
+    }),
     cleanup: () => rm(parent, { recursive: true, force: true }),
   };
 }
