@@ -75,7 +75,7 @@ function runGit(cwd: string, args: string[], env: Record<string, string>, signal
         if (!err) return resolve(stdout);
         const exitCode = typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : null;
         if (exitCode !== null && !stderr) return resolve(stdout);
-        reject(exitCode !== null ? new GitCommandError(stderr, exitCode) : err);
+        reject(exitCode !== null ? new GitCommandError(stderr, exitCode) : err instanceof Error ? err : new Error(String(err)));
       },
     );
   });
