@@ -8,10 +8,20 @@ const PYTEST_HEADER =
 const TAP_NOISE = /^(\s*duration_ms: [\d.]+|# duration_ms [\d.]+|# (suites|cancelled|skipped|todo) 0)$/;
 
 /**
+ * A pytest line without what changes on every run and says nothing about the tests: the duration in the closing
+ * summary (`== 1 failed, 2 passed in 1.94s ==`) and the memory address in an object's repr (`<Game object at 0x7f…>`).
+ */
+function withoutPytestNoise(line: string): string {
+  return line
+    .replace(/^(=+ .*\d+ \w+) in \d+(?:\.\d+)?s(?: \(\d+:\d\d:\d\d\))? (=+)$/, '$1 $2')
+    .replace(/ object at 0x[0-9a-f]{4,16}>/g, ' object>');
+}
+
+/**
  * Test output as the model gets it (the run_tests result and the role context), with what names no test, no file
  * and no failure left out: stack frames inside the Node.js runtime (counted, see {@link withoutRuntimeFrames}),
- * node:test's timings, zero counts and the empty YAML blocks of passing tests, and pytest's header lines about
- * the platform, plugins and configuration. Every failure, assertion, location and count stays as the runner
+ * node:test's timings, zero counts and the empty YAML blocks of passing tests, pytest's header lines about
+ * the platform, plugins and configuration, its run duration and the memory addresses in object reprs. Every failure, assertion, location and count stays as the runner
  * printed it; the full output is still kept in the run's record.
  */
 export function compactTestOutput(text: string): string {
@@ -20,7 +30,7 @@ export function compactTestOutput(text: string): string {
   const pytest = framed.includes('test session starts');
   if (!tap && !pytest) return framed;
   const lines = framed.split('\n').filter((line) => !(tap && TAP_NOISE.test(line)) && !(pytest && PYTEST_HEADER.test(line)));
-  if (!tap) return lines.join('\n');
+  if (!tap) return lines.map(withoutPytestNoise).join('\n');
   // A passing test's YAML block is empty once its timing is gone.
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {

@@ -115,4 +115,33 @@ describe('role context: stable-to-volatile order, each thing once', () => {
     assert.ok(context.includes(`\n${TEST}\n`) && context.includes(`\n${SOURCE}\n`), context);
     assert.ok(context.includes('- big-notes.md (5000 bytes)'));
   });
+
+  it("shows the files changed since the role's last turn after the others, a grown test file before changed code", async () => {
+    const shownBefore = new Map<string, string>();
+    const first = await buildRoleContext(input({ shownBefore }));
+    assert.ok(first.indexOf('## test/fizzbuzz.test.js') < first.indexOf('## src/fizzbuzz.js'), 'least recently changed first');
+    assert.deepEqual([...shownBefore.keys()].sort(), ['src/fizzbuzz.js', 'test/fizzbuzz.test.js']);
+
+    // Since then: the source changed in the middle (earlier), a test was added at the end of the test file (later),
+    // and a helper appeared in the production folder before both.
+    const grownTest = `${TEST}test('3', () => assert.equal(fizzbuzz(3), 'Fizz'));\n`;
+    const changedSource = SOURCE.replace('return String(n);', "if (n % 3 === 0) return 'Fizz';\n  return String(n);");
+    for (const [path, text, seconds] of [
+      ['src/helper.js', 'export const three = 3;\n', 4_000],
+      ['src/fizzbuzz.js', changedSource, 5_000],
+      ['test/fizzbuzz.test.js', grownTest, 6_000],
+    ] as const) {
+      await writeFile(join(root, path), text);
+      await utimes(join(root, path), seconds, seconds);
+    }
+    const second = await buildRoleContext(input({ shownBefore }));
+    const at = (path: string) => second.indexOf(`## ${path}`);
+    assert.ok(at('test/fizzbuzz.test.js') >= 0 && at('test/fizzbuzz.test.js') < at('src/fizzbuzz.js'), second);
+    assert.ok(at('src/helper.js') < at('src/fizzbuzz.js'), 'changed files by their last change: ' + second);
+    assert.ok(second.includes(`\n${grownTest}\n`) && second.includes(`\n${changedSource}\n`), 'both in full');
+    // The start of the test file block, as the role saw it last turn, still follows the unchanged part.
+    const seenTestBlock = first.slice(first.indexOf('## test/fizzbuzz.test.js'), first.indexOf(TEST) + TEST.length);
+    assert.ok(second.includes(`# File contents\n${seenTestBlock}`), second);
+    assert.equal(shownBefore.get('test/fizzbuzz.test.js'), `## test/fizzbuzz.test.js\n\`\`\`\n${grownTest}\n\`\`\``);
+  });
 });

@@ -116,6 +116,19 @@ describe('compactTestOutput: what names no test, file or failure is left out', (
     );
   });
 
+  it("drops pytest's run duration and the memory addresses of objects, and keeps the counts and the repr", () => {
+    const out = [
+      '============================= test session starts ==============================',
+      'collected 3 items',
+      'self = <bowling.Game object at 0x7f98d5790790>',
+      'E           IndexError: list index out of range',
+      '========================= 1 failed, 2 passed in 1.94s ==========================',
+    ].join('\n');
+    const compact = compactTestOutput(out);
+    assert.doesNotMatch(compact, /0x7f98|1\.94s/);
+    assert.match(compact, /self = <bowling\.Game object>\nE {11}IndexError: list index out of range\n=+ 1 failed, 2 passed =+$/);
+  });
+
   it('leaves other output as it is', () => {
     const jest = 'FAIL src/sum.test.js\n  ● adds\n    duration_ms: 3\n\nTests: 1 failed, 1 total';
     assert.equal(compactTestOutput(jest), jest);

@@ -32,6 +32,13 @@ export interface RoleContextInput {
   lastTestRun?: { status: string; passed: number; failed: number; total: number };
   /** Why the previous attempt was rejected (violation, overshoot, red tests, failed gate). */
   lastError?: string;
+  /**
+   * The file contents this role was shown on its previous turn, by path; replaced by this turn's. Files changed since
+   * then are shown after the unchanged ones: first those that only grew at the end, then the test files (tests are
+   * added at the end of a test file), then the rest, so that what the role saw last turn stays in the cached prefix as
+   * far as it can. Without it (or on a role's first turn) every file is ordered by its last change.
+   */
+  shownBefore?: Map<string, string>;
   /** Token budget for file contents (default 6 000). */
   fileTokenBudget?: number;
   signal?: AbortSignal;
@@ -43,7 +50,8 @@ const TEST_OUTPUT_CHARS = 4000;
  * Builds the one user message a role gets for a turn, ordered from the most stable part to the most volatile
  * one so that a provider's prefix caching can serve most of each request: the kata, the session facts that never
  * change, the other files by path and size, the contents of the files in the test and production folders (the
- * least recently changed first, each file once, within a token budget; truncation marked), the recent commits, this
+ * least recently changed first, those changed since the role's previous turn last with the test files among them first;
+ * each file once, within a token budget; truncation marked), the recent commits, this
  * turn's cycle and attempt, the last test output (one line when it passed) and, on a retry, why the previous
  * attempt was rejected. Test output is shown once: when the rejection reason quotes it, it is not repeated. The
  * workspace's absolute path is written `.` in test output, and runtime stack frames, timings and
@@ -68,10 +76,18 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
   );
 
   // Which files are shown in full: the test and production folders first, then the rest, within the budget.
-  const inFolder = (path: string, dir: string) => {
+  const folderOf = (dir: string) => {
     const folder = dir.replace(/^\.\/+/, '').replace(/\/+$/, '');
+    return folder === '.' ? '' : folder;
+  };
+  const inFolder = (path: string, dir: string) => {
+    const folder = folderOf(dir);
     return folder === '' || folder === '.' || path === folder || path.startsWith(`${folder}/`);
   };
+  // A test file: in the test folder, unless the tests sit in the production folder itself or beside it at the root.
+  const isTestFile = (path: string) =>
+    inFolder(path, input.testDir) &&
+    (!inFolder(path, input.sourceDir) || folderOf(input.testDir).length > folderOf(input.sourceDir).length);
   const needed = (path: string) => inFolder(path, input.testDir) || inFolder(path, input.sourceDir);
   let used = 0;
   const shown = new Map<string, string>();
@@ -99,8 +115,22 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
   }
   if (!files.length) sections.push('# Files\n(the workspace is empty)');
   if (notShown.length) sections.push(`# Other files (not shown)\n${notShown.sort().join('\n')}`);
-  // Shown in the order they last changed: what did not change since the last turn stays in the cached prefix.
-  const byChange = files.filter((f) => shown.has(f.path)).sort((a, b) => a.mtimeMs - b.mtimeMs || a.path.localeCompare(b.path));
+  // Shown in the order they last changed: what did not change since the role's last turn stays in the cached prefix.
+  // Of the files changed since then, the tests come first: tests are added at the end of a test file, so its start
+  // (what the role saw last turn) still follows the unchanged files, where the changed production code would break it.
+  const before = input.shownBefore;
+  const group = (path: string) => {
+    const was = before?.size ? before.get(path) : shown.get(path);
+    const now = shown.get(path) ?? '';
+    return was === now ? 0 : was !== undefined && now.startsWith(was.slice(0, -4)) ? 1 : isTestFile(path) ? 2 : 3;
+  };
+  const byChange = files
+    .filter((f) => shown.has(f.path))
+    .sort((a, b) => group(a.path) - group(b.path) || a.mtimeMs - b.mtimeMs || a.path.localeCompare(b.path));
+  if (before) {
+    before.clear();
+    for (const [path, block] of shown) before.set(path, block);
+  }
   if (byChange.length) sections.push(`# File contents\n${byChange.map((f) => shown.get(f.path)).join('\n\n')}`);
   if (omitted.length)
     sections.push(`[${omitted.length} file(s) not shown to stay within the token budget: ${omitted.join(', ')}; use read_file]`);

@@ -91,6 +91,8 @@ export class CycleLoop {
   private lastTests: TestCounts = { status: 'passed', passed: 0, failed: 0, total: 0 };
   private lastOutput = '';
   private lastRun: TestRunResult | undefined;
+  /** The files each role was shown on its last turn: what changed since then goes after the rest (prefix caching). */
+  private readonly shownTo = new Map<Role, Map<string, string>>();
   private cycleInProgress: number | undefined;
   /** What the current role's turn did so far, for its result (reset when a phase starts). */
   private turnOutcome: TurnOutcome = { filesModified: [], testsPassed: 0 };
@@ -446,8 +448,11 @@ export class CycleLoop {
     this.o.emit({ type: 'phase_changed', cycle, phase, role, attempt, hint: hint?.split('\n')[0] });
     this.o.recorder.phaseStarted(role, attempt);
     await this.o.recorder.save();
+    let shownBefore = this.shownTo.get(role);
+    if (!shownBefore) this.shownTo.set(role, (shownBefore = new Map()));
     const context = await buildRoleContext({
       role,
+      shownBefore,
       kataTitle: this.o.kata.title,
       kataDescription: this.o.kata.description,
       language: this.o.kata.language,
