@@ -83,8 +83,18 @@ export async function measureAgentVsSdk(rounds = Number(process.env.BENCH_AGENT_
     const tools = toToolSpecs(registry.list());
     const plain = { add: ({ a, b }: { a: number; b: number }) => String(a + b) };
 
+    // The bare side sends the very messages the agents send (their system prompt and user message, taken from
+    // one agent call of each kind), so the comparison is of the code around the request, not of its size.
+    const firstMessages = async (run: () => Promise<unknown>): Promise<ChatMessage[]> => {
+      const from = server.chatRequests().length;
+      await run();
+      return structuredClone(server.chatRequests()[from]!.body.messages as ChatMessage[]);
+    };
+    const answerMessages = await firstMessages(() => answerAgent.execute({ prompt: 'ping' }));
+    const loopMessages = await firstMessages(() => loopAgent.execute({ task: 'Add one five times.' }));
+
     const bareLoop = async () => {
-      const messages: ChatMessage[] = [{ role: 'user', content: 'Add one five times.' }];
+      const messages: ChatMessage[] = structuredClone(loopMessages);
       for (;;) {
         const res = await sdk.chat.completions.create({ model: 'm', messages, tools });
         const msg = res.choices[0]!.message;
@@ -100,7 +110,7 @@ export async function measureAgentVsSdk(rounds = Number(process.env.BENCH_AGENT_
       }
     };
     const variants: Record<keyof Omit<AgentVsSdkFigures, 'rounds'>, () => Promise<unknown>> = {
-      bareAnswer: () => sdk.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'ping' }] }),
+      bareAnswer: () => sdk.chat.completions.create({ model: 'm', messages: answerMessages }),
       agentAnswer: () => answerAgent.execute({ prompt: 'ping' }),
       bareLoop,
       agentLoop: () => loopAgent.execute({ task: 'Add one five times.' }),
@@ -150,7 +160,8 @@ export function renderSection(f: AgentVsSdkFigures): string {
     `the same process; ${f.rounds} rounds, each running all four variants, the order alternating; the ratio of the medians.`,
     'The agent side keeps everything it does in use: the project LLM client (retries, error mapping, normalisation), output',
     'validation, the lifecycle-hook path, events, and for the loop a real ToolExecutor (zod validation of the arguments,',
-    'approval policy, result memory).',
+    'approval policy, result memory). Both sides send the same messages: the bare side replays the system prompt and user',
+    "message of the agents' own first request.",
     '',
     `- Date: ${new Date().toISOString()}`,
     `- Machine: ${os.cpus()[0]?.model ?? 'unknown'} × ${os.cpus().length}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GB RAM, ${os.platform()} ${os.release()}`,
