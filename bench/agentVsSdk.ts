@@ -12,7 +12,7 @@
  * Rewrites only the part of docs/benchmarks.md between `<!-- bench:agent-vs-sdk:start -->` and
  * `<!-- bench:agent-vs-sdk:end -->`.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
@@ -30,10 +30,8 @@ import { toToolSpecs } from '../src/core/tools/toolSpecs';
 import { defineTool } from '../src/core/tools/types';
 import type { RecordedRequest } from '../test/support/openaiServer';
 import { startOpenAIServer } from '../test/support/openaiServer';
+import { machineLines, publishSection } from './benchDoc';
 
-const START = '<!-- bench:agent-vs-sdk:start -->';
-const END = '<!-- bench:agent-vs-sdk:end -->';
-const DOC = join(__dirname, '..', 'docs', 'benchmarks.md');
 const TOOL_CALLS = 5;
 
 /** The figures: medians in ms of each variant, and the rounds they come from. */
@@ -163,9 +161,7 @@ export function renderSection(f: AgentVsSdkFigures): string {
     'approval policy, result memory). Both sides send the same messages: the bare side replays the system prompt and user',
     "message of the agents' own first request.",
     '',
-    `- Date: ${new Date().toISOString()}`,
-    `- Machine: ${os.cpus()[0]?.model ?? 'unknown'} × ${os.cpus().length}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GB RAM, ${os.platform()} ${os.release()}`,
-    `- Node ${process.version}`,
+    ...machineLines(),
     '',
     '| Figure | Before issue 14 | Measured | Target | Met | How |',
     '|---|---|---|---|---|---|',
@@ -178,26 +174,10 @@ export function renderSection(f: AgentVsSdkFigures): string {
   ].join('\n');
 }
 
-/** Rewrites the section between the markers (appends the markers when the doc has none yet). */
-async function writeDoc(section: string): Promise<void> {
-  const doc = await readFile(DOC, 'utf8');
-  const start = doc.indexOf(START);
-  const end = doc.indexOf(END);
-  const block = `${START}\n${section}\n${END}`;
-  const next =
-    start >= 0 && end > start ? doc.slice(0, start) + block + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n${block}\n`;
-  await writeFile(DOC, next);
-}
-
 /** Measures, prints the section and writes it to docs/benchmarks.md (unless BENCH_NO_WRITE=1). */
 export async function agentVsSdkBench(): Promise<void> {
   setLogLevel('error');
-  const section = renderSection(await measureAgentVsSdk());
-  process.stdout.write(`${section}\n`);
-  if (process.env.BENCH_NO_WRITE !== '1') {
-    await writeDoc(section);
-    process.stdout.write(`\nwrote ${DOC}\n`);
-  }
+  await publishSection('agent-vs-sdk', renderSection(await measureAgentVsSdk()));
 }
 
 if (require.main === module) {

@@ -11,20 +11,13 @@
  * - cacheable prefix: for each request, the share of its tokens that is an exact prefix of the previous
  *   request of the same role in the session (what a provider's automatic prefix caching can serve).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import { join } from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { setLogLevel } from '../src/core/logging/logger';
 import type { RecordedRequest } from '../test/support/openaiServer';
 import { fizzbuzzJs, fizzbuzzPython } from '../test/support/fizzbuzzPlans';
 import { PYTHON_KATAS, pythonKataCycles } from '../test/support/pythonKataPlans';
 import { SessionHarness } from '../test/integration/supervisor/sessionHarness';
-
-const START = '<!-- bench:prompt-tokens:start -->';
-const END = '<!-- bench:prompt-tokens:end -->';
-const DOC = join(__dirname, '..', 'docs', 'benchmarks.md');
+import { machineLines, publishSection, withBenchCache } from './benchDoc';
 
 /**
  * Today's figures, measured with this script on the format before issue 14 (commit fe3c01f: the whole context
@@ -157,9 +150,7 @@ export function renderSection(figures: PromptTokenFigures[]): string {
     'played by the scripted kata model (test/support/scriptedKataModel.ts) against the loopback server, with real git and real',
     'test runs; every chat request the roles sent (tool definitions and all messages) is counted with `gpt-tokenizer` (o200k_base).',
     '',
-    `- Date: ${new Date().toISOString()}`,
-    `- Machine: ${os.cpus()[0]?.model ?? 'unknown'} × ${os.cpus().length}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GB RAM, ${os.platform()} ${os.release()}`,
-    `- Node ${process.version}`,
+    ...machineLines(),
     '',
     '| Figure | Baseline (before issue 14) | Measured | Target | Met | How |',
     '|---|---|---|---|---|---|',
@@ -197,38 +188,14 @@ const base2 = (language: string): string => {
   return base?.prefixShare ? pct(base.prefixShare) : '—';
 };
 
-/** Rewrites the section between the markers (appends the markers when the doc has none yet). */
-export async function writeDoc(section: string): Promise<void> {
-  const doc = await readFile(DOC, 'utf8');
-  const start = doc.indexOf(START);
-  const end = doc.indexOf(END);
-  const block = `${START}\n${section}\n${END}`;
-  const next =
-    start >= 0 && end > start ? doc.slice(0, start) + block + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n${block}\n`;
-  await writeFile(DOC, next);
-}
-
 /** Measures both languages, prints the section and writes it to docs/benchmarks.md. */
 export async function promptTokensBench(): Promise<void> {
   setLogLevel('error');
-  // Session worktrees go to a temp folder of this run, as in the tests.
-  const cache = mkdtempSync(join(os.tmpdir(), 'tdd-agent-bench-cache-'));
-  const previousCache = process.env.TDD_AGENT_CACHE_DIR;
-  process.env.TDD_AGENT_CACHE_DIR = cache;
-  try {
+  await withBenchCache(async () => {
     const figures = [await measureSession('javascript'), await measureSession('python')];
     for (const kata of PYTHON_KATAS) figures.push(await measureSession('python', kata.slug));
-    const section = renderSection(figures);
-    process.stdout.write(`${section}\n`);
-    if (process.env.BENCH_NO_WRITE !== '1') {
-      await writeDoc(section);
-      process.stdout.write(`\nwrote ${DOC}\n`);
-    }
-  } finally {
-    if (previousCache === undefined) delete process.env.TDD_AGENT_CACHE_DIR;
-    else process.env.TDD_AGENT_CACHE_DIR = previousCache;
-    rmSync(cache, { recursive: true, force: true });
-  }
+    await publishSection('prompt-tokens', renderSection(figures));
+  });
 }
 
 if (require.main === module) {

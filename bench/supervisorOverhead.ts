@@ -11,8 +11,7 @@
  * Rewrites only the part of docs/benchmarks.md between `<!-- bench:supervisor:start -->` and
  * `<!-- bench:supervisor:end -->`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import type { LlmCallOptions, LlmClient, LlmResult } from '../src/core/llm/types';
@@ -23,10 +22,8 @@ import { runKataSession } from '../src/core/tdd/supervisor/kataSession';
 import { fizzbuzzJs } from '../test/support/fizzbuzzPlans';
 import type { RecordedRequest } from '../test/support/openaiServer';
 import { scriptedKataModel, type KataScript } from '../test/support/scriptedKataModel';
+import { machineLines, publishSection, withBenchCache } from './benchDoc';
 
-const START = '<!-- bench:supervisor:start -->';
-const END = '<!-- bench:supervisor:end -->';
-const DOC = join(__dirname, '..', 'docs', 'benchmarks.md');
 /** The target of issue 14: at most this many ms of supervisor work per phase, beyond its test runs. */
 const TARGET_MS = 50;
 /** This script run at commit 6a4381b (before the git changes of issue 14), 2 counted sessions on the shared machine. */
@@ -157,9 +154,7 @@ export function renderSection(f: SupervisorFigures, baseline = BASELINE): string
     'baseline is this script at commit 6a4381b (the issue\'s "about 0.3 s per phase" also counted session set-up and the',
     'baseline test run). On a shared 2-core machine each git call takes 10–40 ms, so the figure moves with the load.',
     '',
-    `- Date: ${new Date().toISOString()}`,
-    `- Machine: ${os.cpus()[0]?.model ?? 'unknown'} × ${os.cpus().length}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GB RAM, ${os.platform()} ${os.release()}`,
-    `- Node ${process.version}`,
+    ...machineLines(),
     '',
     '| Figure | Baseline (before issue 14) | Measured | Target | Met | How |',
     '|---|---|---|---|---|---|',
@@ -167,39 +162,16 @@ export function renderSection(f: SupervisorFigures, baseline = BASELINE): string
   ].join('\n');
 }
 
-/** Rewrites the section between the markers (appends the markers when the doc has none yet). */
-async function writeDoc(section: string): Promise<void> {
-  const doc = await readFile(DOC, 'utf8');
-  const start = doc.indexOf(START);
-  const end = doc.indexOf(END);
-  const block = `${START}\n${section}\n${END}`;
-  const next =
-    start >= 0 && end > start ? doc.slice(0, start) + block + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n${block}\n`;
-  await writeFile(DOC, next);
-}
-
 /** Measures, prints the section and writes it to docs/benchmarks.md (unless BENCH_NO_WRITE=1). */
 export async function supervisorOverheadBench(): Promise<void> {
   setLogLevel('error');
-  const cache = mkdtempSync(join(os.tmpdir(), 'tdd-agent-bench-cache-'));
-  const previousCache = process.env.TDD_AGENT_CACHE_DIR;
-  process.env.TDD_AGENT_CACHE_DIR = cache;
-  try {
+  await withBenchCache(async () => {
     const figures = await measureSupervisor(Number(process.env.BENCH_SUPERVISOR_SESSIONS ?? 4));
     if (process.env.BENCH_VERBOSE === '1')
       for (const p of figures.phases)
         process.stdout.write(`${p.label}\twall ${fmt(p.wallMs)}\ttests ${fmt(p.testMs)}\tover ${fmt(p.wallMs - p.testMs)}\n`);
-    const section = renderSection(figures);
-    process.stdout.write(`${section}\n`);
-    if (process.env.BENCH_NO_WRITE !== '1') {
-      await writeDoc(section);
-      process.stdout.write(`\nwrote ${DOC}\n`);
-    }
-  } finally {
-    if (previousCache === undefined) delete process.env.TDD_AGENT_CACHE_DIR;
-    else process.env.TDD_AGENT_CACHE_DIR = previousCache;
-    rmSync(cache, { recursive: true, force: true });
-  }
+    await publishSection('supervisor', renderSection(figures));
+  });
 }
 
 if (require.main === module) {
