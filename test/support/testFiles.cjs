@@ -12,7 +12,9 @@ const ROOT = join(__dirname, '..', '..');
 /** Slowest first: real kata sessions in Python, example programs, npm pack, CLI processes, JS sessions. */
 const SLOW_FIRST = [
   'test/integration/supervisor/pythonKatas.test.ts',
-  'test/integration/examples/examples.test.ts',
+  'test/integration/examples/tddSession.test.ts',
+  'test/integration/examples/agents.test.ts',
+  'test/integration/examples/tools.test.ts',
   'test/integration/package/packedLibrary.test.ts',
   'test/integration/cli/signals.test.ts',
   'test/integration/supervisor/happyPath.test.ts',

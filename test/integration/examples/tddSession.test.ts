@@ -1,0 +1,21 @@
+import { strict as assert } from 'node:assert';
+import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
+import { scriptedKataModel } from '../../support/scriptedKataModel';
+import { expectOk, runExample, useExampleServer } from './exampleRunner';
+
+describe('examples/tdd-session.ts against the loopback OpenAI server', function () {
+  this.timeout(90_000);
+  const { server, env } = useExampleServer();
+
+  it('tdd-session.ts runs FizzBuzz cycles with real tests and commits', async function () {
+    this.timeout(120_000);
+    server().setFallback(scriptedKataModel({ cycles: fizzbuzzJs(2) }).reply);
+    const run = await runExample('tdd-session.ts', env(), [], 110_000);
+    expectOk(run);
+    assert.match(run.stdout, /session on branch tdd\/fizzbuzz-/);
+    assert.match(run.stdout, /tests after tester: 0 passed, 1 failed/);
+    assert.match(run.stdout, /cycle 1: green\n[\s\S]*cycle 2: green\n[\s\S]*cycle 3: kata_complete/);
+    assert.match(run.stdout, /status: completed; 3 cycles, 2 commits/);
+    assert.match(run.stdout, /feat: returns the number itself/);
+  });
+});
