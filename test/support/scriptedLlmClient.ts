@@ -1,4 +1,4 @@
-import { buildLlmError, type LlmCallContext } from '../../src/core/llm/llmError';
+import { buildLlmError, modelNotServed, type LlmCallContext } from '../../src/core/llm/llmError';
 import type { LlmCallOptions, LlmClient, LlmResult } from '../../src/core/llm/types';
 import type { RecordedRequest, ScriptedReply } from './openaiServer';
 
@@ -52,19 +52,8 @@ export function createScriptedLlmClient(options: { models?: string[] } = {}): Sc
       const ctx = contextOf(model);
       client.requests.push({ method: 'GET', path: '/v1/models', headers: {}, body: undefined });
       if (signal?.aborted) throw buildLlmError({ code: 'CANCELLED', retryable: false }, ctx);
-      if (client.models.length > 0 && !client.models.includes(model)) {
-        const shown = client.models.slice(0, 8).join(', ') + (client.models.length > 8 ? ', …' : '');
-        throw buildLlmError(
-          {
-            code: 'INVALID_REQUEST',
-            retryable: false,
-            reason: 'model_not_found',
-            status: 404,
-            serverMessage: `model '${model}' is not among the models it serves (${shown})`,
-          },
-          ctx,
-        );
-      }
+      if (client.models.length > 0 && !client.models.includes(model))
+        throw buildLlmError(modelNotServed(model, client.models), ctx);
     },
 
     async call(call: LlmCallOptions): Promise<LlmResult> {

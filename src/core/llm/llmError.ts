@@ -88,6 +88,18 @@ export function isLlmError(value: unknown): value is LlmError {
 
 const KEY_HINT = "Check the API key: set OPENAI_API_KEY or run 'Set API key'";
 
+/** The failure of a model the server does not serve: names up to eight of the models it does. */
+export function modelNotServed(model: string, served: readonly string[]): LlmFailure {
+  const shown = served.slice(0, 8).join(', ') + (served.length > 8 ? ', …' : '');
+  return {
+    code: 'INVALID_REQUEST',
+    retryable: false,
+    reason: 'model_not_found',
+    status: 404,
+    serverMessage: `model '${model}' is not among the models it serves (${shown})`,
+  };
+}
+
 /** Builds the LlmError for a classified failure, with a message that says what to do next. */
 export function buildLlmError(failure: LlmFailure, ctx: LlmCallContext): LlmError {
   const where = `the model server at ${ctx.baseURL}`;

@@ -4,7 +4,7 @@ import { getLogger } from '../logging/logger';
 import { registerSecret } from '../security/redact';
 import { normalizeCompletion, StreamAssembler } from './completionNormalizer';
 import { classifyFailure, IncompleteStreamError, type AbortCause } from './errorClassifier';
-import { buildLlmError, type LlmCallContext } from './llmError';
+import { buildLlmError, modelNotServed, type LlmCallContext } from './llmError';
 import { DEFAULT_MAX_RESPONSE_BYTES, limitResponseBytes } from './responseSizeLimit';
 import { computeRetryDelay, DEFAULT_RETRY_POLICY, sleep, type RetryPolicy } from './retryPolicy';
 import type { LlmCallOptions, LlmClient, LlmResult } from './types';
@@ -181,19 +181,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
     } finally {
       attemptControl.dispose();
     }
-    if (served.length > 0 && !served.includes(model)) {
-      const shown = served.slice(0, 8).join(', ') + (served.length > 8 ? ', …' : '');
-      throw buildLlmError(
-        {
-          code: 'INVALID_REQUEST',
-          retryable: false,
-          reason: 'model_not_found',
-          status: 404,
-          serverMessage: `model '${model}' is not among the models it serves (${shown})`,
-        },
-        ctx,
-      );
-    }
+    if (served.length > 0 && !served.includes(model)) throw buildLlmError(modelNotServed(model, served), ctx);
   }
 
   async function streamOnce(
