@@ -9,7 +9,7 @@ import { SessionSummarySchema } from '../../../src/core/tdd/supervisor/sessionSu
 import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
 import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
-import { cli, isolatedEnv } from './cliHarness';
+import { cli, isolatedEnv, kataArgs } from './cliHarness';
 
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '..', '..', '..');
@@ -157,10 +157,7 @@ describe('tdd-agent CLI', function () {
   describe('kata', () => {
     it('runs a session, prints progress on stderr and exactly one JSON summary on stdout', async () => {
       server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(2) }).reply);
-      const r = await cli(
-        ['kata', 'fizzbuzz', '--workspace', dir, '--base-url', server.baseURL, '--model', 'test-model', '--yes', '--json'],
-        isolatedEnv(),
-      );
+      const r = await cli([...kataArgs('fizzbuzz', dir, server.baseURL), '--yes', '--json'], isolatedEnv());
       assert.equal(r.code, 0, r.stderr);
       const summary = SessionSummarySchema.parse(JSON.parse(r.stdout));
       assert.equal(summary.status, 'completed');
@@ -172,22 +169,7 @@ describe('tdd-agent CLI', function () {
 
     it('without --yes and without a terminal, denies writes and says why', async () => {
       server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
-      const r = await cli(
-        [
-          'kata',
-          'fizzbuzz',
-          '--workspace',
-          dir,
-          '--base-url',
-          server.baseURL,
-          '--model',
-          'test-model',
-          '--max-cycles',
-          '1',
-          '--json',
-        ],
-        isolatedEnv(),
-      );
+      const r = await cli([...kataArgs('fizzbuzz', dir, server.baseURL), '--max-cycles', '1', '--json'], isolatedEnv());
       assert.equal(r.code, 1);
       const toolMessages = server
         .chatRequests()

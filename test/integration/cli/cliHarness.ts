@@ -37,3 +37,8 @@ export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   };
   return { ...env, ...extra };
 }
+
+/** `kata <kata> --workspace <dir> --base-url <baseURL> --model test-model`: the start of a kata run against the loopback server. */
+export function kataArgs(kata: string, workspace: string, baseURL: string): string[] {
+  return ['kata', kata, '--workspace', workspace, '--base-url', baseURL, '--model', 'test-model'];
+}

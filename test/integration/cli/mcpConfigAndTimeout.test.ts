@@ -9,7 +9,7 @@ import { SessionSummarySchema } from '../../../src/core/tdd/supervisor/sessionSu
 import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
 import { startOpenAIServer, type OpenAITestServer, type RecordedRequest } from '../../support/openaiServer';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
-import { cli, isolatedEnv } from './cliHarness';
+import { cli, isolatedEnv, kataArgs } from './cliHarness';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const FILESYSTEM = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
@@ -62,21 +62,7 @@ describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () 
       it(what, async () => {
         const file = join(dir, content === undefined ? 'missing.json' : 'mcp.json');
         if (content !== undefined) await writeFile(file, content);
-        const r = await cli(
-          [
-            'kata',
-            'fizzbuzz',
-            '--workspace',
-            join(dir, 'ws'),
-            '--base-url',
-            server.baseURL,
-            '--model',
-            'test-model',
-            '--mcp-config',
-            file,
-          ],
-          isolatedEnv(),
-        );
+        const r = await cli([...kataArgs('fizzbuzz', join(dir, 'ws'), server.baseURL), '--mcp-config', file], isolatedEnv());
         assert.equal(r.code, 2, r.stderr);
         assert.match(r.stderr, /^tdd-agent: /);
         assert.match(r.stderr, message);
@@ -88,18 +74,7 @@ describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () 
   it('--agents-dir pointing at a folder without the role configs exits 2 with CONFIG', async () => {
     await mkdir(join(dir, 'agents'));
     const r = await cli(
-      [
-        'kata',
-        'fizzbuzz',
-        '--workspace',
-        join(dir, 'ws'),
-        '--base-url',
-        server.baseURL,
-        '--model',
-        'test-model',
-        '--agents-dir',
-        join(dir, 'agents'),
-      ],
+      [...kataArgs('fizzbuzz', join(dir, 'ws'), server.baseURL), '--agents-dir', join(dir, 'agents')],
       isolatedEnv(),
     );
     assert.equal(r.code, 2, r.stderr);
@@ -127,14 +102,7 @@ describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () 
 
     const r = await cli(
       [
-        'kata',
-        'fizzbuzz',
-        '--workspace',
-        join(dir, 'ws'),
-        '--base-url',
-        server.baseURL,
-        '--model',
-        'test-model',
+        ...kataArgs('fizzbuzz', join(dir, 'ws'), server.baseURL),
         '--yes',
         '--json',
         '--mcp-config',
@@ -182,20 +150,7 @@ describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () 
     it('kata: a model that never answers fails the session with TIMEOUT', async () => {
       server.setFallback({ hang: true });
       const r = await cli(
-        [
-          'kata',
-          'fizzbuzz',
-          '--workspace',
-          join(dir, 'ws'),
-          '--base-url',
-          server.baseURL,
-          '--model',
-          'test-model',
-          '--yes',
-          '--json',
-          '--timeout',
-          '200',
-        ],
+        [...kataArgs('fizzbuzz', join(dir, 'ws'), server.baseURL), '--yes', '--json', '--timeout', '200'],
         isolatedEnv(),
       );
       assert.equal(r.code, 1, r.stderr);

@@ -10,7 +10,7 @@ import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
 import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
 import { dirtyMidMergeRepo, git, personRepoState } from '../../support/personRepo';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
-import { cli, isolatedEnv } from './cliHarness';
+import { cli, isolatedEnv, kataArgs } from './cliHarness';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const run = promisify(execFile);
@@ -78,10 +78,7 @@ describe('tdd-agent kata: preflight, before anything changes', function () {
   it('a kata that is not bundled: its test command needs a HIGH approval before it ever runs', async () => {
     const marker = join(elsewhere, 'test-command-ran');
     const kata = await foreignKata(elsewhere, marker);
-    const denied = await cli(
-      ['kata', kata, '--workspace', dir, '--base-url', server.baseURL, '--model', 'test-model', '--yes'],
-      isolatedEnv(),
-    );
+    const denied = await cli([...kataArgs(kata, dir, server.baseURL), '--yes'], isolatedEnv());
     assert.equal(denied.code, 2, denied.stderr);
     assert.match(denied.stderr, /KATA_NOT_APPROVED.*touch .*test-command-ran.*--yes=HIGH/);
     assert.deepEqual(await readdir(dir), [], 'nothing created');
@@ -89,20 +86,7 @@ describe('tdd-agent kata: preflight, before anything changes', function () {
 
     server.setFallback(() => ({ text: 'KATA_COMPLETE' }));
     const approved = await cli(
-      [
-        'kata',
-        kata,
-        '--workspace',
-        dir,
-        '--base-url',
-        server.baseURL,
-        '--model',
-        'test-model',
-        '--yes=HIGH',
-        '--max-cycles',
-        '1',
-        '--json',
-      ],
+      [...kataArgs(kata, dir, server.baseURL), '--yes=HIGH', '--max-cycles', '1', '--json'],
       isolatedEnv(),
     );
     assert.ok((await readdir(elsewhere)).length >= 1, approved.stderr);
@@ -111,23 +95,7 @@ describe('tdd-agent kata: preflight, before anything changes', function () {
 
   it('a bundled kata needs no such approval', async () => {
     server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
-    const r = await cli(
-      [
-        'kata',
-        'fizzbuzz',
-        '--workspace',
-        dir,
-        '--base-url',
-        server.baseURL,
-        '--model',
-        'test-model',
-        '--yes',
-        '--max-cycles',
-        '1',
-        '--json',
-      ],
-      isolatedEnv(),
-    );
+    const r = await cli([...kataArgs('fizzbuzz', dir, server.baseURL), '--yes', '--max-cycles', '1', '--json'], isolatedEnv());
     assert.equal(r.code, 0, r.stderr);
   });
 
@@ -144,7 +112,7 @@ describe('tdd-agent kata: preflight, before anything changes', function () {
 
     it('no working sandbox: refused with the reason and the way to opt out, nothing created', async () => {
       const r = await bin(
-        ['kata', 'fizzbuzz', '--workspace', dir, '--base-url', server.baseURL, '--model', 'test-model', '--yes'],
+        [...kataArgs('fizzbuzz', dir, server.baseURL), '--yes'],
         isolatedEnv({ TDD_AGENT_BWRAP: join(elsewhere, 'no-bwrap') }),
       );
       assert.equal(r.code, 2, r.stderr);
@@ -185,10 +153,7 @@ describe('tdd-agent kata in a dirty, mid-merge repository; tdd-agent sessions', 
   it('runs without touching the checkout, says how to review and merge, and lists the session', async () => {
     const before = await personRepoState(dir);
     server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
-    const r = await cli(
-      ['kata', 'fizzbuzz', '--workspace', dir, '--base-url', server.baseURL, '--model', 'test-model', '--yes'],
-      isolatedEnv(),
-    );
+    const r = await cli([...kataArgs('fizzbuzz', dir, server.baseURL), '--yes'], isolatedEnv());
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(await personRepoState(dir), before);
     const branch = /The result is on branch (tdd\/fizzbuzz-[\d-]+); your checkout was not changed/.exec(r.stderr)?.[1];
@@ -209,22 +174,7 @@ describe('tdd-agent kata in a dirty, mid-merge repository; tdd-agent sessions', 
 
   it('--from-working-tree starts from the uncommitted files; --sandbox takes auto or off', async () => {
     server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
-    const r = await cli(
-      [
-        'kata',
-        'fizzbuzz',
-        '--workspace',
-        dir,
-        '--base-url',
-        server.baseURL,
-        '--model',
-        'test-model',
-        '--yes',
-        '--from-working-tree',
-        '--json',
-      ],
-      isolatedEnv(),
-    );
+    const r = await cli([...kataArgs('fizzbuzz', dir, server.baseURL), '--yes', '--from-working-tree', '--json'], isolatedEnv());
     assert.equal(r.code, 0, r.stderr);
     const summary = JSON.parse(r.stdout);
     assert.ok(git(dir, 'log', '--format=%s', summary.branch).includes('chore: snapshot of the working tree (tdd-agent)'));

@@ -8,7 +8,7 @@ import { fizzbuzzJs, JS, JS_TEST_PATH } from '../../support/fizzbuzzPlans';
 import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
 import { dirtyMidMergeRepo, git, personRepoState } from '../../support/personRepo';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
-import { cli, isolatedEnv } from './cliHarness';
+import { cli, isolatedEnv, kataArgs } from './cliHarness';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 
@@ -52,26 +52,10 @@ describe('tdd-agent kata: Ctrl-C, SIGTERM, SIGHUP and kill -9 never touch the pe
       }
       return script.reply(req);
     });
-    const child = spawn(
-      'node',
-      [
-        join(ROOT, 'dist', 'cli.js'),
-        'kata',
-        'fizzbuzz',
-        '--workspace',
-        dir,
-        '--base-url',
-        server.baseURL,
-        '--model',
-        'test-model',
-        '--yes',
-        '--json',
-      ],
-      {
-        env: isolatedEnv(),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn('node', [join(ROOT, 'dist', 'cli.js'), ...kataArgs('fizzbuzz', dir, server.baseURL), '--yes', '--json'], {
+      env: isolatedEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d) => (stdout += String(d)));
@@ -132,22 +116,7 @@ describe('tdd-agent kata: Ctrl-C, SIGTERM, SIGHUP and kill -9 never touch the pe
     );
 
     server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(3) }).reply);
-    const resumed = await cli(
-      [
-        'kata',
-        'fizzbuzz',
-        '--workspace',
-        dir,
-        '--base-url',
-        server.baseURL,
-        '--model',
-        'test-model',
-        '--yes',
-        '--json',
-        '--resume',
-      ],
-      isolatedEnv(),
-    );
+    const resumed = await cli([...kataArgs('fizzbuzz', dir, server.baseURL), '--yes', '--json', '--resume'], isolatedEnv());
     assert.equal(resumed.code, 0, resumed.stderr);
     const summary = JSON.parse(resumed.stdout);
     assert.equal(summary.status, 'completed');
