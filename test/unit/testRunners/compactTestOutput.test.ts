@@ -51,9 +51,13 @@ describe('withoutRuntimeFrames: test output as the model gets it', () => {
 });
 
 describe('compactTestOutput: what names no test, file or failure is left out', () => {
-  it("drops node:test's timings, zero counts and the empty YAML blocks of passing tests, and keeps every failure detail", () => {
+  it("drops node:test's timings, zero counts, empty YAML blocks and repeated names, and keeps every failure detail", () => {
     const tap = [
       'TAP version 13',
+      '# Subtest: a suite',
+      '    # Subtest: nested',
+      '    ok 1 - nested',
+      'ok 1 - a suite',
       '# Subtest: adds',
       'ok 1 - adds',
       '  ---',
@@ -79,9 +83,10 @@ describe('compactTestOutput: what names no test, file or failure is left out', (
       compactTestOutput(tap),
       [
         'TAP version 13',
-        '# Subtest: adds',
+        '# Subtest: a suite',
+        '    ok 1 - nested',
+        'ok 1 - a suite',
         'ok 1 - adds',
-        '# Subtest: subtracts',
         'not ok 2 - subtracts',
         '  ---',
         "  location: './test/calc.test.js:9:1'",
@@ -127,6 +132,110 @@ describe('compactTestOutput: what names no test, file or failure is left out', (
     const compact = compactTestOutput(out);
     assert.doesNotMatch(compact, /0x7f98|1\.94s/);
     assert.match(compact, /self = <bowling\.Game object>\nE {11}IndexError: list index out of range\n=+ 1 failed, 2 passed =+$/);
+  });
+
+  it("keeps pytest's failing lines, locals, E lines and locations, and leaves out the function source above each `>` line", () => {
+    // pytest 9 --tb=long, as printed for a test calling into production code, and a multi-line assertion.
+    const out = [
+      '=================================== FAILURES ===================================',
+      '_________________________________ test_gutter __________________________________',
+      '',
+      '    def test_gutter():',
+      '        game = Game()',
+      '        for _ in range(20):',
+      '            game.roll(0)',
+      '>       assert game.score() == 0',
+      '               ^^^^^^^^^^^^',
+      '',
+      'tests/test_b.py:8: ',
+      '_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ ',
+      '',
+      'self = <bowling.Game object at 0x7f5a84351c90>',
+      '',
+      '    def score(self):',
+      '        total = 0',
+      '>       return self.rolls[5]',
+      'E       IndexError: list index out of range',
+      '',
+      'src/bowling.py:11: IndexError',
+      '__________________________________ test_multi __________________________________',
+      '',
+      '    def test_multi():',
+      '>       assert [1, 2, 3] == [',
+      '            1,',
+      '            4,',
+      '        ]',
+      'E       assert [1, 2, 3] == [1, 4]',
+      '',
+      'tests/test_b.py:25: AssertionError',
+      '=========================== short test summary info ============================',
+      'FAILED tests/test_b.py::test_gutter - IndexError: list index out of range',
+      'FAILED tests/test_b.py::test_spare - assert 13 == 16',
+      ' +  where 13 = score()',
+      '============================== 2 failed in 0.07s ===============================',
+    ].join('\n');
+    assert.equal(
+      compactTestOutput(`============================= test session starts ==============================\n${out}`),
+      [
+        '============================= test session starts ==============================',
+        '=================================== FAILURES ===================================',
+        '_________________________________ test_gutter __________________________________',
+        '',
+        '>       assert game.score() == 0',
+        '               ^^^^^^^^^^^^',
+        '',
+        'tests/test_b.py:8: ',
+        '_ _ _',
+        '',
+        'self = <bowling.Game object>',
+        '',
+        '>       return self.rolls[5]',
+        'E       IndexError: list index out of range',
+        '',
+        'src/bowling.py:11: IndexError',
+        '__________________________________ test_multi __________________________________',
+        '',
+        '>       assert [1, 2, 3] == [',
+        '            1,',
+        '            4,',
+        '        ]',
+        'E       assert [1, 2, 3] == [1, 4]',
+        '',
+        'tests/test_b.py:25: AssertionError',
+        '=========================== short test summary info ============================',
+        'FAILED tests/test_b.py::test_gutter - IndexError: list index out of range',
+        'FAILED tests/test_b.py::test_spare - assert 13 == 16',
+        '============================== 2 failed ===============================',
+      ].join('\n'),
+    );
+  });
+
+  it("counts the Python installation's frames of a collection error and keeps the workspace's own frame", () => {
+    const out = [
+      '============================= test session starts ==============================',
+      '==================================== ERRORS ====================================',
+      "ImportError while importing test module './tests/test_bowling.py'.",
+      'Traceback:',
+      '/root/.pyenv/versions/3.11.7/lib/python3.11/importlib/__init__.py:126: in import_module',
+      '    return _bootstrap._gcd_import(name[level:], package, level)',
+      '           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^',
+      'tests/test_bowling.py:1: in <module>',
+      '    from bowling import Game',
+      "E   ModuleNotFoundError: No module named 'bowling'",
+    ].join('\n');
+    assert.equal(
+      compactTestOutput(out),
+      [
+        '============================= test session starts ==============================',
+        '==================================== ERRORS ====================================',
+        "ImportError while importing test module './tests/test_bowling.py'.",
+        'Traceback:',
+        '(1 Python runtime frame left out)',
+        'tests/test_bowling.py:1: in <module>',
+        '    from bowling import Game',
+        "E   ModuleNotFoundError: No module named 'bowling'",
+      ].join('\n'),
+    );
   });
 
   it('leaves other output as it is', () => {

@@ -305,7 +305,8 @@ export class CycleLoop {
     const started = Date.now();
     this.turnOutcome = { filesModified: [], testsPassed: this.lastTests.passed };
     const redTotal = this.lastTests.total;
-    let hint: string | undefined = `The new test fails. Test output:\n${this.lastOutput}`;
+    // Attempt 1 has no rejection to report: the context shows the Tester's red run as the last test output.
+    let hint: string | undefined;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS.implementer; attempt++) {
       if (attempt > 1) this.o.recorder.count('retries', 'implementer');
       const checkpoint = await this.checkpoint();
