@@ -12,5 +12,6 @@ module.exports = {
   timeout: 60000,
   reporter: 'spec',
   exit: true,
-  require: ['test/support/isolatedCache.ts'],
+  // cliBundle.ts builds dist/cli.js once, before the workers start (its mochaGlobalSetup).
+  require: ['test/support/isolatedCache.ts', 'test/support/cliBundle.ts'],
 };

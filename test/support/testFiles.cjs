@@ -2,28 +2,57 @@
 //
 // Mocha's parallel mode sends every file its globs match to a worker, duplicates included (a serial run
 // hides them: a file is only loaded once), and a run lasts at least as long as its slowest file. So the
-// files that take longest (measured with a per-file timing reporter; see CONTRIBUTING) are listed first and
-// start first, and the short ones fill the workers at the end. A file not listed here runs after them.
+// files that take longest are listed first and start first (longest-first scheduling), and the short ones fill
+// the workers at the end. A file not listed here runs after them.
 const { readdirSync } = require('node:fs');
 const { join } = require('node:path');
 
 const ROOT = join(__dirname, '..', '..');
 
-/** Slowest first: real kata sessions in Python, example programs, npm pack, CLI processes, JS sessions. */
+/**
+ * Slowest first, by the wall time of each file run alone on the 2-core machine (29 s down to 5 s; each file with
+ * `npx mocha --no-config --node-option import=tsx --require test/support/isolatedCache.ts <file>`): the packed
+ * library, real kata sessions, CLI processes, example programs. Files under 5 s follow in name order.
+ */
 const SLOW_FIRST = [
-  'test/integration/supervisor/pythonKatas.test.ts',
-  'test/integration/examples/tddSession.test.ts',
-  'test/integration/examples/agents.test.ts',
-  'test/integration/examples/tools.test.ts',
   'test/integration/package/packedLibrary.test.ts',
-  'test/integration/cli/signals.test.ts',
-  'test/integration/supervisor/happyPath.test.ts',
-  'test/integration/supervisor/personWorkUntouched.test.ts',
-  'test/integration/control/terminalCli.test.ts',
-  'test/integration/cli/preflight.test.ts',
-  'test/integration/supervisor/roleBoundaries.test.ts',
+  'test/integration/supervisor/pythonKatas.test.ts',
+  'test/integration/agentRuntime/batchAudit.test.ts',
   'test/integration/cli/cli.test.ts',
+  'test/integration/cli/signals.test.ts',
   'test/integration/vscode/repositorySessions.test.ts',
+  'test/integration/cli/mcpConfigAndTimeout.test.ts',
+  'test/integration/supervisor/personWorkUntouched.test.ts',
+  'test/integration/examples/agents.test.ts',
+  'test/integration/supervisor/happyPath.test.ts',
+  'test/integration/cli/preflight.test.ts',
+  'test/integration/supervisor/hostileGeneratedTest.test.ts',
+  'test/integration/supervisor/roleBoundaries.test.ts',
+  'test/integration/supervisor/implementerRetries.test.ts',
+  'test/integration/supervisor/qualityGates.test.ts',
+  'test/integration/testRunners/realRunners.test.ts',
+  'test/integration/agentRuntime/hooks.test.ts',
+  'test/integration/supervisor/implementerContext.test.ts',
+  'test/integration/supervisor/mcpServers.test.ts',
+  'test/integration/supervisor/typescriptKata.test.ts',
+  'test/integration/agentRuntime/repair.test.ts',
+  'test/integration/supervisor/refactorRed.test.ts',
+  'test/integration/examples/tddSession.test.ts',
+  'test/integration/supervisor/infiniteLoop.test.ts',
+  'test/integration/supervisor/secrets.test.ts',
+  'test/integration/supervisor/roleMessages.test.ts',
+  'test/integration/tdd/sessionWorktree.test.ts',
+  'test/integration/supervisor/overshoot.test.ts',
+  'test/integration/agentRuntime/extensionPoints.test.ts',
+  'test/integration/tools/builtin/processTools.test.ts',
+  'test/integration/builtinAgents/react.test.ts',
+  'test/integration/supervisor/unrunnableTest.test.ts',
+  'test/integration/mcp/mcpServers.test.ts',
+  'test/integration/tdd/scaffold.test.ts',
+  'test/integration/examples/tools.test.ts',
+  'test/integration/osSandbox/probe.test.ts',
+  'test/integration/supervisor/resumeRefusals.test.ts',
+  'test/integration/agentRuntime/runtime.test.ts',
 ];
 
 function walk(dir) {

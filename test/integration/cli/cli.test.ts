@@ -10,6 +10,7 @@ import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
 import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
 import { cli, isolatedEnv, kataArgs } from './cliHarness';
+import { ensureCliBundle } from '../../support/cliBundle';
 
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '..', '..', '..');
@@ -185,7 +186,7 @@ describe('tdd-agent CLI', function () {
   describe('the built binary', () => {
     before(async function () {
       this.timeout(60_000);
-      await run('node', ['esbuild.config.mjs', '--only=cli'], { cwd: ROOT });
+      await ensureCliBundle();
     });
 
     it('`demo` replays the bundled FizzBuzz session into a fresh workspace with green commits', async () => {

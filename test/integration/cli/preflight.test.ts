@@ -11,6 +11,7 @@ import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiSe
 import { dirtyMidMergeRepo, git, personRepoState } from '../../support/personRepo';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
 import { cli, isolatedEnv, kataArgs } from './cliHarness';
+import { ensureCliBundle } from '../../support/cliBundle';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const run = promisify(execFile);
@@ -102,7 +103,7 @@ describe('tdd-agent kata: preflight, before anything changes', function () {
   describe('the OS sandbox (built binary)', () => {
     before(async function () {
       this.timeout(60_000);
-      await run('node', ['esbuild.config.mjs', '--only=cli'], { cwd: ROOT });
+      await ensureCliBundle();
     });
     const bin = (args: string[], env: NodeJS.ProcessEnv) =>
       run('node', [join(ROOT, 'dist', 'cli.js'), ...args], { env, cwd: dir }).then(

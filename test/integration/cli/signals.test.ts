@@ -1,14 +1,14 @@
 import { strict as assert } from 'node:assert';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { fizzbuzzJs, JS, JS_TEST_PATH } from '../../support/fizzbuzzPlans';
 import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
 import { dirtyMidMergeRepo, git, personRepoState } from '../../support/personRepo';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
 import { cli, isolatedEnv, kataArgs } from './cliHarness';
+import { ensureCliBundle } from '../../support/cliBundle';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 
@@ -20,7 +20,7 @@ describe('tdd-agent kata: Ctrl-C, SIGTERM, SIGHUP and kill -9 never touch the pe
   let dir: string;
   let markers: string;
   before(async () => {
-    await promisify(execFile)('node', ['esbuild.config.mjs', '--only=cli'], { cwd: ROOT });
+    await ensureCliBundle();
   });
   beforeEach(async () => {
     server = await startOpenAIServer();
