@@ -184,6 +184,10 @@ export function renderSection(figures: PromptTokenFigures[]): string {
     'out. The baseline was measured with this script at commit fe3c01f (the context as one JSON-escaped line), for FizzBuzz only;',
     'the other katas have scripted plans only in Python (test/support/pythonKataPlans.ts) and no figure from before the change.',
     'JavaScript plans exist for FizzBuzz only. Counts vary by a few tokens between runs (test durations in the output).',
+    "A tool call is counted as its function's name and its arguments as the model wrote them (until 2026-11-23 the call",
+    'object was JSON-encoded around its already-encoded arguments, counting every escape twice; the baseline was measured',
+    "again from fe3c01f's requests with the new counting). pytest's long tracebacks reach the model without the function",
+    'source above each failing line (the role has the files), and node:test without the `# Subtest:` line before each result.',
   );
   return lines.join('\n');
 }
