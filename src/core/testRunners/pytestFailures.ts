@@ -7,7 +7,7 @@
  * Also left out: frames inside the Python installation (an absolute path outside the workspace, e.g. importlib's
  * `import_module` under an import error; counted), and the continuation lines of a `FAILED … - message` line in the
  * short summary, which repeat the `E` lines of the same failure above. The rule between the frames of one failure is
- * shortened.
+ * shortened, and in an `E` line a run of one character (`+ VVVV…` for 398 V) is written with its count.
  */
 export function withoutPytestSourceEcho(lines: string[]): string[] {
   const out: string[] = [];
@@ -56,7 +56,7 @@ export function withoutPytestSourceEcho(lines: string[]): string[] {
       }
       if (!line.startsWith('    ')) afterMarker = false;
       flush();
-      out.push(line);
+      out.push(line.startsWith('E ') ? withRunsCounted(line) : line);
       continue;
     }
     // In the short summary, a line that does not start a result only continues the message above it.
@@ -66,4 +66,12 @@ export function withoutPytestSourceEcho(lines: string[]): string[] {
   flush();
   noteRuntimeFrames();
   return out;
+}
+
+/** A run of 32 or more of the same non-space character, as pytest's diff prints a long wrong value. */
+const LONG_RUN = /(\S)\1{31,}/g;
+
+/** `E   + VVVV…VIV` (398 V) → `E   + [V × 398]IV`: the same value, a few tokens instead of a hundred. */
+function withRunsCounted(line: string): string {
+  return line.replace(LONG_RUN, (run, char: string) => `[${char} × ${run.length}]`);
 }

@@ -210,6 +210,26 @@ describe('compactTestOutput: what names no test, file or failure is left out', (
     );
   });
 
+  it('writes a long run of one character in an `E` line with its count, and leaves rules and carets alone', () => {
+    const out = [
+      '============================= test session starts ==============================',
+      '=================================== FAILURES ===================================',
+      '>       assert to_roman(1994) == "MCMXCIV"',
+      `E         + ${'V'.repeat(398)}IV`,
+      `E         - MCMXCIV${'I'.repeat(31)}`,
+    ].join('\n');
+    assert.equal(
+      compactTestOutput(out),
+      [
+        '============================= test session starts ==============================',
+        '=================================== FAILURES ===================================',
+        '>       assert to_roman(1994) == "MCMXCIV"',
+        'E         + [V × 398]IV',
+        `E         - MCMXCIV${'I'.repeat(31)}`,
+      ].join('\n'),
+    );
+  });
+
   it("counts the Python installation's frames of a collection error and keeps the workspace's own frame", () => {
     const out = [
       '============================= test session starts ==============================',
