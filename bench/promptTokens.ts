@@ -78,7 +78,7 @@ const isTurnStart = (body: { messages?: Array<{ role: string }> }): boolean =>
 /** Counts the figures of one session's requests. */
 export function figuresOf(
   language: string,
-  requests: RecordedRequest[],
+  requests: ReadonlyArray<Pick<RecordedRequest, 'body'>>,
   greenCommits: number,
   kata = 'FizzBuzz',
 ): PromptTokenFigures {
