@@ -46,6 +46,17 @@ describe('terminal output shows control characters instead of sending them', () 
     assert.equal(escapeTerminalText(HOSTILE).includes(ESC), false);
   });
 
+  it('escapeTerminalText shows the bidirectional controls (Trojan Source) as \\x{hhhh} and keeps right-to-left text', () => {
+    // RLO … PDF makes `access = "user"; // admin` display reversed inside the comment; LRI/PDI and the marks too.
+    const trojan = 'if (access !== "user\u202e \u2066// admin\u2069 \u2066") {';
+    assert.equal(escapeTerminalText(trojan), 'if (access !== "user\\x{202e} \\x{2066}// admin\\x{2069} \\x{2066}") {');
+    assert.equal(
+      escapeTerminalText('\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u2067\u2068'),
+      [0x61c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x2067, 0x2068].map((c) => `\\x{${c.toString(16)}}`).join(''),
+    );
+    assert.equal(escapeTerminalText('שלום مرحبا'), 'שלום مرحبا');
+  });
+
   it('TerminalTransport: a hostile preview, params, reason and tool name reach the output escaped, with no control bytes', async () => {
     const { output, raw } = capture();
     const input = new PassThrough();
