@@ -1,7 +1,9 @@
 /**
- * A tiny element builder for the panel. Text always goes in through `textContent` (never innerHTML),
- * so model output and file contents cannot inject markup.
+ * A tiny element builder for the panel. Text always goes in through text nodes (never innerHTML), so model
+ * output and file contents cannot inject markup, and with its bidirectional controls shown (`\x{202e}`), so they
+ * cannot reorder how a diff or a command reads.
  */
+import { showBidiControls } from '../src/shared/bidiControls';
 
 /** A child of {@link h}: nodes, text, or nothing (skipped). Arrays are flattened. */
 export type Child = Node | string | number | null | undefined | false | Child[];
@@ -14,7 +16,7 @@ function appendChildren(parent: Node, children: Child[]): void {
     if (child === null || child === undefined || child === false) continue;
     if (Array.isArray(child)) appendChildren(parent, child);
     else if (child instanceof Node) parent.appendChild(child);
-    else parent.appendChild(document.createTextNode(String(child)));
+    else parent.appendChild(document.createTextNode(showBidiControls(String(child))));
   }
 }
 

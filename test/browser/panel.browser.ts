@@ -760,6 +760,26 @@ describe('agent panel in Chromium', function () {
     assert.equal(await page.evaluate('window.__pwned'), undefined);
   });
 
+  it('shows bidirectional controls (Trojan Source) as \\x{hhhh} in plain text and in Markdown, and keeps right-to-left text', async () => {
+    page = await openPanel();
+    const state = finishedState();
+    state.actions[0]!.tool = 'write_file\u202e';
+    state.answers[0] = {
+      ...state.answers[0]!,
+      kind: 'qa',
+      answer: 'if (role !== "user\u202e \u2066// admin\u2069 \u2066") — `code\u202e` שלום',
+    } as (typeof state.answers)[0];
+    await sendToPanel(page, stateMessage(state));
+    await waitForRevision('#session');
+    await page.locator('details.history > summary').click();
+    assert.equal(await text('li[data-action-id="call-1"] .action-tool'), 'write_file\\x{202e}');
+    const answer = await text('.answer-qa .answer-text');
+    assert.match(answer, /user\\x\{202e\} \\x\{2066\}\/\/ admin\\x\{2069\} \\x\{2066\}/);
+    assert.match(answer, /code\\x\{202e\}/);
+    assert.match(answer, /שלום/);
+    assert.equal(await page.evaluate('/[\\u202a-\\u202e\\u2066-\\u2069]/.test(document.body.textContent)'), false);
+  });
+
   it('restores from getState after a reload (including an opened section), then takes newer snapshots', async () => {
     page = await openPanel();
     await sendToPanel(page, stateMessage(finishedState(10)));

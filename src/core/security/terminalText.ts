@@ -1,3 +1,5 @@
+import { showBidiControls } from '../../shared/bidiControls';
+
 /**
  * Text from a model, a tool call or a preview is data, never terminal commands: before it is printed it
  * goes through {@link escapeTerminalText}, so an escape sequence in a file cannot move the cursor, erase
@@ -6,11 +8,10 @@
 
 /**
  * C0 controls except tab (09) and newline (0a), carriage return when no newline follows it, DEL, C1 controls,
- * the Unicode bidirectional controls (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069), and a backslash that
- * is followed by `x` (so a literal `\x` in the text cannot pass for an escape).
+ * and a backslash that is followed by `x` (so a literal `\x` in the text cannot pass for an escape).
  */
 // eslint-disable-next-line no-control-regex -- matching control characters is this module's job
-const UNSAFE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\r(?!\n)|\\(?=x)/g;
+const UNSAFE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)|\\(?=x)/g;
 
 /**
  * `text` made safe to write to a terminal: every control character is shown, none is interpreted.
@@ -24,14 +25,12 @@ const UNSAFE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u2
  *   escape made here, and a literal `\x1b` in the text is shown as `\x5cx1b`.
  *
  * The bidirectional controls, which reorder what a terminal shows without changing the bytes (a diff or a command
- * can read unlike what it does: "Trojan Source", CVE-2021-42574), are shown as `\x{hhhh}`: RLO U+202E → `\x{202e}`.
+ * can read unlike what it does: "Trojan Source", CVE-2021-42574), are shown as `\x{hhhh}`: RLO U+202E → `\x{202e}`
+ * (one definition with the panel's: `src/shared/bidiControls.ts`).
  *
  * Everything else — newline, tab, other backslashes, any other Unicode — is unchanged, so code, paths
  * and diffs read as they are. `ESC[2K` becomes the visible text `\x1b[2K`.
  */
 export function escapeTerminalText(text: string): string {
-  return text.replace(UNSAFE, (ch) => {
-    const code = ch.charCodeAt(0);
-    return code > 0xff ? `\\x{${code.toString(16)}}` : `\\x${code.toString(16).padStart(2, '0')}`;
-  });
+  return showBidiControls(text.replace(UNSAFE, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`));
 }
