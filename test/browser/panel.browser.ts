@@ -742,18 +742,19 @@ describe('agent panel in Chromium', function () {
     assert.equal(await text('.session-kata'), 'FizzBuzz');
   });
 
-  it('renders hostile text as text (no markup from model output)', async () => {
+  /** A finished session whose first tool call is named `tool` and whose first answer is a QA answer `answer`, history open. */
+  async function showModelText(tool: string, answer: string): Promise<void> {
     page = await openPanel();
     const state = finishedState();
-    state.actions[0]!.tool = '<img src=x id=pwned>';
-    state.answers[0] = {
-      ...state.answers[0]!,
-      kind: 'qa',
-      answer: '<script>window.__pwned = 1</script><b id="bold">x</b>',
-    } as (typeof state.answers)[0];
+    state.actions[0]!.tool = tool;
+    state.answers[0] = { ...state.answers[0]!, kind: 'qa', answer } as (typeof state.answers)[0];
     await sendToPanel(page, stateMessage(state));
     await waitForRevision('#session');
     await page.locator('details.history > summary').click();
+  }
+
+  it('renders hostile text as text (no markup from model output)', async () => {
+    await showModelText('<img src=x id=pwned>', '<script>window.__pwned = 1</script><b id="bold">x</b>');
     assert.equal(await page.locator('#pwned, #bold').count(), 0);
     assert.equal(await text('li[data-action-id="call-1"] .action-tool'), '<img src=x id=pwned>');
     assert.match(await text('.answer-qa .answer-text'), /^<script>window.__pwned = 1<\/script>/);
@@ -761,17 +762,7 @@ describe('agent panel in Chromium', function () {
   });
 
   it('shows bidirectional controls (Trojan Source) as \\x{hhhh} in plain text and in Markdown, and keeps right-to-left text', async () => {
-    page = await openPanel();
-    const state = finishedState();
-    state.actions[0]!.tool = 'write_file\u202e';
-    state.answers[0] = {
-      ...state.answers[0]!,
-      kind: 'qa',
-      answer: 'if (role !== "user\u202e \u2066// admin\u2069 \u2066") — `code\u202e` שלום',
-    } as (typeof state.answers)[0];
-    await sendToPanel(page, stateMessage(state));
-    await waitForRevision('#session');
-    await page.locator('details.history > summary').click();
+    await showModelText('write_file\u202e', 'if (role !== "user\u202e \u2066// admin\u2069 \u2066") — `code\u202e` שלום');
     assert.equal(await text('li[data-action-id="call-1"] .action-tool'), 'write_file\\x{202e}');
     const answer = await text('.answer-qa .answer-text');
     assert.match(answer, /user\\x\{202e\} \\x\{2066\}\/\/ admin\\x\{2069\} \\x\{2066\}/);
