@@ -1,3 +1,5 @@
+import { runtimeFramesLeftOut } from './runtimeFrames';
+
 /**
  * pytest's failure report without what the model already has: the long traceback prints each frame's function
  * source from its `def` line down to the failing line, which the role context and read_file show in full. Only
@@ -21,7 +23,7 @@ export function withoutPytestSourceEcho(lines: string[]): string[] {
   };
   const noteRuntimeFrames = () => {
     if (!runtimeFrames) return;
-    out.push(`(${runtimeFrames} Python runtime frame${runtimeFrames === 1 ? '' : 's'} left out)`);
+    out.push(runtimeFramesLeftOut(runtimeFrames, 'Python'));
     runtimeFrames = 0;
   };
   for (let i = 0; i < lines.length; i++) {

@@ -6,6 +6,11 @@
 const RUNTIME_FRAME =
   /^([\s#]*)(?:at\s+(?:async\s+)?(?:\S+(?: \[as [^\]]+\])?\s+)?\(?node:[\w/.-]+(?::\d+){0,2}\)?|(?:async\s+)?\S+(?: \[as [^\]]+\])?\s+\(node:[\w/.-]+(?::\d+){0,2}\))(\s*\{)?\s*$/;
 
+/** The line that stands for `count` frames of a language runtime left out: `(3 Node.js runtime frames left out)`. */
+export function runtimeFramesLeftOut(count: number, runtime: 'Node.js' | 'Python'): string {
+  return `(${count} ${runtime} runtime frame${count === 1 ? '' : 's'} left out)`;
+}
+
 /**
  * Test output as the model gets it: each run of stack frames inside the Node.js runtime is replaced by one line
  * saying how many were left out. They name no file of the workspace and repeat in every failure, so they cost
@@ -17,7 +22,7 @@ export function withoutRuntimeFrames(text: string): string {
   let dropped = 0;
   let indent = '';
   const flush = (opening = '') => {
-    if (dropped) out.push(`${indent}(${dropped} Node.js runtime frame${dropped === 1 ? '' : 's'} left out)${opening}`);
+    if (dropped) out.push(`${indent}${runtimeFramesLeftOut(dropped, 'Node.js')}${opening}`);
     dropped = 0;
   };
   for (const line of text.split('\n')) {
