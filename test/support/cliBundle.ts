@@ -8,6 +8,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { toolEnv } from './toolEnv';
 
 const ROOT = join(__dirname, '..', '..');
 const BUILT = 'TDD_AGENT_TEST_CLI_BUILT';
@@ -15,10 +16,7 @@ const BUILT = 'TDD_AGENT_TEST_CLI_BUILT';
 /** Builds `dist/cli.js` (esbuild, about a second), unless this test run built it already. */
 export async function ensureCliBundle(): Promise<void> {
   if (process.env[BUILT] === '1') return;
-  // Without c8's NODE_V8_COVERAGE: the bundler's coverage is not the project's.
-  const env = { ...process.env };
-  delete env.NODE_V8_COVERAGE;
-  await promisify(execFile)(process.execPath, ['esbuild.config.mjs', '--only=cli'], { cwd: ROOT, env });
+  await promisify(execFile)(process.execPath, ['esbuild.config.mjs', '--only=cli'], { cwd: ROOT, env: toolEnv() });
   process.env[BUILT] = '1';
 }
 

@@ -6,19 +6,10 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
 import { ensureCliBundle } from '../../support/cliBundle';
+import { toolEnv } from '../../support/toolEnv';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const run = promisify(execFile);
-
-/**
- * The environment of the build tools this test starts (npm, tsc, esbuild): without c8's NODE_V8_COVERAGE. Their
- * coverage is not the project's, and collecting it made tsc alone half as slow again under `npm test`.
- */
-function toolEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  delete env.NODE_V8_COVERAGE;
-  return env;
-}
 
 /** The five lines a person writes after `npm install tdd-agent`. */
 const PROGRAM = `import { createOpenAIClient, QAAgent } from 'tdd-agent/core';
