@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { PYTHON_KATAS, pythonKataCycles } from '../../support/pythonKataPlans';
-import { fileOnBranch, SessionHarness } from './sessionHarness';
+import { assertThreeGreenCyclesThenComplete, fileOnBranch, SessionHarness } from './sessionHarness';
 
 // Every bundled kata (FizzBuzz has its own happy path) played in Python by the scripted model, with real
 // pytest runs in the sandbox: the scaffold and the kata agree, so each session runs green to the end.
@@ -13,15 +13,7 @@ describe('TDD supervisor: each bundled kata in Python runs green', function () {
   for (const kata of PYTHON_KATAS) {
     it(kata.slug, async () => {
       const { summary } = await h.run({ cycles: pythonKataCycles(kata) }, { kataPath: kata.slug, language: 'python' });
-      assert.equal(summary.status, 'completed', JSON.stringify(summary.error));
-      assert.deepEqual(
-        summary.cycles.map((c) => c.outcome),
-        ['green', 'green', 'green', 'kata_complete'],
-      );
-      assert.deepEqual(
-        summary.cycles.slice(0, 3).map((c) => c.tests.passed),
-        [1, 2, 3],
-      );
+      assertThreeGreenCyclesThenComplete(summary);
       assert.equal(await fileOnBranch(h.workspace, summary.branch, `src/${kata.module}.py`), kata.steps.at(-1)!.impl);
     });
   }

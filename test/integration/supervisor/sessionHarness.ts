@@ -1,3 +1,4 @@
+import { strict as assert } from 'node:assert';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -217,4 +218,17 @@ export async function fileOnBranch(workspace: string, branch: string, path: stri
 /** Reads a file of the workspace, or null when it does not exist. */
 export async function readOrNull(path: string): Promise<string | null> {
   return readFile(path, 'utf8').catch(() => null);
+}
+
+/** A three-cycle scripted kata ended as planned: completed, three green cycles (1, 2, 3 tests passing), then complete. */
+export function assertThreeGreenCyclesThenComplete(summary: SessionSummary): void {
+  assert.equal(summary.status, 'completed', JSON.stringify(summary.error));
+  assert.deepEqual(
+    summary.cycles.map((c) => c.outcome),
+    ['green', 'green', 'green', 'kata_complete'],
+  );
+  assert.deepEqual(
+    summary.cycles.slice(0, 3).map((c) => c.tests.passed),
+    [1, 2, 3],
+  );
 }
