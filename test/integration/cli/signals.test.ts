@@ -46,7 +46,7 @@ describe('tdd-agent kata: Ctrl-C, SIGTERM, SIGHUP and kill -9 never touch the pe
     const atImplementer2 = new Promise<void>((res) => (reached = res));
     server.setFallback(async (req) => {
       const user = String(req.body.messages.find((m: { role: string }) => m.role === 'user')?.content ?? '');
-      if (String(req.body.messages[0].content).startsWith('agent: implementer/v1') && /- cycle: 2 /.test(user)) {
+      if (String(req.body.messages[0].content).startsWith('agent: implementer/v1') && /- cycle: 2\b/.test(user)) {
         reached();
         await new Promise((res) => setTimeout(res, 30_000));
       }

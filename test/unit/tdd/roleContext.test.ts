@@ -44,7 +44,7 @@ describe('role context: stable-to-volatile order, each thing once', () => {
     ...over,
   });
 
-  it('orders kata, session, files (least recently changed first), commits, turn, test output, retry reason', async () => {
+  it('orders kata, session (with the cycle and attempt limits), files (least recently changed first), commits, turn, test output, retry reason', async () => {
     const output = `not ok 1 - 3 is Fizz\n  at ${root}/test/fizzbuzz.test.js:2:1`;
     const context = await buildRoleContext(input({ lastTestOutput: output, lastError: 'The refactoring broke the tests.' }));
     const at = (needle: string) => {
@@ -55,12 +55,13 @@ describe('role context: stable-to-volatile order, each thing once', () => {
     const order = [
       '# FizzBuzz',
       '# Session',
+      '- at most 6 cycles, 3 attempts per turn',
       '# Other files',
       '- package.json (21 bytes)',
       '## test/fizzbuzz.test.js',
       '## src/fizzbuzz.js',
       '# Recent commits',
-      '# This turn\n- cycle: 2 of at most 6\n- attempt: 2 of 3',
+      '# This turn\n- cycle: 2\n- attempt: 2',
       '# Last test output',
       '# Your previous attempt was rejected',
     ];

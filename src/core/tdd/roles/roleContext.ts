@@ -47,15 +47,16 @@ export interface RoleContextInput {
 const TEST_OUTPUT_CHARS = 4000;
 
 /**
- * Builds the one user message a role gets for a turn, ordered from the most stable part to the most volatile
- * one so that a provider's prefix caching can serve most of each request: the kata, the session facts that never
- * change, the other files by path and size, the contents of the files in the test and production folders (the
- * least recently changed first, those changed since the role's previous turn last with the test files among them first;
- * each file once, within a token budget; truncation marked), the recent commits, this
- * turn's cycle and attempt, the last test output (one line when it passed) and, on a retry, why the previous
+ * Builds the one user message a role gets for a turn, ordered from the most stable part to the most volatile one so
+ * that a provider's prefix caching can serve most of each request: the kata, the session facts that never change
+ * (language, folders, test command, and the cycle and attempt limits, which would otherwise sit in the per-turn
+ * lines after the first change), the other files by path and size, the contents of the files in the test and
+ * production folders (the least recently changed first, those changed since the role's previous turn last with the
+ * test files among them first; each file once, within a token budget; truncation marked), the recent commits, this
+ * turn's cycle and attempt numbers, the last test output (one line when it passed) and, on a retry, why the previous
  * attempt was rejected. Test output is shown once: when the rejection reason quotes it, it is not repeated. The
- * workspace's absolute path is written `.` in test output, and runtime stack frames, timings and
- * the runner's platform header are left out (compactTestOutput).
+ * workspace's absolute path is written `.` in test output, and runtime stack frames, timings and the runner's
+ * platform header are left out (compactTestOutput).
  */
 export async function buildRoleContext(input: RoleContextInput): Promise<string> {
   const files = await listWorkspaceFiles(input.workspaceRoot, input.signal);
@@ -72,6 +73,7 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
       `- production code folder: ${input.sourceDir}`,
       `- test folder: ${input.testDir}`,
       `- test command (the supervisor runs it): ${input.testCommand}`,
+      `- at most ${input.maxCycles} cycles, ${input.maxAttempts} attempts per turn`,
     ].join('\n'),
   );
 
@@ -145,13 +147,7 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
         : '(none yet)'
     }`,
   );
-  sections.push(
-    [
-      '# This turn',
-      `- cycle: ${input.cycle} of at most ${input.maxCycles}`,
-      `- attempt: ${input.attempt} of ${input.maxAttempts}`,
-    ].join('\n'),
-  );
+  sections.push(['# This turn', `- cycle: ${input.cycle}`, `- attempt: ${input.attempt}`].join('\n'));
 
   const output = input.lastTestOutput?.trim();
   const error = input.lastError?.trim();
