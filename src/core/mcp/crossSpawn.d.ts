@@ -1,6 +1,6 @@
 /**
  * Types of `cross-spawn`, the spawn the MCP SDK's own stdio transport uses (a dependency of
- * `@modelcontextprotocol/sdk`): like `child_process.spawn`, but it also starts `npx`, `.cmd` and `.bat`
+ * `@modelcontextprotocol/sdk`, and declared in our package.json because the core imports it): like `child_process.spawn`, but it also starts `npx`, `.cmd` and `.bat`
  * commands on Windows without a shell.
  */
 declare module 'cross-spawn' {
