@@ -7,9 +7,9 @@ describe('examples/ that ask single-shot agents (QA, CoT, hooks, batch, a JSON-d
   this.timeout(90_000);
   const { server, env } = useExampleServer();
 
-  it('qa.ts answers a question with the QA agent', async () => {
+  it('qa.ts answers a question with the QA agent (run as the README says: node --import tsx)', async () => {
     server().enqueue({ json: { answer: 'It returns the sum of a and b.', confidence: 1.4, reasoning: 'return a + b' } });
-    const run = await runExample('qa.ts', env(), ['What does add return?']);
+    const run = await runExample('qa.ts', env(), ['What does add return?'], { viaTsx: true });
     expectOk(run);
     assert.match(run.stdout, /answer: It returns the sum of a and b\./);
     assert.match(run.stdout, /confidence: 1\n/, 'confidence is clamped to 0..1');

@@ -1,11 +1,18 @@
 /**
- * Runs the programs in examples/ as a person would (`node --import tsx examples/<file>`), against the loopback
- * OpenAI-compatible server with scripted replies (OPENAI_BASE_URL, MODEL), so the examples never rot. The example
- * tests are split over a few files so that `npm test`'s parallel workers can run them side by side.
+ * Runs the programs in examples/ against the loopback OpenAI-compatible server with scripted replies
+ * (OPENAI_BASE_URL, MODEL), so the examples never rot. Each runs as its own `node` process, compiled once per
+ * test run (test/support/exampleBundles.ts); `viaTsx` runs one exactly as the README says
+ * (`node --import tsx examples/<file>`). The example tests are split over a few files so that `npm test`'s
+ * parallel workers can run them side by side.
+ *
+ * The examples run without c8's NODE_V8_COVERAGE: what they execute of the core is covered by the in-process
+ * tests (test/unit/publicApi.test.ts covers the public barrel, the one part only the examples reached), and
+ * collecting it cost a second per run.
  */
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { ensureExampleBundles, exampleBundle } from '../../support/exampleBundles';
 import { startOpenAIServer, type OpenAITestServer, type RecordedRequest } from '../../support/openaiServer';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -29,22 +36,24 @@ export function exampleEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     'KEEP',
     'TDD_AGENT_AGENTS_DIR',
     'NODE_OPTIONS',
+    'NODE_V8_COVERAGE',
   ])
     delete env[key];
   return { ...env, ...extra };
 }
 
-/** Runs `node --import tsx examples/<file> [...args]` as a person would, and collects its output (the time limit is generous: under `npm test` the examples share the machine with other workers). */
+/** Runs the example `file` with `args` and collects its output (the time limit is generous: under `npm test` the examples share the machine with other workers). */
 export function runExample(
   file: string,
   env: Record<string, string>,
   args: string[] = [],
-  timeoutMs = 60_000,
+  { timeoutMs = 60_000, viaTsx = false }: { timeoutMs?: number; viaTsx?: boolean } = {},
 ): Promise<ExampleRun> {
+  const program = viaTsx ? ['--import', 'tsx', join('examples', file)] : [exampleBundle(file)];
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', join('examples', file), ...args],
+      [...program, ...args],
       { cwd: ROOT, env: exampleEnv(env), timeout: timeoutMs, maxBuffer: 8 * 1024 * 1024 },
       (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
@@ -67,6 +76,10 @@ export function expectOk(run: ExampleRun): void {
 export function useExampleServer(): { server: () => OpenAITestServer; env: () => Record<string, string> } {
   let server: OpenAITestServer;
   let env: Record<string, string>;
+  before(async function () {
+    this.timeout(60_000);
+    await ensureExampleBundles();
+  });
   beforeEach(async () => {
     server = await startOpenAIServer({ models: ['example-model'] });
     env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'sk-example-loopback-000', MODEL: 'example-model' };

@@ -10,7 +10,7 @@ describe('examples/tdd-session.ts against the loopback OpenAI server', function 
   it('tdd-session.ts runs FizzBuzz cycles with real tests and commits', async function () {
     this.timeout(120_000);
     server().setFallback(scriptedKataModel({ cycles: fizzbuzzJs(2) }).reply);
-    const run = await runExample('tdd-session.ts', env(), [], 110_000);
+    const run = await runExample('tdd-session.ts', env(), [], { timeoutMs: 110_000 });
     expectOk(run);
     assert.match(run.stdout, /session on branch tdd\/fizzbuzz-/);
     assert.match(run.stdout, /tests after tester: 0 passed, 1 failed/);
