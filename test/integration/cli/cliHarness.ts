@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { CliIo } from '../../../src/cli/cliIo';
 import { runCli } from '../../../src/cli/runCli';
+import { NO_COVERAGE } from '../../support/toolEnv';
 
 export interface CliResult {
   code: number;
@@ -27,9 +28,14 @@ export async function cli(
   return { code, stdout: out, stderr: err };
 }
 
-/** An environment with no provider configured and no Ollama reachable (port 9 refuses). */
+/**
+ * An environment with no provider configured and no Ollama reachable (port 9 refuses). The built binary started
+ * with it runs without c8's coverage: the core code it runs is covered by the in-process tests (its coverage
+ * added no line), and each run wrote 14 MB of coverage data, most of it the bundle's source map.
+ */
 export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
+    ...NO_COVERAGE,
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     OLLAMA_HOST: 'http://127.0.0.1:9',

@@ -13,6 +13,7 @@ import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureExampleBundles, exampleBundle } from '../../support/exampleBundles';
+import { NO_COVERAGE } from '../../support/toolEnv';
 import { startOpenAIServer, type OpenAITestServer, type RecordedRequest } from '../../support/openaiServer';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -36,10 +37,9 @@ export function exampleEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     'KEEP',
     'TDD_AGENT_AGENTS_DIR',
     'NODE_OPTIONS',
-    'NODE_V8_COVERAGE',
   ])
     delete env[key];
-  return { ...env, ...extra };
+  return { ...env, ...NO_COVERAGE, ...extra };
 }
 
 /** Runs the example `file` with `args` and collects its output (the time limit is generous: under `npm test` the examples share the machine with other workers). */
