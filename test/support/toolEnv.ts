@@ -6,8 +6,9 @@
 export const NO_COVERAGE = { NODE_V8_COVERAGE: '' } as const;
 
 /**
- * The environment for build tools a test starts (npm, tsc, esbuild): this process's, without coverage. Their
- * coverage is not the project's, and collecting it made tsc half as slow again under `npm test`.
+ * The environment for build tools a test starts (npm, tsc, esbuild), and for programs run against the built
+ * library: this process's, without coverage. The tools' coverage is not the project's (collecting it made tsc
+ * half as slow again under `npm test`); the built library's adds no line the in-process tests do not cover.
  */
 export function toolEnv(): NodeJS.ProcessEnv {
   return { ...process.env, ...NO_COVERAGE };

@@ -100,7 +100,7 @@ describe('tdd-agent/core from the packed tarball (npm pack, installed in a fresh
     server.enqueue({ json: { answer: 'the sum of a and b', confidence: 0.9, reasoning: 'it adds' } });
     const { stdout } = await run(join(ROOT, 'node_modules', '.bin', 'tsx'), ['main.ts'], {
       cwd: project,
-      env: { ...process.env, BASE_URL: server.baseURL },
+      env: { ...toolEnv(), BASE_URL: server.baseURL },
     });
     assert.deepEqual(JSON.parse(stdout.trim().split('\n').at(-1)!), { answer: 'the sum of a and b', confidence: 0.9 });
     assert.match(String(server.chatRequests().at(-1)!.body.messages.at(-1).content), /What does add return\?/);
@@ -113,7 +113,7 @@ describe('tdd-agent/core from the packed tarball (npm pack, installed in a fresh
         '-e',
         "const core = require('tdd-agent/core'); console.log([typeof core.QAAgent, typeof core.createAgentRuntime, typeof core.runKataSession].join(','))",
       ],
-      { cwd: project },
+      { cwd: project, env: toolEnv() },
     );
     assert.equal(stdout.trim(), 'function,function,function');
     for (const file of ['index.mjs', 'index.cjs']) {
