@@ -50,7 +50,7 @@ function textOf(message: { content?: unknown } | undefined): string {
   return typeof message.content === 'string' ? message.content : '';
 }
 
-/** Parses `- cycle: N of` and `- attempt: A of` from the context message. */
+/** Parses `- cycle: N` and `- attempt: A` from the context message (the turn lines of the role context). */
 function turnOf(body: { messages: Array<{ role: string; content?: unknown }> }): {
   role: RoleName;
   cycle: number;
