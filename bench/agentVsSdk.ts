@@ -38,6 +38,8 @@ const TOOL_CALLS = 5;
 export interface AgentVsSdkFigures {
   rounds: number;
   bareAnswer: number;
+  /** The project LLM client alone (`LlmClient.call`), the same messages: the share of the ratio that is the client's. */
+  clientAnswer: number;
   agentAnswer: number;
   bareLoop: number;
   agentLoop: number;
@@ -109,6 +111,7 @@ export async function measureAgentVsSdk(rounds = Number(process.env.BENCH_AGENT_
     };
     const variants: Record<keyof Omit<AgentVsSdkFigures, 'rounds'>, () => Promise<unknown>> = {
       bareAnswer: () => sdk.chat.completions.create({ model: 'm', messages: answerMessages }),
+      clientAnswer: () => llm.call({ model: 'm', messages: answerMessages }),
       agentAnswer: () => answerAgent.execute({ prompt: 'ping' }),
       bareLoop,
       agentLoop: () => loopAgent.execute({ task: 'Add one five times.' }),
@@ -132,11 +135,15 @@ export async function measureAgentVsSdk(rounds = Number(process.env.BENCH_AGENT_
         await variants[name]();
         if (r >= 0) times[name].push(performance.now() - t);
       }
+      // The server's request log is the test server's memory, not either side's: kept, it grows by 14 request
+      // bodies a round and makes every collection of the heap slower, most for the side that allocates more.
+      server.requests.length = 0;
     }
     const m = (k: keyof typeof variants) => percentile(times[k], 50);
     return {
       rounds,
       bareAnswer: m('bareAnswer'),
+      clientAnswer: m('clientAnswer'),
       agentAnswer: m('agentAnswer'),
       bareLoop: m('bareLoop'),
       agentLoop: m('agentLoop'),
@@ -150,12 +157,13 @@ export async function measureAgentVsSdk(rounds = Number(process.env.BENCH_AGENT_
 /** Renders the section (between the markers). */
 export function renderSection(f: AgentVsSdkFigures): string {
   const answer = f.agentAnswer / f.bareAnswer;
+  const client = f.clientAnswer / f.bareAnswer;
   const loop = f.agentLoop / f.bareLoop;
   return [
     '## Agent core vs a bare `openai` SDK call',
     '',
     'Reproduce: `npm run bench` (or `tsx bench/agentVsSdk.ts` for this section alone): the loopback OpenAI-compatible server in',
-    `the same process; ${f.rounds} rounds, each running all four variants, the order alternating; the ratio of the medians.`,
+    `the same process; ${f.rounds} rounds, each running all five variants, the order alternating; the ratio of the medians.`,
     'The agent side keeps everything it does in use: the project LLM client (retries, error mapping, normalisation), output',
     'validation, the lifecycle-hook path, events, and for the loop a real ToolExecutor (zod validation of the arguments,',
     'approval policy, result memory). Both sides send the same messages: the bare side replays the system prompt and user',
@@ -166,11 +174,15 @@ export function renderSection(f: AgentVsSdkFigures): string {
     '| Figure | Before issue 14 | Measured | Target | Met | How |',
     '|---|---|---|---|---|---|',
     `| One answer: BaseAgent vs one SDK call | about 1.05–1.09× | ${answer.toFixed(3)}× | ≤ 1.02× | ${answer <= 1.02 ? 'yes' : 'no'} | medians ${f.agentAnswer.toFixed(3)} ms vs ${f.bareAnswer.toFixed(3)} ms |`,
+    `| of which the project LLM client alone (\`LlmClient.call\`, same messages) | — | ${client.toFixed(3)}× | — | — | median ${f.clientAnswer.toFixed(3)} ms: per-attempt timeout and cancellation (an AbortSignal handed to the SDK), response-size limit, retry loop, error mapping, normalisation |`,
     `| Five-call tool loop: ReActAgent + ToolExecutor vs the same six SDK calls | about 1.04–1.13× | ${loop.toFixed(3)}× | ≤ 1.03× | ${loop <= 1.03 ? 'yes' : 'no'} | medians ${f.agentLoop.toFixed(3)} ms vs ${f.bareLoop.toFixed(3)} ms |`,
     '',
     'Notes: a loopback call takes about a millisecond, so a tenth of a millisecond is 10 %; on a shared machine the ratios',
     "move by several percent between runs (rerun before drawing conclusions). The agent core's own work against an instant",
-    'model is in the Agent core section (microseconds per call).',
+    "model is in the Agent core section (microseconds per call). Where the client's share goes, measured apart from this",
+    'bench (2026-11-23, 1,500 interleaved rounds, two identical bare variants within 0.5 % of each other): handing the SDK',
+    'an AbortSignal — so the per-attempt timeout covers the whole body and a caller can cancel — costs 2–3 % of a bare',
+    'call, the response-size wrapper about 1.5 %; both are kept.',
   ].join('\n');
 }
 
