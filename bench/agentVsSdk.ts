@@ -128,16 +128,23 @@ export async function measureAgentVsSdk(rounds = Number(process.env.BENCH_AGENT_
       keyof typeof variants,
       number[]
     >;
-    const names = Object.keys(variants) as Array<keyof typeof variants>;
-    for (let r = -30; r < rounds; r++) {
-      for (const name of r % 2 ? [...names].reverse() : names) {
-        const t = performance.now();
-        await variants[name]();
-        if (r >= 0) times[name].push(performance.now() - t);
+    // Each comparison interleaved within itself (the single answers, then the loops), in the same run: a loop leaves
+    // ten times the garbage of one answer, and collecting it would otherwise land on whichever single call follows.
+    const comparisons: Array<Array<keyof typeof variants>> = [
+      ['bareAnswer', 'clientAnswer', 'agentAnswer'],
+      ['bareLoop', 'agentLoop'],
+    ];
+    for (const names of comparisons) {
+      for (let r = -30; r < rounds; r++) {
+        for (const name of r % 2 ? [...names].reverse() : names) {
+          const t = performance.now();
+          await variants[name]();
+          if (r >= 0) times[name].push(performance.now() - t);
+        }
+        // The server's request log is the test server's memory, not either side's: kept, it grows by every request
+        // body of a round and makes every collection of the heap slower, most for the side that allocates more.
+        server.requests.length = 0;
       }
-      // The server's request log is the test server's memory, not either side's: kept, it grows by 14 request
-      // bodies a round and makes every collection of the heap slower, most for the side that allocates more.
-      server.requests.length = 0;
     }
     const m = (k: keyof typeof variants) => percentile(times[k], 50);
     return {
@@ -163,7 +170,7 @@ export function renderSection(f: AgentVsSdkFigures): string {
     '## Agent core vs a bare `openai` SDK call',
     '',
     'Reproduce: `npm run bench` (or `tsx bench/agentVsSdk.ts` for this section alone): the loopback OpenAI-compatible server in',
-    `the same process; ${f.rounds} rounds, each running all five variants, the order alternating; the ratio of the medians.`,
+    `the same process; each comparison interleaved in the same run (${f.rounds} rounds of the single answers, then ${f.rounds} of the loops), the order alternating; the ratio of the medians.`,
     'The agent side keeps everything it does in use: the project LLM client (retries, error mapping, normalisation), output',
     'validation, the lifecycle-hook path, events, and for the loop a real ToolExecutor (zod validation of the arguments,',
     'approval policy, result memory). Both sides send the same messages: the bare side replays the system prompt and user',
