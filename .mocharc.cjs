@@ -12,6 +12,6 @@ module.exports = {
   timeout: 60000,
   reporter: 'spec',
   exit: true,
-  // cliBundle.ts builds dist/cli.js and exampleBundles.ts the examples once, before the workers start (their mochaGlobalSetup).
-  require: ['test/support/isolatedCache.ts', 'test/support/cliBundle.ts', 'test/support/exampleBundles.ts'],
+  // testBuilds.ts builds dist/cli.js and the example programs once, before the workers start (its mochaGlobalSetup).
+  require: ['test/support/isolatedCache.ts', 'test/support/testBuilds.ts'],
 };

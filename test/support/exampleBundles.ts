@@ -6,17 +6,16 @@
  * node_modules. `__dirname` is the examples folder, as it is under tsx: json-agent.ts finds its agent
  * config there, and the core finds `config/agents` and `katas/` walking up from it.
  *
- * Like cliBundle.ts: built in mocha's main process before the workers start (`mochaGlobalSetup`), or by the
- * first example test of a focused run.
+ * Built once per test run (buildOnce.ts), like the CLI bundle.
  */
 import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
+import { buildOncePerRun } from './buildOnce';
 
 const ROOT = join(__dirname, '..', '..');
 const EXAMPLES = join(ROOT, 'examples');
 /** Inside node_modules, so the bundles resolve the packages they leave out from the project's node_modules. */
 export const EXAMPLE_BUNDLES = join(ROOT, 'node_modules', '.cache', 'tdd-agent-tests', 'examples');
-const BUILT = 'TDD_AGENT_TEST_EXAMPLES_BUILT';
 
 /** The bundle of `examples/<file>` (`qa.ts` → `…/qa.cjs`). */
 export function exampleBundle(file: string): string {
@@ -24,29 +23,24 @@ export function exampleBundle(file: string): string {
 }
 
 /** Compiles every examples/*.ts (esbuild, well under a second), unless this test run did already. */
-export async function ensureExampleBundles(): Promise<void> {
-  if (process.env[BUILT] === '1') return;
-  // Imported here: every worker loads this file (mocha's `require`), but only the main process builds.
-  const { build } = await import('esbuild');
-  await build({
-    entryPoints: readdirSync(EXAMPLES)
-      .filter((f) => f.endsWith('.ts'))
-      .map((f) => join(EXAMPLES, f)),
-    outdir: EXAMPLE_BUNDLES,
-    outExtension: { '.js': '.cjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    packages: 'external',
-    tsconfig: join(ROOT, 'tsconfig.json'),
-    define: { __dirname: JSON.stringify(EXAMPLES) },
-    logLevel: 'error',
+export function ensureExampleBundles(): Promise<void> {
+  return buildOncePerRun('TDD_AGENT_TEST_EXAMPLES_BUILT', async () => {
+    // Imported here: every worker loads the global fixture's file (mocha's `require`), but only the main process builds.
+    const { build } = await import('esbuild');
+    await build({
+      entryPoints: readdirSync(EXAMPLES)
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => join(EXAMPLES, f)),
+      outdir: EXAMPLE_BUNDLES,
+      outExtension: { '.js': '.cjs' },
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      packages: 'external',
+      tsconfig: join(ROOT, 'tsconfig.json'),
+      define: { __dirname: JSON.stringify(EXAMPLES) },
+      logLevel: 'error',
+    });
   });
-  process.env[BUILT] = '1';
-}
-
-/** Mocha global fixture: runs once in the main process, before the parallel workers (which inherit the variable). */
-export async function mochaGlobalSetup(): Promise<void> {
-  await ensureExampleBundles();
 }
