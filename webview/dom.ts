@@ -11,12 +11,17 @@ export type Child = Node | string | number | null | undefined | false | Child[];
 /** Attributes of {@link h}: `true` sets an empty attribute, `false`/null/undefined leave it out. */
 export type Attributes = Record<string, string | number | boolean | null | undefined>;
 
+/** The one way text enters the panel: a text node, its bidirectional controls shown (`\x{202e}`), never markup. */
+export function textNode(text: string): Text {
+  return document.createTextNode(showBidiControls(text));
+}
+
 function appendChildren(parent: Node, children: Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
     if (Array.isArray(child)) appendChildren(parent, child);
     else if (child instanceof Node) parent.appendChild(child);
-    else parent.appendChild(document.createTextNode(showBidiControls(String(child))));
+    else parent.appendChild(textNode(String(child)));
   }
 }
 

@@ -2,10 +2,10 @@
  * Markdown of model answers as DOM nodes: markdown-it with raw HTML off (`html: false`), no images, and
  * its output parsed into an inert document and copied element by element through an allowlist, so
  * model text never becomes live HTML (no script, no event handler attribute, no `javascript:` link), and its
- * bidirectional controls are shown, not applied (`src/shared/bidiControls.ts`).
+ * bidirectional controls are shown, not applied (`textNode` in dom.ts).
  */
 import MarkdownIt from 'markdown-it';
-import { showBidiControls } from '../src/shared/bidiControls';
+import { textNode } from './dom';
 
 const md = new MarkdownIt({ html: false, linkify: false, typographer: false, breaks: false }).disable(['image']);
 
@@ -41,13 +41,13 @@ const ALLOWED = new Set([
 function copy(source: Node, target: Node): void {
   for (const child of Array.from(source.childNodes)) {
     if (child.nodeType === Node.TEXT_NODE) {
-      target.appendChild(document.createTextNode(showBidiControls(child.textContent ?? '')));
+      target.appendChild(textNode(child.textContent ?? ''));
       continue;
     }
     if (!(child instanceof Element)) continue;
     const tag = child.tagName.toLowerCase();
     if (!ALLOWED.has(tag)) {
-      target.appendChild(document.createTextNode(showBidiControls(child.textContent ?? '')));
+      target.appendChild(textNode(child.textContent ?? ''));
       continue;
     }
     // Headings inside an answer would compete with the panel's own: shown as strong text.

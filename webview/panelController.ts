@@ -24,6 +24,7 @@ import {
   type PanelState,
   type SessionActionName,
 } from '../src/shared/panelProtocol';
+import { textNode } from './dom';
 import { fromPersisted, toPersisted } from './persistence';
 import { approvalKeyDecision, tickCountdowns } from './render/approvals';
 import { ACTION_ATTR, ACTIONS } from './render/context';
@@ -70,7 +71,7 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     ];
     if (previous && previous.session?.status !== next.session?.status && next.session)
       lines.push(`Session ${next.session.status.replace('_', ' ')}.`);
-    if (lines.length > 0) announcer.textContent = lines.join(' ');
+    if (lines.length > 0) announcer.replaceChildren(textNode(lines.join(' ')));
   };
 
   const applyState = (next: PanelState): void => {
@@ -208,7 +209,7 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     if (!answerId || !input || question === '') return;
     api.postMessage(followUpMessage(answerId, question));
     input.value = '';
-    announcer.textContent = 'Follow-up question sent.';
+    announcer.replaceChildren(textNode('Follow-up question sent.'));
   };
 
   const onToggle = (event: Event): void => {

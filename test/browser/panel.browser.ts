@@ -771,6 +771,15 @@ describe('agent panel in Chromium', function () {
     assert.equal(await page.evaluate('/[\\u202a-\\u202e\\u2066-\\u2069]/.test(document.body.textContent)'), false);
   });
 
+  it('announces for screen readers with the bidirectional controls shown too', async () => {
+    page = await openPanel();
+    const state = failedState();
+    state.errors[0] = { ...state.errors[0]!, message: 'Cannot read notes\u202etxt.exe' };
+    await sendToPanel(page, stateMessage(state));
+    await waitForRevision('.error-card');
+    assert.equal(await page.locator('#announcer').innerText(), 'Problem: Cannot read notes\\x{202e}txt.exe');
+  });
+
   it('restores from getState after a reload (including an opened section), then takes newer snapshots', async () => {
     page = await openPanel();
     await sendToPanel(page, stateMessage(finishedState(10)));
