@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import './coverageOnTerminate';
 import './pytestWithoutPlugins';
+import './quickNodeStart';
 
 // Loaded by mocha before any test (`require` in .mocharc*.json; in `--parallel` runs, once in every worker):
 // session worktrees go to a temp folder of this process instead of the machine's cache folder, and are
