@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import './coverageOnTerminate';
+import './childCoverage';
 import './pytestWithoutPlugins';
 import './quickNodeStart';
 

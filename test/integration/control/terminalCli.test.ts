@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { withCoverage } from '../../support/childCoverage';
 
 const FIXTURE = join(__dirname, 'fixtures', 'terminalApproval.ts');
 
@@ -10,7 +11,11 @@ function runCli(
   typed?: string,
 ): Promise<{ code: number | null; answer: Record<string, string>; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // The fixture runs src/core's control protocol: its coverage counts.
+    const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, ...args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: withCoverage(),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
