@@ -1,7 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { CliIo } from '../../../src/cli/cliIo';
 import { runCli } from '../../../src/cli/runCli';
-import { NO_COVERAGE } from '../../support/toolEnv';
 
 export interface CliResult {
   code: number;
@@ -29,13 +28,12 @@ export async function cli(
 }
 
 /**
- * An environment with no provider configured and no Ollama reachable (port 9 refuses). The built binary started
- * with it runs without c8's coverage: the core code it runs is covered by the in-process tests (its coverage
- * added no line), and each run wrote 14 MB of coverage data, most of it the bundle's source map.
+ * An environment with no provider configured and no Ollama reachable (port 9 refuses). Like every child of a test
+ * worker, the built binary runs without c8's coverage (test/support/childCoverage.ts): the core code it runs is
+ * covered by the in-process tests (its coverage added no line).
  */
 export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
-    ...NO_COVERAGE,
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     OLLAMA_HOST: 'http://127.0.0.1:9',

@@ -5,15 +5,14 @@
  * (`node --import tsx examples/<file>`). The example tests are split over a few files so that `npm test`'s
  * parallel workers can run them side by side.
  *
- * The examples run without c8's NODE_V8_COVERAGE: what they execute of the core is covered by the in-process
- * tests (test/unit/publicApi.test.ts covers the public barrel, the one part only the examples reached), and
+ * The examples run without c8's NODE_V8_COVERAGE, as every child of a test worker (test/support/childCoverage.ts):
+ * what they execute of the core is covered by the in-process tests (test/unit/publicApi.test.ts covers the public barrel, the one part only the examples reached), and
  * collecting it cost a second per run.
  */
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureExampleBundles, exampleBundle } from '../../support/exampleBundles';
-import { NO_COVERAGE } from '../../support/toolEnv';
 import { startOpenAIServer, type OpenAITestServer, type RecordedRequest } from '../../support/openaiServer';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -39,7 +38,7 @@ export function exampleEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     'NODE_OPTIONS',
   ])
     delete env[key];
-  return { ...env, ...NO_COVERAGE, ...extra };
+  return { ...env, ...extra };
 }
 
 /** Runs the example `file` with `args` and collects its output (the time limit is generous: under `npm test` the examples share the machine with other workers). */
