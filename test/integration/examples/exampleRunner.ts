@@ -6,8 +6,8 @@
  * parallel workers can run them side by side.
  *
  * The examples run without c8's NODE_V8_COVERAGE, as every child of a test worker (test/support/childCoverage.ts):
- * what they execute of the core is covered by the in-process tests (test/unit/publicApi.test.ts covers the public barrel, the one part only the examples reached), and
- * collecting it cost a second per run.
+ * what they execute of the core is covered by the in-process tests (test/unit/publicApi.test.ts covers the public
+ * barrel, the one part only the examples reached), and collecting it cost a second per run.
  */
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
