@@ -33,6 +33,12 @@ function home(): string | undefined {
   return homePath && homePath.length > 1 ? homePath : undefined;
 }
 
+/**
+ * True for any text one of PATTERNS could match: each pattern starts with one of these words or prefixes. One test
+ * instead of five replaces for the text most calls carry (tool results, log fields), which has none of them.
+ */
+const MAY_HOLD_KEY = /\b(?:bearer|authorization|api[-_]?key|x-api-key|token|secret|password|sk-|gh[pousr]_|xox[abpr]-)/i;
+
 /** Returns `text` with registered secrets, key-shaped tokens and the home folder path removed. */
 export function redactSecrets(text: string): string {
   if (!text) return text;
@@ -40,12 +46,13 @@ export function redactSecrets(text: string): string {
   for (const secret of knownSecrets) {
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   }
-  out = out
-    .replace(PATTERNS[0]!, (_m, bearer: string) => `${bearer} ${REDACTED}`)
-    .replace(PATTERNS[1]!, (_m, key: string, sep: string) => `${key}${sep}${REDACTED}`)
-    .replace(PATTERNS[2]!, REDACTED)
-    .replace(PATTERNS[3]!, REDACTED)
-    .replace(PATTERNS[4]!, REDACTED);
+  if (MAY_HOLD_KEY.test(out))
+    out = out
+      .replace(PATTERNS[0]!, (_m, bearer: string) => `${bearer} ${REDACTED}`)
+      .replace(PATTERNS[1]!, (_m, key: string, sep: string) => `${key}${sep}${REDACTED}`)
+      .replace(PATTERNS[2]!, REDACTED)
+      .replace(PATTERNS[3]!, REDACTED)
+      .replace(PATTERNS[4]!, REDACTED);
   const h = home();
   if (h && out.includes(h)) out = out.split(h).join('~');
   return out;

@@ -105,7 +105,10 @@ interface CallState {
   callId?: string;
   requestedBy?: string;
   dangerLevel?: DangerLevel;
-  params: unknown;
+  /** The parameters as the model sent them (never shown: see `params`). */
+  rawParams: unknown;
+  /** The redacted parameters memory, events and the audit trail show; set by {@link shownParams}. */
+  params?: unknown;
   approval: ApprovalOutcome;
   approvedBy?: string;
   escalations: EscalationRecord[];
@@ -162,8 +165,7 @@ export class ToolExecutor implements AgentToolbox {
       name,
       callId: options.callId,
       requestedBy: options.requestedBy,
-      // Redacted once here: memory, events and the audit trail all read state.params.
-      params: typeof params === 'string' ? redactSecrets(params) : redactValue(params),
+      rawParams: params,
       approval: 'denied',
       escalations: [],
       started: performance.now(),
@@ -224,6 +226,7 @@ export class ToolExecutor implements AgentToolbox {
 
     const parsed = parseToolArguments(tool.name, rawParams);
     if (!parsed.ok) return this.failure(state, 'VALIDATION', `${parsed.message} ${NOTHING_CHANGED}`);
+    // Redacted once, as parsed: memory, events and the audit trail all read state.params (see shownParams).
     state.params = redactValue(parsed.value);
 
     const valid = validateToolParams(tool.name, tool.parameters, parsed.value);
@@ -291,7 +294,7 @@ export class ToolExecutor implements AgentToolbox {
     this.events.emit('tool_started', {
       tool: tool.name,
       callId: state.callId,
-      params: state.params,
+      params: shownParams(state),
       approval: state.approval,
       approvedBy: state.approvedBy,
     });
@@ -313,12 +316,19 @@ export class ToolExecutor implements AgentToolbox {
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<ToolCallResult> {
-    const controller = new AbortController();
+    const cancel = new LazyAbort();
+    const logger = this.logger;
     const context: ToolContext = {
       workspaceRoot: this.options.workspaceRoot,
-      signal: controller.signal,
-      logger: this.logger.child(tool.name),
-      requestEscalation: (level, reason) => this.escalate(tool, state, params, level, reason, controller.signal),
+      // Made when a tool first reads it: most calls never do, and an AbortSignal per call was a large share of
+      // the executor's own cost. One read after the timeout or cancellation gets an already aborted signal.
+      get signal() {
+        return cancel.signal;
+      },
+      get logger() {
+        return logger.child(tool.name);
+      },
+      requestEscalation: (level, reason) => this.escalate(tool, state, params, level, reason, cancel.signal),
       sandbox: this.options.sandbox,
     };
     return new Promise<ToolCallResult>((resolve) => {
@@ -331,11 +341,11 @@ export class ToolExecutor implements AgentToolbox {
         resolve(result);
       };
       const onAbort = (): void => {
-        controller.abort(signal?.reason);
+        cancel.abort(signal?.reason);
         settle(this.failure(state, 'CANCELLED', `${tool.name} was cancelled while running; it may have made partial changes.`));
       };
       const timer = setTimeout(() => {
-        controller.abort(new Error('timeout'));
+        cancel.abort(new Error('timeout'));
         settle(
           this.failure(
             state,
@@ -397,7 +407,7 @@ export class ToolExecutor implements AgentToolbox {
       tool: toolName,
       callId: state.callId,
       dangerLevel,
-      params: state.params,
+      params: shownParams(state),
       ...(preview !== undefined ? { preview } : {}),
       reason,
     });
@@ -406,7 +416,7 @@ export class ToolExecutor implements AgentToolbox {
         id: requestId,
         tool: toolName,
         dangerLevel,
-        params: state.params,
+        params: shownParams(state),
         preview,
         reason,
         timeoutMs: this.options.approvalTimeoutMs,
@@ -482,8 +492,8 @@ export class ToolExecutor implements AgentToolbox {
   }
 
   private async finish(state: CallState, result: ToolCallResult, store: boolean): Promise<void> {
-    if (store) this.memory.add({ at: new Date().toISOString(), params: state.params, result });
-    this.events.emit('tool_finished', { result, params: state.params });
+    if (store) this.memory.add({ at: new Date().toISOString(), params: shownParams(state), result });
+    this.events.emit('tool_finished', { result, params: shownParams(state) });
     this.logger.debug('tool call finished', {
       tool: state.name,
       ok: result.ok,
@@ -499,7 +509,7 @@ export class ToolExecutor implements AgentToolbox {
         ...(state.callId !== undefined ? { callId: state.callId } : {}),
         ...(state.requestedBy !== undefined ? { requestedBy: state.requestedBy } : {}),
         ...(state.dangerLevel !== undefined ? { dangerLevel: state.dangerLevel } : {}),
-        params: state.params,
+        params: shownParams(state),
         approval: result.approval,
         ...(result.approvedBy !== undefined ? { approvedBy: result.approvedBy } : {}),
         ok: result.ok,
@@ -511,6 +521,32 @@ export class ToolExecutor implements AgentToolbox {
     } catch (error) {
       this.logger.warn('the audit sink failed', { tool: state.name, error: errorMessage(error) });
     }
+  }
+}
+
+/** The parameters memory, events and the audit trail show: the parsed ones, else the raw ones, redacted once. */
+function shownParams(state: CallState): unknown {
+  state.params ??= typeof state.rawParams === 'string' ? redactSecrets(state.rawParams) : redactValue(state.rawParams);
+  return state.params;
+}
+
+/** An AbortController made on first use of its signal; aborting before that is remembered. */
+class LazyAbort {
+  private controller?: AbortController;
+  private reason?: { value: unknown };
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.reason) this.controller.abort(this.reason.value);
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.reason) return;
+    this.reason = { value: reason };
+    this.controller?.abort(reason);
   }
 }
 

@@ -2,6 +2,27 @@ import { strict as assert } from 'node:assert';
 import { AgentError } from '../../../src/core/errors/agentError';
 import { redactSecrets, redactValue, registerSecret } from '../../../src/core/security/redact';
 
+describe('redactSecrets', () => {
+  it('removes every key shape, in any case the patterns allow, and leaves text without one untouched', () => {
+    const shapes = [
+      'BEARER abcdefghijkl',
+      'Api_Key: "abcdefghijkl"',
+      'X-API-KEY=abcdefghijkl',
+      'PASSWORD: hunter2hunter2',
+      'sk-proj-abcdefghijklmnop',
+      'ghs_abcdefghijklmnopqrstuvwxyz',
+      'xoxb-1234567890-abcdef',
+    ];
+    for (const shape of shapes) {
+      const redacted = redactSecrets(`before ${shape} after`);
+      assert.match(redacted, /\[REDACTED\]/, shape);
+      assert.ok(!/abcdefghijkl|hunter2hunter2|1234567890/.test(redacted), `${shape} survived: ${redacted}`);
+    }
+    const plain = 'def add(a, b):\n    return a + b  # 3 passed in 0.01s';
+    assert.equal(redactSecrets(plain), plain);
+  });
+});
+
 describe('redactValue', () => {
   const KEY = 'zz-registered-secret-value-42';
   before(() => registerSecret(KEY));

@@ -321,6 +321,30 @@ describe('ToolExecutor', () => {
     assert.equal(seen.aborted, true, 'the tool saw its signal abort');
   });
 
+  it('a tool that first reads its signal after the timeout gets an aborted one', async () => {
+    const late = { aborted: undefined as boolean | undefined, reason: undefined as unknown };
+    const registry = new ToolRegistry().register(
+      defineTool({
+        name: 'slow_reader',
+        description: 'Looks at its signal only after a while',
+        category: 'custom',
+        dangerLevel: 'SAFE',
+        parameters: z.object({}),
+        execute: async (_p, ctx) => {
+          await new Promise((resolve) => setTimeout(resolve, 80));
+          late.aborted = ctx.signal.aborted;
+          late.reason = ctx.signal.reason;
+          return 'done';
+        },
+      }),
+    );
+    const result = await new ToolExecutor({ registry, workspaceRoot: root }).executeTool('slow_reader', {}, { timeout: 20 });
+    assert.equal(result.error?.error_code, 'TIMEOUT');
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    assert.equal(late.aborted, true, 'the signal read after the timeout is aborted');
+    assert.match(String(late.reason), /timeout/);
+  });
+
   it('cancellation: before start nothing runs; while running the tool is aborted', async () => {
     const before = await executor().executeTool('read_note', { name: 'hello.txt' }, { signal: AbortSignal.abort() });
     assert.equal(before.error?.error_code, 'CANCELLED');
