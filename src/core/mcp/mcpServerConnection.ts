@@ -13,6 +13,7 @@ import {
   DEFAULT_MCP_MAX_NON_PROTOCOL_BYTES,
   type StdioOutputLimitError,
 } from './boundedStdioTransport';
+import { boundedMessageFetch, type HttpMessageLimitError } from './boundedHttpFetch';
 import type { McpServerConfig } from './config';
 import { McpServerError, McpToolError } from './errors';
 import { mcpResultToOutput, type McpCallResult } from './toolResult';
@@ -44,6 +45,8 @@ export interface McpServerConnectionOptions {
   maxStdoutLineBytes?: number;
   /** Total bytes of stdout lines that are not JSON-RPC a stdio server may write before it is stopped (default 1 MB). */
   maxNonProtocolBytes?: number;
+  /** Longest JSON response, or event of an event stream, an HTTP server may send, in bytes (default 4 MB, as a stdio line). */
+  maxHttpMessageBytes?: number;
 }
 
 const SECRET_NAME = /key|token|secret|password|passwd|auth|cookie|credential/i;
@@ -55,7 +58,9 @@ const STDERR_TAIL = 4000;
  * server's name and stderr tail; a server that dies later moves to `failed` and tells its
  * `onFailure` listeners (the hub then unregisters its tools). `close()` leaves no child behind.
  * A stdio server's stdout is read with bounds (see `BoundedStdioTransport`): an over-long line or
- * too much output that is not MCP fails the connection at once and the child is killed.
+ * too much output that is not MCP fails the connection at once and the child is killed. An HTTP server's
+ * responses are bounded the same way (see `boundedMessageFetch`): one message past the bound fails the connection
+ * at once and closes it.
  */
 export class McpServerConnection {
   private client: Client | undefined;
@@ -69,6 +74,7 @@ export class McpServerConnection {
   private readonly logger: Logger;
   private childPid: number | undefined;
   private stdio: BoundedStdioTransport | undefined;
+  private httpLimit: HttpMessageLimitError | undefined;
 
   constructor(
     readonly config: McpServerConfig,
@@ -185,6 +191,9 @@ export class McpServerConnection {
     } catch (error) {
       if (options.signal?.aborted)
         throw new McpToolError('CANCELLED', this.name, tool, `MCP tool ${tool} was cancelled.`, { cause: error });
+      const overLimit = this.outputLimitError();
+      if (overLimit)
+        throw new McpToolError('TOOL_FAILED', this.name, tool, `MCP tool ${tool} failed: ${overLimit.message}`, { cause: error });
       const timedOut = error instanceof McpError && error.code === (McpErrorCode.RequestTimeout as number);
       throw new McpToolError(
         timedOut ? 'TIMEOUT' : 'TOOL_FAILED',
@@ -254,8 +263,14 @@ export class McpServerConnection {
       };
       return transport;
     }
+    const maxBytes = this.options.maxHttpMessageBytes ?? DEFAULT_MCP_MAX_LINE_BYTES;
     return new StreamableHTTPClientTransport(new URL(config.url), {
       ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
+      fetch: boundedMessageFetch(maxBytes, (error) => {
+        this.httpLimit ??= error;
+        // Pending requests fail now (connection closed) instead of at their timeouts; onclose reports why.
+        void this.client?.close().catch(() => undefined);
+      }),
     });
   }
 
@@ -294,8 +309,18 @@ export class McpServerConnection {
     );
   }
 
-  /** The error for a stdio server whose stdout crossed a bound (it has been killed), if it did. */
+  /** The error for a server whose output crossed a bound (a stdio child has been killed, HTTP disconnected), if it did. */
   private outputLimitError(): McpServerError | undefined {
+    const http = this.httpLimit;
+    if (http) {
+      const what = http.kind === 'event' ? 'a server-sent event' : 'a response';
+      return new McpServerError(
+        'CONNECTION',
+        this.name,
+        `MCP server "${this.name}" (${this.config.transport === 'http' ? this.config.url : this.config.command}) sent ${what} of more than ${formatByteSize(http.limitBytes)}, far larger than an MCP message should be. It was disconnected.`,
+        { reason: `http_${http.kind}_too_large`, limitBytes: http.limitBytes },
+      );
+    }
     const crossed: StdioOutputLimitError | undefined = this.stdio?.outputError;
     if (!crossed) return undefined;
     const limit = formatByteSize(crossed.limitBytes);
