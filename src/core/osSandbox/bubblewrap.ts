@@ -1,5 +1,5 @@
 import { lstatSync } from 'node:fs';
-import { homeToHide, isWithin, realPathOf, toolchainsUnderHome, type ResolvedPolicy } from './policyPaths';
+import { homeToHide, isWithin, realPathOf, sandboxedEnv, toolchainsUnderHome, type ResolvedPolicy } from './policyPaths';
 import type { ProcessLaunch, ProcessSandbox, WrappedLaunch } from './types';
 
 /** Where the sandboxed command starts and which parts of HOME stay visible. */
@@ -77,7 +77,7 @@ export class BubblewrapSandbox implements ProcessSandbox {
       home,
       toolchains: home ? toolchainsUnderHome(launch.env, home) : [],
     };
-    const env = { ...launch.env };
+    const env = sandboxedEnv(launch.env);
     // The host's TMPDIR is not visible inside; the private /tmp is.
     if (env.TMPDIR && !this.policy.writableRoots.some((root) => isWithin(realPathOf(env.TMPDIR!), root))) env.TMPDIR = '/tmp';
     return { command: this.bwrapPath, args: [...bubblewrapArgs(layout), ...sandboxedCommand(launch)], env, shell: false };

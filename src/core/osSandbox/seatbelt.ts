@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { dirname } from 'node:path';
 import { sandboxedCommand } from './bubblewrap';
-import { homeToHide, isWithin, realPathOf, type ResolvedPolicy } from './policyPaths';
+import { homeToHide, isWithin, realPathOf, sandboxedEnv, type ResolvedPolicy } from './policyPaths';
 import type { ProcessLaunch, ProcessSandbox, WrappedLaunch } from './types';
 
 /** The macOS `sandbox-exec` binary. */
@@ -92,6 +92,11 @@ export class SeatbeltSandbox implements ProcessSandbox {
       ...new Set(['/private/tmp', realPathOf(tmpdir()), ...(launch.env.TMPDIR ? [realPathOf(launch.env.TMPDIR)] : [])]),
     ];
     const profile = seatbeltProfile({ policy: this.policy, home: homeToHide(launch.env), tmpDirs });
-    return { command: SANDBOX_EXEC, args: ['-p', profile, ...sandboxedCommand(launch)], env: { ...launch.env }, shell: false };
+    return {
+      command: SANDBOX_EXEC,
+      args: ['-p', profile, ...sandboxedCommand(launch)],
+      env: sandboxedEnv(launch.env),
+      shell: false,
+    };
   }
 }

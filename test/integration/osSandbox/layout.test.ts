@@ -67,6 +67,29 @@ describe('OS sandbox (real bubblewrap): where the worktree may lie', function ()
     }
   });
 
+  it('a CA bundle under the hidden HOME (NODE_EXTRA_CA_CERTS) does not put a warning in every Node run', async () => {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'os-sandbox-certs-')));
+    const fx = createWorktree(mkdtempSync(join(tmpdir(), 'os-sandbox-certs-wt-')));
+    const bundle = join(home, 'corp-ca.pem');
+    writeFileSync(bundle, ''); // Node warns only when the file cannot be read
+    const command = `"${process.execPath}" -e "console.log('ran')"`;
+    const env = { ...process.env, HOME: home, NODE_EXTRA_CA_CERTS: bundle };
+    try {
+      // Outside the sandbox the bundle loads; inside, HOME is hidden and Node would warn at every start.
+      const plain = await runProcess({ cwd: fx.worktree, command, shell: true, env });
+      assert.equal(plain.output.trim(), 'ran', plain.output);
+      const sandbox = await createProcessSandbox('auto', fx.policy);
+      const r = await runProcess({ cwd: fx.worktree, command, shell: true, env, sandbox });
+      assert.equal(r.exitCode, 0, r.output);
+      assert.equal(r.output.trim(), 'ran', 'no "Ignoring extra certs" warning');
+      const seen = await runProcess({ cwd: fx.worktree, command: 'echo "[$NODE_EXTRA_CA_CERTS]"', shell: true, env, sandbox });
+      assert.equal(seen.stdout, '[]\n', 'the variable is not passed into the sandbox (no network there)');
+    } finally {
+      fx.cleanup();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it('keeps a toolchain on PATH under HOME (nvm-style) visible read-only, and the rest of HOME hidden', async () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'os-sandbox-nvm-')));
     const fx = createWorktree(join(home, 'code'));
