@@ -69,36 +69,63 @@ export function limitResponseBytes(fetchImpl: FetchFunction, maxBytes: number): 
     // was most of the client's own cost.
     const encoding = response.headers.get('content-encoding');
     if (Number.isFinite(announced) && announced <= maxBytes && (!encoding || encoding === 'identity')) return response;
-    const source = response.body.getReader();
     let received = 0;
-    const refuse = (controller: ReadableStreamDefaultController<Uint8Array>, bytes: number): void => {
-      controller.error(new ResponseTooLargeError(maxBytes, bytes));
-      source.cancel().catch(() => undefined);
-    };
-    const limited = new ReadableStream<Uint8Array>({
-      start(controller) {
-        if (Number.isFinite(announced) && announced > maxBytes) refuse(controller, announced);
-      },
-      async pull(controller) {
-        const { done, value } = await source.read();
-        if (done) {
-          controller.close();
-          return;
-        }
-        received += value.byteLength;
-        if (received > maxBytes) refuse(controller, received);
-        else controller.enqueue(value);
-      },
-      cancel(reason) {
-        return source.cancel(reason);
-      },
+    return withBoundedBody(response, {
+      maxBytes,
+      announcedBytes: announced,
+      measure: (chunk) => (received += chunk.byteLength),
+      refusal: (bytes) => new ResponseTooLargeError(maxBytes, bytes),
     });
-    const wrapped = new Response(limited, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-    Object.defineProperty(wrapped, 'url', { value: response.url });
-    return wrapped;
   };
+}
+
+/** How {@link withBoundedBody} reads a body. */
+export interface BodyBound {
+  maxBytes: number;
+  /** The size a content-length announces (NaN or undefined: none); past `maxBytes` the body is refused before reading. */
+  announcedBytes?: number;
+  /** Takes each chunk and returns the size to hold against `maxBytes` (the bytes so far, or of the current message). */
+  measure(chunk: Uint8Array): number;
+  /** The error the body fails with, for a size past the bound. */
+  refusal(bytes: number): Error;
+  /** Told after the body has failed with `error` and the underlying body was cancelled. */
+  onRefused?(error: Error): void;
+}
+
+/**
+ * `response` with its body read through a bound: chunks pass through one by one (an event stream stays incremental)
+ * until `measure` says a size past `maxBytes`; then the body errors with `refusal(size)` and the underlying body is
+ * cancelled, which ends the request, so nothing more is read. Used for the model server's responses and for MCP
+ * servers over HTTP.
+ */
+export function withBoundedBody(response: Response, bound: BodyBound): Response {
+  const source = response.body!.getReader();
+  const refuse = (controller: ReadableStreamDefaultController<Uint8Array>, bytes: number): void => {
+    const error = bound.refusal(bytes);
+    controller.error(error);
+    source.cancel(error).catch(() => undefined);
+    bound.onRefused?.(error);
+  };
+  const announced = bound.announcedBytes ?? Number.NaN;
+  const limited = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (Number.isFinite(announced) && announced > bound.maxBytes) refuse(controller, announced);
+    },
+    async pull(controller) {
+      const { done, value } = await source.read();
+      if (done) {
+        controller.close();
+        return;
+      }
+      const size = bound.measure(value);
+      if (size > bound.maxBytes) refuse(controller, size);
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      return source.cancel(reason);
+    },
+  });
+  const wrapped = new Response(limited, { status: response.status, statusText: response.statusText, headers: response.headers });
+  Object.defineProperty(wrapped, 'url', { value: response.url });
+  return wrapped;
 }

@@ -1,4 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { withBoundedBody } from '../llm/responseSizeLimit';
 
 /** Why an MCP HTTP server's response was cut: one JSON response, or one server-sent event, past the bound. */
 export class HttpMessageLimitError extends Error {
@@ -68,40 +69,16 @@ export function boundedMessageFetch(
     // A status that cannot carry a body (a notification's 204, say) has nothing to bound.
     if (!response.body || NULL_BODY_STATUS.has(response.status)) return response;
     const eventStream = (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
-    const announced = Number(response.headers.get('content-length') ?? Number.NaN);
-    const source = response.body.getReader();
+    const kind = eventStream ? 'event' : 'response';
     const events = eventStream ? new EventSizeCounter() : undefined;
     let received = 0;
-    const refuse = (controller: ReadableStreamDefaultController<Uint8Array>): void => {
-      const error = new HttpMessageLimitError(eventStream ? 'event' : 'response', maxMessageBytes);
-      controller.error(error);
-      source.cancel(error).catch(() => undefined);
-      onLimit(error);
-    };
-    const bounded = new ReadableStream<Uint8Array>({
-      start(controller) {
-        if (!eventStream && Number.isFinite(announced) && announced > maxMessageBytes) refuse(controller);
-      },
-      async pull(controller) {
-        const { done, value } = await source.read();
-        if (done) {
-          controller.close();
-          return;
-        }
-        received += value.byteLength;
-        if ((events ? events.add(value) : received) > maxMessageBytes) refuse(controller);
-        else controller.enqueue(value);
-      },
-      cancel(reason) {
-        return source.cancel(reason);
-      },
+    return withBoundedBody(response, {
+      maxBytes: maxMessageBytes,
+      // An event stream may run all session: only its events are bounded, so its length says nothing.
+      announcedBytes: eventStream ? undefined : Number(response.headers.get('content-length') ?? Number.NaN),
+      measure: (chunk) => (events ? events.add(chunk) : (received += chunk.byteLength)),
+      refusal: () => new HttpMessageLimitError(kind, maxMessageBytes),
+      onRefused: (error) => onLimit(error as HttpMessageLimitError),
     });
-    const wrapped = new Response(bounded, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-    Object.defineProperty(wrapped, 'url', { value: response.url });
-    return wrapped;
   };
 }
