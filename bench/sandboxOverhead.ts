@@ -73,6 +73,9 @@ function row(f: Figure): string {
 
 async function main(): Promise<void> {
   setLogLevel('error');
+  // The sandbox does not pass NODE_EXTRA_CA_CERTS in (no network inside). Set, it would make only the unsandboxed
+  // side read a certificate bundle at every Node start; removed here, both sides start alike.
+  delete process.env.NODE_EXTRA_CA_CERTS;
   const probe = await probeSandbox();
   if (!probe.available) throw new Error(`No OS sandbox to measure: ${probe.reason}`);
   const fx = createWorktree();

@@ -1,10 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import './coverageOnTerminate';
-import './childCoverage';
 import './pytestWithoutPlugins';
 import './quickNodeStart';
+import './workerCoverage';
 
 // Loaded by mocha before any test (`require` in .mocharc*.json; in `--parallel` runs, once in every worker):
 // session worktrees go to a temp folder of this process instead of the machine's cache folder, and are

@@ -1,6 +1,6 @@
 /**
  * Child processes whose V8 coverage is not collected under c8. A test worker's children already collect none
- * (childCoverage.ts removes the variable there); mocha's main process, which runs the test builds
+ * (workerCoverage.ts removes the variable there); mocha's main process, which runs the test builds
  * (testBuilds.ts) before it starts the workers, still has it. Node copies the parent's NODE_V8_COVERAGE into
  * every child's environment unless that environment names the variable itself, so leaving it out is not enough:
  * it must be present and empty (which Node reads as "no coverage").

@@ -29,7 +29,7 @@ export async function cli(
 
 /**
  * An environment with no provider configured and no Ollama reachable (port 9 refuses). Like every child of a test
- * worker, the built binary runs without c8's coverage (test/support/childCoverage.ts): the core code it runs is
+ * worker, the built binary runs without c8's coverage (test/support/workerCoverage.ts): the core code it runs is
  * covered by the in-process tests (its coverage added no line).
  */
 export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { withCoverage } from '../../support/childCoverage';
+import { withCoverage } from '../../support/workerCoverage';
 
 const FIXTURE = join(__dirname, 'fixtures', 'terminalApproval.ts');
 

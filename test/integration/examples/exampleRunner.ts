@@ -5,7 +5,7 @@
  * (`node --import tsx examples/<file>`). The example tests are split over a few files so that `npm test`'s
  * parallel workers can run them side by side.
  *
- * The examples run without c8's NODE_V8_COVERAGE, as every child of a test worker (test/support/childCoverage.ts):
+ * The examples run without c8's NODE_V8_COVERAGE, as every child of a test worker (test/support/workerCoverage.ts):
  * what they execute of the core is covered by the in-process tests (test/unit/publicApi.test.ts covers the public
  * barrel, the one part only the examples reached), and collecting it cost a second per run.
  */
