@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { PanelMessage } from '../shared/panelProtocol';
 import { clearApiKey, readApiKey, setApiKey } from './commands/apiKey';
-import { COMMANDS, PANEL_STATE_KEY, PANEL_VIEW_ID } from './commands/commandIds';
+import { COMMANDS, KATA_TESTS_STATE_KEY, PANEL_STATE_KEY, PANEL_VIEW_ID } from './commands/commandIds';
 import { workspaceFilePath } from './panel/workspacePath';
 
 import { SETTINGS_SECTION, configurationReader, readSettings, type ExtensionSettings } from './config/settings';
@@ -74,7 +74,13 @@ export class ExtensionHost implements vscode.Disposable {
     };
     const inSession = (): boolean => this.runner.running;
     this.files = new SessionFiles({ store: this.store, log, running: inSession });
-    this.tests = new KataTests({ log, running: inSession, settings: () => this.settings() });
+    this.tests = new KataTests({
+      log,
+      running: inSession,
+      settings: () => this.settings(),
+      saved: context.workspaceState.get(KATA_TESTS_STATE_KEY),
+      save: (state) => context.workspaceState.update(KATA_TESTS_STATE_KEY, state),
+    });
     this.runner = new KataRunner({
       ...deps,
       observers: [this.files, this.tests],

@@ -9,7 +9,7 @@ import type { Frame, Page } from 'playwright-core';
 import { fizzbuzzJs, JS_TEST_PATH } from '../support/fizzbuzzPlans';
 import { scriptedKataModel } from '../support/scriptedKataModel';
 import { EXTENSION_ID, alwaysAllowUntilFinished, useWorkbench } from './kataHarness';
-import { eventually, extensionOutputLog, findWebviewFrame, pickQuickItem, runCommand, screenshot } from './lib';
+import { eventually, extensionOutputLog, findWebviewFrame, openWorkbench, pickQuickItem, runCommand, screenshot } from './lib';
 
 /** The editor tab whose label contains `text`. */
 function tab(page: Page, text: string | RegExp) {
@@ -104,5 +104,29 @@ describe('TDD Agent in a real VS Code: diffs, file links and the Testing view (i
       60_000,
     );
     assert.match(output, /Testing view: .* passed \(2 passed, 0 failed\)/);
+  });
+
+  it('after a window reload, lists the last supervisor run again and runs the tests from there', async function () {
+    const { page } = wb;
+    const runsLogged = async () =>
+      String(
+        (await extensionOutputLog(wb.server, EXTENSION_ID)).match(/Testing view: .* passed \(2 passed, 0 failed\)/g)?.length ?? 0,
+      );
+    const before = Number(await runsLogged());
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await openWorkbench(page, wb.server.url);
+    // The extension loads its host on its first command (or when its panel opens); the Testing view is filled then.
+    await runCommand(page, 'TDD Agent: Open panel', 60_000);
+    const reopened = await findWebviewFrame(page, '#session-status', 60_000);
+    await reopened.locator('#session-status', { hasText: /Completed|Max cycles reached/ }).waitFor({ timeout: 30_000 });
+    await runCommand(page, 'Testing: Focus on Test Explorer View');
+    await page
+      .locator('.monaco-list-row', { hasText: 'returns Fizz for multiples of three' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await screenshot(page, 'editor-testing-view-after-reload');
+    // The session's branch and test command came back too: a run from the Testing view works as before the reload.
+    await runCommand(page, 'Test: Run All Tests');
+    assert.equal(await eventually(runsLogged, new RegExp(`^${before + 1}$`), 60_000), String(before + 1));
   });
 });

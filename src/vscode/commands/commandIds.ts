@@ -39,5 +39,7 @@ export const PANEL_VIEW_ID = 'tddAgent.panel';
 export const API_KEY_SECRET = 'tddAgent.apiKey';
 /** Key of the persisted panel state in workspaceState. */
 export const PANEL_STATE_KEY = 'tddAgent.panelState';
+/** Key of the Testing view's last supervisor run in workspaceState (restored after a window reload). */
+export const KATA_TESTS_STATE_KEY = 'tddAgent.kataTests';
 /** Name of the LogOutputChannel. */
 export const OUTPUT_CHANNEL_NAME = 'TDD Agent';

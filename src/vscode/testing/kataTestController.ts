@@ -8,6 +8,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { z } from 'zod';
 import { productGit } from '../../core/git/gitClient';
 import { createProcessSandbox, worktreePolicy, type SandboxMode } from '../../core/osSandbox';
 import type { SupervisorEvent } from '../../core/tdd/events';
@@ -18,6 +19,16 @@ import { parseTestCases, type TestCaseResult } from './testCaseResults';
 /** The controller's id and label (the Testing view shows the label). */
 export const KATA_TEST_CONTROLLER = { id: 'tddAgent', label: 'TDD Agent kata' } as const;
 
+/** What the Testing view keeps across a window reload: where the last session's tests ran, and their last run. */
+const SavedKataTestsSchema = z.object({
+  worktree: z.string(),
+  branch: z.optional(z.object({ name: z.string(), repository: z.string() })),
+  command: z.optional(z.string()),
+  /** The supervisor's last test output (the event's head and tail), and whose turn it was. */
+  last: z.optional(z.object({ output: z.string(), role: z.string() })),
+});
+export type SavedKataTests = z.infer<typeof SavedKataTestsSchema>;
+
 /** What the Testing view needs from the rest of the host. */
 export interface KataTestsDeps {
   log: vscode.LogOutputChannel;
@@ -25,6 +36,10 @@ export interface KataTestsDeps {
   running(): boolean;
   /** The `tddAgent.sandbox` and `tddAgent.testTimeoutMs` settings. */
   settings(): { sandbox: SandboxMode; testTimeoutMs: number };
+  /** What an earlier window saved (workspaceState; anything invalid is ignored). */
+  saved?: unknown;
+  /** Saves the state after each session start and supervisor run (workspaceState). */
+  save?(state: SavedKataTests): PromiseLike<void> | void;
 }
 
 /** The Testing view's kata tests. */
@@ -34,6 +49,7 @@ export class KataTests implements vscode.Disposable {
   private command: string | undefined;
   /** The session's branch and the person's repository (a completed session's worktree is removed: its branch is checked out for a run). */
   private branch: { name: string; repository: string } | undefined;
+  private last: { output: string; role: string } | undefined;
 
   constructor(private readonly deps: KataTestsDeps) {
     this.controller.createRunProfile(
@@ -42,6 +58,33 @@ export class KataTests implements vscode.Disposable {
       (request, token) => this.runTests(request, token),
       true,
     );
+    this.restore(deps.saved);
+  }
+
+  /** The last session's tests as an earlier window left them (after a reload), when it saved any. */
+  private restore(saved: unknown): void {
+    const parsed = SavedKataTestsSchema.safeParse(saved);
+    if (!parsed.success) return;
+    ({ worktree: this.worktree, branch: this.branch, command: this.command, last: this.last } = parsed.data);
+    if (this.last)
+      this.report(
+        new vscode.TestRunRequest(),
+        `Supervisor run (${this.last.role}, before the reload)`,
+        parseTestCases(this.last.output),
+      );
+  }
+
+  private save(): void {
+    if (!this.worktree || !this.deps.save) return;
+    const state: SavedKataTests = {
+      worktree: this.worktree,
+      ...(this.branch ? { branch: this.branch } : {}),
+      ...(this.command ? { command: this.command } : {}),
+      ...(this.last ? { last: this.last } : {}),
+    };
+    Promise.resolve(this.deps.save(state)).catch((error: unknown) =>
+      this.deps.log.warn(`Testing view: could not save the last run: ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
 
   /** A new session's worktree, and each supervisor test run's results. */
@@ -49,11 +92,16 @@ export class KataTests implements vscode.Disposable {
     if (event.type === 'session_started') {
       this.worktree = event.worktree;
       this.branch = { name: event.branch, repository: event.workspace };
+      this.last = undefined;
+      this.save();
     } else if (event.type === 'test_run_finished' && event.output) {
       if (event.command) this.command = event.command;
       const cases = parseTestCases(event.output);
-      if (cases.length > 0 || event.tests.total === 0)
+      if (cases.length > 0 || event.tests.total === 0) {
         this.report(new vscode.TestRunRequest(), `Supervisor run (${event.role})`, cases);
+        this.last = { output: event.output, role: event.role };
+        this.save();
+      }
     }
   }
 
