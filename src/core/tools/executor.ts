@@ -526,7 +526,8 @@ export class ToolExecutor implements AgentToolbox {
 
 /** The parameters memory, events and the audit trail show: the parsed ones, else the raw ones, redacted once. */
 function shownParams(state: CallState): unknown {
-  state.params ??= typeof state.rawParams === 'string' ? redactSecrets(state.rawParams) : redactValue(state.rawParams);
+  if (!('params' in state))
+    state.params = typeof state.rawParams === 'string' ? redactSecrets(state.rawParams) : redactValue(state.rawParams);
   return state.params;
 }
 
