@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import { z } from 'zod';
 import { productGit } from '../../core/git/gitClient';
 import { createProcessSandbox, worktreePolicy, type SandboxMode } from '../../core/osSandbox';
+import { redactSecrets } from '../../core/security/redact';
 import type { SupervisorEvent } from '../../core/tdd/events';
 import { detectTestRunner } from '../../core/testRunners';
 import { workspaceFilePath } from '../panel/workspacePath';
@@ -99,7 +100,8 @@ export class KataTests implements vscode.Disposable {
       const cases = parseTestCases(event.output);
       if (cases.length > 0 || event.tests.total === 0) {
         this.report(new vscode.TestRunRequest(), `Supervisor run (${event.role})`, cases);
-        this.last = { output: event.output, role: event.role };
+        // Kept in the workspace state: redacted like everything else this extension writes down.
+        this.last = { output: redactSecrets(event.output), role: event.role };
         this.save();
       }
     }
