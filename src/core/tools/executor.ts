@@ -177,7 +177,8 @@ export class ToolExecutor implements AgentToolbox {
       // Defensive: run() handles every expected failure itself.
       result = this.failure(state, 'TOOL_FAILED', `Tool ${name} failed unexpectedly: ${errorMessage(error)}`);
     }
-    await this.finish(state, result, options.storeInMemory ?? true);
+    const audited = this.finish(state, result, options.storeInMemory ?? true);
+    if (audited) await audited;
     return result;
   }
 
@@ -291,13 +292,14 @@ export class ToolExecutor implements AgentToolbox {
     options: ExecuteToolOptions,
   ): Promise<ToolCallResult> {
     const timeoutMs = options.timeout ?? this.options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
-    this.events.emit('tool_started', {
-      tool: tool.name,
-      callId: state.callId,
-      params: shownParams(state),
-      approval: state.approval,
-      approvedBy: state.approvedBy,
-    });
+    if (this.events.has('tool_started'))
+      this.events.emit('tool_started', {
+        tool: tool.name,
+        callId: state.callId,
+        params: shownParams(state),
+        approval: state.approval,
+        approvedBy: state.approvedBy,
+      });
     const core = (): Promise<ToolCallResult> => this.runWithTimeout(tool, state, params, timeoutMs, options.signal);
     const wrap = composeToolCallWrappers(options.wrap, this.options.wrap);
     if (!wrap) return core();
@@ -355,15 +357,19 @@ export class ToolExecutor implements AgentToolbox {
         );
       }, timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
-      Promise.resolve()
-        .then(() => tool.execute(params, context))
-        .then(
-          (output) => settle(this.success(state, tool, output)),
-          (error: unknown) => {
-            const code: ErrorCode = isAgentError(error) ? error.error_code : 'TOOL_FAILED';
-            settle(this.failure(state, code, `${tool.name} failed: ${errorMessage(error)}`));
-          },
-        );
+      let running: Promise<ToolOutput | string>;
+      try {
+        running = Promise.resolve(tool.execute(params, context));
+      } catch (error) {
+        running = Promise.reject(error as Error);
+      }
+      running.then(
+        (output) => settle(this.success(state, tool, output)),
+        (error: unknown) => {
+          const code: ErrorCode = isAgentError(error) ? error.error_code : 'TOOL_FAILED';
+          settle(this.failure(state, code, `${tool.name} failed: ${errorMessage(error)}`));
+        },
+      );
     });
   }
 
@@ -491,9 +497,10 @@ export class ToolExecutor implements AgentToolbox {
     return text.length > max ? `${text.slice(0, max)}\n[… ${text.length - max} more characters cut]` : text;
   }
 
-  private async finish(state: CallState, result: ToolCallResult, store: boolean): Promise<void> {
+  /** Remembers, announces and logs the call; returns the audit write to wait for, when there is an audit trail. */
+  private finish(state: CallState, result: ToolCallResult, store: boolean): Promise<void> | undefined {
     if (store) this.memory.add({ at: new Date().toISOString(), params: shownParams(state), result });
-    this.events.emit('tool_finished', { result, params: shownParams(state) });
+    if (this.events.has('tool_finished')) this.events.emit('tool_finished', { result, params: shownParams(state) });
     this.logger.debug('tool call finished', {
       tool: state.name,
       ok: result.ok,
@@ -501,7 +508,10 @@ export class ToolExecutor implements AgentToolbox {
       code: result.error?.error_code,
     });
     const audit = this.options.audit;
-    if (!audit) return;
+    return audit ? this.writeAudit(audit, state, result) : undefined;
+  }
+
+  private async writeAudit(audit: ToolAuditSink, state: CallState, result: ToolCallResult): Promise<void> {
     try {
       await audit({
         time: new Date().toISOString(),

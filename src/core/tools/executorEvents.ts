@@ -42,6 +42,11 @@ export class TypedEvents<E extends object> {
     return list.add(listener);
   }
 
+  /** True when `event` has a listener (so an emitter can skip building its payload). */
+  has(event: keyof E): boolean {
+    return (this.listeners.get(event)?.size ?? 0) > 0;
+  }
+
   /** Calls every listener of `event`. */
   emit<K extends keyof E>(event: K, payload: E[K]): void {
     for (const error of this.listeners.get(event)?.emit(payload as never) ?? []) this.onListenerError(event, error);

@@ -321,6 +321,25 @@ describe('ToolExecutor', () => {
     assert.equal(seen.aborted, true, 'the tool saw its signal abort');
   });
 
+  it('a tool that throws before returning a promise fails like one that rejects', async () => {
+    const registry = new ToolRegistry().register(
+      defineTool({
+        name: 'sync_boom',
+        description: 'Throws at once',
+        category: 'custom',
+        dangerLevel: 'SAFE',
+        parameters: z.object({}),
+        execute: () => {
+          throw new Error('thrown before any await');
+        },
+      }),
+    );
+    const result = await new ToolExecutor({ registry, workspaceRoot: root }).executeTool('sync_boom', {});
+    assert.equal(result.ok, false);
+    assert.equal(result.error?.error_code, 'TOOL_FAILED');
+    assert.match(result.content, /sync_boom failed: thrown before any await/);
+  });
+
   it('a tool that first reads its signal after the timeout gets an aborted one', async () => {
     const late = { aborted: undefined as boolean | undefined, reason: undefined as unknown };
     const registry = new ToolRegistry().register(
