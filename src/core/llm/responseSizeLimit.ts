@@ -69,27 +69,28 @@ export function limitResponseBytes(fetchImpl: FetchFunction, maxBytes: number): 
     // was most of the client's own cost.
     const encoding = response.headers.get('content-encoding');
     if (Number.isFinite(announced) && announced <= maxBytes && (!encoding || encoding === 'identity')) return response;
-    let received = 0;
     return withBoundedBody(response, {
       maxBytes,
       announcedBytes: announced,
-      measure: (chunk) => (received += chunk.byteLength),
       refusal: (bytes) => new ResponseTooLargeError(maxBytes, bytes),
     });
   };
 }
 
 /** How {@link withBoundedBody} reads a body. */
-export interface BodyBound {
+export interface BodyBound<E extends Error> {
   maxBytes: number;
   /** The size a content-length announces (NaN or undefined: none); past `maxBytes` the body is refused before reading. */
   announcedBytes?: number;
-  /** Takes each chunk and returns the size to hold against `maxBytes` (the bytes so far, or of the current message). */
-  measure(chunk: Uint8Array): number;
+  /**
+   * Takes each chunk and returns the size to hold against `maxBytes`, e.g. of the current message of a stream.
+   * Default: the bytes received so far.
+   */
+  measure?(chunk: Uint8Array): number;
   /** The error the body fails with, for a size past the bound. */
-  refusal(bytes: number): Error;
+  refusal(bytes: number): E;
   /** Told after the body has failed with `error` and the underlying body was cancelled. */
-  onRefused?(error: Error): void;
+  onRefused?(error: E): void;
 }
 
 /**
@@ -98,8 +99,10 @@ export interface BodyBound {
  * cancelled, which ends the request, so nothing more is read. Used for the model server's responses and for MCP
  * servers over HTTP.
  */
-export function withBoundedBody(response: Response, bound: BodyBound): Response {
+export function withBoundedBody<E extends Error>(response: Response, bound: BodyBound<E>): Response {
   const source = response.body!.getReader();
+  let received = 0;
+  const measure = bound.measure ?? ((chunk: Uint8Array) => (received += chunk.byteLength));
   const refuse = (controller: ReadableStreamDefaultController<Uint8Array>, bytes: number): void => {
     const error = bound.refusal(bytes);
     controller.error(error);
@@ -117,7 +120,7 @@ export function withBoundedBody(response: Response, bound: BodyBound): Response 
         controller.close();
         return;
       }
-      const size = bound.measure(value);
+      const size = measure(value);
       if (size > bound.maxBytes) refuse(controller, size);
       else controller.enqueue(value);
     },

@@ -69,16 +69,20 @@ export function boundedMessageFetch(
     // A status that cannot carry a body (a notification's 204, say) has nothing to bound.
     if (!response.body || NULL_BODY_STATUS.has(response.status)) return response;
     const eventStream = (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
-    const kind = eventStream ? 'event' : 'response';
-    const events = eventStream ? new EventSizeCounter() : undefined;
-    let received = 0;
+    if (!eventStream)
+      return withBoundedBody(response, {
+        maxBytes: maxMessageBytes,
+        announcedBytes: Number(response.headers.get('content-length') ?? Number.NaN),
+        refusal: () => new HttpMessageLimitError('response', maxMessageBytes),
+        onRefused: onLimit,
+      });
+    // An event stream may run all session: only its events are bounded, so its length says nothing.
+    const events = new EventSizeCounter();
     return withBoundedBody(response, {
       maxBytes: maxMessageBytes,
-      // An event stream may run all session: only its events are bounded, so its length says nothing.
-      announcedBytes: eventStream ? undefined : Number(response.headers.get('content-length') ?? Number.NaN),
-      measure: (chunk) => (events ? events.add(chunk) : (received += chunk.byteLength)),
-      refusal: () => new HttpMessageLimitError(kind, maxMessageBytes),
-      onRefused: (error) => onLimit(error as HttpMessageLimitError),
+      measure: (chunk) => events.add(chunk),
+      refusal: () => new HttpMessageLimitError('event', maxMessageBytes),
+      onRefused: onLimit,
     });
   };
 }

@@ -101,6 +101,11 @@ export class McpServerConnection {
     return this.errorValue;
   }
 
+  /** What errors name the server by: its command (stdio) or its URL (HTTP). */
+  private get endpoint(): string {
+    return this.config.transport === 'stdio' ? this.config.command : this.config.url;
+  }
+
   /** Pid of the stdio child process while it was started (for diagnostics and tests). */
   get pid(): number | undefined {
     return this.childPid;
@@ -317,14 +322,13 @@ export class McpServerConnection {
       return new McpServerError(
         'CONNECTION',
         this.name,
-        `MCP server "${this.name}" (${this.config.transport === 'http' ? this.config.url : this.config.command}) sent ${what} of more than ${formatByteSize(http.limitBytes)}, far larger than an MCP message should be. It was disconnected.`,
+        `MCP server "${this.name}" (${this.endpoint}) sent ${what} of more than ${formatByteSize(http.limitBytes)}, far larger than an MCP message should be. It was disconnected.`,
         { reason: `http_${http.kind}_too_large`, limitBytes: http.limitBytes },
       );
     }
     const crossed: StdioOutputLimitError | undefined = this.stdio?.outputError;
     if (!crossed) return undefined;
     const limit = formatByteSize(crossed.limitBytes);
-    const command = this.config.transport === 'stdio' ? this.config.command : this.config.url;
     const what =
       crossed.kind === 'line_too_long'
         ? `wrote a line of more than ${limit} to stdout; an MCP stdio server writes one JSON-RPC message per line, so this is not MCP output (or a message far too large)`
@@ -332,7 +336,7 @@ export class McpServerConnection {
     return new McpServerError(
       'CONNECTION',
       this.name,
-      `MCP server "${this.name}" ${what}. It was stopped. Check that "${command}" is an MCP server started in stdio mode.${this.stderrNote()}`,
+      `MCP server "${this.name}" ${what}. It was stopped. Check that "${this.endpoint}" is an MCP server started in stdio mode.${this.stderrNote()}`,
       { reason: crossed.kind, limitBytes: crossed.limitBytes, stderr: this.stderrTail.trim().slice(-1000) },
     );
   }
@@ -341,7 +345,7 @@ export class McpServerConnection {
     if (error instanceof McpServerError) return error;
     const overLimit = this.outputLimitError();
     if (overLimit) return overLimit;
-    const where = this.config.transport === 'stdio' ? `"${this.config.command}"` : this.config.url;
+    const where = this.config.transport === 'stdio' ? `"${this.endpoint}"` : this.endpoint;
     if (error instanceof McpError && error.code === (McpErrorCode.RequestTimeout as number)) {
       return new McpServerError(
         'TIMEOUT',

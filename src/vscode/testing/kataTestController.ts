@@ -77,12 +77,8 @@ export class KataTests implements vscode.Disposable {
 
   private save(): void {
     if (!this.worktree || !this.deps.save) return;
-    const state: SavedKataTests = {
-      worktree: this.worktree,
-      ...(this.branch ? { branch: this.branch } : {}),
-      ...(this.command ? { command: this.command } : {}),
-      ...(this.last ? { last: this.last } : {}),
-    };
+    // Unset fields are undefined, which the workspace state (JSON) leaves out.
+    const state: SavedKataTests = { worktree: this.worktree, branch: this.branch, command: this.command, last: this.last };
     Promise.resolve(this.deps.save(state)).catch((error: unknown) =>
       this.deps.log.warn(`Testing view: could not save the last run: ${error instanceof Error ? error.message : String(error)}`),
     );
