@@ -86,7 +86,7 @@ export interface BodyBound<E extends Error> {
    * Takes each chunk and returns the size to hold against `maxBytes`, e.g. of the current message of a stream.
    * Default: the bytes received so far.
    */
-  measure?(chunk: Uint8Array): number;
+  measure?: (chunk: Uint8Array) => number;
   /** The error the body fails with, for a size past the bound. */
   refusal(bytes: number): E;
   /** Told after the body has failed with `error` and the underlying body was cancelled. */
