@@ -4,7 +4,8 @@
  * (through CommandTestRunner, as a kata runs it) and of `true` (process start only) in a real
  * `git worktree add` worktree, reports the median wall time of each, the ratio and the added
  * milliseconds, and rewrites the sandbox section of docs/benchmarks.md (between the
- * `<!-- bench:sandbox:start -->` / `<!-- bench:sandbox:end -->` markers; everything else is kept).
+ * `<!-- bench:sandbox:start -->` / `<!-- bench:sandbox:end -->` markers; everything else is kept). With `--no-doc`
+ * it only prints the table (to compare two trees without touching the document).
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -21,7 +22,8 @@ import { createWorktree } from '../test/integration/osSandbox/fixture';
 const START = '<!-- bench:sandbox:start -->';
 const END = '<!-- bench:sandbox:end -->';
 const DOC = join(__dirname, '..', 'docs', 'benchmarks.md');
-const RUNS = Number(process.argv[2] ?? 20);
+const WRITE_DOC = !process.argv.includes('--no-doc');
+const RUNS = Number(process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 20);
 const TARGET_ADDED_MS = 50;
 const TARGET_RATIO = 1.2;
 
@@ -101,6 +103,7 @@ async function main(): Promise<void> {
       ...figures.map(row),
     ].join('\n');
     process.stdout.write(`${table}\n`);
+    if (!WRITE_DOC) return;
     await writeDoc(table, sandbox.kind);
     process.stdout.write(`\nwrote ${DOC}\n`);
   } finally {
