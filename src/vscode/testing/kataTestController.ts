@@ -13,6 +13,8 @@ import { productGit } from '../../core/git/gitClient';
 import { createProcessSandbox, worktreePolicy, type SandboxMode } from '../../core/osSandbox';
 import { redactSecrets } from '../../core/security/redact';
 import type { SupervisorEvent } from '../../core/tdd/events';
+import { SESSION_BRANCH_PREFIX, sessionsDirFor } from '../../core/tdd/git';
+import { SessionLock } from '../../core/tdd/session/sessionLock';
 import { detectTestRunner } from '../../core/testRunners';
 import { workspaceFilePath } from '../panel/workspacePath';
 import { parseTestCases, type TestCaseResult } from './testCaseResults';
@@ -143,6 +145,7 @@ export class KataTests implements vscode.Disposable {
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
     let checkout: string | undefined;
+    let lock: SessionLock | undefined;
     try {
       const settings = this.deps.settings();
       let dir = worktree;
@@ -153,6 +156,13 @@ export class KataTests implements vscode.Disposable {
         dir = checkout;
       }
       const commonDir = path.resolve(dir, (await productGit(dir).run(['rev-parse', '--git-common-dir'])).trim());
+      // In the session's own worktree, one process at a time: a CLI `--resume` elsewhere is refused meanwhile, and vice versa.
+      if (!checkout && this.branch?.name.startsWith(SESSION_BRANCH_PREFIX))
+        lock = await SessionLock.acquire(
+          sessionsDirFor(commonDir),
+          this.branch.name.slice(SESSION_BRANCH_PREFIX.length),
+          'a Testing-view run',
+        );
       // The same confinement as the session's own runs: write only in the worktree, .git read-only.
       const sandbox = await createProcessSandbox(settings.sandbox, worktreePolicy(dir, commonDir));
       const runner = await detectTestRunner(dir, { testCommand: this.command, timeoutMs: settings.testTimeoutMs, sandbox });
@@ -165,6 +175,7 @@ export class KataTests implements vscode.Disposable {
       refuse(`the kata's tests could not run: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       cancel.dispose();
+      await lock?.release().catch(() => undefined);
       if (checkout && this.branch) {
         await productGit(this.branch.repository)
           .run(['worktree', 'remove', '--force', checkout])

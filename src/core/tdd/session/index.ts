@@ -17,5 +17,6 @@ export {
   type SessionState,
 } from './sessionState';
 export { SessionStateError, SessionStore } from './sessionStore';
+export { SessionLock, SessionLockedError, sessionLockHolder, type SessionLockHolder } from './sessionLock';
 export { findResumableSession, isResumable, isRunningElsewhere } from './findSession';
 export { deleteSession, listSessions, mergeBlocker, mergeSession, pruneSessions, type SessionListing } from './sessionActions';

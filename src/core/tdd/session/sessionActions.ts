@@ -4,6 +4,7 @@ import { AgentError } from '../../errors/agentError';
 import { productGit } from '../../git/gitClient';
 import { inspectWorkspace, removeSessionWorktree, SESSION_BRANCH_PREFIX, sessionsDirFor } from '../git';
 import { isResumable, isRunningElsewhere } from './findSession';
+import { SessionLockedError, sessionLockHolder } from './sessionLock';
 import type { SessionState } from './sessionState';
 import { SessionStore } from './sessionStore';
 
@@ -28,13 +29,19 @@ async function commonDirOf(workspace: string): Promise<string | undefined> {
 export async function listSessions(workspace: string): Promise<SessionListing[]> {
   const commonDir = await commonDirOf(workspace);
   if (!commonDir) return [];
-  return (await SessionStore.list(sessionsDirFor(commonDir))).map(({ id, state, problem }) => ({
-    id,
-    state,
-    problem,
-    running: state ? isRunningElsewhere(state) : false,
-    resumable: state ? isResumable(state) : false,
-  }));
+  const sessionsDir = sessionsDirFor(commonDir);
+  return Promise.all(
+    (await SessionStore.list(sessionsDir)).map(async ({ id, state, problem }) => {
+      const locked = (await sessionLockHolder(sessionsDir, id)) !== undefined;
+      return {
+        id,
+        state,
+        problem,
+        running: locked || (state ? isRunningElsewhere(state) : false),
+        resumable: !locked && (state ? isResumable(state) : false),
+      };
+    }),
+  );
 }
 
 async function loadSession(workspace: string, id: string): Promise<{ store: SessionStore; state: SessionState }> {
@@ -59,6 +66,8 @@ export async function deleteSession(
   const { store, state } = await loadSession(workspace, id);
   if (isRunningElsewhere(state))
     throw new AgentError('CONFIG', `Session ${id} is still running (process ${state.pid}); stop it first.`, { id });
+  const holder = await sessionLockHolder(store.dir, id);
+  if (holder) throw new SessionLockedError(id, holder);
   const worktreeRemoved = await removeSessionWorktree(state.git);
   let branchDeleted = false;
   if (options.deleteBranch && state.git.sessionBranch.startsWith(SESSION_BRANCH_PREFIX)) {
