@@ -1,9 +1,7 @@
 import { execFile } from 'node:child_process';
 import { simpleGit, type SimpleGit } from 'simple-git';
+import { configArgs, NULL_DEVICE, PROGRAM_OVERRIDES } from './gitConfigOverrides';
 import { gitEnvironment } from './gitEnvironment';
-
-/** Where hooks are looked for in every git call of the product: nowhere, so no hook of the repository ever runs. */
-export const NO_HOOKS_PATH = process.platform === 'win32' ? 'NUL' : '/dev/null';
 
 /** Options of {@link productGit}. */
 export interface ProductGitOptions {
@@ -16,15 +14,25 @@ export interface ProductGitOptions {
    */
   gitDir?: string;
   workTree?: string;
+  /**
+   * Read no system or global config file (`GIT_CONFIG_NOSYSTEM=1`, `GIT_CONFIG_GLOBAL=/dev/null`): only the
+   * repository's own config and the `-c` settings. For calls on a session's worktree, which no setting of the
+   * person's machine should reach (their identity is read once and given with `config`).
+   */
+  repositoryConfigOnly?: boolean;
+  /** More `name=value` settings, given as `-c` after the product's own (see PROGRAM_OVERRIDES). */
+  config?: readonly string[];
 }
 
 /** Runs one git command and resolves to its stdout. */
 export type GitRun = (args: string[]) => Promise<string>;
 
 /**
- * The one way the product talks to git: the clean environment of {@link gitEnvironment}, hooks turned
- * off (`core.hooksPath` pointing nowhere, so `worktree add`, `commit` and `checkout` run no hook of the
- * person's repository), and no optional locks (a read such as `status` never rewrites the person's index).
+ * The one way the product talks to git: the clean environment of {@link gitEnvironment}, no configured program
+ * (PROGRAM_OVERRIDES: hooks pointing nowhere, so `worktree add`, `commit` and `checkout` run no hook of the
+ * person's repository; no fsmonitor, pager, editor, external diff, gpg or credential helper), and no optional
+ * locks (a read such as `status` never rewrites the person's index). A patch-producing `git diff` needs
+ * `--no-ext-diff` (the empty `diff.external` fails instead of running anything).
  */
 export function productGit(baseDir: string, options: ProductGitOptions = {}): { git: SimpleGit; run: GitRun } {
   const { env, allow } = gitEnvironment(options.env ?? process.env);
@@ -32,19 +40,28 @@ export function productGit(baseDir: string, options: ProductGitOptions = {}): { 
     baseDir,
     abort: options.signal,
     trimmed: false,
-    config: [`core.hooksPath=${NO_HOOKS_PATH}`],
+    config: [...PROGRAM_OVERRIDES],
     allowEnvironment: allow,
-    unsafe: { allowUnsafeHooksPath: true, allowUnsafeConfigPaths: true },
+    unsafe: {
+      allowUnsafeHooksPath: true,
+      allowUnsafeConfigPaths: true,
+      allowUnsafeFsMonitor: true,
+      allowUnsafePager: true,
+      allowUnsafeEditor: true,
+      allowUnsafeDiffExternal: true,
+      allowUnsafeCredentialHelper: true,
+      allowUnsafeAskPass: true,
+    },
   }).env(env);
   const pinned = [
-    '-c',
-    `core.hooksPath=${NO_HOOKS_PATH}`,
+    ...configArgs([...PROGRAM_OVERRIDES, ...(options.config ?? [])]),
     '--no-optional-locks',
     ...(options.gitDir ? [`--git-dir=${options.gitDir}`] : []),
     ...(options.workTree ? [`--work-tree=${options.workTree}`] : []),
   ];
   // GIT_* names outside the safe list are gone already (gitEnvironment); as simple-git does, abbreviated options are refused.
-  const runEnv = { ...env, GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS: 'true' };
+  const runEnv: Record<string, string> = { ...env, GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS: 'true' };
+  if (options.repositoryConfigOnly) Object.assign(runEnv, { GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: NULL_DEVICE });
   return { git, run: (args) => runGit(baseDir, [...pinned, ...args], runEnv, options.signal) };
 }
 
