@@ -3,6 +3,7 @@ export {
   SessionWorktree,
   removeSessionWorktree,
   type CommitInfo,
+  type RemoveSessionWorktreeOptions,
   type CreateSessionWorktreeOptions,
   type CreatedWorktree,
   type SessionGitInfo,
