@@ -61,6 +61,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
     'mcp',
     'osSandbox',
     'process',
+    'sandbox',
     'security',
     'testRunners',
     'tools',

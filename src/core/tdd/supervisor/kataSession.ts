@@ -110,7 +110,7 @@ function loopGit(git: SessionWorktree): LoopGit {
   let historyDepth = 0;
   return {
     changedFiles: () => git.changedFiles(),
-    headContent: (path) => git.headContent(path),
+    revertPaths: (paths) => git.revertPaths(paths),
     async commitAll(message) {
       const sha = await git.commitAll(message);
       if (!sha) throw new AgentError('UNKNOWN', 'Nothing to commit after a green phase; the working tree had no changes.', {});
