@@ -1,7 +1,7 @@
 import { compactTestOutput } from '../../testRunners/compactTestOutput';
 import { truncateHeadTail } from '../../testRunners/truncateOutput';
 import type { Role } from '../events';
-import { listWorkspaceFiles, readTextFile } from './workspaceSnapshot';
+import { listWorkspaceFiles, MAX_CONTEXT_FILE_BYTES, readTextFile, type WorkspaceText } from './workspaceSnapshot';
 
 /** Keeps the head and tail of a long text, marking what was cut. */
 function truncateMiddle(text: string, maxChars: number): string {
@@ -45,6 +45,7 @@ export interface RoleContextInput {
 }
 
 const TEST_OUTPUT_CHARS = 4000;
+const EMPTY: WorkspaceText = { kind: 'text', text: '' };
 
 /**
  * Builds the one user message a role gets for a turn, ordered from the most stable part to the most volatile one so
@@ -52,8 +53,9 @@ const TEST_OUTPUT_CHARS = 4000;
  * (language, folders, test command, and the cycle and attempt limits, which would otherwise sit in the per-turn
  * lines after the first change), the other files by path and size, the contents of the files in the test and
  * production folders (the least recently changed first, those changed since the role's previous turn last with the
- * test files among them first; each file once, within a token budget; truncation marked), the recent commits, this
- * turn's cycle and attempt numbers, the last test output (one line when it passed) and, on a retry, why the previous
+ * test files among them first; each file once, within a token budget; truncation marked; a file over 256 KiB, a link
+ * or a special file is never read), the recent commits, this turn's cycle and attempt numbers, the last test output
+ * (one line when it passed) and, on a retry, why the previous
  * attempt was rejected. Test output is shown once: when the rejection reason quotes it, it is not repeated. The
  * workspace's absolute path is written `.` in test output, and runtime stack frames, timings and the runner's
  * platform header are left out (compactTestOutput).
@@ -97,10 +99,18 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
   const omitted: string[] = [];
   for (const file of files) {
     // Everything outside the test and production folders (manifests, configs) is listed by path and size.
-    const text = file.size === 0 ? '' : needed(file.path) ? await readTextFile(input.workspaceRoot, file.path) : undefined;
+    const read: WorkspaceText | undefined =
+      file.size === 0 ? EMPTY : needed(file.path) ? await readTextFile(input.workspaceRoot, file.path) : undefined;
+    const text = read?.kind === 'text' ? read.text : undefined;
     if (text === '' && isPlaceholder(file.path)) continue; // an empty .gitkeep only says its folder exists
     if (text === undefined || text === '' || isNoise(file.path)) {
-      notShown.push(`- ${file.path} (${text === '' ? 'empty' : `${file.size} bytes`})`);
+      const what =
+        text === ''
+          ? 'empty'
+          : read?.kind === 'too_large'
+            ? `${read.size} bytes, too large to show: over ${MAX_CONTEXT_FILE_BYTES} bytes`
+            : `${file.size} bytes`;
+      notShown.push(`- ${file.path} (${what})`);
       continue;
     }
     const block = `## ${file.path}\n\`\`\`\n${text}\n\`\`\``;
