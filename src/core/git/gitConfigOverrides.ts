@@ -61,11 +61,19 @@ const DRIVER_PROGRAM_KEYS: Record<'filter' | 'diff' | 'merge', ReadonlyArray<[ke
   merge: [['driver', '']],
 };
 
+/** A driver of the repository's config that `-c` cannot turn off (its name contains `=` or a line break). */
+export class DriverOverrideError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DriverOverrideError';
+  }
+}
+
 /**
  * `-c` settings that turn off every filter, diff and merge driver named in `configNames` (the output of
  * `git config --name-only --list`): a `.gitattributes` file in the worktree can select any driver the repository's
  * config defines (`* filter=lfs`), and git would run its program on the worktree's files. Throws for a driver name
- * that `-c` cannot express (one containing `=`), so that it is never left running.
+ * that `-c` cannot express (a DriverOverrideError), so that it is never left running.
  */
 export function driverOverrides(configNames: readonly string[]): string[] {
   const drivers = new Map<string, 'filter' | 'diff' | 'merge'>();
@@ -77,7 +85,9 @@ export function driverOverrides(configNames: readonly string[]): string[] {
     if (section !== 'filter' && section !== 'diff' && section !== 'merge') continue;
     const driver = name.slice(first + 1, last);
     if (driver.includes('=') || driver.includes('\n'))
-      throw new Error(`The ${section} driver '${driver}' in the repository's config cannot be turned off on git's command line.`);
+      throw new DriverOverrideError(
+        `The ${section} driver '${driver}' in the repository's config cannot be turned off on git's command line.`,
+      );
     drivers.set(`${section}.${driver}`, section);
   }
   const overrides: string[] = [];

@@ -418,6 +418,21 @@ describe('session git in a worktree written by generated code (real git)', funct
       }
     }
 
+    it('commitAll refuses a FIFO where a tracked file was with a GIT_FAILED error, staging nothing, and a rollback puts the file back', async () => {
+      await rm(join(wt, 'src', 'a.js'));
+      execFileSync('mkfifo', [join(wt, 'src', 'a.js')]);
+      await put(wt, 'src/b.js', 'b\n');
+      const head = await worktree.headSha();
+      await assert.rejects(
+        worktree.commitAll('feat: b'),
+        (e: unknown) => isAgentError(e) && e.error_code === 'GIT_FAILED' && /can only add regular files/.test(e.message),
+      );
+      assert.equal(await worktree.headSha(), head);
+      assert.equal(git(wt, 'diff', '--cached', '--name-only'), '');
+      await worktree.rollbackToHead();
+      assert.equal(await readFile(join(wt, 'src', 'a.js'), 'utf8'), 'export const a = 1;\n');
+    });
+
     it('revertPaths under a symlinked folder that git leaves in place removes no folder outside (empty-folder pruning stops at links)', async () => {
       await put(wt, 'gen/keep.js', 'k\n');
       await worktree.commitAll('feat: gen');

@@ -3,7 +3,8 @@ import { dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import { AgentError } from '../../errors/agentError';
 import { FALLBACK_GIT_IDENTITY } from '../../git/gitEnvironment';
 import { GitCommandError, productGit, type GitRun } from '../../git/gitClient';
-import { configArgs, driverOverrides, UNTRUSTED_WORKTREE_OVERRIDES } from '../../git/gitConfigOverrides';
+import { configArgs, DriverOverrideError } from '../../git/gitConfigOverrides';
+import { untrustedTreeGit } from '../../git/untrustedTreeGit';
 import { getLogger } from '../../logging/logger';
 import { redactSecrets } from '../../security/redact';
 import { isSessionStatePath, parsePorcelainStatus, type ChangedFile } from './changedFiles';
@@ -239,20 +240,18 @@ export class SessionWorktree {
    * UNTRUSTED_WORKTREE_OVERRIDES, every driver of the repository's config turned off, and the person's identity.
    */
   private static async open(info: SessionGitInfo, env?: NodeJS.ProcessEnv, identity?: string[]): Promise<SessionWorktree> {
-    const pinned = { env, gitDir: info.worktreeGitDir, workTree: info.worktree, repositoryConfigOnly: true };
-    const { run: listConfig } = productGit(info.worktree, { ...pinned, config: UNTRUSTED_WORKTREE_OVERRIDES });
-    // What the session's git itself reads (repository config, its includes, the worktree's config.worktree).
-    const names = (await listConfig(['config', '--list', '--name-only', '-z'])).split('\0').filter(Boolean);
-    let drivers: string[];
+    const config = identity ?? (await personIdentity(info.repository, env));
     try {
-      drivers = driverOverrides(names);
+      return new SessionWorktree(
+        info,
+        await untrustedTreeGit(info.worktree, { env, gitDir: info.worktreeGitDir, workTree: info.worktree, config }),
+      );
     } catch (err) {
-      throw new GitOperationError(`${(err as Error).message} Refusing to run git in the session worktree ${info.worktree}.`, {
+      if (!(err instanceof DriverOverrideError)) throw err;
+      throw new GitOperationError(`${err.message} Refusing to run git in the session worktree ${info.worktree}.`, {
         worktree: info.worktree,
       });
     }
-    const config = [...UNTRUSTED_WORKTREE_OVERRIDES, ...drivers, ...(identity ?? (await personIdentity(info.repository, env)))];
-    return new SessionWorktree(info, productGit(info.worktree, { ...pinned, config }).run);
   }
 
   /** The current commit's sha. */
@@ -331,7 +330,14 @@ export class SessionWorktree {
     if (changed.length === 0) return null;
     await this.assertBranchOnlyHere();
     this.removedNested = await this.removeNested(nested);
-    await this.run(['add', '-A']);
+    await this.run(['add', '-A']).catch((cause: unknown) => {
+      // e.g. a FIFO where a tracked file was: git stages only files, links and folders, and then stages nothing.
+      throw new GitOperationError(
+        `Could not stage the session's changes; nothing was committed. git said: ${String((cause as Error).message).trim()}`,
+        { sessionBranch: this.info.sessionBranch },
+        { cause },
+      );
+    });
     await this.run(['commit', '-q', '--no-verify', '-m', clean]);
     return this.headSha();
   }
