@@ -57,6 +57,8 @@ function describeEvent(event: SupervisorEvent, verbose: boolean): string | undef
       return `    reverted ${event.role}: ${event.reason}`;
     case 'quality_gate_failed':
       return `    quality gate failed: ${event.command}`;
+    case 'protected_paths_reverted':
+      return `    protected files put back (${event.count}): ${event.paths.join(', ')}${event.count > event.paths.length ? ', …' : ''} — ${event.reason}`;
     case 'commit_made':
       return `    commit ${event.sha.slice(0, 7)} ${event.message}`;
     case 'phase_finished':

@@ -84,6 +84,12 @@ export type SupervisorEvent =
   | { type: 'violation'; cycle: number; role: Role; attempt: number; reasons: string[] }
   | { type: 'reverted'; cycle: number; role: Role; reason: string }
   | { type: 'quality_gate_failed'; cycle: number; command: string; output: string }
+  /**
+   * Protected paths (`.github/`, `.vscode/`, `.husky/`, `.npmrc`, `.env*`, …: see `protectedPaths.ts`) changed without
+   * a tool call a person approved — a generated test or command wrote them — and were put back as the last commit has
+   * them before committing. `paths` lists at most 50 of the `count`; `role` is the role whose phase was committed.
+   */
+  | { type: 'protected_paths_reverted'; cycle: number; role: Role; paths: string[]; count: number; reason: string }
   | { type: 'commit_made'; cycle: number; sha: string; message: string }
   | { type: 'phase_finished'; cycle: number; role: Role; outcome: PhaseOutcome; attempts: number; durationMs: number }
   | { type: 'cycle_finished'; cycle: number; outcome: CycleOutcome; commit?: string; tests: TestCounts }

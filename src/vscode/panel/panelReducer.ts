@@ -278,6 +278,24 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
         cycle: event.cycle > 0 ? event.cycle : undefined,
         at,
       });
+    case 'protected_paths_reverted':
+      return addAction(state, {
+        id: `protected-${event.cycle}-${state.revision}`,
+        role: 'supervisor',
+        tool: 'revert_protected_paths',
+        params: { paths: event.paths.slice(0, 50) },
+        resultSummary: clip(
+          redactSecrets(
+            `${event.count} protected file(s) put back: ${event.paths.join(', ')}${event.count > event.paths.length ? ', …' : ''} (${event.reason})`,
+          ),
+          MAX_SUMMARY_CHARS,
+        ),
+        ok: false,
+        approval: 'auto',
+        durationMs: 0,
+        cycle: event.cycle > 0 ? event.cycle : undefined,
+        at,
+      });
     case 'commit_made': {
       // The Refactorer's commit is kept apart: the cycle's hash stays the one of its `feat:` subject.
       const refactor = /^refactor\b/i.test(event.message) && state.cycles.some((c) => c.n === event.cycle && c.commit !== null);

@@ -32,6 +32,8 @@ export interface RoleContextInput {
   lastTestRun?: { status: string; passed: number; failed: number; total: number };
   /** Why the previous attempt was rejected (violation, overshoot, red tests, failed gate). */
   lastError?: string;
+  /** What the supervisor did since the role's last turn outside the role rules (e.g. protected files it put back). */
+  notices?: readonly string[];
   /**
    * The file contents this role was shown on its previous turn, by path; replaced by this turn's. Files changed since
    * then are shown after the unchanged ones: first those that only grew at the end, then the test files (tests are
@@ -54,8 +56,8 @@ const EMPTY: WorkspaceText = { kind: 'text', text: '' };
  * lines after the first change), the other files by path and size, the contents of the files in the test and
  * production folders (the least recently changed first, those changed since the role's previous turn last with the
  * test files among them first; each file once, within a token budget; truncation marked; a file over 256 KiB, a link
- * or a special file is never read), the recent commits, this turn's cycle and attempt numbers, the last test output
- * (one line when it passed) and, on a retry, why the previous
+ * or a special file is never read), the recent commits, this turn's cycle and attempt numbers, the supervisor's
+ * notices (files it put back), the last test output (one line when it passed) and, on a retry, why the previous
  * attempt was rejected. Test output is shown once: when the rejection reason quotes it, it is not repeated. The
  * workspace's absolute path is written `.` in test output, and runtime stack frames, timings and the runner's
  * platform header are left out (compactTestOutput).
@@ -158,6 +160,7 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
     }`,
   );
   sections.push(['# This turn', `- cycle: ${input.cycle}`, `- attempt: ${input.attempt}`].join('\n'));
+  if (input.notices?.length) sections.push(`# Supervisor notice\n${input.notices.join('\n\n')}`);
 
   const output = input.lastTestOutput?.trim();
   const error = input.lastError?.trim();

@@ -10,6 +10,7 @@ import { buildRoleContext } from '../roles/roleContext';
 import { reportLabel, type RoleRunners } from '../roles/roleRunner';
 import { checkRoleBoundary, describeViolations, type BoundaryViolation } from '../boundaries';
 import { PhaseCheckpoint, type CheckpointGit } from './phaseCheckpoint';
+import { unapprovedProtectedChanges, type ProtectedChange } from './protectedChanges';
 import { runQualityGates, type GateFailure } from './qualityGates';
 import type { SessionRecorder, TurnOutcome } from './sessionRecorder';
 
@@ -55,6 +56,13 @@ export interface CycleLoopOptions {
   signal: AbortSignal;
   /** Receives every supervisor event. */
   emit(event: SupervisorEvent): void;
+  /**
+   * Says whether a protected path (see `protectedPaths.ts`) holds exactly what a tool call a person approved left there
+   * (`ApprovedProtectedWrites.matches`). Before every commit, every other change of a protected path — a generated test
+   * writing `.github/workflows/…` or `.npmrc` — is put back as HEAD has it, reported, and told to the next role.
+   * Without it, no change of a protected path is kept.
+   */
+  approvedProtectedChange?: (path: string) => Promise<boolean>;
 }
 
 /** How the cycles ended, with the last test counts and, when it did not end well, why. */
@@ -74,6 +82,8 @@ const KATA_COMPLETE = /^\W*KATA_COMPLETE\b/i;
 const TESTER_FIXABLE: ReadonlySet<TestErrorKind> = new Set(['syntax', 'no_tests']);
 /** Characters of runner output a Tester retry carries. */
 const RUNNER_ERROR_HINT_CHARS = 2_000;
+/** Protected paths a `protected_paths_reverted` event and a role's notice name (the rest are counted). */
+const PROTECTED_PATHS_SHOWN = 50;
 
 function counts(result: TestRunResult): TestCounts {
   return { status: result.status, passed: result.passed, failed: result.failed, total: result.total };
@@ -98,6 +108,8 @@ export class CycleLoop {
   private turnOutcome: TurnOutcome = { filesModified: [], testsPassed: 0 };
   /** True right after a commit or a rollback to HEAD, until the next turn: nothing differs from HEAD. */
   private treeClean = false;
+  /** What the supervisor undid outside the role rules (protected paths), for the next role's context; cleared once shown. */
+  private notices: string[] = [];
 
   constructor(private readonly o: CycleLoopOptions) {}
 
@@ -205,7 +217,7 @@ export class CycleLoop {
 
     const refactorCommit = await this.refactorPhase(n);
     if (refactorCommit) commit = refactorCommit;
-    return this.endCycle(n, 'green', commit);
+    return this.endCycle(n, 'green', commit ?? null);
   }
 
   private async endCycle(n: number, outcome: CycleOutcome, commit: string | null): Promise<CycleOutcome> {
@@ -230,7 +242,18 @@ export class CycleLoop {
     this.treeClean = true;
   }
 
-  private async commit(n: number, label: string, kind: 'green' | 'refactor'): Promise<string> {
+  /**
+   * Commits the tree after putting back protected paths no approved tool call wrote; returns undefined when nothing
+   * was left to commit.
+   */
+  private async commit(n: number, label: string, kind: 'green' | 'refactor'): Promise<string | undefined> {
+    if (
+      (await this.revertUnapprovedProtectedPaths(n, kind === 'green' ? 'implementer' : 'refactorer')) &&
+      !(await this.o.git.changedFiles()).length
+    ) {
+      this.treeClean = true;
+      return undefined;
+    }
     // The message is built from the model's report, which may repeat a secret: the event must not carry it either.
     const message = redactSecrets(label);
     const sha = await this.o.git.commitAll(message);
@@ -238,6 +261,29 @@ export class CycleLoop {
     this.o.recorder.commit(kind, sha);
     this.o.emit({ type: 'commit_made', cycle: n, sha, message: message.split('\n')[0]! });
     return sha;
+  }
+
+  /**
+   * Puts back, as HEAD has them, the changed protected paths that no approved tool call wrote as they are now (a
+   * generated test writes files without asking anyone, and `git add -A` would commit them), reports them, and keeps
+   * a notice for the next role. Returns true when it reverted anything.
+   */
+  private async revertUnapprovedProtectedPaths(n: number, role: Role): Promise<boolean> {
+    const found = await unapprovedProtectedChanges(await this.o.git.changedFiles(), this.o.approvedProtectedChange);
+    if (found.length === 0) return false;
+    for (let i = 0; i < found.length; i += 500) await this.o.git.revertPaths(found.slice(i, i + 500).map((f) => f.path));
+    const reason =
+      'protected files changed without an approved tool call (a test or a command wrote them); they were put back as the last commit has them';
+    this.o.emit({
+      type: 'protected_paths_reverted',
+      cycle: n,
+      role,
+      paths: found.slice(0, PROTECTED_PATHS_SHOWN).map((f) => f.path),
+      count: found.length,
+      reason,
+    });
+    this.notices.push(describeProtectedChanges(found));
+    return true;
   }
 
   /** Red: one new failing test. A passing suite is an overshoot; touching production code is a violation. */
@@ -384,7 +430,8 @@ export class CycleLoop {
       if (tests.status === 'passed' && !fewer && !gate) {
         this.lastTests = counts(tests);
         const sha = await this.commit(n, `refactor: ${reportLabel(report, 'tidy up')}`, 'refactor');
-        this.endPhase(n, 'refactorer', attempt, 'refactored', started, {});
+        // Only protected files had changed, and they were put back: nothing was refactored.
+        this.endPhase(n, 'refactorer', attempt, sha ? 'refactored' : 'no_change', started, {});
         return sha;
       }
       const reason = fewer
@@ -469,8 +516,10 @@ export class CycleLoop {
       lastTestOutput: this.lastOutput,
       lastTestRun: this.lastRun,
       lastError: hint,
+      notices: this.notices.length ? this.notices : undefined,
       signal: this.o.signal,
     });
+    this.notices = [];
     try {
       const result = await this.o.roles[role].runTurn({ role, cycle, attempt, context, signal: this.o.signal });
       return result.report;
@@ -501,6 +550,16 @@ export class CycleLoop {
     });
     return result;
   }
+}
+
+/** The notice a role reads about protected paths the supervisor put back. */
+function describeProtectedChanges(found: readonly ProtectedChange[]): string {
+  const lines = found.slice(0, PROTECTED_PATHS_SHOWN).map((f) => `- ${f.path}: ${f.reason}`);
+  if (found.length > PROTECTED_PATHS_SHOWN) lines.push(`- and ${found.length - PROTECTED_PATHS_SHOWN} more`);
+  return [
+    'Before the last commit the supervisor put these files back as the previous commit has them: they are protected, and they changed without a tool call a person approved (a test or a command wrote them). Tests must not write them; change them only with write_file, which asks a person first.',
+    ...lines,
+  ].join('\n');
 }
 
 function describe(tests: TestRunResult): string {

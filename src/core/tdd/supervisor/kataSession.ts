@@ -28,6 +28,7 @@ import { resolveKata, type Kata, type KataLanguage } from '../kata';
 import { createAgentRoleRunners } from '../roles/agentRoleRunner';
 import type { RoleRunners } from '../roles/roleRunner';
 import { CycleLoop, type LoopGit } from './cycleLoop';
+import { ApprovedProtectedWrites } from './protectedChanges';
 import { connectSessionMcpServers } from './sessionMcpServers';
 import type { SessionSummary } from './sessionSummary';
 import { installDependencies } from './installDependencies';
@@ -276,7 +277,10 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
         log.warn('an MCP status listener threw; ignoring it', { error: err });
       }
     }
+    // Which protected files a person approved a tool call for: a test writing them gets them put back before a commit.
+    const approvedWrites = new ApprovedProtectedWrites(dir);
     const executor = new ToolExecutor({
+      wrap: approvedWrites.wrapToolCall,
       registry,
       workspaceRoot: dir,
       policy: new ApprovalPolicy(options.approvalPolicy ?? {}),
@@ -326,6 +330,7 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
       testTimeoutMs,
       signal,
       emit: record,
+      approvedProtectedChange: (path) => approvedWrites.matches(path),
     }).run();
     recorder.finish(result.status, result.error?.toJSON());
   } catch (err) {
