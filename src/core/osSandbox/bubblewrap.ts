@@ -1,6 +1,19 @@
-import { lstatSync } from 'node:fs';
-import { homeToHide, isWithin, realPathOf, sandboxedEnv, toolchainsUnderHome, type ResolvedPolicy } from './policyPaths';
-import type { ProcessLaunch, ProcessSandbox, WrappedLaunch } from './types';
+import { execFileSync } from 'node:child_process';
+import { accessSync, constants, lstatSync, statSync } from 'node:fs';
+import { release } from 'node:os';
+import { describeLimitHit, formatBytes } from './limitHit';
+import { createLaunchCgroup, pidsCgroupBase } from './pidsCgroup';
+import { homeToHide, isWithin, realPathOf, toolchainsUnderHome, type ResolvedPolicy } from './policyPaths';
+import { sandboxEnvironment } from './sandboxEnvironment';
+import type { FileOverlay } from './sanitizedGitConfig';
+import {
+  DEFAULT_SANDBOX_LIMITS,
+  type LaunchEnd,
+  type ProcessLaunch,
+  type ProcessSandbox,
+  type SandboxLimits,
+  type WrappedLaunch,
+} from './types';
 
 /** Where the sandboxed command starts and which parts of HOME stay visible. */
 export interface BubblewrapLayout {
@@ -11,6 +24,13 @@ export interface BubblewrapLayout {
   home?: string;
   /** Folders under HOME shown read-only anyway (toolchains on PATH). */
   toolchains?: string[];
+  /** Keep the host's network (and its resolver configuration, which may live under the emptied /run). Default: none. */
+  network?: boolean;
+  /** Bytes of the private /tmp and of the empty HOME (`--size`, bubblewrap 0.5 and later); unset: the tmpfs default. */
+  tmpBytes?: number;
+  homeBytes?: number;
+  /** Files shown in place of others (the sanitised git config, an empty file over credential files), mounted last. */
+  overlays?: FileOverlay[];
 }
 
 /** True when /var/run is a folder of its own rather than the usual link to /run. */
@@ -22,24 +42,37 @@ function separateVarRun(): boolean {
   }
 }
 
+/** The resolver configuration's real path when it is not /etc/resolv.conf itself (a link into /run, as with systemd-resolved). */
+function resolverFile(): string | undefined {
+  const real = realPathOf('/etc/resolv.conf');
+  return real === '/etc/resolv.conf' ? undefined : real;
+}
+
 /**
  * bubblewrap's arguments, up to and including the `--` before the command. Mount order matters: a
  * later mount covers an earlier one, so the private /tmp and the empty HOME come first and the
  * policy's roots after them (a worktree under /tmp or HOME still appears), and the read-only paths
- * last, on top of the writable worktree. /run is emptied too: a read-only mount does not stop a
- * process from connecting to the Unix sockets in it (Docker, D-Bus, databases).
+ * and overlays last, on top of the writable worktree and the readable git dir. /run is emptied too: a read-only
+ * mount does not stop a process from connecting to the Unix sockets in it (Docker, D-Bus, databases).
  */
 export function bubblewrapArgs(layout: BubblewrapLayout): string[] {
   const { policy } = layout;
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/run'];
+  const sized = (bytes: number | undefined) => (bytes === undefined ? [] : ['--size', String(bytes)]);
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...sized(layout.tmpBytes), '--tmpfs', '/tmp'];
+  args.push('--tmpfs', '/run');
   if (separateVarRun()) args.push('--tmpfs', '/var/run');
-  if (layout.home) args.push('--tmpfs', layout.home);
+  if (layout.network) {
+    const resolver = resolverFile();
+    if (resolver) args.push('--ro-bind-try', resolver, resolver);
+  }
+  if (layout.home) args.push(...sized(layout.homeBytes), '--tmpfs', layout.home);
   for (const dir of layout.toolchains ?? []) args.push('--ro-bind-try', dir, dir);
   for (const dir of policy.readableRoots) args.push('--ro-bind-try', dir, dir);
   for (const dir of policy.writableRoots) args.push('--bind', dir, dir);
   for (const path of policy.readOnlyPaths) args.push('--ro-bind-try', path, path);
-  args.push('--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--new-session');
-  args.push('--chdir', layout.cwd, '--');
+  for (const overlay of layout.overlays ?? []) args.push('--ro-bind', overlay.source, overlay.target);
+  args.push('--unshare-pid', ...(layout.network ? [] : ['--unshare-net']), '--unshare-ipc', '--unshare-uts');
+  args.push('--die-with-parent', '--new-session', '--chdir', layout.cwd, '--');
   return args;
 }
 
@@ -48,25 +81,128 @@ export function sandboxedCommand(launch: ProcessLaunch): string[] {
   return launch.shell ? ['/bin/sh', '-c', [launch.command, ...launch.args].join(' ')] : [launch.command, ...launch.args];
 }
 
+/** util-linux `prlimit`, which sets the rlimits of the command it then executes. */
+const PRLIMIT_CANDIDATES = ['/usr/bin/prlimit', '/bin/prlimit'];
+
+/** What the host offers for limits, found once per bubblewrap path. */
+interface LimitSupport {
+  /** `prlimit`'s path, when installed. */
+  prlimit?: string;
+  /** bubblewrap has `--size` (0.5 and later). */
+  tmpfsSize: boolean;
+  /**
+   * RLIMIT_NPROC binds only the sandbox's own processes: the launch is not root (the kernel exempts uid 0) and
+   * bubblewrap makes a user namespace (not set-uid) on a kernel that counts processes per user namespace (5.14
+   * and later). Elsewhere it would count every process of the person's, and a desktop session has hundreds.
+   */
+  nproc: boolean;
+}
+
+const supportByPath = new Map<string, LimitSupport>();
+
+function kernelAtLeast(major: number, minor: number): boolean {
+  const [a = 0, b = 0] = release()
+    .split('.')
+    .map((part) => parseInt(part, 10));
+  return a > major || (a === major && b >= minor);
+}
+
+function limitSupport(bwrapPath: string): LimitSupport {
+  let support = supportByPath.get(bwrapPath);
+  if (support) return support;
+  const prlimit = PRLIMIT_CANDIDATES.find((path) => {
+    try {
+      accessSync(path, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  let tmpfsSize = false;
+  try {
+    tmpfsSize = execFileSync(bwrapPath, ['--help'], {
+      encoding: 'utf8',
+      env: { PATH: '/usr/bin:/bin' },
+      timeout: 10_000,
+    }).includes('--size');
+  } catch {
+    /* an old or odd bubblewrap: the tmpfs keep their default size */
+  }
+  let setuid = false;
+  try {
+    setuid = (statSync(bwrapPath).mode & 0o4000) !== 0;
+  } catch {
+    /* the probe has found it; stat failing here changes nothing but this guess */
+  }
+  const root = process.getuid?.() === 0;
+  support = { prlimit, tmpfsSize, nproc: Boolean(prlimit) && !root && !setuid && kernelAtLeast(5, 14) };
+  supportByPath.set(bwrapPath, support);
+  return support;
+}
+
+/** Everything of a bubblewrap sandbox besides its paths. */
+export interface BubblewrapOptions {
+  /** Keep the host's network (the confined install). */
+  network?: boolean;
+  /** Environment names (or `PREFIX*`) passed in besides the base allow-list. */
+  passEnvironment?: string[];
+  /** Bounds of each launch; default {@link DEFAULT_SANDBOX_LIMITS}. */
+  limits?: SandboxLimits;
+  /** Files shown in place of others (sanitised git config, hidden credential files). */
+  overlays?: FileOverlay[];
+}
+
+/** A shell line that puts itself (`$$`) into the cgroup whose `cgroup.procs` is `$0`, then becomes the command. */
+const JOIN_CGROUP = 'echo $$ > "$0" && exec "$@"';
+
 /**
- * Linux: every launch runs under bubblewrap with a read-only system, a private /tmp, an empty HOME,
- * fresh PID / network / IPC / UTS namespaces and a new session; only the writable roots can be
- * changed. bubblewrap is spawned with the launch's (already scrubbed) environment: its own first
- * process in the PID namespace keeps that environment, visible in the sandbox's `/proc/1/environ`.
+ * Linux: every launch runs under bubblewrap with a read-only system, a private sized /tmp, an empty sized HOME,
+ * fresh PID / network / IPC / UTS namespaces and a new session; only the writable roots can be changed. The
+ * environment inside is an allow-list ({@link sandboxEnvironment}), and bubblewrap itself is spawned with that same
+ * environment: its own first process in the PID namespace keeps it, visible in the sandbox's `/proc/1/environ`.
+ * Each launch is bounded ({@link SandboxLimits}): `prlimit` inside sets the file-size and data limits (and the process
+ * limit where it binds), and a pids cgroup of its own, when this host lets one be made, caps processes for root too.
  */
 export class BubblewrapSandbox implements ProcessSandbox {
   readonly kind = 'bubblewrap' as const;
   readonly description: string;
+  private readonly limits: SandboxLimits;
+  private readonly support: LimitSupport;
 
   constructor(
     private readonly bwrapPath: string,
     private readonly policy: ResolvedPolicy,
+    private readonly options: BubblewrapOptions = {},
   ) {
+    this.limits = options.limits ?? { ...DEFAULT_SANDBOX_LIMITS };
+    this.support = limitSupport(bwrapPath);
     const readOnly = policy.readOnlyPaths.length ? ` (read-only inside: ${policy.readOnlyPaths.join(', ')})` : '';
     const readable = policy.readableRoots.length ? `; also readable: ${policy.readableRoots.join(', ')}` : '';
     this.description =
       `bubblewrap (${bwrapPath}): writes only in ${policy.writableRoots.join(', ') || 'nothing'}${readOnly}; ` +
-      `no network; private /tmp, /run and process tree; HOME hidden${readable}`;
+      `${options.network ? 'network allowed' : 'no network'}; private /tmp, /run and process tree; HOME hidden${readable}; ` +
+      this.boundsText();
+  }
+
+  /** The bounds this host lets the sandbox set, for the description. */
+  private boundsText(): string {
+    const l = this.limits;
+    const bounds = [
+      this.support.nproc || pidsCgroupBase() ? `${l.processes} processes` : 'no process limit (no writable pids cgroup here)',
+      ...(this.support.prlimit
+        ? [`${formatBytes(l.fileSizeBytes)} per file`, `${formatBytes(l.dataBytes)} of data per process`]
+        : []),
+      ...(this.support.tmpfsSize ? [`${formatBytes(l.tmpBytes)} of /tmp`] : []),
+    ];
+    return `at most ${bounds.join(', ')}`;
+  }
+
+  /** `prlimit --fsize --data [--nproc] --`, or nothing when prlimit is missing. */
+  private limitCommand(): string[] {
+    const { prlimit, nproc } = this.support;
+    if (!prlimit) return [];
+    const l = this.limits;
+    return [prlimit, `--fsize=${l.fileSizeBytes}`, `--data=${l.dataBytes}`, ...(nproc ? [`--nproc=${l.processes}`] : []), '--'];
   }
 
   wrap(launch: ProcessLaunch): WrappedLaunch {
@@ -76,10 +212,28 @@ export class BubblewrapSandbox implements ProcessSandbox {
       cwd: realPathOf(launch.cwd),
       home,
       toolchains: home ? toolchainsUnderHome(launch.env, home) : [],
+      network: this.options.network,
+      overlays: this.options.overlays,
+      ...(this.support.tmpfsSize ? { tmpBytes: this.limits.tmpBytes, homeBytes: this.limits.homeBytes } : {}),
     };
-    const env = sandboxedEnv(launch.env);
+    const env = sandboxEnvironment(launch.env, { extra: this.options.passEnvironment, network: this.options.network });
     // The host's TMPDIR is not visible inside; the private /tmp is.
     if (env.TMPDIR && !this.policy.writableRoots.some((root) => isWithin(realPathOf(env.TMPDIR!), root))) env.TMPDIR = '/tmp';
-    return { command: this.bwrapPath, args: [...bubblewrapArgs(layout), ...sandboxedCommand(launch)], env, shell: false };
+    const bwrap = [...bubblewrapArgs(layout), ...this.limitCommand(), ...sandboxedCommand(launch)];
+    // Joining a cgroup waits for an RCU grace period in the kernel (about 5-15 ms here): only where RLIMIT_NPROC cannot bind.
+    const cgroup = this.support.nproc ? undefined : createLaunchCgroup(this.limits.processes);
+    const limits = this.limits;
+    return {
+      // The shell joins the cgroup and then becomes bubblewrap (exec: same process, no extra one left running).
+      ...(cgroup
+        ? { command: '/bin/sh', args: ['-c', JOIN_CGROUP, cgroup.procsFile, this.bwrapPath, ...bwrap] }
+        : { command: this.bwrapPath, args: bwrap }),
+      env,
+      shell: false,
+      async release(end: LaunchEnd) {
+        const pidsLimitReached = cgroup ? await cgroup.remove() : false;
+        return describeLimitHit(end, limits, pidsLimitReached);
+      },
+    };
   }
 }

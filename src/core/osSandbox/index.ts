@@ -6,16 +6,32 @@ export type {
   SandboxMode,
   SandboxKind,
   SandboxPolicy,
+  SandboxLimits,
   ProcessLaunch,
   WrappedLaunch,
+  LaunchEnd,
   ProcessSandbox,
   SandboxProbe,
   SandboxLocator,
 } from './types';
+export { DEFAULT_SANDBOX_LIMITS } from './types';
 export { probeSandbox, findBubblewrap, BWRAP_PATH_VARIABLE, BWRAP_MISSING } from './probeSandbox';
 export { createProcessSandbox } from './createProcessSandbox';
 export { worktreePolicy } from './worktreePolicy';
-export { bubblewrapArgs, BubblewrapSandbox, type BubblewrapLayout } from './bubblewrap';
+export { bubblewrapArgs, BubblewrapSandbox, type BubblewrapLayout, type BubblewrapOptions } from './bubblewrap';
 export { seatbeltProfile, SeatbeltSandbox, SANDBOX_EXEC, type SeatbeltLayout } from './seatbelt';
 export { UnconfinedSandbox } from './unconfined';
 export type { ResolvedPolicy } from './policyPaths';
+export {
+  sandboxEnvironment,
+  withoutCredentials,
+  isCredentialName,
+  parseEnvironmentList,
+  CREDENTIAL_NAME,
+  PRODUCT_CREDENTIALS,
+  SANDBOX_ENV_VARIABLE,
+  SANDBOX_BASE_ENVIRONMENT,
+  SANDBOX_NETWORK_ENVIRONMENT,
+} from './sandboxEnvironment';
+export { sanitizeGitConfig, withoutUserInfo, gitConfigOverlays, type FileOverlay } from './sanitizedGitConfig';
+export { describeLimitHit, formatBytes } from './limitHit';

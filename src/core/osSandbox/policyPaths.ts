@@ -44,19 +44,6 @@ export function resolvePolicy(policy: SandboxPolicy): ResolvedPolicy {
   };
 }
 
-/**
- * The launch's environment as a sandbox passes it on: without `NODE_EXTRA_CA_CERTS`. A sandbox has no network, so
- * extra CA certificates are of no use inside, and Node reads that file at every start: one under the hidden HOME
- * makes every Node process print `Warning: Ignoring extra certs from …` into the test output the model reads, and
- * parsing a system bundle costs each start about a tenth of a second of CPU. Other certificate variables are read
- * only when a TLS connection is made, which cannot happen inside.
- */
-export function sandboxedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const inside = { ...env };
-  delete inside.NODE_EXTRA_CA_CERTS;
-  return inside;
-}
-
 /** The real path of the launch's HOME when it is a real folder other than `/` (the folder the sandbox hides). */
 export function homeToHide(env: NodeJS.ProcessEnv): string | undefined {
   const home = env.HOME;

@@ -1,7 +1,8 @@
 import { tmpdir } from 'node:os';
 import { dirname } from 'node:path';
 import { sandboxedCommand } from './bubblewrap';
-import { homeToHide, isWithin, realPathOf, sandboxedEnv, type ResolvedPolicy } from './policyPaths';
+import { homeToHide, isWithin, realPathOf, type ResolvedPolicy } from './policyPaths';
+import { sandboxEnvironment } from './sandboxEnvironment';
 import type { ProcessLaunch, ProcessSandbox, WrappedLaunch } from './types';
 
 /** The macOS `sandbox-exec` binary. */
@@ -14,6 +15,8 @@ export interface SeatbeltLayout {
   home?: string;
   /** Scratch folders writable besides the roots (`/private/tmp`, the per-user TMPDIR). */
   tmpDirs: string[];
+  /** Allow the network (the confined install). Default: denied. */
+  network?: boolean;
 }
 
 /** A string literal of the sandbox profile language. */
@@ -69,33 +72,42 @@ export function seatbeltProfile(layout: SeatbeltLayout): string {
   lines.push(
     '(allow file-write* (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (regex #"^/dev/fd/[0-9]+$") (regex #"^/dev/ttys[0-9]+$"))',
   );
-  lines.push('(deny network*)');
+  lines.push(layout.network ? '(allow network*)' : '(deny network*)');
   return `${lines.join('\n')}\n`;
 }
 
 /**
  * macOS: every launch runs under `sandbox-exec -p <profile>` (see {@link seatbeltProfile}). Unlike
  * bubblewrap, seatbelt cannot give the process an empty HOME or a private /tmp: HOME is unreadable and
- * the per-user scratch folders stay writable.
+ * the per-user scratch folders stay writable. The environment is the same allow-list as bubblewrap's; the git
+ * config is not replaced by a sanitised copy and no limits are set (no per-launch cgroup or `prlimit` on macOS).
  */
 export class SeatbeltSandbox implements ProcessSandbox {
   readonly kind = 'seatbelt' as const;
   readonly description: string;
 
-  constructor(private readonly policy: ResolvedPolicy) {
+  constructor(
+    private readonly policy: ResolvedPolicy,
+    private readonly options: { passEnvironment?: string[]; network?: boolean } = {},
+  ) {
     const readOnly = policy.readOnlyPaths.length ? ` (read-only inside: ${policy.readOnlyPaths.join(', ')})` : '';
-    this.description = `seatbelt (sandbox-exec): writes only in ${policy.writableRoots.join(', ') || 'nothing'}${readOnly} and temporary folders; no network; HOME unreadable`;
+    this.description = `seatbelt (sandbox-exec): writes only in ${policy.writableRoots.join(', ') || 'nothing'}${readOnly} and temporary folders; ${options.network ? 'network allowed' : 'no network'}; HOME unreadable`;
   }
 
   wrap(launch: ProcessLaunch): WrappedLaunch {
     const tmpDirs = [
       ...new Set(['/private/tmp', realPathOf(tmpdir()), ...(launch.env.TMPDIR ? [realPathOf(launch.env.TMPDIR)] : [])]),
     ];
-    const profile = seatbeltProfile({ policy: this.policy, home: homeToHide(launch.env), tmpDirs });
+    const profile = seatbeltProfile({
+      policy: this.policy,
+      home: homeToHide(launch.env),
+      tmpDirs,
+      network: this.options.network,
+    });
     return {
       command: SANDBOX_EXEC,
       args: ['-p', profile, ...sandboxedCommand(launch)],
-      env: sandboxedEnv(launch.env),
+      env: sandboxEnvironment(launch.env, { extra: this.options.passEnvironment, network: this.options.network }),
       shell: false,
     };
   }

@@ -12,7 +12,58 @@ export interface SandboxPolicy {
   readOnlyPaths?: string[];
   /** Folders made visible read-only even when they are under HOME (the repository's common git dir). */
   readableRoots?: string[];
+  /**
+   * Git dirs among the readable roots (the repository's common git dir) whose configuration is shown sanitised inside
+   * (bubblewrap): remote URLs without user or password, no `include`/`includeIf`, `credential.*`, `http.*` or
+   * `url.*` sections, nothing that names a program; credential files kept there (`credentials`, a `store --file`) hidden.
+   */
+  gitDirs?: string[];
+  /**
+   * More environment variables the sandboxed process gets, besides `SANDBOX_BASE_ENVIRONMENT` and the
+   * person's `TDD_AGENT_SANDBOX_ENV`: exact names, or prefixes ending in `*`. A credential-like name passes only
+   * when listed exactly.
+   */
+  passEnvironment?: string[];
+  /** True: the process may use the network (the confined `npm install`); bubblewrap keeps the host's network and resolver. Default false. */
+  network?: boolean;
+  /** Bounds of each launch (bubblewrap); each unset one takes its {@link DEFAULT_SANDBOX_LIMITS} value. */
+  limits?: Partial<SandboxLimits>;
 }
+
+/**
+ * How much one sandboxed launch may take (bubblewrap). Processes: a pids cgroup per launch when a writable pids
+ * hierarchy exists (cgroup v1 `pids`, or v2 with the pids controller delegated), and RLIMIT_NPROC where the kernel
+ * counts it per user namespace (not for root, which it exempts). File size and data: `prlimit` inside the sandbox
+ * (RLIMIT_FSIZE, RLIMIT_DATA; not RLIMIT_AS, which V8's reserved address space exceeds). /tmp and HOME: sized tmpfs.
+ */
+export interface SandboxLimits {
+  /** Processes and threads at once in one launch (a Node process has about ten threads). */
+  processes: number;
+  /** Bytes one file may grow to (RLIMIT_FSIZE); a write past it fails (`EFBIG`, or SIGXFSZ for a program that does not ignore it). */
+  fileSizeBytes: number;
+  /** Bytes of heap and writable private mappings per process (RLIMIT_DATA). */
+  dataBytes: number;
+  /** Bytes the private /tmp holds (writes past it fail with `ENOSPC`). */
+  tmpBytes: number;
+  /** Bytes the empty HOME holds. */
+  homeBytes: number;
+}
+
+const GIB = 1024 ** 3;
+
+/**
+ * The bounds of a sandboxed launch when the policy sets none, sized for a 2-core / 24 GiB CI machine and a laptop alike:
+ * 1024 processes and threads (a fork loop stops there; a parallel test runner with a worker per core stays far
+ * below), 1 GiB per file, 4 GiB of data per process (Node's default heap limit on such a machine is about 4 GiB),
+ * a 1 GiB /tmp and a 256 MiB HOME (tmpfs: memory is used only for what is written).
+ */
+export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
+  processes: 1024,
+  fileSizeBytes: GIB,
+  dataBytes: 4 * GIB,
+  tmpBytes: GIB,
+  homeBytes: 256 * 1024 ** 2,
+});
 
 /** What a process launch looks like before and after wrapping. */
 export interface ProcessLaunch {
@@ -21,8 +72,19 @@ export interface ProcessLaunch {
   args: string[];
   shell: boolean;
   cwd: string;
-  /** The child's environment, already scrubbed of credentials. */
+  /**
+   * The child's environment as the caller gave it: a sandbox passes on only its allow-list (`sandboxEnvironment`),
+   * the unconfined pass-through only what `scrubEnv` keeps.
+   */
   env: NodeJS.ProcessEnv;
+}
+
+/** How a wrapped launch ended: what the sandbox looks at to tell whether one of its limits stopped it. */
+export interface LaunchEnd {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  /** stdout and stderr as kept. */
+  output: string;
 }
 
 /** A launch after {@link ProcessSandbox.wrap}: what to hand to `spawn` instead. */
@@ -31,6 +93,12 @@ export interface WrappedLaunch {
   args: string[];
   env: NodeJS.ProcessEnv;
   shell: boolean;
+  /**
+   * Called once when the process has ended (or could not start): removes what `wrap` set up for this launch (its
+   * cgroup, after ending what is left in it) and resolves with the limit the run ran into, worded for a person
+   * (`the sandbox's file-size limit (1 GiB per file)`), or undefined.
+   */
+  release?(end: LaunchEnd): Promise<string | undefined>;
 }
 
 /** Confines the processes it wraps to a {@link SandboxPolicy}. */
@@ -56,4 +124,9 @@ export interface SandboxProbe {
 export interface SandboxLocator {
   /** Use this bubblewrap executable instead of looking on PATH (default: `TDD_AGENT_BWRAP`, then PATH, then /usr/bin/bwrap). */
   bwrapPath?: string;
+  /**
+   * The person's own additions to the sandbox's environment (names or `PREFIX*`), instead of those of
+   * `TDD_AGENT_SANDBOX_ENV` (comma-separated) in this process's environment.
+   */
+  passEnvironment?: string[];
 }

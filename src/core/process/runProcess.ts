@@ -9,7 +9,10 @@ export interface RunProcessOptions {
   command: string;
   args?: string[];
   shell?: boolean;
-  /** Environment for the child; credential-like variables are always removed. Default: this process's env. */
+  /**
+   * Environment for the child; credential-like variables are always removed. With a sandbox, the sandbox passes on
+   * only its allow-list of it. Default: this process's env.
+   */
   env?: NodeJS.ProcessEnv;
   /** Kill the whole process group after this many ms. Default 60 000. */
   timeoutMs?: number;
@@ -18,7 +21,7 @@ export interface RunProcessOptions {
   signal?: AbortSignal;
   /** Written to the child's stdin, which is then closed. */
   input?: string;
-  /** Runs the child inside this OS sandbox (the launch is wrapped after the environment is scrubbed). */
+  /** Runs the child inside this OS sandbox, which decides what of the environment gets in and bounds the run. */
   sandbox?: ProcessSandbox;
 }
 
@@ -35,7 +38,17 @@ export interface RunProcessResult {
   truncated: boolean;
   /** The child could not be started (e.g. command not found); `output` says why. */
   spawnError?: string;
+  /**
+   * The sandbox limit the run ran into (`the sandbox's file-size limit (1 GiB per file)`); a line saying so ends
+   * `output` and `stderr` too, so the person and the model reading the output learn why the run failed.
+   */
+  limitHit?: string;
   durationMs: number;
+}
+
+/** The line added to the output of a run that ran into a sandbox limit. */
+export function limitHitNote(limitHit: string): string {
+  return `[tdd-agent] the run hit ${limitHit}\n`;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -66,16 +79,16 @@ class BoundedText {
   }
 }
 
-/** The scrubbed launch, wrapped by the sandbox when there is one. */
+/** The launch wrapped by the sandbox (which filters the environment itself), or with a scrubbed environment when there is none. */
 function prepareLaunch(options: RunProcessOptions): WrappedLaunch {
   const launch = {
     command: options.command,
     args: options.args ?? [],
     shell: options.shell ?? false,
     cwd: options.cwd,
-    env: scrubEnv(options.env ?? process.env),
+    env: options.env ?? process.env,
   };
-  return options.sandbox ? options.sandbox.wrap(launch) : launch;
+  return options.sandbox ? options.sandbox.wrap(launch) : { ...launch, env: scrubEnv(launch.env) };
 }
 
 /**
@@ -160,7 +173,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       options.signal?.removeEventListener('abort', onAbort);
       // The group may still hold a grandchild that kept running after the leader exited.
       if (timedOut || cancelled) killGroup();
-      resolve({
+      const result: RunProcessResult = {
         exitCode,
         signal,
         stdout: stdout.toString(),
@@ -171,7 +184,22 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
         truncated: stdout.truncated || stderr.truncated || output.truncated,
         spawnError,
         durationMs: Date.now() - started,
-      });
+      };
+      if (!launch.release) return resolve(result);
+      // A timeout or a cancel is its own reason; only a run that ended by itself is checked for a limit.
+      const checked = timedOut || cancelled ? { ...result, exitCode: 0, signal: null } : result;
+      void launch
+        .release(checked)
+        .catch(() => undefined)
+        .then((limitHit) => {
+          if (limitHit) {
+            const note = limitHitNote(limitHit);
+            const end = (text: string) => (text === '' || text.endsWith('\n') ? text : `${text}\n`) + note;
+            Object.assign(result, { limitHit, output: end(result.output), stderr: end(result.stderr) });
+          }
+          result.durationMs = Date.now() - started;
+          resolve(result);
+        });
     };
 
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
