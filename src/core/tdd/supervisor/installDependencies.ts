@@ -1,11 +1,18 @@
-import { access, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { cp, lstat, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join } from 'node:path';
 import type { ControlProtocol } from '../../control/controlProtocol';
 import { AgentError } from '../../errors/agentError';
+import { productGit } from '../../git/gitClient';
 import { getLogger } from '../../logging/logger';
+import { createProcessSandbox, type SandboxLocator, type SandboxMode } from '../../osSandbox';
 import { runProcess } from '../../process/runProcess';
 import { redactSecrets } from '../../security/redact';
 import { ApprovalPolicy, type ApprovalPolicyConfig } from '../../tools/approvalPolicy';
+import type { SessionGitInfo } from '../git/sessionWorktree';
+import { productCacheDir } from '../git/sessionPaths';
+import type { Kata } from '../kata';
+import { scaffoldPlan } from '../scaffold';
 
 const log = getLogger('tdd.session');
 
@@ -13,53 +20,212 @@ const log = getLogger('tdd.session');
 export const INSTALL_ARGS = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'] as const;
 const INSTALL_TIMEOUT_MS = 5 * 60_000;
 
+/** The files npm reads to know what to install; nothing else of the project reaches the install. */
+export const MANIFEST_FILES = ['package.json', 'package-lock.json', 'npm-shrinkwrap.json'] as const;
+
+/** Where the install reads the project's manifests: a commit the agents cannot have changed, never the worktree's files. */
+export interface ManifestSource {
+  /** For messages: what is read (`commit 1a2b3c4`, `the kata's scaffold`). */
+  description: string;
+  /** A manifest's content (`package.json`, `package-lock.json`, `npm-shrinkwrap.json`), or null when there is none. */
+  read(path: string): Promise<string | null>;
+}
+
 /** Options of {@link installDependencies}. */
 export interface InstallDependenciesOptions {
+  /** Where package.json and the lockfile come from (see {@link sessionManifests}). */
+  manifests: ManifestSource;
   policy?: ApprovalPolicyConfig;
   control?: ControlProtocol;
   signal?: AbortSignal;
-}
-
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
-}
-
-/** True when the worktree's package.json declares packages and nothing is installed yet. */
-async function needsInstall(dir: string): Promise<boolean> {
-  const text = await readFile(join(dir, 'package.json'), 'utf8').catch(() => undefined);
-  if (text === undefined || (await exists(join(dir, 'node_modules')))) return false;
-  try {
-    const pkg = JSON.parse(text) as { dependencies?: object; devDependencies?: object };
-    return Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).length > 0;
-  } catch {
-    return false; // the test runner reports an unreadable package.json
-  }
+  /** `auto` (default): npm runs in the OS sandbox with the network; `off`: unconfined (still the base manifests and a clean configuration). */
+  sandbox?: SandboxMode;
+  /** How the sandbox is found (tests). */
+  locator?: SandboxLocator;
+  /** npm's download cache, owned by the product. Default `<productCacheDir>/npm-cache`. */
+  cacheDir?: string;
+  /** Where the private staging folders are made. Default `<productCacheDir>/installs` (next to the worktrees, so the result is moved, not copied). */
+  stagingRoot?: string;
+  /** The npm program. Default `npm` (found on PATH). */
+  npm?: string;
 }
 
 /**
- * The one step of a session that uses the network: `npm install --ignore-scripts` in the session's
- * worktree, before any agent turn, so the package.json is the scaffold's or the person's (never the
- * agents'). It runs outside the test sandbox (which has no network) after a MEDIUM approval (`--yes`
- * covers it); no package script runs, so no downloaded code executes here. A denial or a failed install is
- * a CONFIG error. Does nothing when there is nothing to install.
+ * The manifests a session installs from: at the session's HEAD right after the scaffold commit for a fresh session
+ * (call it before any agent turn); on resume, the commit the session started from, or, when that has no package.json,
+ * what the kata's scaffold wrote (the scaffold commit holds exactly that), so files the agents changed never count.
  */
-export async function installDependencies(dir: string, options: InstallDependenciesOptions = {}): Promise<boolean> {
-  if (!(await needsInstall(dir))) return false;
-  const command = `npm ${INSTALL_ARGS.join(' ')}`;
-  const verdict = new ApprovalPolicy(options.policy ?? {}).decideLevel('MEDIUM');
+export async function sessionManifests(
+  info: SessionGitInfo,
+  options: { resumed: boolean; kata: Pick<Kata, 'language' | 'slug' | 'title' | 'sourceDir' | 'testDir'> },
+): Promise<ManifestSource> {
+  const { run } = productGit(info.worktree, { gitDir: info.worktreeGitDir, workTree: info.worktree });
+  const at = async (rev: string): Promise<ManifestSource> => {
+    const commit = (await run(['rev-parse', '--verify', '-q', `${rev}^{commit}`])).trim();
+    if (!/^[0-9a-f]{40,64}$/.test(commit))
+      throw new AgentError('CONFIG', `The session's commit ${rev} cannot be read, so its package.json cannot be either.`, {
+        rev,
+      });
+    return {
+      description: `commit ${commit.slice(0, 10)}`,
+      read: (path) => run(['cat-file', 'blob', `${commit}:${path}`]).catch(() => null),
+    };
+  };
+  if (!options.resumed) return at('HEAD');
+  const base = await at(info.baseCommit);
+  if ((await base.read('package.json')) !== null) return base;
+  const files: Record<string, string> = scaffoldPlan(options.kata.language, options.kata).files;
+  return { description: "the kata's scaffold", read: (path) => Promise.resolve(files[path] ?? null) };
+}
+
+/** What a package.json declares. */
+interface Manifest {
+  dependencies?: Record<string, unknown>;
+  devDependencies?: Record<string, unknown>;
+  optionalDependencies?: Record<string, unknown>;
+  peerDependencies?: Record<string, unknown>;
+  overrides?: unknown;
+}
+
+/**
+ * True when npm would not take `spec` from a registry: git URLs (`git+…`, `git:`, `git@…`), hosted shorthands
+ * (`github:`, `gitlab:`, `bitbucket:`, `gist:`, `user/repo`), local folders and files (`file:`, `link:`, `./x`,
+ * `../x`, `/x`, `~/x`) and tarball URLs (`http(s)://`). `npm:` aliases are judged by what they alias.
+ */
+export function isNonRegistrySpec(spec: string): boolean {
+  const s = spec.trim();
+  if (/^npm:/i.test(s)) {
+    const aliased = s.slice(4);
+    const at = aliased.lastIndexOf('@');
+    return at > 0 ? isNonRegistrySpec(aliased.slice(at + 1)) : false;
+  }
+  if (/^(git\+|git:|github:|gitlab:|bitbucket:|gist:|file:|link:|https?:|ssh:)/i.test(s)) return true;
+  if (/^[^@\s]+@[^:\s]+:/.test(s)) return true; // git@host:repo
+  if (/^(\.{1,2}\/|\/|~\/|\.{1,2}$)/.test(s)) return true;
+  return /^[^@\s/:#]+\/[^\s/:#]+(#.*)?$/.test(s); // user/repo, user/repo#ref
+}
+
+/** Every dependency spec npm would fetch from elsewhere than a registry, as `name: spec`, from package.json and the lockfile. */
+export function nonRegistrySpecs(packageJson: string, lockfile?: string | null): string[] {
+  const found: string[] = [];
+  const pkg = JSON.parse(packageJson) as Manifest;
+  for (const field of ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'] as const) {
+    for (const [name, spec] of Object.entries(pkg[field] ?? {}))
+      if (typeof spec === 'string' && isNonRegistrySpec(spec)) found.push(`${name}: ${spec}`);
+  }
+  const overrides = (value: unknown, path: string): void => {
+    if (typeof value === 'string' && value.startsWith('$')) return;
+    if (typeof value === 'string') {
+      if (isNonRegistrySpec(value)) found.push(`overrides ${path}: ${value}`);
+    } else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) overrides(v, path ? `${path} > ${k}` : k);
+    }
+  };
+  overrides(pkg.overrides, '');
+  if (lockfile) {
+    try {
+      const lock = JSON.parse(lockfile) as { packages?: Record<string, { resolved?: unknown; link?: unknown }> };
+      for (const [path, entry] of Object.entries(lock.packages ?? {})) {
+        if (!path) continue;
+        if (entry.link === true) found.push(`lockfile ${path}: a link to ${String(entry.resolved)}`);
+        else if (typeof entry.resolved === 'string' && /^(git\+|git:|github:|file:|ssh:)/i.test(entry.resolved))
+          found.push(`lockfile ${path}: ${entry.resolved}`);
+      }
+    } catch {
+      /* npm reports a broken lockfile itself */
+    }
+  }
+  return found;
+}
+
+/** The number of packages a package.json asks for (0 when it cannot be parsed: the test runner reports it). */
+function declaredCount(packageJson: string): number {
+  try {
+    const pkg = JSON.parse(packageJson) as Manifest;
+    return Object.keys({ ...pkg.dependencies, ...pkg.devDependencies, ...pkg.optionalDependencies }).length;
+  } catch {
+    return 0;
+  }
+}
+
+/** The worktree's `node_modules` entry, looked at without following a link. */
+async function installedEntry(dir: string): Promise<'directory' | 'other' | 'none'> {
+  try {
+    return (await lstat(join(dir, 'node_modules'))).isDirectory() ? 'directory' : 'other';
+  } catch {
+    return 'none';
+  }
+}
+
+/** npm settings that say how to reach a registry (never credentials), carried from the person's own npm configuration. */
+const NETWORK_KEY = /^(registry|@[^:\s]+:registry|cafile|strict-ssl|proxy|https-proxy|noproxy)$/;
+
+/** The network settings of an npmrc file (`key=value` lines), without values that expand variables. */
+function networkSettings(text: string): [string, string][] {
+  const settings: [string, string][] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^\s*([^=;#\s][^=]*?)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!m || !NETWORK_KEY.test(m[1]!) || m[2]!.includes('${')) continue;
+    settings.push([m[1]!, m[2]!.replace(/^"(.*)"$/, '$1')]);
+  }
+  return settings;
+}
+
+/**
+ * The clean npm configuration the install runs with: only how to reach the registry (registry, scoped registries,
+ * proxies, `cafile`, `strict-ssl`) from the person's global and user npmrc and `npm_config_*` variables, later ones
+ * winning as in npm. No tokens, no `git`, no `script-shell`, nothing from the project. Returns the file's lines and
+ * the CA files it names (made readable in the sandbox).
+ */
+async function cleanNpmConfig(env: NodeJS.ProcessEnv): Promise<{ text: string; caFiles: string[] }> {
+  const globalFile =
+    env.npm_config_globalconfig ?? join(env.npm_config_prefix ?? dirname(dirname(process.execPath)), 'etc', 'npmrc');
+  const userFile = env.npm_config_userconfig ?? join(env.HOME || homedir(), '.npmrc');
+  const settings = new Map<string, string>();
+  for (const file of [globalFile, userFile]) {
+    const text = await readFile(file, 'utf8').catch(() => '');
+    for (const [key, value] of networkSettings(text)) settings.set(key, value);
+  }
+  for (const [name, value] of Object.entries(env)) {
+    const key = /^npm_config_(.+)$/i.exec(name)?.[1]?.toLowerCase().replace(/_/g, '-');
+    if (key && value !== undefined && NETWORK_KEY.test(key) && !value.includes('${')) settings.set(key, value);
+  }
+  const caFiles = [settings.get('cafile'), env.NODE_EXTRA_CA_CERTS].filter((f): f is string => !!f && isAbsolute(f));
+  return { text: [...settings].map(([k, v]) => `${k}=${v}\n`).join(''), caFiles };
+}
+
+/** The install's environment: this process's without any `npm_config_*` variable, then the clean configuration's. */
+function installEnvironment(configFile: string, cacheDir: string): { env: NodeJS.ProcessEnv; names: string[] } {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (!/^npm_config_/i.test(name)) env[name] = value;
+  const npmConfig: Record<string, string> = {
+    npm_config_userconfig: '/dev/null',
+    npm_config_globalconfig: configFile,
+    npm_config_cache: cacheDir,
+    npm_config_ignore_scripts: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+  };
+  return { env: { ...env, ...npmConfig }, names: Object.keys(npmConfig) };
+}
+
+/** Asks for (or takes from the policy) the approval of the install; throws CONFIG when it is not given. */
+async function approve(
+  options: InstallDependenciesOptions,
+  request: { level: 'MEDIUM' | 'HIGH'; command: string; cwd: string; preview: string; reason: string; specs: string[] },
+): Promise<void> {
+  const verdict = new ApprovalPolicy(options.policy ?? {}).decideLevel(request.level);
   let approved = verdict.rule === 'allow';
   let why = verdict.reason;
   if (verdict.rule === 'ask' && options.control) {
     const answer = await options.control.requestApproval(
       {
         tool: 'install_dependencies',
-        dangerLevel: 'MEDIUM',
-        params: { command, cwd: dir },
-        preview: `The kata's project needs its packages (package.json) to run its tests:\n\n  ${command}\n\nThis downloads them from the npm registry into the session's worktree, outside the test sandbox (which has no network). No package scripts run.`,
-        reason: 'the tests need packages that are not installed',
+        dangerLevel: request.level,
+        params: { command: request.command, cwd: request.cwd, ...(request.specs.length ? { specs: request.specs } : {}) },
+        preview: request.preview,
+        reason: request.reason,
       },
       options.signal,
     );
@@ -68,31 +234,130 @@ export async function installDependencies(dir: string, options: InstallDependenc
   } else if (verdict.rule === 'ask') {
     why = 'there is no one to ask';
   }
-  if (!approved) {
+  if (approved) return;
+  if (request.specs.length)
     throw new AgentError(
       'CONFIG',
-      `The kata's tests need '${command}' in the session worktree, which was not approved (${why}). Approve it (writes at MEDIUM) to run this kata.`,
-      { command },
+      `The project's package.json (from ${options.manifests.description}) names dependencies that npm would fetch from outside the registry, which was not approved (${why}):\n${request.specs.map((s) => `  ${s}`).join('\n')}\nApprove them by name (HIGH), run with --yes=HIGH, or replace them with registry versions.`,
+      { command: request.command, specs: request.specs },
     );
+  throw new AgentError(
+    'CONFIG',
+    `The kata's tests need '${request.command}' in the session worktree, which was not approved (${why}). Approve it (writes at MEDIUM) to run this kata.`,
+    { command: request.command },
+  );
+}
+
+/** Moves the staged `node_modules` into the worktree, replacing whatever entry is there without following a link. */
+async function moveInto(staged: string, dir: string): Promise<void> {
+  const target = join(dir, 'node_modules');
+  await rm(target, { recursive: true, force: true }); // a link is removed itself, never what it points to
+  try {
+    await rename(staged, target);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+    await cp(staged, target, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false });
   }
-  log.info('installing the project’s packages in the session worktree', { command, worktree: dir });
-  const result = await runProcess({
-    cwd: dir,
-    command: 'npm',
-    args: [...INSTALL_ARGS],
-    timeoutMs: INSTALL_TIMEOUT_MS,
-    signal: options.signal,
-    maxOutputBytes: 256 * 1024,
-  });
-  if (result.exitCode !== 0) {
-    const tail = result.output.trim().split('\n').slice(-8).join('\n');
-    throw new AgentError(
-      'CONFIG',
-      redactSecrets(
-        `'${command}' failed in the session worktree (${result.timedOut ? 'timed out' : result.spawnError ? `could not start: ${result.spawnError}` : `exit code ${result.exitCode}`}):\n${tail}`,
-      ),
-      { command },
+}
+
+/**
+ * The one step of a session that uses the network: `npm install --ignore-scripts` for the project's packages, before
+ * any agent turn. The manifests (package.json and its lockfile) come from `options.manifests`, a commit the agents
+ * cannot have changed, never from the worktree; they are copied alone into a private staging folder outside the
+ * worktree, so no project `.npmrc` or other file of the worktree reaches npm. npm runs there with a clean
+ * configuration ({@link cleanNpmConfig}: no user or global npmrc, only how to reach the registry) and, unless the
+ * sandbox is off, inside the OS sandbox with the network, able to write only the staging folder and the product's
+ * npm cache. The resulting `node_modules` is then moved into the worktree. Dependencies npm would fetch from outside
+ * the registry (git, GitHub shorthands, local paths, tarball URLs) are refused unless approved by name at HIGH; the
+ * install itself needs a MEDIUM approval (`--yes` covers it). A denial or a failed install is a CONFIG error. Does
+ * nothing when there is nothing to install or the worktree has a `node_modules` folder already.
+ */
+export async function installDependencies(dir: string, options: InstallDependenciesOptions): Promise<boolean> {
+  const packageJson = await options.manifests.read('package.json');
+  if (packageJson === null || declaredCount(packageJson) === 0 || (await installedEntry(dir)) === 'directory') return false;
+  const lockfiles = new Map<string, string>();
+  for (const file of MANIFEST_FILES.slice(1)) {
+    const text = await options.manifests.read(file);
+    if (text !== null) lockfiles.set(file, text);
+  }
+  const specs = nonRegistrySpecs(packageJson, lockfiles.get('npm-shrinkwrap.json') ?? lockfiles.get('package-lock.json'));
+  const command = `npm ${INSTALL_ARGS.join(' ')}`;
+  const mode = options.sandbox ?? 'auto';
+  const where =
+    mode === 'off'
+      ? 'unconfined (the OS sandbox is turned off), with your rights and network'
+      : 'inside the OS sandbox with network access, able to write only a private staging folder and npm’s cache';
+  const how = `npm reads only package.json and its lockfile from ${options.manifests.description} (no .npmrc of the project, none of yours but how to reach the registry) and runs ${where}; the packages are then moved into the worktree's node_modules. No package scripts run.`;
+  if (specs.length) {
+    await approve(options, {
+      level: 'HIGH',
+      command,
+      cwd: dir,
+      specs,
+      reason: 'package.json names dependencies from outside the npm registry',
+      preview: `The project's package.json names dependencies that do not come from the npm registry:\n\n${specs.map((s) => `  ${s}`).join('\n')}\n\nnpm fetches them itself: git URLs and GitHub shorthands are cloned with git (npm may run a git dependency's own prepare script to build it), file: and link: specs read or link folders on this machine, tarball URLs are downloaded. ${how}`,
+    });
+  } else {
+    await approve(options, {
+      level: 'MEDIUM',
+      command,
+      cwd: dir,
+      specs,
+      reason: 'the tests need packages that are not installed',
+      preview: `The kata's project needs its packages (package.json) to run its tests:\n\n  ${command}\n\nThis downloads them from the npm registry. ${how}`,
+    });
+  }
+
+  const cacheRoot = productCacheDir();
+  const cacheDir = options.cacheDir ?? join(cacheRoot, 'npm-cache');
+  const stagingRoot = options.stagingRoot ?? join(cacheRoot, 'installs');
+  await mkdir(cacheDir, { recursive: true });
+  await mkdir(stagingRoot, { recursive: true });
+  const staging = await mkdtemp(join(stagingRoot, 'install-')); // mode 0700
+  try {
+    const project = join(staging, 'project');
+    await mkdir(project);
+    await writeFile(join(project, 'package.json'), packageJson);
+    for (const [file, text] of lockfiles) await writeFile(join(project, file), text);
+    const config = await cleanNpmConfig(process.env);
+    const configFile = join(staging, 'npmrc');
+    await writeFile(configFile, config.text, { mode: 0o600 });
+    const { env, names } = installEnvironment(configFile, cacheDir);
+    const sandbox = await createProcessSandbox(
+      mode,
+      { writableRoots: [project, cacheDir], readableRoots: [staging, ...config.caFiles], network: true, passEnvironment: names },
+      options.locator,
     );
+    log.info('installing the project’s packages', {
+      command,
+      worktree: dir,
+      manifests: options.manifests.description,
+      sandbox: sandbox.kind,
+    });
+    const result = await runProcess({
+      cwd: project,
+      command: options.npm ?? 'npm',
+      args: [...INSTALL_ARGS],
+      env,
+      sandbox,
+      timeoutMs: INSTALL_TIMEOUT_MS,
+      signal: options.signal,
+      maxOutputBytes: 256 * 1024,
+    });
+    if (result.exitCode !== 0) {
+      const tail = result.output.trim().split('\n').slice(-8).join('\n');
+      throw new AgentError(
+        'CONFIG',
+        redactSecrets(
+          `'${command}' failed (${result.timedOut ? 'timed out' : result.spawnError ? `could not start: ${result.spawnError}` : `exit code ${result.exitCode}`}):\n${tail}`,
+        ),
+        { command, ...(result.limitHit ? { limitHit: result.limitHit } : {}) },
+      );
+    }
+    const staged = join(project, 'node_modules');
+    if ((await installedEntry(project)) === 'directory') await moveInto(staged, dir);
+    return true;
+  } finally {
+    await rm(staging, { recursive: true, force: true }).catch(() => undefined);
   }
-  return true;
 }

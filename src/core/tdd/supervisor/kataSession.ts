@@ -31,7 +31,7 @@ import { CycleLoop, type LoopGit } from './cycleLoop';
 import { ApprovedProtectedWrites } from './protectedChanges';
 import { connectSessionMcpServers } from './sessionMcpServers';
 import type { SessionSummary } from './sessionSummary';
-import { installDependencies } from './installDependencies';
+import { installDependencies, sessionManifests } from './installDependencies';
 import { prepareProject } from './workspaceSetup';
 import { SessionStore } from '../session/sessionStore';
 import { findResumableSession } from '../session/findSession';
@@ -253,7 +253,13 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
       await worktree.commitAll(`chore: scaffold a ${kata.language} project for ${kata.title}`);
     }
     // Before any agent turn, so package.json is the scaffold's or the person's; node_modules is git-ignored.
-    await installDependencies(dir, { policy: options.approvalPolicy, control: options.control, signal });
+    await installDependencies(dir, {
+      manifests: await sessionManifests(worktree.info, { resumed: Boolean(checked.resumed), kata }),
+      sandbox: options.sandbox,
+      policy: options.approvalPolicy,
+      control: options.control,
+      signal,
+    });
 
     const testRunner: TestRunner = await detectTestRunner(dir, {
       testCommand: kata.testCommand,
