@@ -152,8 +152,8 @@ export interface BubblewrapOptions {
   overlays?: FileOverlay[];
 }
 
-/** A shell line that puts itself (`$$`) into the cgroup whose `cgroup.procs` is `$0`, then becomes the command. */
-const JOIN_CGROUP = 'echo $$ > "$0" && exec "$@"';
+/** A shell line that moves itself (`0`: the writer) into the cgroup whose join file is `$0`, then becomes the command. */
+const JOIN_CGROUP = 'echo 0 > "$0" && exec "$@"';
 
 /**
  * Linux: every launch runs under bubblewrap with a read-only system, a private sized /tmp, an empty sized HOME,
@@ -220,13 +220,13 @@ export class BubblewrapSandbox implements ProcessSandbox {
     // The host's TMPDIR is not visible inside; the private /tmp is.
     if (env.TMPDIR && !this.policy.writableRoots.some((root) => isWithin(realPathOf(env.TMPDIR!), root))) env.TMPDIR = '/tmp';
     const bwrap = [...bubblewrapArgs(layout), ...this.limitCommand(), ...sandboxedCommand(launch)];
-    // Joining a cgroup waits for an RCU grace period in the kernel (about 5-15 ms here): only where RLIMIT_NPROC cannot bind.
+    // Only where RLIMIT_NPROC cannot bind (it costs nothing, a cgroup costs a shell exec and two file writes).
     const cgroup = this.support.nproc ? undefined : createLaunchCgroup(this.limits.processes);
     const limits = this.limits;
     return {
       // The shell joins the cgroup and then becomes bubblewrap (exec: same process, no extra one left running).
       ...(cgroup
-        ? { command: '/bin/sh', args: ['-c', JOIN_CGROUP, cgroup.procsFile, this.bwrapPath, ...bwrap] }
+        ? { command: '/bin/sh', args: ['-c', JOIN_CGROUP, cgroup.joinFile, this.bwrapPath, ...bwrap] }
         : { command: this.bwrapPath, args: bwrap }),
       env,
       shell: false,

@@ -8,8 +8,12 @@ const logger = getLogger('osSandbox');
 export interface LaunchCgroup {
   /** The folder of the cgroup. */
   dir: string;
-  /** Its `cgroup.procs`: the launch writes its own PID there before it becomes bubblewrap. */
-  procsFile: string;
+  /**
+   * The file the launch writes `0` (itself) to before it becomes bubblewrap: `tasks` in cgroup v1, which moves the
+   * writing thread alone and skips the global lock whose RCU grace period made `cgroup.procs` cost ~10 ms per launch
+   * (the launching shell has one thread); `cgroup.procs` in v2.
+   */
+  joinFile: string;
   /**
    * Ends whatever is left in the cgroup (SIGKILL), removes it, and resolves with true when the pids limit
    * refused a fork during the launch (`pids.events`). Never rejects; a cgroup that cannot be removed is logged.
@@ -19,6 +23,8 @@ export interface LaunchCgroup {
 
 /** Where pids cgroups can be made, found once per process (undefined: none here, or not writable). */
 let base: string | undefined | null = null;
+/** The cgroup version of {@link base}. */
+let version: 1 | 2 = 1;
 let made = 0;
 
 /** Fields of one /proc/self/mountinfo line: mount root, mount point, file system type and super options. */
@@ -42,20 +48,23 @@ function under(mount: { root: string; point: string }, path: string): string | u
 }
 
 /** The folder below which this process may make pids cgroups: its own cgroup in a v1 `pids` hierarchy, or in v2 when `pids` is delegated to children. */
-function findBase(): string | undefined {
+function findBase(): { dir: string; version: 1 | 2 } | undefined {
   if (process.platform !== 'linux') return undefined;
   const own = readFileSync('/proc/self/cgroup', 'utf8').split('\n');
   const all = mounts();
   const v1 = own.map((line) => line.split(':')).find((f) => f.length >= 3 && f[1]!.split(',').includes('pids'));
   const v1Mount = all.find((m) => m.type === 'cgroup' && m.options.includes('pids'));
-  if (v1 && v1Mount) return under(v1Mount, v1.slice(2).join(':'));
+  if (v1 && v1Mount) {
+    const dir = under(v1Mount, v1.slice(2).join(':'));
+    return dir ? { dir, version: 1 } : undefined;
+  }
   const v2 = own.find((line) => line.startsWith('0::'));
   const v2Mount = all.find((m) => m.type === 'cgroup2');
   if (!v2 || !v2Mount) return undefined;
   const dir = under(v2Mount, v2.slice(3));
   if (!dir) return undefined;
   const delegated = readFileSync(join(dir, 'cgroup.subtree_control'), 'utf8').split(/\s+/).includes('pids');
-  return delegated ? dir : undefined;
+  return delegated ? { dir, version: 2 } : undefined;
 }
 
 /** The place for per-launch pids cgroups, tried once (a cgroup made and removed); undefined when there is none. */
@@ -65,10 +74,11 @@ export function pidsCgroupBase(): string | undefined {
   try {
     const found = findBase();
     if (found) {
-      const probe = join(found, `tdd-agent-${process.pid}-probe`);
+      const probe = join(found.dir, `tdd-agent-${process.pid}-probe`);
       mkdirSync(probe);
       rmdirSync(probe);
-      base = found;
+      base = found.dir;
+      version = found.version;
     }
   } catch (err) {
     logger.debug('no writable pids cgroup: process limits come from RLIMIT_NPROC only', { error: err });
@@ -118,7 +128,7 @@ export function createLaunchCgroup(maxProcesses: number): LaunchCgroup | undefin
   }
   return {
     dir,
-    procsFile: join(dir, 'cgroup.procs'),
+    joinFile: join(dir, version === 1 ? 'tasks' : 'cgroup.procs'),
     async remove() {
       const reached = limitReached(dir);
       // With bubblewrap's first process gone, the kernel ends the rest of its PID namespace; they leave the
