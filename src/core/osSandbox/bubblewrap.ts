@@ -5,7 +5,7 @@ import { describeLimitHit, formatBytes } from './limitHit';
 import { createLaunchCgroup, pidsCgroupBase } from './pidsCgroup';
 import { homeToHide, isWithin, realPathOf, toolchainsUnderHome, type ResolvedPolicy } from './policyPaths';
 import { sandboxEnvironment } from './sandboxEnvironment';
-import type { FileOverlay } from './sanitizedGitConfig';
+import { overlaysForLaunch, type FileOverlay } from './sanitizedGitConfig';
 import {
   DEFAULT_SANDBOX_LIMITS,
   type LaunchEnd,
@@ -213,7 +213,7 @@ export class BubblewrapSandbox implements ProcessSandbox {
       home,
       toolchains: home ? toolchainsUnderHome(launch.env, home) : [],
       network: this.options.network,
-      overlays: this.options.overlays,
+      overlays: overlaysForLaunch(this.options.overlays ?? []),
       ...(this.support.tmpfsSize ? { tmpBytes: this.limits.tmpBytes, homeBytes: this.limits.homeBytes } : {}),
     };
     const env = sandboxEnvironment(launch.env, { extra: this.options.passEnvironment, network: this.options.network });

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { getLogger } from '../logging/logger';
 
 const logger = getLogger('osSandbox');
@@ -12,6 +12,8 @@ export interface FileOverlay {
   source: string;
   /** The path it is shown at. */
   target: string;
+  /** What `source` holds: written again if the file went missing (a temp-folder cleaner), so the bind never shows the original. */
+  content: string;
 }
 
 /** Sections kept from a git config, with the keys kept in each (`*`: all, minus {@link DROPPED_KEYS}). */
@@ -110,6 +112,7 @@ function listConfig(file: string): Promise<string | undefined> {
 }
 
 let privateDir: string | undefined;
+/** Names of the copies already written, by config file identity (path, inode, size, mtime). */
 const made = new Map<string, string>();
 
 /** The folder the sanitised copies are written to: made once per process with mkdtemp (mode 0700), removed on exit. */
@@ -122,11 +125,43 @@ function copiesDir(): string {
   return privateDir;
 }
 
-/** An empty file in the private folder, shown over credential files (a bind of `/dev/null` would be unreadable: bubblewrap binds without devices). */
-function emptyFile(): string {
-  const path = join(copiesDir(), 'empty');
-  if (!isFile(path)) writeFileSync(path, '', { mode: 0o400 });
-  return path;
+/**
+ * Writes an overlay's source when it is missing (its folder made again with mode 0700, and refused when something
+ * else now stands there: a link, or a folder of another user). Returns false when it cannot be written.
+ */
+function writeSource(overlay: FileOverlay): boolean {
+  if (existsSync(overlay.source)) return true;
+  try {
+    const dir = dirname(overlay.source);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = lstatSync(dir);
+    if (!st.isDirectory() || st.uid !== process.getuid?.() || (st.mode & 0o077) !== 0) return false;
+    writeFileSync(overlay.source, overlay.content, { mode: 0o600, flag: 'wx' });
+    return true;
+  } catch (err) {
+    logger.warn('could not write a sanitised git config for the sandbox', { file: overlay.source, error: err });
+    return false;
+  }
+}
+
+/**
+ * The overlays to mount for one launch: those whose target still exists (a linked worktree's config may be gone),
+ * each source written again if it went missing. Throws when a source cannot be written: the launch must not show
+ * the original file.
+ */
+export function overlaysForLaunch(overlays: FileOverlay[]): FileOverlay[] {
+  const live = overlays.filter((overlay) => existsSync(overlay.target));
+  for (const overlay of live)
+    if (!writeSource(overlay))
+      throw new Error(`the sanitised copy of ${overlay.target} (${overlay.source}) is missing and cannot be written again`);
+  return live;
+}
+
+/** An overlay that shows `content` over `target`, its source written under a name in the private folder. */
+function overlay(name: string, target: string, content: string): FileOverlay {
+  const shown = { source: join(copiesDir(), name), target, content };
+  if (!writeSource(shown)) throw new Error(`cannot write ${shown.source}`);
+  return shown;
 }
 
 function isFile(path: string): { key: string } | undefined {
@@ -157,26 +192,20 @@ function configFiles(gitDir: string): string[] {
  */
 export async function gitConfigOverlays(gitDirs: string[]): Promise<FileOverlay[]> {
   const overlays: FileOverlay[] = [];
+  // An empty file over credential files (a bind of /dev/null would be unreadable: bubblewrap binds without devices).
+  const hide = (target: string) => overlays.push(overlay('empty', target, ''));
   for (const gitDir of gitDirs) {
     for (const file of configFiles(gitDir)) {
       const found = isFile(file);
       if (!found) continue;
       const listed = await listConfig(file);
-      for (const store of credentialStoreFiles(listed ?? ''))
-        if (isFile(store)) overlays.push({ source: emptyFile(), target: store });
-      let copy = made.get(found.key);
-      if (!copy) {
-        copy = join(copiesDir(), `config-${made.size + 1}`);
-        writeFileSync(copy, listed === undefined ? '' : sanitizeGitConfig(listed), { mode: 0o600 });
-        if (listed === undefined) logger.warn('git could not read a config file; the sandbox shows it empty', { file });
-        made.set(found.key, copy);
-      }
-      overlays.push({ source: copy, target: file });
+      for (const store of credentialStoreFiles(listed ?? '')) if (isFile(store)) hide(store);
+      if (listed === undefined) logger.warn('git could not read a config file; the sandbox shows it empty', { file });
+      const name = made.get(found.key) ?? `config-${made.size + 1}`;
+      made.set(found.key, name);
+      overlays.push(overlay(name, file, listed === undefined ? '' : sanitizeGitConfig(listed)));
     }
-    for (const name of CREDENTIAL_FILES) {
-      const file = join(gitDir, name);
-      if (isFile(file)) overlays.push({ source: emptyFile(), target: file });
-    }
+    for (const name of CREDENTIAL_FILES) if (isFile(join(gitDir, name))) hide(join(gitDir, name));
   }
   return overlays;
 }

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createProcessSandbox } from '../../../src/core/osSandbox';
 import { runProcess } from '../../../src/core/process/runProcess';
 import { createWorktree, requireBubblewrap, type WorktreeFixture } from './fixture';
@@ -52,6 +52,21 @@ describe('OS sandbox (real bubblewrap): the git config inside holds no credentia
     assert.match(r.output, /^init$/m, 'git log reads the history');
     assert.match(r.output, /^origin\thttps:\/\/github\.com\/ada\/kata\.git \(fetch\)$/m);
     assert.equal(readFileSync(join(fx.commonDir, 'config'), 'utf8'), before, 'the real config is untouched');
+  });
+
+  it('writes the copy again when a temp-folder cleaner removed it, so the original never shows', async () => {
+    const sandbox = await createProcessSandbox('auto', fx.policy);
+    const config = join(fx.commonDir, 'config');
+    const wrapped = sandbox.wrap({ command: 'true', args: [], shell: false, cwd: fx.worktree, env: process.env });
+    await wrapped.release?.({ exitCode: 0, signal: null, output: '' }); // never spawned: undo what wrap set up
+    const args = wrapped.args;
+    const copy = args.find((arg, i) => args[i - 1] === '--ro-bind' && args[i + 1] === config)!;
+    assert.ok(copy && copy !== config, `no overlay over ${config} in ${args.join(' ')}`);
+    rmSync(dirname(copy), { recursive: true, force: true });
+    const r = await runProcess({ cwd: fx.worktree, command: `cat "${config}"`, shell: true, sandbox });
+    assert.equal(r.exitCode, 0, r.output);
+    assert.match(r.stdout, /url = "https:\/\/github\.com\/ada\/kata\.git"/);
+    assert.ok(!r.output.includes('ghp_'), r.output);
   });
 
   it('follows a config that changes between sandboxes', async () => {

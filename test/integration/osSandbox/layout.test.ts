@@ -26,6 +26,31 @@ describe('OS sandbox (real bubblewrap): where the worktree may lie', function ()
     assert.equal(args.at(-1), '--');
   });
 
+  it('with the network: no --unshare-net; sized tmpfs get --size first; overlays are mounted last', () => {
+    const layout = {
+      policy: { writableRoots: ['/w'], readOnlyPaths: ['/w/.git'], readableRoots: ['/r/.git'] },
+      cwd: '/w',
+      home: '/home/me',
+      tmpBytes: 1024,
+      homeBytes: 2048,
+      overlays: [{ source: '/private/config-1', target: '/r/.git/config', content: '' }],
+    };
+    const closed = bubblewrapArgs(layout);
+    const open = bubblewrapArgs({ ...layout, network: true });
+    assert.ok(closed.includes('--unshare-net'));
+    assert.ok(!open.includes('--unshare-net'));
+    assert.deepEqual(closed.slice(closed.indexOf('/tmp') - 3, closed.indexOf('/tmp') + 1), ['--size', '1024', '--tmpfs', '/tmp']);
+    assert.deepEqual(closed.slice(closed.indexOf('/home/me') - 3, closed.indexOf('/home/me') + 1), [
+      '--size',
+      '2048',
+      '--tmpfs',
+      '/home/me',
+    ]);
+    const overlay = closed.indexOf('/private/config-1');
+    assert.equal(closed[overlay - 1], '--ro-bind');
+    assert.ok(overlay > closed.lastIndexOf('/w/.git'), 'the overlay covers the read-only paths and roots');
+  });
+
   it('works with the worktree under /tmp: writable, and git can read its history', async () => {
     const fx = createWorktree(mkdtempSync(join(tmpdir(), 'os-sandbox-tmp-')));
     try {
