@@ -25,6 +25,8 @@ export interface LoopGit extends CheckpointGit {
   rollbackToHead(): Promise<void>;
   /** Newest first, one line each. */
   recentCommits(n: number): Promise<string[]>;
+  /** The `.git` entries of nested repositories the last commit removed before staging (their files went in as plain files). */
+  removedNestedRepositories?(): readonly string[];
 }
 
 /** What the loop needs to know about the kata. */
@@ -258,6 +260,7 @@ export class CycleLoop {
     const message = redactSecrets(label);
     const sha = await this.o.git.commitAll(message);
     this.treeClean = true;
+    this.reportNestedRepositories(n, kind === 'green' ? 'implementer' : 'refactorer');
     this.o.recorder.commit(kind, sha);
     this.o.emit({ type: 'commit_made', cycle: n, sha, message: message.split('\n')[0]! });
     return sha;
@@ -284,6 +287,26 @@ export class CycleLoop {
     });
     this.notices.push(describeProtectedChanges(found));
     return true;
+  }
+
+  /**
+   * Reports the nested repositories the commit took apart: a test that runs `git init` leaves a repository whose own
+   * config (`core.fsmonitor`, hooks) would run on the host once it is staged as a gitlink, so its `.git` was removed.
+   */
+  private reportNestedRepositories(n: number, role: Role): void {
+    const removed = this.o.git.removedNestedRepositories?.() ?? [];
+    if (removed.length === 0) return;
+    this.o.emit({
+      type: 'protected_paths_reverted',
+      cycle: n,
+      role,
+      paths: removed.slice(0, PROTECTED_PATHS_SHOWN),
+      count: removed.length,
+      reason: NESTED_REPOSITORY_REASON,
+    });
+    const lines = removed.slice(0, PROTECTED_PATHS_SHOWN).map((path) => `- ${path}`);
+    if (removed.length > PROTECTED_PATHS_SHOWN) lines.push(`- and ${removed.length - PROTECTED_PATHS_SHOWN} more`);
+    this.notices.push([`Before the last commit the supervisor removed these: ${NESTED_REPOSITORY_REASON}.`, ...lines].join('\n'));
   }
 
   /** Red: one new failing test. A passing suite is an overshoot; touching production code is a violation. */
@@ -551,6 +574,10 @@ export class CycleLoop {
     return result;
   }
 }
+
+/** Why the `.git` of a nested repository is removed before a commit, as the event and the next role read it. */
+const NESTED_REPOSITORY_REASON =
+  'git repositories nested in the session (a test or a command ran `git init`) are never committed as repositories: their `.git` was removed and their files were committed as plain files';
 
 /** The notice a role reads about protected paths the supervisor put back. */
 function describeProtectedChanges(found: readonly ProtectedChange[]): string {

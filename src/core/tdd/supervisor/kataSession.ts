@@ -35,6 +35,7 @@ import { installDependencies, sessionManifests } from './installDependencies';
 import { prepareProject } from './workspaceSetup';
 import { SessionStore } from '../session/sessionStore';
 import { findResumableSession } from '../session/findSession';
+import { SessionLock } from '../session/sessionLock';
 import type { SessionState } from '../session/sessionState';
 import { approveKataCommands, checkProvider, checkTestRunner } from './preflight';
 import { SessionRecorder } from './sessionRecorder';
@@ -121,6 +122,7 @@ function loopGit(git: SessionWorktree): LoopGit {
     async rollbackToHead() {
       await git.rollbackToHead();
     },
+    removedNestedRepositories: () => git.lastRemovedNestedRepositories,
     async recentCommits(n) {
       if (!history || n > historyDepth) {
         history = (await git.recentCommits(n)).map((c) => `${c.shortSha} ${c.subject}`);
@@ -213,16 +215,56 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
   const checked = await preflight(options, kata, signal);
 
   const { repo, created } = await openRepository(checked.workspace);
-  const worktree = checked.resumed
-    ? await SessionWorktree.attach(checked.resumed.git)
-    : (
-        await SessionWorktree.create(repo, {
-          slug: kata.slug,
-          fromWorkingTree: options.fromWorkingTree,
-          createdRepository: created,
-          worktreesRoot: options.worktreesRoot,
-        })
-      ).worktree;
+  const { worktree, lock } = await attachOrCreate(repo, kata, options, checked, created);
+  try {
+    return await runInWorktree(options, kata, checked, repo, worktree, emit, signal);
+  } finally {
+    await lock.release().catch((err) => log.warn('could not release the session lock', { error: err }));
+  }
+}
+
+/**
+ * The session's worktree with its lock held: a resumed session is locked before it is attached (and its record read
+ * again under the lock, since another process may have run it meanwhile); a new one right after its branch exists.
+ */
+async function attachOrCreate(
+  repo: PersonRepository,
+  kata: Kata,
+  options: KataSessionOptions,
+  checked: Preflight,
+  created: boolean,
+): Promise<{ worktree: SessionWorktree; lock: SessionLock }> {
+  const sessionsDir = sessionsDirFor(repo.commonDir);
+  if (checked.resumed) {
+    const lock = await SessionLock.acquire(sessionsDir, checked.resumed.id, 'a kata session');
+    try {
+      checked.resumed = await findResumableSession(sessionsDir, kata.slug, checked.resumed.id);
+      return { worktree: await SessionWorktree.attach(checked.resumed.git), lock };
+    } catch (err) {
+      await lock.release();
+      throw err;
+    }
+  }
+  const { worktree } = await SessionWorktree.create(repo, {
+    slug: kata.slug,
+    fromWorkingTree: options.fromWorkingTree,
+    createdRepository: created,
+    worktreesRoot: options.worktreesRoot,
+  });
+  const id = worktree.info.sessionBranch.slice(SESSION_BRANCH_PREFIX.length);
+  return { worktree, lock: await SessionLock.acquire(sessionsDir, id, 'a kata session') };
+}
+
+/** The session proper, once its worktree is attached and locked. */
+async function runInWorktree(
+  options: KataSessionOptions,
+  kata: Kata,
+  checked: Preflight,
+  repo: PersonRepository,
+  worktree: SessionWorktree,
+  emit: (event: SupervisorEvent) => void,
+  signal: AbortSignal,
+): Promise<SessionSummary> {
   const dir = worktree.dir;
   const branch = worktree.info.sessionBranch;
   const sandbox: ProcessSandbox = await createProcessSandbox(
