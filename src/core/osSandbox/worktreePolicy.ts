@@ -8,7 +8,14 @@ import type { SandboxPolicy } from './types';
  * its config shown sanitised (no credentials in remote URLs, no includes, no credential helpers).
  * @param dir the session worktree
  * @param commonDir the repository's common git dir (`git rev-parse --git-common-dir`)
+ * @param passEnvironment variables shown inside beyond the allow-list (see {@link SandboxPolicy.passEnvironment})
  */
-export function worktreePolicy(dir: string, commonDir: string): SandboxPolicy {
-  return { writableRoots: [dir], readOnlyPaths: [join(dir, '.git')], readableRoots: [commonDir], gitDirs: [commonDir] };
+export function worktreePolicy(dir: string, commonDir: string, passEnvironment?: string[]): SandboxPolicy {
+  return {
+    writableRoots: [dir],
+    readOnlyPaths: [join(dir, '.git')],
+    readableRoots: [commonDir],
+    gitDirs: [commonDir],
+    ...(passEnvironment?.length ? { passEnvironment } : {}),
+  };
 }

@@ -39,6 +39,9 @@ export const extensionSettingsSchema = z.object({
   mcpServers: z.array(mcpServerConfigSchema).default([]),
   agentsDir: optionalText,
   sandbox: z.enum(SANDBOX_MODES).default('auto'),
+  sandboxEnvironment: z
+    .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, 'must be a variable name, or a prefix ending in *'))
+    .default([]),
   modelPrices: z.record(z.string().min(1), z.object({ input: z.number().min(0), output: z.number().min(0) })).default({}),
 });
 
@@ -67,6 +70,8 @@ export interface ExtensionSettings {
    * person's own settings can choose that: the setting is restricted in untrusted workspaces).
    */
   sandbox: PanelSandboxMode;
+  /** Variables of the host's environment shown inside the sandbox beyond its allow-list (names, or prefixes ending in `*`). */
+  sandboxEnvironment: string[];
   /** USD per million input/output tokens by model id, over the defaults of `modelPrices.ts` (the panel's estimated cost). */
   modelPrices: Record<string, { input: number; output: number }>;
 }
@@ -76,7 +81,7 @@ export interface ExtensionSettings {
  * the manifest gives them `application` scope): a repository's `.vscode/settings.json` must not be able to
  * turn the sandbox off.
  */
-export const USER_ONLY_SETTING_KEYS: ReadonlySet<string> = new Set(['sandbox']);
+export const USER_ONLY_SETTING_KEYS: ReadonlySet<string> = new Set(['sandbox', 'sandboxEnvironment']);
 
 /**
  * Settings whose manifest default is not applied: only a value the person set counts, otherwise the
@@ -140,6 +145,7 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
     mcpServers: s.mcpServers,
     ...(s.agentsDir ? { agentsDir: s.agentsDir } : {}),
     sandbox: s.sandbox,
+    sandboxEnvironment: s.sandboxEnvironment,
     modelPrices: s.modelPrices,
   };
 }

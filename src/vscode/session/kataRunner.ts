@@ -311,6 +311,7 @@ export class KataRunner implements vscode.Disposable {
             fromWorkingTree: fromWorkingTree === true,
             resume,
             sandbox: settings.sandbox,
+            sandboxEnvironment: settings.sandboxEnvironment,
             signal: abort.signal,
             streamRoleText: true,
             onEvent: (event) => {

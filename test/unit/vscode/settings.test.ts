@@ -90,6 +90,7 @@ describe('extension settings (tddAgent.*)', () => {
         'provider',
         'qualityGates',
         'sandbox',
+        'sandboxEnvironment',
         'testTimeoutMs',
       ].sort(),
     );
@@ -108,8 +109,24 @@ describe('extension settings (tddAgent.*)', () => {
     }
   });
 
-  it('the sandbox is a user-only setting (a workspace value must never turn it off)', () => {
+  it('tddAgent.sandboxEnvironment takes variable names and prefixes; anything else is a CONFIG error naming it', () => {
+    assert.deepEqual(readSettings(from({})).sandboxEnvironment, []);
+    assert.deepEqual(readSettings(from({ sandboxEnvironment: ['MYAPP_*', 'JAVA_HOME'] })).sandboxEnvironment, [
+      'MYAPP_*',
+      'JAVA_HOME',
+    ]);
+    for (const bad of [['A=B'], ['*'], 'JAVA_HOME', [1]]) {
+      assert.throws(
+        () => readSettings(from({ sandboxEnvironment: bad })),
+        (error: any) => error.error_code === 'CONFIG' && error.message.includes('tddAgent.sandboxEnvironment'),
+        JSON.stringify(bad),
+      );
+    }
+  });
+
+  it('the sandbox and what it lets in are user-only settings (a workspace value must never loosen them)', () => {
     assert.ok(USER_ONLY_SETTING_KEYS.has('sandbox'));
+    assert.ok(USER_ONLY_SETTING_KEYS.has('sandboxEnvironment'));
     for (const key of USER_ONLY_SETTING_KEYS) assert.ok((SETTING_KEYS as readonly string[]).includes(key), key);
   });
 

@@ -75,6 +75,11 @@ export interface KataSessionOptions {
   resume?: boolean | string;
   /** `auto` (default): every test run, gate and command runs in the OS sandbox, or the session refuses to start; `off`: unconfined, the person's explicit choice. */
   sandbox?: SandboxMode;
+  /**
+   * Variables of this process's environment shown inside the sandbox beyond its allow-list (exact names, or prefixes
+   * ending in `*`; a credential-like name only when named exactly). `TDD_AGENT_SANDBOX_ENV` adds to it.
+   */
+  sandboxEnvironment?: string[];
   /** Where session worktrees go (default: the product's cache folder, see worktreesRootFor). */
   worktreesRoot?: string;
   /** Aborting it cancels the session (the tree goes back to the last green commit). */
@@ -269,7 +274,7 @@ async function runInWorktree(
   const branch = worktree.info.sessionBranch;
   const sandbox: ProcessSandbox = await createProcessSandbox(
     options.sandbox ?? 'auto',
-    worktreePolicy(dir, worktree.info.commonDir),
+    worktreePolicy(dir, worktree.info.commonDir, options.sandboxEnvironment),
   );
   const store = new SessionStore(sessionsDirFor(worktree.info.commonDir), branch.slice(SESSION_BRANCH_PREFIX.length));
   const testTimeoutMs = options.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
