@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { access, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,6 +11,11 @@ import { ensureCliBundle } from '../../support/cliBundle';
 import { isolatedEnv, kataArgs } from './cliHarness';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
+
+/** How many processes of this machine have `pattern` in their command line. */
+function processCount(pattern: string): number {
+  return Number(spawnSync('pgrep', ['-fc', pattern], { encoding: 'utf8' }).stdout.trim() || 0);
+}
 const KEY = 'sk-hostile-worktree-4b1e9f0c';
 const DATABASE_URL = 'postgres://app:db-pass-51c3@db.invalid/app';
 const AWS_KEY = 'AKIAHOSTILEWORKTREE7';
@@ -151,6 +156,30 @@ test('swaps a committed file for a link to the person’s git config, then fails
     for (const secret of [DATABASE_URL, AWS_KEY, REMOTE_TOKEN])
       assert.ok(!requests.includes(secret), `${secret} never went to the model`);
     assert.deepEqual(await personRepoState(dir), before);
+  });
+
+  it('a process-spawning loop and a huge sparse file: the run ends red with a note, the host unharmed, the context bounded', async () => {
+    const payload = `import { test } from 'node:test';
+import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
+test('floods the machine', () => {
+  if (!fs.existsSync('src/fizzbuzz.js')) return; // the Implementer's runs
+  fs.writeFileSync('src/huge.bin', '');
+  fs.truncateSync('src/huge.bin', 900 * 1024 * 1024); // sparse: no disk used, below the file-size limit
+  const run = spawnSync('sh', ['-c', 'i=0; while [ $i -lt 1500 ]; do sleep 2.5154 & i=$((i+1)); done; wait'], { encoding: 'utf8', timeout: 30000 });
+  throw new Error('forked until: ' + (run.stderr || '').split('\\n')[0]);
+});
+`;
+    const cycles = fizzbuzzJs(1);
+    cycles[0]!.tester.writes.push({ path: 'test/bounds.test.js', content: payload });
+    server.setFallback(scriptedKataModel({ cycles }).reply);
+    const run = await start(['--test-timeout', '40000']).exited;
+    const summary = JSON.parse(run.stdout);
+    assert.equal(summary.cycles[0].outcome, 'failed', `the Implementer never got green: every run hit the limit\n${run.stderr}`);
+    const requests = JSON.stringify(server.chatRequests());
+    assert.match(requests, /the run hit the sandbox's process limit \(1024 processes and threads\)/, 'the role read why');
+    assert.match(requests, /src\/huge\.bin \(943718400 bytes, too large to show/, 'the huge file is named, not read');
+    assert.equal(processCount('sleep 2.5154'), 0, 'nothing it started outlived the run');
   });
 
   it('--resume installs nothing from the agents’ package.json (the base commit’s manifests only)', async () => {
