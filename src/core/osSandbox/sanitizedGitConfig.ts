@@ -52,7 +52,7 @@ function quoted(value: string): string {
 }
 
 /**
- * A git config rebuilt from `git config --list -z` output with only safe entries: the sections of {@link KEPT}, remote
+ * A git config rebuilt from `git config --list -z` output with only safe entries: the sections of `KEPT`, remote
  * and submodule URLs without user info. Everything else goes: `include`/`includeIf` (not followed by `--list --file`,
  * and listed as `include.path`, dropped), `credential.*`, `http.*` (`extraHeader` carries tokens), `url.*.insteadOf`
  * (whose keys hold URLs with tokens), aliases, filters and every other key that names a program.

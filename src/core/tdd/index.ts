@@ -17,7 +17,13 @@ export {
 export { PhaseCheckpoint, type CheckpointGit } from './supervisor/phaseCheckpoint';
 export { runQualityGates, type GateFailure } from './supervisor/qualityGates';
 export { prepareProject } from './supervisor/workspaceSetup';
-export { installDependencies, INSTALL_ARGS, type InstallDependenciesOptions } from './supervisor/installDependencies';
+export {
+  installDependencies,
+  INSTALL_ARGS,
+  sessionManifests,
+  type InstallDependenciesOptions,
+  type ManifestSource,
+} from './supervisor/installDependencies';
 export { approveKataCommands, checkProvider, checkTestRunner, commandProgram, isBundledKata } from './supervisor/preflight';
 export { createAgentRoleRunners, type AgentRoleRunnerOptions } from './roles/agentRoleRunner';
 export { reportLabel, type RoleRunner, type RoleRunners, type RoleTurn, type RoleTurnResult } from './roles/roleRunner';

@@ -265,7 +265,7 @@ async function moveInto(staged: string, dir: string): Promise<void> {
  * any agent turn. The manifests (package.json and its lockfile) come from `options.manifests`, a commit the agents
  * cannot have changed, never from the worktree; they are copied alone into a private staging folder outside the
  * worktree, so no project `.npmrc` or other file of the worktree reaches npm. npm runs there with a clean
- * configuration ({@link cleanNpmConfig}: no user or global npmrc, only how to reach the registry) and, unless the
+ * configuration (`cleanNpmConfig`: no user or global npmrc, only how to reach the registry) and, unless the
  * sandbox is off, inside the OS sandbox with the network, able to write only the staging folder and the product's
  * npm cache. The resulting `node_modules` is then moved into the worktree. Dependencies npm would fetch from outside
  * the registry (git, GitHub shorthands, local paths, tarball URLs) are refused unless approved by name at HIGH; the
