@@ -215,6 +215,26 @@ describe('session git in a worktree written by generated code (real git)', funct
       assert.deepEqual(await personRepoState(dir), before);
     });
 
+    it('a .gitmodules written by generated code (an update command, a nested repository at its path) runs nothing and stages no gitlink', async () => {
+      const worktree = await create();
+      const before = await personRepoState(dir);
+      nestedRepository(join(worktree.dir, 'libs', 'x'));
+      git(join(worktree.dir, 'libs', 'x'), 'config', 'core.fsmonitor', leaves(markers, 'fsmonitor-x'));
+      await put(
+        worktree.dir,
+        '.gitmodules',
+        `[submodule "x"]\n\tpath = libs/x\n\turl = ./libs/x\n\tupdate = !${leaves(markers, 'update')}\n\tfetchRecurseSubmodules = true\n`,
+      );
+      const sha = await worktree.commitAll('feat: a submodule, as generated code would declare it');
+      await put(worktree.dir, 'libs/x/f.txt', 'changed\n');
+      await worktree.changedFiles();
+      await worktree.revertPaths(['libs/x/f.txt']);
+      await worktree.rollbackToHead();
+      await ranNothing();
+      assert.doesNotMatch(git(dir, 'ls-tree', '-r', sha!), /^160000/m, 'no gitlink');
+      assert.deepEqual(await personRepoState(dir), before);
+    });
+
     it('reads no global or system config (fsmonitor, hooks, drivers, attributes there), but commits as the person’s global identity', async () => {
       const home = join(outside, 'home');
       await put(home, '.gitconfig', '[user]\n\tname = Global Person\n\temail = global@example.invalid\n');
