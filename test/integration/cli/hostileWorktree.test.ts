@@ -12,6 +12,11 @@ import { isolatedEnv, kataArgs } from './cliHarness';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 
+/** True for a request of a cycle-2 turn (its context message says `- cycle: 2`). */
+function isCycle2(req: RecordedRequest): boolean {
+  return /- cycle: 2\b/.test(String(req.body.messages.find((m: { role: string }) => m.role === 'user')?.content ?? ''));
+}
+
 /** How many processes of this machine have `pattern` in their command line. */
 function processCount(pattern: string): number {
   return Number(spawnSync('pgrep', ['-fc', pattern], { encoding: 'utf8' }).stdout.trim() || 0);
@@ -82,6 +87,22 @@ describe('tdd-agent kata: the session worktree is hostile input (built CLI, real
         .filter((l) => l.startsWith('worktree '))
         .map((l) => l.slice('worktree '.length))[1] ?? ''
     );
+  }
+
+  /** Starts a session whose model holds its first request of cycle 2 (cycle 1 is committed by then); resolves at that request. */
+  async function startAndStopAtCycle2(reply: (req: RecordedRequest) => ScriptedReply): Promise<ReturnType<typeof start>> {
+    let reached: () => void = () => undefined;
+    const atCycle2 = new Promise<void>((res) => (reached = res));
+    server.setFallback(async (req: RecordedRequest): Promise<ScriptedReply> => {
+      if (isCycle2(req)) {
+        reached();
+        await new Promise((res) => setTimeout(res, 20_000));
+      }
+      return reply(req);
+    });
+    const run = start();
+    await atCycle2;
+    return run;
   }
 
   /** Everything ever committed on any branch, with each file's bytes. */
@@ -197,17 +218,7 @@ test('adds a dependency', () => {
     const cycles = fizzbuzzJs(3);
     cycles[0]!.tester.writes.push({ path: 'test/payload.test.js', content: payload });
     const script = scriptedKataModel({ cycles });
-    let stop: () => void = () => undefined;
-    const atCycle2 = new Promise<void>((res) => (stop = res));
-    server.setFallback(async (req: RecordedRequest): Promise<ScriptedReply> => {
-      if (/- cycle: 2\b/.test(String(req.body.messages.find((m: { role: string }) => m.role === 'user')?.content ?? ''))) {
-        stop();
-        await new Promise((res) => setTimeout(res, 20_000));
-      }
-      return script.reply(req);
-    });
-    const first = start();
-    await atCycle2;
+    const first = await startAndStopAtCycle2(script.reply);
     const worktree = sessionWorktree();
     assert.match(
       await readFile(join(worktree, 'package.json'), 'utf8'),
@@ -233,17 +244,7 @@ test('adds a dependency', () => {
 
   it('two --resume runs of one session started together: one runs it, the other is refused and names the holder', async () => {
     const script = scriptedKataModel({ cycles: fizzbuzzJs(3) });
-    let stop: () => void = () => undefined;
-    const atCycle2 = new Promise<void>((res) => (stop = res));
-    server.setFallback(async (req: RecordedRequest): Promise<ScriptedReply> => {
-      if (/- cycle: 2\b/.test(String(req.body.messages.find((m: { role: string }) => m.role === 'user')?.content ?? ''))) {
-        stop();
-        await new Promise((res) => setTimeout(res, 20_000));
-      }
-      return script.reply(req);
-    });
-    const first = start();
-    await atCycle2;
+    const first = await startAndStopAtCycle2(script.reply);
     first.kill('SIGINT');
     assert.equal((await first.exited).code, 1);
 
@@ -273,7 +274,7 @@ test('adds a dependency', () => {
     let reached: () => void = () => undefined;
     const atCycle2 = new Promise<void>((res) => (reached = res));
     server.setFallback(async (req: RecordedRequest): Promise<ScriptedReply> => {
-      if (/- cycle: 2\b/.test(String(req.body.messages.find((m: { role: string }) => m.role === 'user')?.content ?? ''))) {
+      if (isCycle2(req)) {
         reached();
         await released;
       }

@@ -1,13 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AgentError } from '../../../src/core/errors/agentError';
 import { findResumableSession } from '../../../src/core/tdd/session';
 import type { SessionState } from '../../../src/core/tdd/session/sessionState';
-import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
-import { scriptedKataModel } from '../../support/scriptedKataModel';
-import { runWithReply, SessionHarness, turnOfRequest } from './sessionHarness';
+import { cancelledSession, SessionHarness } from './sessionHarness';
 
 /** Rejects with an AgentError of `code` whose message matches `message`. */
 async function refused(promise: Promise<unknown>, code: string, message: RegExp): Promise<void> {
@@ -26,19 +24,7 @@ describe('TDD supervisor: which saved session a resume picks, and what it refuse
   let cancelled: SessionState;
   before(async () => {
     await h.setUp();
-    const controller = new AbortController();
-    const script = scriptedKataModel({ cycles: fizzbuzzJs(2) });
-    const run = await runWithReply(
-      h,
-      async (req) => {
-        if (turnOfRequest(req).role === 'implementer') controller.abort();
-        return script.reply(req);
-      },
-      { signal: controller.signal },
-    );
-    assert.equal(run.summary.status, 'cancelled');
-    sessions = join(h.workspace, '.git', 'tdd-agent', 'sessions');
-    cancelled = JSON.parse(await readFile(join(sessions, `${run.summary.session!.id}.json`), 'utf8')) as SessionState;
+    ({ sessions, state: cancelled } = await cancelledSession(h));
   });
   after(() => h.cleanup());
 

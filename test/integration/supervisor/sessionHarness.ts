@@ -12,6 +12,7 @@ import type { SessionSummary } from '../../../src/core/tdd/supervisor/sessionSum
 import type { SessionState } from '../../../src/core/tdd/session';
 import type { LlmClient } from '../../../src/core/llm/types';
 import { startOpenAIServer, type OpenAITestServer, type RecordedRequest, type ScriptedReply } from '../../support/openaiServer';
+import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
 import { scriptedKataModel, type KataScript, type PlayedTurn } from '../../support/scriptedKataModel';
 import { createScriptedLlmClient, type ScriptedLlmClient } from '../../support/scriptedLlmClient';
 
@@ -118,6 +119,29 @@ export async function runWithReply(
     },
   });
   return { summary, events };
+}
+
+/**
+ * A FizzBuzz session of the harness's workspace cancelled at its first Implementer turn (cycle 1's red test is in its
+ * worktree): a resumable session, and the folder of the repository's session records.
+ */
+export async function cancelledSession(h: SessionHarness): Promise<{ sessions: string; state: SessionState }> {
+  const controller = new AbortController();
+  const script = scriptedKataModel({ cycles: fizzbuzzJs(2) });
+  const run = await runWithReply(
+    h,
+    async (req) => {
+      if (turnOfRequest(req).role === 'implementer') controller.abort();
+      return script.reply(req);
+    },
+    { signal: controller.signal },
+  );
+  assert.equal(run.summary.status, 'cancelled');
+  const sessions = join(h.workspace, '.git', 'tdd-agent', 'sessions');
+  return {
+    sessions,
+    state: JSON.parse(await readFile(join(sessions, `${run.summary.session!.id}.json`), 'utf8')) as SessionState,
+  };
 }
 
 /** Role, cycle and attempt of a chat request, as the scripted model reads them. */

@@ -5,10 +5,9 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { AgentError } from '../../../src/core/errors/agentError';
 import { deleteSession, listSessions, SessionLock, type SessionState } from '../../../src/core/tdd/session';
-import { runKataSession } from '../../../src/core/tdd/supervisor/kataSession';
 import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
-import { runWithReply, SessionHarness, turnOfRequest } from './sessionHarness';
+import { cancelledSession, runWithReply, SessionHarness } from './sessionHarness';
 
 /** The kernel's start time of `pid` (`/proc/<pid>/stat` field 22). */
 async function startTimeOf(pid: number): Promise<string> {
@@ -25,19 +24,7 @@ describe('TDD supervisor: one process per session (a real lock file, real proces
 
   before(async () => {
     await h.setUp();
-    const controller = new AbortController();
-    const script = scriptedKataModel({ cycles: fizzbuzzJs(2) });
-    const run = await runWithReply(
-      h,
-      async (req) => {
-        if (turnOfRequest(req).role === 'implementer') controller.abort();
-        return script.reply(req);
-      },
-      { signal: controller.signal },
-    );
-    assert.equal(run.summary.status, 'cancelled');
-    sessions = join(h.workspace, '.git', 'tdd-agent', 'sessions');
-    cancelled = JSON.parse(await readFile(join(sessions, `${run.summary.session!.id}.json`), 'utf8')) as SessionState;
+    ({ sessions, state: cancelled } = await cancelledSession(h));
   });
   afterEach(() => {
     sleeper?.kill('SIGKILL');
@@ -54,27 +41,14 @@ describe('TDD supervisor: one process per session (a real lock file, real proces
   });
 
   it('two resumes of one session started together: exactly one attaches, the other is refused naming the holder', async () => {
-    const script = scriptedKataModel({ cycles: fizzbuzzJs(2) });
-    h.server.setFallback(script.reply);
-    const resume = () =>
-      runKataSession({
-        workspace: h.workspace,
-        kataPath: 'fizzbuzz',
-        llm: h.llm(),
-        model: 'test-model',
-        provider: 'openai',
-        maxCycles: 6,
-        approvalPolicy: { autoApproveUpTo: 'MEDIUM' },
-        testTimeoutMs: 20_000,
-        resume: cancelled.id,
-      });
+    const resume = () => runWithReply(h, scriptedKataModel({ cycles: fizzbuzzJs(2) }).reply, { resume: cancelled.id });
     const results = await Promise.allSettled([resume(), resume()]);
     const refused = results.filter((r) => r.status === 'rejected');
     const ran = results.filter((r) => r.status === 'fulfilled');
     assert.equal(
       ran.length,
       1,
-      JSON.stringify(results.map((r) => (r.status === 'rejected' ? String(r.reason) : r.value.status))),
+      JSON.stringify(results.map((r) => (r.status === 'rejected' ? String(r.reason) : r.value.summary.status))),
     );
     assert.equal(refused.length, 1);
     const error = (refused[0] as PromiseRejectedResult).reason as AgentError;
