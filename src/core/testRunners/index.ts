@@ -1,5 +1,5 @@
 /** Test runners: detection, one run with a diagnosis, and the output parsers. */
-export type { TestRunner, TestRunResult, TestRunStatus } from './types';
+export type { TestCaseOutcome, TestCaseResult, TestRunner, TestRunResult, TestRunStatus } from './types';
 export {
   CommandTestRunner,
   DEFAULT_TEST_TIMEOUT_MS,
