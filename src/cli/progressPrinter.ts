@@ -59,6 +59,11 @@ function describeEvent(event: SupervisorEvent, verbose: boolean): string | undef
       return `    quality gate failed: ${event.command}`;
     case 'protected_paths_reverted':
       return `    protected files put back (${event.count}): ${event.paths.join(', ')}${event.count > event.paths.length ? ', …' : ''} — ${event.reason}`;
+    case 'known_failures':
+      return `  already failing before the session, set aside (${event.tests.length}):\n${event.tests
+        .slice(0, 10)
+        .map((t) => `    - ${t}`)
+        .join('\n')}${event.tests.length > 10 ? '\n    - …' : ''}`;
     case 'commit_made':
       return `    commit ${event.sha.slice(0, 7)} ${event.message}`;
     case 'phase_finished':

@@ -90,6 +90,11 @@ export type SupervisorEvent =
    * them before committing. `paths` lists at most 50 of the `count`; `role` is the role whose phase was committed.
    */
   | { type: 'protected_paths_reverted'; cycle: number; role: Role; paths: string[]; count: number; reason: string }
+  /**
+   * Tests that already failed at the baseline run, before any role's turn (`file › full name`): set aside, never
+   * blamed on a role, and not required to pass for green.
+   */
+  | { type: 'known_failures'; cycle: number; tests: string[] }
   | { type: 'commit_made'; cycle: number; sha: string; message: string }
   | { type: 'phase_finished'; cycle: number; role: Role; outcome: PhaseOutcome; attempts: number; durationMs: number }
   | { type: 'cycle_finished'; cycle: number; outcome: CycleOutcome; commit?: string; tests: TestCounts }

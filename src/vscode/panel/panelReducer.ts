@@ -296,6 +296,22 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
         cycle: event.cycle > 0 ? event.cycle : undefined,
         at,
       });
+    case 'known_failures':
+      return addAction(state, {
+        id: `known-failures-${event.cycle}-${state.revision}`,
+        role: 'supervisor',
+        tool: 'known_failures',
+        params: { tests: event.tests.slice(0, 50) },
+        resultSummary: clip(
+          redactSecrets(`${event.tests.length} test(s) already failed before the session; set aside: ${event.tests.join(', ')}`),
+          MAX_SUMMARY_CHARS,
+        ),
+        ok: true,
+        approval: 'auto',
+        durationMs: 0,
+        cycle: event.cycle > 0 ? event.cycle : undefined,
+        at,
+      });
     case 'commit_made': {
       // The Refactorer's commit is kept apart: the cycle's hash stays the one of its `feat:` subject.
       const refactor = /^refactor\b/i.test(event.message) && state.cycles.some((c) => c.n === event.cycle && c.commit !== null);

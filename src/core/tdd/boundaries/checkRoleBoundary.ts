@@ -7,7 +7,14 @@ export type TddRole = 'tester' | 'implementer' | 'refactorer';
 
 /** Which rule a change broke. */
 export type BoundaryRule =
-  'tester_changed_production' | 'implementer_changed_tests' | 'refactorer_deleted_tests' | 'tests_decreased';
+  | 'tester_changed_production'
+  | 'implementer_changed_tests'
+  | 'refactorer_deleted_tests'
+  | 'tests_decreased'
+  /** Judged test by test (the runner reports each test): tests that passed before fail after the Tester's turn. */
+  | 'tester_broke_tests'
+  /** Judged test by test: more than one new test fails after the Tester's turn. */
+  | 'tester_added_several_failing';
 
 /** One broken rule, with the path involved (if any) and a sentence the role can act on. */
 export interface BoundaryViolation {

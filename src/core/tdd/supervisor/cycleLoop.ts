@@ -13,6 +13,7 @@ import { PhaseCheckpoint, type CheckpointGit } from './phaseCheckpoint';
 import { unapprovedProtectedChanges, type ProtectedChange } from './protectedChanges';
 import { runQualityGates, type GateFailure } from './qualityGates';
 import type { SessionRecorder, TurnOutcome } from './sessionRecorder';
+import { behaviourOf, failingTests, judgeRed, stillFailing, suiteStateOf, testNames, type SuiteState } from './testJudgement';
 
 /** How many times a role may try within one phase before the supervisor gives up on it. */
 export const MAX_ATTEMPTS: Record<Role, number> = { tester: 3, implementer: 3, refactorer: 3 };
@@ -112,6 +113,17 @@ export class CycleLoop {
   private treeClean = false;
   /** What the supervisor undid outside the role rules (protected paths), for the next role's context; cleared once shown. */
   private notices: string[] = [];
+  /** The suite test by test at the last green state (when the runner reports each test), with the baseline's known failures. */
+  private suite: SuiteState = suiteStateOf({
+    status: 'passed',
+    passed: 0,
+    failed: 0,
+    total: 0,
+    output: '',
+    command: '',
+    exitCode: 0,
+    durationMs: 0,
+  });
 
   constructor(private readonly o: CycleLoopOptions) {}
 
@@ -119,16 +131,7 @@ export class CycleLoop {
   async run(): Promise<CycleLoopResult> {
     const first = this.o.firstCycle ?? 1;
     try {
-      const baseline = await this.runTests('baseline', first);
-      if (baseline.status === 'failed' || baseline.status === 'timeout') {
-        throw new AgentError(
-          'VALIDATION',
-          `The workspace's tests are not green before the session starts (${baseline.failed} failing${baseline.status === 'timeout' ? ', timed out' : ''}). Make them pass first: every commit of a session must be green.`,
-          { reason: baseline.reason },
-        );
-      }
-      this.lastTests =
-        baseline.status === 'error' && baseline.total === 0 ? { ...counts(baseline), status: 'passed' } : counts(baseline);
+      await this.baseline(first);
 
       let consecutiveFailures = 0;
       for (let n = first; n < first + this.o.maxCycles; n++) {
@@ -169,6 +172,44 @@ export class CycleLoop {
       this.abandonCycle('failed');
       this.o.emit({ type: 'error', error: error.toJSON() });
       return this.result('failed', error);
+    }
+  }
+
+  /**
+   * The run before any model request: the project's tests must run in the session's sandbox. One that could not run
+   * (a load error, a missing module or runner, a config error, test files but no test) or timed out stops the session
+   * with the runner's own words and a next step. Tests already failing are known failures: listed, and never blamed
+   * on a role. Without per-test results, failing tests cannot be told apart, and the session refuses to start.
+   */
+  private async baseline(first: number): Promise<void> {
+    const baseline = await this.runTests('baseline', first);
+    if (baseline.status === 'error' || baseline.status === 'timeout') {
+      const tail = truncateHeadTail(redactSecrets(baseline.output.trim()), 1_500);
+      throw new AgentError(
+        'CONFIG',
+        `The project's tests cannot run in the session's sandbox (\`${baseline.command}\`): ${baseline.reason ?? baseline.status}\n${tail ? `${tail}\n` : ''}${baselineNextStep(baseline)} No model request was made.`,
+        { command: baseline.command, errorKind: baseline.errorKind, status: baseline.status },
+      );
+    }
+    const failing = failingTests(baseline);
+    if (baseline.status === 'failed' && (failing.length === 0 || failing.length !== baseline.failed)) {
+      throw new AgentError(
+        'CONFIG',
+        `The project's tests are not green before the session starts (${baseline.failed} failing), and the runner does not say which tests fail, so they could not be set aside. Make them pass first, or use a test command whose runner reports each test (node --test, mocha, jest, vitest, pytest). No model request was made.`,
+        { command: baseline.command, failed: baseline.failed },
+      );
+    }
+    this.suite = suiteStateOf(baseline, new Set(failing.map((t) => t.id)));
+    this.lastTests = counts(baseline);
+    if (failing.length > 0) {
+      this.notices.push(
+        `These tests already failed before the session started; they are set aside (no role is asked to fix them, and they do not count against anyone):\n${testNames(failing)}`,
+      );
+      this.o.emit({
+        type: 'known_failures',
+        cycle: first,
+        tests: failing.map((t) => redactSecrets(`${t.file ? `${t.file} › ` : ''}${t.name}`)),
+      });
     }
   }
 
@@ -354,7 +395,22 @@ export class CycleLoop {
         hint = await this.violation(n, 'tester', attempt, fewer, checkpoint);
         continue;
       }
-      if (tests.status === 'passed') {
+      const verdict = tests.status === 'failed' ? judgeRed(this.suite, tests) : { kind: 'unidentified' as const };
+      if (verdict.kind === 'broke_old' || verdict.kind === 'too_many') {
+        const violation: BoundaryViolation =
+          verdict.kind === 'broke_old'
+            ? {
+                rule: 'tester_broke_tests',
+                message: `Your change made tests fail that passed before; keep every earlier test passing and add one new failing test:\n${testNames(verdict.tests)}`,
+              }
+            : {
+                rule: 'tester_added_several_failing',
+                message: `${verdict.tests.length} new tests fail; write exactly one new failing test per cycle (one behaviour):\n${testNames(verdict.tests)}`,
+              };
+        hint = await this.violation(n, 'tester', attempt, [violation], checkpoint);
+        continue;
+      }
+      if (tests.status === 'passed' || verdict.kind === 'overshoot') {
         this.o.recorder.count('overshoots', 'tester');
         const reason = `Overshoot: your new test passed without any production change (${tests.passed} passing), so it does not specify new behaviour. Write a test for behaviour that is not implemented yet.`;
         this.o.emit({ type: 'overshoot', cycle: n, attempt, reason });
@@ -364,7 +420,8 @@ export class CycleLoop {
       }
       // failed, or could not run because the production code does not exist yet: both are red.
       this.lastTests = counts(tests);
-      return this.endPhase(n, 'tester', attempt, 'red', started, { behaviour: reportLabel(report, 'new behaviour') });
+      const behaviour = verdict.kind === 'red' ? behaviourOf(verdict.test) : reportLabel(report, 'new behaviour');
+      return this.endPhase(n, 'tester', attempt, 'red', started, { behaviour });
     }
     return this.endPhase(n, 'tester', MAX_ATTEMPTS.tester, 'failed', started, { behaviour: '' });
   }
@@ -396,13 +453,13 @@ export class CycleLoop {
         continue;
       }
       const tests = await this.runTests('implementer', n);
-      const fewer =
-        tests.status === 'passed' ? checkRoleBoundary('implementer', [], { testsBefore: redTotal, testsAfter: tests.total }) : [];
+      const green = this.isGreen(tests);
+      const fewer = green ? checkRoleBoundary('implementer', [], { testsBefore: redTotal, testsAfter: tests.total }) : [];
       if (fewer.length) {
         hint = await this.violation(n, 'implementer', attempt, fewer, checkpoint);
         continue;
       }
-      if (tests.status !== 'passed') {
+      if (!green) {
         hint = `Attempt ${attempt} did not make the tests pass (${describe(tests)}). Test output:\n${tests.output}`;
         this.turnOutcome.error = {
           error_code: tests.status === 'timeout' ? 'TIMED_OUT' : 'EXECUTION_FAILED',
@@ -417,6 +474,7 @@ export class CycleLoop {
         continue;
       }
       this.lastTests = counts(tests);
+      this.suite = suiteStateOf(tests, this.suite.knownFailures);
       this.endPhase(n, 'implementer', attempt, 'green', started, {});
       return { label: reportLabel(report, 'make the test pass') };
     }
@@ -446,12 +504,13 @@ export class CycleLoop {
         continue;
       }
       const tests = await this.runTests('refactorer', n);
+      const green = this.isGreen(tests);
       const fewer =
-        tests.status === 'passed' &&
-        checkRoleBoundary('refactorer', [], { testsBefore: this.lastTests.total, testsAfter: tests.total }).length > 0;
-      const gate = tests.status === 'passed' && !fewer ? await this.qualityGates(n) : undefined;
-      if (tests.status === 'passed' && !fewer && !gate) {
+        green && checkRoleBoundary('refactorer', [], { testsBefore: this.lastTests.total, testsAfter: tests.total }).length > 0;
+      const gate = green && !fewer ? await this.qualityGates(n) : undefined;
+      if (green && !fewer && !gate) {
         this.lastTests = counts(tests);
+        this.suite = suiteStateOf(tests, this.suite.knownFailures);
         const sha = await this.commit(n, `refactor: ${reportLabel(report, 'tidy up')}`, 'refactor');
         // Only protected files had changed, and they were put back: nothing was refactored.
         this.endPhase(n, 'refactorer', attempt, sha ? 'refactored' : 'no_change', started, {});
@@ -472,6 +531,12 @@ export class CycleLoop {
     }
     this.endPhase(n, 'refactorer', MAX_ATTEMPTS.refactorer, 'skipped', started, {});
     return undefined;
+  }
+
+  /** Green: every test passes, or (test by test) every failing test is a known failure from before the session. */
+  private isGreen(tests: TestRunResult): boolean {
+    if (tests.status === 'passed') return true;
+    return tests.status === 'failed' && this.suite.knownFailures.size > 0 && stillFailing(this.suite, tests)?.length === 0;
   }
 
   /** Runs the quality gates on a green tree; a failure is reported as an event and returned. */
@@ -587,6 +652,22 @@ function describeProtectedChanges(found: readonly ProtectedChange[]): string {
     'Before the last commit the supervisor put these files back as the previous commit has them: they are protected, and they changed without a tool call a person approved (a test or a command wrote them). Tests must not write them; change them only with write_file, which asks a person first.',
     ...lines,
   ].join('\n');
+}
+
+/** What to do when the baseline run could not run the project's tests. */
+function baselineNextStep(run: TestRunResult): string {
+  switch (run.errorKind) {
+    case 'missing_module':
+      return "Next step: install the project's dependencies in your checkout (the session reuses them), or name the test command with --test-command / test_command.";
+    case 'runner_missing':
+      return 'Next step: install the test runner (or the project dependencies that bring it), or name the test command with --test-command / test_command.';
+    case 'no_tests':
+      return "Next step: check that the test command finds the project's test files (its config's include / testMatch / testpaths).";
+    default:
+      return run.status === 'timeout'
+        ? 'Next step: raise the time limit of a test run (--test-timeout, tddAgent.testTimeoutMs) or make the suite faster.'
+        : 'Next step: run the same command in your checkout and fix what it reports, or name another test command with --test-command / test_command.';
+  }
 }
 
 function describe(tests: TestRunResult): string {

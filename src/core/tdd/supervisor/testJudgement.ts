@@ -1,0 +1,93 @@
+import type { TestCaseResult, TestRunResult } from '../../testRunners/types';
+
+/**
+ * What the supervisor knows of the suite at the last green state, test by test: which tests passed, and which
+ * already failed before the session started (the baseline's known failures, never blamed on a role). Empty sets
+ * with `identified: false` when the runner gave counts only.
+ */
+export interface SuiteState {
+  identified: boolean;
+  /** Ids of the tests that passed at the last green state. */
+  passing: ReadonlySet<string>;
+  /** Ids of every test the last green state ran. */
+  known: ReadonlySet<string>;
+  /** Ids of the tests that failed at the baseline run, before any role's turn. */
+  knownFailures: ReadonlySet<string>;
+}
+
+/** The suite as a run left it: its passing tests become the ones that must keep passing. */
+export function suiteStateOf(run: TestRunResult, knownFailures: ReadonlySet<string> = new Set()): SuiteState {
+  if (!run.tests) return { identified: false, passing: new Set(), known: new Set(), knownFailures };
+  return {
+    identified: true,
+    passing: new Set(run.tests.filter((t) => t.outcome === 'passed').map((t) => t.id)),
+    known: new Set(run.tests.map((t) => t.id)),
+    knownFailures,
+  };
+}
+
+/** The baseline's failing tests: listed to the person, then excluded from judgement. */
+export function failingTests(run: TestRunResult): TestCaseResult[] {
+  return (run.tests ?? []).filter((t) => t.outcome === 'failed');
+}
+
+/** How a Tester's turn left the suite, judged test by test. */
+export type RedVerdict =
+  /** Exactly one new test fails and every test that passed before still passes. */
+  | { kind: 'red'; test: TestCaseResult }
+  /** No test fails beyond the known failures: the new test passed without production code. */
+  | { kind: 'overshoot' }
+  /** More than one new test fails: one behaviour per cycle. */
+  | { kind: 'too_many'; tests: TestCaseResult[] }
+  /** Tests that passed before fail now: the Implementer may not touch tests, so it could never mend them. */
+  | { kind: 'broke_old'; tests: TestCaseResult[] }
+  /** The runner gave no per-test results: judge by counts as before. */
+  | { kind: 'unidentified' };
+
+/**
+ * Red by identity: the failing tests of `after` that are not known failures are either new (not in the last green
+ * run, or in it without having passed) or old tests that passed there. Broken old tests are reported first, since
+ * fixing them is the Tester's job; then more than one new failure; then none at all (an overshoot).
+ */
+export function judgeRed(before: SuiteState, after: TestRunResult): RedVerdict {
+  if (!before.identified || !after.tests) return { kind: 'unidentified' };
+  const unexpected = failingTests(after).filter((t) => !before.knownFailures.has(t.id));
+  const brokeOld = unexpected.filter((t) => before.passing.has(t.id));
+  if (brokeOld.length > 0) return { kind: 'broke_old', tests: brokeOld };
+  if (unexpected.length > 1) return { kind: 'too_many', tests: unexpected };
+  if (unexpected.length === 0) return { kind: 'overshoot' };
+  return { kind: 'red', test: unexpected[0]! };
+}
+
+/**
+ * Green by identity: every test passes except the baseline's known failures. Undefined when the run has no per-test
+ * results (then its status decides, as before).
+ */
+export function stillFailing(before: SuiteState, after: TestRunResult): TestCaseResult[] | undefined {
+  if (!after.tests) return undefined;
+  return failingTests(after).filter((t) => !before.knownFailures.has(t.id));
+}
+
+/** Names for a person and a role: `test/x.test.ts › parses "1EB" as exabytes`, one per line, at most `max`. */
+export function testNames(tests: readonly TestCaseResult[], max = 10): string {
+  const lines = tests
+    .slice(0, max)
+    .map((t) => `- ${t.file ? `${t.file} › ` : ''}${t.name}${t.message ? `: ${firstLine(t.message)}` : ''}`);
+  if (tests.length > max) lines.push(`- and ${tests.length - max} more`);
+  return lines.join('\n');
+}
+
+/** The behaviour a test names, for a commit subject: its own title (the last part of its full name), on one line. */
+export function behaviourOf(test: TestCaseResult): string {
+  const title = test.name.split(' > ').at(-1) ?? test.name;
+  return (
+    firstLine(title)
+      .replace(/^(test_|test |it |should )/i, '')
+      .replace(/_/g, ' ')
+      .trim() || test.name
+  );
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0]!.trim().slice(0, 200);
+}

@@ -1,0 +1,34 @@
+import { strict as assert } from 'node:assert';
+import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
+import { personRepoState } from '../../support/personRepo';
+import { initPersonRepo, SessionHarness } from './sessionHarness';
+
+/**
+ * The baseline run comes before any model request, in the session's sandbox: a project whose tests cannot run stops
+ * there, with the runner's own words and a next step, instead of spending model requests on a suite that never ran.
+ */
+describe('TDD supervisor: the baseline must run (real node --test in the sandbox)', function () {
+  this.timeout(120_000);
+  const h = new SessionHarness();
+  beforeEach(() => h.setUp());
+  afterEach(() => h.cleanup());
+
+  it('a suite that cannot load a dependency stops the session before any model request, in the runner’s words', async () => {
+    await initPersonRepo(h.workspace, {
+      'package.json': JSON.stringify({ name: 'mine', type: 'module', scripts: { test: 'node --test' } }, null, 2),
+      'src/pad.js': "import leftPad from 'left-pad';\nexport const pad = (s) => leftPad(s, 5);\n",
+      'test/pad.test.js':
+        "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { pad } from '../src/pad.js';\ntest('pads', () => assert.equal(pad('a'), '    a'));\n",
+    });
+    const before = await personRepoState(h.workspace);
+    const { summary } = await h.run({ cycles: fizzbuzzJs(2) });
+    assert.equal(summary.status, 'failed');
+    assert.equal(summary.error?.error_code, 'CONFIG');
+    assert.match(summary.error!.message, /cannot run in the session's sandbox \(`node --test`\)/);
+    assert.match(summary.error!.message, /left-pad/, 'the runner’s own message');
+    assert.match(summary.error!.message, /Next step: install the project's dependencies/);
+    assert.match(summary.error!.message, /No model request was made/);
+    assert.equal(h.server.chatRequests().length, 0, 'no model request');
+    assert.deepEqual(await personRepoState(h.workspace), before);
+  });
+});
