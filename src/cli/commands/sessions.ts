@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { listSessions, pruneSessions } from '../../core/tdd/session';
+import { formatDiskUsage, listSessions, pruneSessions } from '../../core/tdd/session';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliIo } from '../cliIo';
 
@@ -25,9 +25,10 @@ export async function sessionsCommand(argv: string[], io: CliIo): Promise<number
   const workspace = resolve(values.workspace ?? process.cwd());
   if (values.prune) {
     const pruned = await pruneSessions(workspace);
+    const freed = pruned.reduce((sum, p) => sum + p.freedBytes, 0);
     io.stderr.write(
       pruned.length
-        ? `Removed ${pruned.length} finished session(s): ${pruned.join(', ')} (their branches stay).\n`
+        ? `Removed ${pruned.length} finished session(s): ${pruned.map((p) => p.id).join(', ')}; freed ${formatDiskUsage(freed)} (their branches stay).\n`
         : 'Nothing to prune.\n',
     );
   }

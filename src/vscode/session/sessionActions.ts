@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { toAgentError } from '../../core/errors/agentError';
-import { deleteSession, mergeBlocker, mergeSession } from '../../core/tdd/session';
+import { deleteSession, formatDiskUsage, mergeBlocker, mergeSession } from '../../core/tdd/session';
 import type { SessionState } from '../../core/tdd/session';
 import type { RecordedSession, SessionActionName } from '../../shared/panelProtocol';
 import type { PanelStore } from '../panel/panelStore';
@@ -262,10 +262,10 @@ export class SessionActions implements vscode.TextDocumentContentProvider, vscod
     if (choice !== DELETE_BUTTON) return;
     const result = await deleteSession(root, state.id, { deleteBranch: true });
     this.deps.log.info(
-      `deleted session ${state.id} (worktree removed: ${result.worktreeRemoved}, branch deleted: ${result.branchDeleted})`,
+      `deleted session ${state.id} (worktree removed: ${result.worktreeRemoved}, branch deleted: ${result.branchDeleted}, freed ${result.freedBytes} bytes)`,
     );
     void vscode.window.showInformationMessage(
-      `TDD Agent: deleted the session ${state.id}${result.branchDeleted ? ` and its branch ${state.branch}` : ''}.`,
+      `TDD Agent: deleted the session ${state.id}${result.branchDeleted ? ` and its branch ${state.branch}` : ''}${result.worktreeRemoved ? `; freed ${formatDiskUsage(result.freedBytes)}` : ''}.`,
     );
   }
 

@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
+import { access } from 'node:fs/promises';
 import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
-import { personRepoState } from '../../support/personRepo';
+import { access } from 'node:fs/promises';
+import { git, personRepoState } from '../../support/personRepo';
 import { initPersonRepo, SessionHarness } from './sessionHarness';
 
 /**
@@ -30,5 +32,8 @@ describe('TDD supervisor: the baseline must run (real node --test in the sandbox
     assert.match(summary.error!.message, /No model request was made/);
     assert.equal(h.server.chatRequests().length, 0, 'no model request');
     assert.deepEqual(await personRepoState(h.workspace), before);
+    // A failed session leaves no worktree behind; its branch stays.
+    await assert.rejects(access(h.worktree), 'the failed session’s worktree was removed');
+    assert.ok(git(h.workspace, 'branch', '--list', summary.branch), 'its branch stays');
   });
 });

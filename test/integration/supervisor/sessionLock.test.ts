@@ -4,7 +4,14 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { AgentError } from '../../../src/core/errors/agentError';
-import { deleteSession, listSessions, SessionLock, type SessionState } from '../../../src/core/tdd/session';
+import {
+  deleteSession,
+  diskUsage,
+  formatDiskUsage,
+  listSessions,
+  SessionLock,
+  type SessionState,
+} from '../../../src/core/tdd/session';
 import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
 import { cancelledSession, runWithReply, SessionHarness } from './sessionHarness';
@@ -102,5 +109,15 @@ describe('TDD supervisor: one process per session (a real lock file, real proces
       await new Promise((resolve) => sleeper!.once('exit', resolve));
     }
     assert.equal((await listSessions(h.workspace)).find((s) => s.id === cancelled.id)!.running, false);
+  });
+
+  it('deleting a session says how much disk its worktree took', async () => {
+    const { state } = await cancelledSession(h);
+    const expected = await diskUsage(state.git.worktree);
+    assert.ok(expected > 0);
+    const result = await deleteSession(h.workspace, state.id);
+    assert.equal(result.worktreeRemoved, true);
+    assert.equal(result.freedBytes, expected);
+    assert.match(formatDiskUsage(result.freedBytes), /^\d+(\.\d)? (kB|MB)$/);
   });
 });

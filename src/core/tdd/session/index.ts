@@ -17,6 +17,7 @@ export {
   type SessionState,
 } from './sessionState';
 export { SessionStateError, SessionStore } from './sessionStore';
+export { diskUsage, formatDiskUsage } from './diskUsage';
 export { SessionLock, SessionLockedError, sessionLockHolder, type SessionLockHolder } from './sessionLock';
 export { findResumableSession, isResumable, isRunningElsewhere } from './findSession';
 export { deleteSession, listSessions, mergeBlocker, mergeSession, pruneSessions, type SessionListing } from './sessionActions';

@@ -4,6 +4,7 @@ import { AgentError } from '../../errors/agentError';
 import { productGit } from '../../git/gitClient';
 import { inspectWorkspace, removeSessionWorktree, SESSION_BRANCH_PREFIX, sessionsDirFor } from '../git';
 import { isResumable, isRunningElsewhere } from './findSession';
+import { diskUsage } from './diskUsage';
 import { SessionLockedError, sessionLockHolder } from './sessionLock';
 import type { SessionState } from './sessionState';
 import { SessionStore } from './sessionStore';
@@ -62,12 +63,13 @@ export async function deleteSession(
   workspace: string,
   id: string,
   options: { deleteBranch?: boolean } = {},
-): Promise<{ worktreeRemoved: boolean; branchDeleted: boolean }> {
+): Promise<{ worktreeRemoved: boolean; branchDeleted: boolean; freedBytes: number }> {
   const { store, state } = await loadSession(workspace, id);
   if (isRunningElsewhere(state))
     throw new AgentError('CONFIG', `Session ${id} is still running (process ${state.pid}); stop it first.`, { id });
   const holder = await sessionLockHolder(store.dir, id);
   if (holder) throw new SessionLockedError(id, holder);
+  const size = await diskUsage(state.git.worktree);
   const worktreeRemoved = await removeSessionWorktree(state.git);
   let branchDeleted = false;
   if (options.deleteBranch && state.git.sessionBranch.startsWith(SESSION_BRANCH_PREFIX)) {
@@ -78,23 +80,26 @@ export async function deleteSession(
     );
   }
   await store.clear();
-  return { worktreeRemoved, branchDeleted };
+  return { worktreeRemoved, branchDeleted, freedBytes: worktreeRemoved ? size : 0 };
 }
 
-/** Removes the records (and any worktree left) of sessions that finished or lost their worktree; branches stay. */
-export async function pruneSessions(workspace: string): Promise<string[]> {
-  const pruned: string[] = [];
+/**
+ * Removes the records (and any worktree left) of sessions that finished, failed or lost their worktree; branches stay.
+ * Returns the sessions pruned, each with the disk space its worktree took.
+ */
+export async function pruneSessions(workspace: string): Promise<Array<{ id: string; freedBytes: number }>> {
+  const pruned: Array<{ id: string; freedBytes: number }> = [];
   for (const listing of await listSessions(workspace)) {
     const state = listing.state;
     if (!state || listing.running) continue;
-    const finished = state.status === 'completed' || state.status === 'max_cycles';
+    const finished = state.status === 'completed' || state.status === 'max_cycles' || state.status === 'failed';
     const worktreeGone = !(await access(state.git.worktree).then(
       () => true,
       () => false,
     ));
     if (!finished && !worktreeGone) continue;
-    await deleteSession(workspace, listing.id);
-    pruned.push(listing.id);
+    const { freedBytes } = await deleteSession(workspace, listing.id);
+    pruned.push({ id: listing.id, freedBytes });
   }
   return pruned;
 }

@@ -200,8 +200,8 @@ async function openRepository(facts: Preflight['workspace']): Promise<{ repo: Pe
  * (nothing is created before it passes), then scaffolding, red-green-refactor cycles with the agent roles
  * behind tool approvals, every test run, gate and command in the OS sandbox, progress saved to the
  * session's record after every phase. The person's working tree, index, HEAD, stash and ignored files are
- * never touched; the result is the branch. A finished session's worktree is removed; an interrupted or
- * failed one keeps it for resuming. MCP servers are started before the first cycle and stopped at the end.
+ * never touched; the result is the branch. A finished or failed session's worktree is removed (a worktree the
+ * person locked stays); an interrupted one keeps it for resuming. MCP servers are started before the first cycle and stopped at the end.
  * Never throws for a failed session: the summary says how it ended. Problems found by the preflight
  * (unknown kata, invalid role config, no sandbox, no test runner, unreachable provider, unapproved kata
  * command, nothing to resume) do throw, with nothing changed.
@@ -395,8 +395,9 @@ async function runInWorktree(
     // Stops every MCP child process, also after a failure or a cancel.
     await mcpHub?.close().catch((err) => log.error('could not close the MCP servers', { error: err }));
   }
-  if (recorder.state.status === 'completed' || recorder.state.status === 'max_cycles') {
-    // Finished: the branch holds the result; the worktree is no longer needed.
+  if (recorder.state.status !== 'cancelled') {
+    // Finished or failed: the branch holds every green commit and the worktree sits at the last one, so it is no longer
+    // needed (a cancelled session keeps it to be resumed).
     if (
       await removeSessionWorktree(worktree.info).catch((err) => log.warn('could not remove the session worktree', { error: err }))
     )
