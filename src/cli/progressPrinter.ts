@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import { describeProjectProfile } from '../core/project/describeProfile';
 import { escapeTerminalText } from '../core/security/terminalText';
 import type { SupervisorEvent } from '../core/tdd/events';
 
@@ -23,6 +24,11 @@ function describeEvent(event: SupervisorEvent, verbose: boolean): string | undef
   switch (event.type) {
     case 'session_started':
       return `Session on branch ${event.branch} — kata '${event.kata}', ${event.provider} ${event.model}, up to ${event.maxCycles} cycles${event.resumedFromCycle ? `, resuming at cycle ${event.resumedFromCycle}` : ''}\n  workspace: ${event.workspace}`;
+    case 'project_profile': {
+      const { summary, origin } = describeProjectProfile(event.profile, { scaffolded: event.scaffolded });
+      const notes = event.profile.notes.map((n) => `\n  note: ${n}`).join('');
+      return `Project: ${summary} — ${origin}; change with --test-command, --test-pattern, --source-dir, --language or tdd-agent.json${notes}`;
+    }
     case 'cycle_started':
       return `Cycle ${event.cycle}`;
     case 'phase_changed':

@@ -173,6 +173,8 @@ export const SessionHeaderSchema = z.object({
   sandbox: z.optional(text),
   /** The `tddAgent.sandbox` setting the session was started with (`off`: nothing is confined). */
   sandboxMode: z.optional(z.enum(SANDBOX_MODES)),
+  /** One line about the project the session works in (language, runner and command, tests, source; where from), from `project_profile`. */
+  project: z.optional(text),
   /** Input and output tokens of this run (a resumed session's earlier tokens are only in `totals.tokens`). */
   usage: z.optional(TokenUsageSchema),
   /** The model's price when `tddAgent.modelPrices` knows it (absent: tokens only, no cost). */

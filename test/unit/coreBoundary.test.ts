@@ -27,6 +27,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
   replay: ['errors', 'llm'],
   audit: ['errors', 'llm', 'logging', 'security'],
   testRunners: ['errors', 'osSandbox', 'process'],
+  project: ['errors', 'testRunners'],
   // tools and their protocols
   control: ['logging', 'security', 'vocabulary'],
   sandbox: ['errors', 'vocabulary'],
@@ -61,6 +62,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
     'mcp',
     'osSandbox',
     'process',
+    'project',
     'sandbox',
     'security',
     'testRunners',

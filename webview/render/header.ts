@@ -1,4 +1,4 @@
-/** The session header: kata, status, model/provider/branch, the sandbox in use, cycle progress, totals and — once ended — the session's buttons. */
+/** The session header: kata, status, model/provider/branch, the sandbox in use, the project, cycle progress, totals and — once ended — the session's buttons. */
 import { estimatedCost, type SessionHeader } from '../../src/shared/panelProtocol';
 import { h } from '../dom';
 import { formatCost, formatCount, PHASE_LABELS, STATUS_LABELS } from '../format';
@@ -42,6 +42,17 @@ function renderSandbox(session: SessionHeader): HTMLElement | null {
   );
 }
 
+/** The line saying which project the session works in (language, runner and command, tests, source; where from). */
+function renderProject(session: SessionHeader): HTMLElement | null {
+  if (!session.project) return null;
+  return h(
+    'p',
+    { class: 'session-sandbox session-project', id: 'session-project', title: session.project },
+    icon('file'),
+    h('span', {}, h('strong', {}, 'Project: '), session.project),
+  );
+}
+
 /** Renders the header of a session; `actions` (the ended session's buttons) go at its end. */
 export function renderSessionHeader(session: SessionHeader, actions: HTMLElement | null = null): HTMLElement {
   const { totals } = session;
@@ -64,6 +75,7 @@ export function renderSessionHeader(session: SessionHeader, actions: HTMLElement
       meta('Branch', session.branch ?? '—', 'mono'),
     ),
     renderSandbox(session),
+    renderProject(session),
     h(
       'div',
       { class: 'session-progress' },

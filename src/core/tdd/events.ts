@@ -1,4 +1,5 @@
 import type { ErrorInfo } from '../errors/agentError';
+import type { ProjectProfile } from '../project/projectProfile';
 import type { ApprovalOutcome } from '../vocabulary';
 import type { TestRunStatus } from '../testRunners/types';
 import type { CycleOutcome, Phase, PhaseOutcome, Role, SessionStatus } from './sessionVocabulary';
@@ -51,6 +52,13 @@ export type SupervisorEvent =
       resumedFromCycle?: number;
       /** Tokens the resumed session had already used (absent for a new session). */ resumedTokens?: number;
     }
+  /**
+   * The project the session works in, before the first turn: language, package manager or interpreter, test runner
+   * and the command that runs, test file patterns, source and test folders, and where each came from
+   * (`profile.fields`). `scaffolded`: the folder had no manifest and the session wrote a minimal project;
+   * `task`: the session runs a task given in plain words rather than a kata file.
+   */
+  | { type: 'project_profile'; profile: ProjectProfile; scaffolded: boolean; task: boolean }
   | { type: 'cycle_started'; cycle: number }
   | { type: 'phase_changed'; cycle: number; phase: Phase; role?: Role; attempt: number; hint?: string }
   | { type: 'model_called'; cycle: number; role: Role; promptTokens: number; completionTokens: number; latencyMs: number }

@@ -7,6 +7,7 @@
  * with the action, so the module is unit-tested on its own and replayable.
  */
 import type { ApprovalRequestMessage } from '../../core/control/messages';
+import { describeProjectProfile } from '../../core/project/describeProfile';
 import { redactSecrets, redactValue } from '../../core/security/redact';
 import type { PhaseOutcome as CorePhaseOutcome, CycleOutcome as CoreCycleOutcome, SupervisorEvent } from '../../core/tdd/events';
 import type {
@@ -44,6 +45,8 @@ export const MAX_TEST_EXCERPT_CHARS = 1200;
 export const MAX_SUMMARY_CHARS = 2000;
 /** Longest text of one role message kept in the history (the rest is cut with a marker). */
 export const MAX_MESSAGE_CHARS = 8000;
+/** Longest project line in the session header. */
+export const MAX_PROJECT_CHARS = 600;
 
 /** Everything that changes the panel. `at` is the host's clock (epoch ms) when it happened. */
 export type PanelAction =
@@ -199,6 +202,11 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
         actions: event.resumedFromCycle ? state.actions : [],
         approvals: [],
       };
+    case 'project_profile': {
+      // One compact line under the header: the project the session works in, and where that came from.
+      const { summary, origin } = describeProjectProfile(event.profile, { scaffolded: event.scaffolded });
+      return withSession(state, (s) => ({ ...s, project: clip(redactSecrets(`${summary} — ${origin}`), MAX_PROJECT_CHARS) }));
+    }
     case 'cycle_started':
       return withSession(
         {

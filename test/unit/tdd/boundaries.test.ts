@@ -85,4 +85,39 @@ describe('role boundaries', () => {
     assert.match(text, /- The Implementer may not change test files/);
     assert.equal(describeViolations([]), '');
   });
+
+  it('with the profile’s patterns, tests beside the code are tests and the code beside them is not (test_dir: src)', () => {
+    const vitest = { testDir: 'src', sourceDir: 'src', testFilePatterns: ['src/**/*.test.ts'] };
+    assert.ok(isTestFile('src/slug.test.ts', vitest));
+    assert.ok(isTestFile('src/deep/slug.test.ts', vitest));
+    assert.ok(!isTestFile('src/index.ts', vitest), 'the test folder is the source folder: it makes nothing a test');
+    assert.ok(!isTestFile('src/testing/helpers.ts', vitest));
+    assert.deepEqual(checkRoleBoundary('implementer', [{ path: 'src/index.ts', change: 'modified' }], { kata: vitest }), []);
+    assert.equal(
+      checkRoleBoundary('implementer', [{ path: 'src/index.test.ts', change: 'modified' }], { kata: vitest })[0]?.rule,
+      'implementer_changed_tests',
+    );
+    const [tester] = checkRoleBoundary('tester', [{ path: 'test/slug.test.ts', change: 'added' }], { kata: vitest });
+    assert.equal(tester?.rule, 'tester_changed_production', 'the patterns decide: vitest would not run test/slug.test.ts');
+    assert.match(tester!.message, /\(production code\) was added\. Test files are those matching src\/\*\*\/\*\.test\.ts\./);
+  });
+
+  it('without patterns, a kata whose test_dir is its source_dir no longer makes every source file a test', () => {
+    assert.ok(!isTestFile('src/index.ts', { testDir: 'src', sourceDir: 'src' }));
+    assert.ok(isTestFile('src/index.test.ts', { testDir: 'src', sourceDir: 'src' }), 'the conventions still apply');
+    assert.ok(!isTestFile('src/pkg/mod.py', { testDir: 'src', sourceDir: 'src/pkg' }));
+    assert.ok(isTestFile('spec/a.js', { testDir: 'spec', sourceDir: '.' }), 'a source folder at the root overlaps nothing');
+  });
+
+  it('Python patterns: testpaths folders hold tests and their helpers; conftest.py always counts', () => {
+    const pytest = { testDir: 'tests', sourceDir: 'src/pkg', testFilePatterns: ['tests/**'] };
+    assert.ok(isTestFile('tests/test_keys.py', pytest));
+    assert.ok(isTestFile('tests/helpers.py', pytest));
+    assert.ok(isTestFile('src/pkg/conftest.py', pytest));
+    assert.ok(!isTestFile('src/pkg/keys.py', pytest));
+    const flat = { testDir: '.', sourceDir: '.', testFilePatterns: ['test_*.py', '*_test.py'] };
+    assert.ok(isTestFile('test_flat.py', flat));
+    assert.ok(!isTestFile('flat.py', flat));
+    assert.ok(!isTestFile('tests/data.json', flat), 'the patterns decide, not the folder name');
+  });
 });

@@ -2,7 +2,16 @@ import { strict as assert } from 'node:assert';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KataError, listBundledKatas, loadKata, parseKata, resolveKata } from '../../../src/core/tdd/kata';
+import {
+  KataError,
+  kataWithProfile,
+  listBundledKatas,
+  loadKata,
+  parseKata,
+  resolveKata,
+  taskKata,
+} from '../../../src/core/tdd/kata';
+import type { ProjectProfile } from '../../../src/core/project';
 
 const expectKataError = (fn: () => unknown, pattern: RegExp): void => {
   assert.throws(fn, (e: unknown) => {
@@ -66,6 +75,7 @@ describe('katas', () => {
         testDir: 'spec',
         maxCycles: 4,
         fileName: 'ww.md',
+        declared: { language: 'python', testCommand: 'python3 -m pytest -q', sourceDir: 'lib', testDir: 'spec' },
       },
     );
   });
@@ -122,5 +132,76 @@ describe('katas', () => {
       resolveKata('no-such-kata'),
       (e: unknown) => e instanceof KataError && /Bundled katas: bowling, fizzbuzz/.test(e.message),
     );
+  });
+
+  it('a sentence given as a kata name says it reads like a task', async () => {
+    await assert.rejects(resolveKata('Add a foreign_key helper'), (e: unknown) => {
+      assert.ok(e instanceof KataError);
+      assert.match(e.message, /No kata file 'Add a foreign_key helper'.* It reads like a task in plain words: run it as a task/);
+      assert.equal(e.details.looksLikeTask, true);
+      return true;
+    });
+    await assert.rejects(
+      resolveKata('Parse a/b paths'),
+      (e: unknown) => e instanceof KataError && e.details.looksLikeTask === true,
+    );
+    await assert.rejects(
+      resolveKata('no-such-kata'),
+      (e: unknown) => e instanceof KataError && e.details.looksLikeTask === undefined,
+    );
+  });
+
+  it('a task is a kata without a file: the sentence as title and description, a slug from its first words', () => {
+    const task = taskKata('Add a foreign_key helper that builds the SQL for a foreign key constraint');
+    assert.equal(task.title, 'Add a foreign_key helper that builds the SQL for a foreign key constraint');
+    assert.equal(task.slug, 'add-a-foreign-key-helper-that-builds', 'six words');
+    assert.equal(task.description, task.title);
+    assert.equal(task.task, true);
+    assert.equal(task.fileName, undefined);
+    assert.deepEqual(task.declared, {});
+    const withContext = taskKata({ text: '  Make it handle ON DELETE\nand ON UPDATE  ', context: 'Selected code:\n```\nx\n```' });
+    assert.equal(withContext.title, 'Make it handle ON DELETE');
+    assert.equal(withContext.description, 'Make it handle ON DELETE\nand ON UPDATE\n\nSelected code:\n```\nx\n```');
+    assert.equal(taskKata('!!!').slug, 'task');
+    assert.equal(taskKata('x'.repeat(300)).title.length, 200);
+    expectKataError(() => taskKata('   '), /The task is empty/);
+    expectKataError(() => taskKata('x '.repeat(3000)), /keep it under 4000/);
+  });
+
+  it('a kata fitted to a project takes its folders, patterns and language; a detected command stays unnamed', () => {
+    const kata = parseKata('# Slugs\n\nSlugify.');
+    const profile: ProjectProfile = {
+      root: '/r',
+      language: 'typescript',
+      languages: ['typescript'],
+      packageManager: 'pnpm',
+      testRunner: 'vitest',
+      testCommand: 'vitest run',
+      testFilePatterns: ['src/**/*.test.ts'],
+      sourceRoots: ['src', 'lib'],
+      testDir: 'src',
+      testsBesideSource: true,
+      manifests: ['package.json'],
+      readFrom: ['package.json'],
+      fields: {
+        language: 'detected',
+        packageManager: 'detected',
+        testRunner: 'detected',
+        testCommand: 'detected',
+        testFilePatterns: 'detected',
+        sourceRoots: 'detected',
+        testDir: 'detected',
+      },
+      notes: [],
+    };
+    const fitted = kataWithProfile(kata, profile);
+    assert.equal(fitted.language, 'typescript');
+    assert.equal(fitted.sourceDir, 'src');
+    assert.equal(fitted.testDir, 'src');
+    assert.deepEqual(fitted.testFilePatterns, ['src/**/*.test.ts']);
+    assert.equal(fitted.testCommand, undefined, 'the repository’s own script is found again by the runner');
+    assert.equal(fitted.project, profile);
+    const named = kataWithProfile(kata, { ...profile, fields: { ...profile.fields, testCommand: 'flag' } });
+    assert.equal(named.testCommand, 'vitest run');
   });
 });

@@ -1,6 +1,5 @@
 import type { ChangedFile } from '../git/changedFiles';
-import type { Kata } from '../kata/kataSchema';
-import { isTestFile } from './isTestFile';
+import { isTestFile, type TestFileRules } from './isTestFile';
 
 /** The three TDD roles. */
 export type TddRole = 'tester' | 'implementer' | 'refactorer';
@@ -27,8 +26,8 @@ export interface BoundaryViolation {
 export interface BoundaryTestCounts {
   testsBefore?: number;
   testsAfter?: number;
-  /** To recognise test files by the kata's test_dir. */
-  kata?: Pick<Kata, 'testDir'>;
+  /** To recognise test files: the kata's test_dir and source_dir, and the project profile's test file patterns. */
+  kata?: TestFileRules;
 }
 
 const ROLE_NAME: Record<TddRole, string> = { tester: 'Tester', implementer: 'Implementer', refactorer: 'Refactorer' };
@@ -52,10 +51,12 @@ export function checkRoleBoundary(
   for (const change of changes) {
     const test = isTestFile(change.path, counts.kata);
     if (role === 'tester' && !test) {
+      const patterns = counts.kata?.testFilePatterns;
+      const which = patterns?.length ? ` Test files are those matching ${patterns.join(', ')}.` : '';
       violations.push({
         rule: 'tester_changed_production',
         path: change.path,
-        message: `The ${who} may only change test files, but ${change.path} (production code) was ${change.change}. Write the failing test only; the Implementer writes the code.`,
+        message: `The ${who} may only change test files, but ${change.path} (production code) was ${change.change}.${which} Write the failing test only; the Implementer writes the code.`,
       });
     } else if (role === 'implementer' && test) {
       violations.push({

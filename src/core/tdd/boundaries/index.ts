@@ -1,5 +1,5 @@
 /** Role boundaries of the TDD cycle, checked from the diff. */
-export { isTestFile } from './isTestFile';
+export { isTestFile, type TestFileRules } from './isTestFile';
 export {
   checkRoleBoundary,
   describeViolations,

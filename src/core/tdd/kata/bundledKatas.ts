@@ -51,13 +51,15 @@ export async function resolveKata(
   pathOrSlug: string,
   options: { language?: KataLanguage; startDir?: string } = {},
 ): Promise<Kata> {
-  if (existsSync(pathOrSlug) || /[\\/]|\.md$/i.test(pathOrSlug)) return loadKata(pathOrSlug, options);
+  // "Add a foreign_key helper" is no file name: a sentence is a task, which runs without a kata file.
+  const sentence = /\s/.test(pathOrSlug.trim()) && !/\.md$/i.test(pathOrSlug.trim()) && !existsSync(pathOrSlug);
+  if (!sentence && (existsSync(pathOrSlug) || /[\\/]|\.md$/i.test(pathOrSlug))) return loadKata(pathOrSlug, options);
   const bundled = listBundledKatas(options.startDir);
   const match = bundled.find((k) => k.slug === pathOrSlug.toLowerCase());
   if (!match) {
     throw new KataError(
-      `No kata file '${pathOrSlug}' and no bundled kata with that name. Bundled katas: ${bundled.map((k) => k.slug).join(', ') || '(none found)'}.`,
-      { kata: pathOrSlug, bundled: bundled.map((k) => k.slug) },
+      `No kata file '${pathOrSlug}' and no bundled kata with that name. Bundled katas: ${bundled.map((k) => k.slug).join(', ') || '(none found)'}.${sentence ? ' It reads like a task in plain words: run it as a task instead of a kata.' : ''}`,
+      { kata: pathOrSlug, bundled: bundled.map((k) => k.slug), ...(sentence ? { looksLikeTask: true } : {}) },
     );
   }
   return loadKata(match.path, options);

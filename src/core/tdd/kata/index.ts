@@ -12,3 +12,5 @@ export {
   type LanguageDefaults,
 } from './languageDefaults';
 export { KataError } from './errors';
+export { taskKata, MAX_TASK_CHARS, type TaskSpec } from './taskKata';
+export { kataWithProfile } from './kataProfile';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ProjectProfile, ProjectSettings } from '../../project/projectProfile';
 import { KATA_LANGUAGES, type KataLanguage } from './languageDefaults';
 
 /** A workspace-relative folder: no absolute path, no `..`, not inside `.git` or `.tdd`. */
@@ -51,4 +52,18 @@ export interface Kata {
   maxCycles?: number;
   /** The file it came from, when loaded from disk. */
   fileName?: string;
+  /**
+   * What the front matter itself names (`language`, `test_command`, `source_dir`, `test_dir`), apart from the
+   * defaults filled in above: the project profile lets these win over what it detects, and only these.
+   */
+  declared?: ProjectSettings;
+  /** True for a task given in plain words (no kata file): see `taskKata`. */
+  task?: boolean;
+  /**
+   * Globs of the test files (from the project profile): the role boundaries tell test code from production code
+   * by them. Absent: by the usual conventions and `testDir`.
+   */
+  testFilePatterns?: string[];
+  /** The project profile the session resolved for this kata (see `kataWithProfile`). */
+  project?: ProjectProfile;
 }

@@ -91,6 +91,12 @@ export function parseKata(markdown: string, options: ParseKataOptions = {}): Kat
   const language = options.language ?? front.language ?? DEFAULT_KATA_LANGUAGE;
   const ownFields = !options.language || !front.language || front.language === options.language;
   const defaults = LANGUAGE_DEFAULTS[language];
+  const declared = {
+    ...(front.language && ownFields ? { language: front.language } : {}),
+    ...(ownFields && front.test_command ? { testCommand: front.test_command } : {}),
+    ...(ownFields && front.source_dir ? { sourceDir: front.source_dir } : {}),
+    ...(ownFields && front.test_dir ? { testDir: front.test_dir } : {}),
+  };
   return {
     title,
     slug: front.slug ?? slugify(stem ?? title),
@@ -101,5 +107,6 @@ export function parseKata(markdown: string, options: ParseKataOptions = {}): Kat
     testDir: (ownFields ? front.test_dir : undefined) ?? defaults.testDir,
     maxCycles: front.max_cycles,
     fileName: options.fileName,
+    declared,
   };
 }

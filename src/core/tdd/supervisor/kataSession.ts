@@ -24,7 +24,8 @@ import {
   SessionWorktree,
   type PersonRepository,
 } from '../git';
-import { resolveKata, type Kata, type KataLanguage } from '../kata';
+import type { ProjectOverrides } from '../../project/projectProfile';
+import { type Kata, type KataLanguage, type TaskSpec } from '../kata';
 import { createAgentRoleRunners } from '../roles/agentRoleRunner';
 import type { RoleRunners } from '../roles/roleRunner';
 import { CycleLoop, type LoopGit } from './cycleLoop';
@@ -32,7 +33,7 @@ import { ApprovedProtectedWrites } from './protectedChanges';
 import { connectSessionMcpServers } from './sessionMcpServers';
 import type { SessionSummary } from './sessionSummary';
 import { installDependencies, sessionManifests } from './installDependencies';
-import { prepareProject } from './workspaceSetup';
+import { prepareProject, projectProfileEvent, projectRunnerOptions, resolveSessionKata } from './workspaceSetup';
 import { SessionStore } from '../session/sessionStore';
 import { findResumableSession } from '../session/findSession';
 import { SessionLock } from '../session/sessionLock';
@@ -47,10 +48,14 @@ export interface KataSessionOptions {
    * passed (created if missing). The session never changes its working tree, index, HEAD or stash.
    */
   workspace: string;
-  /** A kata markdown file, or the slug of a bundled kata (e.g. `fizzbuzz`). */
-  kataPath: string;
-  /** Overrides the kata's language. */
+  /** A kata markdown file, or the slug of a bundled kata (e.g. `fizzbuzz`); not needed with `task`. */
+  kataPath?: string;
+  /** A task in plain words instead of a kata file: a kata whose title and description are the sentence. */
+  task?: string | TaskSpec;
+  /** Overrides the kata's language (and the project's). */
   language?: KataLanguage;
+  /** The person's choices about the project (flags, settings): stronger than tdd-agent.json, the kata and detection. */
+  project?: ProjectOverrides;
   /** The model client the roles call. */
   llm: LlmClient;
   /** The model the person configured (it wins over the model named in a role's config). */
@@ -216,7 +221,7 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
     }
   };
 
-  const kata: Kata = await resolveKata(options.kataPath, { language: options.language });
+  const kata: Kata = await resolveSessionKata(options);
   const checked = await preflight(options, kata, signal);
 
   const { repo, created } = await openRepository(checked.workspace);
@@ -292,11 +297,12 @@ async function runInWorktree(
         sandbox: sandbox.kind,
       });
   let mcpHub: McpHub | undefined;
+  let scaffolded = false;
   try {
     await recorder.save();
     if (checked.resumed) {
       await worktree.rollbackToHead(); // a stop or crash may have left a half-done phase behind
-    } else if (await prepareProject(dir, kata)) {
+    } else if ((scaffolded = await prepareProject(dir, kata))) {
       await worktree.commitAll(`chore: scaffold a ${kata.language} project for ${kata.title}`);
     }
     // Before any agent turn, so package.json is the scaffold's or the person's; node_modules is git-ignored.
@@ -309,7 +315,7 @@ async function runInWorktree(
     });
 
     const testRunner: TestRunner = await detectTestRunner(dir, {
-      testCommand: kata.testCommand,
+      ...projectRunnerOptions(kata, dir, scaffolded),
       timeoutMs: testTimeoutMs,
       sandbox,
     });
@@ -359,6 +365,8 @@ async function runInWorktree(
       resumedFromCycle: checked.resumed ? firstCycle : undefined,
       resumedTokens: checked.resumed ? checked.resumed.metrics.tokens.total : undefined,
     });
+    const profileEvent = projectProfileEvent(kata, testRunner, scaffolded);
+    if (profileEvent) emit(profileEvent);
     const result = await new CycleLoop({
       workspaceRoot: dir,
       kata,

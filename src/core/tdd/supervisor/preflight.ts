@@ -1,19 +1,30 @@
 import { access, constants, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, isAbsolute, join, sep } from 'node:path';
+import { basename, delimiter, isAbsolute, join, sep } from 'node:path';
 import type { ControlProtocol } from '../../control/controlProtocol';
 import { AgentError } from '../../errors/agentError';
 import type { LlmClient } from '../../llm/types';
 import { runProcess } from '../../process/runProcess';
 import { ApprovalPolicy, type ApprovalPolicyConfig } from '../../tools/approvalPolicy';
+import type { FieldSource } from '../../project/projectProfile';
 import { bundledKatasDir, type Kata } from '../kata';
 
-/** The first program a shell command line runs (after `VAR=value` assignments). */
+/** Where a test command came from, in a preflight message. */
+const SOURCE_WORDS: Record<FieldSource, string> = {
+  default: 'the defaults',
+  detected: "the project's files",
+  kata: 'the kata',
+  'tdd-agent.json': 'tdd-agent.json',
+  setting: 'the settings',
+  flag: 'the command line',
+};
+
+/** The first program a shell command line runs (after `VAR=value` assignments); a quoted path is unquoted. */
 export function commandProgram(command: string): string | undefined {
-  return command
-    .trim()
-    .split(/\s+/)
-    .find((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word));
+  const trimmed = command.trim();
+  const quoted = /^'([^']*)'|^"([^"\\$`]*)"/.exec(trimmed);
+  if (quoted) return quoted[1] ?? quoted[2];
+  return trimmed.split(/\s+/).find((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word));
 }
 
 /** What the scaffold's projects run (TypeScript through npm: tsx is installed into the session worktree). */
@@ -45,26 +56,39 @@ async function onPath(program: string, env: NodeJS.ProcessEnv): Promise<string |
 }
 
 /**
+ * The command whose program the preflight looks for. A JavaScript or TypeScript project's own test script (and the
+ * scaffold's) runs programs its install provides (`vitest`, `tsx` from node_modules/.bin), so only Node.js (and npm
+ * for TypeScript) must be there; a command someone named, and a Python command, is checked as it is.
+ */
+function preflightCommand(kata: Kata): string {
+  const profile = kata.project;
+  if (!profile) return kata.testCommand ?? DEFAULT_TEST_COMMANDS[kata.language];
+  if (kata.language !== 'python' && profile.manifests.includes('package.json') && kata.testCommand) return 'node';
+  return kata.testCommand ?? (kata.language === 'python' ? profile.testCommand : DEFAULT_TEST_COMMANDS[kata.language]);
+}
+
+/**
  * Checks that the kata's tests can run here before anything is created: the test command's program is
- * on PATH, and for Python that pytest imports. Run from the OS temp folder, so nothing in the person's
- * repository (a `pytest.py`, say) runs.
+ * on PATH, and for Python that pytest imports (with the project's interpreter). Run from the OS temp folder, so
+ * nothing in the person's repository (a `pytest.py`, say) runs.
  */
 export async function checkTestRunner(kata: Kata, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const command = kata.testCommand ?? DEFAULT_TEST_COMMANDS[kata.language];
+  const command = preflightCommand(kata);
   const program = commandProgram(command);
+  const from = kata.project ? ` (test command from ${SOURCE_WORDS[kata.project.fields.testCommand]})` : '';
   if (program && !(await onPath(program, env))) {
     throw new AgentError(
       'CONFIG',
-      `The kata's tests run with '${command}', but '${program}' is not installed or not on PATH. Install it, then start again.`,
+      `The tests run with '${command}'${from}, but '${program}' is not installed or not on PATH. Install it, or name another test command (testCommand in tdd-agent.json), then start again.`,
       { command, program },
     );
   }
-  if (kata.language === 'python' && /\bpytest\b/.test(command) && program && /^python/.test(program)) {
+  if (kata.language === 'python' && /\bpytest\b/.test(command) && program && /^python/.test(basename(program))) {
     const probe = await runProcess({ cwd: tmpdir(), command: program, args: ['-c', 'import pytest'], env, timeoutMs: 20_000 });
     if (probe.exitCode !== 0) {
       throw new AgentError(
         'CONFIG',
-        `pytest is not installed for ${program} (python3 -m pip install pytest), and the kata's tests need it.`,
+        `pytest is not installed for ${program} (${program} -m pip install pytest), and the tests need it.`,
         { command, program },
       );
     }
@@ -93,7 +117,8 @@ export async function approveKataCommands(
   kata: Kata,
   options: { policy?: ApprovalPolicyConfig; control?: ControlProtocol; signal?: AbortSignal },
 ): Promise<void> {
-  if (!kata.testCommand || (await isBundledKata(kata))) return;
+  // Only a kata file's own command: a person's flag or setting, and the repository's tdd-agent.json, are the person's.
+  if (!kata.testCommand || (kata.project && kata.project.fields.testCommand !== 'kata') || (await isBundledKata(kata))) return;
   const verdict = new ApprovalPolicy(options.policy ?? {}).decideLevel('HIGH');
   if (verdict.rule === 'allow') return;
   const refuse = (why: string): never => {

@@ -1,0 +1,260 @@
+import { resolve } from 'node:path';
+import { identifyRunner } from '../testRunners/runnerKinds';
+import { readNodeProject, type NodeProjectFacts } from './nodeProject';
+import { normalizeFolder, readProjectConfig, PROJECT_CONFIG_FILE } from './projectConfigFile';
+import { isProjectFolder, projectFiles } from './projectFiles';
+import {
+  PROFILE_FIELDS,
+  type FieldSource,
+  type ProfileField,
+  type ProjectLanguage,
+  type ProjectOverrides,
+  type ProjectProfile,
+  type ProjectSettings,
+} from './projectProfile';
+import { pythonEnvironment, readPythonProject, type PythonProjectFacts } from './pythonProject';
+import { commonPatternFolder, DEFAULT_TEST_PATTERNS, matchesTestPattern } from './testFilePatterns';
+
+/** Options of {@link resolveProjectProfile}. */
+export interface ResolveProfileOptions {
+  /** The environment (`VIRTUAL_ENV`); default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** What the kata's front matter names (weaker than `tdd-agent.json`, stronger than detection). */
+  kata?: ProjectSettings;
+  /** What a person gave for this session: flags, settings (strongest; a flag beats a setting). */
+  overrides?: ProjectOverrides | ProjectOverrides[];
+  /** Read `tdd-agent.json` (default true). */
+  readConfigFile?: boolean;
+}
+
+/** Where code and tests go when nothing says: `src/` + `test/` (JavaScript, TypeScript), `src/` + `tests/` (Python). */
+const DEFAULT_FOLDERS: Record<ProjectLanguage, { sourceDir: string; testDir: string }> = {
+  javascript: { sourceDir: 'src', testDir: 'test' },
+  typescript: { sourceDir: 'src', testDir: 'test' },
+  python: { sourceDir: 'src', testDir: 'tests' },
+};
+
+/** A path as a shell word: unchanged when it needs no quoting, else in single quotes. */
+export function shellWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** True when folder `inner` is `outer` or inside it (`.` holds everything). */
+function within(inner: string, outer: string): boolean {
+  return outer === '.' || inner === outer || inner.startsWith(`${outer}/`);
+}
+
+/** True when tests in `testDir` sit beside the code of `sourceRoots` rather than in a folder of their own. */
+export function testsBesideSource(testDir: string, sourceRoots: readonly string[]): boolean {
+  if (testDir === '.') return true;
+  return sourceRoots.some((s) => (s !== '.' && within(testDir, s)) || within(s, testDir));
+}
+
+/** One layer of values with its source, strongest first. */
+interface Layer {
+  source: FieldSource;
+  values: ProjectSettings;
+}
+
+/** The primary language of what was found: a JavaScript project with tests, else Python, else JavaScript. */
+function detectedLanguage(node?: NodeProjectFacts, python?: PythonProjectFacts): ProjectLanguage | undefined {
+  if (node && (node.command || !python)) return node.typescript ? 'typescript' : 'javascript';
+  if (python) return 'python';
+  return undefined;
+}
+
+/** The home folder of a test file: the source root it sits in, else its first folder, else the root. */
+function testHome(path: string, sourceRoots: readonly string[]): string {
+  const root = sourceRoots.find((s) => s !== '.' && within(path, s));
+  if (root) return root;
+  const slash = path.indexOf('/');
+  return slash < 0 ? '.' : path.slice(0, slash);
+}
+
+/** The most frequent value (the first one on a tie). */
+function mostCommon(values: readonly string[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best: string | undefined;
+  for (const [v, n] of counts) if (best === undefined || n > counts.get(best)!) best = v;
+  return best;
+}
+
+/**
+ * The project profile of `root`, from the repository only: manifests, lockfiles, runner configuration and where
+ * test files already are (no `tdd-agent.json`, kata or flags: see {@link resolveProjectProfile}). A folder without a
+ * manifest gets the defaults of a new project. A package.json that is not JSON is a CONFIG AgentError.
+ */
+export async function detectProjectProfile(root: string, options: { env?: NodeJS.ProcessEnv } = {}): Promise<ProjectProfile> {
+  return resolveProjectProfile(root, { env: options.env, readConfigFile: false });
+}
+
+/**
+ * The project profile of `root` with every source applied, strongest first: flag > setting > `tdd-agent.json` >
+ * kata > detected > default. `fields` says where each value came from. A layer that names another language
+ * than the one chosen contributes nothing else (its command and folders are for that other language).
+ * `tdd-agent.json` that is invalid is a CONFIG AgentError naming the file and field.
+ */
+export async function resolveProjectProfile(root: string, options: ResolveProfileOptions = {}): Promise<ProjectProfile> {
+  const absRoot = resolve(root);
+  const env = options.env ?? process.env;
+  const [node, python, config] = await Promise.all([
+    readNodeProject(absRoot),
+    readPythonProject(absRoot, env),
+    options.readConfigFile === false ? Promise.resolve(undefined) : readProjectConfig(absRoot),
+  ]);
+
+  const overrides = [options.overrides ?? []].flat();
+  const layers: Layer[] = [
+    ...overrides.filter((o) => (o.source ?? 'flag') === 'flag').map((values) => ({ source: 'flag' as const, values })),
+    ...overrides.filter((o) => o.source === 'setting').map((values) => ({ source: 'setting' as const, values })),
+    ...(config ? [{ source: 'tdd-agent.json' as const, values: config }] : []),
+    ...(options.kata ? [{ source: 'kata' as const, values: options.kata }] : []),
+  ];
+  const fields = Object.fromEntries(PROFILE_FIELDS.map((f) => [f, 'default'])) as Record<ProfileField, FieldSource>;
+  const notes: string[] = [];
+
+  // Language first: it decides which of the repository's facts and which layers' other fields apply.
+  const languageLayer = layers.find((l) => l.values.language !== undefined);
+  const detected = detectedLanguage(node, python);
+  const language: ProjectLanguage = languageLayer?.values.language ?? detected ?? 'javascript';
+  fields.language = languageLayer?.source ?? (detected ? 'detected' : 'default');
+  const applicable = layers.filter((l) => l.values.language === undefined || l.values.language === language);
+  const pick = <K extends keyof ProjectSettings>(
+    key: K,
+  ): { value: NonNullable<ProjectSettings[K]>; source: FieldSource } | undefined => {
+    const layer = applicable.find((l) => l.values[key] !== undefined);
+    return layer ? { value: layer.values[key]!, source: layer.source } : undefined;
+  };
+
+  const jsLike = language !== 'python';
+  const nodeFacts = jsLike ? node : undefined;
+  const pythonFacts = jsLike ? undefined : python;
+  const manifests = [...(node ? ['package.json'] : []), ...(python?.manifests ?? [])];
+  const languages: ProjectLanguage[] = [
+    ...(node ? [node.typescript ? 'typescript' : 'javascript'] : []),
+    ...(python ? ['python'] : []),
+  ] as ProjectLanguage[];
+  if (manifests.length > 0 && !languages.includes(language) && !(language === 'javascript' && languages.includes('typescript')))
+    notes.push(
+      `The session works in ${language}, but the repository's manifests (${manifests.join(', ')}) are for ${languages.join(' and ')}: check the test command.`,
+    );
+
+  // Package manager or interpreter.
+  const packageManager = jsLike ? (nodeFacts?.packageManager ?? 'npm') : undefined;
+  fields.packageManager = nodeFacts?.packageManagerFrom ? 'detected' : 'default';
+  const pythonEnv = jsLike ? undefined : (pythonFacts?.python ?? (await pythonEnvironment(absRoot, env)));
+
+  // Test command and runner.
+  const command = pick('testCommand');
+  let testCommand: string;
+  if (command) {
+    testCommand = command.value;
+    fields.testCommand = command.source;
+  } else if (nodeFacts?.command) {
+    testCommand = nodeFacts.command;
+    fields.testCommand = 'detected';
+  } else if (pythonEnv) {
+    testCommand = `${shellWord(pythonEnv.interpreter)} -m pytest`;
+    fields.testCommand = pythonFacts ? 'detected' : 'default';
+  } else {
+    const tsx = language === 'typescript' && nodeFacts && 'tsx' in nodeFacts.dependencies;
+    testCommand = tsx ? 'tsx --test' : language === 'typescript' && !nodeFacts ? 'npm test' : 'node --test';
+    if (nodeFacts)
+      notes.push(
+        `package.json names no test runner: the tests run with '${testCommand}'. Add a test script, or pass --test-command (or set testCommand in ${PROJECT_CONFIG_FILE}).`,
+      );
+  }
+  const testRunner = identifyRunner(testCommand, nodeFacts?.dependencies ?? {});
+  fields.testRunner = fields.testCommand;
+
+  // Where the code is.
+  const sourceDir = pick('sourceDir');
+  let sourceRoots: string[];
+  if (sourceDir) {
+    sourceRoots = [normalizeFolder(sourceDir.value)];
+    fields.sourceRoots = sourceDir.source;
+  } else if (pythonFacts) {
+    sourceRoots = pythonFacts.packages.length > 0 ? pythonFacts.packages : [pythonFacts.layout === 'src' ? 'src' : '.'];
+    fields.sourceRoots = 'detected';
+  } else if (nodeFacts) {
+    sourceRoots = [(await isProjectFolder(absRoot, 'src')) ? 'src' : (await isProjectFolder(absRoot, 'lib')) ? 'lib' : '.'];
+    fields.sourceRoots = 'detected';
+  } else {
+    sourceRoots = [DEFAULT_FOLDERS[language].sourceDir];
+  }
+
+  // Which files are tests.
+  const patternsGiven = pick('testFilePatterns');
+  let testFilePatterns: string[];
+  if (patternsGiven) {
+    testFilePatterns = [...patternsGiven.value];
+    fields.testFilePatterns = patternsGiven.source;
+  } else if (nodeFacts?.patterns) {
+    testFilePatterns = [...nodeFacts.patterns];
+    fields.testFilePatterns = 'detected';
+  } else if (pythonFacts?.testpaths) {
+    testFilePatterns = pythonFacts.testpaths.map((p) => (p === '.' ? '**' : `${p}/**`));
+    fields.testFilePatterns = 'detected';
+  } else if (pythonFacts?.pythonFiles) {
+    testFilePatterns = [...pythonFacts.pythonFiles];
+    fields.testFilePatterns = 'detected';
+  } else {
+    testFilePatterns = [...DEFAULT_TEST_PATTERNS[language]];
+  }
+
+  // Where new tests go: as given, else where the tests already are, else where the runner looks, else a test folder.
+  const testDirGiven = pick('testDir');
+  let testDir: string;
+  if (testDirGiven) {
+    testDir = normalizeFolder(testDirGiven.value);
+    fields.testDir = testDirGiven.source;
+  } else {
+    const existing =
+      manifests.length > 0 ? (await projectFiles(absRoot)).filter((f) => matchesTestPattern(f, testFilePatterns)) : [];
+    const home = mostCommon(existing.map((f) => testHome(f, sourceRoots)));
+    const folder = async (names: string[]): Promise<string | undefined> => {
+      for (const name of names) if (await isProjectFolder(absRoot, name)) return name;
+      return undefined;
+    };
+    const found =
+      home ??
+      pythonFacts?.testpaths?.[0] ??
+      commonPatternFolder(testFilePatterns) ??
+      (manifests.length > 0 ? await folder(jsLike ? ['test', 'tests', '__tests__'] : ['tests', 'test']) : undefined);
+    testDir = found ?? DEFAULT_FOLDERS[language].testDir;
+    fields.testDir = found !== undefined ? 'detected' : 'default';
+  }
+  const beside = testsBesideSource(testDir, sourceRoots);
+  const explicitTestDir = fields.testDir !== 'detected' && fields.testDir !== 'default';
+  const explicitPatterns = fields.testFilePatterns !== 'detected' && fields.testFilePatterns !== 'default';
+  // A test folder of its own holds test support code too (helpers, fixtures): all of it counts as tests.
+  const knownTestDir = explicitTestDir || fields.testDir === 'detected' || manifests.length === 0;
+  if (!beside && knownTestDir && (explicitTestDir || !explicitPatterns) && !testFilePatterns.includes(`${testDir}/**`))
+    testFilePatterns.push(`${testDir}/**`);
+
+  const readFrom = [
+    ...manifests,
+    ...(nodeFacts?.configFiles ?? []),
+    ...(pythonFacts?.pytestConfig && !manifests.includes(pythonFacts.pytestConfig) ? [pythonFacts.pytestConfig] : []),
+    ...(config ? [PROJECT_CONFIG_FILE] : []),
+  ];
+  notes.push(...(nodeFacts?.notes ?? []), ...(pythonFacts?.notes ?? []));
+  return {
+    root: absRoot,
+    language,
+    languages,
+    ...(packageManager ? { packageManager } : {}),
+    ...(pythonEnv ? { python: pythonEnv } : {}),
+    testRunner,
+    testCommand,
+    testFilePatterns,
+    sourceRoots,
+    testDir,
+    testsBesideSource: beside,
+    manifests,
+    readFrom: [...new Set(readFrom)],
+    fields,
+    notes,
+  };
+}

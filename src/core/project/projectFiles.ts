@@ -1,0 +1,73 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { SKIPPED_DIRS } from '../testRunners/testFiles';
+
+/** Largest file the profile reads (a manifest or a runner configuration is far smaller). */
+const MAX_FILE_BYTES = 1024 * 1024;
+
+/** A file's text, or undefined when it does not exist, is not a regular file or is over 1 MiB. */
+export async function readProjectFile(root: string, path: string): Promise<string | undefined> {
+  const file = join(root, path);
+  try {
+    const info = await stat(file);
+    if (!info.isFile() || info.size > MAX_FILE_BYTES) return undefined;
+    return await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `path` (relative to `root`) is a folder. */
+export async function isProjectFolder(root: string, path: string): Promise<boolean> {
+  try {
+    return (await stat(join(root, path))).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The names in a folder (empty when it does not exist or cannot be read). */
+export async function folderEntries(root: string, path = '.'): Promise<string[]> {
+  return readdir(join(root, path)).catch(() => [] as string[]);
+}
+
+/**
+ * Files of the project (relative, forward slashes), skipping dependencies, caches, build output and hidden
+ * folders, at most `limit` files and 8 folders deep: enough to see where tests live, never a full scan of a
+ * large repository.
+ */
+export async function projectFiles(root: string, limit = 2000): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    if (found.length >= limit || depth > 8) return;
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of entries) {
+      if (found.length >= limit) return;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith('.') && !entry.name.endsWith('.egg-info'))
+          await walk(path, depth + 1);
+      } else if (entry.isFile()) {
+        found.push(relative(root, path).split(sep).join('/'));
+      }
+    }
+  };
+  await walk(root, 0);
+  return found;
+}
+
+/** True when `name` (a file at the root) is a manifest: `package.json`, `pyproject.toml`, `setup.cfg`, `setup.py`, `requirements*.txt`. */
+export function isManifestName(name: string): boolean {
+  return /^(package\.json|pyproject\.toml|setup\.cfg|setup\.py|requirements.*\.txt)$/.test(name);
+}
+
+/** The manifests at the root of `root`, sorted: a folder with one is a project, and never gets a scaffold. */
+export async function projectManifests(root: string): Promise<string[]> {
+  return (await folderEntries(root)).filter(isManifestName).sort();
+}
