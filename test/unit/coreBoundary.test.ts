@@ -26,7 +26,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
   metrics: ['llm'],
   replay: ['errors', 'llm'],
   audit: ['errors', 'llm', 'logging', 'security'],
-  testRunners: ['errors', 'osSandbox', 'process'],
+  testRunners: ['errors', 'logging', 'osSandbox', 'process', 'sandbox'],
   project: ['errors', 'testRunners'],
   // tools and their protocols
   control: ['logging', 'security', 'vocabulary'],

@@ -1,4 +1,6 @@
+import { realpath } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
+import { getLogger } from '../logging/logger';
 import type { ProcessSandbox } from '../osSandbox/types';
 import { runProcess, type RunProcessResult } from '../process/runProcess';
 import {
@@ -11,8 +13,12 @@ import {
 import type { TestCounts } from './parsers/testCounts';
 import { parserFor, type RunnerKind } from './runnerKinds';
 import { findTestFiles } from './testFiles';
+import { collectReport, prepareReport, withoutReportLines, type PreparedReport } from './reports/runReport';
+import type { ParsedReport } from './reports/reportedTest';
 import { DEFAULT_OUTPUT_LIMIT, truncateHeadTail } from './truncateOutput';
-import type { TestRunner, TestRunResult } from './types';
+import type { TestCaseResult, TestRunner, TestRunResult } from './types';
+
+const log = getLogger('testRunners');
 
 /** Default limit for one test run: long enough for a slow suite, short enough that an infinite loop costs a minute. */
 export const DEFAULT_TEST_TIMEOUT_MS = 60_000;
@@ -40,6 +46,16 @@ export interface CommandTestRunnerOptions {
   timeoutMs?: number;
   /** Runs the test command inside this OS sandbox. */
   sandbox?: ProcessSandbox;
+  /**
+   * package.json's `scripts`, so that a command like `npm test` or `npm run test:unit` can be seen through to the
+   * runner its script runs (detectTestRunner passes them).
+   */
+  packageScripts?: Readonly<Record<string, unknown>>;
+  /**
+   * Ask the runner for a machine-readable report of each test (default true): the run's `tests`. Only for commands
+   * whose runner is known (see `reportingCommand`); any other command runs exactly as written.
+   */
+  reportTests?: boolean;
 }
 
 /** Variables that would change how a nested runner behaves (a parent node:test run, colours, watch mode). */
@@ -62,8 +78,15 @@ function testEnvironment(workspace: string, extra: NodeJS.ProcessEnv = {}): Node
 /**
  * Runs one test command in a workspace and reports passed / failed / total, telling apart tests that
  * fail (`failed`) from tests that could not run (`error`), a `timeout` (the whole process tree is
- * killed) and `cancelled`. The command is run verbatim through the shell — no reporter flags are
- * added — so what the agent sees is what the person would see running it themselves.
+ * killed) and `cancelled`.
+ *
+ * When the command is a direct invocation of node:test, mocha, jest, vitest or pytest, or a package script that is
+ * one (`npm test`), the runner is also asked — in the same process, by flags added to the command — for a
+ * machine-readable report written to `.tdd/reports/` in the workspace, which gives each test's result (`tests`,
+ * see {@link TestCaseResult}). The console output stays what the person would see running the command themselves
+ * (the runners' lines naming the report file are left out), and `command` stays the person's. The report is read
+ * like anything else the tests could have written: no link followed, at most 16 MiB, parsed strictly; a report that
+ * cannot be used leaves `tests` undefined and the counts those of the console, as for any other command.
  */
 export class CommandTestRunner implements TestRunner {
   /** The runner kind, as a display name. */
@@ -78,6 +101,8 @@ export class CommandTestRunner implements TestRunner {
   private readonly outputLimit: number;
   private readonly defaultTimeoutMs: number;
   private readonly sandbox?: ProcessSandbox;
+  private readonly packageScripts?: Readonly<Record<string, unknown>>;
+  private readonly reportTests: boolean;
 
   constructor(options: CommandTestRunnerOptions) {
     this.workspace = options.workspace;
@@ -88,14 +113,20 @@ export class CommandTestRunner implements TestRunner {
     this.outputLimit = options.outputLimit ?? DEFAULT_OUTPUT_LIMIT;
     this.defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
     this.sandbox = options.sandbox;
+    this.packageScripts = options.packageScripts;
+    this.reportTests = options.reportTests ?? true;
   }
 
   /** Runs the tests once. Never rejects: every outcome is a result. */
   async run(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<DiagnosedTestRunResult> {
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    const realWorkspace = await realpath(this.workspace).catch(() => this.workspace);
+    const report = this.reportTests
+      ? await prepareReport(this.workspace, realWorkspace, this.command, this.packageScripts)
+      : undefined;
     const result = await runProcess({
       cwd: this.workspace,
-      command: this.command,
+      command: report?.command ?? this.command,
       shell: true,
       env: testEnvironment(this.workspace, this.env),
       timeoutMs,
@@ -103,11 +134,32 @@ export class CommandTestRunner implements TestRunner {
       signal: options.signal,
       sandbox: this.sandbox,
     });
-    return this.interpret(result, timeoutMs);
+    if (!report) return this.interpret(result, timeoutMs);
+    const output = withoutReportLines(result.output, report);
+    const finished = !result.cancelled && !result.timedOut && !result.spawnError;
+    const parsed = await collectReport(report, { workspace: this.workspace, realWorkspace, output }, finished);
+    return this.interpret({ ...result, output }, timeoutMs, parsed && this.agreeing(parsed, output, report));
   }
 
-  private async interpret(result: RunProcessResult, timeoutMs: number): Promise<DiagnosedTestRunResult> {
-    const counts: TestCounts | undefined = parserFor(this.kind)(result.output);
+  /**
+   * The report's tests and counts when they agree with the console's summary (same failed and total), or when the
+   * console printed none (a summary cut off by the output limit, or mocha's console reporter not found). A report
+   * that says otherwise than the console is not used: `tests` stays undefined, the counts are the console's.
+   */
+  private agreeing(parsed: ParsedReport, output: string, report: PreparedReport): ParsedReport | undefined {
+    const summary = parserFor(this.kind)(output);
+    if (!summary || (summary.failed === parsed.counts.failed && summary.total === parsed.counts.total)) return parsed;
+    log.warn(`The ${report.kind} report disagrees with the console's summary; only the console output is read.`, {
+      console: { failed: summary.failed, total: summary.total },
+      report: { failed: parsed.counts.failed, total: parsed.counts.total },
+    });
+    return undefined;
+  }
+
+  private async interpret(result: RunProcessResult, timeoutMs: number, report?: ParsedReport): Promise<DiagnosedTestRunResult> {
+    const consoleCounts = parserFor(this.kind)(result.output);
+    const counts: TestCounts | undefined = consoleCounts ?? (report && report.counts.total > 0 ? report.counts : undefined);
+    const tests: TestCaseResult[] | undefined = report?.tests;
     const base = {
       runner: this.kind,
       passed: counts?.passed ?? 0,
@@ -117,6 +169,7 @@ export class CommandTestRunner implements TestRunner {
       command: this.command,
       exitCode: result.exitCode,
       durationMs: result.durationMs,
+      ...(tests ? { tests } : {}),
     };
     const errorResult = (problem: LoadProblem): DiagnosedTestRunResult => ({
       ...base,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ProcessSandbox } from '../osSandbox/types';
 import { CommandTestRunner } from './commandTestRunner';
 import { TestConfigError, TestRunnerNotFoundError } from './errors';
+import { scriptFor } from './reports/reportCommand';
 import { identifyRunner } from './runnerKinds';
 
 /** Options of detectTestRunner. */
@@ -17,6 +18,8 @@ export interface DetectTestRunnerOptions {
   timeoutMs?: number;
   /** The OS sandbox the runner runs its command in. */
   sandbox?: ProcessSandbox;
+  /** Ask the runner for each test's result (see CommandTestRunnerOptions.reportTests); default true. */
+  reportTests?: boolean;
 }
 
 /** npm's placeholder script: not a test runner. */
@@ -42,11 +45,23 @@ async function looksLikePytestProject(workspace: string): Promise<boolean> {
   return false;
 }
 
+interface PackageJson {
+  scripts?: Record<string, unknown>;
+  devDependencies?: Record<string, unknown>;
+  dependencies?: Record<string, unknown>;
+}
+
+/** An object's own string-keyed record, or undefined (package.json fields whose shape nobody promised). */
+function recordOf(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
 /**
  * Finds how to run a workspace's tests: the explicit command first, then package.json's `scripts.test`
  * (node:test, mocha, jest or vitest, told apart by the script and devDependencies), then pytest
  * (`python3 -m pytest`). Throws TestRunnerNotFoundError saying what to add when nothing fits, and
- * TestConfigError when package.json cannot be parsed.
+ * TestConfigError when package.json cannot be parsed. The runner gets package.json's scripts, so that an
+ * explicit `npm test` (or `npm run test:unit`) is seen through to its runner, for the kind and for its report.
  */
 export async function detectTestRunner(workspace: string, options: DetectTestRunnerOptions = {}): Promise<CommandTestRunner> {
   const common = {
@@ -55,18 +70,28 @@ export async function detectTestRunner(workspace: string, options: DetectTestRun
     outputLimit: options.outputLimit,
     timeoutMs: options.timeoutMs,
     sandbox: options.sandbox,
+    reportTests: options.reportTests,
   };
-  const explicit = options.testCommand?.trim();
-  if (explicit) return new CommandTestRunner({ ...common, kind: identifyRunner(explicit), command: explicit });
-
   const packageText = await readText(join(workspace, 'package.json'));
+  const explicit = options.testCommand?.trim();
+  if (explicit) {
+    let pkg: PackageJson | undefined;
+    try {
+      pkg = packageText === undefined ? undefined : (recordOf(JSON.parse(packageText)) as PackageJson | undefined);
+    } catch {
+      pkg = undefined; // the explicit command does not need package.json
+    }
+    const packageScripts = recordOf(pkg?.scripts);
+    const script = scriptFor(explicit, packageScripts);
+    const deps = { ...recordOf(pkg?.dependencies), ...recordOf(pkg?.devDependencies) };
+    let kind = identifyRunner(explicit);
+    if (kind === 'custom' && script) kind = identifyRunner(script, deps);
+    return new CommandTestRunner({ ...common, kind, command: explicit, packageScripts });
+  }
+
   let placeholder = false;
   if (packageText !== undefined) {
-    let pkg: {
-      scripts?: Record<string, unknown>;
-      devDependencies?: Record<string, unknown>;
-      dependencies?: Record<string, unknown>;
-    };
+    let pkg: PackageJson;
     try {
       pkg = JSON.parse(packageText) as typeof pkg;
     } catch (cause) {
@@ -79,7 +104,12 @@ export async function detectTestRunner(workspace: string, options: DetectTestRun
     const script = pkg?.scripts?.test;
     if (typeof script === 'string' && script.trim() && !NPM_PLACEHOLDER.test(script)) {
       const deps = { ...(pkg.dependencies ?? {}), ...(pkg.devDependencies ?? {}) };
-      return new CommandTestRunner({ ...common, kind: identifyRunner(script, deps), command: script.trim() });
+      return new CommandTestRunner({
+        ...common,
+        kind: identifyRunner(script, deps),
+        command: script.trim(),
+        packageScripts: recordOf(pkg.scripts),
+      });
     }
     placeholder = typeof script === 'string';
   }

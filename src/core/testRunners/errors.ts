@@ -20,3 +20,15 @@ export class TestConfigError extends AgentError {
     this.name = 'TestConfigError';
   }
 }
+
+/**
+ * A runner's machine-readable report could not be used: missing, a link or a special file, over the size limit, or
+ * not in the runner's format. The run goes on with the counts of its console output (`tests` undefined); the message
+ * says what was wrong with the report, never its content.
+ */
+export class TestReportError extends AgentError {
+  constructor(message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super('VALIDATION', message, details, options);
+    this.name = 'TestReportError';
+  }
+}

@@ -1,0 +1,188 @@
+import type { RunnerKind } from '../runnerKinds';
+import { plainWord, shellWord, simpleCommandWords } from './commandLine';
+
+/** The runners whose machine-readable report is read (every kind but `custom`). */
+export type ReportingKind = Exclude<RunnerKind, 'custom'>;
+
+/** A command line that is one direct invocation of a test runner, and where flags for it go. */
+export interface RunnerInvocation {
+  kind: ReportingKind;
+  /** The command's words as written. */
+  words: string[];
+  /** Where added flags go: right after node's `--test`, else at the end. */
+  insertAt: number;
+  /** True when flags added at the very end still reach the runner as options (what a package script needs). */
+  appendable: boolean;
+}
+
+/** A package-manager call of a package.json script (`npm test`, `npm run test:unit`, `pnpm test`, `yarn run unit`). */
+export interface PackageScriptCall {
+  manager: 'npm' | 'pnpm' | 'yarn';
+  /** The script's name in package.json. */
+  script: string;
+  /** The words before the manager (environment assignments), kept as written. */
+  prefix: string[];
+  /** Arguments the call already passes to the script (npm: the words after its `--`). */
+  extra: string[];
+}
+
+const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+/** node options that take their value as the next word (`node --import tsx --test`). */
+const NODE_VALUE_OPTIONS = new Set([
+  '--import',
+  '--require',
+  '-r',
+  '--loader',
+  '--experimental-loader',
+  '--env-file',
+  '--conditions',
+  '-C',
+]);
+/** Options that mean the person already chose a reporter or an output for it, or a mode that never ends: nothing is added. */
+const OWN_CHOICE: Record<ReportingKind, RegExp> = {
+  'node-test': /^--test-reporter(?:-destination)?(?:=|$)|^--watch(?:=|$)/,
+  jest: /^--(?:json|outputFile|watch|watchAll|listTests|showConfig)(?:=|$)/,
+  vitest: /^--(?:reporter|outputFile|watch|ui|standalone)(?:[=.]|$)|^-w$/,
+  mocha: /^--(?:reporter|reporter-options?|watch)(?:=|$)|^-[RwO]$/,
+  pytest: /^--(?:junitxml|junit-xml|collect-only|co)(?:=|$)|^no:junitxml$/,
+};
+const VITEST_OTHER_COMMANDS = new Set(['watch', 'dev', 'bench', 'init', 'list', 'typecheck']);
+
+function basename(word: string): string {
+  return word.slice(word.lastIndexOf('/') + 1);
+}
+
+/** Index of the first word that is not an environment assignment (`CI=1 jest`). */
+function afterAssignments(words: readonly string[]): number {
+  let i = 0;
+  while (i < words.length && ENV_ASSIGNMENT.test(plainWord(words[i]!) ?? '')) i++;
+  return i;
+}
+
+/**
+ * Recognises a command line that directly runs one test runner: `node [options] --test …`, `tsx --test …`,
+ * `[npx] jest …`, `[npx] vitest [run] …`, `[npx] mocha …`, `pytest …`, `python3 -m pytest …` (a path to the
+ * binary counts too, e.g. `./node_modules/.bin/jest`). Undefined for anything else: a chain of commands, a
+ * redirection, a shell script, a runner told to watch, one whose command line already names a reporter or an
+ * output file, or a `--` after which added flags would be taken for file names.
+ */
+export function runnerInvocation(command: string): RunnerInvocation | undefined {
+  const words = simpleCommandWords(command);
+  if (!words) return undefined;
+  let i = afterAssignments(words);
+  if (plainWord(words[i] ?? '') === 'npx') {
+    i++;
+    while (i < words.length && /^(?:-y|--yes|--no-install|--no)$/.test(plainWord(words[i]!) ?? '')) i++;
+  }
+  const program = plainWord(words[i] ?? '');
+  if (program === undefined) return undefined;
+  const name = basename(program);
+  const plain = words.map((w) => plainWord(w) ?? '');
+  const rest = plain.slice(i + 1);
+  const invocation = (kind: ReportingKind, insertAt: number, appendable: boolean): RunnerInvocation | undefined =>
+    rest.some((w) => OWN_CHOICE[kind].test(w)) ? undefined : { kind, words, insertAt, appendable };
+
+  if (name === 'node' || name === 'tsx') {
+    let j = i + 1;
+    while (j < words.length && plain[j] !== '--test') {
+      if (!plain[j]!.startsWith('-') || plain[j] === '--') return undefined; // a script, not the test runner
+      if (NODE_VALUE_OPTIONS.has(plain[j]!)) j++;
+      j++;
+    }
+    if (j >= words.length) return undefined;
+    const after = plain.slice(j + 1);
+    return invocation(
+      'node-test',
+      j + 1,
+      after.every((w) => w.startsWith('-') && w !== '--'),
+    );
+  }
+  if (rest.includes('--')) return undefined;
+  if (name === 'jest') return invocation('jest', words.length, true);
+  if (name === 'mocha' || name === '_mocha') return invocation('mocha', words.length, true);
+  if (name === 'vitest') {
+    const sub = rest[0];
+    if (sub !== undefined && VITEST_OTHER_COMMANDS.has(sub)) return undefined;
+    return invocation('vitest', words.length, true);
+  }
+  if (name === 'pytest' || name === 'py.test') return invocation('pytest', words.length, true);
+  if (/^python(?:\d+(?:\.\d+)?)?$/.test(name) && rest[0] === '-m' && rest[1] === 'pytest') {
+    return invocation('pytest', words.length, true);
+  }
+  return undefined;
+}
+
+/**
+ * Recognises `npm test`, `npm t`, `npm run <name>`, `npm run-script <name>` (optionally followed by `-- <args>`),
+ * and plain `pnpm test`, `pnpm run <name>`, `yarn test`, `yarn run <name>`. Undefined for other commands or
+ * other arguments (their meaning depends on the package manager's version).
+ */
+export function packageScriptCall(command: string): PackageScriptCall | undefined {
+  const words = simpleCommandWords(command);
+  if (!words) return undefined;
+  const start = afterAssignments(words);
+  const plain = words.slice(start).map((w) => plainWord(w));
+  const manager = plain[0];
+  if (manager !== 'npm' && manager !== 'pnpm' && manager !== 'yarn') return undefined;
+  const verb = plain[1];
+  let script: string | undefined;
+  let restAt: number;
+  if (verb === 'test' || (verb === 't' && manager !== 'yarn') || (verb === 'tst' && manager === 'npm')) {
+    script = 'test';
+    restAt = 2;
+  } else if (verb === 'run' || (verb === 'run-script' && manager === 'npm')) {
+    script = plain[2];
+    restAt = 3;
+  } else return undefined;
+  if (!script || script.startsWith('-')) return undefined;
+  const rest = words.slice(start + restAt);
+  if (rest.length > 0 && (manager !== 'npm' || plainWord(rest[0]!) !== '--')) return undefined;
+  return { manager, script, prefix: words.slice(0, start), extra: rest.slice(1) };
+}
+
+/** The text of the package.json script a command calls (`npm test` → `scripts.test`), when it is one such call. */
+export function scriptFor(command: string, scripts: Readonly<Record<string, unknown>> | undefined): string | undefined {
+  const call = packageScriptCall(command);
+  const text = call && scripts ? scripts[call.script] : undefined;
+  return typeof text === 'string' && text.trim() ? text.trim() : undefined;
+}
+
+/** A command with flags that ask its runner for a machine-readable report, and which runner that is. */
+export interface ReportingCommand {
+  kind: ReportingKind;
+  command: string;
+}
+
+/**
+ * The person's test command with `flags` added where the runner reads them, or undefined when that cannot be known
+ * (then the command runs as written and only its console output is read):
+ * - a direct runner invocation: the flags go after node's `--test`, or at the end for the other runners;
+ * - a package-manager call of a script (`npm test`, `npm run test:unit`, `pnpm test`, `yarn test`) whose script is one
+ *   direct invocation that takes flags at its end: npm gets them after `--` (`npm test -- --json …`); pnpm and yarn
+ *   get `<manager> run <script> <flags>` (pnpm 9's `pnpm test` refuses unknown options, and pnpm 10 passes a `--` on
+ *   to the script; `run` passes them on in both, and in yarn 1 and 4).
+ * `flagsFor` gives the flags for the runner found (each already a shell word).
+ */
+export function reportingCommand(
+  command: string,
+  scripts: Readonly<Record<string, unknown>> | undefined,
+  flagsFor: (kind: ReportingKind) => string[],
+): ReportingCommand | undefined {
+  const direct = runnerInvocation(command);
+  if (direct) {
+    const words = [...direct.words];
+    words.splice(direct.insertAt, 0, ...flagsFor(direct.kind));
+    return { kind: direct.kind, command: words.join(' ') };
+  }
+  const call = packageScriptCall(command);
+  const script = scriptFor(command, scripts);
+  if (!call || !script) return undefined;
+  const target = runnerInvocation([script, ...call.extra].join(' '));
+  if (!target?.appendable) return undefined;
+  const flags = flagsFor(target.kind);
+  const words =
+    call.manager === 'npm'
+      ? [...(simpleCommandWords(command) ?? []), ...(call.extra.length > 0 ? [] : ['--']), ...flags]
+      : [...call.prefix, call.manager, 'run', shellWord(call.script), ...flags];
+  return { kind: target.kind, command: words.join(' ') };
+}

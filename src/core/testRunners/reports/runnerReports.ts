@@ -1,0 +1,73 @@
+import { shellWord } from './commandLine';
+import { parseJestReport } from './jestReport';
+import { mochaReporterModule, parseMochaReport } from './mochaReport';
+import { NODE_TEST_REPORTER_URL, nodeTestConsoleReporter, parseNodeTestReport } from './nodeTestReport';
+import { parsePytestReport } from './pytestReport';
+import type { ReportingKind } from './reportCommand';
+import type { ParsedReport, ReportContext } from './reportedTest';
+
+/** The files of one run's report, below the workspace. */
+export interface ReportFiles {
+  /** The report, workspace-relative (`.tdd/reports/<random>.json`): relative paths resolve against the run's cwd. */
+  report: string;
+  /** The report's absolute path as the runner sees it (the workspace's real path). */
+  absoluteReport: string;
+  /** A module the runner loads to write the report (mocha), workspace-relative. */
+  reporter: string;
+}
+
+/** How one runner is asked for its report, and how the report is read. */
+export interface RunnerReportAdapter {
+  /** The report file's extension. */
+  extension: 'jsonl' | 'json' | 'xml';
+  /** Flags, each one shell word, that make the runner write the report and keep its usual console output. */
+  flags(files: ReportFiles): string[];
+  /** The source of a module the run loads to write the report, written to `files.reporter` before the run. */
+  reporterModule?(files: ReportFiles): string;
+  /** Each test and the counts; throws TestReportError when the text is not the runner's report. */
+  parse(text: string, ctx: ReportContext): ParsedReport;
+}
+
+/**
+ * One adapter per runner:
+ * - node:test: node's console reporter named again for stdout (see nodeTestConsoleReporter) and a custom reporter,
+ *   loaded from a `data:` URL, writing JSON lines (`--test-reporter`/`--test-reporter-destination` pairs);
+ * - jest: `--json --outputFile=<file> --testLocationInResults` (the console reporter still prints to stderr);
+ * - vitest: `--reporter=default --reporter=json --outputFile.json=<absolute file>` (vitest resolves the output
+ *   against its root, which a config may move);
+ * - mocha: `--reporter=<module>`, a module that runs mocha's Spec reporter for the console and writes the report;
+ * - pytest: `--junitxml=<file> -o junit_family=xunit1` (xunit1 keeps each test's `file` and `line`).
+ */
+export const RUNNER_REPORTS: Readonly<Record<ReportingKind, RunnerReportAdapter>> = {
+  'node-test': {
+    extension: 'jsonl',
+    flags: ({ report }) => [
+      `--test-reporter=${nodeTestConsoleReporter()}`,
+      '--test-reporter-destination=stdout',
+      shellWord(`--test-reporter=${NODE_TEST_REPORTER_URL}`),
+      shellWord(`--test-reporter-destination=${report}`),
+    ],
+    parse: parseNodeTestReport,
+  },
+  jest: {
+    extension: 'json',
+    flags: ({ report }) => ['--json', shellWord(`--outputFile=${report}`), '--testLocationInResults'],
+    parse: (text, ctx) => parseJestReport(text, ctx, 'jest'),
+  },
+  vitest: {
+    extension: 'json',
+    flags: ({ absoluteReport }) => ['--reporter=default', '--reporter=json', shellWord(`--outputFile.json=${absoluteReport}`)],
+    parse: (text, ctx) => parseJestReport(text, ctx, 'vitest'),
+  },
+  mocha: {
+    extension: 'json',
+    flags: ({ reporter }) => [shellWord(`--reporter=./${reporter}`)],
+    reporterModule: ({ report }) => mochaReporterModule(report),
+    parse: parseMochaReport,
+  },
+  pytest: {
+    extension: 'xml',
+    flags: ({ report }) => [shellWord(`--junitxml=${report}`), '-o', 'junit_family=xunit1'],
+    parse: parsePytestReport,
+  },
+};
