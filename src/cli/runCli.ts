@@ -4,6 +4,7 @@ import { setLogLevel } from '../core/logging/logger';
 import { EXIT, UsageError, type CliIo } from './cliIo';
 import { demoCommand } from './commands/demo';
 import { kataCommand } from './commands/kata';
+import { taskCommand } from './commands/task';
 import { doctorCommand } from './commands/doctor';
 import { katasCommand } from './commands/katas';
 import { sessionsCommand } from './commands/sessions';
@@ -17,6 +18,7 @@ export const USAGE = `tdd-agent — autonomous test-driven development with LLM 
 Usage:
   tdd-agent demo                         a complete FizzBuzz session from a recording (no API key)
   tdd-agent kata <kata.md|name> [opts]   run red-green-refactor cycles on a kata in a git workspace
+  tdd-agent task "<what to build>" [opts] the same for a task in plain words, in your project
   tdd-agent katas                        list the bundled katas
   tdd-agent sessions [--prune]           the sessions of this repository (status, branch, worktree)
   tdd-agent doctor                       which OS sandbox runs generated code here, and why
@@ -52,6 +54,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     switch (command) {
       case 'kata':
         return await kataCommand(rest, io);
+      case 'task':
+        return await taskCommand(rest, io);
       case 'demo':
         return await demoCommand(rest, io);
       case 'katas':

@@ -27,6 +27,7 @@ const SLOW_FIRST = [
   'test/integration/examples/agents.test.ts',
   'test/integration/supervisor/happyPath.test.ts',
   'test/integration/cli/preflight.test.ts',
+  'test/integration/cli/task.test.ts',
   'test/integration/supervisor/hostileGeneratedTest.test.ts',
   'test/integration/supervisor/roleBoundaries.test.ts',
   'test/integration/supervisor/implementerRetries.test.ts',
