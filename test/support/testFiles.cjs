@@ -33,6 +33,7 @@ const SLOW_FIRST = [
   'test/integration/supervisor/implementerRetries.test.ts',
   'test/integration/supervisor/qualityGates.test.ts',
   'test/integration/testRunners/realRunners.test.ts',
+  'test/integration/testRunners/runnerReports.test.ts',
   'test/integration/agentRuntime/hooks.test.ts',
   'test/integration/supervisor/implementerContext.test.ts',
   'test/integration/supervisor/mcpServers.test.ts',
