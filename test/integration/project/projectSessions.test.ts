@@ -1,0 +1,126 @@
+import { strict as assert } from 'node:assert';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SupervisorEvent } from '../../../src/core/tdd/events';
+import { runKataSession } from '../../../src/core/tdd/supervisor/kataSession';
+import type { CyclePlan } from '../../support/scriptedKataModel';
+import { initPersonRepo, SessionHarness } from '../supervisor/sessionHarness';
+
+/** FizzBuzz with its tests beside the code: `src/fizzbuzz.test.js` next to `src/fizzbuzz.js`. */
+function besideTheCode(cycles: number): CyclePlan[] {
+  const tests = [
+    `test('returns the number itself for 1', () => {\n  assert.equal(fizzbuzz(1), '1');\n});\n`,
+    `test('returns Fizz for multiples of three', () => {\n  assert.equal(fizzbuzz(3), 'Fizz');\n});\n`,
+  ];
+  const impl = [
+    `export function fizzbuzz(n) {\n  return String(n);\n}\n`,
+    `export function fizzbuzz(n) {\n  if (n % 3 === 0) return 'Fizz';\n  return String(n);\n}\n`,
+  ];
+  const head = `import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { fizzbuzz } from './fizzbuzz.js';\n\n`;
+  return Array.from({ length: cycles }, (_, i) => ({
+    tester: {
+      writes: [{ path: 'src/fizzbuzz.test.js', content: head + tests.slice(0, i + 1).join('\n') }],
+      report: `behaviour ${i + 1}`,
+    },
+    implementer: { writes: [{ path: 'src/fizzbuzz.js', content: impl[i]! }], report: `make behaviour ${i + 1} pass` },
+  }));
+}
+
+const violations = (events: SupervisorEvent[]): string[] => events.flatMap((e) => (e.type === 'violation' ? e.reasons : []));
+
+describe('sessions in the person’s own project', function () {
+  this.timeout(60_000);
+  let h: SessionHarness;
+  beforeEach(async () => {
+    h = new SessionHarness();
+    await h.setUp();
+  });
+  afterEach(() => h.cleanup());
+
+  it('tests beside the code (src/*.test.js): the Implementer may change src/, the Tester writes tests there', async () => {
+    await initPersonRepo(h.workspace, {
+      'package.json': JSON.stringify({ name: 'strings', type: 'module', scripts: { test: 'node --test' } }, null, 2),
+      'src/slug.js': "export const slug = (s) => s.toLowerCase().replace(/\\s+/g, '-');\n",
+      'src/slug.test.js':
+        "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { slug } from './slug.js';\n\ntest('slug', () => assert.equal(slug('A b'), 'a-b'));\n",
+    });
+    const run = await h.run({ cycles: besideTheCode(2) }, { maxCycles: 2 });
+    assert.deepEqual(violations(run.events), [], 'no role broke a rule');
+    assert.equal(run.summary.status, 'max_cycles', JSON.stringify(run.summary.error));
+    assert.equal(run.summary.totals.commits, 2);
+    const profile = run.events.find((e) => e.type === 'project_profile');
+    assert.ok(profile?.type === 'project_profile');
+    assert.equal(profile.scaffolded, false);
+    assert.equal(profile.profile.testDir, 'src');
+    assert.equal(profile.profile.testsBesideSource, true);
+    assert.deepEqual(profile.profile.sourceRoots, ['src']);
+    const files = (await h.git().raw(['ls-tree', '-r', '--name-only', run.summary.branch])).trim().split('\n').sort();
+    assert.deepEqual(
+      files,
+      ['package.json', 'src/fizzbuzz.js', 'src/fizzbuzz.test.js', 'src/slug.js', 'src/slug.test.js'],
+      'nothing scaffolded',
+    );
+  });
+
+  it('a kata that says test_dir: src on an empty folder works the same way', async () => {
+    const kataFile = join(h.workspace, 'beside.kata.md'); // a folder with only a kata file has no manifest: it gets a scaffold
+    await writeFile(
+      kataFile,
+      '---\ntitle: FizzBuzz beside\nsource_dir: src\ntest_dir: src\n---\n# FizzBuzz\n\nWrite fizzbuzz(n).\n',
+    );
+    const run = await h.run({ cycles: besideTheCode(1) }, { kataPath: kataFile, maxCycles: 1 });
+    assert.deepEqual(violations(run.events), []);
+    assert.equal(run.summary.status, 'max_cycles', JSON.stringify(run.summary.error));
+    assert.equal(run.summary.totals.commits, 1);
+    const profile = run.events.find((e) => e.type === 'project_profile');
+    assert.ok(profile?.type === 'project_profile' && profile.scaffolded);
+  });
+
+  it('the role boundaries follow tdd-agent.json’s test patterns', async () => {
+    await initPersonRepo(h.workspace, {
+      'package.json': JSON.stringify({ name: 'strings', type: 'module', scripts: { test: 'node --test' } }, null, 2),
+      'tdd-agent.json': JSON.stringify({ testPatterns: ['src/**/*.test.js'], sourceDir: 'src', testDir: 'src' }),
+      'src/slug.js': 'export const slug = (s) => s;\n',
+    });
+    const plans = besideTheCode(1);
+    // The Tester first writes its test where the patterns do not look: that is production code, and undone.
+    const run = await h.run(
+      {
+        cycles: plans,
+        overrides: { 'tester:1:1': { writes: [{ path: 'spec/fizzbuzz.spec.js', content: 'x' }], report: 'a test' } },
+      },
+      { maxCycles: 1 },
+    );
+    const reasons = violations(run.events);
+    assert.ok(
+      reasons.some((r) =>
+        /spec\/fizzbuzz\.spec\.js \(production code\) was added\. Test files are those matching src\/\*\*\/\*\.test\.js\./.test(
+          r,
+        ),
+      ),
+      reasons.join('\n'),
+    );
+    assert.equal(run.summary.totals.commits, 1, 'the second attempt, beside the code, went green');
+    const profile = run.events.find((e) => e.type === 'project_profile');
+    assert.ok(profile?.type === 'project_profile');
+    assert.equal(profile.profile.fields.testFilePatterns, 'tdd-agent.json');
+  });
+
+  it("a project's virtual environment without pytest is refused before anything is created, naming its interpreter", async () => {
+    await writeFile(join(h.workspace, 'pyproject.toml'), '[project]\nname = "p"\n');
+    const python = join(h.workspace, '.venv', 'bin', 'python');
+    await mkdir(join(h.workspace, '.venv', 'bin'), { recursive: true });
+    // A Python whose `import pytest` fails (exit 1), whatever this machine has installed.
+    await writeFile(python, '#!/bin/sh\nif [ "$1" = "-c" ]; then exit 1; fi\nexec python3 "$@"\n');
+    await chmod(python, 0o755);
+    await assert.rejects(
+      runKataSession({ workspace: h.workspace, task: 'Add a helper', llm: h.llm(), model: 'test-model', provider: 'openai' }),
+      (err: { error_code?: string; message?: string }) => {
+        assert.equal(err.error_code, 'CONFIG');
+        assert.match(err.message!, new RegExp(`pytest is not installed for ${python.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+        return true;
+      },
+    );
+    await assert.rejects(readFile(join(h.workspace, '.git', 'HEAD')), 'no repository was created');
+  });
+});
