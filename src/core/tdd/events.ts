@@ -1,7 +1,7 @@
 import type { ErrorInfo } from '../errors/agentError';
 import type { ProjectProfile } from '../project/projectProfile';
 import type { ApprovalOutcome } from '../vocabulary';
-import type { TestRunStatus } from '../testRunners/types';
+import type { TestCaseResult, TestRunStatus } from '../testRunners/types';
 import type { CycleOutcome, Phase, PhaseOutcome, Role, SessionStatus } from './sessionVocabulary';
 import type { SessionSummary } from './supervisor/sessionSummary';
 
@@ -87,6 +87,11 @@ export type SupervisorEvent =
       reason?: string;
       /** The command that ran. */ command?: string;
       /** The runner's output, redacted, at most {@link TEST_RUN_OUTPUT_CHARS} characters (head and tail). */ output?: string;
+      /**
+       * Each test's result (the run's `tests`, names and messages redacted), when the runner's report could be read;
+       * absent otherwise (then only `output` says which tests ran). The Testing view prefers it to parsing `output`.
+       */
+      testCases?: TestCaseResult[];
     }
   | { type: 'overshoot'; cycle: number; attempt: number; reason: string }
   | { type: 'violation'; cycle: number; role: Role; attempt: number; reasons: string[] }

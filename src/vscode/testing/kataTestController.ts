@@ -1,7 +1,7 @@
 /**
  * The kata's tests in VS Code's Testing view: a `TestController` ('tddAgent', "TDD Agent kata") whose
- * items are the tests of the supervisor's last test run (names, results and assertion messages read
- * from its output), and a run profile that runs them again in the session's worktree through the same
+ * items are the tests of the supervisor's last test run (each test's result from the runner's report when the
+ * run has one, else names, results and assertion messages read from its output), and a run profile that runs them again in the session's worktree through the same
  * OS-sandboxed test runner the supervisor uses.
  */
 import { mkdtemp, rm, stat } from 'node:fs/promises';
@@ -17,7 +17,7 @@ import { SESSION_BRANCH_PREFIX, sessionsDirFor } from '../../core/tdd/git';
 import { SessionLock } from '../../core/tdd/session/sessionLock';
 import { detectTestRunner } from '../../core/testRunners';
 import { workspaceFilePath } from '../panel/workspacePath';
-import { parseTestCases, type TestCaseResult } from './testCaseResults';
+import { casesFromReport, parseTestCases, type TestCaseResult } from './testCaseResults';
 
 /** The controller's id and label (the Testing view shows the label). */
 export const KATA_TEST_CONTROLLER = { id: 'tddAgent', label: 'TDD Agent kata' } as const;
@@ -27,8 +27,25 @@ const SavedKataTestsSchema = z.object({
   worktree: z.string(),
   branch: z.optional(z.object({ name: z.string(), repository: z.string() })),
   command: z.optional(z.string()),
-  /** The supervisor's last test output (the event's head and tail), and whose turn it was. */
-  last: z.optional(z.object({ output: z.string(), role: z.string() })),
+  /** The supervisor's last test output (the event's head and tail), whose turn it was, and its tests when reported. */
+  last: z.optional(
+    z.object({
+      output: z.string(),
+      role: z.string(),
+      testCases: z.optional(
+        z.array(
+          z.object({
+            id: z.string(),
+            name: z.string(),
+            file: z.optional(z.string()),
+            outcome: z.enum(['passed', 'failed', 'skipped']),
+            message: z.optional(z.string()),
+            line: z.optional(z.number()),
+          }),
+        ),
+      ),
+    }),
+  ),
 });
 export type SavedKataTests = z.infer<typeof SavedKataTestsSchema>;
 
@@ -52,7 +69,7 @@ export class KataTests implements vscode.Disposable {
   private command: string | undefined;
   /** The session's branch and the person's repository (a completed session's worktree is removed: its branch is checked out for a run). */
   private branch: { name: string; repository: string } | undefined;
-  private last: { output: string; role: string } | undefined;
+  private last: SavedKataTests['last'];
 
   constructor(private readonly deps: KataTestsDeps) {
     this.controller.createRunProfile(
@@ -73,7 +90,7 @@ export class KataTests implements vscode.Disposable {
       this.report(
         new vscode.TestRunRequest(),
         `Supervisor run (${this.last.role}, before the reload)`,
-        parseTestCases(this.last.output),
+        this.last.testCases ? casesFromReport(this.last.testCases) : parseTestCases(this.last.output),
       );
   }
 
@@ -95,11 +112,16 @@ export class KataTests implements vscode.Disposable {
       this.save();
     } else if (event.type === 'test_run_finished' && event.output) {
       if (event.command) this.command = event.command;
-      const cases = parseTestCases(event.output);
+      const cases = event.testCases ? casesFromReport(event.testCases) : parseTestCases(event.output);
       if (cases.length > 0 || event.tests.total === 0) {
         this.report(new vscode.TestRunRequest(), `Supervisor run (${event.role})`, cases);
         // Kept in the workspace state: redacted like everything else this extension writes down.
-        this.last = { output: redactSecrets(event.output), role: event.role };
+        const testCases = event.testCases?.map((t) => ({
+          ...t,
+          name: redactSecrets(t.name),
+          ...(t.message ? { message: redactSecrets(t.message) } : {}),
+        }));
+        this.last = { output: redactSecrets(event.output), role: event.role, ...(testCases ? { testCases } : {}) };
         this.save();
       }
     }
@@ -113,7 +135,8 @@ export class KataTests implements vscode.Disposable {
     if (output) run.appendOutput(output.replace(/\r?\n/g, '\r\n'));
     cases.forEach((c, i) => {
       const item = items[i]!;
-      if (c.passed) run.passed(item);
+      if (c.skipped) run.skipped(item);
+      else if (c.passed) run.passed(item);
       else {
         const message = new vscode.TestMessage(c.message ?? 'failed');
         if (item.uri && item.range) message.location = new vscode.Location(item.uri, item.range);
@@ -125,7 +148,7 @@ export class KataTests implements vscode.Disposable {
 
   private item(result: TestCaseResult): vscode.TestItem {
     const file = result.location && this.worktree ? locate(this.worktree, result.location.path) : undefined;
-    const item = this.controller.createTestItem(result.name, result.name, file ? vscode.Uri.file(file) : undefined);
+    const item = this.controller.createTestItem(result.id ?? result.name, result.name, file ? vscode.Uri.file(file) : undefined);
     if (file && result.location) item.range = new vscode.Range(result.location.line - 1, 0, result.location.line - 1, 0);
     return item;
   }
@@ -170,7 +193,12 @@ export class KataTests implements vscode.Disposable {
       this.deps.log.info(
         `Testing view: ${runner.command} in ${checkout ? `a checkout of ${this.branch?.name}` : dir}: ${result.status} (${result.passed} passed, ${result.failed} failed)`,
       );
-      this.report(request, 'Kata tests', parseTestCases(result.output), result.output);
+      this.report(
+        request,
+        'Kata tests',
+        result.tests ? casesFromReport(result.tests) : parseTestCases(result.output),
+        result.output,
+      );
     } catch (error) {
       refuse(`the kata's tests could not run: ${error instanceof Error ? error.message : String(error)}`);
     } finally {

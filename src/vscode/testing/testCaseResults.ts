@@ -1,19 +1,42 @@
 /**
- * The kata's individual tests and their results, read from a supervisor test run's output (the
- * supervisor runs the command as a person would, without a reporter flag, so the runner's own output is
- * all there is): node:test's TAP and spec reporters, mocha / jest / vitest tick-and-cross lines and
- * pytest's `path::name PASSED|FAILED` lines. Pure (no `vscode`), so the Testing view's content is
- * unit-tested on its own.
+ * The kata's individual tests and their results for the Testing view. Preferred: the run's own per-test results
+ * (`TestRunResult.tests`, read from the runner's machine-readable report; see {@link casesFromReport}). Otherwise
+ * they are read from the run's console output: node:test's TAP and spec reporters, mocha / jest / vitest
+ * tick-and-cross lines and pytest's `path::name PASSED|FAILED` lines. Pure (no `vscode`), so the Testing view's
+ * content is unit-tested on its own.
  */
+import type { TestCaseResult as ReportedTestCase } from '../../core/testRunners/types';
 
 /** One test of a run: its name, whether it passed, and for a failure the assertion text and where it is. */
 export interface TestCaseResult {
+  /** The test's identity across runs (`<file>::<full name>`) when the runner's report gave it; else the name is. */
+  id?: string;
   name: string;
   passed: boolean;
+  /** True for a skipped (or todo) test: neither passed nor failed. */
+  skipped?: boolean;
   /** The failure's message (assertion text), at most {@link MAX_MESSAGE_LINES} lines. */
   message?: string;
   /** Where the test is, as the runner printed it (absolute or relative to the worktree), with a 1-based line. */
   location?: { path: string; line: number };
+}
+
+/**
+ * The view's tests from a run's own per-test results: the id and full name as the report gives them, skipped tests
+ * as skipped, the message cut to {@link MAX_MESSAGE_LINES} lines, and the test's file (worktree-relative) and line.
+ */
+export function casesFromReport(tests: readonly ReportedTestCase[]): TestCaseResult[] {
+  return tests.map((test) => {
+    const message = test.message?.split('\n').slice(0, MAX_MESSAGE_LINES).join('\n');
+    return {
+      id: test.id,
+      name: test.name,
+      passed: test.outcome === 'passed',
+      ...(test.outcome === 'skipped' ? { skipped: true } : {}),
+      ...(test.outcome === 'failed' && message ? { message } : {}),
+      ...(test.file ? { location: { path: test.file, line: test.line ?? 1 } } : {}),
+    };
+  });
 }
 
 /** Lines of a failure message kept per test. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { failureLines } from '../../../src/vscode/panel/panelReducer';
-import { parseTestCases } from '../../../src/vscode/testing/testCaseResults';
+import { casesFromReport, parseTestCases } from '../../../src/vscode/testing/testCaseResults';
 
 const TAP = `TAP version 13
 # Subtest: returns the number itself for 1
@@ -95,5 +95,37 @@ describe("the kata's tests from a runner's output (Testing view)", () => {
   it("the history's failing lines keep where the failing test is (the panel links it)", () => {
     assert.ok(failureLines(TAP).includes("  location: '/tmp/ws/test/f.test.js:4:1'"));
     assert.ok(failureLines(SPEC).includes('test at test/f.test.js:4:1'));
+  });
+  it("prefers the run's own report: ids, full names, skipped tests, the file and line of each test", () => {
+    const cases = casesFromReport([
+      { id: 'test/f.test.js::fizzbuzz > says 1', name: 'fizzbuzz > says 1', file: 'test/f.test.js', outcome: 'passed', line: 3 },
+      {
+        id: 'test/f.test.js::fizzbuzz > says Fizz',
+        name: 'fizzbuzz > says Fizz',
+        file: 'test/f.test.js',
+        outcome: 'failed',
+        line: 4,
+        message: Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n'),
+      },
+      { id: 'test/f.test.js::later', name: 'later', file: 'test/f.test.js', outcome: 'skipped' },
+      { id: 'no file', name: 'no file', outcome: 'failed' },
+    ]);
+    assert.deepEqual(cases[0], {
+      id: 'test/f.test.js::fizzbuzz > says 1',
+      name: 'fizzbuzz > says 1',
+      passed: true,
+      location: { path: 'test/f.test.js', line: 3 },
+    });
+    assert.equal(cases[1]?.passed, false);
+    assert.equal(cases[1]?.message?.split('\n').length, 12);
+    assert.deepEqual(cases[1]?.location, { path: 'test/f.test.js', line: 4 });
+    assert.deepEqual(cases[2], {
+      id: 'test/f.test.js::later',
+      name: 'later',
+      passed: false,
+      skipped: true,
+      location: { path: 'test/f.test.js', line: 1 },
+    });
+    assert.deepEqual(cases[3], { id: 'no file', name: 'no file', passed: false });
   });
 });
