@@ -56,6 +56,7 @@ export function activateExtension(context: vscode.ExtensionContext): TddAgentApi
   };
 
   command(COMMANDS.runKata, (h, arg) => h.runKata(arg));
+  command(COMMANDS.startTask, (h, arg) => h.runner.run({ task: typeof arg === 'string' && arg.trim() ? arg.trim() : true }));
   command(COMMANDS.stopKata, (h) => h.stopKata());
   command(COMMANDS.askSelection, (h, prompt) => h.ask('qa', prompt));
   command(COMMANDS.explainSelection, (h, prompt) => h.ask('cot', prompt));

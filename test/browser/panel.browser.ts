@@ -710,6 +710,24 @@ describe('agent panel in Chromium', function () {
     );
   });
 
+  it('shows the project the session works in as one line of the header, under the sandbox', async () => {
+    page = await openPanel();
+    const state = endedSessionState(43);
+    assert.equal(state.session?.project, undefined);
+    await sendToPanel(page, stateMessage(state));
+    await waitForRevision('#session-sandbox');
+    assert.equal(await page.locator('#session-project').count(), 0, 'no profile: no line');
+    const project =
+      'Python, pytest (`python3 -m pytest`), tests: tests/** in tests/, source: src/sqlhelpers/ — from pyproject.toml';
+    await sendToPanel(page, stateMessage({ ...state, revision: 44, session: { ...state.session!, project } }));
+    await waitForRevision('#session-project');
+    assert.equal(await text('#session-project'), `Project: ${project}`);
+    assert.equal(
+      await page.evaluate(() => document.querySelector('#session-sandbox')?.nextElementSibling?.id),
+      'session-project',
+    );
+  });
+
   it('drops invalid, unknown and stale messages without changing anything, and logs each invalid one', async () => {
     page = await openPanel();
     await sendToPanel(page, stateMessage(finishedState(10)));

@@ -9,6 +9,7 @@ export const COMMAND_CATEGORY = 'TDD Agent';
 /** Contributed command ids. */
 export const COMMANDS = {
   runKata: 'tddAgent.runKata',
+  startTask: 'tddAgent.startTask',
   stopKata: 'tddAgent.stopKata',
   askSelection: 'tddAgent.askSelection',
   explainSelection: 'tddAgent.explainSelection',
@@ -23,6 +24,7 @@ export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
 /** Palette titles (shown as `TDD Agent: <title>`). */
 export const COMMAND_TITLES: Readonly<Record<CommandId, string>> = {
   [COMMANDS.runKata]: 'Run TDD kata',
+  [COMMANDS.startTask]: 'Start TDD task…',
   [COMMANDS.stopKata]: 'Stop kata',
   [COMMANDS.askSelection]: 'Ask about selection',
   [COMMANDS.explainSelection]: 'Explain selection step by step',

@@ -1,6 +1,6 @@
 /**
- * Chooses the kata to run: a QuickPick of kata files in the workspace (`**\/*.kata.md`, `katas/*.md`)
- * and the katas bundled with the extension.
+ * Chooses what to run: "Describe a task…" (a task in plain words, in the open project) first, then a QuickPick of
+ * kata files in the workspace (`**\/*.kata.md`, `katas/*.md`) and the katas bundled with the extension.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -9,7 +9,14 @@ import { easiestFirst } from './kataOrder';
 
 interface KataItem extends vscode.QuickPickItem {
   kataPath?: string;
+  task?: true;
 }
+
+/** What the picker chose: a kata file, or to describe a task in words. */
+export type KataChoice = { kata: string } | { task: true };
+
+/** The label of the picker's first entry (the e2e tests pick it by label). */
+export const DESCRIBE_TASK_LABEL = 'Describe a task…';
 
 const EXCLUDE = '**/{node_modules,.git,.tdd,dist,out}/**';
 
@@ -61,21 +68,26 @@ function bundledKatas(extensionPath: string): KataItem[] {
   }
 }
 
-/** Shows the picker; resolves to the chosen kata file, or undefined when dismissed. */
-export async function pickKata(extensionPath: string): Promise<string | undefined> {
+/** Shows the picker; resolves to the chosen kata file or to describing a task, or undefined when dismissed. */
+export async function pickKata(extensionPath: string): Promise<KataChoice | undefined> {
   const ws = await workspaceKatas();
   const bundled = bundledKatas(extensionPath);
-  const items: KataItem[] = [];
+  const items: KataItem[] = [
+    {
+      label: DESCRIBE_TASK_LABEL,
+      description: 'in plain words, in this project',
+      detail: 'Say what to build; the language, test command and folders come from the project',
+      iconPath: new vscode.ThemeIcon('edit'),
+      task: true,
+    },
+  ];
   if (ws.length > 0) items.push({ label: 'In this workspace', kind: vscode.QuickPickItemKind.Separator }, ...ws);
   if (bundled.length > 0) items.push({ label: 'Bundled', kind: vscode.QuickPickItemKind.Separator }, ...bundled);
-  if (items.length === 0) {
-    void vscode.window.showWarningMessage('No kata found: add a `*.kata.md` file or a `katas/` folder to the workspace.');
-    return undefined;
-  }
   const picked = await vscode.window.showQuickPick(items, {
     title: 'TDD Agent: Run TDD kata',
-    placeHolder: 'Pick the kata to run against the open workspace',
+    placeHolder: 'Describe a task, or pick the kata to run against the open workspace',
     matchOnDescription: true,
   });
-  return picked?.kataPath;
+  if (picked?.task) return { task: true };
+  return picked?.kataPath ? { kata: picked.kataPath } : undefined;
 }

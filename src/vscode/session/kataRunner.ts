@@ -15,12 +15,13 @@ import type { ApprovalRequestMessage } from '../../core/control/messages';
 import { toAgentError } from '../../core/errors/agentError';
 import type { McpServerStatus } from '../../core/mcp/mcpHub';
 import type { SupervisorEvent } from '../../core/tdd/events';
-import { resolveKata } from '../../core/tdd/kata';
+import { MAX_TASK_CHARS, resolveKata, taskKata, type TaskSpec } from '../../core/tdd/kata';
 import { listSessions, type SessionListing } from '../../core/tdd/session';
 import { runKataSession } from '../../core/tdd/supervisor/kataSession';
 import type { SessionSummary } from '../../core/tdd/supervisor/sessionSummary';
 import type { ApprovalDecision } from '../../shared/panelProtocol';
 import { pickKata } from '../commands/kataPicker';
+import { taskDescription, type TaskSelection } from '../commands/taskDescription';
 import { createModelClient } from '../config/modelClient';
 import { modelPrice } from '../config/modelPrices';
 import type { ExtensionSettings } from '../config/settings';
@@ -56,8 +57,13 @@ export interface SessionObserver {
 
 /** Options of one run. */
 export interface RunKataOptions {
-  /** Kata file or bundled slug; asked with a QuickPick when absent. */
+  /** Kata file or bundled slug; asked with a QuickPick when absent (whose first entry describes a task instead). */
   kata?: string;
+  /**
+   * Run a task in plain words instead of a kata: its sentence, or true to ask for it in an input box. A selection in
+   * the active editor is attached as the task's context (file, lines, code).
+   */
+  task?: string | true;
   /**
    * Continue a recorded session: its id, or true for the newest resumable session of the kata; false
    * starts a new one. Asked when absent and an interrupted session of the kata exists.
@@ -92,10 +98,13 @@ async function ask<T>(items: Choice<T>[], title: string, placeHolder: string): P
   return picked?.value;
 }
 
-/** The newest resumable session of the kata at `kataPath` in the repository at `workspace`, if any. */
-async function resumableSession(workspace: string, kataPath: string): Promise<SessionListing | undefined> {
+/** What a run works on: a kata (file or bundled slug) or a task in plain words. */
+type RunTarget = { kata: string } | { task: TaskSpec };
+
+/** The newest resumable session of the kata or task in the repository at `workspace`, if any. */
+async function resumableSession(workspace: string, target: RunTarget): Promise<SessionListing | undefined> {
   try {
-    const slug = (await resolveKata(kataPath)).slug;
+    const slug = 'task' in target ? taskKata(target.task).slug : (await resolveKata(target.kata)).slug;
     return (await listSessions(workspace)).find((l) => l.resumable && l.state?.kata.slug === slug);
   } catch {
     return undefined; // an unreadable kata or repository is reported by the session itself
@@ -107,8 +116,8 @@ async function resumableSession(workspace: string, kataPath: string): Promise<Se
  * resume it. Resolves to its id, false for a new session, undefined when dismissed. "Start a new
  * session" comes first, so Enter (e.g. pressed again right after Stop) never resumes by accident.
  */
-async function askToResume(workspace: string, kataPath: string): Promise<string | false | undefined> {
-  const listing = await resumableSession(workspace, kataPath);
+async function askToResume(workspace: string, target: RunTarget): Promise<string | false | undefined> {
+  const listing = await resumableSession(workspace, target);
   const saved = listing?.state;
   if (!listing || !saved) return false;
   const done = saved.cycles.filter((c) => c.outcome !== 'in_progress' && c.outcome !== 'cancelled').length;
@@ -156,6 +165,48 @@ async function askStartingPoint(root: string): Promise<boolean | undefined> {
     `TDD Agent: your repository has ${changes} uncommitted change(s). Your checkout will not be changed either way.`,
     'Where should the session start?',
   );
+}
+
+/** The selection in the active editor, when there is one in a file of the workspace (a task's context). */
+function editorSelection(): TaskSelection | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.selection.isEmpty || editor.document.uri.scheme !== 'file') return undefined;
+  const { start, end } = editor.selection;
+  // A selection that ends at column 1 of a line (whole lines selected) does not include that line.
+  const last = end.character === 0 && end.line > start.line ? end.line - 1 : end.line;
+  return {
+    file: vscode.workspace.asRelativePath(editor.document.uri, false),
+    language: editor.document.languageId,
+    startLine: start.line + 1,
+    endLine: last + 1,
+    code: editor.document.getText(editor.selection),
+  };
+}
+
+/**
+ * Asks what to build (an input box; `given` skips it), with the active editor's selection attached as context.
+ * Resolves to the task, or undefined when dismissed or left empty.
+ */
+async function askTask(given?: string): Promise<TaskSpec | undefined> {
+  const selection = editorSelection(); // read first: the input box takes the focus
+  const text =
+    given ??
+    (await vscode.window.showInputBox({
+      title: 'TDD Agent: Start TDD task',
+      prompt: selection
+        ? `What to build, in plain words. The selection in ${selection.file} (lines ${selection.startLine}-${selection.endLine}) is attached as context.`
+        : 'What to build, in plain words. The language, test command and folders come from your project.',
+      placeHolder: 'Add a slugify(text) helper that lowercases and joins words with dashes',
+      ignoreFocusOut: true,
+      validateInput: (value) =>
+        !value.trim()
+          ? 'Say what to build.'
+          : value.length > MAX_TASK_CHARS
+            ? `Keep it under ${MAX_TASK_CHARS} characters (put the details in a kata file).`
+            : undefined,
+    }));
+  if (!text?.trim()) return undefined;
+  return taskDescription(text, selection);
 }
 
 /** Starts and stops kata sessions. */
@@ -223,19 +274,29 @@ export class KataRunner implements vscode.Disposable {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder || folder.uri.scheme !== 'file') return this.refuse('NO_WORKSPACE', 'Open a folder to run a kata in.');
     const root = folder.uri.fsPath;
-    let kata: string | undefined;
+    let target: RunTarget | undefined;
     let resume: string | boolean | undefined;
     let fromWorkingTree: boolean | undefined;
     this.choosing = true;
     try {
-      kata = options.kata ?? (await pickKata(this.deps.extensionPath));
-      if (kata !== undefined) resume = options.resume ?? (await askToResume(root, kata));
+      if (options.task !== undefined) {
+        const task = await askTask(typeof options.task === 'string' ? options.task : undefined);
+        target = task && { task };
+      } else if (options.kata !== undefined) {
+        target = { kata: options.kata };
+      } else {
+        const choice = await pickKata(this.deps.extensionPath);
+        const task = choice && 'task' in choice ? await askTask() : undefined;
+        target = choice && ('kata' in choice ? { kata: choice.kata } : task && { task });
+      }
+      if (target !== undefined) resume = options.resume ?? (await askToResume(root, target));
       // A resumed session goes on in its own worktree: where to start from is already decided.
       if (resume === false) fromWorkingTree = options.fromWorkingTree ?? (await askStartingPoint(root));
     } finally {
       this.choosing = false;
     }
-    if (kata === undefined || resume === undefined || (resume === false && fromWorkingTree === undefined)) return undefined;
+    if (target === undefined || resume === undefined || (resume === false && fromWorkingTree === undefined)) return undefined;
+    const label = 'task' in target ? target.task.text.split('\n')[0]!.slice(0, 200) : path.basename(target.kata);
 
     let settings: ExtensionSettings;
     try {
@@ -261,7 +322,7 @@ export class KataRunner implements vscode.Disposable {
     this.role = undefined;
     store.dispatch({
       type: 'sessionStarting',
-      kata: path.basename(kata),
+      kata: label,
       model: settings.model ?? '',
       provider: settings.provider,
       // Unset, the kata's own max_cycles applies: the header learns it from session_started.
@@ -274,7 +335,7 @@ export class KataRunner implements vscode.Disposable {
     store.flush();
     void this.deps.openPanel();
     log.info(
-      `kata run requested: ${kata} in ${root}${resume !== false ? ` (resuming ${resume === true ? 'the newest session' : resume})` : fromWorkingTree ? ' (with the uncommitted changes)' : ''}, sandbox ${settings.sandbox}`,
+      `${'task' in target ? 'task' : 'kata'} run requested: ${'task' in target ? JSON.stringify(label) : target.kata} in ${root}${resume !== false ? ` (resuming ${resume === true ? 'the newest session' : resume})` : fromWorkingTree ? ' (with the uncommitted changes)' : ''}, sandbox ${settings.sandbox}`,
     );
 
     const control = new ControlProtocol(new PortTransport(bridge), { approvalTimeoutMs: settings.approvalTimeoutMs });
@@ -295,7 +356,8 @@ export class KataRunner implements vscode.Disposable {
           log.info(`model: ${client.source}`);
           return runKataSession({
             workspace: root,
-            kataPath: kata,
+            // The language, test command and folders come from the project's profile (the core reads it).
+            ...('task' in target ? { task: target.task } : { kataPath: target.kata }),
             llm: client.llm,
             model: client.model,
             provider: client.provider,

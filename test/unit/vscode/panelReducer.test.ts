@@ -572,4 +572,48 @@ describe("panel reducer: the roles' own words and their tokens (issue 11)", () =
     state = reducePanel(state, { type: 'modelPrice', price: null });
     assert.equal(state.session?.price, undefined);
   });
+
+  it('the project profile becomes one line of the header, which stays through the session', () => {
+    const [started, ...rest] = wholeSession(1);
+    const profile: PanelAction = {
+      type: 'supervisor',
+      at: 1000,
+      event: {
+        type: 'project_profile',
+        scaffolded: false,
+        task: true,
+        profile: {
+          root: '/tmp/ws',
+          language: 'typescript',
+          languages: ['typescript'],
+          packageManager: 'pnpm',
+          testRunner: 'vitest',
+          testCommand: 'vitest run',
+          testFilePatterns: ['src/**/*.test.ts'],
+          sourceRoots: ['src'],
+          testDir: 'src',
+          testsBesideSource: true,
+          manifests: ['package.json'],
+          readFrom: ['package.json', 'pnpm-lock.yaml'],
+          fields: {
+            language: 'detected',
+            packageManager: 'detected',
+            testRunner: 'detected',
+            testCommand: 'flag',
+            testFilePatterns: 'detected',
+            sourceRoots: 'detected',
+            testDir: 'detected',
+          },
+          notes: [],
+        },
+      },
+    };
+    const state = fold(fresh(), [...events([started!]), profile, ...events(rest, 2000)]);
+    assertValid(state);
+    assert.equal(
+      state.session?.project,
+      'TypeScript, pnpm, vitest (`vitest run`), tests: src/**/*.test.ts beside the code in src/, source: src/ — from package.json, pnpm-lock.yaml; test command from flags',
+    );
+    assert.equal(reducePanel(fresh(), profile).session, null, 'no session yet: nothing to show it in');
+  });
 });
