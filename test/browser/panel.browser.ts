@@ -722,10 +722,7 @@ describe('agent panel in Chromium', function () {
     await sendToPanel(page, stateMessage({ ...state, revision: 44, session: { ...state.session!, project } }));
     await waitForRevision('#session-project');
     assert.equal(await text('#session-project'), `Project: ${project}`);
-    assert.equal(
-      await page.evaluate(() => document.querySelector('#session-sandbox')?.nextElementSibling?.id),
-      'session-project',
-    );
+    assert.equal(await page.locator('#session-sandbox + #session-project').count(), 1, 'right under the sandbox line');
   });
 
   it('drops invalid, unknown and stale messages without changing anything, and logs each invalid one', async () => {
