@@ -28,6 +28,7 @@ export * from './sandbox';
 export * from './osSandbox';
 export * from './replay';
 export * from './testRunners';
+export * from './project';
 export * from './errors/agentError';
 export * from './security/redact';
 export * from './logging/logger';

@@ -16,7 +16,13 @@ export {
 } from './supervisor/cycleLoop';
 export { PhaseCheckpoint, type CheckpointGit } from './supervisor/phaseCheckpoint';
 export { runQualityGates, type GateFailure } from './supervisor/qualityGates';
-export { prepareProject } from './supervisor/workspaceSetup';
+export {
+  prepareProject,
+  projectProfileEvent,
+  projectRunnerOptions,
+  resolveSessionKata,
+  type SessionKataRequest,
+} from './supervisor/workspaceSetup';
 export {
   installDependencies,
   INSTALL_ARGS,
