@@ -3,7 +3,8 @@ import { accessSync, constants, lstatSync, statSync } from 'node:fs';
 import { release } from 'node:os';
 import { describeLimitHit, formatBytes } from './limitHit';
 import { createLaunchCgroup, pidsCgroupBase } from './pidsCgroup';
-import { homeToHide, isWithin, realPathOf, toolchainsUnderHome, type ResolvedPolicy } from './policyPaths';
+import { modulesMountArgs } from './modulesMount';
+import { homeToHide, isWithin, realPathOf, toolchainsUnderHome, withPolicyEnvironment, type ResolvedPolicy } from './policyPaths';
 import { sandboxEnvironment } from './sandboxEnvironment';
 import { overlaysForLaunch, type FileOverlay } from './sanitizedGitConfig';
 import {
@@ -51,8 +52,8 @@ function resolverFile(): string | undefined {
 /**
  * bubblewrap's arguments, up to and including the `--` before the command. Mount order matters: a
  * later mount covers an earlier one, so the private /tmp and the empty HOME come first and the
- * policy's roots after them (a worktree under /tmp or HOME still appears), and the read-only paths
- * and overlays last, on top of the writable worktree and the readable git dir. /run is emptied too: a read-only
+ * policy's roots after them (a worktree under /tmp or HOME still appears), the installed packages
+ * (`ModulesMount`) on the writable worktree, and the read-only paths and overlays last, on top of the writable worktree and the readable git dir. /run is emptied too: a read-only
  * mount does not stop a process from connecting to the Unix sockets in it (Docker, D-Bus, databases).
  */
 export function bubblewrapArgs(layout: BubblewrapLayout): string[] {
@@ -68,7 +69,9 @@ export function bubblewrapArgs(layout: BubblewrapLayout): string[] {
   if (layout.home) args.push(...sized(layout.homeBytes), '--tmpfs', layout.home);
   for (const dir of layout.toolchains ?? []) args.push('--ro-bind-try', dir, dir);
   for (const dir of policy.readableRoots) args.push('--ro-bind-try', dir, dir);
+  for (const dir of policy.hiddenPaths ?? []) args.push('--tmpfs', dir, '--remount-ro', dir);
   for (const dir of policy.writableRoots) args.push('--bind', dir, dir);
+  for (const mount of policy.modules ?? []) args.push(...modulesMountArgs(mount, sized(layout.tmpBytes)));
   for (const path of policy.readOnlyPaths) args.push('--ro-bind-try', path, path);
   for (const overlay of layout.overlays ?? []) args.push('--ro-bind', overlay.source, overlay.target);
   args.push('--unshare-pid', ...(layout.network ? [] : ['--unshare-net']), '--unshare-ipc', '--unshare-uts');
@@ -216,7 +219,10 @@ export class BubblewrapSandbox implements ProcessSandbox {
       overlays: overlaysForLaunch(this.options.overlays ?? []),
       ...(this.support.tmpfsSize ? { tmpBytes: this.limits.tmpBytes, homeBytes: this.limits.homeBytes } : {}),
     };
-    const env = sandboxEnvironment(launch.env, { extra: this.options.passEnvironment, network: this.options.network });
+    const env = withPolicyEnvironment(
+      sandboxEnvironment(launch.env, { extra: this.options.passEnvironment, network: this.options.network }),
+      this.policy,
+    );
     // The host's TMPDIR is not visible inside; the private /tmp is.
     if (env.TMPDIR && !this.policy.writableRoots.some((root) => isWithin(realPathOf(env.TMPDIR!), root))) env.TMPDIR = '/tmp';
     const bwrap = [...bubblewrapArgs(layout), ...this.limitCommand(), ...sandboxedCommand(launch)];

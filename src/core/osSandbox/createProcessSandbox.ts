@@ -41,7 +41,10 @@ export async function createProcessSandbox(
   policy: SandboxPolicy,
   locator: SandboxLocator = {},
 ): Promise<ProcessSandbox> {
-  if (mode === 'off') return new UnconfinedSandbox();
+  if (mode === 'off') {
+    const { setEnvironment, prependPaths } = resolvePolicy(policy);
+    return new UnconfinedSandbox({ setEnvironment, prependPaths });
+  }
   const limits = resolveLimits(policy.limits);
   const probe = await probeSandbox(locator);
   if (!probe.available) {

@@ -13,15 +13,18 @@ export type {
   ProcessSandbox,
   SandboxProbe,
   SandboxLocator,
+  ModulesMount,
 } from './types';
 export { DEFAULT_SANDBOX_LIMITS } from './types';
 export { probeSandbox, findBubblewrap, BWRAP_PATH_VARIABLE, BWRAP_MISSING } from './probeSandbox';
 export { createProcessSandbox } from './createProcessSandbox';
-export { worktreePolicy } from './worktreePolicy';
+export { worktreePolicy, type WorktreeDependencies } from './worktreePolicy';
 export { bubblewrapArgs, BubblewrapSandbox, type BubblewrapLayout, type BubblewrapOptions } from './bubblewrap';
 export { seatbeltProfile, SeatbeltSandbox, SANDBOX_EXEC, type SeatbeltLayout } from './seatbelt';
 export { UnconfinedSandbox } from './unconfined';
 export type { ResolvedPolicy } from './policyPaths';
+export { withPolicyEnvironment } from './policyPaths';
+export { modulesEntries, modulesMountArgs, MODULES_SOURCE_DIR, type ModulesEntry } from './modulesMount';
 export {
   sandboxEnvironment,
   withoutCredentials,

@@ -1,12 +1,20 @@
 import { realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
-import type { SandboxPolicy } from './types';
+import type { ModulesMount, SandboxPolicy } from './types';
 
 /** A policy with every path absolute and real (symbolic links resolved), duplicates removed. */
 export interface ResolvedPolicy {
   writableRoots: string[];
   readOnlyPaths: string[];
   readableRoots: string[];
+  /** Installed packages shown read-only in the worktree (see {@link ModulesMount}); none when unset. */
+  modules?: ModulesMount[];
+  /** Folders shown empty and read-only. */
+  hiddenPaths?: string[];
+  /** Variables set inside after the allow-list. */
+  setEnvironment?: Record<string, string>;
+  /** Folders put first on path-list variables inside. */
+  prependPaths?: Record<string, string[]>;
 }
 
 /**
@@ -37,11 +45,31 @@ export function resolvePolicy(policy: SandboxPolicy): ResolvedPolicy {
     for (const p of paths ?? []) if (!isAbsolute(p)) throw new TypeError(`Sandbox policy paths must be absolute: '${p}'`);
     return unique((paths ?? []).map(realPathOf));
   };
+  const prependPaths = Object.entries(policy.prependPaths ?? {}).map(([name, dirs]) => [name, resolve(dirs)] as const);
   return {
     writableRoots: resolve(policy.writableRoots),
     readOnlyPaths: resolve(policy.readOnlyPaths),
     readableRoots: resolve(policy.readableRoots),
+    ...(policy.modules?.length
+      ? { modules: policy.modules.map((m) => ({ source: resolve([m.source])[0]!, target: resolve([m.target])[0]! })) }
+      : {}),
+    ...(policy.hiddenPaths?.length ? { hiddenPaths: resolve(policy.hiddenPaths) } : {}),
+    ...(policy.setEnvironment ? { setEnvironment: { ...policy.setEnvironment } } : {}),
+    ...(prependPaths.length ? { prependPaths: Object.fromEntries(prependPaths) } : {}),
   };
+}
+
+/**
+ * The launch environment with the policy's own variables: `setEnvironment` over it, then each `prependPaths`
+ * variable with the policy's folders first (an entry already in the value is moved to the front, not repeated).
+ */
+export function withPolicyEnvironment(env: NodeJS.ProcessEnv, policy: ResolvedPolicy): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...env, ...policy.setEnvironment };
+  for (const [name, dirs] of Object.entries(policy.prependPaths ?? {})) {
+    const rest = (out[name] ?? '').split(':').filter((entry) => entry && !dirs.includes(entry));
+    out[name] = [...dirs, ...rest].join(':');
+  }
+  return out;
 }
 
 /** The real path of the launch's HOME when it is a real folder other than `/` (the folder the sandbox hides). */

@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { dirname } from 'node:path';
 import { sandboxedCommand } from './bubblewrap';
-import { homeToHide, isWithin, realPathOf, type ResolvedPolicy } from './policyPaths';
+import { homeToHide, isWithin, realPathOf, withPolicyEnvironment, type ResolvedPolicy } from './policyPaths';
 import { sandboxEnvironment } from './sandboxEnvironment';
 import type { ProcessLaunch, ProcessSandbox, WrappedLaunch } from './types';
 
@@ -107,7 +107,10 @@ export class SeatbeltSandbox implements ProcessSandbox {
     return {
       command: SANDBOX_EXEC,
       args: ['-p', profile, ...sandboxedCommand(launch)],
-      env: sandboxEnvironment(launch.env, { extra: this.options.passEnvironment, network: this.options.network }),
+      env: withPolicyEnvironment(
+        sandboxEnvironment(launch.env, { extra: this.options.passEnvironment, network: this.options.network }),
+        this.policy,
+      ),
       shell: false,
     };
   }

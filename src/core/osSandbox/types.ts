@@ -26,8 +26,39 @@ export interface SandboxPolicy {
   passEnvironment?: string[];
   /** True: the process may use the network (the confined `npm install`); bubblewrap keeps the host's network and resolver. Default false. */
   network?: boolean;
+  /**
+   * Installed packages shown inside the worktree without being writable (bubblewrap; see {@link ModulesMount}): the
+   * person's `node_modules`, or the product's shared install, at the worktree's `node_modules`.
+   */
+  modules?: ModulesMount[];
+  /**
+   * Folders shown empty and read-only (bubblewrap: a read-only tmpfs over each): the person's own sources an
+   * editable install points at, so the session's code is the only copy found.
+   */
+  hiddenPaths?: string[];
+  /** Variables set inside, after the allow-list is applied (the project's `VIRTUAL_ENV`). */
+  setEnvironment?: Record<string, string>;
+  /**
+   * Absolute folders put first on path-list variables inside, e.g. `PATH` (the virtual environment's `bin`) and
+   * `PYTHONPATH` (the worktree's `src`, ahead of an editable install's path into the person's checkout).
+   */
+  prependPaths?: Record<string, string[]>;
   /** Bounds of each launch (bubblewrap); each unset one takes its {@link DEFAULT_SANDBOX_LIMITS} value. */
   limits?: Partial<SandboxLimits>;
+}
+
+/**
+ * A `node_modules` the sandboxed process sees at `target` without being able to change it. bubblewrap mounts a private
+ * tmpfs at `target` (discarded after each launch: `.vite-temp`, `.vite` and `.cache`, which test runners write there,
+ * land in it), the source read-only at `<target>/.tdd-agent/node_modules`, and one link per top-level entry of the
+ * source (a link of the source's own is copied as it is: pnpm's `.pnpm/…` and a workspace's `../packages/x` still
+ * resolve, the latter to the worktree's own package). Module paths stay under the worktree, as with an install there.
+ */
+export interface ModulesMount {
+  /** The installed folder on the host (the person's `node_modules`, or the product's shared install): never written. */
+  source: string;
+  /** Where the project expects it: `<worktree>/node_modules`, an existing git-ignored folder of the worktree. */
+  target: string;
 }
 
 /**
