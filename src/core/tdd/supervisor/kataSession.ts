@@ -33,6 +33,7 @@ import { ApprovedProtectedWrites } from './protectedChanges';
 import { connectSessionMcpServers } from './sessionMcpServers';
 import type { SessionSummary } from './sessionSummary';
 import { installDependencies, sessionManifests } from './installDependencies';
+import { prepareProjectDependencies } from './projectDependencies';
 import { prepareProject, projectProfileEvent, projectRunnerOptions, resolveSessionKata } from './workspaceSetup';
 import { SessionStore } from '../session/sessionStore';
 import { findResumableSession } from '../session/findSession';
@@ -277,9 +278,11 @@ async function runInWorktree(
 ): Promise<SessionSummary> {
   const dir = worktree.dir;
   const branch = worktree.info.sessionBranch;
+  // The person's node_modules / virtual environment (or the shared install of the same lockfile), shown read-only.
+  const dependencies = await prepareProjectDependencies(worktree.info, { sandbox: options.sandbox });
   const sandbox: ProcessSandbox = await createProcessSandbox(
     options.sandbox ?? 'auto',
-    worktreePolicy(dir, worktree.info.commonDir, options.sandboxEnvironment),
+    worktreePolicy(dir, worktree.info.commonDir, options.sandboxEnvironment, dependencies.sandbox),
   );
   const store = new SessionStore(sessionsDirFor(worktree.info.commonDir), branch.slice(SESSION_BRANCH_PREFIX.length));
   const testTimeoutMs = options.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
@@ -308,6 +311,7 @@ async function runInWorktree(
     // Before any agent turn, so package.json is the scaffold's or the person's; node_modules is git-ignored.
     await installDependencies(dir, {
       manifests: await sessionManifests(worktree.info, { resumed: Boolean(checked.resumed), kata }),
+      dependencies,
       sandbox: options.sandbox,
       policy: options.approvalPolicy,
       control: options.control,
