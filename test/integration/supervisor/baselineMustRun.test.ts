@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { access } from 'node:fs/promises';
 import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
-import { access } from 'node:fs/promises';
 import { git, personRepoState } from '../../support/personRepo';
 import { initPersonRepo, SessionHarness } from './sessionHarness';
 
