@@ -15,6 +15,7 @@ const ROOT = join(__dirname, '..', '..');
  * library, real kata sessions, CLI processes, example programs. Files under 5 s follow in name order.
  */
 const SLOW_FIRST = [
+  'test/integration/project/ownProjectTask.test.ts',
   'test/integration/cli/hostileWorktree.test.ts',
   'test/integration/package/packedLibrary.test.ts',
   'test/integration/supervisor/pythonKatas.test.ts',
