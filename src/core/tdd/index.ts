@@ -30,6 +30,22 @@ export {
   type InstallDependenciesOptions,
   type ManifestSource,
 } from './supervisor/installDependencies';
+export {
+  checkProjectDependencies,
+  declaredPackageManager,
+  editableSourceRoots,
+  linkNodeModules,
+  LOCKFILES,
+  missingDependenciesMessage,
+  prepareProjectDependencies,
+  storeKey,
+  type MissingDependencies,
+  type NodeDependencies,
+  type NodePackageManager,
+  type ProjectDependencies,
+  type ProjectDependenciesOptions,
+  type PythonDependencies,
+} from './supervisor/projectDependencies';
 export { approveKataCommands, checkProvider, checkTestRunner, commandProgram, isBundledKata } from './supervisor/preflight';
 export { createAgentRoleRunners, type AgentRoleRunnerOptions } from './roles/agentRoleRunner';
 export { reportLabel, type RoleRunner, type RoleRunners, type RoleTurn, type RoleTurnResult } from './roles/roleRunner';
