@@ -19,6 +19,7 @@ const SLOW_FIRST = [
   'test/integration/cli/hostileWorktree.test.ts',
   'test/integration/package/packedLibrary.test.ts',
   'test/integration/supervisor/pythonKatas.test.ts',
+  'test/integration/supervisor/projectDependencies.test.ts', // ~35 s; the first run on a machine installs the fixtures too
   'test/integration/agentRuntime/batchAudit.test.ts',
   'test/integration/cli/cli.test.ts',
   'test/integration/cli/signals.test.ts',

@@ -206,6 +206,23 @@ describe('Project dependencies: sessions on real projects use the person’s ins
     await assertNothingCommitted(s, repo, 'package-lock.json');
   });
 
+  it('a frozen install that fails (package.json out of step with its lockfile) is a CONFIG error naming the install to run, and stores nothing', async () => {
+    const bare = await person('js-jest', false);
+    const pkg = JSON.parse(await readFile(join(bare, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    pkg.devDependencies['is-number'] = '7.0.0';
+    await writeFile(join(bare, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+    git(bare, 'commit', '-q', '-am', 'a dependency the lockfile does not have');
+    const s = await session(bare);
+    assert.equal(s.dependencies.node?.source, 'store');
+    await assert.rejects(s.install(), (err: unknown) => {
+      assert.ok(isAgentError(err) && err.error_code === 'CONFIG', String(err));
+      assert.match(err.message, /'npm ci [^']*' failed \(exit code \d+\)/);
+      assert.match(err.message, /Running 'npm install' in .* lets the session use your own install/);
+      return true;
+    });
+    assert.equal(await exists(s.dependencies.node!.path), false, 'nothing is stored for that lockfile');
+  });
+
   describe('py-src-pytest (pip, editable install)', () => {
     let repo: string;
     let personVenv: string;
