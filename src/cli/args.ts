@@ -16,13 +16,38 @@ export const PROVIDER_OPTIONS = {
   help: { type: 'boolean', short: 'h', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
-/** Parses a command's flags; unknown flags and bad values are usage errors (exit 2), never crashes. */
+/**
+ * Parses a command's flags; unknown flags and bad values are usage errors (exit 2), never crashes. A negative
+ * number after a flag that takes a value is that value (`--timeout -5` is `--timeout=-5`), so the flag's own
+ * check says what is wrong with it.
+ */
 export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
   try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    return parseArgs({ args: joinNegativeValues(argv, options), options, allowPositionals: true, strict: true });
   } catch (err) {
     throw new UsageError((err as Error).message.split('\n')[0]!);
   }
+}
+
+/** `-5`, `-0.5`, `-.5`, `-1e3`: what parseArgs would otherwise read as a group of short options. */
+const NEGATIVE_NUMBER = /^-\.?\d/;
+
+/** `--flag -5` (or its short form `-f -5`) → `--flag=-5` for a flag that takes a value; everything else unchanged. */
+function joinNegativeValues(argv: readonly string[], options: NonNullable<ParseArgsConfig['options']>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return [...out, ...argv.slice(i)];
+    const name =
+      /^--([^=]+)$/.exec(arg)?.[1] ??
+      Object.keys(options).find((key) => options[key]!.short !== undefined && arg === `-${options[key]!.short}`);
+    const next = argv[i + 1];
+    if (name !== undefined && options[name]?.type === 'string' && next !== undefined && NEGATIVE_NUMBER.test(next)) {
+      out.push(`--${name}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 /** A positive integer flag, or undefined when absent. */

@@ -44,6 +44,7 @@ export async function modelFromFlags(flags: ProviderFlags, env: NodeJS.ProcessEn
   const provider = flags.provider ?? 'auto';
   if (!PROVIDERS.includes(provider))
     throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}, got '${provider}'.`);
+  checkProviderFlags(flags);
   const timeoutMs = intFlag(flags.timeout, 'timeout');
   if (timeoutMs !== undefined && timeoutMs > MAX_MODEL_TIMEOUT_MS)
     throw new UsageError(`--timeout is in milliseconds and at most ${MAX_MODEL_TIMEOUT_MS} (one hour), got '${flags.timeout}'.`);
@@ -62,4 +63,42 @@ export async function modelFromFlags(flags: ProviderFlags, env: NodeJS.ProcessEn
   let llm = createLlmClient(resolved, timeoutMs ? { timeoutMs } : {});
   if (flags.record) llm = new RecordingLlmClient(llm, flags.record, `recorded with ${resolved.provider} ${resolved.model}`);
   return { llm, model: resolved.model, provider: resolved.provider, source: resolved.source, timeoutMs };
+}
+
+/**
+ * Refuses provider flags that contradict each other, naming both, instead of letting one silently win: each of
+ * `--base-url`, `--ollama-host`, `--cassette` and `--record` belongs to one way of reaching a model.
+ */
+export function checkProviderFlags(flags: ProviderFlags): void {
+  const provider = flags.provider ?? 'auto';
+  const baseURL = flags['base-url'];
+  const ollamaHost = flags['ollama-host'];
+  const replay = provider === 'replay' || (provider === 'auto' && flags.cassette !== undefined);
+  if (provider === 'ollama' && baseURL !== undefined) {
+    // What a person means is "the Ollama at that address": say which flag that is, do not guess.
+    const host = baseURL.replace(/\/+$/, '').replace(/\/v1$/, '');
+    throw new UsageError(
+      `--provider ollama and --base-url conflict: --base-url is the address of an OpenAI-compatible server, Ollama's is --ollama-host (or OLLAMA_HOST). ` +
+        `For the Ollama there: --provider ollama --ollama-host ${host}; for an OpenAI-compatible server: --base-url without --provider ollama.`,
+    );
+  }
+  if (ollamaHost !== undefined && (provider === 'openai' || provider === 'replay' || baseURL !== undefined || replay)) {
+    const other = provider !== 'auto' ? `--provider ${provider}` : baseURL !== undefined ? '--base-url' : '--cassette';
+    throw new UsageError(`${other} and --ollama-host conflict: --ollama-host is only used to reach Ollama. Give one of them.`);
+  }
+  if (replay && baseURL !== undefined) {
+    throw new UsageError(
+      `${provider === 'replay' ? '--provider replay' : '--cassette'} and --base-url conflict: a replay answers from the cassette and reaches no server. Give one of them.`,
+    );
+  }
+  if (flags.cassette !== undefined && (provider === 'openai' || provider === 'ollama')) {
+    throw new UsageError(
+      `--provider ${provider} and --cassette conflict: a cassette is only played with --provider replay. Give one of them.`,
+    );
+  }
+  if (replay && flags.record !== undefined) {
+    throw new UsageError(
+      `${provider === 'replay' ? '--provider replay' : '--cassette'} and --record conflict: a replayed session is already recorded. Record with a real provider.`,
+    );
+  }
 }

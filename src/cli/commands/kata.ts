@@ -153,6 +153,13 @@ export async function runSessionCommand(
   const sandbox = values.sandbox ?? 'auto';
   if (sandbox !== 'auto' && sandbox !== 'off') throw new UsageError(`--sandbox takes auto or off, got '${sandbox}'.`);
   if (values.session !== undefined && !values.resume) throw new UsageError('--session goes with --resume.');
+  if (values.resume && values['from-working-tree'])
+    throw new UsageError(
+      '--resume and --from-working-tree conflict: a resumed session continues in its own worktree, so your uncommitted files would not be copied. Drop one of them.',
+    );
+  // Every flag is checked before the provider is resolved: a bad value is named before any network probe.
+  const maxCycles = intFlag(values['max-cycles'], 'max-cycles');
+  const testTimeoutMs = intFlag(values['test-timeout'], 'test-timeout');
   const mcpServers = values['mcp-config'] !== undefined ? await readMcpConfigFile(resolve(values['mcp-config'])) : undefined;
 
   const model = await modelFromFlags(
@@ -177,11 +184,11 @@ export async function runSessionCommand(
       llm: model.llm,
       model: model.model,
       provider: model.provider,
-      maxCycles: intFlag(values['max-cycles'], 'max-cycles'),
+      maxCycles,
       control,
       approvalPolicy: autoApprove ? { autoApproveUpTo: autoApprove } : {},
       qualityGates: values['quality-gate'],
-      testTimeoutMs: intFlag(values['test-timeout'], 'test-timeout'),
+      testTimeoutMs,
       modelTimeoutMs: model.timeoutMs,
       mcpServers,
       onMcpServers: (statuses) => io.stderr.write(mcpLines(statuses)),
