@@ -49,7 +49,7 @@ interface FixtureSession {
   dependencies: ProjectDependencies;
   sandbox: ProcessSandbox;
   /** Runs a command line in the worktree inside the session's sandbox, with the fixture's pnpm on PATH. */
-  run(command: string): Promise<{ exitCode: number | null; output: string }>;
+  run(command: string, env?: NodeJS.ProcessEnv): Promise<{ exitCode: number | null; output: string }>;
   /** installDependencies as the supervisor calls it, with MEDIUM approved. */
   install(): Promise<boolean>;
 }
@@ -94,12 +94,12 @@ describe('Project dependencies: sessions on real projects use the person’s ins
       worktree,
       dependencies,
       sandbox,
-      run: (command) =>
+      run: (command, env = {}) =>
         runProcess({
           cwd: worktree.dir,
           command,
           shell: true,
-          env: { ...process.env, PATH: `${pnpm.bin}:${process.env.PATH ?? ''}`, CI: 'true', NO_COLOR: '1' },
+          env: { ...process.env, PATH: `${pnpm.bin}:${process.env.PATH ?? ''}`, CI: 'true', NO_COLOR: '1', ...env },
           sandbox,
           timeoutMs: 120_000,
         }),
@@ -248,6 +248,12 @@ describe('Project dependencies: sessions on real projects use the person’s ins
       const result = await (await detectTestRunner(s.worktree.dir, { sandbox: s.sandbox })).run();
       assert.equal(result.status, 'passed', result.output);
       assert.equal(result.passed, PROJECT_FIXTURES['py-src-pytest'].tests);
+
+      // A repository under HOME (hidden inside): the environment is still shown, read-only, at its own path.
+      const underHome = await s.run('python -m pytest -q -p no:cacheprovider; ls "$HOME"', { HOME: repo });
+      assert.equal(underHome.exitCode, 0, underHome.output);
+      assert.match(underHome.output, new RegExp(`${PROJECT_FIXTURES['py-src-pytest'].tests} passed`));
+      assert.doesNotMatch(underHome.output, /pyproject\.toml/, 'the rest of the repository stays hidden with HOME');
 
       const where = await s.run('python -c "import sys, verbump, packaging; print(sys.prefix); print(verbump.__file__)"');
       assert.equal(where.exitCode, 0, where.output);
