@@ -83,7 +83,10 @@ export interface BaseAgentOptions {
    * agent's `control` protocol, so tool approvals and the agent use one approval channel.
    */
   toolRegistry?: ToolRegistry;
-  /** Opt-in tools with an executor you built (instead of `toolRegistry`). */
+  /**
+   * Opt-in tools with an executor you built, used as given. `toolRegistry`, `workspaceRoot` and `toolPolicy` may
+   * be given with it only when they are the executor's own (else CONFIG naming both).
+   */
   toolExecutor?: ToolExecutor;
   /** Absolute real path of the workspace the tools of `toolRegistry` work in. */
   workspaceRoot?: string;
@@ -494,13 +497,17 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
     const { toolRegistry, toolExecutor, workspaceRoot, toolPolicy } = options;
     if (toolExecutor !== undefined) {
       if (!(toolExecutor instanceof ToolExecutor)) throw new AgentSettingsError(['toolExecutor: must be a ToolExecutor']);
-      if (toolRegistry !== undefined)
-        throw new AgentSettingsError(['toolRegistry, toolExecutor: give one, not both (the executor has its own registry)']);
-      const unused = (['workspaceRoot', 'toolPolicy'] as const).filter((key) => options[key] !== undefined);
-      if (unused.length > 0)
-        throw new AgentSettingsError(
-          unused.map((key) => `${key}: only applies with toolRegistry (a given toolExecutor has its own)`),
+      // 003 D2: the executor is used as given; what else is given must agree with it (its registry, workspace, policy).
+      const problems: string[] = [];
+      if (toolRegistry !== undefined && toolRegistry !== toolExecutor.registry)
+        problems.push('toolRegistry, toolExecutor: the executor works on another registry; give one, not both');
+      if (workspaceRoot !== undefined && workspaceRoot !== toolExecutor.workspaceRoot)
+        problems.push(
+          `workspaceRoot, toolExecutor: the executor works in ${toolExecutor.workspaceRoot}, not in ${workspaceRoot}`,
         );
+      if (toolPolicy !== undefined && toolPolicy !== toolExecutor.policy)
+        problems.push('toolPolicy: only applies with toolRegistry (a given toolExecutor has its own)');
+      if (problems.length > 0) throw new AgentSettingsError(problems);
       return toolExecutor;
     }
     if (toolRegistry === undefined) {

@@ -141,6 +141,11 @@ export class ToolExecutor implements AgentToolbox {
     );
   }
 
+  /** The absolute real path of the workspace the tools work in (handed to every tool). */
+  get workspaceRoot(): string {
+    return this.options.workspaceRoot;
+  }
+
   /** Subscribes to an executor event; returns an unsubscribe function. */
   on<K extends keyof ToolExecutorEvents>(event: K, listener: (payload: ToolExecutorEvents[K]) => void): () => void {
     return this.events.on(event, listener);

@@ -113,8 +113,8 @@ describe('BaseAgent tool integration (real ToolRegistry of built-in tools, temp 
       const cases: Array<[Record<string, unknown>, RegExp]> = [
         [{ toolRegistry: registry }, /workspaceRoot: toolRegistry needs the absolute path/],
         [
-          { toolRegistry: registry, toolExecutor: executor, workspaceRoot: workspace },
-          /toolRegistry, toolExecutor: give one, not both/,
+          { toolRegistry: new ToolRegistry(), toolExecutor: executor },
+          /toolRegistry, toolExecutor: the executor works on another/,
         ],
         [{ workspaceRoot: workspace }, /workspaceRoot: only applies with toolRegistry/],
         [{ toolExecutor: executor, toolPolicy: new ApprovalPolicy() }, /toolPolicy: only applies with toolRegistry/],
