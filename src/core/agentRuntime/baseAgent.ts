@@ -62,8 +62,8 @@ export interface BaseAgentOptions {
   llm: LlmClient;
   /** Settings, validated with defaults (see BaseAgentConfigSchema). */
   config?: BaseAgentConfigInput;
-  /** Default (also for an empty or blank id): `<agent kind>-<n>`. */
-  id?: string;
+  /** Default (also for an empty or blank id): `<agent kind>-<n>`. A number is converted to a string. */
+  id?: string | number;
   /** Prompt from a code signature (overrides `createSignature()`). */
   signature?: Signature;
   /** Prompt from a JSON agent config in `config/agents` (overrides `agentDefinition()`). */
@@ -203,12 +203,16 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
     this.config = parseAgentConfig(options.config, this.configExtensions(), this.frameworkConfigExtensions());
     this.options = options;
     this.llm = options.llm;
-    const kind = this.agentKind();
-    if (options.id !== undefined && (typeof options.id !== 'string' || options.id.length > 200)) {
-      throw new AgentSettingsError([`id: must be a string of at most 200 characters (or empty / omitted for the default)`]);
+    // 000 EP-2: a non-string id (or agentKind()) is converted to a string; an empty or blank one gives the default.
+    const kind = String(this.agentKind() ?? '').trim() || 'agent';
+    const given: unknown = options.id ?? '';
+    const id = ['string', 'number', 'bigint', 'boolean'].includes(typeof given) ? String(given as string) : undefined;
+    if (id === undefined || id.length > 200) {
+      throw new AgentSettingsError([
+        `id: must be a string (a number is converted) of at most 200 characters, or empty / omitted for the default`,
+      ]);
     }
-    // An empty (or blank) id falls back to the default, like an omitted one.
-    if (options.id !== undefined && options.id.trim() !== '') this.id = options.id;
+    if (id.trim() !== '') this.id = id;
     else {
       const n = (counters.get(kind) ?? 0) + 1;
       counters.set(kind, n);

@@ -36,7 +36,7 @@ describe('BaseAgent extension points and errors (loopback server)', () => {
     it('an empty or blank id falls back to the default <kind>-<n>', () => {
       for (const id of ['', '   ']) assert.match(new BaseAgent({ llm: lb.llm, id }).id, /^agent-\d+$/);
       assert.equal(new BaseAgent({ llm: lb.llm, id: 'mine' }).id, 'mine');
-      assert.match(settingsError(() => new BaseAgent({ llm: lb.llm, id: 42 as never })).message, /id: must be a string/);
+      assert.match(settingsError(() => new BaseAgent({ llm: lb.llm, id: {} as never })).message, /id: must be a string/);
     });
   });
 
