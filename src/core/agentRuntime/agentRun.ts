@@ -2,6 +2,7 @@ import { AgentError } from '../errors/agentError';
 import type { ChatMessage, LlmClient, LlmResult, ResponseFormat, TokenUsage, ToolSpec } from '../llm/types';
 import type { ToolCallWrapper } from '../tools/types';
 import type { BaseAgentConfig } from './config';
+import { requestExtensions } from './config';
 import { AgentSettingsError } from './errors';
 import { deliverEvent, type AgentEvent, type AgentEventListener } from './events';
 import type { HookRunner } from './hookRunner';
@@ -100,6 +101,7 @@ export class AgentRun {
       signal: this.signal,
       timeoutMs: config.timeoutMs,
       ...(this.deps.streamText && this.observed ? { onDelta: this.deltaEmitter(options.cycle ?? this.modelCalls + 1) } : {}),
+      extraBody: requestExtensions(config),
     };
     let response = hooks ? await hooks.wrapModelCall(() => llm.call(request)) : await llm.call(request);
     this.modelCalls++;

@@ -50,11 +50,34 @@ export type BaseAgentConfig = z.infer<typeof BaseAgentConfigSchema> & { readonly
 export type BaseAgentConfigInput = z.input<typeof BaseAgentConfigSchema>;
 /**
  * What `frameworkConfigExtensions()` and `configExtensions()` return: defaults for any base setting, plus keys
- * of their own (e.g. `generation_config`), which the settings then accept too.
+ * of their own (e.g. `generation_config`), which the settings then accept too. Keys of their own are
+ * provider-specific settings: every model call sends them in its request body (see {@link requestExtensions}).
  */
 export type AgentConfigExtensions = BaseAgentConfigInput & { [key: string]: unknown };
 
 const BASE_KEYS: ReadonlySet<string> = new Set(Object.keys(BaseAgentConfigSchema.shape));
+
+/** Request fields the model client sets itself: an extension of that name would be overwritten, so it is refused. */
+const CLIENT_REQUEST_FIELDS: ReadonlySet<string> = new Set([
+  'messages',
+  'max_tokens',
+  'max_completion_tokens',
+  'response_format',
+  'tools',
+  'tool_choice',
+  'stream',
+  'stream_options',
+]);
+
+/**
+ * The provider-specific settings of an agent (000 EP-4): the keys its config extensions declare besides the base
+ * settings (e.g. `generation_config`), sent to the model in the request body. Undefined when there are none.
+ */
+export function requestExtensions(config: BaseAgentConfig): Record<string, unknown> | undefined {
+  let out: Record<string, unknown> | undefined;
+  for (const key of Object.keys(config)) if (!BASE_KEYS.has(key)) (out ??= {})[key] = config[key];
+  return out;
+}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return (
@@ -102,6 +125,12 @@ export function parseAgentConfig(
   }
   if (problems.length > 0) throw new AgentSettingsError(problems);
   const declared = new Set([...Object.keys(framework), ...Object.keys(extensions)].filter((key) => !BASE_KEYS.has(key)));
+  for (const key of declared) {
+    if (CLIENT_REQUEST_FIELDS.has(key))
+      problems.push(
+        `${key}: a request field the client sets itself (extensions are sent beside it); use the agent's settings, prompt or tools instead`,
+      );
+  }
   const merged = mergeSettings(mergeSettings(mergeSettings({}, framework), extensions), input as Record<string, unknown>);
   const base = Object.fromEntries(Object.entries(merged).filter(([key]) => !declared.has(key)));
   const extra = Object.fromEntries(Object.entries(merged).filter(([key]) => declared.has(key)));

@@ -225,7 +225,7 @@ class DeltaCallbackError extends Error {
 }
 
 function buildRequestBody(options: LlmCallOptions, stream: boolean, useMaxCompletionTokens: boolean): Record<string, unknown> {
-  const body: Record<string, unknown> = { model: options.model, messages: options.messages };
+  const body: Record<string, unknown> = { ...options.extraBody, model: options.model, messages: options.messages };
   if (options.temperature !== undefined) body.temperature = options.temperature;
   if (options.maxTokens !== undefined) body[useMaxCompletionTokens ? 'max_completion_tokens' : 'max_tokens'] = options.maxTokens;
   if (options.responseFormat) body.response_format = options.responseFormat;

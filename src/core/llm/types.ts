@@ -31,6 +31,11 @@ export interface LlmCallOptions {
   timeoutMs?: number;
   /** When given, the call streams and this receives each text delta as it arrives. */
   onDelta?: (delta: string) => void;
+  /**
+   * Provider-specific fields added to the request body as given (an agent's config extensions, e.g.
+   * `generation_config`); the fields the client sets itself (model, messages, ...) are never replaced.
+   */
+  extraBody?: Readonly<Record<string, unknown>>;
 }
 
 /** One tool call the model asked for (OpenAI function calling). */
