@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { access } from 'node:fs/promises';
+import { AgentError } from '../../../src/core/errors/agentError';
 import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
 import { git, personRepoState } from '../../support/personRepo';
 import { initPersonRepo, SessionHarness } from './sessionHarness';
@@ -13,6 +14,26 @@ describe('TDD supervisor: the baseline must run (real node --test in the sandbox
   const h = new SessionHarness();
   beforeEach(() => h.setUp());
   afterEach(() => h.cleanup());
+
+  it('a Python project without its virtual environment is refused by the preflight, naming the command to run', async () => {
+    await initPersonRepo(h.workspace, {
+      '.gitignore': '.venv/\n',
+      'pyproject.toml':
+        '[project]\nname = "mine"\nversion = "0.1.0"\ndependencies = ["packaging>=23"]\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n',
+      'src/mine/__init__.py': '',
+      'tests/test_mine.py': 'def test_nothing():\n    pass\n',
+    });
+    const before = await personRepoState(h.workspace);
+    await assert.rejects(h.run({ cycles: fizzbuzzJs(1) }, { kataPath: undefined, task: 'add a helper' }), (err: unknown) => {
+      assert.ok(err instanceof AgentError, String(err));
+      assert.equal(err.error_code, 'CONFIG');
+      assert.match(err.message, /need the project's dependencies[^]*python3 -m venv \.venv[^]*Nothing was created/);
+      return true;
+    });
+    assert.equal(h.server.chatRequests().length, 0);
+    assert.equal(git(h.workspace, 'branch', '--list', 'tdd/*'), '', 'no session branch');
+    assert.deepEqual(await personRepoState(h.workspace), before);
+  });
 
   it('a suite that cannot load a dependency stops the session before any model request, in the runner’s words', async () => {
     await initPersonRepo(h.workspace, {

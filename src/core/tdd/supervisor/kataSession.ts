@@ -33,7 +33,7 @@ import { ApprovedProtectedWrites } from './protectedChanges';
 import { connectSessionMcpServers } from './sessionMcpServers';
 import type { SessionSummary } from './sessionSummary';
 import { installDependencies, sessionManifests } from './installDependencies';
-import { prepareProjectDependencies } from './projectDependencies';
+import { checkProjectDependencies, missingDependenciesMessage, prepareProjectDependencies } from './projectDependencies';
 import { prepareProject, projectProfileEvent, projectRunnerOptions, resolveSessionKata } from './workspaceSetup';
 import { SessionStore } from '../session/sessionStore';
 import { findResumableSession } from '../session/findSession';
@@ -186,6 +186,14 @@ async function preflight(options: KataSessionOptions, kata: Kata, signal: AbortS
   }
   await createProcessSandbox(options.sandbox ?? 'auto', { writableRoots: [] }); // throws SANDBOX_UNAVAILABLE before anything changed
   await checkTestRunner(kata);
+  if (workspace.kind === 'repository') {
+    // The project's dependencies: the person's installs, or a lockfile the shared store can install; else say what to run.
+    const missing = await checkProjectDependencies(workspace.repository, { sandbox: options.sandbox });
+    if (missing.length > 0)
+      throw new AgentError('CONFIG', `${missingDependenciesMessage(missing, workspace.repository.root)} Nothing was created.`, {
+        missing: missing.map((m) => m.command),
+      });
+  }
   await checkProvider(options.llm, options.model, signal);
   if (!resumed) await approveKataCommands(kata, { policy: options.approvalPolicy, control: options.control, signal });
   checkAborted(signal);
