@@ -15,6 +15,8 @@ import { redactSecrets } from '../../core/security/redact';
 import type { SupervisorEvent } from '../../core/tdd/events';
 import { SESSION_BRANCH_PREFIX, sessionsDirFor } from '../../core/tdd/git';
 import { SessionLock } from '../../core/tdd/session/sessionLock';
+import { SessionStore } from '../../core/tdd/session/sessionStore';
+import { prepareProjectDependencies, type ProjectDependencies } from '../../core/tdd/supervisor/projectDependencies';
 import { detectTestRunner } from '../../core/testRunners';
 import { workspaceFilePath } from '../panel/workspacePath';
 import { casesFromReport, parseTestCases, type TestCaseResult } from './testCaseResults';
@@ -54,8 +56,8 @@ export interface KataTestsDeps {
   log: vscode.LogOutputChannel;
   /** True while a session runs in this window (a run from the Testing view then waits for it to end). */
   running(): boolean;
-  /** The `tddAgent.sandbox` and `tddAgent.testTimeoutMs` settings. */
-  settings(): { sandbox: SandboxMode; testTimeoutMs: number };
+  /** The `tddAgent.sandbox`, `tddAgent.sandboxEnvironment` and `tddAgent.testTimeoutMs` settings. */
+  settings(): { sandbox: SandboxMode; sandboxEnvironment?: string[]; testTimeoutMs: number };
   /** What an earlier window saved (workspaceState; anything invalid is ignored). */
   saved?: unknown;
   /** Saves the state after each session start and supervisor run (workspaceState). */
@@ -186,8 +188,13 @@ export class KataTests implements vscode.Disposable {
           this.branch.name.slice(SESSION_BRANCH_PREFIX.length),
           'a Testing-view run',
         );
-      // The same confinement as the session's own runs: write only in the worktree, .git read-only.
-      const sandbox = await createProcessSandbox(settings.sandbox, worktreePolicy(dir, commonDir));
+      // The same confinement as the session's own runs: write only in the worktree, .git read-only, the project's
+      // installed dependencies shown read-only as the supervisor shows them.
+      const dependencies = await this.dependenciesFor(dir, commonDir, settings.sandbox);
+      const sandbox = await createProcessSandbox(
+        settings.sandbox,
+        worktreePolicy(dir, commonDir, settings.sandboxEnvironment, dependencies?.sandbox),
+      );
       const runner = await detectTestRunner(dir, { testCommand: this.command, timeoutMs: settings.testTimeoutMs, sandbox });
       const result = await runner.run({ signal: abort.signal });
       this.deps.log.info(
@@ -211,6 +218,20 @@ export class KataTests implements vscode.Disposable {
         await rm(checkout, { recursive: true, force: true });
       }
     }
+  }
+
+  /**
+   * The project's dependencies for a run in `dir` (the session's worktree, or a temporary checkout of its branch), from
+   * the session's record; undefined when the record is gone (the run then sees only what the worktree holds).
+   */
+  private async dependenciesFor(dir: string, commonDir: string, mode: SandboxMode): Promise<ProjectDependencies | undefined> {
+    const id = this.branch?.name.startsWith(SESSION_BRANCH_PREFIX)
+      ? this.branch.name.slice(SESSION_BRANCH_PREFIX.length)
+      : undefined;
+    const state = id ? await new SessionStore(sessionsDirFor(commonDir), id).load().catch(() => undefined) : undefined;
+    if (!state) return undefined;
+    const gitDir = path.resolve(dir, (await productGit(dir).run(['rev-parse', '--absolute-git-dir'])).trim());
+    return prepareProjectDependencies({ ...state.git, worktree: dir, worktreeGitDir: gitDir }, { sandbox: mode });
   }
 
   dispose(): void {
