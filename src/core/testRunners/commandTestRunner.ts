@@ -14,9 +14,13 @@ import type { TestCounts } from './parsers/testCounts';
 import { parserFor, type RunnerKind } from './runnerKinds';
 import { findTestFiles } from './testFiles';
 import { collectReport, prepareReport, withoutReportLines, type PreparedReport } from './reports/runReport';
+import { simpleCommandWords } from './reports/commandLine';
+import { scriptFor } from './reports/reportCommand';
+import { subsetCommand, type SubsetCommand } from './subsets/subsetCommand';
+import { existingSubsetFiles, mochaConfigNamesSpec } from './subsets/subsetFiles';
 import type { ParsedReport } from './reports/reportedTest';
 import { DEFAULT_OUTPUT_LIMIT, truncateHeadTail } from './truncateOutput';
-import type { TestCaseResult, TestRunner, TestRunResult } from './types';
+import type { TestCaseResult, TestRunner, TestRunOptions, TestRunResult, TestSubset } from './types';
 
 const log = getLogger('testRunners');
 
@@ -117,16 +121,25 @@ export class CommandTestRunner implements TestRunner {
     this.reportTests = options.reportTests ?? true;
   }
 
-  /** Runs the tests once. Never rejects: every outcome is a result. */
-  async run(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<DiagnosedTestRunResult> {
+  /**
+   * Runs the tests once. Never rejects: every outcome is a result. With `only`, the command narrowed to that subset
+   * (see `subsetCommand`): the result's `scope` is `related`, `command` the narrowed command line and `relatedFiles`
+   * the files given to the runner; when the command cannot be narrowed, the whole suite runs and `fullRunReason` says
+   * why.
+   */
+  async run(options: TestRunOptions = {}): Promise<DiagnosedTestRunResult> {
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     const realWorkspace = await realpath(this.workspace).catch(() => this.workspace);
-    const report = this.reportTests
-      ? await prepareReport(this.workspace, realWorkspace, this.command, this.packageScripts)
-      : undefined;
+    const narrowed = options.only ? await this.subset(options.only, realWorkspace) : undefined;
+    const subset = narrowed && 'subset' in narrowed ? narrowed.subset : undefined;
+    const command = subset?.command ?? this.command;
+    const report =
+      this.reportTests && (!subset || subset.reportable)
+        ? await prepareReport(this.workspace, realWorkspace, command, this.packageScripts, subset)
+        : undefined;
     const result = await runProcess({
       cwd: this.workspace,
-      command: report?.command ?? this.command,
+      command: report?.command ?? command,
       shell: true,
       env: testEnvironment(this.workspace, this.env),
       timeoutMs,
@@ -134,11 +147,41 @@ export class CommandTestRunner implements TestRunner {
       signal: options.signal,
       sandbox: this.sandbox,
     });
-    if (!report) return this.interpret(result, timeoutMs);
+    const scope = subset
+      ? { scope: 'related' as const, relatedFiles: subset.files }
+      : { scope: 'full' as const, ...(narrowed && 'reason' in narrowed ? { fullRunReason: narrowed.reason } : {}) };
+    if (!report) return { ...(await this.interpret(result, timeoutMs, command)), ...scope };
     const output = withoutReportLines(result.output, report);
     const finished = !result.cancelled && !result.timedOut && !result.spawnError;
     const parsed = await collectReport(report, { workspace: this.workspace, realWorkspace, output }, finished);
-    return this.interpret({ ...result, output }, timeoutMs, parsed && this.agreeing(parsed, output, report));
+    return {
+      ...(await this.interpret({ ...result, output }, timeoutMs, command, parsed && this.agreeing(parsed, output, report))),
+      ...scope,
+    };
+  }
+
+  /**
+   * The command narrowed to `only`, or why it cannot be (then the whole suite runs): the files that are there to run,
+   * the person's command form (see `subsetCommand`), and for mocha a config that names spec files of its own.
+   */
+  private async subset(only: TestSubset, realWorkspace: string): Promise<{ subset: SubsetCommand } | { reason: string }> {
+    const files = await existingSubsetFiles(this.workspace, only);
+    const plan = subsetCommand(this.command, this.packageScripts, files, realWorkspace);
+    const why = (reason: string): { reason: string } => {
+      log.debug('The whole suite runs: the test command cannot be narrowed to the changed files.', {
+        command: this.command,
+        reason,
+      });
+      return { reason: `\`${this.command}\` cannot run only the changed tests (${reason}), so the whole suite ran` };
+    };
+    if (!plan.ok) return why(plan.reason);
+    if (plan.subset.kind === 'mocha') {
+      const words = simpleCommandWords(scriptFor(this.command, this.packageScripts) ?? this.command) ?? [];
+      if (await mochaConfigNamesSpec(this.workspace, words)) {
+        return why("mocha's configuration names spec files, which mocha runs besides any file given to it");
+      }
+    }
+    return { subset: plan.subset };
   }
 
   /**
@@ -156,7 +199,12 @@ export class CommandTestRunner implements TestRunner {
     return undefined;
   }
 
-  private async interpret(result: RunProcessResult, timeoutMs: number, report?: ParsedReport): Promise<DiagnosedTestRunResult> {
+  private async interpret(
+    result: RunProcessResult,
+    timeoutMs: number,
+    command: string,
+    report?: ParsedReport,
+  ): Promise<DiagnosedTestRunResult> {
     const consoleCounts = parserFor(this.kind)(result.output);
     const counts: TestCounts | undefined = consoleCounts ?? (report && report.counts.total > 0 ? report.counts : undefined);
     const tests: TestCaseResult[] | undefined = report?.tests;
@@ -166,7 +214,7 @@ export class CommandTestRunner implements TestRunner {
       failed: counts?.failed ?? 0,
       total: counts?.total ?? 0,
       output: truncateHeadTail(result.output, this.outputLimit),
-      command: this.command,
+      command,
       exitCode: result.exitCode,
       durationMs: result.durationMs,
       ...(tests ? { tests } : {}),

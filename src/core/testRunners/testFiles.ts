@@ -33,6 +33,16 @@ export function looksLikeTestFile(path: string): boolean {
   return TEST_DIR.test(normalized) && SOURCE_EXT.test(name) && name !== 'conftest.py' && name !== '__init__.py';
 }
 
+/**
+ * True when a path's file name is a test file's by the runners' naming conventions (`*.test.*`, `*.spec.*`,
+ * `test_*.py`, `*_test.py`, `test-*.js`, `*-test.js`, `*_test.js`), wherever it lies: a file a runner runs as tests.
+ * A file that only lies in a test folder (a helper, a fixture, `conftest.py`) is test support code, not a test file.
+ */
+export function hasTestFileName(path: string): boolean {
+  const normalized = path.split(sep).join('/');
+  return TEST_FILE_NAME.test(normalized.slice(normalized.lastIndexOf('/') + 1));
+}
+
 /** Test files in a workspace (relative paths), skipping dependencies and caches; stops after `limit`. */
 export async function findTestFiles(workspace: string, limit = 50): Promise<string[]> {
   const found: string[] = [];

@@ -60,13 +60,25 @@ function afterAssignments(words: readonly string[]): number {
 }
 
 /**
+ * A command line that is one direct invocation of a test runner, whatever its options say (see {@link runnerCall}):
+ * where the runner's own arguments start, and whether the person already chose a reporter, an output or a watch mode.
+ */
+export interface RunnerCall extends RunnerInvocation {
+  /** Index of the first word the runner reads as its own (after node's `--test`, after `python -m pytest`, after the binary). */
+  argsAt: number;
+  /** The command names a reporter or output of its own, or a mode that never ends (watch): no report flags go in. */
+  ownChoice: boolean;
+}
+
+/**
  * Recognises a command line that directly runs one test runner: `node [options] --test …`, `tsx --test …`,
  * `[npx] jest …`, `[npx] vitest [run] …`, `[npx] mocha …`, `pytest …`, `python3 -m pytest …` (a path to the
  * binary counts too, e.g. `./node_modules/.bin/jest`). Undefined for anything else: a chain of commands, a
- * redirection, a shell script, a runner told to watch, one whose command line already names a reporter or an
- * output file, or a `--` after which added flags would be taken for file names.
+ * redirection, a shell script, a vitest subcommand other than `run`, or a `--` after which added words would be
+ * taken for file names. Unlike {@link runnerInvocation}, a command that chose its own reporter is recognised too
+ * (`ownChoice`): the files of a subset can still be given to it.
  */
-export function runnerInvocation(command: string): RunnerInvocation | undefined {
+export function runnerCall(command: string): RunnerCall | undefined {
   const words = simpleCommandWords(command);
   if (!words) return undefined;
   let i = afterAssignments(words);
@@ -78,9 +90,14 @@ export function runnerInvocation(command: string): RunnerInvocation | undefined 
   if (program === undefined) return undefined;
   const name = basename(program);
   const plain = words.map((w) => plainWord(w) ?? '');
-  const rest = plain.slice(i + 1);
-  const invocation = (kind: ReportingKind, insertAt: number, appendable: boolean): RunnerInvocation | undefined =>
-    rest.some((w) => OWN_CHOICE[kind].test(w)) ? undefined : { kind, words, insertAt, appendable };
+  const call = (kind: ReportingKind, argsAt: number, insertAt: number, appendable: boolean): RunnerCall => ({
+    kind,
+    words,
+    argsAt,
+    insertAt,
+    appendable,
+    ownChoice: plain.slice(i + 1).some((w) => OWN_CHOICE[kind].test(w)),
+  });
 
   if (name === 'node' || name === 'tsx') {
     let j = i + 1;
@@ -91,25 +108,39 @@ export function runnerInvocation(command: string): RunnerInvocation | undefined 
     }
     if (j >= words.length) return undefined;
     const after = plain.slice(j + 1);
-    return invocation(
+    return call(
       'node-test',
+      j + 1,
       j + 1,
       after.every((w) => w.startsWith('-') && w !== '--'),
     );
   }
+  const rest = plain.slice(i + 1);
   if (rest.includes('--')) return undefined;
-  if (name === 'jest') return invocation('jest', words.length, true);
-  if (name === 'mocha' || name === '_mocha') return invocation('mocha', words.length, true);
+  if (name === 'jest') return call('jest', i + 1, words.length, true);
+  if (name === 'mocha' || name === '_mocha') return call('mocha', i + 1, words.length, true);
   if (name === 'vitest') {
     const sub = rest[0];
     if (sub !== undefined && VITEST_OTHER_COMMANDS.has(sub)) return undefined;
-    return invocation('vitest', words.length, true);
+    return call('vitest', i + 1, words.length, true);
   }
-  if (name === 'pytest' || name === 'py.test') return invocation('pytest', words.length, true);
+  if (name === 'pytest' || name === 'py.test') return call('pytest', i + 1, words.length, true);
   if (/^python(?:\d+(?:\.\d+)?)?$/.test(name) && rest[0] === '-m' && rest[1] === 'pytest') {
-    return invocation('pytest', words.length, true);
+    return call('pytest', i + 3, words.length, true);
   }
   return undefined;
+}
+
+/**
+ * Recognises a command line that directly runs one test runner and can be asked for a report: a {@link runnerCall}
+ * whose command line does not already name a reporter or an output file, nor a watch mode. Undefined for anything
+ * else.
+ */
+export function runnerInvocation(command: string): RunnerInvocation | undefined {
+  const found = runnerCall(command);
+  if (!found || found.ownChoice) return undefined;
+  const { kind, words, insertAt, appendable } = found;
+  return { kind, words, insertAt, appendable };
 }
 
 /**
@@ -145,6 +176,16 @@ export function scriptFor(command: string, scripts: Readonly<Record<string, unkn
   const call = packageScriptCall(command);
   const text = call && scripts ? scripts[call.script] : undefined;
   return typeof text === 'string' && text.trim() ? text.trim() : undefined;
+}
+
+/**
+ * A command line built by someone else (a subset of the suite, see `subsetCommand`) that knows where its runner reads
+ * added flags: `withFlags([])` is the command itself.
+ */
+export interface FlagSlot {
+  kind: ReportingKind;
+  /** The command with `flags` (each one shell word) where the runner reads them. */
+  withFlags(flags: readonly string[]): string;
 }
 
 /** A command with flags that ask its runner for a machine-readable report, and which runner that is. */

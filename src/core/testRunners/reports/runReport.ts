@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { getLogger } from '../../logging/logger';
 import { TestReportError } from '../errors';
 import { writeTreeFile } from '../../sandbox/untrustedTree';
-import { reportingCommand, type ReportingKind } from './reportCommand';
+import { reportingCommand, type FlagSlot, type ReportingKind } from './reportCommand';
 import type { ParsedReport, ReportContext } from './reportedTest';
 import { prepareReportsFolder, readReport, removeReportFiles, REPORTS_DIR } from './reportFile';
 import { RUNNER_REPORTS, type ReportFiles, type RunnerReportAdapter } from './runnerReports';
@@ -27,20 +27,25 @@ export interface PreparedReport {
  * Sets up a report for one run of `command` in `workspace` (whose real path is `realWorkspace`): the flags for its
  * runner, the `.tdd/reports` folder, and for mocha the reporter module. Undefined when the command is not one whose
  * runner can be asked for a report (see reportingCommand), or the folder cannot be made: then the command runs as
- * written. Never throws.
+ * written. With `slot` (a subset of the suite: `command` is its command line), the flags go where the slot says.
+ * Never throws.
  */
 export async function prepareReport(
   workspace: string,
   realWorkspace: string,
   command: string,
   scripts: Readonly<Record<string, unknown>> | undefined,
+  slot?: FlagSlot,
 ): Promise<PreparedReport | undefined> {
   const token = randomBytes(8).toString('hex');
   const filesFor = (kind: ReportingKind): ReportFiles => {
     const report = `${REPORTS_DIR}/${token}.${RUNNER_REPORTS[kind].extension}`;
     return { report, absoluteReport: join(realWorkspace, report), reporter: `${REPORTS_DIR}/${token}.reporter.cjs` };
   };
-  const planned = reportingCommand(command, scripts, (kind) => RUNNER_REPORTS[kind].flags(filesFor(kind)));
+  const flagsFor = (kind: ReportingKind): string[] => RUNNER_REPORTS[kind].flags(filesFor(kind));
+  const planned = slot
+    ? { kind: slot.kind, command: slot.withFlags(flagsFor(slot.kind)) }
+    : reportingCommand(command, scripts, flagsFor);
   if (!planned) {
     log.debug('The test command is not one whose runner can be asked for a report: only its console output is read.', {
       command,
