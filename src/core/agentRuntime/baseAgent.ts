@@ -1,6 +1,6 @@
 import { AgentFactory } from '../agentsAsData';
 import type { ControlProtocol } from '../control/controlProtocol';
-import { sharedAuditFile, type AuditTrail } from '../audit/auditTrail';
+import { sharedAuditFile, toolCallAuditSink, type AuditTrail } from '../audit/auditTrail';
 import { runBatch, type BatchOptions, type BatchResult } from '../batch/runBatch';
 import { AgentError, toAgentError, type ErrorInfo } from '../errors/agentError';
 import type { LlmClient, TokenUsage } from '../llm/types';
@@ -472,6 +472,7 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
       signal,
       requestedBy: this.id,
       wrap: this.hookRunner?.toolCallWrapper(),
+      ...(this.audit ? { audit: toolCallAuditSink(this.audit, this.id) } : {}),
     });
   }
 
@@ -484,7 +485,11 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
     if (!Array.isArray(steps))
       throw new AgentError('VALIDATION', 'steps: executeToolChain takes an array of { name, params } steps.', {});
     const wrap = this.hookRunner?.toolCallWrapper();
-    const own = steps.map((step) => ({ ...step, options: { ...step.options, requestedBy: this.id, ...(wrap ? { wrap } : {}) } }));
+    const audit = this.audit ? toolCallAuditSink(this.audit, this.id) : undefined;
+    const own = steps.map((step) => ({
+      ...step,
+      options: { ...step.options, requestedBy: this.id, ...(wrap ? { wrap } : {}), ...(audit ? { audit } : {}) },
+    }));
     return executor.executeToolChain(own, options);
   }
 

@@ -78,6 +78,15 @@ export class AuditTrail {
   }
 }
 
+/**
+ * A sink for a tool executor's audit records (`ExecuteToolOptions.audit`) that writes each call into `trail` as a
+ * line of agent `agentId`: `{ timestamp, agentId, event: 'tool_call', tool, params (redacted), approval, ok, errorCode?,
+ * durationMs, ... }`, beside the agent's execution records.
+ */
+export function toolCallAuditSink(trail: AuditTrail, agentId: string): <R extends { time: string }>(record: R) => void {
+  return ({ time, ...call }) => trail.record({ timestamp: time, agentId, event: 'tool_call', ...call });
+}
+
 const shared = new Map<string, AuditTrail>();
 
 /** One AuditTrail per file path in the process, so a thousand agents do not open a thousand streams. */

@@ -12,7 +12,7 @@ import { DEFAULT_MAX_CONTENT_CHARS } from './contentLimits';
 import { TypedEvents, type ToolExecutorEvents } from './executorEvents';
 import type { ToolRegistry, RegisteredTool } from './registry';
 import { ToolResultMemory, type RememberedToolCall } from './resultMemory';
-import type { EscalationRecord, ToolAuditSink } from './toolAudit';
+import type { EscalationRecord, ToolAuditRecord, ToolAuditSink } from './toolAudit';
 import { parseToolArguments, validateToolParams } from './toolArguments';
 import { composeToolCallWrappers } from './toolCallWrapper';
 import { toToolSpecs } from './toolSpecs';
@@ -78,6 +78,8 @@ export interface ExecuteToolOptions {
   wrap?: ToolCallWrapper;
   /** The model's tool-call id, echoed in the result. */
   callId?: string;
+  /** A second audit sink for this call (an agent's own trail), besides the executor's `audit`. */
+  audit?: ToolAuditSink;
 }
 
 /** One step of a tool chain. */
@@ -182,7 +184,7 @@ export class ToolExecutor implements AgentToolbox {
       // Defensive: run() handles every expected failure itself.
       result = this.failure(state, 'TOOL_FAILED', `Tool ${name} failed unexpectedly: ${errorMessage(error)}`);
     }
-    const audited = this.finish(state, result, options.storeInMemory ?? true);
+    const audited = this.finish(state, result, options.storeInMemory ?? true, options.audit);
     if (audited) await audited;
     return result;
   }
@@ -309,7 +311,13 @@ export class ToolExecutor implements AgentToolbox {
     const wrap = composeToolCallWrappers(options.wrap, this.options.wrap);
     if (!wrap) return core();
     try {
-      return await wrap(tool.name, core, params);
+      const wrapped: unknown = await wrap(tool.name, core, params);
+      if (isToolCallResult(wrapped)) return wrapped;
+      return this.failure(
+        state,
+        'CONFIG',
+        `A wrapToolCall hook around ${tool.name} returned ${wrapped === undefined ? 'nothing' : 'something that is not a tool result'}; it must return the tool result (what next() resolves to, or one like it).`,
+      );
     } catch (error) {
       const code: ErrorCode = isAgentError(error) ? error.error_code : 'TOOL_FAILED';
       return this.failure(state, code, `A wrapToolCall hook failed around ${tool.name}: ${errorMessage(error)}`);
@@ -503,7 +511,7 @@ export class ToolExecutor implements AgentToolbox {
   }
 
   /** Remembers, announces and logs the call; returns the audit write to wait for, when there is an audit trail. */
-  private finish(state: CallState, result: ToolCallResult, store: boolean): Promise<void> | undefined {
+  private finish(state: CallState, result: ToolCallResult, store: boolean, callAudit?: ToolAuditSink): Promise<void> | undefined {
     if (store) this.memory.add({ at: new Date().toISOString(), params: shownParams(state), result });
     if (this.events.has('tool_finished')) this.events.emit('tool_finished', { result, params: shownParams(state) });
     this.logger.debug('tool call finished', {
@@ -512,29 +520,32 @@ export class ToolExecutor implements AgentToolbox {
       approval: result.approval,
       code: result.error?.error_code,
     });
-    const audit = this.options.audit;
-    return audit ? this.writeAudit(audit, state, result) : undefined;
+    const sinks = [this.options.audit, callAudit].filter((sink): sink is ToolAuditSink => sink !== undefined);
+    return sinks.length > 0 ? this.writeAudit(sinks, state, result) : undefined;
   }
 
-  private async writeAudit(audit: ToolAuditSink, state: CallState, result: ToolCallResult): Promise<void> {
-    try {
-      await audit({
-        time: new Date().toISOString(),
-        tool: state.name,
-        ...(state.callId !== undefined ? { callId: state.callId } : {}),
-        ...(state.requestedBy !== undefined ? { requestedBy: state.requestedBy } : {}),
-        ...(state.dangerLevel !== undefined ? { dangerLevel: state.dangerLevel } : {}),
-        params: shownParams(state),
-        approval: result.approval,
-        ...(result.approvedBy !== undefined ? { approvedBy: result.approvedBy } : {}),
-        ok: result.ok,
-        ...(result.error ? { errorCode: result.error.error_code } : {}),
-        durationMs: result.durationMs,
-        resultSize: result.content.length,
-        ...(state.escalations.length ? { escalations: [...state.escalations] } : {}),
-      });
-    } catch (error) {
-      this.logger.warn('the audit sink failed', { tool: state.name, error: errorMessage(error) });
+  private async writeAudit(sinks: readonly ToolAuditSink[], state: CallState, result: ToolCallResult): Promise<void> {
+    const record: ToolAuditRecord = {
+      time: new Date().toISOString(),
+      tool: state.name,
+      ...(state.callId !== undefined ? { callId: state.callId } : {}),
+      ...(state.requestedBy !== undefined ? { requestedBy: state.requestedBy } : {}),
+      ...(state.dangerLevel !== undefined ? { dangerLevel: state.dangerLevel } : {}),
+      params: shownParams(state),
+      approval: result.approval,
+      ...(result.approvedBy !== undefined ? { approvedBy: result.approvedBy } : {}),
+      ok: result.ok,
+      ...(result.error ? { errorCode: result.error.error_code } : {}),
+      durationMs: result.durationMs,
+      resultSize: result.content.length,
+      ...(state.escalations.length ? { escalations: [...state.escalations] } : {}),
+    };
+    for (const sink of sinks) {
+      try {
+        await sink(record);
+      } catch (error) {
+        this.logger.warn('the audit sink failed', { tool: state.name, error: errorMessage(error) });
+      }
     }
   }
 }
@@ -564,6 +575,12 @@ class LazyAbort {
     this.reason = { value: reason };
     this.controller?.abort(reason);
   }
+}
+
+/** True for a value shaped like a ToolCallResult (what a wrapToolCall hook must resolve to). */
+function isToolCallResult(value: unknown): value is ToolCallResult {
+  const result = value as Partial<ToolCallResult> | null | undefined;
+  return typeof result === 'object' && result !== null && typeof result.ok === 'boolean' && typeof result.content === 'string';
 }
 
 function errorMessage(error: unknown): string {
