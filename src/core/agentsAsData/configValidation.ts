@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { AgentConfigError } from './errors';
-import { parseJsonText } from './jsonText';
+import { parseJsoncText } from './jsonText';
 import {
   checkEnumValues,
   checkOutputSchema,
@@ -97,7 +97,8 @@ function checkAgainstSchema(raw: Record<string, unknown>, schema: OutputSchemaNo
 }
 
 /**
- * Parses and checks the text of one agent config file and returns it ready to use, or throws an
+ * Parses and checks the text of one agent config file (JSON, with comments and trailing commas allowed as in
+ * VS Code's settings) and returns it ready to use, or throws an
  * {@link AgentConfigError} naming every problem at once: bad JSON (with line and column), missing or unknown
  * keys, wrong types, an invalid mode, `agent_name`/`version` that differ from the path, an output schema
  * outside the supported subset, `enums` inconsistent with `output_schema`, defaults of the wrong type.
@@ -105,7 +106,7 @@ function checkAgainstSchema(raw: Record<string, unknown>, schema: OutputSchemaNo
 export function checkAgentConfig(text: string, origin: ConfigOrigin): CheckedAgentConfig {
   const label = `${origin.agentName}/${origin.version}`;
   const details = { file: origin.file, agent: label };
-  const parsed = parseJsonText(text);
+  const parsed = parseJsoncText(text);
   if (!parsed.ok) {
     const { line, column, reason } = parsed.problem;
     throw new AgentConfigError(`Agent config ${label} is not valid JSON.`, [`${origin.file}:${line}:${column}: ${reason}`], {

@@ -63,6 +63,61 @@ export function parseJsonText(text: string): JsonParseResult {
   }
 }
 
+/**
+ * Parses JSON with comments (`// …`, `/* … *\/`) and trailing commas, as VS Code reads its settings files (agent
+ * configs may be annotated like the specification's examples). Comments and trailing commas are blanked, not
+ * removed, so a syntax error keeps the line and column it has in the file; an unterminated block comment is an
+ * error at its start. Text inside strings is never touched; a leading byte order mark is ignored.
+ */
+export function parseJsoncText(text: string): JsonParseResult {
+  const stripped = blankCommentsAndTrailingCommas(text);
+  return typeof stripped === 'string' ? parseJsonText(stripped) : { ok: false, problem: stripped };
+}
+
+/** `text` with every comment and trailing comma replaced by spaces (line breaks kept), or where a block comment never ends. */
+function blankCommentsAndTrailingCommas(text: string): string | JsonSyntaxProblem {
+  const out = text.split('');
+  const blank = (from: number, to: number): void => {
+    for (let k = from; k < to; k++) if (out[k] !== '\n' && out[k] !== '\r') out[k] = ' ';
+  };
+  if (out[0] === '\uFEFF') out[0] = ' '; // a byte order mark, as editors on Windows write it
+  let comma = -1; // a comma after a value: blanked if the next significant character closes the object or array
+  let previous = ''; // the last significant character before the current position
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') {
+      // A string, copied as is (an unterminated one stops at the line end and is left to JSON.parse to report).
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"' && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
+      i = j;
+      previous = '"';
+      comma = -1;
+    } else if (c === '/' && text[i + 1] === '/') {
+      const end = text.indexOf('\n', i);
+      const stop = end === -1 ? text.length : end;
+      blank(i, stop);
+      i = stop - 1;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      if (end === -1) {
+        const before = text.slice(0, i);
+        return {
+          line: before.split('\n').length,
+          column: i - before.lastIndexOf('\n'),
+          reason: 'unterminated comment (/* without */)',
+        };
+      }
+      blank(i, end + 2);
+      i = end + 1;
+    } else if (!/\s/.test(c)) {
+      if ((c === '}' || c === ']') && comma >= 0) out[comma] = ' ';
+      comma = c === ',' && previous !== '' && !'[{,'.includes(previous) ? i : -1;
+      previous = c;
+    }
+  }
+  return out.join('');
+}
+
 const FENCE = /```[a-zA-Z]*[ \t]*\r?\n([\s\S]*?)\r?\n?```/;
 
 /**

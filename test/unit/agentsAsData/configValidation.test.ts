@@ -65,10 +65,10 @@ describe('agent config validation', () => {
   });
 
   it('reports bad JSON with its line and column', () => {
-    const text = '{\n  "agent_name": "demo",\n  "version": "v1",\n}\n';
+    const text = '{\n  "agent_name": "demo",\n  "version": "v1"\n  "mode": "Writer"\n}\n';
     const problems = problemsOf(text);
     assert.equal(problems.length, 1);
-    assert.match(problems[0], /^\/agents\/demo\/v1\.json:4:1: /);
+    assert.match(problems[0], /^\/agents\/demo\/v1\.json:4:3: /);
   });
 
   it('finds the line of errors the parser reports without a position', () => {
@@ -247,7 +247,7 @@ describe('agent config validation', () => {
   it('reports an invalid file through the factory with the file named', () => {
     const temp = new TempAgents();
     try {
-      const file = temp.write('demo', 'v1', '{ "agent_name": "demo", }');
+      const file = temp.write('demo', 'v1', '{ "agent_name": "demo" "version": "v1" }');
       AgentFactory.clearCache();
       assert.throws(
         () => AgentFactory.create('demo', 'v1', {}, { configRoot: temp.root }),
