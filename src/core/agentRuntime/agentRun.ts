@@ -1,7 +1,7 @@
 import { AgentError } from '../errors/agentError';
 import type { ChatMessage, LlmClient, LlmResult, ResponseFormat, TokenUsage, ToolSpec } from '../llm/types';
 import type { ToolCallWrapper } from '../tools/types';
-import type { BaseAgentConfig } from './config';
+import { DEFAULT_MODEL_CALL_TIMEOUT_MS, type BaseAgentConfig } from './config';
 import { requestExtensions } from './config';
 import { AgentSettingsError } from './errors';
 import { deliverEvent, type AgentEvent, type AgentEventListener } from './events';
@@ -99,7 +99,7 @@ export class AgentRun {
       maxTokens: config.maxTokens ?? prompt.maxTokens,
       tools: options.tools && options.tools.length > 0 ? options.tools : undefined,
       signal: this.signal,
-      timeoutMs: config.timeoutMs,
+      timeoutMs: modelCallTimeout(config.timeoutMs, llm.timeoutMs),
       ...(this.deps.streamText && this.observed ? { onDelta: this.deltaEmitter(options.cycle ?? this.modelCalls + 1) } : {}),
       extraBody: requestExtensions(config),
     };
@@ -126,6 +126,15 @@ export class AgentRun {
   private deltaEmitter(cycle: number): (delta: string) => void {
     return (delta) => this.emit({ type: 'text_delta', agentId: this.agentId, cycle, delta });
   }
+}
+
+/**
+ * The limit of one model call: the tighter of the agent's `timeoutMs` and the one its client was created with;
+ * either alone when only one is set; {@link DEFAULT_MODEL_CALL_TIMEOUT_MS} when neither is.
+ */
+export function modelCallTimeout(agentMs: number | undefined, clientMs: number | undefined): number {
+  if (agentMs !== undefined && clientMs !== undefined) return Math.min(agentMs, clientMs);
+  return agentMs ?? clientMs ?? DEFAULT_MODEL_CALL_TIMEOUT_MS;
 }
 
 function addUsage(total: TokenUsage, add: TokenUsage | undefined): void {

@@ -7,6 +7,12 @@ export const STRATEGY_NAMES = ['single_shot', 'multi_cycle'] as const;
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
 
 /**
+ * A model call's limit when neither the agent (`timeoutMs`) nor its client (`createOpenAIClient({ timeoutMs })`)
+ * sets one: 120 s.
+ */
+export const DEFAULT_MODEL_CALL_TIMEOUT_MS = 120_000;
+
+/**
  * Every setting of an agent, with defaults. `model`, `temperature` and `maxTokens` left unset fall back to
  * the agent's prompt config (`config/agents/...`) and then the provider default. Unknown keys are rejected.
  */
@@ -16,8 +22,11 @@ export const BaseAgentConfigSchema = z.strictObject({
   baseURL: z.url().optional(),
   temperature: z.number().min(0).max(2).optional(),
   maxTokens: z.int().positive().optional(),
-  /** Per model call, in ms. */
-  timeoutMs: z.int().positive().max(3_600_000).default(120_000),
+  /**
+   * Per model call (each attempt), in ms. Unset (the default): the timeout the client was created with, else
+   * {@link DEFAULT_MODEL_CALL_TIMEOUT_MS}. Set, and the client was created with one too: the tighter applies.
+   */
+  timeoutMs: z.int().positive().max(3_600_000).optional(),
   strategy: z.enum(STRATEGY_NAMES).default('single_shot'),
   /** Only for `multi_cycle`. */
   maxCycles: z.int().min(1).max(1000).default(10),

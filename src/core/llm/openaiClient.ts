@@ -17,7 +17,10 @@ export interface OpenAIClientOptions {
   apiKey?: string;
   /** How the server is reported in results, logs and errors (default 'openai'). */
   provider?: 'openai' | 'ollama';
-  /** Per-attempt timeout in ms, covering the whole answer including a stream (default 60000). */
+  /**
+   * Per-attempt timeout in ms, covering the whole answer including a stream (default 60000). Given, it is also
+   * a ceiling: a call's own `timeoutMs` (an agent's setting) may shorten it, never lengthen it.
+   */
   timeoutMs?: number;
   /** Retries after the first attempt (default 3). */
   maxRetries?: number;
@@ -53,8 +56,9 @@ const CHECK_TIMEOUT_MS = 15_000;
  * - Retries 408/409/429/5xx, connection errors and timeouts with its own loop (see
  *   retryPolicy.ts): retry-after(-ms) honoured, otherwise capped exponential backoff with
  *   jitter. A stream that already delivered text is not retried.
- * - `timeoutMs` applies per attempt and covers the whole answer; aborting `signal` ends
- *   the call (and any backoff wait) with CANCELLED, never TIMEOUT.
+ * - `timeoutMs` applies per attempt and covers the whole answer; a call's own `timeoutMs`
+ *   replaces the default, but a `timeoutMs` given here is a ceiling (the tighter applies).
+ *   Aborting `signal` ends the call (and any backoff wait) with CANCELLED, never TIMEOUT.
  * - Every failure is an LlmError; the API key is registered as a secret and never kept
  *   in errors or logs.
  * - At most `maxResponseBytes` (default 8 MB) are read per response; a larger answer fails with
@@ -66,6 +70,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
   const provider = options.provider ?? 'openai';
   const baseURL = safeBaseURL(options.baseURL);
   const defaultTimeoutMs = positiveInt(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
+  const ceilingMs = options.timeoutMs === undefined ? undefined : defaultTimeoutMs;
   const policy: RetryPolicy = {
     maxRetries: nonNegativeInt(options.maxRetries, DEFAULT_RETRY_POLICY.maxRetries, 'maxRetries'),
     baseDelayMs: nonNegativeInt(options.retryBaseDelayMs, DEFAULT_RETRY_POLICY.baseDelayMs, 'retryBaseDelayMs'),
@@ -92,7 +97,8 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
 
   async function call(callOptions: LlmCallOptions): Promise<LlmResult> {
     const started = Date.now();
-    const timeoutMs = positiveInt(callOptions.timeoutMs, defaultTimeoutMs, 'timeoutMs');
+    const requested = positiveInt(callOptions.timeoutMs, defaultTimeoutMs, 'timeoutMs');
+    const timeoutMs = ceilingMs === undefined ? requested : Math.min(requested, ceilingMs);
     const stream = typeof callOptions.onDelta === 'function';
     const body = buildRequestBody(callOptions, stream, useMaxCompletionTokens);
     const ctx: LlmCallContext = { provider, baseURL, model: callOptions.model, timeoutMs, retries: 0, maxResponseBytes };
@@ -214,7 +220,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
     return assembler.result(callOptions.model, Date.now() - started);
   }
 
-  return { provider, call, checkModel };
+  return { provider, call, checkModel, ...(ceilingMs !== undefined ? { timeoutMs: ceilingMs } : {}) };
 }
 
 /** A throw from the caller's onDelta: passed through untouched, never retried. */

@@ -27,7 +27,10 @@ export interface LlmCallOptions {
   tools?: ToolSpec[];
   toolChoice?: 'auto' | 'none' | 'required';
   signal?: AbortSignal;
-  /** Per-request timeout in ms (overrides the client's default). */
+  /**
+   * Per-request timeout in ms: overrides the client's default; when the client was created with a `timeoutMs`
+   * of its own, the tighter of the two applies.
+   */
   timeoutMs?: number;
   /** When given, the call streams and this receives each text delta as it arrives. */
   onDelta?: (delta: string) => void;
@@ -72,6 +75,11 @@ export type ProviderName = 'openai' | 'ollama' | 'replay';
 /** Anything that answers model calls: the OpenAI-SDK client, a replay cassette, a recorder around either. */
 export interface LlmClient {
   readonly provider: ProviderName;
+  /**
+   * The per-attempt timeout (ms) the client was created with, when one was given (absent when it uses its
+   * default). A per-call `timeoutMs` never loosens it; agents take it as their limit when they set none.
+   */
+  readonly timeoutMs?: number;
   /** One model call; rejects with a typed LlmError (AUTH, RATE_LIMIT, TIMEOUT, ...) after retries. */
   call(options: LlmCallOptions): Promise<LlmResult>;
   /**
