@@ -1,14 +1,16 @@
 import { toAgentError } from '../errors/agentError';
 import type { ChatMessage, LlmResult } from '../llm/types';
 import type { ToolCallWrapper } from '../tools/types';
-import { HookError, HookRejectedError } from './errors';
-import type { AgentLifecycle, HookAction } from './lifecycle';
+import { AgentSettingsError, HookError, HookRejectedError, describeValue, type InvalidHookValue } from './errors';
+import { HOOK_POINTS, type AgentLifecycle, type HookAction } from './lifecycle';
 
 /**
  * Runs a list of {@link AgentLifecycle} hook sets: value hooks in registration order, wrap hooks composed
  * with the first registered outermost. A hook that throws surfaces as {@link HookError} naming it; an
- * `afterModel` reject becomes {@link HookRejectedError}. Errors raised *below* a wrap hook (by the model
- * or the tool) pass through unchanged, they are not blamed on the hook.
+ * `afterModel` reject becomes {@link HookRejectedError}. A hook that returns something its point does not
+ * take (an action that is not one of the four, inputs that are not an object, a wrap hook that resolves to
+ * nothing...) fails closed with a CONFIG {@link HookError} naming the hook, the point and the value. Errors
+ * raised *below* a wrap hook (by the model or the tool) pass through unchanged, they are not blamed on the hook.
  *
  * Agents create a runner only when at least one hook is registered (the zero-hook fast path allocates none).
  */
@@ -31,18 +33,18 @@ export class HookRunner {
 
   /** `beforeAgent` in order; each may replace the inputs for the next. */
   beforeAgent(input: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return this.chain('beforeAgent', input, (hook, current) => hook.beforeAgent!(current));
+    return this.chain('beforeAgent', input, (hook, current) => hook.beforeAgent!(current), isFields, OBJECT_OF_INPUTS);
   }
 
   /** `beforeModel` in order; each may replace the messages for the next. */
   beforeModel(messages: ChatMessage[]): Promise<ChatMessage[]> {
-    return this.chain('beforeModel', messages, (hook, current) => hook.beforeModel!(current));
+    return this.chain('beforeModel', messages, (hook, current) => hook.beforeModel!(current), isMessages, MESSAGES);
   }
 
   /** Runs `call` inside every `wrapModelCall`, the first registered outermost. */
   wrapModelCall(call: () => Promise<LlmResult>): Promise<LlmResult> {
     if (!this.wrapsModel) return call();
-    return this.composeWraps('wrapModelCall', call, (hook, next) => hook.wrapModelCall!(next));
+    return this.composeWraps('wrapModelCall', call, (hook, next) => hook.wrapModelCall!(next), isLlmResult, LLM_RESULT);
   }
 
   /**
@@ -56,8 +58,10 @@ export class HookRunner {
       if (!hook.afterModel) continue;
       let action: HookAction | void | Promise<HookAction | void> = this.guard(i, 'afterModel', () => hook.afterModel!(current));
       if (isThenable(action)) action = await action;
-      if (action?.type === 'reject') throw new HookRejectedError(this.names[i]!, action.reason, { hookPoint: 'afterModel' });
-      if (action?.type === 'modify') current = action.response;
+      if (action === undefined) continue;
+      if (!isHookAction(action)) throw this.invalid(i, 'afterModel', { value: action, expected: HOOK_ACTIONS, kind: 'action' });
+      if (action.type === 'reject') throw new HookRejectedError(this.names[i]!, action.reason, { hookPoint: 'afterModel' });
+      if (action.type === 'modify') current = action.response;
     }
     return current;
   }
@@ -66,12 +70,18 @@ export class HookRunner {
   toolCallWrapper(): ToolCallWrapper | undefined {
     if (!this.hooks.some((h) => h.wrapToolCall !== undefined)) return undefined;
     return (toolName, call, params) =>
-      this.composeWraps('wrapToolCall', call, (hook, next) => hook.wrapToolCall!(toolName, next, params));
+      this.composeWraps(
+        'wrapToolCall',
+        call,
+        (hook, next) => hook.wrapToolCall!(toolName, next, params),
+        isToolResult,
+        TOOL_RESULT,
+      );
   }
 
   /** `afterAgent` in order; each may replace the result for the next. */
   afterAgent<R extends Record<string, unknown>>(result: R): Promise<R> {
-    return this.chain('afterAgent', result, (hook, current) => hook.afterAgent!(current));
+    return this.chain('afterAgent', result, (hook, current) => hook.afterAgent!(current), isFields, OBJECT_OF_RESULT);
   }
 
   /** Runs one replacing hook point in registration order: a returned value replaces the current one. */
@@ -79,6 +89,8 @@ export class HookRunner {
     point: 'beforeAgent' | 'beforeModel' | 'afterAgent',
     value: T,
     invoke: (hook: AgentLifecycle, current: T) => unknown,
+    accepts: (value: unknown) => boolean,
+    expected: string,
   ): Promise<T> {
     let current = value;
     for (let i = 0; i < this.hooks.length; i++) {
@@ -86,7 +98,9 @@ export class HookRunner {
       if (!hook[point]) continue;
       let next = this.guard(i, point, () => invoke(hook, current));
       if (isThenable(next)) next = await next;
-      if (next) current = next as T;
+      if (next === undefined) continue;
+      if (!accepts(next)) throw this.invalid(i, point, { value: next, expected });
+      current = next as T;
     }
     return current;
   }
@@ -99,6 +113,8 @@ export class HookRunner {
     point: 'wrapModelCall' | 'wrapToolCall',
     call: () => Promise<T>,
     invoke: (hook: AgentLifecycle, next: () => Promise<T>) => Promise<T>,
+    accepts: (value: unknown) => boolean,
+    expected: string,
   ): Promise<T> {
     const inner = new WeakSet<object>();
     let chain = (): Promise<T> => call().catch((e: unknown) => rethrowMarked(e, inner));
@@ -106,7 +122,12 @@ export class HookRunner {
       const hook = this.hooks[i]!;
       if (!hook[point]) continue;
       const next = chain;
-      chain = () => this.guardWrap(i, point, inner, () => invoke(hook, next)).catch((e: unknown) => rethrowMarked(e, inner));
+      const checked = async (): Promise<T> => {
+        const result = await invoke(hook, next);
+        if (!accepts(result)) throw this.invalid(i, point, { value: result, expected });
+        return result;
+      };
+      chain = () => this.guardWrap(i, point, inner, checked).catch((e: unknown) => rethrowMarked(e, inner));
     }
     return chain();
   }
@@ -140,6 +161,72 @@ export class HookRunner {
     if (e instanceof HookRejectedError || e instanceof HookError) return e;
     return new HookError(this.names[index]!, point, toAgentError(e).error_code, e);
   }
+
+  private invalid(index: number, point: string, what: InvalidHookValue): HookError {
+    return new HookError(this.names[index]!, point, 'CONFIG', undefined, what);
+  }
+}
+
+const HOOK_ACTIONS = 'HookAction.continue(), .approve(), .reject(reason) or .modify(response), or nothing (continue)';
+const OBJECT_OF_INPUTS = 'an object of inputs, or nothing to keep them';
+const MESSAGES = 'an array of chat messages ({ role, content }), or nothing to keep them';
+const OBJECT_OF_RESULT = 'an object (the result), or nothing to keep it';
+const LLM_RESULT = 'the response next() resolves to, or a replacement ({ text, toolCalls, ... })';
+const TOOL_RESULT = 'the result next() resolves to, or a replacement ({ ok, content, ... })';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function isFields(value: unknown): boolean {
+  return isRecord(value) && !Array.isArray(value);
+}
+
+function isMessages(value: unknown): boolean {
+  return Array.isArray(value) && value.every((m) => isRecord(m) && typeof m.role === 'string');
+}
+
+function isLlmResult(value: unknown): value is LlmResult {
+  return isRecord(value) && typeof value.text === 'string' && Array.isArray(value.toolCalls);
+}
+
+function isToolResult(value: unknown): boolean {
+  return isRecord(value) && typeof value.ok === 'boolean' && typeof value.content === 'string';
+}
+
+/** True for one of the four actions, well formed: a reject has a reason, a modify a response. */
+function isHookAction(value: unknown): value is HookAction {
+  if (!isRecord(value)) return false;
+  switch (value.type) {
+    case 'continue':
+    case 'approve':
+      return true;
+    case 'reject':
+      return typeof value.reason === 'string';
+    case 'modify':
+      return isLlmResult(value.response);
+    default:
+      return false;
+  }
+}
+
+/**
+ * Checks a hook set before it is registered: an object whose hook points, when present, are functions and
+ * whose `name`, when present, is a string. Throws {@link AgentSettingsError} (CONFIG) naming each bad key.
+ */
+export function checkHookSet(hook: unknown): asserts hook is AgentLifecycle {
+  if (!isFields(hook)) throw new AgentSettingsError(['lifecycle: a hook set must be an object of optional hook functions']);
+  const set = hook as Record<string, unknown>;
+  const problems: string[] = [];
+  if (set.name !== undefined && typeof set.name !== 'string')
+    problems.push(`lifecycle.name: must be a string, got ${describeValue(set.name)}`);
+  const label = typeof set.name === 'string' ? `lifecycle ${JSON.stringify(set.name)}` : 'lifecycle';
+  for (const point of HOOK_POINTS) {
+    const fn = set[point];
+    if (fn !== undefined && typeof fn !== 'function')
+      problems.push(`${label}.${point}: must be a function, got ${describeValue(fn)}`);
+  }
+  if (problems.length > 0) throw new AgentSettingsError(problems);
 }
 
 function isThenable<T>(value: T | Promise<T>): value is Promise<T> {

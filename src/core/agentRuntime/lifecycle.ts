@@ -1,7 +1,15 @@
 import type { ChatMessage, LlmResult } from '../llm/types';
 import type { ToolCallResult } from '../tools/types';
 
-/** What `afterModel` decides about a model response. */
+/** The six hook points of an {@link AgentLifecycle}, in the order a run reaches them. */
+export const HOOK_POINTS = ['beforeAgent', 'beforeModel', 'wrapModelCall', 'afterModel', 'wrapToolCall', 'afterAgent'] as const;
+
+/**
+ * What `afterModel` decides about a model response: exactly one of these four (build them with the
+ * {@link HookAction} helpers). Anything else a hook returns (a misspelt type, a bare string, a reject without a
+ * reason, a modify without a response, `null`) stops the run with a CONFIG HookError; returning nothing
+ * (`undefined`) is `continue`.
+ */
 export type HookAction =
   { type: 'continue' } | { type: 'approve' } | { type: 'reject'; reason: string } | { type: 'modify'; response: LlmResult };
 
@@ -22,10 +30,12 @@ type MaybePromise<T> = T | Promise<T>;
 
 /**
  * Six optional hooks around an agent run. A missing hook is a passthrough. Hooks run in
- * registration order; wrap hooks compose with the first registered outermost.
+ * registration order; wrap hooks compose with the first registered outermost. Each hook point that is
+ * present must be a function (checked by `withLifecycle`), and each returns what its comment says or nothing
+ * (`undefined`, a passthrough); any other value fails the run with a CONFIG HookError naming the hook.
  */
 export interface AgentLifecycle {
-  /** Shown in errors thrown from this hook set. */
+  /** Shown in errors thrown from this hook set (default `hook#<n>`). */
   name?: string;
   /** May return replacement inputs. */
   beforeAgent?(input: Record<string, unknown>): MaybePromise<Record<string, unknown> | void>;
