@@ -1,6 +1,9 @@
-import { toAgentError, type AgentError, type ErrorInfo } from '../../errors/agentError';
+import type { AgentError, ErrorInfo } from '../../errors/agentError';
 import type { AgentRun } from '../agentRun';
+import { toRunError } from '../errorCauses';
 import { AgentSettingsError } from '../errors';
+import { outputFields, preparedInputs } from '../extensionResults';
+import { checkInputValues } from '../inputValues';
 import { failureTermination, type TerminationReason } from '../events';
 import type { ActionRecord, ExecutionStrategy, StrategyHost, StrategyResult } from './types';
 
@@ -47,7 +50,8 @@ export class MultiCycleStrategy implements ExecutionStrategy {
 
   /** One execution: cycles of preCycle → model call → parseCycleResult → shouldTerminate → extractObservation, up to maxCycles. */
   async run(host: StrategyHost, run: AgentRun, inputs: Record<string, unknown>): Promise<StrategyResult> {
-    const prepared = await host.preExecute(inputs, run);
+    const prepared = preparedInputs(await host.preExecute(inputs, run));
+    checkInputValues(prepared);
     const prompt = await host.preparePrompt(prepared, run);
     if (!host.createCycleHandlers) {
       throw new AgentSettingsError(['strategy: multi_cycle needs an agent that defines cycles (e.g. ReActAgent)']);
@@ -79,13 +83,17 @@ export class MultiCycleStrategy implements ExecutionStrategy {
         }
       }
     } catch (e) {
-      const err = (failure = toAgentError(e));
+      const err = (failure = toRunError(e));
       terminationReason = run.signal?.aborted ? 'cancelled' : failureTermination(err.error_code);
       error = err.toJSON();
     }
     let output = await handlers.finalOutput({ lastParsed, terminationReason, actionHistory, observations });
     output = { ...output, action_history: actionHistory, observations };
-    if (!error) output = await host.postExecute(await host.parseResult(output, run), run);
+    if (!error)
+      output = outputFields(
+        'postExecute',
+        await host.postExecute(outputFields('parseResult', await host.parseResult(output, run)), run),
+      );
     return error ? { output, terminationReason, error, failure } : { output, terminationReason };
   }
 }
