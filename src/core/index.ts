@@ -17,6 +17,7 @@ export * from './agentRuntime/strategies/types';
 export * from './agentRuntime/strategies/singleShot';
 export * from './agentRuntime/strategies/multiCycle';
 export * from './agentRuntime/strategies/conversationWindow';
+export * from './agentRuntime/strategies/toolLoop';
 export * from './builtinAgents/qaAgent';
 export * from './builtinAgents/cotAgent';
 export * from './builtinAgents/reactAgent';

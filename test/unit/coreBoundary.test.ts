@@ -48,7 +48,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
   // agents
   agentsAsData: ['errors', 'llm'],
   agentRuntime: ['agentsAsData', 'audit', 'batch', 'control', 'errors', 'llm', 'logging', 'metrics', 'tools'],
-  builtinAgents: ['agentRuntime', 'agentsAsData', 'llm', 'tools'],
+  builtinAgents: ['agentRuntime', 'tools'],
   // the TDD supervisor
   tdd: [
     'agentRuntime',

@@ -5,12 +5,12 @@ import type { BaseAgentConfigInput } from '../agentRuntime/config';
 import { AgentSettingsError } from '../agentRuntime/errors';
 import type { PreparedPrompt } from '../agentRuntime/promptSource';
 import { createSignature, type Signature } from '../agentRuntime/signature';
+import { createToolLoopCycles, type ToolLoopLimits } from '../agentRuntime/strategies/toolLoop';
 import type { ActionRecord, CycleHandlers } from '../agentRuntime/strategies/types';
 import type { AgentToolbox } from '../tools/types';
-import { createReActCycles, type ReActLimits } from './react/reactCycles';
 
 /** Options of {@link ReActAgent}: the base options plus the tools and prompt limits. */
-export interface ReActAgentOptions extends BaseAgentOptions, ReActLimits {
+export interface ReActAgentOptions extends BaseAgentOptions, ToolLoopLimits {
   /** Tools the model may call (default: the agent's `toolExecutor` / `toolRegistry`); without any the agent answers directly. */
   toolbox?: AgentToolbox;
 }
@@ -45,7 +45,7 @@ export interface ReActOutput extends Record<string, unknown> {
  */
 export class ReActAgent extends BaseAgent<ReActOutput> {
   private readonly toolbox?: AgentToolbox;
-  private readonly limits: ReActLimits;
+  private readonly limits: ToolLoopLimits;
 
   constructor(options: ReActAgentOptions) {
     super(options);
@@ -73,6 +73,6 @@ export class ReActAgent extends BaseAgent<ReActOutput> {
   }
 
   override createCycleHandlers(run: AgentRun, prompt: PreparedPrompt): CycleHandlers<unknown> {
-    return createReActCycles(run, prompt, this.toolbox, this.limits) as CycleHandlers<unknown>;
+    return createToolLoopCycles(run, prompt, this.toolbox, this.limits) as CycleHandlers<unknown>;
   }
 }

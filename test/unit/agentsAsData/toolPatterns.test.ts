@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import type { AgentRun } from '../../../src/core/agentRuntime/agentRun';
 import type { PreparedPrompt } from '../../../src/core/agentRuntime/promptSource';
 import { AgentConfigError, checkAgentConfig, toolEntryProblem, toolNameMatcher } from '../../../src/core/agentsAsData';
-import { createReActCycles } from '../../../src/core/builtinAgents/react/reactCycles';
+import { createToolLoopCycles } from '../../../src/core/agentRuntime/strategies/toolLoop';
 import type { LlmResult, LlmToolCall, ToolSpec } from '../../../src/core/llm/types';
 import type { AgentToolbox, ToolCallResult } from '../../../src/core/tools/types';
 import { validConfig } from './agentFixtures';
@@ -96,7 +96,7 @@ describe("tool-name patterns in an agent config's tools list", () => {
 
 describe('the ReAct toolbox filter uses the patterns', () => {
   it('offers the model the tools a pattern matches, and only those', () => {
-    const cycles = createReActCycles(
+    const cycles = createToolLoopCycles(
       run,
       prompt(['list_files', 'read_file', 'write_file', 'run_tests', 'docs__*']),
       toolbox(TOOLS),
@@ -106,14 +106,14 @@ describe('the ReAct toolbox filter uses the patterns', () => {
   });
 
   it('an exact list offers exactly those tools even when the toolbox holds MCP tools', () => {
-    const cycles = createReActCycles(run, prompt(['list_files', 'read_file', 'write_file', 'run_tests']), toolbox(TOOLS));
+    const cycles = createToolLoopCycles(run, prompt(['list_files', 'read_file', 'write_file', 'run_tests']), toolbox(TOOLS));
     const offered = (cycles.modelOptions!(1) as { tools: ToolSpec[] }).tools.map((s) => s.function.name);
     assert.deepEqual(offered, ['list_files', 'read_file', 'write_file', 'run_tests']);
   });
 
   it('refuses a call to a tool outside the list without executing it, naming the offered tools', async () => {
     const box = toolbox(TOOLS);
-    const cycles = createReActCycles(run, prompt(['read_file', 'docs__*']), box);
+    const cycles = createToolLoopCycles(run, prompt(['read_file', 'docs__*']), box);
     const result: LlmResult = {
       text: '',
       toolCalls: [

@@ -1,32 +1,33 @@
-import type { AgentRun } from '../../agentRuntime/agentRun';
-import { toolNameMatcher } from '../../agentsAsData/toolPatterns';
-import { HookError, HookRejectedError, OutputValidationError } from '../../agentRuntime/errors';
-import type { PreparedPrompt } from '../../agentRuntime/promptSource';
-import { repairMessage } from '../../agentRuntime/repair';
-import { capText, ConversationWindow, type ConversationWindowOptions } from '../../agentRuntime/strategies/conversationWindow';
-import { DEFAULT_MAX_TOOL_CALLS_PER_MESSAGE } from '../../agentRuntime/strategies/multiCycle';
-import type { CycleHandlers, CycleStep } from '../../agentRuntime/strategies/types';
 import type { ChatMessage, LlmResult, LlmToolCall, ToolSpec } from '../../llm/types';
+import { toolNameMatcher } from '../../agentsAsData/toolPatterns';
 import type { AgentToolbox, ToolCallResult } from '../../tools/types';
+import type { AgentRun } from '../agentRun';
+import { HookError, HookRejectedError, OutputValidationError } from '../errors';
+import type { PreparedPrompt } from '../promptSource';
+import { repairMessage } from '../repair';
+import { capText, ConversationWindow, type ConversationWindowOptions } from './conversationWindow';
+import { DEFAULT_MAX_TOOL_CALLS_PER_MESSAGE } from './multiCycle';
+import type { CycleHandlers, CycleStep } from './types';
 
-/** Limits of a ReAct run's prompt. */
-export interface ReActLimits {
+/** Limits of a tool loop's prompt (see {@link createToolLoopCycles}). */
+export interface ToolLoopLimits {
   window?: ConversationWindowOptions;
   /** Tool output longer than this is cut (with a marker) before it goes back to the model. Default 8000. */
   maxObservationChars?: number;
 }
 
 /**
- * The ReAct loop as multi-cycle callbacks: each cycle is one model call with the tools; tool calls run
+ * The generic multi-cycle tool loop (ReAct and any agent that acts through tools), as the callbacks of
+ * `MultiCycleStrategy`: each cycle is one model call with the tools; tool calls run
  * through the toolbox (with the composed `wrapToolCall` hooks) and their results go back as tool
  * messages; a reply without tool calls is the final answer (validated when the prompt has a schema).
  * The prompt stays bounded by a {@link ConversationWindow}.
  */
-export function createReActCycles(
+export function createToolLoopCycles(
   run: AgentRun,
   prompt: PreparedPrompt,
   toolbox: AgentToolbox | undefined,
-  limits: ReActLimits = {},
+  limits: ToolLoopLimits = {},
 ): CycleHandlers<LlmResult> {
   const window = new ConversationWindow(limits.window);
   const maxChars = limits.maxObservationChars ?? 8000;
