@@ -9,14 +9,16 @@ export const APPROVAL_RULES = ['allow', 'ask', 'deny'] as const;
 export type ApprovalRule = (typeof APPROVAL_RULES)[number];
 
 /**
- * Defaults per danger level. SAFE (reads) and LOW (no lasting change beyond what git tracks)
- * run without asking; MEDIUM, HIGH and CRITICAL ask. CRITICAL (anything touching outside the
- * workspace) is `ask`, not `deny`, because "nothing leaves the workspace unless a person says
- * so": a person may say so, but `--yes` never does (see `autoApproveUpTo`).
+ * Defaults per danger level (003: "all non-SAFE tools require approval"). SAFE (reads) runs without
+ * asking; LOW, MEDIUM, HIGH and CRITICAL ask. None of the built-in tools is LOW (reads are SAFE, writes
+ * and test runs MEDIUM), so LOW concerns tools a person declares so (an MCP server's `dangerLevel`, a
+ * custom tool); `levels: { LOW: 'allow' }` or `--yes` (which covers LOW) lets them run unasked. CRITICAL
+ * (anything touching outside the workspace) is `ask`, not `deny`, because "nothing leaves the workspace
+ * unless a person says so": a person may say so, but `--yes` never does (see `autoApproveUpTo`).
  */
 export const DEFAULT_LEVEL_RULES: Readonly<Record<DangerLevel, ApprovalRule>> = Object.freeze({
   SAFE: 'allow',
-  LOW: 'allow',
+  LOW: 'ask',
   MEDIUM: 'ask',
   HIGH: 'ask',
   CRITICAL: 'ask',

@@ -13,13 +13,15 @@ async function personAlways(tool: string): Promise<ApprovalAnswer> {
 }
 
 describe('ApprovalPolicy', () => {
-  it('defaults: SAFE and LOW allowed, MEDIUM/HIGH/CRITICAL asked', () => {
+  // 003: "All non-SAFE tools require approval" — LOW asks too (it was allowed before issue 26).
+  it('defaults: SAFE allowed, LOW/MEDIUM/HIGH/CRITICAL asked', () => {
     const policy = new ApprovalPolicy();
     assert.deepEqual(
       (['SAFE', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const).map((l) => policy.decide('t', l).rule),
-      ['allow', 'allow', 'ask', 'ask', 'ask'],
+      ['allow', 'ask', 'ask', 'ask', 'ask'],
     );
-    assert.deepEqual({ ...DEFAULT_LEVEL_RULES }, { SAFE: 'allow', LOW: 'allow', MEDIUM: 'ask', HIGH: 'ask', CRITICAL: 'ask' });
+    assert.deepEqual({ ...DEFAULT_LEVEL_RULES }, { SAFE: 'allow', LOW: 'ask', MEDIUM: 'ask', HIGH: 'ask', CRITICAL: 'ask' });
+    assert.equal(new ApprovalPolicy({ autoApproveUpTo: 'MEDIUM' }).decide('t', 'LOW').rule, 'allow', '--yes covers LOW');
     const safe = policy.decide('read_file', 'SAFE');
     assert.equal(safe.outcome, 'auto');
     assert.equal(safe.approvedBy, 'policy');
