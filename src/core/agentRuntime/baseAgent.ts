@@ -2,23 +2,31 @@ import { AgentFactory } from '../agentsAsData';
 import type { ControlProtocol } from '../control/controlProtocol';
 import { sharedAuditFile, toolCallAuditSink, type AuditTrail } from '../audit/auditTrail';
 import { runBatch, type BatchOptions, type BatchResult } from '../batch/runBatch';
-import { AgentError, toAgentError, type ErrorInfo } from '../errors/agentError';
+import { AgentError, type ErrorInfo } from '../errors/agentError';
 import type { LlmClient, TokenUsage } from '../llm/types';
 import { getLogger } from '../logging/logger';
-import { PerformanceMetrics, checkTargets, type PerformanceTargets } from '../metrics/performanceMetrics';
+import {
+  PERFORMANCE_TARGET_NAMES,
+  PerformanceMetrics,
+  checkTargets,
+  mergeTargets,
+  type PerformanceTargets,
+} from '../metrics/performanceMetrics';
 import { AgentRun } from './agentRun';
 import { parseAgentConfig, type AgentConfigExtensions, type BaseAgentConfig, type BaseAgentConfigInput } from './config';
 import { configPromptSource, type AgentConfigRef, type AgentPromptLoader } from './configPromptSource';
 import { AgentInputError, AgentSettingsError } from './errors';
 import { failureTermination, type AgentEventListener, type TerminationReason } from './events';
-import { HookRunner } from './hookRunner';
+import { toRunError } from './errorCauses';
+import { HookRunner, checkHookSet } from './hookRunner';
+import { checkInputValues } from './inputValues';
 import type { AgentLifecycle } from './lifecycle';
 import { fallbackPromptSource, signaturePromptSource, type PreparedPrompt, type PromptSource } from './promptSource';
 import type { Signature } from './signature';
 import type { ApprovalPolicy } from '../tools/approvalPolicy';
 import { ToolExecutor, type ExecuteToolOptions, type ToolChainResult, type ToolChainStep } from '../tools/executor';
 import type { RegisteredTool, ToolDiscoveryQuery, ToolRegistry } from '../tools/registry';
-import type { ToolCallResult } from '../tools/types';
+import { toolUsesWorkspace, type ToolCallResult, type ToolCallWrapper } from '../tools/types';
 import { MultiCycleStrategy } from './strategies/multiCycle';
 import { SingleShotStrategy } from './strategies/singleShot';
 import type { CycleHandlers, ExecutionStrategy, StrategyHost } from './strategies/types';
@@ -79,8 +87,10 @@ export interface BaseAgentOptions {
   /** Receives every execution's events. */
   onEvent?: AgentEventListener;
   /**
-   * Opt-in tools: the agent builds a `ToolExecutor` over this registry (needs `workspaceRoot`), sharing the
-   * agent's `control` protocol, so tool approvals and the agent use one approval channel.
+   * Opt-in tools: the agent builds a `ToolExecutor` over this registry, sharing the agent's `control` protocol,
+   * so tool approvals and the agent use one approval channel. Needs `workspaceRoot` when one of its tools works
+   * in a workspace (see `toolUsesWorkspace`: file, search, shell, git and test tools, and custom tools that do
+   * not declare `usesWorkspace: false`); a registry of http, MCP or such custom tools needs none.
    */
   toolRegistry?: ToolRegistry;
   /**
@@ -88,9 +98,9 @@ export interface BaseAgentOptions {
    * be given with it only when they are the executor's own (else CONFIG naming both).
    */
   toolExecutor?: ToolExecutor;
-  /** Absolute real path of the workspace the tools of `toolRegistry` work in. */
+  /** Absolute real path of the workspace the tools of `toolRegistry` work in (needed when one of them works in one). */
   workspaceRoot?: string;
-  /** Approval policy of the executor built from `toolRegistry` (default: SAFE/LOW run, the rest asked). */
+  /** Approval policy of the executor built from `toolRegistry` (default: SAFE runs, every other level is asked). */
   toolPolicy?: ApprovalPolicy;
   /** The agent's control protocol (approvals, questions); the executor built from `toolRegistry` uses it. */
   control?: ControlProtocol;
@@ -118,7 +128,10 @@ const BASE_OPTION_KEYS: ReadonlySet<string> = new Set([
 /** Options of {@link BaseAgent.discoverTools}: every given filter must match. */
 export type ToolDiscoveryOptions = Pick<ToolDiscoveryQuery, 'category' | 'safeOnly' | 'keyword'>;
 
-/** Options of {@link BaseAgent.executeTool}. */
+/**
+ * Options of {@link BaseAgent.executeTool}. `storeInMemory` defaults to false here (003: `store_in_memory: bool
+ * = False`): a call lands in the executor's recent-calls memory only when asked.
+ */
 export type AgentToolCallOptions = Pick<ExecuteToolOptions, 'timeout' | 'storeInMemory' | 'signal'>;
 
 const log = getLogger('agent');
@@ -130,12 +143,21 @@ export const DEFAULT_PERFORMANCE_TARGETS: Readonly<PerformanceTargets> = Object.
   executionP95Ms: 500,
 });
 
-/** Returns `targets` when every given target is a positive finite number (a success rate at most 1); else throws CONFIG. */
-function validatePerformanceTargets(targets: PerformanceTargets): PerformanceTargets {
-  if (!targets || typeof targets !== 'object')
+/**
+ * The targets in effect: `targets` merged over {@link DEFAULT_PERFORMANCE_TARGETS} (a key left out keeps its
+ * default, one set to `undefined` is off), when every given target is a known name and a positive finite
+ * number (a success rate at most 1); else throws CONFIG naming each bad key.
+ */
+function effectivePerformanceTargets(targets: PerformanceTargets): PerformanceTargets {
+  if (!targets || typeof targets !== 'object' || Array.isArray(targets))
     throw new AgentSettingsError(['performanceTargets: must return an object of targets']);
   const problems: string[] = [];
+  const known: readonly string[] = PERFORMANCE_TARGET_NAMES;
   for (const [key, value] of Object.entries(targets)) {
+    if (!known.includes(key)) {
+      problems.push(`performanceTargets.${key}: not a performance target (targets: ${known.join(', ')})`);
+      continue;
+    }
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
       problems.push(`performanceTargets.${key}: must be a positive number, got ${JSON.stringify(value)}`);
@@ -144,9 +166,27 @@ function validatePerformanceTargets(targets: PerformanceTargets): PerformanceTar
     }
   }
   if (problems.length > 0) throw new AgentSettingsError(problems);
-  return targets;
+  return mergeTargets(DEFAULT_PERFORMANCE_TARGETS, targets);
 }
 const counters = new Map<string, number>();
+
+/**
+ * The executor-level wrapper of an agent built without a workspace: a call of a tool that works in one (a tool
+ * registered after the agent was built) fails with CONFIG before the tool runs.
+ */
+function refuseWorkspaceTools(registry: ToolRegistry): ToolCallWrapper {
+  return (toolName, next) => {
+    const tool = registry.get(toolName);
+    if (tool && toolUsesWorkspace(tool)) {
+      throw new AgentError(
+        'CONFIG',
+        `${toolName} works in a workspace and this agent was built without workspaceRoot; nothing was executed or changed.`,
+        { tool: toolName },
+      );
+    }
+    return next();
+  };
+}
 // No payload here: `compose(inputs)` checks it against the config's input keys (checking it twice would encode it twice).
 const defaultLoader: AgentPromptLoader = (name, version, _inputs, options) =>
   AgentFactory.create(name, version, undefined, options);
@@ -225,7 +265,7 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
       if (!this.audit) throw new AgentSettingsError(['auditTrail: needs config.auditPath or an `audit` option to write to']);
     }
     if (this.config.performanceTracking) {
-      validatePerformanceTargets(this.performanceTargets());
+      effectivePerformanceTargets(this.performanceTargets());
       this.metrics = options.metrics ?? new PerformanceMetrics();
       this.metrics.recordAgentCreation(performance.now() - started);
     }
@@ -288,8 +328,10 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
   /**
    * Targets the metrics are compared with (`checkPerformanceTargets()`): by default
    * {@link DEFAULT_PERFORMANCE_TARGETS} (framework init 100 ms, agent creation p95 200 ms, execution p95
-   * 500 ms). Override to change them; every target must be a positive number (checked at construction when
-   * `performanceTracking` is on).
+   * 500 ms). Override to change them: what you return is merged over the defaults (a target you leave out
+   * keeps its default; one you set to `undefined` is off). Every target must be one of
+   * `PERFORMANCE_TARGET_NAMES` and a positive number (checked at construction when `performanceTracking` is on,
+   * and by `checkPerformanceTargets`): anything else is a CONFIG error naming the key.
    */
   performanceTargets(): PerformanceTargets {
     return { ...DEFAULT_PERFORMANCE_TARGETS };
@@ -320,10 +362,13 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
 
   // ---- public API -------------------------------------------------------------------------------
 
-  /** Registers a hook set (runs after those registered before; its wrap hooks sit inside theirs). Chains. */
+  /**
+   * Registers a hook set (runs after those registered before; its wrap hooks sit inside theirs). Chains. Throws
+   * CONFIG naming the key when the set is not an object, a hook point is not a function or `name` is not text.
+   */
   withLifecycle(hook: AgentLifecycle): this {
-    if (!hook || typeof hook !== 'object')
-      throw new AgentSettingsError(['lifecycle: a hook set must be an object of optional hook functions']);
+    // Fails closed: a hook point that is not a function (`afterModel: 'continue'`) is refused here, not skipped.
+    checkHookSet(hook);
     (this.hooks ??= []).push(hook);
     this.hookRunner = new HookRunner(this.hooks);
     return this;
@@ -341,11 +386,12 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
   }
 
   /**
-   * The targets of `performanceTargets()` this agent's metrics miss, as `name: actual vs target` (empty when
-   * all are met). Needs `performanceTracking`; throws `CONFIG` for a zero, negative or non-numeric target.
+   * The targets of `performanceTargets()` (merged over the defaults) this agent's metrics miss, as
+   * `name: actual > target` (empty when all are met). Needs `performanceTracking`; throws `CONFIG` for an
+   * unknown, zero, negative or non-numeric target.
    */
   checkPerformanceTargets(): string[] {
-    const targets = validatePerformanceTargets(this.performanceTargets());
+    const targets = effectivePerformanceTargets(this.performanceTargets());
     if (!this.metrics)
       throw new AgentSettingsError([
         'performanceTracking: checkPerformanceTargets needs performanceTracking: true in the agent settings',
@@ -366,7 +412,9 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
   /**
    * Runs the agent once: `beforeAgent` hooks → strategy (preExecute → model call(s) → parseResult →
    * postExecute) → metadata → `afterAgent` hooks. Throws an AgentError on failure, or with
-   * `errorHandling` returns `{ error: { error_code, message, details }, metadata }`.
+   * `errorHandling` returns `{ error: { error_code, message, details }, metadata }`. Inputs that cannot reach
+   * the model as JSON (a function, BigInt, symbol, circular value...) are VALIDATION before any model call; an
+   * error with causes lists them in `details.causes` (`{ name, message }`, redacted, at most 5).
    */
   async execute(inputs: Record<string, unknown>, options: ExecuteOptions = {}): Promise<AgentResult<TOutput>> {
     const started = performance.now();
@@ -396,10 +444,16 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
       if (!inputs || typeof inputs !== 'object' || Array.isArray(inputs)) {
         throw new AgentInputError('inputs: execute() takes an object of named inputs, e.g. { question: "..." }');
       }
+      checkInputValues(inputs);
       run.throwIfCancelled();
       if (run.observed) run.emit({ type: 'run_started', agentId: this.id, strategy: this.executionStrategy().name });
       const current = this.hookRunner ? await this.hookRunner.beforeAgent(inputs) : inputs;
       const outcome = await this.executionStrategy().run(this, run, current);
+      if (!outcome || typeof outcome.output !== 'object' || outcome.output === null || Array.isArray(outcome.output)) {
+        throw new AgentSettingsError([
+          `strategy: ${this.executionStrategy().name}.run() must resolve to { output: an object of fields, terminationReason }`,
+        ]);
+      }
       // The same rule for every strategy: without errorHandling a failed run throws (its partial output is
       // on `result.error` only with errorHandling: true).
       if (outcome.error && !this.config.errorHandling)
@@ -414,7 +468,7 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
       this.finish(run, inputs, result, outcome.error);
       return result;
     } catch (e) {
-      const error = toAgentError(e);
+      const error = toRunError(e);
       const meta = metadata(failureTermination(error.error_code));
       this.finish(run, inputs, { error: error.toJSON(), metadata: meta }, error.toJSON());
       if (this.config.errorHandling) return { error: error.toJSON(), metadata: meta } as AgentResult<TOutput>;
@@ -461,14 +515,15 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
   /**
    * Runs one tool through the agent's executor: parameters validated, the approval policy applied (asking
    * through the shared control protocol), a timeout (`timeout` ms, default 30 s) and the agent's
-   * `wrapToolCall` hooks. Never throws for a bad call: the result says what went wrong (`ok: false`).
+   * `wrapToolCall` hooks. Never throws for a bad call: the result says what went wrong (`ok: false`). The call
+   * is kept in the executor's recent-calls memory only with `storeInMemory: true`.
    */
   async executeTool(name: string, params: unknown, options: AgentToolCallOptions = {}): Promise<ToolCallResult> {
     const executor = this.requireTools('executeTool');
     const { timeout, storeInMemory, signal } = options;
     return executor.executeTool(name, params, {
       timeout,
-      storeInMemory,
+      storeInMemory: storeInMemory ?? false,
       signal,
       requestedBy: this.id,
       wrap: this.hookRunner?.toolCallWrapper(),
@@ -476,7 +531,11 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
     });
   }
 
-  /** Runs tools one after another; with `stopOnError` (default true) the first failing step stops the chain (the rest are `skipped`). */
+  /**
+   * Runs tools one after another; with `stopOnError` (default true) the first failing step stops the chain (the
+   * rest are `skipped`). Like `executeTool`, a step is kept in the recent-calls memory only with its own
+   * `options.storeInMemory: true`.
+   */
   async executeToolChain(
     steps: readonly ToolChainStep[],
     options: { stopOnError?: boolean; signal?: AbortSignal } = {},
@@ -488,7 +547,13 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
     const audit = this.audit ? toolCallAuditSink(this.audit, this.id) : undefined;
     const own = steps.map((step) => ({
       ...step,
-      options: { ...step.options, requestedBy: this.id, ...(wrap ? { wrap } : {}), ...(audit ? { audit } : {}) },
+      options: {
+        storeInMemory: false,
+        ...step?.options,
+        requestedBy: this.id,
+        ...(wrap ? { wrap } : {}),
+        ...(audit ? { audit } : {}),
+      },
     }));
     return executor.executeToolChain(own, options);
   }
@@ -525,10 +590,35 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
       return undefined;
     }
     if (typeof toolRegistry?.discoverTools !== 'function') throw new AgentSettingsError(['toolRegistry: must be a ToolRegistry']);
-    if (typeof workspaceRoot !== 'string' || workspaceRoot === '') {
-      throw new AgentSettingsError(['workspaceRoot: toolRegistry needs the absolute path of the workspace the tools work in']);
+    if (workspaceRoot !== undefined && (typeof workspaceRoot !== 'string' || workspaceRoot === '')) {
+      throw new AgentSettingsError(['workspaceRoot: must be the absolute path of the workspace the tools work in']);
     }
-    return new ToolExecutor({ registry: toolRegistry, workspaceRoot, policy: toolPolicy, control: options.control });
+    if (workspaceRoot === undefined) {
+      // 003: the executor comes from the registry alone, unless a tool works in a workspace.
+      const needing = toolRegistry
+        .list()
+        .filter(toolUsesWorkspace)
+        .map((tool) => tool.name);
+      if (needing.length > 0) {
+        const shown =
+          needing.length > 5 ? `${needing.slice(0, 5).join(', ')} and ${needing.length - 5} more` : needing.join(', ');
+        throw new AgentSettingsError(
+          [
+            `workspaceRoot: toolRegistry needs the absolute path of the workspace the tools work in (${shown} work in one; a custom tool that does not declares usesWorkspace: false)`,
+          ],
+          { toolsNeedingWorkspace: needing },
+        );
+      }
+    }
+    return new ToolExecutor({
+      registry: toolRegistry,
+      // No workspace: tools that declare they need none get '' (a path that resolves to nothing), and a tool that
+      // needs one (registered after the agent was built) is refused before it runs.
+      workspaceRoot: workspaceRoot ?? '',
+      policy: toolPolicy,
+      control: options.control,
+      ...(workspaceRoot === undefined ? { wrap: refuseWorkspaceTools(toolRegistry) } : {}),
+    });
   }
 
   // ---- internals --------------------------------------------------------------------------------

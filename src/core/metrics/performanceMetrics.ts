@@ -17,6 +17,9 @@ export interface MetricsSnapshot {
   tokens: TokenUsage;
 }
 
+/** The names a {@link PerformanceTargets} object may have; any other key is refused by the agents. */
+export const PERFORMANCE_TARGET_NAMES = ['frameworkInitMs', 'executionP95Ms', 'agentCreationP95Ms', 'minSuccessRate'] as const;
+
 /** Limits an agent's executions should meet; see {@link checkTargets}. */
 export interface PerformanceTargets {
   /** Framework initialisation (`createAgentRuntime`: provider resolution and client), in ms. */
@@ -115,6 +118,14 @@ export class PerformanceMetrics {
       tokens: { ...this.tokens },
     };
   }
+}
+
+/**
+ * `targets` over `defaults` (000 EP-6: "missing keys → use defaults"): a key `targets` leaves out keeps its
+ * default; a key it sets to `undefined` turns that target off.
+ */
+export function mergeTargets(defaults: PerformanceTargets, targets: PerformanceTargets): PerformanceTargets {
+  return { ...defaults, ...targets };
 }
 
 /** Lists each target the snapshot misses, as `name: actual vs target` (empty when all are met). */

@@ -15,7 +15,10 @@ export type ToolCategory = (typeof TOOL_CATEGORIES)[number];
 
 /** What a tool gets besides its parameters. */
 export interface ToolContext {
-  /** Absolute real path of the workspace root; file tools never leave it. */
+  /**
+   * Absolute real path of the workspace root; file tools never leave it. `''` under an agent built without a
+   * workspace, which only runs tools that declare they need none (see {@link toolUsesWorkspace}).
+   */
   workspaceRoot: string;
   signal: AbortSignal;
   logger: Logger;
@@ -66,6 +69,20 @@ export interface ToolDefinition<P extends z.ZodType = z.ZodType> {
   preview?(params: z.infer<P>, context: ToolPreviewContext): Promise<ToolPreviewResult> | ToolPreviewResult;
   /** Longest result content this tool feeds back to the model (characters); default: the executor's `maxContentChars`. */
   maxContentChars?: number;
+  /**
+   * Whether the tool reads, writes or runs anything in the workspace (`context.workspaceRoot`). Default from its
+   * category: `file`, `search`, `shell`, `git`, `test` and `custom` do, `http` and `mcp` do not. A custom tool
+   * that never touches the workspace says `false`, so an agent given only such tools needs no `workspaceRoot`.
+   */
+  usesWorkspace?: boolean;
+}
+
+/** Categories whose tools work without a workspace unless they say otherwise (see `ToolDefinition.usesWorkspace`). */
+const WORKSPACE_FREE_CATEGORIES: ReadonlySet<ToolCategory> = new Set(['http', 'mcp']);
+
+/** Whether `tool` works in a workspace: its own `usesWorkspace`, else every category but `http` and `mcp`. */
+export function toolUsesWorkspace(tool: Pick<ToolDefinition, 'category' | 'usesWorkspace'>): boolean {
+  return tool.usesWorkspace ?? !WORKSPACE_FREE_CATEGORIES.has(tool.category);
 }
 
 /** Identity helper that keeps the parameter type inferred: `defineTool({ ..., parameters: z.object(...) })`. */

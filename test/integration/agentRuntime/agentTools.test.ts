@@ -261,8 +261,9 @@ describe('BaseAgent tool integration (real ToolRegistry of built-in tools, temp 
       const executor = new ToolExecutor({ registry, workspaceRoot: workspace });
       const agent = new BaseAgent({ llm: lb.llm, id: 'exec-agent', toolExecutor: executor });
       assert.equal(agent.hasToolSupport(), true);
-      await agent.executeTool('read_file', { path: 'notes.txt' });
-      await agent.executeTool('list_files', {}, { storeInMemory: false });
+      // storeInMemory defaults to false on the agent (003: store_in_memory: bool = False): only the call asking is kept.
+      await agent.executeTool('read_file', { path: 'notes.txt' }, { storeInMemory: true });
+      await agent.executeTool('list_files', {});
       const remembered = executor.recentCalls();
       assert.deepEqual(
         remembered.map((c) => c.result.toolName),
