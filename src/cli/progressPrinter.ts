@@ -53,7 +53,7 @@ function describeEvent(event: SupervisorEvent, verbose: boolean): string | undef
           : t.status === 'timeout'
             ? `timed out${event.reason ? ` (${event.reason})` : ''}`
             : `${t.passed} passed, ${t.failed} failed`;
-      return `    tests after ${event.role}: ${what}`;
+      return `    ${testRunLabel(event, verbose)}: ${what}`;
     }
     case 'overshoot':
       return `    overshoot: ${event.reason}`;
@@ -83,6 +83,24 @@ function describeEvent(event: SupervisorEvent, verbose: boolean): string | undef
     case 'error':
       return `Error ${event.error.error_code}: ${event.error.message}`;
   }
+}
+
+/**
+ * Which run it was and how long it took: `tests after implementer (related: 2 files, 0.4 s)`, `full suite before commit
+ * (6.2 s)`, `tests after tester (full suite, 1.2 s)`; an event without a scope (older records) as before. Verbose adds
+ * why a related run was asked for but the whole suite ran.
+ */
+function testRunLabel(event: Extract<SupervisorEvent, { type: 'test_run_finished' }>, verbose: boolean): string {
+  if (!event.scope) return `tests after ${event.role}`;
+  const seconds = `${(event.durationMs / 1000).toFixed(1)} s`;
+  if (event.scope === 'related') {
+    const n = event.files?.length ?? 0;
+    return `tests after ${event.role} (related: ${n} file${n === 1 ? '' : 's'}, ${seconds})`;
+  }
+  const why = verbose && event.fullRunReason ? `; ${event.fullRunReason}` : '';
+  if (event.role === 'implementer' || event.role === 'refactorer') return `full suite before commit (${seconds}${why})`;
+  if (event.role === 'baseline') return `full suite before the first turn (${seconds}${why})`;
+  return `tests after ${event.role} (full suite, ${seconds}${why})`;
 }
 
 function indentText(text: string): string {

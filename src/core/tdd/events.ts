@@ -1,7 +1,7 @@
 import type { ErrorInfo } from '../errors/agentError';
 import type { ProjectProfile } from '../project/projectProfile';
 import type { ApprovalOutcome } from '../vocabulary';
-import type { TestCaseResult, TestRunStatus } from '../testRunners/types';
+import type { TestCaseResult, TestRunScope, TestRunStatus } from '../testRunners/types';
 import type { CycleOutcome, Phase, PhaseOutcome, Role, SessionStatus } from './sessionVocabulary';
 import type { SessionSummary } from './supervisor/sessionSummary';
 
@@ -85,6 +85,16 @@ export type SupervisorEvent =
       tests: TestCounts;
       durationMs: number;
       reason?: string;
+      /**
+       * Which tests ran: `related` — during a phase, the changed and new test files first (and, for jest and vitest,
+       * the tests of the changed production files), the fast signal — or `full`, the whole suite (the baseline, the
+       * run before every commit, and whenever the command cannot be narrowed). Absent in older records: full.
+       */
+      scope?: TestRunScope;
+      /** For a `related` run: the files given to the runner, workspace-relative. */
+      files?: string[];
+      /** A related run was asked for but the test command could not be narrowed: why the whole suite ran instead. */
+      fullRunReason?: string;
       /** The command that ran. */ command?: string;
       /** The runner's output, redacted, at most {@link TEST_RUN_OUTPUT_CHARS} characters (head and tail). */ output?: string;
       /**

@@ -264,10 +264,14 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
     }
     case 'test_run_finished': {
       const tests = { passed: event.tests.passed, failed: event.tests.failed };
-      const withTotals = withSession(state, (s) => ({
-        ...s,
-        totals: { ...s.totals, testsPassed: tests.passed, testsFailed: tests.failed },
-      }));
+      // A related run counts only the changed tests: the session's totals are the whole suite's.
+      const withTotals =
+        event.scope === 'related'
+          ? state
+          : withSession(state, (s) => ({
+              ...s,
+              totals: { ...s.totals, testsPassed: tests.passed, testsFailed: tests.failed },
+            }));
       const withCycle = event.cycle > 0 ? updateCycle(withTotals, event.cycle, (c) => ({ ...c, tests })) : withTotals;
       return addAction(withCycle, testRunRecord(event, at));
     }
@@ -400,7 +404,11 @@ function testRunRecord(event: Extract<SupervisorEvent, { type: 'test_run_finishe
     id: testRunId(event, at),
     role: event.role,
     tool: 'test run',
-    params: event.command ? { command: redactSecrets(event.command) } : {},
+    params: {
+      ...(event.command ? { command: redactSecrets(event.command) } : {}),
+      ...(event.scope ? { scope: event.scope } : {}),
+      ...(event.files ? { files: event.files.slice(0, 20).map(redactSecrets) } : {}),
+    },
     resultSummary: clip(summary, MAX_SUMMARY_CHARS),
     ok: status === 'passed' || expectedRed,
     approval: 'auto',

@@ -2,13 +2,15 @@ import { AgentError, toAgentError } from '../../errors/agentError';
 import type { ProcessSandbox } from '../../osSandbox';
 import { redactSecrets } from '../../security/redact';
 import type { TestErrorKind } from '../../testRunners/diagnoseLoadError';
+import { hasTestFileName } from '../../testRunners/testFiles';
 import { truncateHeadTail } from '../../testRunners/truncateOutput';
-import type { TestRunner, TestRunResult } from '../../testRunners/types';
+import type { TestRunner, TestRunResult, TestSubset } from '../../testRunners/types';
 import type { CycleOutcome, Phase, PhaseOutcome, Role, SessionStatus, SupervisorEvent, TestCounts } from '../events';
 import { TEST_RUN_OUTPUT_CHARS } from '../events';
 import { buildRoleContext } from '../roles/roleContext';
 import { reportLabel, type RoleRunners } from '../roles/roleRunner';
-import { checkRoleBoundary, describeViolations, type BoundaryViolation } from '../boundaries';
+import { checkRoleBoundary, describeViolations, isTestFile, type BoundaryViolation } from '../boundaries';
+import type { ChangedFile } from '../git/changedFiles';
 import { PhaseCheckpoint, type CheckpointGit } from './phaseCheckpoint';
 import { unapprovedProtectedChanges, type ProtectedChange } from './protectedChanges';
 import { runQualityGates, type GateFailure } from './qualityGates';
@@ -94,6 +96,23 @@ function counts(result: TestRunResult): TestCounts {
   return { status: result.status, passed: result.passed, failed: result.failed, total: result.total };
 }
 
+/** What a turn changed, sorted for the related run: test files a runner runs, test support code, production files. */
+interface TurnFiles {
+  /** Changed or new files a runner runs as tests (by their names, see `hasTestFileName`). */
+  testFiles: string[];
+  /** Changed or new production files. */
+  sourceFiles: string[];
+  /** A test-support file that is not itself a test file changed (a helper, a fixture, `conftest.py`): any test may use it. */
+  sharedTestCode: boolean;
+  /** A file was deleted (a test file's tests are gone, a helper may be): only the whole suite says what that did. */
+  removed: boolean;
+}
+
+/** True for a related run that ran no test at all: it says nothing about the turn (the whole suite decides). */
+function ranNothing(run: TestRunResult): boolean {
+  return run.status === 'error' && run.errorKind === 'no_tests';
+}
+
 /** Thrown inside the loop to unwind to the cancellation handler. */
 class Cancelled extends Error {}
 
@@ -115,6 +134,8 @@ export class CycleLoop {
   private treeClean = false;
   /** What the supervisor undid outside the role rules (protected paths), for the next role's context; cleared once shown. */
   private notices: string[] = [];
+  /** The test files the Tester wrote in this cycle: the related run of the Implementer and the Refactorer runs them. */
+  private cycleTestFiles: string[] = [];
   /** The suite test by test at the last green state (when the runner reports each test), with the baseline's known failures. */
   private suite: SuiteState = suiteStateOf({
     status: 'passed',
@@ -235,6 +256,7 @@ export class CycleLoop {
   private async runCycle(n: number): Promise<CycleOutcome> {
     this.o.recorder.startCycle(n);
     this.cycleInProgress = n;
+    this.cycleTestFiles = [];
     this.o.emit({ type: 'cycle_started', cycle: n });
 
     const red = await this.redPhase(n);
@@ -376,7 +398,8 @@ export class CycleLoop {
         continue;
       }
 
-      const tests = await this.runTests('tester', n);
+      const turnFiles = this.turnFiles(changes);
+      const tests = await this.testsAfterTester(n, turnFiles);
       if (tests.status === 'timeout') {
         await checkpoint.restore();
         hint = `The tests timed out after your change (${tests.reason ?? 'no output'}). Write a test that finishes quickly.`;
@@ -392,7 +415,9 @@ export class CycleLoop {
       const fewer =
         tests.status === 'error'
           ? []
-          : checkRoleBoundary('tester', [], { testsBefore: this.lastTests.total, testsAfter: tests.total });
+          : tests.scope === 'related'
+            ? checkRoleBoundary('tester', [], this.relatedTestCounts(tests))
+            : checkRoleBoundary('tester', [], { testsBefore: this.lastTests.total, testsAfter: tests.total });
       if (fewer.length) {
         hint = await this.violation(n, 'tester', attempt, fewer, checkpoint);
         continue;
@@ -421,7 +446,9 @@ export class CycleLoop {
         continue;
       }
       // failed, or could not run because the production code does not exist yet: both are red.
-      this.lastTests = counts(tests);
+      this.lastTests = tests.scope === 'related' ? this.suiteCountsWith(tests) : counts(tests);
+      this.turnOutcome.testsPassed = this.lastTests.passed;
+      this.cycleTestFiles = turnFiles.testFiles;
       const behaviour = verdict.kind === 'red' ? behaviourOf(verdict.test) : reportLabel(report, 'new behaviour');
       return this.endPhase(n, 'tester', attempt, 'red', started, { behaviour });
     }
@@ -454,7 +481,7 @@ export class CycleLoop {
         );
         continue;
       }
-      const tests = await this.runTests('implementer', n);
+      const tests = await this.testsBeforeCommit('implementer', n, this.turnFiles(changes));
       const green = this.isGreen(tests);
       const fewer = green ? checkRoleBoundary('implementer', [], { testsBefore: redTotal, testsAfter: tests.total }) : [];
       if (fewer.length) {
@@ -505,7 +532,7 @@ export class CycleLoop {
         hint = await this.violation(n, 'refactorer', attempt, deletedTests, checkpoint);
         continue;
       }
-      const tests = await this.runTests('refactorer', n);
+      const tests = await this.testsBeforeCommit('refactorer', n, this.turnFiles(changes));
       const green = this.isGreen(tests);
       const fewer =
         green && checkRoleBoundary('refactorer', [], { testsBefore: this.lastTests.total, testsAfter: tests.total }).length > 0;
@@ -621,9 +648,87 @@ export class CycleLoop {
     }
   }
 
-  private async runTests(role: Role | 'baseline', cycle: number): Promise<TestRunResult> {
+  /** Sorts a turn's changes for the related run (see {@link TurnFiles}), by the kata's rules for test files. */
+  private turnFiles(changes: readonly ChangedFile[]): TurnFiles {
+    const files: TurnFiles = { testFiles: [], sourceFiles: [], sharedTestCode: false, removed: false };
+    for (const change of changes) {
+      if (change.change === 'deleted') files.removed = true;
+      else if (!isTestFile(change.path, this.o.kata)) files.sourceFiles.push(change.path);
+      else if (hasTestFileName(change.path)) files.testFiles.push(change.path);
+      else files.sharedTestCode = true;
+    }
+    return files;
+  }
+
+  /**
+   * The run that judges a Tester's turn. The Tester may change only test files, so when it changed test files alone
+   * (no shared test code, nothing deleted) and the last green state is known test by test, its files are run on
+   * their own: every other test is as it was at the last green state. That run is the answer — an overshoot, too
+   * many failing tests, a test that cannot run or times out goes back to the Tester, and a red is a red — unless it
+   * failed without saying which tests (no report): then the whole suite runs and judges. Otherwise the whole suite
+   * runs once.
+   */
+  private async testsAfterTester(n: number, files: TurnFiles): Promise<TestRunResult> {
+    if (files.sharedTestCode || files.removed || files.testFiles.length === 0 || !this.suite.identified) {
+      return this.runTests('tester', n);
+    }
+    const related = await this.runTests('tester', n, { testFiles: files.testFiles });
+    if (related.scope === 'related' && related.status === 'failed' && !related.tests) return this.runTests('tester', n);
+    return related;
+  }
+
+  /**
+   * The run that judges an Implementer's or Refactorer's turn: the related tests first — the cycle's test files, the
+   * test files the turn changed, and the tests the runner relates to the changed production files — as the fast
+   * signal; when they do not pass, that is the answer for this attempt. When they pass (or ran no test, or the
+   * command could not be narrowed and ran the whole suite already), the whole suite runs once: only a whole-suite
+   * run is ever judged green and committed.
+   */
+  private async testsBeforeCommit(role: 'implementer' | 'refactorer', n: number, files: TurnFiles): Promise<TestRunResult> {
+    const subset: TestSubset = {
+      testFiles: [...new Set([...this.cycleTestFiles, ...files.testFiles])],
+      sourceFiles: files.sourceFiles,
+    };
+    const related = await this.runTests(role, n, subset);
+    if (related.scope !== 'related') return related;
+    if (!this.isGreen(related) && !ranNothing(related)) return related;
+    return this.runTests(role, n);
+  }
+
+  /**
+   * For the `tests_decreased` rule on a related run: the tests the last green state had in the run's files, and the
+   * tests the run found there.
+   */
+  private relatedTestCounts(run: TestRunResult): { testsBefore?: number; testsAfter?: number } {
+    if (!run.tests || !run.relatedFiles) return {};
+    const files = run.relatedFiles;
+    const before = [...this.suite.known].filter((id) => files.some((f) => id.startsWith(`${f}::`))).length;
+    return { testsBefore: before, testsAfter: run.tests.length };
+  }
+
+  /**
+   * The whole suite's counts after a related run: the last green state's tests outside the run's files (untouched by
+   * a Tester that changed only those files), and the run's own.
+   */
+  private suiteCountsWith(run: TestRunResult): TestCounts {
+    const files = run.relatedFiles ?? [];
+    const outside = (id: string): boolean => !files.some((f) => id.startsWith(`${f}::`));
+    const count = (ids: ReadonlySet<string>): number => [...ids].filter(outside).length;
+    return {
+      status: run.status,
+      passed: count(this.suite.passing) + run.passed,
+      failed: count(this.suite.knownFailures) + run.failed,
+      total: count(this.suite.known) + run.total,
+    };
+  }
+
+  private async runTests(role: Role | 'baseline', cycle: number, only?: TestSubset): Promise<TestRunResult> {
     this.checkCancelled();
-    const result = await this.o.testRunner.run({ signal: this.o.signal, timeoutMs: this.o.testTimeoutMs });
+    const result = await this.o.testRunner.run({
+      signal: this.o.signal,
+      timeoutMs: this.o.testTimeoutMs,
+      ...(only ? { only } : {}),
+    });
     this.checkCancelled();
     this.lastOutput = result.output;
     this.lastRun = result;
@@ -635,7 +740,10 @@ export class CycleLoop {
       tests: counts(result),
       durationMs: result.durationMs,
       reason: result.reason && redactSecrets(result.reason),
-      command: result.command,
+      scope: result.scope === 'related' ? 'related' : 'full',
+      ...(result.scope === 'related' && result.relatedFiles ? { files: result.relatedFiles.map(redactSecrets) } : {}),
+      ...(result.fullRunReason ? { fullRunReason: redactSecrets(result.fullRunReason) } : {}),
+      command: redactSecrets(result.command),
       output: truncateHeadTail(redactSecrets(result.output), TEST_RUN_OUTPUT_CHARS),
       testCases: result.tests?.slice(0, TEST_CASES_SHOWN).map((t) => ({
         ...t,
