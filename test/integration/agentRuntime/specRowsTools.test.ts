@@ -16,6 +16,8 @@ import {
   ToolRegistry,
   createBuiltinTools,
   type AgentConfigExtensions,
+  type AgentToolbox,
+  type ToolCallResult,
 } from '../../../src/core';
 import { useLoopback } from './loopback';
 
@@ -348,6 +350,70 @@ describe('specification rows through tdd-agent/core (loopback server)', () => {
         for (const tool of prompt.config.tools ?? []) assert.match(text, new RegExp(`\\b${tool}\\b`), `${role} names ${tool}`);
       });
     }
+  });
+
+  describe('000 NFR-008: the tool loop of the strategies (createToolLoopCycles), branch by branch', () => {
+    /** A toolbox offering one tool, `probe`, whose calls run `act`. */
+    const toolbox = (act: () => Promise<ToolCallResult>): AgentToolbox => ({
+      toolSpecs: () => [{ type: 'function', function: { name: 'probe', description: 'probe', parameters: { type: 'object' } } }],
+      executeCall: act,
+    });
+
+    it('a refused call (no tools) still passes through the wrapToolCall hooks', async () => {
+      const seen: string[] = [];
+      const agent = new ReActAgent({ llm: lb.llm, config: { model: 'm' } }).withLifecycle({
+        name: 'watch',
+        wrapToolCall: async (name, next) => {
+          seen.push(name);
+          return next();
+        },
+      });
+      lb.server.enqueue({ toolCalls: [{ name: 'probe', arguments: {} }] }, { text: 'done' });
+      const result = await agent.execute({ task: 't' });
+      assert.deepEqual(seen, ['probe']);
+      assert.match(result.observations![0]!, /No tools are available to this agent/);
+      assert.equal(result.final_answer, 'done');
+    });
+
+    it('arguments that are not JSON are kept as the raw text in the action history', async () => {
+      const agent = new ReActAgent({ llm: lb.llm, config: { model: 'm' } });
+      lb.server.enqueue({ toolCalls: [{ name: 'probe', arguments: '{not json' }] }, { text: 'done' });
+      const result = await agent.execute({ task: 't' });
+      assert.equal(result.action_history![0]!.action_input, '{not json');
+    });
+
+    it('a toolbox that throws a non-Error becomes a failed observation; a HookError it throws ends the run', async () => {
+      const throwsText = new ReActAgent({
+        llm: lb.llm,
+        config: { model: 'm' },
+        toolbox: toolbox(() => Promise.reject('boom' as unknown as Error)),
+      });
+      lb.server.enqueue({ toolCalls: [{ name: 'probe', arguments: {} }] }, { text: 'done' });
+      assert.match((await throwsText.execute({ task: 't' })).observations![0]!, /Tool probe failed: boom/);
+      const hookError = new HookError('inner', 'wrapToolCall', 'UNKNOWN', new Error('inner hook broke'));
+      const throwsHook = new ReActAgent({
+        llm: lb.llm,
+        config: { model: 'm' },
+        toolbox: toolbox(() => Promise.reject(hookError)),
+      });
+      lb.server.enqueue({ toolCalls: [{ name: 'probe', arguments: {} }] });
+      await assert.rejects(throwsHook.execute({ task: 't' }), (e: unknown) => e === hookError);
+    });
+
+    it('a toolbox that throws once the run is cancelled ends the run as cancelled', async () => {
+      const controller = new AbortController();
+      const agent = new ReActAgent({
+        llm: lb.llm,
+        config: { model: 'm', errorHandling: true },
+        toolbox: toolbox(() => {
+          controller.abort();
+          return Promise.reject(new Error('interrupted'));
+        }),
+      });
+      lb.server.enqueue({ toolCalls: [{ name: 'probe', arguments: {} }] });
+      const result = await agent.execute({ task: 't' }, { signal: controller.signal });
+      assert.equal(result.metadata.terminationReason, 'cancelled');
+    });
   });
 
   describe('000 NFR-009: the built-in agents are small', () => {
