@@ -1,11 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { formatEvent } from '../../../src/cli/progressPrinter';
+import { SessionSummarySchema } from '../../../src/core/tdd/supervisor/sessionSummary';
 import { emptyPanelState, parsePanelState } from '../../../src/shared/panelProtocol';
 import { reducePanel } from '../../../src/vscode/panel/panelReducer';
 import type { SupervisorEvent } from '../../../src/core/tdd/events';
 import { fizzbuzzJs, JS, JS_SOURCE_PATH, JS_TEST_PATH } from '../../support/fizzbuzzPlans';
 import { personRepoState } from '../../support/personRepo';
-import { contextOf, initPersonRepo, SessionHarness, testEveryCommit } from './sessionHarness';
+import { contextOf, initPersonRepo, savedSession, SessionHarness, testEveryCommit } from './sessionHarness';
 
 type TestRun = Extract<SupervisorEvent, { type: 'test_run_finished' }>;
 
@@ -85,6 +86,22 @@ describe('TDD supervisor: the changed tests first, the whole suite once before e
       assert.deepEqual([full!.tests.status, full!.tests.total], ['passed', OWN_TESTS + cycle]);
       assert.equal(full!.fullRunReason, undefined);
     }
+    // The summary (and the session's record) add up each cycle's related and whole-suite run times.
+    SessionSummarySchema.parse(summary);
+    for (const cycle of [1, 2]) {
+      const took = (scope: string): number =>
+        runs
+          .filter((r) => r.cycle === cycle && r.role !== 'baseline' && r.scope === scope)
+          .reduce((ms, r) => ms + Math.round(r.durationMs), 0);
+      assert.deepEqual(
+        [summary.cycles[cycle - 1]!.fast_run_ms, summary.cycles[cycle - 1]!.full_run_ms],
+        [took('related'), took('full')],
+      );
+    }
+    assert.deepEqual(
+      (await savedSession(h.workspace, summary)).cycles.map((c) => [c.fastRunMs, c.fullRunMs]),
+      summary.cycles.map((c) => [c.fast_run_ms, c.full_run_ms]),
+    );
     // The CLI says which run it was, and how long it took.
     const lines = runs.filter((r) => r.cycle === 2 && r.role !== 'baseline').map((r) => formatEvent(r));
     assert.match(lines[0]!, /^ {4}tests after tester \(related: 1 file, \d+\.\d s\): 1 passed, 1 failed$/);

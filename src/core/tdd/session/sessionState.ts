@@ -52,6 +52,10 @@ export const CycleStateSchema = z.object({
   phases: z.array(PhaseRecordSchema),
   /** The last test run of the cycle. */
   tests: TestCountsSchema.optional(),
+  /** Time the supervisor's related runs of the cycle took (the changed tests first); absent in older records. */
+  fastRunMs: count.optional(),
+  /** Time the supervisor's whole-suite runs of the cycle took; absent in older records. */
+  fullRunMs: count.optional(),
   /** Commits made in this cycle: the test+implementation commit and the refactor commit. */
   commits: z.object({ green: z.string().optional(), refactor: z.string().optional() }),
 });

@@ -732,7 +732,10 @@ export class CycleLoop {
     this.checkCancelled();
     this.lastOutput = result.output;
     this.lastRun = result;
-    if (role !== 'baseline') this.turnOutcome.testsPassed = result.passed;
+    if (role !== 'baseline') {
+      this.turnOutcome.testsPassed = result.passed;
+      this.o.recorder.testRun(result.scope === 'related' ? 'related' : 'full', result.durationMs);
+    }
     this.o.emit({
       type: 'test_run_finished',
       cycle,

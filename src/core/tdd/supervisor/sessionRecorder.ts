@@ -203,6 +203,14 @@ export class SessionRecorder {
     else this.pendingCommits[role].push(sha);
   }
 
+  /** One of the supervisor's test runs in the current cycle: a related run (`fastRunMs`) or a whole-suite run (`fullRunMs`). */
+  testRun(scope: 'related' | 'full', durationMs: number): void {
+    const cycle = this.current;
+    if (!cycle) return;
+    const key = scope === 'related' ? 'fastRunMs' : 'fullRunMs';
+    cycle[key] = (cycle[key] ?? 0) + Math.max(0, Math.round(durationMs));
+  }
+
   /** One model call: tokens and latency. */
   modelCall(usage: Pick<TokenUsage, 'promptTokens' | 'completionTokens'>, latencyMs: number): void {
     const m = this.state.metrics;
@@ -262,6 +270,8 @@ export class SessionRecorder {
           outcome: c.outcome as CycleOutcome,
           commit: c.commits.refactor ?? c.commits.green ?? null,
           tests: { passed: c.tests?.passed ?? 0, failed: c.tests?.failed ?? 0 },
+          ...(c.fastRunMs !== undefined ? { fast_run_ms: c.fastRunMs } : {}),
+          ...(c.fullRunMs !== undefined ? { full_run_ms: c.fullRunMs } : {}),
           phases: c.phases.map((p) => ({
             role: p.role,
             attempts: p.attempts,

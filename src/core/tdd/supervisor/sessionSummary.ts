@@ -27,6 +27,10 @@ export const CycleSummarySchema = z.object({
   outcome: z.enum(CYCLE_OUTCOMES),
   commit: z.string().nullable(),
   tests: z.object({ passed: z.number().int().nonnegative(), failed: z.number().int().nonnegative() }),
+  /** Time the supervisor's related runs of the cycle took (the changed tests first), in ms; absent when there were none. */
+  fast_run_ms: z.number().int().nonnegative().optional(),
+  /** Time the supervisor's whole-suite runs of the cycle took, in ms; absent when there were none. */
+  full_run_ms: z.number().int().nonnegative().optional(),
   phases: z.array(PhaseSummarySchema),
 });
 
