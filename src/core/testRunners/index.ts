@@ -1,5 +1,14 @@
 /** Test runners: detection, one run with a diagnosis, and the output parsers. */
-export type { TestCaseOutcome, TestCaseResult, TestRunner, TestRunResult, TestRunStatus } from './types';
+export type {
+  TestCaseOutcome,
+  TestCaseResult,
+  TestRunner,
+  TestRunOptions,
+  TestRunResult,
+  TestRunScope,
+  TestRunStatus,
+  TestSubset,
+} from './types';
 export {
   CommandTestRunner,
   DEFAULT_TEST_TIMEOUT_MS,
@@ -10,5 +19,5 @@ export { detectTestRunner, type DetectTestRunnerOptions } from './detectTestRunn
 export { TestConfigError, TestRunnerNotFoundError } from './errors';
 export { identifyRunner, parserFor, RUNNER_KINDS, type RunnerKind } from './runnerKinds';
 export { diagnoseLoadError, type LoadProblem, type TestErrorKind } from './diagnoseLoadError';
-export { findTestFiles, looksLikeTestFile } from './testFiles';
+export { findTestFiles, hasTestFileName, looksLikeTestFile } from './testFiles';
 export { truncateHeadTail, DEFAULT_OUTPUT_LIMIT } from './truncateOutput';
