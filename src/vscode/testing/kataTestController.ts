@@ -112,7 +112,8 @@ export class KataTests implements vscode.Disposable {
       this.branch = { name: event.branch, repository: event.workspace };
       this.last = undefined;
       this.save();
-    } else if (event.type === 'test_run_finished' && event.output) {
+    } else if (event.type === 'test_run_finished' && event.output && event.scope !== 'related') {
+      // A related run holds a subset of the tests and a narrowed command: the view keeps the last whole-suite run.
       if (event.command) this.command = event.command;
       const cases = event.testCases ? casesFromReport(event.testCases) : parseTestCases(event.output);
       if (cases.length > 0 || event.tests.total === 0) {
