@@ -1,4 +1,4 @@
-import { AgentError, toAgentError } from '../../errors/agentError';
+import { AgentError, toAgentError, type ErrorCode } from '../../errors/agentError';
 import type { ProcessSandbox } from '../../osSandbox';
 import { redactSecrets } from '../../security/redact';
 import type { TestErrorKind } from '../../testRunners/diagnoseLoadError';
@@ -87,6 +87,20 @@ const KATA_COMPLETE = /^\W*KATA_COMPLETE\b/i;
 const TESTER_FIXABLE: ReadonlySet<TestErrorKind> = new Set(['syntax', 'no_tests']);
 /** Characters of runner output a Tester retry carries. */
 const RUNNER_ERROR_HINT_CHARS = 2_000;
+/** Errors of a role's turn that another attempt may not meet again (see `attemptTurn`). */
+const RETRIED_TURN_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'TIMEOUT',
+  'CONNECTION',
+  'RATE_LIMIT',
+  'INVALID_REQUEST',
+  'RESPONSE_TOO_LARGE',
+  'OUTPUT_VALIDATION_FAILED',
+  'HOOK_REJECTED',
+  'TOOL_FAILED',
+  'UNKNOWN',
+]);
+/** A role as a person names it, in messages. */
+const ROLE_TITLE: Record<Role, string> = { tester: 'Tester', implementer: 'Implementer', refactorer: 'Refactorer' };
 /** Tests a `test_run_finished` event carries one by one (the panel and the Testing view list them). */
 const TEST_CASES_SHOWN = 2_000;
 /** Protected paths a `protected_paths_reverted` event and a role's notice name (the rest are counted). */
@@ -382,7 +396,12 @@ export class CycleLoop {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS.tester; attempt++) {
       if (attempt > 1) this.o.recorder.count('retries', 'tester');
       const checkpoint = await this.checkpoint();
-      const report = await this.turn('tester', 'TESTING', n, attempt, hint);
+      const turn = await this.attemptTurn('tester', 'TESTING', n, attempt, hint, checkpoint);
+      if ('retry' in turn) {
+        hint = turn.retry;
+        continue;
+      }
+      const report = turn.report;
       const changes = await checkpoint.changesSince();
       this.turnOutcome.filesModified = changes.map((c) => c.path);
 
@@ -465,7 +484,12 @@ export class CycleLoop {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS.implementer; attempt++) {
       if (attempt > 1) this.o.recorder.count('retries', 'implementer');
       const checkpoint = await this.checkpoint();
-      const report = await this.turn('implementer', 'IMPLEMENTING', n, attempt, hint);
+      const turn = await this.attemptTurn('implementer', 'IMPLEMENTING', n, attempt, hint, checkpoint);
+      if ('retry' in turn) {
+        hint = turn.retry;
+        continue;
+      }
+      const report = turn.report;
       const changes = await checkpoint.changesSince();
       this.turnOutcome.filesModified = changes.map((c) => c.path);
 
@@ -519,7 +543,12 @@ export class CycleLoop {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS.refactorer; attempt++) {
       if (attempt > 1) this.o.recorder.count('retries', 'refactorer');
       const checkpoint = await this.checkpoint();
-      const report = await this.turn('refactorer', 'REFACTORING', n, attempt, hint);
+      const turn = await this.attemptTurn('refactorer', 'REFACTORING', n, attempt, hint, checkpoint);
+      if ('retry' in turn) {
+        hint = turn.retry;
+        continue;
+      }
+      const report = turn.report;
       const changes = await checkpoint.changesSince();
       this.turnOutcome.filesModified = changes.map((c) => c.path);
       // NO_REFACTOR is the polite form of "no change"; only the diff counts.
@@ -606,6 +635,55 @@ export class CycleLoop {
     this.o.emit({ type: 'violation', cycle: n, role, attempt, reasons: violations.map((v) => v.message) });
     await checkpoint.restore(paths);
     return describeViolations(violations);
+  }
+
+  /**
+   * One attempt of a role (001's execute_with_retry): a turn that throws an error a new attempt may not meet again (a
+   * provider error, a model timeout, malformed output, a failed tool) has its changes undone and counts as a failed
+   * attempt, the next attempt hearing why; at the last attempt the error ends the session, saying how many attempts
+   * failed. Errors no retry can mend (authentication, configuration, the sandbox, git, a replay that diverged, a
+   * context that is too long) end it at once.
+   */
+  private async attemptTurn(
+    role: Role,
+    phase: Phase,
+    n: number,
+    attempt: number,
+    hint: string | undefined,
+    checkpoint: PhaseCheckpoint,
+  ): Promise<{ report: string } | { retry: string }> {
+    try {
+      return { report: await this.turn(role, phase, n, attempt, hint) };
+    } catch (err) {
+      if (err instanceof Cancelled) throw err;
+      const error = toAgentError(err);
+      if (!RETRIED_TURN_ERRORS.has(error.error_code)) throw error;
+      const who = ROLE_TITLE[role];
+      if (attempt >= MAX_ATTEMPTS[role]) {
+        throw new AgentError(
+          error.error_code,
+          `The ${who}'s turn failed ${attempt} times; the last time: ${error.message}`,
+          error.details,
+          {
+            cause: err,
+          },
+        );
+      }
+      await checkpoint.restore();
+      this.turnOutcome.error = {
+        error_code: error.error_code === 'TIMEOUT' ? 'TIMED_OUT' : 'EXECUTION_FAILED',
+        message: error.message.split('\n')[0]!,
+      };
+      this.o.emit({
+        type: 'reverted',
+        cycle: n,
+        role,
+        reason: `The ${who}'s turn ended with an error (${error.error_code}: ${error.message.split('\n')[0]}); its changes were undone and it tries again.`,
+      });
+      return {
+        retry: `Your previous attempt ended with an error before it finished (${error.message.split('\n')[0]}); its changes were undone. Try again.`,
+      };
+    }
   }
 
   private async turn(role: Role, phase: Phase, cycle: number, attempt: number, hint: string | undefined): Promise<string> {
