@@ -12,6 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { setLogLevel } from '../src/core/logging/logger';
+import { detectTestRunner } from '../src/core/testRunners';
 import { percentile } from '../src/core/metrics/percentile';
 import { createProcessSandbox, findBubblewrap, probeSandbox, worktreePolicy } from '../src/core/osSandbox';
 import { runProcess } from '../src/core/process/runProcess';
@@ -34,6 +35,12 @@ const APPROVE = { autoApproveUpTo: 'MEDIUM' as const };
 const KATA = { language: 'javascript' as const, slug: 'library', title: 'Library', sourceDir: 'src', testDir: 'test' };
 
 const median = (values: number[]): number => percentile(values, 50);
+/** The test file a cycle's fast run takes alone, per fixture. */
+const FAST_RUN_FILE: Record<ProjectFixture, string> = {
+  'ts-vitest-pnpm': 'src/units.test.ts',
+  'js-jest': '__tests__/expand.test.js',
+  'py-src-pytest': 'tests/test_bump.py',
+};
 const ms = (value: number): string => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(0)} ms`);
 
 interface Row {
@@ -43,6 +50,9 @@ interface Row {
   sandboxed: number;
   personInstall: string;
   reuse: number;
+  /** A cycle's related run (one test file) and the whole suite, both through the session's test runner in the sandbox. */
+  related: number;
+  full: number;
   storeFirst?: number;
   storeReuse?: number;
   before?: number;
@@ -100,9 +110,24 @@ async function measure(fixture: ProjectFixture, temp: string): Promise<Row> {
     for (const inSandbox of i % 2 === 0 ? [true, false] : [false, true])
       (inSandbox ? sandboxed : direct).push(await suite(inSandbox));
   }
+  // A cycle's fast run (the test file a Tester wrote, alone) against the whole suite, as the supervisor runs them.
+  const runner = await detectTestRunner(session.worktree.dir, { testCommand: command, sandbox, env, timeoutMs: 300_000 });
+  const oneFile = FAST_RUN_FILE[fixture];
+  const related: number[] = [];
+  const full: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    for (const subset of i % 2 === 0 ? [true, false] : [false, true]) {
+      const r = await runner.run(subset ? { only: { testFiles: [oneFile] } } : {});
+      if (r.status !== 'passed' || (subset && r.scope !== 'related'))
+        throw new Error(`${fixture}: the ${subset ? 'related' : 'full'} run did not pass as expected (${r.status}, ${r.scope})`);
+      (subset ? related : full).push(r.durationMs);
+    }
+  }
   const row: Row = {
     fixture,
     tests: spec.tests,
+    related: median(related),
+    full: median(full),
     direct: median(direct),
     sandboxed: median(sandboxed),
     personInstall,
@@ -149,15 +174,15 @@ async function main(): Promise<void> {
   }
 
   const table = [
-    '| Project | Whole suite: direct → in the session’s sandbox (median) | Dependencies per session: the person’s install reused (median) | Target | Met | No install of the person’s: first session (once per lockfile) → next sessions (median) | Before: `npm install` in every session |',
-    '|---|---|---|---|---|---|---|',
+    '| Project | Whole suite: direct → in the session’s sandbox (median) | A cycle’s fast run (one test file) → the whole suite, in the sandbox (median) | Dependencies per session: the person’s install reused (median) | Target | Met | No install of the person’s: first session (once per lockfile) → next sessions (median) | Before: `npm install` in every session |',
+    '|---|---|---|---|---|---|---|---|',
     ...rows.map((r) => {
       const added = r.sandboxed - r.direct;
       const store =
         r.storeFirst === undefined
           ? 'n/a (the person’s virtual environment is required)'
           : `${ms(r.storeFirst)} → ${ms(r.storeReuse!)}`;
-      return `| \`${r.fixture}\` (${r.tests} tests) | ${ms(r.direct)} → ${ms(r.sandboxed)} (${added >= 0 ? '+' : ''}${ms(added)}) | ${ms(r.reuse)} | < 1 s | ${r.reuse < TARGET_REUSE_MS ? 'yes' : 'no'} | ${store} | ${r.before === undefined ? 'n/a (nothing was installed: pytest from the system, the project’s dependencies missing)' : ms(r.before)} |`;
+      return `| \`${r.fixture}\` (${r.tests} tests) | ${ms(r.direct)} → ${ms(r.sandboxed)} (${added >= 0 ? '+' : ''}${ms(added)}) | ${ms(r.related)} → ${ms(r.full)} (${(r.full / r.related).toFixed(1)}×) | ${ms(r.reuse)} | < 1 s | ${r.reuse < TARGET_REUSE_MS ? 'yes' : 'no'} | ${store} | ${r.before === undefined ? 'n/a (nothing was installed: pytest from the system, the project’s dependencies missing)' : ms(r.before)} |`;
     }),
   ];
   const section = [
