@@ -125,3 +125,36 @@ export function plainWord(word: string): string | undefined {
 export function shellWord(value: string): string {
   return /^[A-Za-z0-9_./:=@%+,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
+
+/** node options whose value is the next word (`--import tsx`, `--test-name-pattern foo`). */
+export const NODE_VALUE_OPTIONS: ReadonlySet<string> = new Set([
+  '--import',
+  '--require',
+  '-r',
+  '--loader',
+  '--experimental-loader',
+  '--env-file',
+  '--conditions',
+  '-C',
+  '--input-type',
+  '--test-name-pattern',
+  '--test-skip-pattern',
+  '--test-reporter',
+  '--test-reporter-destination',
+  '--test-concurrency',
+  '--test-timeout',
+  '--test-shard',
+  '--test-coverage-include',
+  '--test-coverage-exclude',
+  '--test-coverage-lines',
+  '--test-coverage-branches',
+  '--test-coverage-functions',
+  '--test-isolation',
+  '--experimental-test-isolation',
+  '--test-global-setup',
+  '--watch-path',
+  '--disable-warning',
+  '--redirect-warnings',
+  '--unhandled-rejections',
+  '--title',
+]);

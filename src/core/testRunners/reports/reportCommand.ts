@@ -1,5 +1,5 @@
 import type { RunnerKind } from '../runnerKinds';
-import { plainWord, shellWord, simpleCommandWords } from './commandLine';
+import { NODE_VALUE_OPTIONS, plainWord, shellWord, simpleCommandWords } from './commandLine';
 
 /** The runners whose machine-readable report is read (every kind but `custom`). */
 export type ReportingKind = Exclude<RunnerKind, 'custom'>;
@@ -27,17 +27,6 @@ export interface PackageScriptCall {
 }
 
 const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
-/** node options that take their value as the next word (`node --import tsx --test`). */
-const NODE_VALUE_OPTIONS = new Set([
-  '--import',
-  '--require',
-  '-r',
-  '--loader',
-  '--experimental-loader',
-  '--env-file',
-  '--conditions',
-  '-C',
-]);
 /** Options that mean the person already chose a reporter or an output for it, or a mode that never ends: nothing is added. */
 const OWN_CHOICE: Record<ReportingKind, RegExp> = {
   'node-test': /^--test-reporter(?:-destination)?(?:=|$)|^--watch(?:=|$)/,

@@ -1,4 +1,4 @@
-import { plainWord } from '../reports/commandLine';
+import { NODE_VALUE_OPTIONS, plainWord } from '../reports/commandLine';
 import type { ReportingKind } from '../reports/reportCommand';
 
 /**
@@ -6,42 +6,9 @@ import type { ReportingKind } from '../reports/reportCommand';
  * and their values, so that a subset of the suite can take their place.
  */
 
-/** node options whose value is the next word (`--import tsx`, `--test-name-pattern foo`). */
-const NODE_VALUE_OPTIONS = [
-  '--import',
-  '--require',
-  '-r',
-  '--loader',
-  '--experimental-loader',
-  '--env-file',
-  '--conditions',
-  '-C',
-  '--input-type',
-  '--test-name-pattern',
-  '--test-skip-pattern',
-  '--test-reporter',
-  '--test-reporter-destination',
-  '--test-concurrency',
-  '--test-timeout',
-  '--test-shard',
-  '--test-coverage-include',
-  '--test-coverage-exclude',
-  '--test-coverage-lines',
-  '--test-coverage-branches',
-  '--test-coverage-functions',
-  '--test-isolation',
-  '--experimental-test-isolation',
-  '--test-global-setup',
-  '--watch-path',
-  '--disable-warning',
-  '--redirect-warnings',
-  '--unhandled-rejections',
-  '--title',
-];
-
 /** Options whose value is the next word, per runner (the `--name=value` form is one word and needs no entry). */
 const VALUE_OPTIONS: Readonly<Record<ReportingKind, ReadonlySet<string>>> = {
-  'node-test': new Set(NODE_VALUE_OPTIONS),
+  'node-test': NODE_VALUE_OPTIONS,
   mocha: new Set([
     ...['--require', '-r', '--ui', '-u', '--timeout', '-t', '--slow', '-s', '--grep', '-g', '--fgrep', '-f'],
     ...['--extension', '--file', '--ignore', '--exclude', '--config', '--package', '--reporter', '-R'],
