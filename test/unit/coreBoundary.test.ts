@@ -27,7 +27,8 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
   replay: ['errors', 'llm'],
   audit: ['errors', 'llm', 'logging', 'security'],
   testRunners: ['errors', 'logging', 'osSandbox', 'process', 'sandbox'],
-  project: ['errors', 'testRunners'],
+  json: [],
+  project: ['errors', 'json', 'testRunners'],
   // tools and their protocols
   control: ['logging', 'security', 'vocabulary'],
   sandbox: ['errors', 'vocabulary'],
@@ -46,8 +47,8 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
   ],
   mcp: ['control', 'errors', 'llm', 'logging', 'security', 'tools', 'vocabulary'],
   // agents
-  agentsAsData: ['errors', 'llm'],
-  agentRuntime: ['agentsAsData', 'audit', 'batch', 'control', 'errors', 'llm', 'logging', 'metrics', 'tools'],
+  agentsAsData: ['errors', 'json', 'llm'],
+  agentRuntime: ['agentsAsData', 'audit', 'batch', 'control', 'errors', 'json', 'llm', 'logging', 'metrics', 'tools'],
   builtinAgents: ['agentRuntime', 'tools'],
   // the TDD supervisor
   tdd: [

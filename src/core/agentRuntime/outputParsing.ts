@@ -1,4 +1,4 @@
-import { extractJson } from '../agentsAsData/jsonText';
+import { extractJson } from '../json/jsonText';
 
 /** Result of reading JSON out of model text. */
 export type JsonOutput = { ok: true; value: unknown } | { ok: false; problem: string };

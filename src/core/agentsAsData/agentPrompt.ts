@@ -2,7 +2,7 @@ import type { ChatMessage, JsonSchemaResponseFormat } from '../llm/types';
 import type { CheckedAgentConfig } from './configValidation';
 import { AgentPromptValidationError } from './errors';
 import { payloadLines, type InputPayload } from './inputPayload';
-import { extractJson } from './jsonText';
+import { extractJson } from '../json/jsonText';
 import { isPlainObject, jsonTypeOf, type OutputSchemaNode } from './outputSchema';
 import { jsonSchemaOutputValidator, type OutputValidator } from './outputValidator';
 import { composeSystemMessage, composeUserMessage } from './promptComposer';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { AgentConfigError } from './errors';
-import { parseJsoncText } from './jsonText';
+import { parseJsoncText } from '../json/jsonText';
 import {
   checkEnumValues,
   checkOutputSchema,

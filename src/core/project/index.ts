@@ -31,7 +31,6 @@ export {
   normalizeFolder,
   readProjectConfig,
   relativePathProblem,
-  stripJsonComments,
   type ProjectConfig,
 } from './projectConfigFile';
 export { commonPatternFolder, DEFAULT_TEST_PATTERNS, matchesTestPattern, normalizeProjectPath } from './testFilePatterns';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentError } from '../errors/agentError';
+import { parseJsoncText } from '../json/jsonText';
 import { readProjectFile } from './projectFiles';
 import { PROJECT_LANGUAGES, type ProjectSettings } from './projectProfile';
 
@@ -60,36 +61,6 @@ export const ProjectConfigSchema = z
 /** `tdd-agent.json` as written. */
 export type ProjectConfig = z.infer<typeof ProjectConfigSchema>;
 
-/** Removes `//` and `/* *\/` comments outside strings (JSON with comments), keeping line breaks for positions. */
-export function stripJsonComments(text: string): string {
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (ch === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      out += text.slice(i, j + 1);
-      i = j;
-    } else if (ch === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') i++;
-      out += '\n';
-    } else if (ch === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      const comment = text.slice(i, end < 0 ? text.length : end + 2);
-      out += comment.replace(/[^\n]/g, ' ');
-      i = end < 0 ? text.length : end + 1;
-    } else {
-      out += ch;
-    }
-  }
-  return out;
-}
-
-/** The line of a character offset. */
-function lineOf(text: string, offset: number): number {
-  return text.slice(0, offset).split('\n').length;
-}
-
 /**
  * Reads `tdd-agent.json` at `root`: undefined when there is none; a file that is not JSON (comments allowed),
  * has an unknown key or a bad value is a CONFIG AgentError naming the file and each field.
@@ -98,16 +69,20 @@ export async function readProjectConfig(root: string): Promise<ProjectSettings |
   const text = await readProjectFile(root, PROJECT_CONFIG_FILE);
   if (text === undefined) return undefined;
   const file = `${root.replace(/\/+$/, '')}/${PROJECT_CONFIG_FILE}`;
-  const json = stripJsonComments(text.replace(/^\uFEFF/, ''));
-  let data: unknown;
-  try {
-    data = JSON.parse(json);
-  } catch (cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    const position = /position (\d+)/.exec(reason)?.[1];
-    const where = position !== undefined ? ` (line ${lineOf(json, Number(position))})` : '';
-    throw new AgentError('CONFIG', `${file} is not valid JSON${where}: ${reason}. Fix it or remove it.`, { file }, { cause });
+  const json = parseJsoncText(text);
+  if (!json.ok) {
+    const { line, column, reason } = json.problem;
+    throw new AgentError(
+      'CONFIG',
+      `${file} is not valid JSON (line ${line}, column ${column}): ${reason}. Fix it or remove it.`,
+      {
+        file,
+        line,
+        column,
+      },
+    );
   }
+  const data = json.value;
   const parsed = ProjectConfigSchema.safeParse(data);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { extractJson, parseJsonText } from '../../../src/core/agentsAsData/jsonText';
+import { extractJson, parseJsonText } from '../../../src/core/json/jsonText';
 
 function problem(text: string) {
   const result = parseJsonText(text);

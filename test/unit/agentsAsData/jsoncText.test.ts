@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { parseJsoncText, parseJsonText } from '../../../src/core/agentsAsData/jsonText';
+import { parseJsoncText, parseJsonText } from '../../../src/core/json/jsonText';
 
 describe('parseJsoncText: JSON with comments and trailing commas (agent configs)', () => {
   it('reads line and block comments, and trailing commas in objects and arrays', () => {

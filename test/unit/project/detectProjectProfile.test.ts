@@ -406,7 +406,7 @@ describe('project profile: overrides (flag > tdd-agent.json > kata > detected)',
       [json({ testPatterns: [] }), /field 'testPatterns': must list at least one pattern/],
       [json({ testPatterns: ['ok/**', '.git/**'] }), /field 'testPatterns\.1': must not point into \.git or \.tdd/],
       [json({ testCommand: '  ' }), /field 'testCommand': must not be empty/],
-      ['{\n  "testCommand": "x",\n}\n', /tdd-agent\.json is not valid JSON \(line 3\)/],
+      ['{\n  "testCommand": "x"\n  "testDir": "t"\n}\n', /tdd-agent\.json is not valid JSON \(line 3, column \d+\)/],
       [json(['x']), /tdd-agent\.json: /],
     ];
     for (const [content, message] of cases) {

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { commonPatternFolder, iniWords, matchesTestPattern, readIniSections, stripJsonComments } from '../../../src/core/project';
+import { parseJsoncText } from '../../../src/core/json/jsonText';
+import { commonPatternFolder, iniWords, matchesTestPattern, readIniSections } from '../../../src/core/project';
 import { readConfigStrings } from '../../../src/core/project/simpleConfigValues';
 
 describe('test file patterns', () => {
@@ -79,10 +80,11 @@ describe('reading configuration files without running them', () => {
     assert.equal(ini.get('other')!.get('x'), '1');
   });
 
-  it('JSON with comments keeps strings (and their slashes) and line numbers', () => {
+  it('JSON with comments keeps strings (and their slashes) and says where a problem is', () => {
     const text = '{\n  // a comment\n  "url": "http://x/*y*/", /* block\n  */ "a": 1\n}';
-    const stripped = stripJsonComments(text);
-    assert.deepEqual(JSON.parse(stripped), { url: 'http://x/*y*/', a: 1 });
-    assert.equal(stripped.split('\n').length, text.split('\n').length);
+    assert.deepEqual(parseJsoncText(text), { ok: true, value: { url: 'http://x/*y*/', a: 1 } });
+    const broken = parseJsoncText('{\n  // a comment\n  "a": 1\n  "b": 2\n}');
+    assert.equal(broken.ok, false);
+    assert.equal(!broken.ok && broken.problem.line, 4);
   });
 });
