@@ -37,7 +37,14 @@ export interface ScriptedToolCall {
 /** What the server does with one chat-completions request. */
 export type ScriptedReply =
   | { text: string; finishReason?: 'stop' | 'length'; usage?: ScriptedUsage; model?: string }
-  | { toolCalls: ScriptedToolCall[]; text?: string; usage?: ScriptedUsage; model?: string }
+  /** `finishReason: 'length'`: the model ran out of output tokens while writing the (last) call. */
+  | {
+      toolCalls: ScriptedToolCall[];
+      text?: string;
+      finishReason?: 'tool_calls' | 'length';
+      usage?: ScriptedUsage;
+      model?: string;
+    }
   | { json: unknown; usage?: ScriptedUsage; model?: string }
   | { fencedJson: unknown; usage?: ScriptedUsage; model?: string }
   | { error: { status: number; type?: string; code?: string; message?: string; headers?: Record<string, string> } }
@@ -254,7 +261,7 @@ export async function startOpenAIServer(options: { models?: string[]; ollama?: b
         name: t.name,
         arguments: typeof t.arguments === 'string' ? t.arguments : JSON.stringify(t.arguments),
       }));
-      finish = 'tool_calls';
+      finish = reply.finishReason ?? 'tool_calls';
     } else if ('json' in reply) {
       text = JSON.stringify(reply.json);
     } else if ('fencedJson' in reply) {

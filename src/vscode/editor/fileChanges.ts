@@ -4,7 +4,7 @@
  * (the panel state carries only a compact diff). Pure apart from reading files through the callbacks it
  * is given: no `vscode`, unit-tested on its own.
  */
-import { planEdit } from '../../core/tools/builtin/editFile';
+import { editBlocksOf, editFileParameters, planEdits } from '../../core/tools/builtin/editFile';
 import { unifiedDiff } from '../../core/tools/builtin/unifiedDiff';
 import { workspaceFilePath } from '../panel/workspacePath';
 
@@ -36,18 +36,16 @@ export function changedPath(tool: string, params: unknown): string | undefined {
 
 /**
  * The full text `tool` would leave in a file whose text is `current` (undefined: no such file):
- * `write_file`'s content, or `edit_file`'s search/replace applied to the current text. Undefined when
+ * `write_file`'s content, or `edit_file`'s search/replace block(s) applied to the current text. Undefined when
  * the call would fail (an edit of a missing file, a search text that is not there).
  */
 export function proposedContent(tool: string, params: unknown, current: string | undefined): string | undefined {
   if (tool === 'write_file') return stringField(params, 'content');
   if (tool !== 'edit_file' || current === undefined) return undefined;
-  const search = stringField(params, 'search');
-  const replace = stringField(params, 'replace');
-  if (search === undefined || search === '' || replace === undefined) return undefined;
-  const replaceAll = Boolean(params && typeof params === 'object' && (params as { replace_all?: unknown }).replace_all === true);
-  const plan = planEdit(current, search, replace, replaceAll);
-  return plan.ok ? plan.text : undefined;
+  const parsed = editFileParameters.safeParse(params);
+  const blocks = parsed.success ? editBlocksOf(parsed.data) : undefined;
+  const plan = blocks?.ok ? planEdits(current, blocks.blocks) : undefined;
+  return plan?.ok ? plan.text : undefined;
 }
 
 /** The first {@link COMPACT_DIFF_LINES} lines of the unified diff of `change` (with a marker when cut). */

@@ -86,7 +86,10 @@ export function createToolLoopCycles(
       const toolMessages: ChatMessage[] = [];
       const summaries: string[] = [];
       const maxCalls = limits?.maxToolCallsPerMessage ?? DEFAULT_MAX_TOOL_CALLS_PER_MESSAGE;
-      const executed = result.toolCalls.slice(0, maxCalls);
+      // Out of output tokens while writing a call: the last call is cut off and never runs (a half-written file).
+      const truncated = result.finishReason === 'length' ? result.toolCalls.at(-1) : undefined;
+      const complete = truncated ? result.toolCalls.slice(0, -1) : result.toolCalls;
+      const executed = complete.slice(0, maxCalls);
       for (const call of executed) {
         const params = parseArguments(call.arguments);
         if (run.observed)
@@ -109,7 +112,7 @@ export function createToolLoopCycles(
         );
       }
       // Past the cap nothing runs, but every tool_call id still needs its tool message.
-      const skipped = result.toolCalls.slice(maxCalls);
+      const skipped = complete.slice(maxCalls);
       if (skipped.length > 0) {
         const notice = notExecutedNotice(maxCalls, result.toolCalls.length);
         for (const call of skipped) {
@@ -123,15 +126,22 @@ export function createToolLoopCycles(
         }
         summaries.push(`${skipped.length} more tool calls not executed (at most ${maxCalls} per message)`);
       }
+      if (truncated) {
+        const notice = truncatedCallNotice(truncated.name, specs);
+        toolMessages.push({ role: 'tool', tool_call_id: truncated.id, content: notice });
+        steps.push({ thought: result.text, action: truncated.name, action_input: null, observation: notice });
+        summaries.push(`${truncated.name} cut off at the output limit, not executed`);
+      }
       window.add({
         messages: [
           {
             role: 'assistant',
             content: result.text || null,
+            // The cut-off call's arguments are not valid JSON and would only cost tokens: they go back as {}.
             tool_calls: result.toolCalls.map((c) => ({
               id: c.id,
               type: 'function' as const,
-              function: { name: c.name, arguments: c.arguments },
+              function: { name: c.name, arguments: c === truncated ? '{}' : c.arguments },
             })),
           },
           ...toolMessages,
@@ -199,6 +209,21 @@ function notExecutedNotice(maxCalls: number, total: number): string {
   return (
     `Not executed: one message may make at most ${maxCalls} tool calls, and your message made ${total}, so only the first ${maxCalls} ran. ` +
     `Nothing was changed by this call. Send it again in a later message (at most ${maxCalls} tool calls per message).`
+  );
+}
+
+/**
+ * The tool message of a call cut off at the model's output limit: it did not run, and how to make the change
+ * fit (edit_file's smaller edits when the agent has it, else smaller calls).
+ */
+function truncatedCallNotice(toolName: string, offered: readonly ToolSpec[]): string {
+  const hasEdit = offered.some((s) => s.function.name === 'edit_file');
+  const advice = hasEdit
+    ? 'Make the change in smaller pieces: use edit_file with only the lines that change (a few small search/replace blocks), not a whole file.'
+    : 'Make the change in smaller pieces, with shorter tool calls.';
+  return (
+    `Not executed: your message reached the output token limit while writing this ${toolName} call, so its arguments were cut off. ` +
+    `Nothing was changed by this call. ${advice}`
   );
 }
 

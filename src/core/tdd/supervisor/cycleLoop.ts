@@ -408,7 +408,7 @@ export class CycleLoop {
       if (changes.length === 0) {
         if (KATA_COMPLETE.test(report)) return this.endPhase(n, 'tester', attempt, 'kata_complete', started, { behaviour: '' });
         hint =
-          'You made no change. Write exactly one new failing test with write_file, or answer KATA_COMPLETE if every behaviour is covered.';
+          'You made no change. Write exactly one new failing test (edit_file in an existing test file, write_file for a new one), or answer KATA_COMPLETE if every behaviour is covered.';
         continue;
       }
       const outOfBounds = checkRoleBoundary('tester', changes, { kata: this.o.kata });
@@ -846,7 +846,7 @@ function describeProtectedChanges(found: readonly ProtectedChange[]): string {
   const lines = found.slice(0, PROTECTED_PATHS_SHOWN).map((f) => `- ${f.path}: ${f.reason}`);
   if (found.length > PROTECTED_PATHS_SHOWN) lines.push(`- and ${found.length - PROTECTED_PATHS_SHOWN} more`);
   return [
-    'Before the last commit the supervisor put these files back as the previous commit has them: they are protected, and they changed without a tool call a person approved (a test or a command wrote them). Tests must not write them; change them only with write_file, which asks a person first.',
+    'Before the last commit the supervisor put these files back as the previous commit has them: they are protected, and they changed without a tool call a person approved (a test or a command wrote them). Tests must not write them; change them only with write_file or edit_file, which ask a person first.',
     ...lines,
   ].join('\n');
 }

@@ -46,14 +46,16 @@ export function createBuiltinTools(options: BuiltinToolsOptions = {}): ToolDefin
 }
 
 /**
- * The four tools the TDD roles use, with exactly these parameters: `list_files { path? }`,
- * `read_file { path }`, `write_file { path, content }`, `run_tests {}`.
+ * The five tools the TDD session registers, with exactly these parameters: `list_files { path? }`,
+ * `read_file { path }`, `write_file { path, content }`, `edit_file { path, edits }`, `run_tests {}`.
+ * A role is offered the ones its config's `tools` list names.
  */
 export function createWorkspaceTools(options: { testRunner?: TestRunner; testTimeoutMs?: number } = {}): ToolDefinition[] {
   return [
     createWorkspaceListFilesTool(),
     createReadFileTool(),
     writeFileTool,
+    editFileTool,
     createRunTestsTool({ testRunner: options.testRunner, timeoutMs: options.testTimeoutMs }),
   ] as ToolDefinition[];
 }

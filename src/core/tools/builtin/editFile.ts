@@ -7,18 +7,51 @@ import { BuiltinToolError, withFsErrors } from './errors';
 import { readExistingFile } from './existingFile';
 import { diffStats, fileChangeDiff, type FileChangeData } from './writeFile';
 
-/** Parameters of `edit_file`. */
+const searchText = z
+  .string()
+  .min(1)
+  .describe('Exact text to find, copied from the file with its whitespace and indentation; it must occur exactly once.');
+const replaceText = z.string().describe('Text to put in place of the search text.');
+
+/** Parameters of `edit_file`: one block (`search` / `replace`) or several (`edits`), never both. */
 export const editFileParameters = z.object({
   path: z.string().describe('File to edit, relative to the workspace root.'),
-  search: z
-    .string()
-    .min(1)
+  search: searchText
+    .optional()
     .describe(
-      'Exact text to find, including whitespace and indentation. It must appear exactly once unless replace_all is true.',
+      'One change: exact text to find, copied from the file with its whitespace and indentation. It must occur exactly once unless replace_all is true.',
     ),
-  replace: z.string().describe('Text to put in place of the search text.'),
-  replace_all: z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one (default false).'),
+  replace: replaceText.optional().describe('One change: the text to put in place of search.'),
+  replace_all: z.boolean().optional().describe('One change: replace every occurrence of search (default false).'),
+  edits: z
+    .array(z.object({ search: searchText, replace: replaceText }))
+    .min(1)
+    .optional()
+    .describe('Several changes to the file, applied in order, all or nothing (instead of search/replace).'),
 });
+
+/** One exact search/replace block of an `edit_file` call. */
+export interface EditBlock {
+  search: string;
+  replace: string;
+  replaceAll?: boolean;
+}
+
+/**
+ * The blocks of an `edit_file` call: `edits`, or the single `search` / `replace`. A reason for the model
+ * when the call gives both forms, neither, or half of one.
+ */
+export function editBlocksOf(
+  params: z.infer<typeof editFileParameters>,
+): { ok: true; blocks: EditBlock[] } | { ok: false; reason: string } {
+  const single = params.search !== undefined || params.replace !== undefined;
+  if (params.edits && single)
+    return { ok: false, reason: 'give either search/replace (one change) or edits (several changes), not both' };
+  if (params.edits) return { ok: true, blocks: params.edits.map((e) => ({ search: e.search, replace: e.replace })) };
+  if (params.search === undefined || params.replace === undefined)
+    return { ok: false, reason: 'give search and replace (one change) or edits: [{ search, replace }, ...] (several changes)' };
+  return { ok: true, blocks: [{ search: params.search, replace: params.replace, replaceAll: params.replace_all ?? false }] };
+}
 
 /** The result of planning an exact search/replace on a text, before anything is written. */
 export type PlannedEdit = { ok: true; text: string; replacements: number } | { ok: false; reason: string };
@@ -27,6 +60,18 @@ function countOccurrences(text: string, search: string): number {
   let count = 0;
   for (let at = text.indexOf(search); at !== -1; at = text.indexOf(search, at + search.length)) count++;
   return count;
+}
+
+/** A hint when the search text's first line occurs in the file with other whitespace: where, by line number. */
+function nearMatch(text: string, search: string): string {
+  const first = search
+    .split('\n')
+    .find((l) => l.trim())
+    ?.trim();
+  if (!first) return '';
+  const squash = (line: string): string => line.trim().replace(/\s+/g, ' ');
+  const at = text.split('\n').findIndex((line) => squash(line) === squash(first));
+  return at === -1 ? '' : ` (its first non-blank line is at line ${at + 1} with other whitespace or different lines after it)`;
 }
 
 /**
@@ -45,7 +90,7 @@ export function planEdit(text: string, search: string, replace: string, replaceA
   if (count === 0) {
     return {
       ok: false,
-      reason: 'the search text was not found. Read the file again and copy the exact text, including whitespace and indentation',
+      reason: `the search text was not found${nearMatch(text, search)}. Read the file again and copy the exact text, including whitespace and indentation`,
     };
   }
   if (count > 1 && !replaceAll) {
@@ -59,21 +104,46 @@ export function planEdit(text: string, search: string, replace: string, replaceA
 }
 
 /**
- * `edit_file` (MEDIUM): exact search/replace in one workspace file. Fails clearly, changing
- * nothing, when the search text is absent or ambiguous; returns a unified diff in `data`.
+ * Applies several blocks in order, each to the text the blocks before it left; all or nothing. A failure
+ * names the block ("block 2 of 3: ...") and quotes the start of its search text.
+ */
+export function planEdits(text: string, blocks: readonly EditBlock[]): PlannedEdit {
+  let current = text;
+  let replacements = 0;
+  for (const [i, block] of blocks.entries()) {
+    const plan = planEdit(current, block.search, block.replace, block.replaceAll ?? false);
+    if (!plan.ok) {
+      if (blocks.length === 1) return plan;
+      const first = block.search.split('\n', 1)[0]!.trim();
+      const quoted = first.length > 60 ? `${first.slice(0, 57)}...` : first;
+      const reason = plan.reason.replace(/, or set replace_all to true to replace all \d+$/, '');
+      return { ok: false, reason: `block ${i + 1} of ${blocks.length} (search starting ${JSON.stringify(quoted)}): ${reason}` };
+    }
+    current = plan.text;
+    replacements += plan.replacements;
+  }
+  return { ok: true, text: current, replacements };
+}
+
+/**
+ * `edit_file` (MEDIUM): exact search/replace in one workspace file, one block or several (`edits`, all or
+ * nothing). Fails clearly, changing nothing, when a search text is absent or ambiguous (naming the block
+ * and the number of matches); returns a unified diff in `data`.
  */
 export const editFileTool = defineTool({
   name: 'edit_file',
   description:
-    'Replace an exact piece of text in a file. The search text must match exactly once (copy it from read_file), unless replace_all is true.',
+    'Change an existing file by exact search/replace: search (copied from read_file, with its indentation) must occur exactly once; ' +
+    'for several changes give edits: [{ search, replace }, ...], applied in order, all or nothing. Nothing else in the file changes.',
   category: 'file',
   dangerLevel: 'MEDIUM',
   parameters: editFileParameters,
   preview: (params, { workspaceRoot }) =>
     fileDiffPreview(workspaceRoot, params.path, (before) => {
       if (before === undefined) return undefined;
-      const plan = planEdit(before, params.search, params.replace, params.replace_all ?? false);
-      return plan.ok ? { after: plan.text } : undefined;
+      const blocks = editBlocksOf(params);
+      const plan = blocks.ok ? planEdits(before, blocks.blocks) : undefined;
+      return plan?.ok ? { after: plan.text } : undefined;
     }),
   async execute(params, context) {
     const target = await resolveWorkspacePath(context, params.path, 'write');
@@ -86,7 +156,9 @@ export const editFileTool = defineTool({
     if (existing.kind === 'missing') return fail('it does not exist (use write_file to create it)');
     if (existing.kind !== 'text')
       return fail(`it is ${existing.kind === 'directory' ? 'a folder' : 'not an editable text file'}`);
-    const plan = planEdit(existing.text, params.search, params.replace, params.replace_all ?? false);
+    const blocks = editBlocksOf(params);
+    if (!blocks.ok) return fail(blocks.reason);
+    const plan = planEdits(existing.text, blocks.blocks);
     if (!plan.ok) return fail(plan.reason);
     context.signal.throwIfAborted();
     await withFsErrors('edit_file', 'write', target.relative, () => writeFile(target.absolute, plan.text, 'utf8'));

@@ -3,7 +3,15 @@ export { createBuiltinTools, createWorkspaceTools, type BuiltinToolsOptions } fr
 export { BuiltinToolError } from './errors';
 export { readFileTool, createReadFileTool, readFileParameters } from './readFile';
 export { writeFileTool, writeFileParameters, type FileChangeData } from './writeFile';
-export { editFileTool, editFileParameters, planEdit, type PlannedEdit } from './editFile';
+export {
+  editFileTool,
+  editFileParameters,
+  editBlocksOf,
+  planEdit,
+  planEdits,
+  type EditBlock,
+  type PlannedEdit,
+} from './editFile';
 export { deleteFileTool, deleteFileParameters } from './deleteFile';
 export {
   listFilesTool,

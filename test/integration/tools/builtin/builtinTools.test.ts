@@ -54,7 +54,7 @@ describe('builtin tools: the set and its contract', () => {
     }
   });
 
-  it('createWorkspaceTools gives the four TDD tools with exactly the agreed parameters', () => {
+  it('createWorkspaceTools gives the five TDD tools with exactly the agreed parameters', () => {
     const tools = createWorkspaceTools();
     const shapes = Object.fromEntries(
       tools.map((t) => {
@@ -66,6 +66,7 @@ describe('builtin tools: the set and its contract', () => {
       list_files: { props: ['path'], required: [] },
       read_file: { props: ['path'], required: ['path'] },
       write_file: { props: ['path', 'content'], required: ['path', 'content'] },
+      edit_file: { props: ['path', 'search', 'replace', 'replace_all', 'edits'], required: ['path'] },
       run_tests: { props: [], required: [] },
     });
   });

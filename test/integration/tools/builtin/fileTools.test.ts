@@ -225,6 +225,97 @@ describe('builtin file tools (real files in a temp workspace)', () => {
 
     it('rejects an empty search text at the schema', () => {
       assert.equal(editFileTool.parameters.safeParse({ path: 'a', search: '', replace: 'b' }).success, false);
+      assert.equal(editFileTool.parameters.safeParse({ path: 'a', edits: [{ search: '', replace: 'b' }] }).success, false);
+      assert.equal(editFileTool.parameters.safeParse({ path: 'a', edits: [] }).success, false);
+    });
+
+    it('applies several blocks (edits) in order, all or nothing; a failing block is named with its match count', async () => {
+      await writeFile(file('multi.js'), "test('one', () => {});\ntest('two', () => {});\n");
+      const out = await callTool(
+        editFileTool,
+        {
+          path: 'multi.js',
+          edits: [
+            { search: "test('one'", replace: "test('first'" },
+            { search: "test('two', () => {});\n", replace: "test('two', () => {});\ntest('three', () => {});\n" },
+          ],
+        },
+        ws.context(),
+      );
+      assert.match(out.content, /^Edited 'multi\.js' \(2 replacements, \+2 -1 lines\)\.$/);
+      const edited = "test('first', () => {});\ntest('two', () => {});\ntest('three', () => {});\n";
+      assert.equal(await readFile(file('multi.js'), 'utf8'), edited);
+
+      await fails(
+        callTool(
+          editFileTool,
+          {
+            path: 'multi.js',
+            edits: [
+              { search: 'first', replace: 'uno' },
+              { search: '() => {});', replace: '() => 1);' },
+            ],
+          },
+          ws.context(),
+        ),
+        'TOOL_FAILED',
+        /block 2 of 2 \(search starting "\(\) => \{\}\);"\): the search text appears 3 times\. Include more surrounding lines to make it unique\. Nothing was changed\./,
+      );
+      await fails(
+        callTool(
+          editFileTool,
+          {
+            path: 'multi.js',
+            edits: [
+              { search: 'first', replace: 'uno' },
+              { search: 'four', replace: 'cuatro' },
+            ],
+          },
+          ws.context(),
+        ),
+        'TOOL_FAILED',
+        /block 2 of 2 \(search starting "four"\): the search text was not found/,
+      );
+      assert.equal(await readFile(file('multi.js'), 'utf8'), edited, 'block 1 was not applied either');
+    });
+
+    it('says where a search text that differs only in whitespace is, and refuses both forms or half of one', async () => {
+      await writeFile(file('ws.js'), 'function f() {\n    return 1;\n}\n');
+      await fails(
+        callTool(editFileTool, { path: 'ws.js', search: '\treturn 1;\n}', replace: '\treturn 2;\n}' }, ws.context()),
+        'TOOL_FAILED',
+        /not found \(its first non-blank line is at line 2 with other whitespace/,
+      );
+      await fails(
+        callTool(
+          editFileTool,
+          { path: 'ws.js', search: 'f()', replace: 'g()', edits: [{ search: 'a', replace: 'b' }] },
+          ws.context(),
+        ),
+        'TOOL_FAILED',
+        /either search\/replace \(one change\) or edits \(several changes\), not both/,
+      );
+      await fails(
+        callTool(editFileTool, { path: 'ws.js', search: 'f()' }, ws.context()),
+        'TOOL_FAILED',
+        /give search and replace/,
+      );
+    });
+
+    it('keeps CRLF line endings: LF search and replace texts edit a CRLF file, blocks included', async () => {
+      await writeFile(file('crlf.js'), 'const a = 1;\r\nconst b = 2;\r\n');
+      await callTool(
+        editFileTool,
+        {
+          path: 'crlf.js',
+          edits: [
+            { search: 'const a = 1;\nconst b', replace: 'const a = 10;\nconst b' },
+            { search: 'const b = 2;\n', replace: 'const b = 2;\nconst c = 3;\n' },
+          ],
+        },
+        ws.context(),
+      );
+      assert.equal(await readFile(file('crlf.js'), 'utf8'), 'const a = 10;\r\nconst b = 2;\r\nconst c = 3;\r\n');
     });
   });
 
