@@ -19,7 +19,7 @@ import { runWithReply, SessionHarness, turnOfRequest } from './sessionHarness';
  */
 const ROOT = resolve(__dirname, '..', '..', '..');
 const FILESYSTEM = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
-const WORKSPACE_TOOLS = ['list_files', 'read_file', 'write_file', 'run_tests'];
+const WORKSPACE_TOOLS = ['list_files', 'read_file', 'write_file', 'edit_file', 'run_tests'];
 const ROLES = ['tester', 'implementer', 'refactorer'] as const;
 
 /** Process ids whose command line mentions `marker` (a unique temp path an MCP child was given). */
@@ -127,7 +127,7 @@ describe('kata sessions with MCP servers (real server-filesystem, loopback model
 
     const requests = h.server.chatRequests();
     const testerTools = offered(requests.find((r) => turnOfRequest(r).role === 'tester')!);
-    assert.deepEqual(testerTools.slice(0, 4), WORKSPACE_TOOLS);
+    assert.deepEqual(testerTools.slice(0, WORKSPACE_TOOLS.length), WORKSPACE_TOOLS);
     assert.ok(
       testerTools.includes('files__read_text_file') && testerTools.includes('files__list_directory'),
       testerTools.join(', '),
@@ -138,7 +138,7 @@ describe('kata sessions with MCP servers (real server-filesystem, loopback model
     );
     for (const role of ['implementer', 'refactorer']) {
       for (const req of requests.filter((r) => turnOfRequest(r).role === role))
-        assert.deepEqual(offered(req), WORKSPACE_TOOLS, `${role} sees only its four tools`);
+        assert.deepEqual(offered(req), WORKSPACE_TOOLS, `${role} sees only its five tools`);
     }
 
     const call = events.find(
@@ -158,7 +158,7 @@ describe('kata sessions with MCP servers (real server-filesystem, loopback model
     assert.deepEqual(processesMentioning(docs), [], 'no MCP child process is left after the session');
   });
 
-  it('the shipped role configs get exactly the four workspace tools; a server that fails is a warning and the session completes', async () => {
+  it('the shipped role configs get exactly the five workspace tools; a server that fails is a warning and the session completes', async () => {
     const broken: McpServerConfig = {
       name: 'broken',
       transport: 'stdio',

@@ -14,7 +14,7 @@ export interface AgentRoleRunnerOptions {
   /** The model the person configured; it wins over the model named in the role's JSON config. */
   model: string;
   /**
-   * The session's tools behind approvals: the workspace tools (list_files, read_file, write_file, run_tests)
+   * The session's tools behind approvals: the workspace tools (list_files, read_file, write_file, edit_file, run_tests)
    * and any MCP server tools. Each role sees only what its config's `tools` list names or matches.
    */
   toolbox: AgentToolbox;
@@ -39,7 +39,7 @@ const summaryOf = (content: string): string => {
 
 /**
  * The roles as agents defined by data: each turn is a ReAct run of `<configRoot>/<role>/v1.json` with the
- * toolbox tools its `tools` list allows (the shipped configs: the four workspace tools); its final message
+ * toolbox tools its `tools` list allows (the shipped configs: the five workspace tools); its final message
  * (no tool call) is the report. Each turn may write at most `maxFilesPerTurn` distinct files (default 50).
  */
 export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRunners {

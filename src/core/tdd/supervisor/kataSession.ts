@@ -99,7 +99,7 @@ export interface KataSessionOptions {
   /**
    * MCP servers whose tools join the session's toolbox (`<server>__<tool>`, behind the same approvals).
    * A role is offered them only when its config's `tools` list names or matches them (e.g. `"docs__*"`);
-   * the shipped configs list exactly the four workspace tools. A server that fails to start is a logged
+   * the shipped configs list exactly the five workspace tools. A server that fails to start is a logged
    * warning (see `onMcpServers`) and the session goes on without it; every server is stopped at the end.
    */
   mcpServers?: McpServerConfig[];

@@ -302,6 +302,24 @@ describe('builtin file tools (real files in a temp workspace)', () => {
       );
     });
 
+    it('edits a protected path only after a HIGH escalation is approved', async () => {
+      await mkdir(file('.vscode'));
+      await writeFile(file('.vscode', 'tasks.json'), '{ "a": 1 }');
+      const params = { path: '.vscode/tasks.json', search: '"a": 1', replace: '"a": 2' };
+      await fails(callTool(editFileTool, params, ws.context()), 'SANDBOX_VIOLATION', /needs a one-off approval at HIGH/);
+      const denied = escalation(false);
+      await fails(
+        callTool(editFileTool, params, ws.context({ requestEscalation: denied.requestEscalation })),
+        'SANDBOX_VIOLATION',
+        /not approved/,
+      );
+      assert.equal(await readFile(file('.vscode', 'tasks.json'), 'utf8'), '{ "a": 1 }');
+      const approved = escalation(true);
+      await callTool(editFileTool, params, ws.context({ requestEscalation: approved.requestEscalation }));
+      assert.equal(await readFile(file('.vscode', 'tasks.json'), 'utf8'), '{ "a": 2 }');
+      assert.equal(approved.asked[0]!.level, 'HIGH');
+    });
+
     it('keeps CRLF line endings: LF search and replace texts edit a CRLF file, blocks included', async () => {
       await writeFile(file('crlf.js'), 'const a = 1;\r\nconst b = 2;\r\n');
       await callTool(
