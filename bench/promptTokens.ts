@@ -43,7 +43,7 @@ export interface PromptTokenFigures {
   prefixShare: number;
   /** The same, only for the first request of each turn (its previous one is the last turn's first request). */
   turnStartPrefixShare: number;
-  /** Share of all tokens that are tool definitions (the same four workspace tools in every request). */
+  /** Share of all tokens that are tool definitions (the same five workspace tools in every request). */
   toolShare: number;
 }
 
@@ -175,8 +175,10 @@ export function renderSection(figures: PromptTokenFigures[]): string {
   }
   lines.push(
     '',
-    `Notes: tool definitions are ${pct(Math.min(...figures.map((f) => f.toolShare)))}–${pct(Math.max(...figures.map((f) => f.toolShare)))} of all tokens (the four`,
-    'workspace tools in every request, with shorter descriptions since issue 14). Each scripted turn is two or three requests',
+    `Notes: tool definitions are ${pct(Math.min(...figures.map((f) => f.toolShare)))}–${pct(Math.max(...figures.map((f) => f.toolShare)))} of all tokens (the five`,
+    'workspace tools in every request, with shorter descriptions since issue 14; edit_file, offered since 2026-11-26, adds about',
+    '180 tokens to each request, which moved the kata figures from about 42 % to 30–32 % fewer than the baseline: the scripted',
+    'plans never use it, while on a real project one edit replaces a whole-file rewrite). Each scripted turn is two or three requests',
     '(write, run the tests, report), each repeating the context, as a ReAct turn does. The kata fixtures are small, so what',
     "changes each turn (the test and source files, the model's own file writes, the test output) is a large share of each",
     'request; with a bigger project the unchanged files form most of the prefix. Run-time test output reaches the model with the',

@@ -7,27 +7,20 @@ import { BuiltinToolError, withFsErrors } from './errors';
 import { readExistingFile } from './existingFile';
 import { diffStats, fileChangeDiff, type FileChangeData } from './writeFile';
 
-const searchText = z
-  .string()
-  .min(1)
-  .describe('Exact text to find, copied from the file with its whitespace and indentation; it must occur exactly once.');
-const replaceText = z.string().describe('Text to put in place of the search text.');
+// Short descriptions: the tool's schema goes with every request of every role (each token is paid again and again).
+const searchText = z.string().min(1);
 
 /** Parameters of `edit_file`: one block (`search` / `replace`) or several (`edits`), never both. */
 export const editFileParameters = z.object({
-  path: z.string().describe('File to edit, relative to the workspace root.'),
-  search: searchText
-    .optional()
-    .describe(
-      'One change: exact text to find, copied from the file with its whitespace and indentation. It must occur exactly once unless replace_all is true.',
-    ),
-  replace: replaceText.optional().describe('One change: the text to put in place of search.'),
-  replace_all: z.boolean().optional().describe('One change: replace every occurrence of search (default false).'),
+  path: z.string().describe('Relative path.'),
+  search: searchText.optional().describe('Exact text of the file, once (indentation included).'),
+  replace: z.string().optional().describe('Its new text.'),
+  replace_all: z.boolean().optional().describe('Replace every occurrence.'),
   edits: z
-    .array(z.object({ search: searchText, replace: replaceText }))
+    .array(z.object({ search: searchText, replace: z.string() }))
     .min(1)
     .optional()
-    .describe('Several changes to the file, applied in order, all or nothing (instead of search/replace).'),
+    .describe('Several changes, in order, all or nothing.'),
 });
 
 /** One exact search/replace block of an `edit_file` call. */
@@ -132,9 +125,7 @@ export function planEdits(text: string, blocks: readonly EditBlock[]): PlannedEd
  */
 export const editFileTool = defineTool({
   name: 'edit_file',
-  description:
-    'Change an existing file by exact search/replace: search (copied from read_file, with its indentation) must occur exactly once; ' +
-    'for several changes give edits: [{ search, replace }, ...], applied in order, all or nothing. Nothing else in the file changes.',
+  description: 'Change an existing file by exact search/replace (search or each of edits must match once).',
   category: 'file',
   dangerLevel: 'MEDIUM',
   parameters: editFileParameters,
