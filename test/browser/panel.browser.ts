@@ -800,6 +800,12 @@ describe('agent panel in Chromium', function () {
     await sendToPanel(page, stateMessage(finishedState(10)));
     await waitForRevision('#session');
     await page.locator('details.history > summary').click();
+    // The details' toggle event comes as a task after the click: reload only once the panel saved the opened section.
+    const historyKey = await page.locator('details.history').getAttribute('data-key');
+    assert.ok(historyKey);
+    await page.waitForFunction(
+      `(JSON.parse(sessionStorage.getItem('fake-vscode-state') ?? '{}').openDetails ?? []).some(([k, open]) => k === ${JSON.stringify(historyKey)} && open)`,
+    );
 
     await page.reload();
     // No host message yet: the panel shows the persisted snapshot at once and says ready again.
