@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
-import { SKIPPED_DIRS } from '../testRunners/testFiles';
+import { join } from 'node:path';
+import { walkFiles } from '../testRunners/testFiles';
 
 /** Largest file the profile reads (a manifest or a runner configuration is far smaller). */
 const MAX_FILE_BYTES = 1024 * 1024;
@@ -37,29 +37,7 @@ export async function folderEntries(root: string, path = '.'): Promise<string[]>
  * large repository.
  */
 export async function projectFiles(root: string, limit = 2000): Promise<string[]> {
-  const found: string[] = [];
-  const walk = async (dir: string, depth: number): Promise<void> => {
-    if (found.length >= limit || depth > 8) return;
-    let entries;
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    entries.sort((a, b) => a.name.localeCompare(b.name));
-    for (const entry of entries) {
-      if (found.length >= limit) return;
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith('.') && !entry.name.endsWith('.egg-info'))
-          await walk(path, depth + 1);
-      } else if (entry.isFile()) {
-        found.push(relative(root, path).split(sep).join('/'));
-      }
-    }
-  };
-  await walk(root, 0);
-  return found;
+  return walkFiles(root, { limit, enter: (name) => !name.startsWith('.') && !name.endsWith('.egg-info') });
 }
 
 /** True when `name` (a file at the root) is a manifest: `package.json`, `pyproject.toml`, `setup.cfg`, `setup.py`, `requirements*.txt`. */

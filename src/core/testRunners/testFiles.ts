@@ -43,28 +43,48 @@ export function hasTestFileName(path: string): boolean {
   return TEST_FILE_NAME.test(normalized.slice(normalized.lastIndexOf('/') + 1));
 }
 
-/** Test files in a workspace (relative paths), skipping dependencies and caches; stops after `limit`. */
-export async function findTestFiles(workspace: string, limit = 50): Promise<string[]> {
+/** What {@link walkFiles} looks at: which folders it enters, which files it keeps, how many. */
+export interface WalkFilesOptions {
+  /** Files kept at most; the walk stops there. */
+  limit: number;
+  /** False for a folder (by name) not to enter; {@link SKIPPED_DIRS} are never entered. */
+  enter?: (name: string) => boolean;
+  /** False for a file (workspace-relative, forward slashes) not to keep. */
+  keep?: (path: string) => boolean;
+}
+
+/**
+ * Files below `root` (relative, forward slashes, in name order), at most `limit` and 8 folders deep, skipping
+ * dependencies and caches: enough to see where tests live, never a full scan of a large repository. Regular files
+ * only; links are neither followed nor listed.
+ */
+export async function walkFiles(root: string, options: WalkFilesOptions): Promise<string[]> {
   const found: string[] = [];
   const walk = async (dir: string, depth: number): Promise<void> => {
-    if (found.length >= limit || depth > 8) return;
+    if (found.length >= options.limit || depth > 8) return;
     let entries;
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch {
       return;
     }
+    entries.sort((a, b) => a.name.localeCompare(b.name));
     for (const entry of entries) {
-      if (found.length >= limit) return;
+      if (found.length >= options.limit) return;
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(entry.name)) await walk(path, depth + 1);
+        if (!SKIPPED_DIRS.has(entry.name) && (options.enter?.(entry.name) ?? true)) await walk(path, depth + 1);
       } else if (entry.isFile()) {
-        const rel = relative(workspace, path).split(sep).join('/');
-        if (looksLikeTestFile(rel)) found.push(rel);
+        const rel = relative(root, path).split(sep).join('/');
+        if (options.keep?.(rel) ?? true) found.push(rel);
       }
     }
   };
-  await walk(workspace, 0);
-  return found.sort();
+  await walk(root, 0);
+  return found;
+}
+
+/** Test files in a workspace (relative paths), skipping dependencies and caches; stops after `limit`. */
+export async function findTestFiles(workspace: string, limit = 50): Promise<string[]> {
+  return (await walkFiles(workspace, { limit, keep: looksLikeTestFile })).sort();
 }
