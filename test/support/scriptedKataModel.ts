@@ -4,7 +4,9 @@ import type { RecordedRequest, ScriptedReply } from './openaiServer';
  * A deterministic stand-in for a model playing the three TDD roles, for the loopback server.
  * It reads what a real model would read — the `agent: <role>/v1` line, the cycle and attempt in
  * the context message, how far the conversation has gone — and answers with real tool calls
- * (write_file, run_tests) and a final report. Scenarios override single turns to misbehave.
+ * (every write_file of a turn in one message, then run_tests when the plan says, then a final report; a turn whose
+ * writes reach its goal ends at the first message, as the supervisor ends it). Scenarios override single turns to
+ * misbehave.
  */
 
 export type RoleName = 'tester' | 'implementer' | 'refactorer';
@@ -15,9 +17,16 @@ export interface FileWrite {
   content: string;
 }
 
-/** What a role does in one turn: the files it writes (in order), then its final report. */
+/** An edit_file call: exact search/replace blocks in one existing file. */
+export interface FileEdit {
+  path: string;
+  edits: Array<{ search: string; replace: string }>;
+}
+
+/** What a role does in one turn: the files it writes and edits (in order, in one message), then its final report. */
 export interface TurnPlan {
-  writes: FileWrite[];
+  writes?: FileWrite[];
+  edits?: FileEdit[];
   report: string;
   /** Call run_tests once before reporting, as a careful model would. */
   runTests?: boolean;
@@ -75,15 +84,20 @@ export function scriptedKataModel(script: KataScript): { reply: (req: RecordedRe
     const { role, cycle, attempt, step } = turnOf(req.body);
     const plan = planFor(script, role, cycle, attempt);
     if (step === 0) played.push({ role, cycle, attempt });
-    const actions: Array<{ name: string; arguments: Record<string, unknown> }> = plan.writes.map((w) => ({
-      name: 'write_file',
-      arguments: { path: w.path, content: w.content },
-    }));
-    if (plan.runTests) actions.push({ name: 'run_tests', arguments: {} });
-    const action = actions[step];
-    if (action)
+    // Every write in one message (parallel tool calls, as models send them), then run_tests, then the report.
+    const rounds: Array<Array<{ name: string; arguments: Record<string, unknown> }>> = [];
+    const changes = [
+      ...(plan.writes ?? []).map((w) => ({ name: 'write_file', arguments: { path: w.path, content: w.content } })),
+      ...(plan.edits ?? []).map((e) => ({ name: 'edit_file', arguments: { path: e.path, edits: e.edits } })),
+    ];
+    if (changes.length) rounds.push(changes);
+    if (plan.runTests) rounds.push([{ name: 'run_tests', arguments: {} }]);
+    const round = rounds[step];
+    if (round)
       return {
-        toolCalls: [{ id: `call_${++callCounter}`, name: action.name, arguments: action.arguments }],
+        // A model says what it does beside its calls: when the writes reach the goal, these are its last words.
+        ...(step === 0 && changes.length ? { text: plan.report } : {}),
+        toolCalls: round.map((action) => ({ id: `call_${++callCounter}`, name: action.name, arguments: action.arguments })),
         usage: { prompt_tokens: 100, completion_tokens: 20 },
       };
     return { text: plan.report, usage: { prompt_tokens: 100, completion_tokens: 10 } };

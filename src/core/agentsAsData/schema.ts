@@ -42,7 +42,9 @@ const EnumValue = z.union([z.string(), z.number(), z.boolean()]);
  *
  * Extensions: `description` (for people), `tools` (names of the tools the agent may call, used by the TDD
  * roles; an entry ending in `*` matches by prefix, e.g. `docs__*`, see `toolPatterns.ts`), `output_schema`
- * may be `null` or omitted for agents that end their turn with a free-text report, and `system_text` / `purpose_text` may be arrays of lines. Unknown keys are rejected so typos surface.
+ * may be `null` or omitted for agents that end their turn with a free-text report, `context_tokens` (the token
+ * budget of the file contents and repository map the TDD supervisor puts in a role's context, at least 500), and
+ * `system_text` / `purpose_text` may be arrays of lines. Unknown keys are rejected so typos surface.
  * The output schema's own subset rules are checked separately (see `outputSchema.ts`).
  */
 export const AgentConfigSchema = z.strictObject({
@@ -71,6 +73,7 @@ export const AgentConfigSchema = z.strictObject({
     )
     .refine((names) => new Set(names).size === names.length, 'must not repeat a tool')
     .optional(),
+  context_tokens: z.int().min(500).optional(),
 });
 
 /** A parsed, validated agent config (defaults applied: `output_schema` null, `enums` and `defaults` empty). */

@@ -32,6 +32,8 @@ const REACT_SIGNATURE: Signature = createSignature({
 export interface ReActOutput extends Record<string, unknown> {
   final_answer: string;
   incomplete?: boolean;
+  /** Set when the run ended because the caller's `goalCheck` said the goal was reached after a tool call. */
+  goal_reached?: boolean;
   /** One entry per tool call the run made, in order. */
   action_history: ActionRecord[];
   /** The observation text of each cycle, in order. */
@@ -53,11 +55,16 @@ export class ReActAgent extends BaseAgent<ReActOutput> {
       throw new AgentSettingsError(['toolbox, toolRegistry/toolExecutor: give the tools one way']);
     }
     this.toolbox = options.toolbox ?? this.toolExecutor;
-    this.limits = { window: options.window, maxObservationChars: options.maxObservationChars };
+    this.limits = {
+      window: options.window,
+      maxObservationChars: options.maxObservationChars,
+      goalCheck: options.goalCheck,
+      compactMessages: options.compactMessages,
+    };
   }
 
   protected override extraOptionKeys(): readonly string[] {
-    return ['toolbox', 'window', 'maxObservationChars'];
+    return ['toolbox', 'window', 'maxObservationChars', 'goalCheck', 'compactMessages'];
   }
 
   protected override createSignature(): Signature | undefined {

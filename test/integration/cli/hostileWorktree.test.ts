@@ -144,7 +144,7 @@ test('swaps a committed file for a link to the person’s git config, then fails
 });
 `;
     const cycles = fizzbuzzJs(2);
-    cycles[0]!.tester.writes.push({ path: 'test/payload.test.js', content: payload });
+    cycles[0]!.tester.writes!.push({ path: 'test/payload.test.js', content: payload });
     const script: KataScript = {
       cycles,
       overrides: {
@@ -192,7 +192,7 @@ test('floods the machine', () => {
 });
 `;
     const cycles = fizzbuzzJs(1);
-    cycles[0]!.tester.writes.push({ path: 'test/bounds.test.js', content: payload });
+    cycles[0]!.tester.writes!.push({ path: 'test/bounds.test.js', content: payload });
     server.setFallback(scriptedKataModel({ cycles }).reply);
     const run = await start(['--test-timeout', '40000']).exited;
     const summary = JSON.parse(run.stdout);
@@ -216,7 +216,7 @@ test('adds a dependency', () => {
 });
 `;
     const cycles = fizzbuzzJs(3);
-    cycles[0]!.tester.writes.push({ path: 'test/payload.test.js', content: payload });
+    cycles[0]!.tester.writes!.push({ path: 'test/payload.test.js', content: payload });
     const script = scriptedKataModel({ cycles });
     const first = await startAndStopAtCycle2(script.reply);
     const worktree = sessionWorktree();

@@ -72,7 +72,7 @@ describe('TDD supervisor: a generated test that tries to get out (real bubblewra
     const hook = join(h.workspace, '.git', 'hooks', 'post-checkout');
     const hooksBefore = await readdir(join(h.workspace, '.git', 'hooks'));
     const cycles = fizzbuzzJs(2);
-    cycles[0]!.tester.writes.push({
+    cycles[0]!.tester.writes!.push({
       path: 'test/escape.test.js',
       content: hostileTest({ outside, hook, url: `${h.wireServer!.baseURL}/escape` }),
     });

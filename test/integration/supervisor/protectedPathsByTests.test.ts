@@ -35,7 +35,7 @@ test('sets up fixtures', () => {
 function cyclesWithSneakyTest(files: Record<string, string>) {
   const cycles = fizzbuzzJs(1);
   cycles[0]!.tester = {
-    writes: [...cycles[0]!.tester.writes, { path: 'test/setup.test.js', content: sneakyTest(files) }],
+    writes: [...(cycles[0]!.tester.writes ?? []), { path: 'test/setup.test.js', content: sneakyTest(files) }],
     report: cycles[0]!.tester.report,
   };
   return cycles;
@@ -85,7 +85,7 @@ describe('TDD supervisor: protected files written by a generated test', function
   it('keeps a protected file a role wrote with write_file and an approval, and puts back the one a test wrote', async () => {
     const cycles = cyclesWithSneakyTest({ '.npmrc': WRITTEN_BY_TEST['.npmrc']! });
     const gitignore = 'node_modules/\ncoverage/\n*.log\n.cache/\n';
-    cycles[0]!.implementer.writes.push({ path: '.gitignore', content: gitignore });
+    cycles[0]!.implementer.writes!.push({ path: '.gitignore', content: gitignore });
 
     const { summary, events } = await h.run({ cycles }, { approvalPolicy: { autoApproveUpTo: 'HIGH' } });
 

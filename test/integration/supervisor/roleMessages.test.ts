@@ -24,13 +24,17 @@ describe("TDD supervisor: the roles' own words", function () {
 
     const messages = events.filter((e): e is RoleMessage => e.type === 'role_message');
     const deltas = events.filter((e): e is RoleText => e.type === 'role_text');
-    const testerReport = messages.find((m) => m.role === 'tester' && m.cycle === 1 && m.final);
-    assert.ok(testerReport, "the tester's report is a final role_message");
-    assert.match(testerReport.text, /^returns the number itself/);
+    // The Tester's words beside its write: the write made the test fail as required, so they were its last.
+    const testerWords = messages.find((m) => m.role === 'tester' && m.cycle === 1);
+    assert.ok(testerWords, "the tester's words are a role_message");
+    assert.equal(testerWords.final, false, 'said beside a tool call');
+    assert.match(testerWords.text, /^returns the number itself/);
     assert.ok(
-      messages.some((m) => m.role === 'implementer' && m.final),
-      'the implementer reports too',
+      messages.some((m) => m.role === 'implementer'),
+      'the implementer speaks too',
     );
+    // A turn that ends with a report (no tool call) ends with a final message: the Tester's KATA_COMPLETE.
+    assert.ok(messages.some((m) => m.role === 'tester' && m.cycle === 2 && m.final && /KATA_COMPLETE/.test(m.text)));
 
     // The deltas of one model call add up to its message, and they come before it.
     for (const message of messages) {
@@ -48,6 +52,6 @@ describe("TDD supervisor: the roles' own words", function () {
     assert.equal(summary.status, 'completed', JSON.stringify(summary.error));
     assert.ok(h.server.chatRequests().every((r) => r.body.stream !== true));
     assert.equal(events.filter((e) => e.type === 'role_text').length, 0);
-    assert.ok(events.some((e) => e.type === 'role_message' && e.role === 'tester' && e.final));
+    assert.ok(events.some((e) => e.type === 'role_message' && e.role === 'tester' && e.final && /KATA_COMPLETE/.test(e.text)));
   });
 });

@@ -14,10 +14,15 @@ describe('TDD supervisor: a turn that throws is retried (001 Retry strategy)', f
   afterEach(() => h.cleanup());
 
   it('a provider error in the Implementer’s first attempt: its write is undone, attempt 2 hears why, the session completes', async () => {
-    const script = scriptedKataModel({ cycles: fizzbuzzJs(2) });
+    // The first attempt writes a file that does not pass yet, so the turn goes on; the provider fails on its next request.
+    const script = scriptedKataModel({
+      cycles: fizzbuzzJs(2),
+      overrides: {
+        'implementer:1:1': { writes: [{ path: JS_SOURCE_PATH, content: 'export function fizzbuzz() {}\n' }], report: 'not yet' },
+      },
+    });
     const { summary, events } = await runWithReply(h, (req) => {
       const turn = turnOfRequest(req);
-      // The first attempt writes its file, then the provider fails on the next request of that turn.
       if (turn.role === 'implementer' && turn.cycle === 1 && turn.attempt === 1 && turn.step === 1)
         throw new Error('provider exploded');
       return script.reply(req);

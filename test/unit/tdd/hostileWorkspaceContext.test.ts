@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, open, rm, symlink, truncate, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildRoleContext } from '../../../src/core/tdd/roles/roleContext';
-import { MAX_CONTEXT_FILE_BYTES, readTextFile } from '../../../src/core/tdd/roles/workspaceSnapshot';
+import { MAX_CONTEXT_FILE_BYTES, readTextFile } from '../../../src/core/tdd/context/workspaceSnapshot';
 
 const SECRET = 'tdd-context-outside-secret-41c9';
 const SOURCE = 'export function fizzbuzz(n) {\n  return String(n);\n}\n';
@@ -70,6 +70,7 @@ describe('role context in a hostile workspace', function () {
         attempt: 1,
         maxAttempts: 3,
         recentCommits: [],
+        focusFiles: ['src/fizzbuzz.js', 'src/huge.js', 'src/secret.js', 'src/pipe.js', 'test/linked/secret.txt'],
       }),
     );
     assert.ok(context.includes(`- src/huge.js (${HUGE} bytes, too large to show`), context);

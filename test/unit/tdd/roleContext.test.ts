@@ -41,6 +41,7 @@ describe('role context: stable-to-volatile order, each thing once', () => {
     attempt: 2,
     maxAttempts: 3,
     recentCommits: ['abc1234 feat: one'],
+    focusFiles: ['test/fizzbuzz.test.js'],
     ...over,
   });
 
@@ -56,10 +57,10 @@ describe('role context: stable-to-volatile order, each thing once', () => {
       '# FizzBuzz',
       '# Session',
       '- at most 6 cycles, 3 attempts per turn',
-      '# Other files',
-      '- package.json (21 bytes)',
       '## test/fizzbuzz.test.js',
       '## src/fizzbuzz.js',
+      '# Repository map',
+      '- package.json (21 bytes)',
       '# Recent commits',
       '# This turn\n- cycle: 2\n- attempt: 2',
       '# Last test output',
@@ -110,11 +111,26 @@ describe('role context: stable-to-volatile order, each thing once', () => {
     assert.ok(context.startsWith('# Kata: FizzBuzz\n\nWrite `fizzbuzz(n)`.\n\n# Session\n'), context);
   });
 
-  it('gives the test and production folders the token budget first', async () => {
+  it('gives the test in focus and the code it imports the token budget; docs are listed after them, never shown', async () => {
     await writeFile(join(root, 'big-notes.md'), 'x'.repeat(5_000));
-    const context = await buildRoleContext(input({ fileTokenBudget: 100 }));
+    await mkdir(join(root, 'docs'));
+    await writeFile(join(root, 'docs/conf.py'), 'project = "fizzbuzz"\n'.repeat(50));
+    const context = await buildRoleContext(input({ fileTokenBudget: 500 }));
     assert.ok(context.includes(`\n${TEST}\n`) && context.includes(`\n${SOURCE}\n`), context);
     assert.ok(context.includes('- big-notes.md (5000 bytes)'));
+    assert.ok(context.includes('- docs/conf.py (1050 bytes)'));
+    assert.ok(!context.includes('project = '), 'a docs file is never shown');
+    assert.ok(context.indexOf('docs/conf.py') > context.indexOf(SOURCE), 'listed after the source');
+  });
+
+  it('maps the code not in focus with its exported symbols, and shows an example test on a first turn', async () => {
+    await writeFile(join(root, 'src/other.js'), 'export function parse(text) {}\nexport const VERSION = 1;\nfunction hidden() {}\n');
+    const context = await buildRoleContext(input());
+    assert.ok(context.includes('- src/other.js: parse, VERSION'), context);
+    assert.ok(!context.includes('function hidden'), 'code outside the focus is mapped, not shown');
+    // No focus and nothing changed yet: the test file that shares most words with the task, and what it imports.
+    const first = await buildRoleContext(input({ focusFiles: [], role: 'tester' }));
+    assert.ok(first.includes(`\n${TEST}\n`) && first.includes(`\n${SOURCE}\n`), first);
   });
 
   it("shows the files changed since the role's last turn after the others, a grown test file before changed code", async () => {
@@ -135,7 +151,7 @@ describe('role context: stable-to-volatile order, each thing once', () => {
       await writeFile(join(root, path), text);
       await utimes(join(root, path), seconds, seconds);
     }
-    const second = await buildRoleContext(input({ shownBefore }));
+    const second = await buildRoleContext(input({ shownBefore, sessionFiles: ['src/helper.js'] }));
     const at = (path: string) => second.indexOf(`## ${path}`);
     assert.ok(at('test/fizzbuzz.test.js') >= 0 && at('test/fizzbuzz.test.js') < at('src/fizzbuzz.js'), second);
     assert.ok(at('src/helper.js') < at('src/fizzbuzz.js'), 'changed files by their last change: ' + second);

@@ -23,7 +23,7 @@ export interface MultiCycleOptions {
 
 /**
  * Runs cycles until the agent says it is done: per cycle `preCycle` → model call → `parseCycleResult` →
- * `shouldTerminate` → `extractObservation` (which runs at most `maxToolCallsPerMessage` tool calls). Keeps `action_history` and `observations` and always ends
+ * `shouldTerminate` → `extractObservation` (which runs at most `maxToolCallsPerMessage` tool calls) → `doneAfterObservation`. Keeps `action_history` and `observations` and always ends
  * with a termination reason (`finish`, `max_cycles`, `hook_rejected`, `error`, `cancelled`). A run that
  * ends early returns its partial output plus `error` (and the error itself as `failure`); the agent then
  * returns both with `errorHandling`, or throws the error without it (the same rule as single shot).
@@ -80,6 +80,10 @@ export class MultiCycleStrategy implements ExecutionStrategy {
         })) {
           actionHistory.push({ cycle, ...step, timestamp: new Date().toISOString() });
           observations.push(step.observation);
+        }
+        if (await handlers.doneAfterObservation?.(cycle)) {
+          terminationReason = 'finish';
+          break;
         }
       }
     } catch (e) {

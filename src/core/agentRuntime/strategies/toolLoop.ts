@@ -9,11 +9,22 @@ import { capText, ConversationWindow, type ConversationWindowOptions } from './c
 import { DEFAULT_MAX_TOOL_CALLS_PER_MESSAGE } from './multiCycle';
 import type { CycleHandlers, CycleStep } from './types';
 
-/** Limits of a tool loop's prompt (see {@link createToolLoopCycles}). */
+/** Limits of a tool loop's prompt, and how a caller ends it early or keeps it short (see {@link createToolLoopCycles}). */
 export interface ToolLoopLimits {
   window?: ConversationWindowOptions;
   /** Tool output longer than this is cut (with a marker) before it goes back to the model. Default 8000. */
   maxObservationChars?: number;
+  /**
+   * Asked after each cycle's tool calls ran: true ends the run there, as finished, without asking the model for a
+   * final answer (its final answer is then the text of its last message, often empty). For a goal the caller can
+   * check itself better than the model can say it (the tests fail or pass as required).
+   */
+  goalCheck?: (steps: readonly CycleStep[], cycle: number) => boolean | Promise<boolean>;
+  /**
+   * Rewrites the messages of each model call after the window built them, e.g. replacing file contents that a newer
+   * version later in the conversation supersedes by a one-line note. Must keep every message and tool_call id.
+   */
+  compactMessages?: (messages: ChatMessage[]) => ChatMessage[];
 }
 
 /**
@@ -37,9 +48,14 @@ export function createToolLoopCycles(
   let pendingRepair: string[] | undefined;
   let final: Record<string, unknown> | undefined;
   let repairs = 0;
+  let goalReached = false;
+  const { goalCheck, compactMessages } = limits;
 
   return {
-    preCycle: () => window.build(prompt.messages),
+    preCycle: () => {
+      const messages = window.build(prompt.messages);
+      return compactMessages ? compactMessages(messages) : messages;
+    },
     modelOptions: () => ({ tools: specs }),
     parseCycleResult: (result) => result,
     shouldTerminate(result) {
@@ -148,8 +164,13 @@ export function createToolLoopCycles(
         ],
         summary: `cycle ${cycle}: ${summaries.join('; ')}`,
       });
+      if (goalCheck && executed.length > 0 && (await goalCheck(steps, cycle))) {
+        goalReached = true;
+        final = { final_answer: result.text.trim(), goal_reached: true };
+      }
       return steps;
     },
+    doneAfterObservation: () => goalReached,
     finalOutput: ({ terminationReason }) =>
       final ?? { final_answer: '', ...(terminationReason === 'max_cycles' ? { incomplete: true } : {}) },
   };

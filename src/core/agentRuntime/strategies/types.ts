@@ -54,6 +54,11 @@ export interface CycleHandlers<P = LlmResult> {
   shouldTerminate(parsed: P, cycle: number): boolean | Promise<boolean>;
   /** Acts on the cycle (runs tools, within `limits`) and reports what was observed. */
   extractObservation(parsed: P, cycle: number, limits?: CycleLimits): CycleStep[] | Promise<CycleStep[]>;
+  /**
+   * Asked after `extractObservation`: true ends the run with `finish` without another model call (the goal the
+   * agent works for was reached by what the cycle did, e.g. the tests a tool call made fail or pass as required).
+   */
+  doneAfterObservation?(cycle: number): boolean | Promise<boolean>;
   /** The output fields once the run has ended (action_history and observations are added by the strategy). */
   finalOutput(state: CycleRunState<P>): Record<string, unknown> | Promise<Record<string, unknown>>;
 }

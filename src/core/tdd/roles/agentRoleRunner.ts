@@ -1,8 +1,11 @@
 import type { AgentEvent } from '../../agentRuntime/events';
+import { AgentFactory } from '../../agentsAsData/agentFactory';
 import { ReActAgent } from '../../builtinAgents/reactAgent';
 import { AgentError } from '../../errors/agentError';
 import type { LlmClient } from '../../llm/types';
 import { redactSecrets, redactValue } from '../../security/redact';
+import type { CycleStep } from '../../agentRuntime/strategies/types';
+import { compactFileContents } from '../../tools/builtin/compactFileContents';
 import type { AgentToolbox } from '../../tools/types';
 import type { Role, SupervisorEvent } from '../events';
 import { DEFAULT_MAX_FILES_PER_TURN, limitFilesWritten } from './fileWriteBudget';
@@ -32,6 +35,9 @@ export interface AgentRoleRunnerOptions {
   maxFilesPerTurn?: number;
 }
 
+/** Tools that change no file: a round of only these calls cannot have reached a turn's goal. */
+const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(['list_files', 'read_file', 'search_files', 'run_tests', 'ask_person']);
+
 const summaryOf = (content: string): string => {
   const line = redactSecrets(content.split('\n').find((l) => l.trim()) ?? '');
   return line.length > 120 ? `${line.slice(0, 117)}...` : line;
@@ -51,6 +57,13 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
     });
   }
   const runner = (role: Role): RoleRunner => ({
+    contextTokens: () => {
+      try {
+        return Promise.resolve(AgentFactory.create(role, 'v1', undefined, { configRoot: options.configRoot }).config.context_tokens);
+      } catch {
+        return Promise.resolve(undefined); // the turn itself reports what is wrong with the config
+      }
+    },
     async runTurn(turn: RoleTurn): Promise<RoleTurnResult> {
       const agent = new ReActAgent({
         llm: options.llm,
@@ -64,6 +77,10 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
         agentConfig: { agent: role, version: 'v1', configRoot: options.configRoot },
         // A fresh count per turn: one turn writes at most maxFilesPerTurn distinct files.
         toolbox: limitFilesWritten(options.toolbox, maxFilesPerTurn),
+        compactMessages: compactFileContents,
+        ...(turn.goalReached
+          ? { goalCheck: (steps: readonly CycleStep[]) => steps.some((s) => !READ_ONLY_TOOLS.has(s.action)) && turn.goalReached!() }
+          : {}),
       });
       const onEvent = (event: AgentEvent): void => {
         if (event.type === 'text_delta') {
@@ -116,6 +133,7 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
       );
       if (result.error) throw new AgentError(result.error.error_code, result.error.message, result.error.details);
       const report = typeof result.final_answer === 'string' ? result.final_answer : '';
+      if (result.goal_reached) return { report, goalReached: true };
       if (result.metadata.terminationReason === 'max_cycles' && !report) {
         return { report: `The ${role} used all ${maxModelCalls} model calls without finishing its turn.` };
       }

@@ -1,7 +1,8 @@
 import { compactTestOutput } from '../../testRunners/compactTestOutput';
 import { truncateHeadTail } from '../../testRunners/truncateOutput';
+import { isTestFile as isTestFileByRules } from '../boundaries/isTestFile';
+import { selectContextFiles } from '../context/selectContextFiles';
 import type { Role } from '../events';
-import { listWorkspaceFiles, MAX_CONTEXT_FILE_BYTES, readTextFile, type WorkspaceText } from './workspaceSnapshot';
 
 /** Keeps the head and tail of a long text, marking what was cut. */
 function truncateMiddle(text: string, maxChars: number): string {
@@ -34,6 +35,12 @@ export interface RoleContextInput {
   lastError?: string;
   /** What the supervisor did since the role's last turn outside the role rules (e.g. protected files it put back). */
   notices?: readonly string[];
+  /** Which files are tests (default: by the kata's test folder and the usual naming conventions). */
+  isTestFile?: (path: string) => boolean;
+  /** The test files being written (changed since the last commit) and those the last run named: shown first. */
+  focusFiles?: readonly string[];
+  /** Files the session changed so far, committed or not: shown after the focus files. */
+  sessionFiles?: readonly string[];
   /**
    * The file contents this role was shown on its previous turn, by path; replaced by this turn's. Files changed since
    * then are shown after the unchanged ones: first those that only grew at the end, then the test files (tests are
@@ -41,30 +48,29 @@ export interface RoleContextInput {
    * far as it can. Without it (or on a role's first turn) every file is ordered by its last change.
    */
   shownBefore?: Map<string, string>;
-  /** Token budget for file contents (default 6 000). */
+  /** Tokens the file contents and the repository map may take (a real tokenizer; default 6 000; the role config's `context_tokens`). */
   fileTokenBudget?: number;
   signal?: AbortSignal;
 }
 
+/** Default of {@link RoleContextInput.fileTokenBudget}. */
+export const DEFAULT_CONTEXT_TOKENS = 6000;
 const TEST_OUTPUT_CHARS = 4000;
-const EMPTY: WorkspaceText = { kind: 'text', text: '' };
 
 /**
  * Builds the one user message a role gets for a turn, ordered from the most stable part to the most volatile one so
- * that a provider's prefix caching can serve most of each request: the kata, the session facts that never change
- * (language, folders, test command, and the cycle and attempt limits, which would otherwise sit in the per-turn
- * lines after the first change), the other files by path and size, the contents of the files in the test and
- * production folders (the least recently changed first, those changed since the role's previous turn last with the
- * test files among them first; each file once, within a token budget; truncation marked; a file over 256 KiB, a link
- * or a special file is never read), the recent commits, this turn's cycle and attempt numbers, the supervisor's
- * notices (files it put back), the last test output (one line when it passed) and, on a retry, why the previous
- * attempt was rejected. Test output is shown once: when the rejection reason quotes it, it is not repeated. The
- * workspace's absolute path is written `.` in test output, and runtime stack frames, timings and the runner's
- * platform header are left out (compactTestOutput).
+ * that a provider's prefix caching can serve most of each request: the kata or task, the session facts that never
+ * change (language, folders, test command, and the cycle and attempt limits), the files chosen by relevance within a
+ * token budget (see `selectContextFiles`: the test files being written or named by the last run, the files the session
+ * changed, the code they import; the least recently changed first, those changed since the role's previous turn
+ * last, the test files among them first), the repository map (every other code file with its exported symbols, then
+ * docs, CI, manifests and lockfiles by path and size), the recent commits, this turn's cycle and attempt numbers, the
+ * supervisor's notices, the last test output (one line when it passed) and, on a retry, why the previous attempt was
+ * rejected. Test output is shown once: when the rejection reason quotes it, it is not repeated. The workspace's
+ * absolute path is written `.` in test output, and runtime stack frames, timings and the runner's platform header
+ * are left out (compactTestOutput).
  */
 export async function buildRoleContext(input: RoleContextInput): Promise<string> {
-  const files = await listWorkspaceFiles(input.workspaceRoot, input.signal);
-  const budgetChars = (input.fileTokenBudget ?? 6000) * 4; // rough: 4 characters a token
   const sections: string[] = [];
 
   // A description that opens with the kata's own title heading is not given a second one.
@@ -81,54 +87,17 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
     ].join('\n'),
   );
 
-  // Which files are shown in full: the test and production folders first, then the rest, within the budget.
-  const folderOf = (dir: string) => {
-    const folder = dir.replace(/^\.\/+/, '').replace(/\/+$/, '');
-    return folder === '.' ? '' : folder;
-  };
-  const inFolder = (path: string, dir: string) => {
-    const folder = folderOf(dir);
-    return folder === '' || folder === '.' || path === folder || path.startsWith(`${folder}/`);
-  };
-  // A test file: in the test folder, unless the tests sit in the production folder itself or beside it at the root.
-  const isTestFile = (path: string) =>
-    inFolder(path, input.testDir) &&
-    (!inFolder(path, input.sourceDir) || folderOf(input.testDir).length > folderOf(input.sourceDir).length);
-  const needed = (path: string) => inFolder(path, input.testDir) || inFolder(path, input.sourceDir);
-  let used = 0;
-  const shown = new Map<string, string>();
-  const notShown: string[] = [];
-  const omitted: string[] = [];
-  for (const file of files) {
-    // Everything outside the test and production folders (manifests, configs) is listed by path and size.
-    const read: WorkspaceText | undefined =
-      file.size === 0 ? EMPTY : needed(file.path) ? await readTextFile(input.workspaceRoot, file.path) : undefined;
-    const text = read?.kind === 'text' ? read.text : undefined;
-    if (text === '' && isPlaceholder(file.path)) continue; // an empty .gitkeep only says its folder exists
-    if (text === undefined || text === '' || isNoise(file.path)) {
-      const what =
-        text === ''
-          ? 'empty'
-          : read?.kind === 'too_large'
-            ? `${read.size} bytes, too large to show: over ${MAX_CONTEXT_FILE_BYTES} bytes`
-            : `${file.size} bytes`;
-      notShown.push(`- ${file.path} (${what})`);
-      continue;
-    }
-    const block = `## ${file.path}\n\`\`\`\n${text}\n\`\`\``;
-    if (used + block.length <= budgetChars) {
-      shown.set(file.path, block);
-      used += block.length;
-    } else if (budgetChars - used > 400) {
-      shown.set(file.path, `## ${file.path}\n\`\`\`\n${truncateMiddle(text, budgetChars - used - 200)}\n\`\`\``);
-      used = budgetChars;
-    } else {
-      omitted.push(file.path);
-      notShown.push(`- ${file.path} (${file.size} bytes)`);
-    }
-  }
-  if (!files.length) sections.push('# Files\n(the workspace is empty)');
-  if (notShown.length) sections.push(`# Other files (not shown)\n${notShown.sort().join('\n')}`);
+  const isTestFile = input.isTestFile ?? ((path: string) => isTestFileByRules(path, input));
+  const chosen = await selectContextFiles({
+    workspaceRoot: input.workspaceRoot,
+    isTestFile,
+    focusFiles: input.focusFiles,
+    sessionFiles: input.sessionFiles,
+    task: `${input.kataTitle} ${description}`,
+    budgetTokens: input.fileTokenBudget ?? DEFAULT_CONTEXT_TOKENS,
+    signal: input.signal,
+  });
+  const shown = new Map(chosen.shown.map((f) => [f.path, f.block]));
   // Shown in the order they last changed: what did not change since the role's last turn stays in the cached prefix.
   // Of the files changed since then, the tests come first: tests are added at the end of a test file, so its start
   // (what the role saw last turn) still follows the unchanged files, where the changed production code would break it.
@@ -138,16 +107,19 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
     const now = shown.get(path) ?? '';
     return was === now ? 0 : was !== undefined && now.startsWith(was.slice(0, -4)) ? 1 : isTestFile(path) ? 2 : 3;
   };
-  const byChange = files
-    .filter((f) => shown.has(f.path))
-    .sort((a, b) => group(a.path) - group(b.path) || a.mtimeMs - b.mtimeMs || a.path.localeCompare(b.path));
+  const byChange = [...chosen.shown].sort(
+    (a, b) => group(a.path) - group(b.path) || a.mtimeMs - b.mtimeMs || a.path.localeCompare(b.path),
+  );
   if (before) {
     before.clear();
     for (const [path, block] of shown) before.set(path, block);
   }
-  if (byChange.length) sections.push(`# File contents\n${byChange.map((f) => shown.get(f.path)).join('\n\n')}`);
-  if (omitted.length)
-    sections.push(`[${omitted.length} file(s) not shown to stay within the token budget: ${omitted.join(', ')}; use read_file]`);
+  if (chosen.empty) sections.push('# Files\n(the workspace is empty)');
+  if (byChange.length) sections.push(`# File contents\n${byChange.map((f) => f.block).join('\n\n')}`);
+  if (chosen.map.length)
+    sections.push(
+      `# Repository map (not shown above; read_file shows any of them)\n${chosen.map.join('\n')}`,
+    );
 
   sections.push(
     `# Recent commits\n${
@@ -184,14 +156,4 @@ function relativePaths(text: string, root: string): string {
 /** A commit line without its leading abbreviated hash (the roles have no use for it; it costs tokens). */
 function withoutHash(line: string): string {
   return line.replace(/^[0-9a-f]{7,40} /, '');
-}
-
-/** Empty files that only keep a folder in git. */
-function isPlaceholder(path: string): boolean {
-  return /(^|\/)\.(gitkeep|keep)$/.test(path);
-}
-
-/** Lock files and the like cost tokens and say nothing about the kata. */
-function isNoise(path: string): boolean {
-  return /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock)$/.test(path);
 }

@@ -8,18 +8,31 @@ export interface RoleTurn {
   /** The user message built by `buildRoleContext`. */
   context: string;
   signal: AbortSignal;
+  /**
+   * Asked after each round of tool calls that may have changed files: true when the supervisor sees the turn's goal
+   * reached (the Tester's new test fails as required, the Implementer's tests pass), which ends the turn without
+   * asking the model for a report.
+   */
+  goalReached?: () => Promise<boolean>;
 }
 
-/** What a turn produced: the role's report. */
+/** What a turn produced: the role's report, and whether the turn ended because its goal was reached. */
 export interface RoleTurnResult {
-  /** The role's final message (no tool call). The supervisor reads only its first line, as a label. */
+  /**
+   * The role's final message (no tool call), or the text of its last message when the goal ended the turn (often
+   * empty: the report is optional). The supervisor reads only its first line, as a label.
+   */
   report: string;
+  /** True when `goalReached` ended the turn right after a tool round (the supervisor's last test run judged it). */
+  goalReached?: boolean;
 }
 
 /** Runs a role's turn. The real one is an agent working through tools; the supervisor only needs this. */
 export interface RoleRunner {
   /** Plays one turn; rejects only when the turn could not run (cancelled, provider error). */
   runTurn(turn: RoleTurn): Promise<RoleTurnResult>;
+  /** Tokens the role's context may give to files and the repository map (its config's `context_tokens`). */
+  contextTokens?(): Promise<number | undefined>;
 }
 
 /** One runner per role. */

@@ -7,8 +7,10 @@ import { truncateHeadTail } from '../../testRunners/truncateOutput';
 import type { TestRunner, TestRunResult, TestSubset } from '../../testRunners/types';
 import type { CycleOutcome, Phase, PhaseOutcome, Role, SessionStatus, SupervisorEvent, TestCounts } from '../events';
 import { TEST_RUN_OUTPUT_CHARS } from '../events';
+import { testTitlesIn } from '../../testRunners/testTitles';
 import { buildRoleContext } from '../roles/roleContext';
-import { reportLabel, type RoleRunners } from '../roles/roleRunner';
+import { readTextFile } from '../context/workspaceSnapshot';
+import { reportLabel, type RoleRunners, type RoleTurnResult } from '../roles/roleRunner';
 import { checkRoleBoundary, describeViolations, isTestFile, type BoundaryViolation } from '../boundaries';
 import type { ChangedFile } from '../git/changedFiles';
 import { PhaseCheckpoint, type CheckpointGit } from './phaseCheckpoint';
@@ -150,6 +152,14 @@ export class CycleLoop {
   private notices: string[] = [];
   /** The test files the Tester wrote in this cycle: the related run of the Implementer and the Refactorer runs them. */
   private cycleTestFiles: string[] = [];
+  /**
+   * The test run of the current turn's last goal probe (see `goalReached` of a role turn). Every tool round that may
+   * write is probed, so the tree has not changed since: the phase judges that run, and the changes the probe saw
+   * before it ran the tests (a test run may write files itself), instead of running the same tests again.
+   */
+  private probed: { tests: TestRunResult; changes: ChangedFile[] } | undefined;
+  /** Files the session's commits changed: a role's context shows them early (see `selectContextFiles`). */
+  private readonly sessionFiles = new Set<string>();
   /** The suite test by test at the last green state (when the runner reports each test), with the baseline's known failures. */
   private suite: SuiteState = suiteStateOf({
     status: 'passed',
@@ -335,6 +345,7 @@ export class CycleLoop {
       this.treeClean = true;
       return undefined;
     }
+    for (const change of await this.o.git.changedFiles()) if (change.change !== 'deleted') this.sessionFiles.add(change.path);
     // The message is built from the model's report, which may repeat a secret: the event must not carry it either.
     const message = redactSecrets(label);
     const sha = await this.o.git.commitAll(message);
@@ -396,13 +407,15 @@ export class CycleLoop {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS.tester; attempt++) {
       if (attempt > 1) this.o.recorder.count('retries', 'tester');
       const checkpoint = await this.checkpoint();
-      const turn = await this.attemptTurn('tester', 'TESTING', n, attempt, hint, checkpoint);
+      const turn = await this.attemptTurn('tester', 'TESTING', n, attempt, hint, checkpoint, () =>
+        this.probe('tester', checkpoint, (files) => this.testsAfterTester(n, files), (tests) => this.isRed(tests)),
+      );
       if ('retry' in turn) {
         hint = turn.retry;
         continue;
       }
       const report = turn.report;
-      const changes = await checkpoint.changesSince();
+      const changes = this.probed?.changes ?? (await checkpoint.changesSince());
       this.turnOutcome.filesModified = changes.map((c) => c.path);
 
       if (changes.length === 0) {
@@ -418,7 +431,7 @@ export class CycleLoop {
       }
 
       const turnFiles = this.turnFiles(changes);
-      const tests = await this.testsAfterTester(n, turnFiles);
+      const tests = this.probed?.tests ?? (await this.testsAfterTester(n, turnFiles));
       if (tests.status === 'timeout') {
         await checkpoint.restore();
         hint = `The tests timed out after your change (${tests.reason ?? 'no output'}). Write a test that finishes quickly.`;
@@ -468,7 +481,12 @@ export class CycleLoop {
       this.lastTests = tests.scope === 'related' ? this.suiteCountsWith(tests) : counts(tests);
       this.turnOutcome.testsPassed = this.lastTests.passed;
       this.cycleTestFiles = turnFiles.testFiles;
-      const behaviour = verdict.kind === 'red' ? behaviourOf(verdict.test) : reportLabel(report, 'new behaviour');
+      const behaviour =
+        verdict.kind === 'red'
+          ? behaviourOf(verdict.test)
+          : report.trim()
+            ? reportLabel(report, 'new behaviour')
+            : ((await this.newTestTitle(turnFiles.testFiles)) ?? 'new behaviour');
       return this.endPhase(n, 'tester', attempt, 'red', started, { behaviour });
     }
     return this.endPhase(n, 'tester', MAX_ATTEMPTS.tester, 'failed', started, { behaviour: '' });
@@ -484,13 +502,20 @@ export class CycleLoop {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS.implementer; attempt++) {
       if (attempt > 1) this.o.recorder.count('retries', 'implementer');
       const checkpoint = await this.checkpoint();
-      const turn = await this.attemptTurn('implementer', 'IMPLEMENTING', n, attempt, hint, checkpoint);
+      const turn = await this.attemptTurn('implementer', 'IMPLEMENTING', n, attempt, hint, checkpoint, () =>
+        this.probe(
+          'implementer',
+          checkpoint,
+          (files) => this.testsBeforeCommit('implementer', n, files),
+          (tests) => this.isGreen(tests),
+        ),
+      );
       if ('retry' in turn) {
         hint = turn.retry;
         continue;
       }
       const report = turn.report;
-      const changes = await checkpoint.changesSince();
+      const changes = this.probed?.changes ?? (await checkpoint.changesSince());
       this.turnOutcome.filesModified = changes.map((c) => c.path);
 
       const touchedTests = checkRoleBoundary('implementer', changes, { kata: this.o.kata });
@@ -505,7 +530,7 @@ export class CycleLoop {
         );
         continue;
       }
-      const tests = await this.testsBeforeCommit('implementer', n, this.turnFiles(changes));
+      const tests = this.probed?.tests ?? (await this.testsBeforeCommit('implementer', n, this.turnFiles(changes)));
       const green = this.isGreen(tests);
       const fewer = green ? checkRoleBoundary('implementer', [], { testsBefore: redTotal, testsAfter: tests.total }) : [];
       if (fewer.length) {
@@ -591,6 +616,53 @@ export class CycleLoop {
     return undefined;
   }
 
+  /**
+   * A turn's goal probe, asked after each tool round that may have written files: the changes since the checkpoint,
+   * inside the role's boundary, run as the phase runs them (`run`) and judged by `reached`. That run is kept in
+   * `probed`; when it says the goal is reached, the turn ends and the phase judges that same run without running the
+   * tests again.
+   */
+  private async probe(
+    role: Role,
+    checkpoint: PhaseCheckpoint,
+    run: (files: TurnFiles) => Promise<TestRunResult>,
+    reached: (tests: TestRunResult) => boolean,
+  ): Promise<boolean> {
+    this.probed = undefined;
+    const changes = await checkpoint.changesSince();
+    if (changes.length === 0 || checkRoleBoundary(role, changes, { kata: this.o.kata }).length > 0) return false;
+    const tests = await run(this.turnFiles(changes));
+    this.probed = { tests, changes };
+    return reached(tests);
+  }
+
+  /**
+   * Red as a Tester's turn must leave it: exactly one new failing test (test by test), or, without per-test results,
+   * a failing run or one that could not load the production code yet. What the phase would send back (a test that
+   * does not parse, a timeout, an overshoot) is not red.
+   */
+  private isRed(tests: TestRunResult): boolean {
+    if (tests.status === 'error') return !tests.errorKind || !TESTER_FIXABLE.has(tests.errorKind);
+    if (tests.status !== 'failed') return false;
+    const verdict = judgeRed(this.suite, tests);
+    return verdict.kind === 'red' || verdict.kind === 'unidentified';
+  }
+
+  /**
+   * The title of the last test in the turn's test files that the last green state did not have, read from the
+   * files' source: the behaviour's name when the runner could not say which test is new and the role gave no report.
+   */
+  private async newTestTitle(testFiles: readonly string[]): Promise<string | undefined> {
+    let found: string | undefined;
+    for (const file of testFiles) {
+      const read = await readTextFile(this.o.workspaceRoot, file);
+      if (read.kind !== 'text') continue;
+      const known = [...this.suite.known].filter((id) => id.startsWith(`${file}::`));
+      for (const title of testTitlesIn(file, read.text)) if (!known.some((id) => id.endsWith(title))) found = title;
+    }
+    return found === undefined ? undefined : behaviourOf({ id: found, name: found, outcome: 'failed' });
+  }
+
   /** Green: every test passes, or (test by test) every failing test is a known failure from before the session. */
   private isGreen(tests: TestRunResult): boolean {
     if (tests.status === 'passed') return true;
@@ -651,9 +723,11 @@ export class CycleLoop {
     attempt: number,
     hint: string | undefined,
     checkpoint: PhaseCheckpoint,
-  ): Promise<{ report: string } | { retry: string }> {
+    goalReached?: () => Promise<boolean>,
+  ): Promise<RoleTurnResult | { retry: string }> {
+    this.probed = undefined;
     try {
-      return { report: await this.turn(role, phase, n, attempt, hint) };
+      return await this.turn(role, phase, n, attempt, hint, goalReached);
     } catch (err) {
       if (err instanceof Cancelled) throw err;
       const error = toAgentError(err);
@@ -686,16 +760,32 @@ export class CycleLoop {
     }
   }
 
-  private async turn(role: Role, phase: Phase, cycle: number, attempt: number, hint: string | undefined): Promise<string> {
+  private async turn(
+    role: Role,
+    phase: Phase,
+    cycle: number,
+    attempt: number,
+    hint: string | undefined,
+    goalReached?: () => Promise<boolean>,
+  ): Promise<RoleTurnResult> {
     this.checkCancelled();
     this.o.emit({ type: 'phase_changed', cycle, phase, role, attempt, hint: hint?.split('\n')[0] });
     this.o.recorder.phaseStarted(role, attempt);
     await this.o.recorder.save();
     let shownBefore = this.shownTo.get(role);
     if (!shownBefore) this.shownTo.set(role, (shownBefore = new Map()));
+    const uncommitted = (await this.o.git.changedFiles()).filter((c) => c.change !== 'deleted').map((c) => c.path);
+    const isTest = (path: string) => isTestFile(path, this.o.kata);
+    const named = (this.lastRun?.tests ?? [])
+      .filter((t) => t.outcome === 'failed' && t.file && !this.suite.knownFailures.has(t.id))
+      .map((t) => t.file!);
     const context = await buildRoleContext({
       role,
       shownBefore,
+      isTestFile: isTest,
+      focusFiles: [...new Set([...uncommitted.filter(isTest), ...this.cycleTestFiles, ...named])],
+      sessionFiles: [...new Set([...uncommitted, ...this.sessionFiles])],
+      fileTokenBudget: await this.o.roles[role].contextTokens?.(),
       kataTitle: this.o.kata.title,
       kataDescription: this.o.kata.description,
       language: this.o.kata.language,
@@ -716,8 +806,9 @@ export class CycleLoop {
     });
     this.notices = [];
     try {
-      const result = await this.o.roles[role].runTurn({ role, cycle, attempt, context, signal: this.o.signal });
-      return result.report;
+      // Every round that may have written files is probed, so the last probe's run (if any) saw the tree as the turn
+      // left it: later rounds only read (list, read, run the tests). The phase judges that run.
+      return await this.o.roles[role].runTurn({ role, cycle, attempt, context, signal: this.o.signal, goalReached });
     } catch (err) {
       if (this.o.signal.aborted) throw new Cancelled();
       throw err;

@@ -33,3 +33,4 @@ export { gitStatusTool, gitDiffTool, gitCommitTool, type GitStatusData, type Git
 export { createHttpRequestTool, httpRequestParameters, type HttpRequestOptions, type HttpResponseData } from './httpRequest';
 export { previewToolCall, type ToolCallPreview } from './preview';
 export { unifiedDiff } from './unifiedDiff';
+export { compactFileContents } from './compactFileContents';
