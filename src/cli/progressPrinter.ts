@@ -70,6 +70,12 @@ function describeEvent(event: SupervisorEvent, verbose: boolean): string | undef
         .slice(0, 10)
         .map((t) => `    - ${t}`)
         .join('\n')}${event.tests.length > 10 ? '\n    - …' : ''}`;
+    case 'person_question':
+      return `    ${event.role} asked: ${event.question}\n      ${
+        event.outcome === 'answered'
+          ? `answer${event.answeredBy ? ` (${event.answeredBy})` : ''}: ${event.answer ?? ''}`
+          : `no answer (${event.outcome === 'declined' ? 'no one can answer here' : event.outcome}): the ${event.role} decides by itself`
+      }`;
     case 'commit_made':
       return `    commit ${event.sha.slice(0, 7)} ${event.message}`;
     case 'phase_finished':

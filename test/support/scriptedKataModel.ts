@@ -25,6 +25,8 @@ export interface FileEdit {
 
 /** What a role does in one turn: the files it writes and edits (in order, in one message), then its final report. */
 export interface TurnPlan {
+  /** A question for the person (ask_person), asked in the turn's first message, before any write. */
+  ask?: string;
   writes?: FileWrite[];
   edits?: FileEdit[];
   report: string;
@@ -90,13 +92,14 @@ export function scriptedKataModel(script: KataScript): { reply: (req: RecordedRe
       ...(plan.writes ?? []).map((w) => ({ name: 'write_file', arguments: { path: w.path, content: w.content } })),
       ...(plan.edits ?? []).map((e) => ({ name: 'edit_file', arguments: { path: e.path, edits: e.edits } })),
     ];
+    if (plan.ask) rounds.push([{ name: 'ask_person', arguments: { question: plan.ask } }]);
     if (changes.length) rounds.push(changes);
     if (plan.runTests) rounds.push([{ name: 'run_tests', arguments: {} }]);
     const round = rounds[step];
     if (round)
       return {
         // A model says what it does beside its calls: when the writes reach the goal, these are its last words.
-        ...(step === 0 && changes.length ? { text: plan.report } : {}),
+        ...(round === rounds.find((r) => r[0]?.name !== 'ask_person' && r[0]?.name !== 'run_tests') ? { text: plan.report } : {}),
         toolCalls: round.map((action) => ({ id: `call_${++callCounter}`, name: action.name, arguments: action.arguments })),
         usage: { prompt_tokens: 100, completion_tokens: 20 },
       };

@@ -2,7 +2,7 @@ import type { ErrorInfo } from '../errors/agentError';
 import type { ProjectProfile } from '../project/projectProfile';
 import type { ApprovalOutcome } from '../vocabulary';
 import type { TestCaseResult, TestRunScope, TestRunStatus } from '../testRunners/types';
-import type { CycleOutcome, Phase, PhaseOutcome, Role, SessionStatus } from './sessionVocabulary';
+import type { CycleOutcome, Phase, PhaseOutcome, QuestionOutcome, Role, SessionStatus } from './sessionVocabulary';
 import type { SessionSummary } from './supervisor/sessionSummary';
 
 export {
@@ -13,6 +13,9 @@ export {
   PHASE_OUTCOMES,
   ROLE_ERROR_CODES,
   SUCCESSFUL_PHASE_OUTCOMES,
+  QUESTION_OUTCOMES,
+  ROLE_TITLES,
+  type QuestionOutcome,
   type Role,
   type Phase,
   type SessionStatus,
@@ -118,6 +121,19 @@ export type SupervisorEvent =
    * blamed on a role, and not required to pass for green.
    */
   | { type: 'known_failures'; cycle: number; tests: string[] }
+  /**
+   * A role asked the person a question (`ask_person`) and the answer came, or did not: `declined` when no one can
+   * answer (`--yes`, no terminal), `timeout`, `cancelled`. Question and answer redacted.
+   */
+  | {
+      type: 'person_question';
+      cycle: number;
+      role: Role;
+      question: string;
+      outcome: QuestionOutcome;
+      answer?: string;
+      answeredBy?: string;
+    }
   | { type: 'commit_made'; cycle: number; sha: string; message: string }
   | { type: 'phase_finished'; cycle: number; role: Role; outcome: PhaseOutcome; attempts: number; durationMs: number }
   | { type: 'cycle_finished'; cycle: number; outcome: CycleOutcome; commit?: string; tests: TestCounts }

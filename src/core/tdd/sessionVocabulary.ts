@@ -55,3 +55,14 @@ export const SUCCESSFUL_PHASE_OUTCOMES: ReadonlySet<PhaseOutcome> = new Set([
   'no_change',
   'kata_complete',
 ]);
+
+/** A role as a person names it, in messages. */
+export const ROLE_TITLES: Readonly<Record<Role, string>> = { tester: 'Tester', implementer: 'Implementer', refactorer: 'Refactorer' };
+
+/**
+ * What came of a role's question to the person: `answered`, `declined` (no one can answer: `--yes`, no terminal),
+ * `timeout`, `cancelled` (the session stopped).
+ */
+export const QUESTION_OUTCOMES = ['answered', 'declined', 'timeout', 'cancelled'] as const;
+/** One of {@link QUESTION_OUTCOMES}. */
+export type QuestionOutcome = (typeof QUESTION_OUTCOMES)[number];

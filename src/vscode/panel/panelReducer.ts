@@ -31,6 +31,14 @@ import { isSessionId } from '../../shared/panelProtocol';
 import { approvalPreview } from './approvalPreview';
 import { errorAction, vscodeErrorMessage } from './errorActions';
 
+/** Why a role's question got no answer, in a person's words. */
+const QUESTION_OUTCOME_WORDS = {
+  answered: 'answered',
+  declined: 'no one could answer',
+  timeout: 'no answer in time',
+  cancelled: 'the question was withdrawn',
+} as const;
+
 /** Most recent tool calls kept in the action history. */
 export const MAX_ACTIONS = 200;
 /** Most recent QA/CoT answers kept. */
@@ -319,6 +327,24 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
           MAX_SUMMARY_CHARS,
         ),
         ok: true,
+        approval: 'auto',
+        durationMs: 0,
+        cycle: event.cycle > 0 ? event.cycle : undefined,
+        at,
+      });
+    case 'person_question':
+      return addAction(state, {
+        id: `question-${event.cycle}-${state.revision}`,
+        role: event.role,
+        tool: 'ask_person',
+        params: { question: event.question },
+        resultSummary: clip(
+          event.outcome === 'answered'
+            ? `Answered${event.answeredBy ? ` (${event.answeredBy})` : ''}: ${event.answer ?? ''}`
+            : `No answer (${QUESTION_OUTCOME_WORDS[event.outcome]}); the ${event.role} decided by itself`,
+          MAX_SUMMARY_CHARS,
+        ),
+        ok: event.outcome === 'answered',
         approval: 'auto',
         durationMs: 0,
         cycle: event.cycle > 0 ? event.cycle : undefined,

@@ -14,10 +14,11 @@ import {
   treeDigest,
   type ProjectFixture,
 } from '../../support/projectFixtures';
-import { scriptedKataModel, type CyclePlan } from '../../support/scriptedKataModel';
+import { FIXTURE_PLANS } from '../../support/fixturePlans';
+import type { RecordedRequest } from '../../support/openaiServer';
+import { scriptedKataModel } from '../../support/scriptedKataModel';
 import { createScriptedLlmClient } from '../../support/scriptedLlmClient';
 
-const TASK = 'Add a clamp helper that keeps a value within a range';
 
 /** A digest of the person's working tree, every file outside `.git` (ignored ones, node_modules and .venv included). */
 async function checkoutDigest(dir: string): Promise<string> {
@@ -34,90 +35,63 @@ async function checkoutDigest(dir: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Per fixture: the new test file and source file a competent model writes in two cycles, and what the profile must say. */
-const PLANS: Record<
+/** Per fixture: what the profile must say, and how a person runs the project's own tests in a checkout. */
+const PROJECTS: Record<
   ProjectFixture,
   {
-    testPath: string;
-    sourcePath: string;
-    tests: [string, string];
-    sources: [string, string];
     profile: { language: string; testRunner: string; testFilePattern: RegExp };
     /** The project's own test command, as a person runs it in a checkout of a commit (with their installed dependencies). */
     ownTest: (checkout: string, person: string) => { command: string; env?: NodeJS.ProcessEnv };
+    /** Text of files that are not the project's code (docs, CI, manifests): never in a role's request. */
+    notCode: string[];
   }
 > = {
   'ts-vitest-pnpm': {
-    testPath: 'src/clamp.test.ts',
-    sourcePath: 'src/clamp.ts',
-    tests: [
-      `import { describe, expect, it } from 'vitest';\nimport { clamp } from './clamp.js';\n\ndescribe('clamp', () => {\n  it('keeps a value inside the range', () => {\n    expect(clamp(5, 0, 10)).toBe(5);\n  });\n});\n`,
-      `import { describe, expect, it } from 'vitest';\nimport { clamp } from './clamp.js';\n\ndescribe('clamp', () => {\n  it('keeps a value inside the range', () => {\n    expect(clamp(5, 0, 10)).toBe(5);\n  });\n\n  it('raises a value below the range to its lower bound', () => {\n    expect(clamp(-3, 0, 10)).toBe(0);\n  });\n});\n`,
-    ],
-    sources: [
-      `/** A value kept within [min, max]. */\nexport function clamp(value: number, min: number, max: number): number {\n  void min;\n  void max;\n  return value;\n}\n`,
-      `/** A value kept within [min, max]. */\nexport function clamp(value: number, min: number, max: number): number {\n  return Math.min(Math.max(value, min), max);\n}\n`,
-    ],
     profile: { language: 'typescript', testRunner: 'vitest', testFilePattern: /src\/\*\*\/\*\.test\.ts/ },
     ownTest: () => ({ command: 'npx vitest run' }),
+    notCode: ['README.md', 'package.json', 'pnpm-lock.yaml'],
   },
   'js-jest': {
-    testPath: '__tests__/clamp.test.js',
-    sourcePath: 'src/clamp.js',
-    tests: [
-      `'use strict';\n\nconst { clamp } = require('../src/clamp');\n\ndescribe('clamp', () => {\n  test('keeps a value inside the range', () => {\n    expect(clamp(5, 0, 10)).toBe(5);\n  });\n});\n`,
-      `'use strict';\n\nconst { clamp } = require('../src/clamp');\n\ndescribe('clamp', () => {\n  test('keeps a value inside the range', () => {\n    expect(clamp(5, 0, 10)).toBe(5);\n  });\n\n  test('raises a value below the range to its lower bound', () => {\n    expect(clamp(-3, 0, 10)).toBe(0);\n  });\n});\n`,
-    ],
-    sources: [
-      `'use strict';\n\n/** A value kept within [min, max]. */\nfunction clamp(value) {\n  return value;\n}\n\nmodule.exports = { clamp };\n`,
-      `'use strict';\n\n/** A value kept within [min, max]. */\nfunction clamp(value, min, max) {\n  return Math.min(Math.max(value, min), max);\n}\n\nmodule.exports = { clamp };\n`,
-    ],
     profile: { language: 'javascript', testRunner: 'jest', testFilePattern: /__tests__/ },
     ownTest: () => ({ command: 'npx jest' }),
+    notCode: ['README.md', 'package.json', 'package-lock.json'],
   },
   'py-src-pytest': {
-    testPath: 'tests/test_clamp.py',
-    sourcePath: 'src/verbump/clamp.py',
-    tests: [
-      `from verbump.clamp import clamp\n\n\ndef test_keeps_a_value_inside_the_range():\n    assert clamp(5, 0, 10) == 5\n`,
-      `from verbump.clamp import clamp\n\n\ndef test_keeps_a_value_inside_the_range():\n    assert clamp(5, 0, 10) == 5\n\n\ndef test_raises_a_value_below_the_range_to_its_lower_bound():\n    assert clamp(-3, 0, 10) == 0\n`,
-    ],
-    sources: [
-      `"""A value kept within a range."""\n\n\ndef clamp(value, low, high):\n    return value\n`,
-      `"""A value kept within a range."""\n\n\ndef clamp(value, low, high):\n    return min(max(value, low), high)\n`,
-    ],
     profile: { language: 'python', testRunner: 'pytest', testFilePattern: /tests\/\*\*/ },
     ownTest: (checkout, person) => ({ command: `${join(person, '.venv', 'bin', 'python')} -m pytest -q -p no:cacheprovider` }),
+    notCode: ['README.md', 'pyproject.toml'],
   },
 };
 
+/** The user message of a chat request (the role's context). */
+const contextOf = (request: RecordedRequest): string =>
+  String((request.body as { messages: Array<{ role: string; content: unknown }> }).messages.find((m) => m.role === 'user')?.content ?? '');
+
 /**
- * Issue 23's "Done when": on each fixture project (real dependencies from the registry, installed as its README
- * says), a scripted two-cycle session given only the task sentence completes: the profile is right, the baseline
- * runs the real suite in the sandbox, each commit passes the project's own test command, no lockfile or scaffold is
- * added, and the person's checkout is byte-identical.
+ * Issue 23's and 24's "Done when": on each fixture project (real dependencies from the registry, installed as its
+ * README says), a scripted two-cycle session given only the task sentence completes, the roles editing existing files
+ * with edit_file: the profile is right, the baseline runs the real suite in the sandbox, each commit passes the
+ * project's own test command, no lockfile or scaffold is added, and the person's checkout is byte-identical. Each turn
+ * ends when its goal is reached (one request each), and the Implementer's first request has the Tester's new test and
+ * the whole source file it imports, with no docs, CI or manifest ahead of them.
  */
 describe('TDD in the person’s own project: a task in plain words on real library shapes (real installs, real runners, bubblewrap)', function () {
   this.timeout(600_000);
 
-  for (const fixture of Object.keys(PLANS) as ProjectFixture[]) {
-    it(`${fixture}: two green cycles from the task sentence alone`, async () => {
-      const plan = PLANS[fixture];
+  for (const fixture of Object.keys(PROJECTS) as ProjectFixture[]) {
+    it(`${fixture}: two green cycles from the task sentence alone, the right files in each request`, async () => {
+      const plan = { ...PROJECTS[fixture], ...FIXTURE_PLANS[fixture] };
       const person = await fixtureRepository(fixture);
       const scratch = await mkdtemp(join(tmpdir(), `tdd-own-${fixture}-`));
       try {
         await installFixture(person, fixture);
         const before = { tree: await checkoutDigest(person), head: (await simpleGit(person).revparse(['HEAD'])).trim() };
-        const cycles: CyclePlan[] = [0, 1].map((i) => ({
-          tester: { writes: [{ path: plan.testPath, content: plan.tests[i as 0 | 1] }], report: 'one new behaviour' },
-          implementer: { writes: [{ path: plan.sourcePath, content: plan.sources[i as 0 | 1] }], report: 'make it pass' },
-        }));
         const llm = createScriptedLlmClient();
-        llm.setFallback(scriptedKataModel({ cycles }).reply);
+        llm.setFallback(scriptedKataModel({ cycles: plan.cycles }).reply);
         const events: SupervisorEvent[] = [];
         const summary = await runKataSession({
           workspace: person,
-          task: TASK,
+          task: plan.task,
           llm,
           model: 'test-model',
           provider: 'openai',
@@ -155,10 +129,30 @@ describe('TDD in the person’s own project: a task in plain words on real libra
         const changed = (await git.raw(['diff', '--name-only', `${before.head}..${summary.branch}`])).split('\n').filter(Boolean);
         assert.deepEqual(changed.sort(), [plan.sourcePath, plan.testPath].sort());
         const subjects = (await git.raw(['log', '--format=%s', `${before.head}..${summary.branch}`])).split('\n').filter(Boolean);
+        assert.equal(subjects.length, 2, subjects.join(' | '));
         assert.ok(
-          subjects.some((s) => /raises a value below the range to its lower bound/i.test(s)),
-          subjects.join(' | '),
+          subjects.every((s) => s.startsWith('feat: ') && !/new behaviour/.test(s)),
+          `each commit names its test: ${subjects.join(' | ')}`,
         );
+
+        // One request per turn: each write reached its goal (red, then green); the refactorer and the last Tester answer.
+        const requests = llm.chatRequests();
+        assert.equal(requests.length, 7, 'tester, implementer, refactorer per cycle, then KATA_COMPLETE');
+        // The Implementer's first request: the Tester's new test and the whole source file it imports, nothing else ahead.
+        const implementer = contextOf(requests.find((r) => /agent: implementer\//.test(JSON.stringify(r.body)))!);
+        const newTest = plan.cycles[0]!.tester.edits![0]!.edits.at(-1)!.replace;
+        const source = await readFile(join(person, plan.sourcePath), 'utf8');
+        assert.ok(implementer.includes(newTest.trim()), `the new test is in the Implementer's context:\n${implementer}`);
+        assert.ok(implementer.includes(`## ${plan.sourcePath}\n\`\`\`\n${source}\n\`\`\``), 'the imported module, whole');
+        const firstFile = Math.min(implementer.indexOf(`## ${plan.testPath}`), implementer.indexOf(`## ${plan.sourcePath}`));
+        for (const path of plan.notCode) {
+          const at = implementer.indexOf(path);
+          assert.ok(at === -1 || at > firstFile, `${path} is not ahead of the code`);
+        }
+        for (const request of requests) {
+          const context = contextOf(request);
+          assert.ok(!context.includes('## README.md'), 'no README in full');
+        }
 
         assert.equal(
           await checkoutDigest(person),

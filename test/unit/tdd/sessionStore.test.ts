@@ -19,6 +19,7 @@ function sampleState(workspace: string): SessionState {
   cycle.tests = { passed: 0, failed: 1, total: 1 };
   return {
     version: 2,
+    questions: [],
     id: 'fizzbuzz-20260101-000000',
     status: 'running',
     kata: {

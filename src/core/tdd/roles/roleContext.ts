@@ -35,6 +35,8 @@ export interface RoleContextInput {
   lastError?: string;
   /** What the supervisor did since the role's last turn outside the role rules (e.g. protected files it put back). */
   notices?: readonly string[];
+  /** The roles' questions to the person so far, each with its answer (or that no one answered). */
+  answers?: readonly string[];
   /** Which files are tests (default: by the kata's test folder and the usual naming conventions). */
   isTestFile?: (path: string) => boolean;
   /** The test files being written (changed since the last commit) and those the last run named: shown first. */
@@ -60,7 +62,8 @@ const TEST_OUTPUT_CHARS = 4000;
 /**
  * Builds the one user message a role gets for a turn, ordered from the most stable part to the most volatile one so
  * that a provider's prefix caching can serve most of each request: the kata or task, the session facts that never
- * change (language, folders, test command, and the cycle and attempt limits), the files chosen by relevance within a
+ * change (language, folders, test command, and the cycle and attempt limits), the roles' questions to the person
+ * with the answers, the files chosen by relevance within a
  * token budget (see `selectContextFiles`: the test files being written or named by the last run, the files the session
  * changed, the code they import; the least recently changed first, those changed since the role's previous turn
  * last, the test files among them first), the repository map (every other code file with its exported symbols, then
@@ -86,6 +89,7 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
       `- at most ${input.maxCycles} cycles, ${input.maxAttempts} attempts per turn`,
     ].join('\n'),
   );
+  if (input.answers?.length) sections.push(`# Questions to the person\n${input.answers.join('\n\n')}`);
 
   const isTestFile = input.isTestFile ?? ((path: string) => isTestFileByRules(path, input));
   const chosen = await selectContextFiles({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { KATA_LANGUAGES } from '../kata/languageDefaults';
-import { CYCLE_OUTCOMES, PHASES, PHASE_OUTCOMES, ROLE_ERROR_CODES, ROLES, SESSION_STATUSES } from '../events';
+import { CYCLE_OUTCOMES, PHASES, PHASE_OUTCOMES, QUESTION_OUTCOMES, ROLE_ERROR_CODES, ROLES, SESSION_STATUSES } from '../events';
 
 const count = z.number().int().min(0);
 const isoTime = z.string().min(1);
@@ -105,6 +105,19 @@ export const SessionGitSchema = z.object({
   fromWorkingTree: z.boolean(),
 });
 
+/** A role's question to the person and what came of it (`ask_person`). */
+export const QuestionRecordSchema = z.object({
+  cycle: z.number().int().min(0),
+  role: z.enum(ROLES),
+  question: z.string(),
+  outcome: z.enum(QUESTION_OUTCOMES),
+  answer: z.string().optional(),
+  answeredBy: z.string().optional(),
+  at: isoTime,
+});
+/** One asked question. */
+export type QuestionRecord = z.infer<typeof QuestionRecordSchema>;
+
 /** Everything persisted in `<common git dir>/tdd-agent/sessions/<id>.json`. */
 export const SessionStateSchema = z.object({
   version: z.literal(2),
@@ -129,6 +142,8 @@ export const SessionStateSchema = z.object({
   updatedAt: isoTime,
   finishedAt: isoTime.optional(),
   cycles: z.array(CycleStateSchema),
+  /** The roles' questions to the person and the answers, in order (none in records from before they could ask). */
+  questions: z.array(QuestionRecordSchema).default([]),
   metrics: SessionMetricsSchema,
   error: z.object({ error_code: z.string(), message: z.string() }).optional(),
 });

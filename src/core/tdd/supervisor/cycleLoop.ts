@@ -7,6 +7,7 @@ import { truncateHeadTail } from '../../testRunners/truncateOutput';
 import type { TestRunner, TestRunResult, TestSubset } from '../../testRunners/types';
 import type { CycleOutcome, Phase, PhaseOutcome, Role, SessionStatus, SupervisorEvent, TestCounts } from '../events';
 import { TEST_RUN_OUTPUT_CHARS } from '../events';
+import { ROLE_TITLES } from '../sessionVocabulary';
 import { testTitlesIn } from '../../testRunners/testTitles';
 import { buildRoleContext } from '../roles/roleContext';
 import { readTextFile } from '../context/workspaceSnapshot';
@@ -15,6 +16,7 @@ import { checkRoleBoundary, describeViolations, isTestFile, type BoundaryViolati
 import type { ChangedFile } from '../git/changedFiles';
 import { PhaseCheckpoint, type CheckpointGit } from './phaseCheckpoint';
 import { unapprovedProtectedChanges, type ProtectedChange } from './protectedChanges';
+import type { PersonQuestions } from './personQuestions';
 import { runQualityGates, type GateFailure } from './qualityGates';
 import type { SessionRecorder, TurnOutcome } from './sessionRecorder';
 import { behaviourOf, failingTests, judgeRed, stillFailing, suiteStateOf, testNames, type SuiteState } from './testJudgement';
@@ -70,6 +72,8 @@ export interface CycleLoopOptions {
    * Without it, no change of a protected path is kept.
    */
   approvedProtectedChange?: (path: string) => Promise<boolean>;
+  /** The roles' questions to the person: told whose turn runs, and their answers shown to every later turn. */
+  questions?: PersonQuestions;
 }
 
 /** How the cycles ended, with the last test counts and, when it did not end well, why. */
@@ -101,8 +105,6 @@ const RETRIED_TURN_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'TOOL_FAILED',
   'UNKNOWN',
 ]);
-/** A role as a person names it, in messages. */
-const ROLE_TITLE: Record<Role, string> = { tester: 'Tester', implementer: 'Implementer', refactorer: 'Refactorer' };
 /** Tests a `test_run_finished` event carries one by one (the panel and the Testing view list them). */
 const TEST_CASES_SHOWN = 2_000;
 /** Protected paths a `protected_paths_reverted` event and a role's notice name (the rest are counted). */
@@ -732,7 +734,7 @@ export class CycleLoop {
       if (err instanceof Cancelled) throw err;
       const error = toAgentError(err);
       if (!RETRIED_TURN_ERRORS.has(error.error_code)) throw error;
-      const who = ROLE_TITLE[role];
+      const who = ROLE_TITLES[role];
       if (attempt >= MAX_ATTEMPTS[role]) {
         throw new AgentError(
           error.error_code,
@@ -802,9 +804,11 @@ export class CycleLoop {
       lastTestRun: this.lastRun,
       lastError: hint,
       notices: this.notices.length ? this.notices : undefined,
+      answers: this.o.questions?.answers(),
       signal: this.o.signal,
     });
     this.notices = [];
+    this.o.questions?.startTurn(role, cycle);
     try {
       // Every round that may have written files is probed, so the last probe's run (if any) saw the tree as the turn
       // left it: later rounds only read (list, read, run the tests). The phase judges that run.

@@ -11,7 +11,7 @@ import { redactSecrets } from '../../security/redact';
 import { DEFAULT_TEST_TIMEOUT_MS, detectTestRunner } from '../../testRunners';
 import type { TestRunner } from '../../testRunners/types';
 import { ApprovalPolicy, type ApprovalPolicyConfig } from '../../tools/approvalPolicy';
-import { createWorkspaceTools } from '../../tools/builtin';
+import { createAskPersonTool, createWorkspaceTools } from '../../tools/builtin';
 import { ToolExecutor } from '../../tools/executor';
 import { ToolRegistry } from '../../tools/registry';
 import { ROLES, type SupervisorEvent } from '../events';
@@ -29,6 +29,7 @@ import { type Kata, type KataLanguage, type TaskSpec } from '../kata';
 import { createAgentRoleRunners } from '../roles/agentRoleRunner';
 import type { RoleRunners } from '../roles/roleRunner';
 import { CycleLoop, type LoopGit } from './cycleLoop';
+import { PersonQuestions } from './personQuestions';
 import { ApprovedProtectedWrites } from './protectedChanges';
 import { connectSessionMcpServers } from './sessionMcpServers';
 import type { SessionSummary } from './sessionSummary';
@@ -338,7 +339,16 @@ async function runInWorktree(
       emit(event);
     };
 
-    const registry = new ToolRegistry().register(...createWorkspaceTools({ testRunner, testTimeoutMs }));
+    const questions = new PersonQuestions({
+      control: options.control,
+      timeoutMs: options.approvalTimeoutMs,
+      recorder,
+      emit: record,
+    });
+    const registry = new ToolRegistry().register(
+      ...createWorkspaceTools({ testRunner, testTimeoutMs }),
+      createAskPersonTool(questions.ask),
+    );
     if (options.mcpServers && options.mcpServers.length > 0) {
       const mcp = await connectSessionMcpServers(registry, options.mcpServers, dir, signal);
       mcpHub = mcp.hub;
@@ -404,6 +414,7 @@ async function runInWorktree(
       signal,
       emit: record,
       approvedProtectedChange: (path) => approvedWrites.matches(path),
+      questions,
     }).run();
     recorder.finish(result.status, result.error?.toJSON());
   } catch (err) {

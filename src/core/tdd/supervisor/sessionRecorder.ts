@@ -12,7 +12,14 @@ import {
 } from '../events';
 import type { SessionGitInfo } from '../git';
 import type { Kata } from '../kata';
-import { emptySessionMetrics, newCycleState, type CycleState, type RoleResult, type SessionState } from '../session/sessionState';
+import {
+  emptySessionMetrics,
+  newCycleState,
+  type CycleState,
+  type QuestionRecord,
+  type RoleResult,
+  type SessionState,
+} from '../session/sessionState';
 import type { SessionStore } from '../session/sessionStore';
 import type { SessionSummary } from './sessionSummary';
 
@@ -102,10 +109,16 @@ export class SessionRecorder {
         startedAt: now,
         updatedAt: now,
         cycles: [],
+        questions: [],
         metrics: emptySessionMetrics(),
       },
       store,
     );
+  }
+
+  /** A role's question to the person and what came of it; saved with the next save. */
+  question(record: Omit<QuestionRecord, 'at'>): void {
+    this.state.questions.push({ ...record, at: new Date().toISOString() });
   }
 
   /**

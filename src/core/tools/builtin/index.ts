@@ -34,3 +34,4 @@ export { createHttpRequestTool, httpRequestParameters, type HttpRequestOptions, 
 export { previewToolCall, type ToolCallPreview } from './preview';
 export { unifiedDiff } from './unifiedDiff';
 export { compactFileContents } from './compactFileContents';
+export { createAskPersonTool, askPersonParameters, type AskPerson } from './askPerson';
