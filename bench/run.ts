@@ -4,8 +4,9 @@
  * `<!-- bench:agent-core:start -->` / `<!-- bench:agent-core:end -->` markers; everything else is kept).
  *
  * Then runs, each writing its own section: bench/promptTokens.ts (prompt tokens per green commit, cacheable prefix),
- * bench/supervisorOverhead.ts (supervisor work per phase beyond its test runs) and bench/agentVsSdk.ts (one answer and a
- * five-call tool loop against bare SDK calls).
+ * bench/supervisorOverhead.ts (supervisor work per phase beyond its test runs), bench/agentVsSdk.ts (one answer and a
+ * five-call tool loop against bare SDK calls) and bench/projectPrompts.ts (prompt tokens and requests per green cycle
+ * of sessions on the project fixtures, and the output an edit costs).
  *
  * Numbers are measured, not asserted: each is compared with its target in the table.
  */
@@ -26,6 +27,7 @@ import { percentile } from '../src/core/metrics/percentile';
 import type { AgentToolbox } from '../src/core/tools/types';
 import { startOpenAIServer } from '../test/support/openaiServer';
 import { agentVsSdkBench } from './agentVsSdk';
+import { projectPromptsBench } from './projectPrompts';
 import { promptTokensBench } from './promptTokens';
 import { supervisorOverheadBench } from './supervisorOverhead';
 
@@ -68,6 +70,8 @@ async function main(): Promise<void> {
   await promptTokensBench();
   await supervisorOverheadBench();
   await agentVsSdkBench();
+  // Issue 24's figures on the project fixtures (installs each once per machine and lockfile).
+  await projectPromptsBench();
 }
 
 /** Agent construction: p95 over 5,000 QAAgent constructions after warm-up. */

@@ -7,7 +7,7 @@ export const JSON_ONLY_INSTRUCTION =
 
 /** The fixed last paragraph of the system message of an agent that ends with a free-text report. */
 export const REPORT_INSTRUCTION =
-  'When the task is done, end your turn with a short plain-text report of what you did, without calling a tool.';
+  'When done, end your turn with a short plain-text report (no tool call).';
 
 /** The fixed closing sentence of the user message, per kind of reply. */
 export const CLOSING_SENTENCE = {

@@ -76,9 +76,12 @@ const TEST_OUTPUT_CHARS = 4000;
 export async function buildRoleContext(input: RoleContextInput): Promise<string> {
   const sections: string[] = [];
 
-  // A description that opens with the kata's own title heading is not given a second one.
+  // A description that opens with the kata's own title heading is not given a second one. The Refactorer improves
+  // code the tests already pin down: the task's title is enough for it (the behaviours are in the tests it reads).
   const description = input.kataDescription.trim();
-  sections.push(description.startsWith(`# ${input.kataTitle}\n`) ? description : `# Kata: ${input.kataTitle}\n\n${description}`);
+  if (input.role === 'refactorer') sections.push(`# Kata: ${input.kataTitle}`);
+  else
+    sections.push(description.startsWith(`# ${input.kataTitle}\n`) ? description : `# Kata: ${input.kataTitle}\n\n${description}`);
   sections.push(
     [
       '# Session',
@@ -127,8 +130,9 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
 
   sections.push(
     `# Recent commits\n${
-      input.recentCommits.length
+      input.recentCommits.some((c) => !isSetupCommit(c))
         ? input.recentCommits
+            .filter((c) => !isSetupCommit(c))
             .slice(0, 5)
             .map((c) => `- ${withoutHash(c)}`)
             .join('\n')
@@ -160,4 +164,9 @@ function relativePaths(text: string, root: string): string {
 /** A commit line without its leading abbreviated hash (the roles have no use for it; it costs tokens). */
 function withoutHash(line: string): string {
   return line.replace(/^[0-9a-f]{7,40} /, '');
+}
+
+/** The commits the session makes before any role works (an empty first commit, a kata's scaffold): nothing to read. */
+function isSetupCommit(line: string): boolean {
+  return /^(?:[0-9a-f]{7,40} )?chore: (?:initial empty commit \(tdd-agent\)|scaffold a \w+ project for )/.test(line);
 }

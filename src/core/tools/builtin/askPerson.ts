@@ -7,7 +7,7 @@ const MAX_QUESTION_CHARS = 1_000;
 
 /** Parameters of `ask_person`. */
 export const askPersonParameters = z.object({
-  question: z.string().trim().min(1).max(MAX_QUESTION_CHARS).describe('One short, specific question.'),
+  question: z.string().trim().min(1).max(MAX_QUESTION_CHARS),
 });
 
 /** Where a question goes: the control protocol's `ask` (the panel's question card, the terminal's prompt). */
@@ -28,7 +28,7 @@ const NO_ANSWER: Record<Exclude<QuestionAnswer['outcome'], 'answered'>, string> 
 export function createAskPersonTool(ask: AskPerson) {
   return defineTool({
     name: 'ask_person',
-    description: 'Ask the person a question when the task is ambiguous; returns the answer.',
+    description: 'Ask the person one question; returns the answer.',
     category: 'custom',
     dangerLevel: 'SAFE',
     usesWorkspace: false,

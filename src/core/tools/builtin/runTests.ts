@@ -54,7 +54,7 @@ function relativeToWorkspace(text: string, root: string): string {
 export function createRunTestsTool(options: RunTestsOptions = {}) {
   return defineTool({
     name: 'run_tests',
-    description: 'Run the test suite; returns the counts and the output.',
+    description: 'Run the tests; returns counts and output.',
     category: 'test',
     dangerLevel: 'MEDIUM',
     parameters: runTestsParameters,

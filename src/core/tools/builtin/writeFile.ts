@@ -54,7 +54,7 @@ export function diffStats(diff: string): { added: number; removed: number } {
  */
 export const writeFileTool = defineTool({
   name: 'write_file',
-  description: 'Create or overwrite a file with its complete content (missing folders are created).',
+  description: 'Create or overwrite a whole file (folders are created).',
   category: 'file',
   dangerLevel: 'MEDIUM',
   parameters: writeFileParameters,
