@@ -60,7 +60,8 @@ async function measure(fixture: ProjectFixture, temp: string): Promise<Figures> 
     approvalPolicy: { autoApproveUpTo: 'MEDIUM' },
     testTimeoutMs: 120_000,
   });
-  if (summary.status !== 'completed') throw new Error(`${fixture}: the session did not complete: ${JSON.stringify(summary.error)}`);
+  if (summary.status !== 'completed')
+    throw new Error(`${fixture}: the session did not complete: ${JSON.stringify(summary.error)}`);
   const greenCycles = summary.cycles.filter((c) => c.outcome === 'green').length;
   const sizes = llm.chatRequests().map((r) => encode(requestText(r.body)).length);
   const tokens = sizes.reduce((a, b) => a + b, 0);
@@ -98,7 +99,7 @@ async function editCost(temp: string): Promise<{ fileTokens: number; editTokens:
   const editArgs = JSON.stringify({ path: 'big.test.ts', search: anchor, replace: `${anchor}${addition}` });
   const result = await executor.executeCall({ id: 'edit', name: 'edit_file', arguments: editArgs });
   const after = await readFile(join(dir, 'big.test.ts'), 'utf8');
-  if (!result.ok || !after.includes("reads 1.5 kB as 1500 bytes")) throw new Error(`the edit did not apply: ${result.content}`);
+  if (!result.ok || !after.includes('reads 1.5 kB as 1500 bytes')) throw new Error(`the edit did not apply: ${result.content}`);
   return {
     fileTokens: encode(file).length,
     editTokens: encode(`edit_file ${editArgs}`).length,

@@ -192,7 +192,7 @@ export function renderSection(figures: PromptTokenFigures[]): string {
     'out of the recent commits. With one request per turn, the cacheable prefix compares one turn’s request with the previous',
     'turn’s of the same role, whose files changed in between, where it used to compare mostly the requests within a turn: it',
     'went from about 88 % to about 82 %, while the tokens sent went down by more than a third. The kata fixtures are small, so what',
-    "changes each turn (the test and source files, the test output) is a large share of each",
+    'changes each turn (the test and source files, the test output) is a large share of each',
     'request; with a bigger project the unchanged files form most of the prefix. Run-time test output reaches the model with the',
     "workspace path written '.', Node.js runtime stack frames counted, and node:test timings and pytest's platform header left",
     'out. The baseline was measured with this script at commit fe3c01f (the context as one JSON-escaped line), for FizzBuzz only;',

@@ -128,13 +128,10 @@ export const FIXTURE_PLANS: Record<ProjectFixture, FixturePlan> = {
         },
         implementer: {
           edits: [
-            edit(
-              JS_SOURCE,
-              [
-                'module.exports = { expand };',
-                "/** The names a value refers to. */\nfunction listReferences(value) {\n  return [value.slice(1)];\n}\n\nmodule.exports = { expand, listReferences };",
-              ],
-            ),
+            edit(JS_SOURCE, [
+              'module.exports = { expand };',
+              '/** The names a value refers to. */\nfunction listReferences(value) {\n  return [value.slice(1)];\n}\n\nmodule.exports = { expand, listReferences };',
+            ]),
           ],
           report: 'strip the dollar sign',
         },
@@ -172,7 +169,10 @@ export const FIXTURE_PLANS: Record<ProjectFixture, FixturePlan> = {
             edit(
               PY_TEST,
               [PY_IMPORT, `${PY_IMPORT}\nfrom verbump.bump import is_prerelease`],
-              [PY_TEST_END, `${PY_TEST_END}\n\ndef test_a_release_candidate_is_a_prerelease():\n    assert is_prerelease("1.0.0rc1")\n`],
+              [
+                PY_TEST_END,
+                `${PY_TEST_END}\n\ndef test_a_release_candidate_is_a_prerelease():\n    assert is_prerelease("1.0.0rc1")\n`,
+              ],
             ),
           ],
           report: 'a release candidate is a pre-release',
@@ -198,7 +198,12 @@ export const FIXTURE_PLANS: Record<ProjectFixture, FixturePlan> = {
           report: 'a final release is not a pre-release',
         },
         implementer: {
-          edits: [edit(PY_SOURCE, ['    """Whether a version is a pre-release."""\n    return True', '    """Whether a version is a pre-release."""\n    return _parse(version).is_prerelease'])],
+          edits: [
+            edit(PY_SOURCE, [
+              '    """Whether a version is a pre-release."""\n    return True',
+              '    """Whether a version is a pre-release."""\n    return _parse(version).is_prerelease',
+            ]),
+          ],
           report: 'ask packaging',
         },
       },

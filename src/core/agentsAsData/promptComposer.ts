@@ -6,8 +6,7 @@ export const JSON_ONLY_INSTRUCTION =
   'Reply with exactly one JSON object that matches the response schema. Write nothing before or after it: no explanation, no Markdown code fence.';
 
 /** The fixed last paragraph of the system message of an agent that ends with a free-text report. */
-export const REPORT_INSTRUCTION =
-  'When done, end your turn with a short plain-text report (no tool call).';
+export const REPORT_INSTRUCTION = 'When done, end your turn with a short plain-text report (no tool call).';
 
 /** The fixed closing sentence of the user message, per kind of reply. */
 export const CLOSING_SENTENCE = {

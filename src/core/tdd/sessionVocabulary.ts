@@ -57,7 +57,11 @@ export const SUCCESSFUL_PHASE_OUTCOMES: ReadonlySet<PhaseOutcome> = new Set([
 ]);
 
 /** A role as a person names it, in messages. */
-export const ROLE_TITLES: Readonly<Record<Role, string>> = { tester: 'Tester', implementer: 'Implementer', refactorer: 'Refactorer' };
+export const ROLE_TITLES: Readonly<Record<Role, string>> = {
+  tester: 'Tester',
+  implementer: 'Implementer',
+  refactorer: 'Refactorer',
+};
 
 /**
  * What came of a role's question to the person: `answered`, `declined` (no one can answer: `--yes`, no terminal),

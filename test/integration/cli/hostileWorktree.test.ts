@@ -199,7 +199,7 @@ test('floods the machine', () => {
     assert.equal(summary.cycles[0].outcome, 'failed', `the Implementer never got green: every run hit the limit\n${run.stderr}`);
     const requests = JSON.stringify(server.chatRequests());
     assert.match(requests, /the run hit the sandbox's process limit \(1024 processes and threads\)/, 'the role read why');
-    assert.match(requests, /src\/huge\.bin \(943718400 bytes, too large to show/, 'the huge file is named, not read');
+    assert.match(requests, /src\/huge\.bin \(943718400 bytes\)/, 'the huge file is named, not read');
     assert.equal(processCount('sleep 2.5154'), 0, 'nothing it started outlived the run');
   });
 

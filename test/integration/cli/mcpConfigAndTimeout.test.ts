@@ -13,7 +13,8 @@ import { cli, isolatedEnv, kataArgs } from './cliHarness';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const FILESYSTEM = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
-const WORKSPACE_TOOLS = ['list_files', 'read_file', 'write_file', 'edit_file', 'run_tests'];
+/** The tools the shipped role configs list: the five workspace tools and ask_person. */
+const WORKSPACE_TOOLS = ['list_files', 'read_file', 'write_file', 'edit_file', 'run_tests', 'ask_person'];
 
 const offered = (req: RecordedRequest): string[] =>
   ((req.body?.tools ?? []) as Array<{ function: { name: string } }>).map((t) => t.function.name);

@@ -19,7 +19,6 @@ import type { RecordedRequest } from '../../support/openaiServer';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
 import { createScriptedLlmClient } from '../../support/scriptedLlmClient';
 
-
 /** A digest of the person's working tree, every file outside `.git` (ignored ones, node_modules and .venv included). */
 async function checkoutDigest(dir: string): Promise<string> {
   const hash = createHash('sha256');
@@ -65,7 +64,10 @@ const PROJECTS: Record<
 
 /** The user message of a chat request (the role's context). */
 const contextOf = (request: RecordedRequest): string =>
-  String((request.body as { messages: Array<{ role: string; content: unknown }> }).messages.find((m) => m.role === 'user')?.content ?? '');
+  String(
+    (request.body as { messages: Array<{ role: string; content: unknown }> }).messages.find((m) => m.role === 'user')?.content ??
+      '',
+  );
 
 /**
  * Issue 23's and 24's "Done when": on each fixture project (real dependencies from the registry, installed as its

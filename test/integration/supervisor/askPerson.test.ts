@@ -39,13 +39,19 @@ describe('TDD supervisor: a role asks the person (ask_person through the control
     assert.equal(asked[0]!.type === 'question' && asked[0]!.text, `The Tester asks: ${QUESTION}`);
     const event = events.find((e): e is Question => e.type === 'person_question');
     assert.ok(event);
-    assert.deepEqual([event.role, event.cycle, event.outcome, event.answer], ['tester', 1, 'answered', '"0" is out of scope: start at 1']);
+    assert.deepEqual(
+      [event.role, event.cycle, event.outcome, event.answer],
+      ['tester', 1, 'answered', '"0" is out of scope: start at 1'],
+    );
 
     // The Tester read the answer as its tool result, in its next request.
     const testerRequests = h.server.chatRequests().filter((r) => JSON.stringify(r.body).includes('agent: tester/'));
     assert.match(JSON.stringify(testerRequests[1]!.body), /The person answered: \\"0\\" is out of scope/);
     // Every later role sees the question and its answer.
-    assert.match(contextOf(h.server, 'implementer', 1, 1), /# Questions to the person\nThe Tester asked the person: .*\nThe person answered: "0" is out of scope/);
+    assert.match(
+      contextOf(h.server, 'implementer', 1, 1),
+      /# Questions to the person\nThe Tester asked the person: .*\nThe person answered: "0" is out of scope/,
+    );
     const saved = await savedSession(h.workspace, summary);
     assert.equal(saved.questions.length, 1);
     assert.equal(saved.questions[0]!.answer, '"0" is out of scope: start at 1');

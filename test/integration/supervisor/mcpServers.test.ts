@@ -19,7 +19,8 @@ import { runWithReply, SessionHarness, turnOfRequest } from './sessionHarness';
  */
 const ROOT = resolve(__dirname, '..', '..', '..');
 const FILESYSTEM = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
-const WORKSPACE_TOOLS = ['list_files', 'read_file', 'write_file', 'edit_file', 'run_tests'];
+/** The tools the shipped role configs list: the five workspace tools and ask_person. */
+const WORKSPACE_TOOLS = ['list_files', 'read_file', 'write_file', 'edit_file', 'run_tests', 'ask_person'];
 const ROLES = ['tester', 'implementer', 'refactorer'] as const;
 
 /** Process ids whose command line mentions `marker` (a unique temp path an MCP child was given). */
@@ -138,7 +139,7 @@ describe('kata sessions with MCP servers (real server-filesystem, loopback model
     );
     for (const role of ['implementer', 'refactorer']) {
       for (const req of requests.filter((r) => turnOfRequest(r).role === role))
-        assert.deepEqual(offered(req), WORKSPACE_TOOLS, `${role} sees only its five tools`);
+        assert.deepEqual(offered(req), WORKSPACE_TOOLS, `${role} sees only its six tools`);
     }
 
     const call = events.find(
@@ -158,7 +159,7 @@ describe('kata sessions with MCP servers (real server-filesystem, loopback model
     assert.deepEqual(processesMentioning(docs), [], 'no MCP child process is left after the session');
   });
 
-  it('the shipped role configs get exactly the five workspace tools; a server that fails is a warning and the session completes', async () => {
+  it('the shipped role configs get exactly the five workspace tools and ask_person; a server that fails is a warning and the session completes', async () => {
     const broken: McpServerConfig = {
       name: 'broken',
       transport: 'stdio',

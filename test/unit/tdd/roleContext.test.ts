@@ -124,7 +124,10 @@ describe('role context: stable-to-volatile order, each thing once', () => {
   });
 
   it('maps the code not in focus with its exported symbols, and shows an example test on a first turn', async () => {
-    await writeFile(join(root, 'src/other.js'), 'export function parse(text) {}\nexport const VERSION = 1;\nfunction hidden() {}\n');
+    await writeFile(
+      join(root, 'src/other.js'),
+      'export function parse(text) {}\nexport const VERSION = 1;\nfunction hidden() {}\n',
+    );
     const context = await buildRoleContext(input());
     assert.ok(context.includes('- src/other.js: parse, VERSION'), context);
     assert.ok(!context.includes('function hidden'), 'code outside the focus is mapped, not shown');

@@ -1,9 +1,11 @@
 /** Source files by extension: what a role reads in full or sees in the repository map with its symbols. */
 const CODE_FILE = /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|cs|php|swift)$/;
 /** Folders of documentation, examples, CI and editor settings: their files are listed, never shown ahead of source. */
-const NOT_SOURCE_FOLDER = /(?:^|\/)(?:docs?|examples?|benchmarks?|bench|scripts|\.github|\.circleci|\.gitlab|\.vscode|\.husky|\.devcontainer)\//;
+const NOT_SOURCE_FOLDER =
+  /(?:^|\/)(?:docs?|examples?|benchmarks?|bench|scripts|\.github|\.circleci|\.gitlab|\.vscode|\.husky|\.devcontainer)\//;
 /** Code that configures tools rather than being the project (`vitest.config.ts`, `setup.py`, `conf.py`). */
-const TOOL_CONFIG = /(?:^|\/)(?:[^/]+\.config\.[cm]?[jt]s|setup\.py|conf\.py|noxfile\.py|fabfile\.py|Gruntfile\.js|gulpfile\.js)$/;
+const TOOL_CONFIG =
+  /(?:^|\/)(?:[^/]+\.config\.[cm]?[jt]s|setup\.py|conf\.py|noxfile\.py|fabfile\.py|Gruntfile\.js|gulpfile\.js)$/;
 
 /**
  * True for a project's own code — production or tests — by its extension, outside documentation, example, CI and

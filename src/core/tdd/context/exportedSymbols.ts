@@ -35,7 +35,11 @@ export function exportedSymbols(path: string, text: string): string[] {
     for (const m of text.matchAll(JS_EXPORT)) names.push(m[1]!);
     for (const m of [...text.matchAll(JS_EXPORT_LIST), ...text.matchAll(CJS_OBJECT)])
       for (const part of m[1]!.split(',')) {
-        const name = part.trim().split(/\s+as\s+|\s*:\s*/).at(-1)?.trim();
+        const name = part
+          .trim()
+          .split(/\s+as\s+|\s*:\s*/)
+          .at(-1)
+          ?.trim();
         if (name && /^[A-Za-z_$][\w$]*$/.test(name)) names.push(name);
       }
     for (const m of text.matchAll(CJS_PROPERTY)) names.push(m[1]!);

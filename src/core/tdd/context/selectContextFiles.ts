@@ -118,11 +118,15 @@ export async function selectContextFiles(input: ContextFilesInput): Promise<Cont
     const text = texts.get(file.path);
     const why = notReadable.get(file.path);
     const entry = text ? mapEntry(file.path, text, input.isTestFile(file.path)) : '';
-    lines.push(`- ${file.path}${entry ? `: ${entry}` : ` (${text === undefined ? why : text === '' ? 'empty' : `${file.size} bytes`})`}`);
+    lines.push(
+      `- ${file.path}${entry ? `: ${entry}` : ` (${text === undefined ? why : text === '' ? 'empty' : `${file.size} bytes`})`}`,
+    );
   }
   for (const file of files) {
     if (isProjectCode(file.path) || isPlaceholder(file.path, file.size)) continue;
-    lines.push(`- ${file.path} (${file.size === 0 ? 'empty' : `${file.size} bytes`}${isLockFile(file.path) ? ', lockfile' : ''})`);
+    lines.push(
+      `- ${file.path} (${file.size === 0 ? 'empty' : `${file.size} bytes`}${isLockFile(file.path) ? ', lockfile' : ''})`,
+    );
   }
   return { shown, map: withinBudget(lines, budget - used), empty: files.length === 0 };
 }

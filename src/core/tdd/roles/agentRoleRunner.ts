@@ -59,7 +59,9 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
   const runner = (role: Role): RoleRunner => ({
     contextTokens: () => {
       try {
-        return Promise.resolve(AgentFactory.create(role, 'v1', undefined, { configRoot: options.configRoot }).config.context_tokens);
+        return Promise.resolve(
+          AgentFactory.create(role, 'v1', undefined, { configRoot: options.configRoot }).config.context_tokens,
+        );
       } catch {
         return Promise.resolve(undefined); // the turn itself reports what is wrong with the config
       }
@@ -79,7 +81,10 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
         toolbox: limitFilesWritten(options.toolbox, maxFilesPerTurn),
         compactMessages: compactFileContents,
         ...(turn.goalReached
-          ? { goalCheck: (steps: readonly CycleStep[]) => steps.some((s) => !READ_ONLY_TOOLS.has(s.action)) && turn.goalReached!() }
+          ? {
+              goalCheck: (steps: readonly CycleStep[]) =>
+                steps.some((s) => !READ_ONLY_TOOLS.has(s.action)) && turn.goalReached!(),
+            }
           : {}),
       });
       const onEvent = (event: AgentEvent): void => {

@@ -81,7 +81,9 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
   const description = input.kataDescription.trim();
   if (input.role === 'refactorer') sections.push(`# Kata: ${input.kataTitle}`);
   else
-    sections.push(description.startsWith(`# ${input.kataTitle}\n`) ? description : `# Kata: ${input.kataTitle}\n\n${description}`);
+    sections.push(
+      description.startsWith(`# ${input.kataTitle}\n`) ? description : `# Kata: ${input.kataTitle}\n\n${description}`,
+    );
   sections.push(
     [
       '# Session',
@@ -124,9 +126,7 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
   if (chosen.empty) sections.push('# Files\n(the workspace is empty)');
   if (byChange.length) sections.push(`# File contents\n${byChange.map((f) => f.block).join('\n\n')}`);
   if (chosen.map.length)
-    sections.push(
-      `# Repository map (not shown above; read_file shows any of them)\n${chosen.map.join('\n')}`,
-    );
+    sections.push(`# Repository map (not shown above; read_file shows any of them)\n${chosen.map.join('\n')}`);
 
   sections.push(
     `# Recent commits\n${

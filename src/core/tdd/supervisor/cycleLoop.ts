@@ -410,7 +410,12 @@ export class CycleLoop {
       if (attempt > 1) this.o.recorder.count('retries', 'tester');
       const checkpoint = await this.checkpoint();
       const turn = await this.attemptTurn('tester', 'TESTING', n, attempt, hint, checkpoint, () =>
-        this.probe('tester', checkpoint, (files) => this.testsAfterTester(n, files), (tests) => this.isRed(tests)),
+        this.probe(
+          'tester',
+          checkpoint,
+          (files) => this.testsAfterTester(n, files),
+          (tests) => this.isRed(tests),
+        ),
       );
       if ('retry' in turn) {
         hint = turn.retry;

@@ -30,8 +30,7 @@ export function compactFileContents(messages: ChatMessage[]): ChatMessage[] {
         if (call.type !== 'function') continue;
         const path = pathArgument(call.function.arguments);
         if (!path) continue;
-        if (call.function.name === 'write_file')
-          versions.push({ path, message: index, kind: 'written', callId: call.id });
+        if (call.function.name === 'write_file') versions.push({ path, message: index, kind: 'written', callId: call.id });
         else if (call.function.name === 'read_file') readCalls.set(call.id, path);
       }
     } else if (message.role === 'tool') {
@@ -75,8 +74,7 @@ function compactWrite(call: ToolCallMessage): ToolCallMessage {
   } catch {
     return call;
   }
-  if (typeof args.content !== 'string' || args.content.length < MIN_COMPACTED_CHARS || typeof args.path !== 'string')
-    return call;
+  if (typeof args.content !== 'string' || args.content.length < MIN_COMPACTED_CHARS || typeof args.path !== 'string') return call;
   const compacted = { ...args, content: `[${note(args.path, args.content)}]` };
   return { ...call, function: { ...call.function, arguments: JSON.stringify(compacted) } };
 }
