@@ -394,6 +394,44 @@ describe('ReActAgent against the loopback server', () => {
     assert.equal((result.observations as string[])[1]!.length, 500, 'the full observation stays in the history');
   });
 
+  it('goalCheck ends the run after a tool round without another model call; false lets it go on', async () => {
+    const checked: string[][] = [];
+    const agent = new ReActAgent({
+      llm: lb.llm,
+      toolbox: makeToolbox(),
+      config: { model: 'm' },
+      // The first round does not reach the goal; the second does.
+      goalCheck: (steps) => checked.push(steps.map((s) => s.action)) === 2,
+    });
+    lb.server.enqueue(
+      { text: 'adding first', toolCalls: [{ id: 'g1', name: 'add', arguments: '{"a":1,"b":2}' }] },
+      { text: 'now shouting', toolCalls: [{ id: 'g2', name: 'shout', arguments: '{"text":"done"}' }] },
+    );
+    const before = lb.server.chatRequests().length;
+    const result = await agent.execute({ task: 'add, then shout' });
+    assert.equal(lb.server.chatRequests().length - before, 2, 'no request after the goal was reached');
+    assert.deepEqual(checked, [['add'], ['shout']]);
+    assert.equal(result.goal_reached, true);
+    assert.equal(result.final_answer, 'now shouting', 'the words of its last message');
+    assert.equal(result.metadata.terminationReason, 'finish');
+  });
+
+  it('compactMessages rewrites what each model call sends, and only that', async () => {
+    const agent = new ReActAgent({
+      llm: lb.llm,
+      toolbox: makeToolbox(),
+      config: { model: 'm' },
+      compactMessages: (messages) =>
+        messages.map((m) => (m.role === 'tool' ? { ...m, content: `[compacted] ${String(m.content)}` } : m)),
+    });
+    lb.server.enqueue({ toolCalls: [{ id: 'c1', name: 'add', arguments: '{"a":2,"b":2}' }] }, { text: 'four' });
+    const before = lb.server.chatRequests().length;
+    const result = await agent.execute({ task: 'add' });
+    const second = lb.server.chatRequests()[before + 1]!;
+    assert.equal(second.body.messages.find((m: any) => m.role === 'tool').content, '[compacted] 4');
+    assert.equal((result.observations as string[])[0], '4', 'the run keeps the real observation');
+  });
+
   it('rejects an empty task before any model call', async () => {
     const agent = new ReActAgent({ llm: lb.llm, config: { model: 'm' } });
     const before = lb.server.chatRequests().length;

@@ -33,15 +33,19 @@ export function exportedSymbols(path: string, text: string): string[] {
     for (const m of text.matchAll(PY_TOP_LEVEL)) names.push(m[1]!);
   } else {
     for (const m of text.matchAll(JS_EXPORT)) names.push(m[1]!);
-    for (const m of [...text.matchAll(JS_EXPORT_LIST), ...text.matchAll(CJS_OBJECT)])
-      for (const part of m[1]!.split(',')) {
-        const name = part
-          .trim()
-          .split(/\s+as\s+|\s*:\s*/)
-          .at(-1)
-          ?.trim();
-        if (name && /^[A-Za-z_$][\w$]*$/.test(name)) names.push(name);
-      }
+    // `export { a as b }` exports `b`; `module.exports = { a: b }` exports `a`.
+    const add = (name: string | undefined) => {
+      if (name && /^[A-Za-z_$][\w$]*$/.test(name)) names.push(name);
+    };
+    for (const m of text.matchAll(JS_EXPORT_LIST))
+      for (const part of m[1]!.split(','))
+        add(
+          part
+            .trim()
+            .split(/\s+as\s+/)
+            .at(-1),
+        );
+    for (const m of text.matchAll(CJS_OBJECT)) for (const part of m[1]!.split(',')) add(part.trim().split(/\s*:\s*/)[0]);
     for (const m of text.matchAll(CJS_PROPERTY)) names.push(m[1]!);
   }
   return [...new Set(names)];
