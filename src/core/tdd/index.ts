@@ -6,6 +6,7 @@ export * from './events';
 export { runKataSession, type KataSessionOptions } from './supervisor/kataSession';
 export * from './supervisor/sessionSummary';
 export { SessionRecorder, type NewSessionInfo, type SessionCounter, type TurnOutcome } from './supervisor/sessionRecorder';
+export { PersonQuestions, type PersonQuestionsOptions } from './supervisor/personQuestions';
 export {
   CycleLoop,
   MAX_ATTEMPTS,

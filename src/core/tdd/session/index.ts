@@ -2,6 +2,7 @@
 export {
   CycleStateSchema,
   PhaseRecordSchema,
+  QuestionRecordSchema,
   RoleResultSchema,
   type RoleResult,
   SessionGitSchema,
@@ -13,6 +14,7 @@ export {
   newCycleState,
   type CycleState,
   type PhaseRecord,
+  type QuestionRecord,
   type SessionMetrics,
   type SessionState,
 } from './sessionState';

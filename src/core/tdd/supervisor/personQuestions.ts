@@ -10,7 +10,9 @@ export interface PersonQuestionsOptions {
   control?: ControlProtocol;
   /** How long a person has to answer one question. */
   timeoutMs?: number;
+  /** Keeps each question and its answer in the session record. */
   recorder: SessionRecorder;
+  /** Receives the `person_question` event of each question. */
   emit(event: SupervisorEvent): void;
 }
 
