@@ -11,6 +11,17 @@ const only = process.argv
   ?.slice('--only='.length)
   .split(',');
 
+/**
+ * The tokenizer's 2.4 MB of ranks (gpt-tokenizer, o200k_base) are their own bundle, `dist/tokenizer.js`, loaded by the
+ * host and the CLI on first use (`import()` in llm/tokenCount.ts): parsing them on every host load cost about 130 ms.
+ */
+const tokenizerOutside = {
+  name: 'tokenizer-outside',
+  setup(build) {
+    build.onResolve({ filter: /^gpt-tokenizer\/encoding\/o200k_base$/ }, () => ({ path: './tokenizer.js', external: true }));
+  },
+};
+
 const common = {
   bundle: true,
   sourcemap: true,
@@ -42,6 +53,17 @@ const all = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    plugins: [tokenizerOutside],
+  },
+  {
+    ...common,
+    name: 'tokenizer',
+    entryPoints: ['node_modules/gpt-tokenizer/cjs/encoding/o200k_base.js'],
+    outfile: 'dist/tokenizer.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: false,
   },
   {
     ...common,
@@ -64,6 +86,7 @@ const all = [
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
     define: { TDD_AGENT_VERSION: JSON.stringify(process.env.npm_package_version ?? 'dev') },
+    plugins: [tokenizerOutside],
   },
   ...['cjs', 'esm'].map((format) => ({
     ...common,
@@ -85,7 +108,10 @@ const all = [
       : {}),
   })),
 ];
-const builds = all.filter((b) => !only || only.includes(b.name)).map(({ name: _name, ...options }) => options);
+// The tokenizer bundle goes with the host and the CLI, which load it.
+const wanted = (name) =>
+  !only || only.includes(name) || (name === 'tokenizer' && (only.includes('cli') || only.includes('extension')));
+const builds = all.filter((b) => wanted(b.name)).map(({ name: _name, ...options }) => options);
 
 if (watch) {
   for (const options of builds) {

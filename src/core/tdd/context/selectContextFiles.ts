@@ -1,4 +1,4 @@
-import { countTokens } from '../../llm/tokenCount';
+import { tokenCounter } from '../../llm/tokenCount';
 import { truncateHeadTail } from '../../testRunners/truncateOutput';
 import { listWorkspaceFiles, MAX_CONTEXT_FILE_BYTES, readTextFile, type WorkspaceFile } from './workspaceSnapshot';
 import { isLockFile, isProjectCode } from './codeFiles';
@@ -53,6 +53,7 @@ const MAP_SHARE = 0.15;
  * budget the map summarises folders. Links, special files and files over 256 KiB are never read.
  */
 export async function selectContextFiles(input: ContextFilesInput): Promise<ContextFiles> {
+  const countTokens = await tokenCounter();
   const files = await listWorkspaceFiles(input.workspaceRoot, input.signal);
   const byPath = new Map(files.map((f) => [f.path, f]));
   const paths = new Set(byPath.keys());
@@ -128,11 +129,11 @@ export async function selectContextFiles(input: ContextFilesInput): Promise<Cont
       `- ${file.path} (${file.size === 0 ? 'empty' : `${file.size} bytes`}${isLockFile(file.path) ? ', lockfile' : ''})`,
     );
   }
-  return { shown, map: withinBudget(lines, budget - used), empty: files.length === 0 };
+  return { shown, map: withinBudget(lines, budget - used, countTokens), empty: files.length === 0 };
 }
 
 /** The map lines that fit in `tokens`; the rest summarised as a count per top folder. */
-function withinBudget(lines: string[], tokens: number): string[] {
+function withinBudget(lines: string[], tokens: number, countTokens: (text: string) => number): string[] {
   const out: string[] = [];
   let used = 0;
   let i = 0;
