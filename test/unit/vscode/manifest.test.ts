@@ -30,6 +30,22 @@ describe('extension manifest (package.json) matches the code', () => {
     assert.deepEqual(events.sort(), [...Object.values(COMMANDS).map((c) => `onCommand:${c}`), `onView:${PANEL_VIEW_ID}`].sort());
   });
 
+  it('every setting\'s default is valid under its own schema (no red "URI expected" on an empty Base URL)', () => {
+    const properties = manifest.contributes.configuration.properties as Record<
+      string,
+      { type?: string; default?: unknown; format?: string; pattern?: string }
+    >;
+    for (const [key, schema] of Object.entries(properties)) {
+      if (schema.type !== 'string' || typeof schema.default !== 'string') continue;
+      // VS Code's settings editor checks `format: uri` on every value, the empty default included.
+      if (schema.default === '') assert.notEqual(schema.format, 'uri', `${key}: an empty default is not a URI`);
+      if (schema.pattern) assert.match(schema.default, new RegExp(schema.pattern), `${key}: the default fails its pattern`);
+    }
+    const baseUrl = new RegExp(properties['tddAgent.baseUrl']!.pattern!);
+    assert.match('http://127.0.0.1:8000/v1', baseUrl);
+    assert.doesNotMatch('ftp://x', baseUrl);
+  });
+
   it('QA and CoT are in the editor context menu when text is selected', () => {
     const menu = manifest.contributes.menus['editor/context'] as Array<{ command: string; when: string }>;
     for (const id of [COMMANDS.askSelection, COMMANDS.explainSelection]) {
