@@ -95,10 +95,13 @@ function describeFailure(err: unknown): { code: number; errorCode: string; messa
   if (err instanceof UsageError) return { code: EXIT.usage, errorCode: 'USAGE', message: err.message };
   if (isAgentError(err)) {
     const hint = CLI_HINTS[err.error_code];
+    // The sandbox's diagnosis says which failure mode it is; `tdd-agent doctor` prints the fix.
+    const cause =
+      err.error_code === 'SANDBOX_UNAVAILABLE' && typeof err.details.cause === 'string' ? ` ${err.details.cause}` : '';
     return {
       code: CONFIGURATION_CODES.has(err.error_code) ? EXIT.usage : EXIT.failed,
       errorCode: err.error_code,
-      message: `${err.message}${hint ? ` ${hint}` : ''}`,
+      message: `${err.message}${cause}${hint ? ` ${hint}` : ''}`,
     };
   }
   return {

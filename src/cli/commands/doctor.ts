@@ -1,7 +1,7 @@
 import { probeSandbox } from '../../core/osSandbox';
 import { EXIT, type CliIo } from '../cliIo';
 
-/** `tdd-agent doctor`: which OS sandbox would confine the code the agents write, and why (not). */
+/** `tdd-agent doctor`: which OS sandbox would confine the code the agents write, and why (not), with the fix. */
 export async function doctorCommand(_argv: string[], io: CliIo): Promise<number> {
   const probe = await probeSandbox();
   if (probe.available) {
@@ -12,6 +12,10 @@ export async function doctorCommand(_argv: string[], io: CliIo): Promise<number>
     return EXIT.ok;
   }
   io.stdout.write(`sandbox: none — ${probe.reason}\n`);
+  if (probe.diagnosis) {
+    io.stdout.write(`why: ${probe.diagnosis.cause}\n`);
+    for (const fix of probe.diagnosis.fixes) io.stdout.write(`fix: ${fix.replace(/\n/g, '\n     ')}\n`);
+  }
   io.stdout.write(
     'Sessions refuse to start until a sandbox works, unless you pass --sandbox=off (code the agents write then runs unconfined as you).\n',
   );

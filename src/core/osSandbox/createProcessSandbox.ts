@@ -51,7 +51,14 @@ export async function createProcessSandbox(
     throw new AgentError(
       'SANDBOX_UNAVAILABLE',
       `No OS sandbox is available here (${probe.reason}). Code the agents write would run unconfined; turn the sandbox off explicitly to accept that.`,
-      { kind: probe.kind, reason: probe.reason, platform: process.platform },
+      {
+        kind: probe.kind,
+        reason: probe.reason,
+        platform: process.platform,
+        ...(probe.diagnosis
+          ? { diagnosis: probe.diagnosis.kind, cause: probe.diagnosis.cause, fixes: probe.diagnosis.fixes }
+          : {}),
+      },
     );
   }
   const resolved = resolvePolicy(policy);

@@ -18,6 +18,15 @@ export type {
 export { DEFAULT_SANDBOX_LIMITS } from './types';
 export { probeSandbox, findBubblewrap, BWRAP_PATH_VARIABLE, BWRAP_MISSING } from './probeSandbox';
 export { createProcessSandbox } from './createProcessSandbox';
+export {
+  diagnoseBubblewrap,
+  readNamespaceFacts,
+  describeDiagnosis,
+  BWRAP_APPARMOR_PROFILE,
+  type SandboxDiagnosis,
+  type SandboxFailureKind,
+  type NamespaceFacts,
+} from './diagnoseSandbox';
 export { worktreePolicy, type WorktreeDependencies } from './worktreePolicy';
 export { bubblewrapArgs, BubblewrapSandbox, type BubblewrapLayout, type BubblewrapOptions } from './bubblewrap';
 export { seatbeltProfile, SeatbeltSandbox, SANDBOX_EXEC, type SeatbeltLayout } from './seatbelt';

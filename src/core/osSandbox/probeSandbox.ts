@@ -3,6 +3,7 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { getLogger } from '../logging/logger';
 import { bubblewrapArgs } from './bubblewrap';
+import { diagnoseBubblewrap, readNamespaceFacts } from './diagnoseSandbox';
 import { SANDBOX_EXEC } from './seatbelt';
 import type { SandboxKind, SandboxLocator, SandboxProbe } from './types';
 
@@ -53,12 +54,18 @@ async function probeBubblewrap(locator: SandboxLocator): Promise<SandboxProbe> {
       available: false,
       kind: 'bubblewrap',
       reason: explicit ? `${BWRAP_MISSING}: no executable at ${explicit}` : BWRAP_MISSING,
+      diagnosis: diagnoseBubblewrap('', {}, { missing: true }),
     };
   // The same flags as a real launch, so a restriction on any of them shows up here.
   const args = bubblewrapArgs({ policy: { writableRoots: [], readOnlyPaths: [], readableRoots: [] }, cwd: '/' });
   const failure = await tryRun(path, [...args, 'true']);
   if (failure)
-    return { available: false, kind: 'bubblewrap', reason: `bubblewrap (${path}) cannot start a sandbox here: ${failure}` };
+    return {
+      available: false,
+      kind: 'bubblewrap',
+      reason: `bubblewrap (${path}) cannot start a sandbox here: ${failure}`,
+      diagnosis: diagnoseBubblewrap(failure, readNamespaceFacts()),
+    };
   return { available: true, kind: 'bubblewrap', reason: `bubblewrap (${path}) works` };
 }
 

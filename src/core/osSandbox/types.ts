@@ -1,3 +1,4 @@
+import type { SandboxDiagnosis } from './diagnoseSandbox';
 /** `auto`: the platform's OS sandbox (an error when there is none); `off`: processes run unconfined. */
 export type SandboxMode = 'auto' | 'off';
 
@@ -149,6 +150,8 @@ export interface SandboxProbe {
   kind: SandboxKind;
   /** Why it is unavailable (bubblewrap's own error, or what to install); a short confirmation when available. */
   reason: string;
+  /** When unavailable on Linux: which failure mode it is and the fix for it (see `diagnoseSandbox.ts`). */
+  diagnosis?: SandboxDiagnosis;
 }
 
 /** Test and host overrides of how the sandbox is found. */
