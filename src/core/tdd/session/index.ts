@@ -22,4 +22,15 @@ export { SessionStateError, SessionStore } from './sessionStore';
 export { diskUsage, formatDiskUsage } from './diskUsage';
 export { SessionLock, SessionLockedError, sessionLockHolder, type SessionLockHolder } from './sessionLock';
 export { findResumableSession, isResumable, isRunningElsewhere } from './findSession';
-export { deleteSession, listSessions, mergeBlocker, mergeSession, pruneSessions, type SessionListing } from './sessionActions';
+export { deleteSession, listSessions, pruneSessions, type SessionListing } from './sessionActions';
+export {
+  mergeBlocker,
+  mergeBranch,
+  mergeSession,
+  previewBranchMerge,
+  previewMerge,
+  type MergeFileChange,
+  type MergeOptions,
+  type MergePreview,
+  type MergeResult,
+} from './sessionMerge';

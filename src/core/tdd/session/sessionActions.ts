@@ -1,5 +1,4 @@
 import { access } from 'node:fs/promises';
-import { join } from 'node:path';
 import { AgentError } from '../../errors/agentError';
 import { productGit } from '../../git/gitClient';
 import { inspectWorkspace, removeSessionWorktree, SESSION_BRANCH_PREFIX, sessionsDirFor } from '../git';
@@ -45,7 +44,8 @@ export async function listSessions(workspace: string): Promise<SessionListing[]>
   );
 }
 
-async function loadSession(workspace: string, id: string): Promise<{ store: SessionStore; state: SessionState }> {
+/** The record of session `id` of the repository at `workspace` and its store; a CONFIG AgentError when there is none. */
+export async function loadSession(workspace: string, id: string): Promise<{ store: SessionStore; state: SessionState }> {
   const commonDir = await commonDirOf(workspace);
   if (!commonDir)
     throw new AgentError('CONFIG', `${workspace} is not the root of a git repository, so it has no sessions.`, { workspace });
@@ -102,63 +102,4 @@ export async function pruneSessions(workspace: string): Promise<Array<{ id: stri
     pruned.push({ id: listing.id, freedBytes });
   }
   return pruned;
-}
-
-/** Why the person's checkout cannot take a merge now, or undefined when it can. */
-export async function mergeBlocker(repository: string): Promise<string | undefined> {
-  const { run } = productGit(repository);
-  const gitDir = (await run(['rev-parse', '--absolute-git-dir'])).trim();
-  for (const [marker, what] of [
-    ['MERGE_HEAD', 'a merge'],
-    ['rebase-merge', 'a rebase'],
-    ['rebase-apply', 'a rebase'],
-    ['CHERRY_PICK_HEAD', 'a cherry-pick'],
-    ['REVERT_HEAD', 'a revert'],
-    ['BISECT_LOG', 'a bisect'],
-  ] as const) {
-    if (
-      await access(join(gitDir, marker)).then(
-        () => true,
-        () => false,
-      )
-    )
-      return `the repository is in the middle of ${what}`;
-  }
-  if (!(await run(['symbolic-ref', '-q', 'HEAD']).catch(() => '')).trim()) return 'HEAD is detached';
-  if ((await run(['status', '--porcelain', '--untracked-files=no'])).trim()) return 'the checkout has uncommitted changes';
-  return undefined;
-}
-
-/**
- * Merges a session's branch into the person's current branch, on their explicit request only, and only
- * when the checkout is clean and no merge, rebase, cherry-pick or bisect is in progress (never forcing).
- * A conflict aborts the merge, leaving the checkout as it was.
- */
-export async function mergeSession(workspace: string, id: string): Promise<{ into: string; head: string }> {
-  const { state } = await loadSession(workspace, id);
-  const repository = state.git.repository;
-  const blocker = await mergeBlocker(repository);
-  if (blocker)
-    throw new AgentError('CONFIG', `Not merging ${state.git.sessionBranch}: ${blocker}. Nothing was changed.`, { id, blocker });
-  const { run } = productGit(repository);
-  const into = (await run(['symbolic-ref', '--short', 'HEAD'])).trim();
-  try {
-    await run([
-      'merge',
-      '--no-edit',
-      '--no-ff',
-      '-m',
-      `Merge ${state.git.sessionBranch} (tdd-agent session)`,
-      state.git.sessionBranch,
-    ]);
-  } catch (cause) {
-    await run(['merge', '--abort']).catch(() => undefined);
-    throw new AgentError(
-      'GIT_FAILED',
-      `Merging ${state.git.sessionBranch} into ${into} failed and was aborted; your checkout is as it was. Merge it yourself to resolve the conflicts.`,
-      { id },
-      { cause },
-    );
-  }
-  return { into, head: (await run(['rev-parse', 'HEAD'])).trim() };
 }
