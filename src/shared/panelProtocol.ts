@@ -66,10 +66,41 @@ export const APPROVAL_DECISIONS = ['approve', 'deny', 'always'] as const;
 /** One answer to an approval request. */
 export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number];
 
-/** Commands the panel may ask the host to run (each maps to a contributed command). */
-export const PANEL_COMMANDS = ['runKata', 'stopKata', 'openSettings', 'setApiKey'] as const;
+/**
+ * Commands the panel may ask the host to run: the toolbar's, and the fixes offered on the first-run card and on
+ * error cards (choose a provider or base URL, pick one of the served models, the sandbox's fix or setting, trust).
+ */
+export const PANEL_COMMANDS = [
+  'runKata',
+  'stopKata',
+  'openSettings',
+  'setApiKey',
+  'chooseProvider',
+  'pickModel',
+  'showSandboxFix',
+  'openSandboxSetting',
+  'manageTrust',
+] as const;
 /** A command name the panel can send. */
 export type PanelCommandName = (typeof PANEL_COMMANDS)[number];
+
+/** The label of each command's button (the e2e specs find the buttons by them). */
+export const PANEL_COMMAND_LABELS: Readonly<Record<PanelCommandName, string>> = {
+  runKata: 'Run TDD kata',
+  stopKata: 'Stop kata',
+  openSettings: 'Open settings',
+  setApiKey: 'Set API key',
+  chooseProvider: 'Choose provider or base URL',
+  pickModel: 'Pick a model',
+  showSandboxFix: 'Show the fix',
+  openSandboxSetting: 'Open sandbox setting',
+  manageTrust: 'Manage Workspace Trust',
+};
+
+/** What the first-run card can say is missing: a model to talk to, an OS sandbox to run the agents' code in. */
+export const SETUP_ITEMS = ['model', 'sandbox'] as const;
+/** One thing a session needs before it can start. */
+export type SetupItem = (typeof SETUP_ITEMS)[number];
 
 /**
  * What a person can do with a recorded session of the repository from the panel: review its changes in
@@ -317,6 +348,26 @@ export const PanelErrorSchema = z.object({
   message: text,
   /** What to do next, e.g. "Run 'TDD Agent: Set API key'". */
   action: z.optional(text),
+  /** Buttons that fix it (the host runs the command). */
+  fixes: z.optional(z.array(z.enum(PANEL_COMMANDS))),
+  at: z.optional(epochMs),
+});
+
+/** One thing missing before a session can start, shown on the first-run card with the buttons that fix it. */
+export const SetupProblemSchema = z.object({
+  item: z.enum(SETUP_ITEMS),
+  /** What is missing, in a few words ("No model is configured"). */
+  title: text,
+  /** Why, and what each button does. */
+  detail: text,
+  fixes: z.array(z.enum(PANEL_COMMANDS)),
+});
+
+/** The outcome of a person's action on a session (merged, deleted, not merged and why), shown in the panel. */
+export const PanelNoticeSchema = z.object({
+  id: nonEmpty,
+  level: z.enum(['info', 'warning']),
+  text,
   at: z.optional(epochMs),
 });
 
@@ -372,6 +423,10 @@ export const PanelStateSchema = z.object({
   errors: z.array(PanelErrorSchema),
   /** The repository's recorded sessions; null outside a git repository, in Restricted Mode, or before the host looked. */
   repository: z._default(z.nullable(RepositorySessionsSchema), null),
+  /** What a session still needs (the first-run card); empty when everything is in place or not known yet. */
+  setup: z._default(z.array(SetupProblemSchema), []),
+  /** The last session action's outcome (merge, delete); null when there is none to show. */
+  notice: z._default(z.nullable(PanelNoticeSchema), null),
 });
 
 /** Input/output tokens. */
@@ -404,6 +459,10 @@ export type Answer = z.infer<typeof AnswerSchema>;
 export type PanelError = z.infer<typeof PanelErrorSchema>;
 /** One recorded session of the repository. */
 export type RecordedSession = z.infer<typeof RecordedSessionSchema>;
+/** One thing missing on the first-run card. */
+export type SetupProblem = z.infer<typeof SetupProblemSchema>;
+/** The outcome of a session action. */
+export type PanelNotice = z.infer<typeof PanelNoticeSchema>;
 /** The repository's sessions, merge target and merge blocker. */
 export type RepositorySessions = z.infer<typeof RepositorySessionsSchema>;
 /** The whole panel view model. */
@@ -427,6 +486,8 @@ export function emptyPanelState(options: { instanceId: string; trusted: boolean 
     answers: [],
     errors: [],
     repository: null,
+    setup: [],
+    notice: null,
   };
 }
 

@@ -2,6 +2,7 @@
 import type { PanelError } from '../../src/shared/panelProtocol';
 import { h } from '../dom';
 import { icon } from '../icons';
+import { fixButtons } from './fixButtons';
 import { section } from './section';
 
 function renderError(error: PanelError): HTMLElement {
@@ -11,6 +12,7 @@ function renderError(error: PanelError): HTMLElement {
     h('div', { class: 'error-head' }, icon('error'), h('span', { class: 'error-code mono' }, error.error_code)),
     h('p', { class: 'error-message' }, error.message),
     error.action ? h('p', { class: 'error-action' }, h('strong', {}, 'What to do: '), error.action) : null,
+    fixButtons(error.fixes, error.id),
   );
 }
 

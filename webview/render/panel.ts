@@ -10,6 +10,7 @@ import { renderCycles } from './cycles';
 import { renderErrors } from './errors';
 import { renderSessionHeader } from './header';
 import { headerSession, renderSessionButtons, renderSessions } from './sessions';
+import { renderNotice, renderSetup } from './setup';
 import { renderToolbar } from './toolbar';
 
 /** The text of the empty state (tests look for it). */
@@ -42,6 +43,8 @@ function buildPanel(state: PanelState, context: RenderContext): HTMLElement[] {
   const nothingYet = !state.session && state.answers.length === 0 && state.approvals.length === 0 && state.cycles.length === 0;
   const parts = [
     renderToolbar(state),
+    renderSetup(state.setup),
+    renderNotice(state.notice),
     state.session ? renderSessionHeader(state.session, endedSessionButtons(state)) : null,
     renderApprovals(state.approvals, context),
     renderErrors(state.errors),
