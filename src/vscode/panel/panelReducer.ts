@@ -18,6 +18,7 @@ import type {
   PanelCycleOutcome,
   PanelCycleSummary,
   PanelError,
+  PanelNotice,
   PanelState,
   PanelSandboxMode,
   PendingApproval,
@@ -25,11 +26,12 @@ import type {
   RepositorySessions,
   SessionHeader,
   PanelSessionTotals,
+  SetupProblem,
   TddRole,
 } from '../../shared/panelProtocol';
 import { isSessionId } from '../../shared/panelProtocol';
 import { approvalPreview } from './approvalPreview';
-import { errorAction, vscodeErrorMessage } from './errorActions';
+import { errorAction, errorFixes, vscodeErrorMessage } from './errorActions';
 
 /** Why a role's question got no answer, in a person's words. */
 const QUESTION_OUTCOME_WORDS = {
@@ -82,8 +84,24 @@ export type PanelAction =
   | { type: 'approvalClosed'; requestId: string }
   /** A QA or CoT answer. */
   | { type: 'answer'; answer: Answer }
-  /** An error a person should see (with what to do next). */
-  | { type: 'error'; error: { error_code: string; message: string }; at: number }
+  /**
+   * An error a person should see, with what to do next: `action` overrides the code's own line (the sandbox's
+   * diagnosis says its fix); `details` picks the buttons (a model the server does not serve: the model picker).
+   */
+  | {
+      type: 'error';
+      error: { error_code: string; message: string; details?: Record<string, unknown> };
+      at: number;
+      action?: string;
+    }
+  /** What a session still needs (the first-run card): recomputed when settings, the API key or the sandbox change. */
+  | { type: 'setup'; problems: SetupProblem[] }
+  /** The outcome of a session action (merge, delete) shown in the panel; null takes it away. */
+  | { type: 'notice'; notice: Omit<PanelNotice, 'id'> | null }
+  /** A session's record was deleted: the panel stops showing it (header, timeline, history). */
+  | { type: 'sessionDeleted'; sessionId: string }
+  /** The person ran the session's tests from the Testing view: the header and status bar show that run. */
+  | { type: 'testingRun'; tests: { passed: number; failed: number } }
   /** Workspace trust changed. */
   | { type: 'trust'; trusted: boolean }
   /** The session ended outside the supervisor's own events (e.g. it threw before `session_started`). */
@@ -136,6 +154,7 @@ function apply(state: PanelState, action: PanelAction): PanelState {
         actions: same ? state.actions : [],
         approvals: [],
         errors: [],
+        notice: null,
       };
     }
     case 'approvalRequested':
@@ -148,7 +167,20 @@ function apply(state: PanelState, action: PanelAction): PanelState {
         answers: [...state.answers.filter((a) => a.id !== action.answer.id), action.answer].slice(-MAX_ANSWERS),
       };
     case 'error':
-      return addError(state, action.error, action.at);
+      return addError(state, action.error, action.at, action.action);
+    case 'setup':
+      return JSON.stringify(state.setup) === JSON.stringify(action.problems) ? state : { ...state, setup: action.problems };
+    case 'notice':
+      if (!action.notice) return state.notice === null ? state : { ...state, notice: null };
+      return { ...state, notice: { id: `notice-${state.revision + 1}`, ...action.notice } };
+    case 'sessionDeleted':
+      return state.session?.sessionId === action.sessionId && state.session.status !== 'running' ? withoutSession(state) : state;
+    case 'testingRun':
+      if (!state.session || state.session.status === 'running') return state;
+      return withSession(state, (s) => ({
+        ...s,
+        totals: { ...s.totals, testsPassed: action.tests.passed, testsFailed: action.tests.failed },
+      }));
     case 'trust':
       return state.trusted === action.trusted ? state : { ...state, trusted: action.trusted };
     case 'sessionAborted': {
@@ -176,11 +208,19 @@ function apply(state: PanelState, action: PanelAction): PanelState {
       const { price: _old, ...session } = state.session;
       return { ...state, session: action.price ? { ...session, price: action.price } : session };
     }
-    case 'repository':
+    case 'repository': {
       // Read again on every focus and panel show: an unchanged listing is no new snapshot.
-      return JSON.stringify(state.repository) === JSON.stringify(action.repository)
-        ? state
-        : { ...state, repository: action.repository };
+      if (JSON.stringify(state.repository) === JSON.stringify(action.repository)) return state;
+      const next = { ...state, repository: action.repository };
+      // The session on screen was deleted or pruned (here, from a terminal or another window): nothing of it stays.
+      const shown = state.session?.sessionId;
+      const gone =
+        shown !== undefined &&
+        state.session?.status !== 'running' &&
+        action.repository !== null &&
+        !action.repository.sessions.some((s) => s.id === shown);
+      return gone ? withoutSession(next) : next;
+    }
   }
 }
 
@@ -272,9 +312,10 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
     }
     case 'test_run_finished': {
       const tests = { passed: event.tests.passed, failed: event.tests.failed };
-      // A related run counts only the changed tests: the session's totals are the whole suite's.
+      // The session's test state is the one of its last commit (see `commit_made`): a red run that is then
+      // rolled back never shows in the header. Before any commit, the baseline's run is that state.
       const withTotals =
-        event.scope === 'related'
+        event.role !== 'baseline' || event.scope === 'related'
           ? state
           : withSession(state, (s) => ({
               ...s,
@@ -356,7 +397,16 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
       const committed = updateCycle(state, event.cycle, (c) =>
         refactor ? { ...c, refactorCommit: event.sha } : { ...c, commit: event.sha, title: c.title ?? firstLine(event.message) },
       );
-      return withSession(committed, (s) => ({ ...s, totals: { ...s.totals, commits: s.totals.commits + 1 } }));
+      // What was committed is what the last whole-suite run saw (the supervisor runs the whole suite before a commit).
+      const run = lastFullRun(state);
+      return withSession(committed, (s) => ({
+        ...s,
+        totals: {
+          ...s.totals,
+          commits: s.totals.commits + 1,
+          ...(run ? { testsPassed: run.passed, testsFailed: run.failed } : {}),
+        },
+      }));
     }
     case 'phase_finished':
       return updateCycle(state, event.cycle, (c) =>
@@ -367,13 +417,21 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
         }),
       );
     case 'cycle_finished':
-      return updateCycle(state, event.cycle, (c) => ({
-        ...closeCycle(c, cycleOutcome(event.outcome)),
-        // `event.commit` is the cycle's last commit (the refactor one when there is one): the `feat:` hash wins.
-        commit: c.commit ?? (event.commit && event.commit !== c.refactorCommit ? event.commit : null),
-        tests: { passed: event.tests.passed, failed: event.tests.failed },
-        ...(event.outcome === 'kata_complete' && !c.title ? { title: 'kata complete: nothing left to test' } : {}),
-      }));
+      // The cycle's counts are those of the tree it ended with (its last commit, or the one before a rollback).
+      return updateCycle(
+        withSession(state, (s) => ({
+          ...s,
+          totals: { ...s.totals, testsPassed: event.tests.passed, testsFailed: event.tests.failed },
+        })),
+        event.cycle,
+        (c) => ({
+          ...closeCycle(c, cycleOutcome(event.outcome)),
+          // `event.commit` is the cycle's last commit (the refactor one when there is one): the `feat:` hash wins.
+          commit: c.commit ?? (event.commit && event.commit !== c.refactorCommit ? event.commit : null),
+          tests: { passed: event.tests.passed, failed: event.tests.failed },
+          ...(event.outcome === 'kata_complete' && !c.title ? { title: 'kata complete: nothing left to test' } : {}),
+        }),
+      );
     case 'session_finished': {
       const { summary } = event;
       const finished = withSession(state, (s) => ({
@@ -480,6 +538,21 @@ function withResumedTokens(totals: PanelSessionTotals, resumedTokens: number | u
   return resumedTokens && resumedTokens > 0 ? { ...totals, tokens: totals.tokens + Math.round(resumedTokens) } : totals;
 }
 
+/** The counts of the last supervisor run of the whole suite in the history (a related run counts only some tests). */
+function lastFullRun(state: PanelState): { passed: number; failed: number } | undefined {
+  for (let i = state.actions.length - 1; i >= 0; i--) {
+    const action = state.actions[i]!;
+    const scope = (action.params as { scope?: unknown } | null)?.scope;
+    if (action.testRun && scope !== 'related') return action.testRun;
+  }
+  return undefined;
+}
+
+/** The panel without the session it showed (deleted): no header, timeline or history of it. */
+function withoutSession(state: PanelState): PanelState {
+  return { ...state, session: null, cycles: [], actions: [], approvals: [], errors: [] };
+}
+
 function withSession(state: PanelState, change: (session: SessionHeader) => SessionHeader): PanelState {
   return state.session ? { ...state, session: change(state.session) } : state;
 }
@@ -573,13 +646,20 @@ function removeApproval(state: PanelState, requestId: string): PanelState {
   return { ...state, approvals: state.approvals.filter((a) => a.requestId !== requestId) };
 }
 
-function addError(state: PanelState, error: { error_code: string; message: string }, at: number): PanelState {
-  const action = errorAction(error.error_code);
+function addError(
+  state: PanelState,
+  error: { error_code: string; message: string; details?: Record<string, unknown> },
+  at: number,
+  actionLine?: string,
+): PanelState {
+  const action = actionLine ?? errorAction(error.error_code);
+  const fixes = errorFixes(error.error_code, error.details);
   const card: PanelError = {
     id: `error-${state.revision + 1}`,
     error_code: error.error_code,
     message: clip(redactSecrets(vscodeErrorMessage(error)), MAX_SUMMARY_CHARS),
-    ...(action ? { action } : {}),
+    ...(action ? { action: clip(redactSecrets(action), MAX_SUMMARY_CHARS) } : {}),
+    ...(fixes.length > 0 ? { fixes } : {}),
     at,
   };
   // The same error reported twice in a row (event + summary) shows once.

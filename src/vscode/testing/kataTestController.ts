@@ -61,7 +61,9 @@ export interface KataTestsDeps {
   /** What an earlier window saved (workspaceState; anything invalid is ignored). */
   saved?: unknown;
   /** Saves the state after each session start and supervisor run (workspaceState). */
-  save?(state: SavedKataTests): PromiseLike<void> | void;
+  save?(state: SavedKataTests | undefined): PromiseLike<void> | void;
+  /** A run from the Testing view ended with these counts (the panel's header and the status bar show them). */
+  ranTests?(tests: { passed: number; failed: number }): void;
 }
 
 /** The Testing view's kata tests. */
@@ -72,6 +74,11 @@ export class KataTests implements vscode.Disposable {
   /** The session's branch and the person's repository (a completed session's worktree is removed: its branch is checked out for a run). */
   private branch: { name: string; repository: string } | undefined;
   private last: SavedKataTests['last'];
+  /**
+   * The last whole-suite supervisor run, shown once its tree is committed (or is the baseline): the view shows the
+   * session's committed state, as the panel's header does, not a red run the supervisor then rolled back.
+   */
+  private pending: { event: Extract<SupervisorEvent, { type: 'test_run_finished' }>; cases: TestCaseResult[] } | undefined;
 
   constructor(private readonly deps: KataTestsDeps) {
     this.controller.createRunProfile(
@@ -105,29 +112,54 @@ export class KataTests implements vscode.Disposable {
     );
   }
 
-  /** A new session's worktree, and each supervisor test run's results. */
+  /** A new session's worktree, and the results of each supervisor test run whose tree was kept. */
   event(event: SupervisorEvent): void {
     if (event.type === 'session_started') {
       this.worktree = event.worktree;
       this.branch = { name: event.branch, repository: event.workspace };
       this.last = undefined;
+      this.pending = undefined;
       this.save();
     } else if (event.type === 'test_run_finished' && event.output && event.scope !== 'related') {
       // A related run holds a subset of the tests and a narrowed command: the view keeps the last whole-suite run.
       if (event.command) this.command = event.command;
       const cases = event.testCases ? casesFromReport(event.testCases) : parseTestCases(event.output);
       if (cases.length > 0 || event.tests.total === 0) {
-        this.report(new vscode.TestRunRequest(), `Supervisor run (${event.role})`, cases);
-        // Kept in the workspace state: redacted like everything else this extension writes down.
-        const testCases = event.testCases?.map((t) => ({
-          ...t,
-          name: redactSecrets(t.name),
-          ...(t.message ? { message: redactSecrets(t.message) } : {}),
-        }));
-        this.last = { output: redactSecrets(event.output), role: event.role, ...(testCases ? { testCases } : {}) };
-        this.save();
+        this.pending = { event, cases };
+        if (event.role === 'baseline') this.showPending();
       }
+    } else if (event.type === 'commit_made') {
+      this.showPending();
     }
+  }
+
+  /** Shows the last whole-suite run as the session's test state (its tree was just committed, or is the baseline). */
+  private showPending(): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = undefined;
+    const { event, cases } = pending;
+    this.report(new vscode.TestRunRequest(), `Supervisor run (${event.role})`, cases);
+    // Kept in the workspace state: redacted like everything else this extension writes down.
+    const testCases = event.testCases?.map((t) => ({
+      ...t,
+      name: redactSecrets(t.name),
+      ...(t.message ? { message: redactSecrets(t.message) } : {}),
+    }));
+    this.last = { output: redactSecrets(event.output ?? ''), role: event.role, ...(testCases ? { testCases } : {}) };
+    this.save();
+  }
+
+  /** The session on branch `branch` was deleted: its tests leave the view. */
+  forget(branch: string): void {
+    if (this.branch?.name !== branch) return;
+    this.controller.items.replace([]);
+    this.worktree = undefined;
+    this.branch = undefined;
+    this.command = undefined;
+    this.last = undefined;
+    this.pending = undefined;
+    void Promise.resolve(this.deps.save?.(undefined)).catch(() => undefined);
   }
 
   /** Replaces the items with `cases` and reports their results as one finished run. */
@@ -207,6 +239,7 @@ export class KataTests implements vscode.Disposable {
         result.tests ? casesFromReport(result.tests) : parseTestCases(result.output),
         result.output,
       );
+      this.deps.ranTests?.({ passed: result.passed, failed: result.failed });
     } catch (error) {
       refuse(`the kata's tests could not run: ${error instanceof Error ? error.message : String(error)}`);
     } finally {

@@ -13,7 +13,8 @@ describe('status bar text', () => {
     let state = emptyPanelState({ instanceId: 'i', trusted: true });
     for (const event of wholeSession(2).slice(0, 1 + 15 + 5)) state = reducePanel(state, { type: 'supervisor', event, at: 1 });
     const view = statusView(state);
-    assert.equal(view.text, '$(sync~spin) TDD 2/6 red ✓1 ✗1 690 tok'.replace('690', String(state.session!.totals.tokens)));
+    // The tests of the last commit (cycle 1), not the red run of cycle 2's Tester.
+    assert.equal(view.text, '$(sync~spin) TDD 2/6 red ✓1 ✗0 690 tok'.replace('690', String(state.session!.totals.tokens)));
     assert.match(view.tooltip, /cycle 2\/6/);
   });
 
