@@ -5,12 +5,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { PanelMessage } from '../shared/panelProtocol';
+import type { PanelCommandName, PanelMessage } from '../shared/panelProtocol';
 import { clearApiKey, readApiKey, setApiKey } from './commands/apiKey';
 import { COMMANDS, KATA_TESTS_STATE_KEY, PANEL_STATE_KEY, PANEL_VIEW_ID } from './commands/commandIds';
 import { workspaceFilePath } from './panel/workspacePath';
 
 import { SETTINGS_SECTION, configurationReader, readSettings, type ExtensionSettings } from './config/settings';
+import { checkSetup, sandboxFixText } from './config/setupCheck';
+import { chooseProvider, pickModel, type ProviderChoiceDeps } from './commands/providerChoice';
+import { setPanelCommandRunner } from './panel/errorNotice';
+import { RepositoryWatcher } from './session/repositoryWatcher';
 import { routeCoreLogs } from './logging/outputChannelLog';
 import { isSessionRunning } from './panel/panelReducer';
 import { PanelStore } from './panel/panelStore';
@@ -63,8 +67,12 @@ export class ExtensionHost implements vscode.Disposable {
       this.store,
       log,
       (message) => this.onPanelMessage(message),
-      () => void this.sessions.refresh(),
+      () => {
+        void this.sessions.refresh();
+        void this.refreshSetup(false);
+      },
     );
+    setPanelCommandRunner((name) => this.runPanelCommand(name));
     const deps = {
       store: this.store,
       log,
@@ -80,16 +88,32 @@ export class ExtensionHost implements vscode.Disposable {
       settings: () => this.settings(),
       saved: context.workspaceState.get(KATA_TESTS_STATE_KEY),
       save: (state) => context.workspaceState.update(KATA_TESTS_STATE_KEY, state),
+      // A run from the Testing view is the session's test state now: the header and the status bar show it too.
+      ranTests: (tests) => this.store.dispatch({ type: 'testingRun', tests }),
     });
     this.runner = new KataRunner({
       ...deps,
       observers: [this.files, this.tests],
       extensionPath: context.extensionPath,
-      sessionsChanged: () => void this.sessions.refresh(),
+      sessionsChanged: () => {
+        this.repositoryWatcher.ensure(); // a first session may have run `git init`
+        void this.sessions.refresh();
+      },
       reviewSession: (id) => void this.sessions.run('review', id),
     });
-    this.sessions = new SessionActions({ store: this.store, log, runner: this.runner });
+    this.sessions = new SessionActions({
+      store: this.store,
+      log,
+      runner: this.runner,
+      sessionDeleted: (branch) => this.tests.forget(branch),
+    });
+    this.providerChoice = {
+      apiKey: () => readApiKey(context.secrets),
+      setApiKey: () => vscode.commands.executeCommand(COMMANDS.setApiKey),
+      log,
+    };
     this.selectionDeps = deps;
+    this.repositoryWatcher = new RepositoryWatcher(log, () => void this.sessions.refresh());
     this.disposables.push(
       vscode.workspace.registerTextDocumentContentProvider(TEST_OUTPUT_SCHEME, {
         provideTextDocumentContent: (uri) => this.runner.testOutput(uri.path.replace(/^\//, '').replace(/\.log$/, '')) ?? '',
@@ -102,14 +126,94 @@ export class ExtensionHost implements vscode.Disposable {
       { dispose: unsubscribe },
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.store.dispatch({ type: 'trust', trusted: true });
+        this.repositoryWatcher.ensure();
         void this.sessions.refresh();
       }),
-      // The person may have committed, merged or switched branches meanwhile (merge blocker, merged state).
+      // The person may have committed, merged or switched branches meanwhile (merge blocker, merged state), or
+      // fixed the sandbox in a terminal.
       vscode.window.onDidChangeWindowState((state) => {
-        if (state.focused) void this.sessions.refresh();
+        if (!state.focused) return;
+        this.repositoryWatcher.ensure();
+        void this.sessions.refresh();
+        void this.refreshSetup(true);
       }),
+      // A commit, checkout, merge or session change made anywhere (a terminal, another window, the CLI) is read at once.
+      this.repositoryWatcher,
+      // The first-run card goes away as soon as what it asks for is set.
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(SETTINGS_SECTION)) void this.refreshSetup(false);
+      }),
+      context.secrets.onDidChange(() => void this.refreshSetup(false)),
+      { dispose: () => setPanelCommandRunner(undefined) },
     );
     void this.sessions.refresh();
+    void this.refreshSetup(false);
+  }
+
+  private readonly providerChoice: ProviderChoiceDeps;
+  private readonly repositoryWatcher: RepositoryWatcher;
+  /** Only the newest setup check's answer is shown (an older one may end later). */
+  private setupCheck = 0;
+
+  /** Checks what a session still needs (model, sandbox) into the panel's first-run card. */
+  async refreshSetup(refreshSandbox: boolean): Promise<void> {
+    const check = ++this.setupCheck;
+    try {
+      let settings: ExtensionSettings;
+      try {
+        settings = this.settings();
+      } catch (error) {
+        // Invalid settings: the card says so (the message names each bad one).
+        if (check === this.setupCheck)
+          this.store.dispatch({
+            type: 'setup',
+            problems: [
+              {
+                item: 'model',
+                title: 'Some settings are not valid',
+                detail: error instanceof Error ? error.message : String(error),
+                fixes: ['openSettings'],
+              },
+            ],
+          });
+        return;
+      }
+      const problems = await checkSetup({ settings, apiKey: await readApiKey(this.context.secrets), refreshSandbox });
+      if (check === this.setupCheck) this.store.dispatch({ type: 'setup', problems });
+    } catch (error) {
+      this.log.warn(`could not check the setup: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Carries out a command button of the panel (the toolbar's, an error card's, the first-run card's). */
+  private runPanelCommand(name: PanelCommandName): unknown {
+    switch (name) {
+      case 'runKata':
+        return vscode.commands.executeCommand(COMMANDS.runKata);
+      case 'stopKata':
+        return this.stopKata();
+      case 'setApiKey':
+        return vscode.commands.executeCommand(COMMANDS.setApiKey);
+      case 'openSettings':
+        return vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${this.context.extension.id}`);
+      case 'chooseProvider':
+        return chooseProvider(this.providerChoice);
+      case 'pickModel':
+        return pickModel(this.providerChoice);
+      case 'showSandboxFix':
+        return this.showSandboxFix();
+      case 'openSandboxSetting':
+        return vscode.commands.executeCommand('workbench.action.openSettings', `${SETTINGS_SECTION}.sandbox`);
+      case 'manageTrust':
+        return vscode.commands.executeCommand('workbench.trust.manage');
+    }
+  }
+
+  /** Opens the sandbox's diagnosis (the cause and the exact commands of the fix) in an untitled Markdown editor. */
+  private async showSandboxFix(): Promise<void> {
+    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: await sandboxFixText() });
+    await vscode.window.showTextDocument(document, { preview: true });
+    void this.refreshSetup(false);
   }
 
   private readonly selectionDeps: Parameters<typeof askAboutSelection>[0];
@@ -159,20 +263,9 @@ export class ExtensionHost implements vscode.Disposable {
         this.runner.answerApproval(message.requestId, message.decision);
         return;
       case 'command':
-        switch (message.name) {
-          case 'runKata':
-            void vscode.commands.executeCommand(COMMANDS.runKata);
-            return;
-          case 'stopKata':
-            this.stopKata();
-            return;
-          case 'setApiKey':
-            void vscode.commands.executeCommand(COMMANDS.setApiKey);
-            return;
-          case 'openSettings':
-            void vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${this.context.extension.id}`);
-            return;
-        }
+        void Promise.resolve(this.runPanelCommand(message.name)).catch((error: unknown) =>
+          this.log.warn(`panel command ${message.name} failed: ${error instanceof Error ? error.message : String(error)}`),
+        );
         return;
       case 'sessionAction':
         void this.sessions.run(message.action, message.sessionId);

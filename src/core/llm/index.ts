@@ -20,3 +20,4 @@ export {
   type ResolveProviderOptions,
   type LlmClientOptions,
 } from './providerDetection';
+export { servedModels, type ServedModels } from './servedModels';

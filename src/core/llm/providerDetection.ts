@@ -316,7 +316,7 @@ async function runOllamaProbe(host: string, timeoutMs: number): Promise<OllamaPr
 }
 
 /** `GET {baseURL}/models` of an OpenAI-compatible server; [] when it does not answer in time. */
-async function listModels(
+export async function listModels(
   baseURL: string,
   apiKey: string | undefined,
   timeoutMs: number,

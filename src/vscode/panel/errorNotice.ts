@@ -1,45 +1,70 @@
 /**
- * One way to tell a person about an error: an error card in the panel, a line in the output channel,
- * and an error notification with what to do — plus, where one exists, a button that does it.
+ * One way to tell a person about an error, once: an error card in the panel with the buttons that fix it, a line in
+ * the output channel, and — only while the panel is hidden — an error notification with the same buttons.
  */
 import * as vscode from 'vscode';
-import { COMMANDS } from '../commands/commandIds';
-import { SETTINGS_SECTION } from '../config/settings';
-import { errorAction, vscodeErrorMessage } from './errorActions';
+import { PANEL_COMMAND_LABELS, type PanelCommandName } from '../../shared/panelProtocol';
+import { errorAction, errorFixes, vscodeErrorMessage } from './errorActions';
 import type { PanelStore } from './panelStore';
 
-/** Buttons that fix the problem in one click, by error code. */
-const FIX_BUTTONS: Readonly<Record<string, { label: string; command: [string, ...unknown[]] }>> = {
-  PROVIDER_NOT_CONFIGURED: { label: 'Set API key', command: [COMMANDS.setApiKey] },
-  AUTH: { label: 'Set API key', command: [COMMANDS.setApiKey] },
-  CONFIG: { label: 'Open settings', command: ['workbench.action.openSettings', SETTINGS_SECTION] },
-  CONNECTION: { label: 'Open settings', command: ['workbench.action.openSettings', SETTINGS_SECTION] },
-  UNTRUSTED_WORKSPACE: { label: 'Manage Workspace Trust', command: ['workbench.trust.manage'] },
-  SANDBOX_UNAVAILABLE: { label: 'Open setting', command: ['workbench.action.openSettings', `${SETTINGS_SECTION}.sandbox`] },
-};
+/** An error as the core or the host reports it (`details` of an AgentError pick the buttons and the sandbox's fix). */
+export interface NoticeError {
+  error_code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/** The action line of `error`: the sandbox's own diagnosis when it has one, else the code's line. */
+function actionLine(error: NoticeError): string | undefined {
+  const cause = error.details?.cause;
+  if (error.error_code === 'SANDBOX_UNAVAILABLE' && typeof cause === 'string')
+    return `${cause} Show the fix says what to change on this machine; or — only if you accept that the code the agents write runs unconfined — set 'tddAgent.sandbox' to "off" in your user settings.`;
+  return errorAction(error.error_code);
+}
 
 /**
- * Reports `error` to the panel, the log and a notification. `buttons` are extra choices; resolves to the
- * one chosen (a fix button runs its command and resolves to undefined).
+ * Reports `error` to the panel and the log, and as a notification while the panel is hidden. `buttons` are extra
+ * choices of the notification; resolves to the one chosen (a fix button runs its command and resolves to undefined).
+ * `run` carries out a fix (the host's handler of the panel's command buttons).
  */
 export async function showErrorNotice(
   store: PanelStore,
   log: vscode.LogOutputChannel,
-  error: { error_code: string; message: string },
+  error: NoticeError,
   ...buttons: string[]
 ): Promise<string | undefined> {
-  store.dispatch({ type: 'error', error: { error_code: error.error_code, message: error.message }, at: Date.now() });
+  const action = actionLine(error);
+  store.dispatch({
+    type: 'error',
+    error: { error_code: error.error_code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+    at: Date.now(),
+    ...(action ? { action } : {}),
+  });
   log.warn(`${error.error_code}: ${error.message}`); // the log keeps the core's full wording
-  const action = errorAction(error.error_code);
-  const fix = FIX_BUTTONS[error.error_code];
+  if (store.panelVisible && buttons.length === 0) return undefined; // the card says it, with its buttons
+  const fixes = errorFixes(error.error_code, error.details);
+  const labels = fixes.map((fix) => PANEL_COMMAND_LABELS[fix]);
   const choice = await vscode.window.showErrorMessage(
     `${vscodeErrorMessage(error)}${action ? ` ${action}` : ''}`,
     ...buttons,
-    ...(fix ? [fix.label] : []),
+    ...labels,
   );
-  if (fix && choice === fix.label) {
-    void vscode.commands.executeCommand(...fix.command);
+  const fix = fixes.find((f) => PANEL_COMMAND_LABELS[f] === choice);
+  if (fix) {
+    void runPanelCommand(fix);
     return undefined;
   }
   return choice;
+}
+
+/** Where the panel's command buttons go: set by the host (the same handler the panel's buttons reach). */
+let panelCommandRunner: ((name: PanelCommandName) => unknown) | undefined;
+
+/** The host registers how a fix button is carried out. */
+export function setPanelCommandRunner(run: ((name: PanelCommandName) => unknown) | undefined): void {
+  panelCommandRunner = run;
+}
+
+function runPanelCommand(name: PanelCommandName): unknown {
+  return panelCommandRunner?.(name);
 }

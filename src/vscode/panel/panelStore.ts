@@ -29,7 +29,8 @@ export interface PanelStoreOptions {
 export function restoreState(persisted: unknown, instanceId: string, trusted: boolean, now: number): PanelState {
   const saved = parsePanelState(persisted);
   if (!saved) return emptyPanelState({ instanceId, trusted });
-  let state: PanelState = { ...saved, instanceId, revision: 0, trusted, approvals: [] };
+  // The first-run card and the last action's notice are this window's: read again, not restored.
+  let state: PanelState = { ...saved, instanceId, revision: 0, trusted, approvals: [], setup: [], notice: null };
   if (state.session?.status === 'running') {
     // The session ran in a window that is gone: it is not running any more.
     state = reducePanel(state, { type: 'sessionAborted', status: 'cancelled', at: now });
@@ -45,6 +46,11 @@ export function restoreState(persisted: unknown, instanceId: string, trusted: bo
 
 /** The host-side holder of the panel state. */
 export class PanelStore {
+  /**
+   * True while the panel is visible (the view provider keeps it): an error or an outcome is then told in the panel
+   * alone, and as a notification too only while the panel is hidden.
+   */
+  panelVisible = false;
   private current: PanelState;
   private readonly listeners = new Set<(state: PanelState) => void>();
   private readonly throttleMs: number;

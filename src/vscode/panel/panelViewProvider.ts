@@ -36,6 +36,7 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
   resolveWebviewView(view: vscode.WebviewView): void {
     this.releaseView(); // VS Code may resolve a new view after disposing the old one: drop the old listeners
     this.view = view;
+    this.store.panelVisible = view.visible;
     const { webview } = view;
     const roots = [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')];
     webview.options = { enableScripts: true, localResourceRoots: roots };
@@ -48,6 +49,7 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     this.disposables.push(
       webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       view.onDidChangeVisibility(() => {
+        this.store.panelVisible = view.visible;
         if (!view.visible) return;
         this.post();
         this.onShown();
@@ -55,6 +57,7 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
       view.onDidDispose(() => {
         if (this.view === view) {
           this.view = undefined;
+          this.store.panelVisible = false;
           this.releaseView();
         }
       }),

@@ -464,6 +464,8 @@ export class KataRunner implements vscode.Disposable {
     } else if (summary.status === 'cancelled') {
       void vscode.window.showInformationMessage(text);
     } else {
+      // The panel shows the failure with its error card: a notification only while it is hidden.
+      if (this.deps.store.panelVisible) return;
       const action = summary.error ? errorAction(summary.error.error_code) : undefined;
       void vscode.window
         .showErrorMessage(

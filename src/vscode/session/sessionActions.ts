@@ -2,14 +2,16 @@
  * The panel's session buttons and list: reads the repository's recorded sessions into the panel state
  * (when the panel is shown, the window gets focus, a session starts or ends, or an action ran), and
  * carries out "Review changes" (VS Code's own diff views over read-only documents of the two commits),
- * "Merge into <branch>" (only when the checkout can take it; never forcing), "Delete session" (after a
- * modal confirmation) and "Resume".
+ * "Merge into <branch>" (after a modal saying what will arrive; only when the checkout can take it; never forcing),
+ * "Delete session" (after a modal confirmation) and "Resume". Outcomes are told in the panel (a notice, an error card)
+ * and as a notification only while the panel is hidden.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { toAgentError } from '../../core/errors/agentError';
-import { deleteSession, formatDiskUsage, mergeBlocker, mergeSession } from '../../core/tdd/session';
-import type { SessionState } from '../../core/tdd/session';
+import { deleteSession, formatDiskUsage, mergeSession, previewMerge } from '../../core/tdd/session';
+import type { MergePreview, SessionState } from '../../core/tdd/session';
+import { showErrorNotice } from '../panel/errorNotice';
 import type { RecordedSession, SessionActionName } from '../../shared/panelProtocol';
 import type { PanelStore } from '../panel/panelStore';
 import type { KataRunner } from './kataRunner';
@@ -32,11 +34,50 @@ export const RUNNING_ELSEWHERE_POLL_MS = 5_000;
 /** The button of the delete confirmation. */
 export const DELETE_BUTTON = 'Delete session';
 
+/** The buttons of the merge confirmation (the e2e specs click them). */
+export const MERGE_BUTTONS = {
+  merge: 'Merge',
+  fastForward: 'Merge (fast-forward)',
+  mergeCommit: 'Merge with a merge commit',
+} as const;
+
+/** Most commits and files the merge confirmation lists by name. */
+const MERGE_LIST_MAX = 12;
+
+/** The merge confirmation's message and detail: what will arrive in which branch, and how. Pure. */
+export function mergeConfirmation(preview: MergePreview): { message: string; detail: string } {
+  const into = preview.into ?? 'your branch';
+  const commits = preview.commits.length;
+  const message = `Merge ${commits} commit${commits === 1 ? '' : 's'} of ${preview.branch} into ${into}?`;
+  const list = (items: string[]) =>
+    items
+      .slice(0, MERGE_LIST_MAX)
+      .map((item) => `  ${item}`)
+      .join('\n') + (items.length > MERGE_LIST_MAX ? `\n  … and ${items.length - MERGE_LIST_MAX} more` : '');
+  const how = preview.unborn
+    ? `${into} has no commit yet: it takes these commits as its history, and the files are checked out into your folder.`
+    : preview.fastForward
+      ? `${into} moves forward to them (a fast-forward), or records a merge commit if you choose that.`
+      : `${into} has commits of its own since: a merge commit joins the two.`;
+  const detail = [
+    how,
+    '',
+    `Commits:\n${list(preview.commits)}`,
+    '',
+    `Files (${preview.files.length}):\n${list(preview.files.map((f) => `${f.status} ${f.path}`))}`,
+    '',
+    'Your untracked and ignored files, your stash and your other branches are not changed.',
+  ].join('\n');
+  return { message, detail };
+}
+
 /** What the session actions need. */
 export interface SessionActionsDeps {
   store: PanelStore;
   log: vscode.LogOutputChannel;
   runner: KataRunner;
+  /** A session was deleted (its branch): views that show it forget it. */
+  sessionDeleted?(branch: string): void;
 }
 
 /** A document URI of `file` at commit `rev` of `repository` (an empty `rev`: an empty document, the missing side of an added or deleted file). */
@@ -159,12 +200,21 @@ export class SessionActions implements vscode.TextDocumentContentProvider, vscod
           return await this.resume(state);
       }
     } catch (error) {
-      const message = toAgentError(error).message;
-      this.deps.log.warn(`session ${action} of ${id} failed: ${message}`);
-      void vscode.window.showErrorMessage(`TDD Agent: ${message}`);
+      const failure = toAgentError(error);
+      this.deps.log.warn(`session ${action} of ${id} failed: ${failure.message}`);
+      this.deps.store.dispatch({ type: 'notice', notice: null });
+      void showErrorNotice(this.deps.store, this.deps.log, failure);
     } finally {
       void this.refresh();
     }
+  }
+
+  /** Tells the outcome of a session action: in the panel, and as a notification too while the panel is hidden. */
+  private tell(level: 'info' | 'warning', text: string): void {
+    this.deps.store.dispatch({ type: 'notice', notice: { level, text, at: Date.now() } });
+    if (this.deps.store.panelVisible) return;
+    if (level === 'info') void vscode.window.showInformationMessage(`TDD Agent: ${text}`);
+    else void vscode.window.showWarningMessage(`TDD Agent: ${text}`);
   }
 
   /** Opens the changes of commit `sha` of session `id` (a hash in the panel's cycle list) in VS Code's diff views. */
@@ -221,22 +271,49 @@ export class SessionActions implements vscode.TextDocumentContentProvider, vscod
     await vscode.commands.executeCommand('vscode.changes', title, triples);
   }
 
-  /** Merges the session's branch into the person's current branch, when their checkout can take it. */
+  /**
+   * Merges the session's branch into the person's current branch, when their checkout can take it, after a modal
+   * that says what will arrive (commits, files) and how (fast-forward, or a merge commit on request).
+   */
   async merge(root: string, state: SessionState): Promise<void> {
     if (this.isRunning(state)) {
-      void vscode.window.showWarningMessage(
-        `TDD Agent: session ${state.id} is still running; stop it before merging its branch.`,
-      );
+      this.tell('warning', `session ${state.id} is still running; stop it before merging its branch.`);
       return;
     }
-    const blocker = await mergeBlocker(root);
-    if (blocker) {
-      void vscode.window.showWarningMessage(`TDD Agent: ${state.branch} was not merged: ${blocker}. Nothing was changed.`);
+    const preview = await previewMerge(root, state.id);
+    const why =
+      preview.blocker ??
+      (preview.commits.length === 0 ? `${preview.into ?? 'your branch'} already has all of its commits` : undefined) ??
+      (preview.inTheWay.length > 0
+        ? `it adds ${preview.inTheWay.join(', ')}, which your folder already has as an untracked or ignored file; move ${preview.inTheWay.length === 1 ? 'it' : 'them'} away first`
+        : undefined) ??
+      (preview.conflicts.length > 0
+        ? `it would conflict in ${preview.conflicts.join(', ')}; merge it yourself (git merge ${preview.branch}) to resolve them`
+        : undefined);
+    if (why) {
+      this.tell('warning', `${preview.branch} was not merged: ${why}. Nothing was changed.`);
       return;
     }
-    const { into, head } = await mergeSession(root, state.id);
-    this.deps.log.info(`merged ${state.branch} into ${into} (${head.slice(0, 8)})`);
-    void vscode.window.showInformationMessage(`TDD Agent: merged ${state.branch} into ${into} (now at ${head.slice(0, 7)}).`);
+    const { message, detail } = mergeConfirmation(preview);
+    const buttons = preview.unborn
+      ? [MERGE_BUTTONS.merge]
+      : preview.fastForward
+        ? [MERGE_BUTTONS.fastForward, MERGE_BUTTONS.mergeCommit]
+        : [MERGE_BUTTONS.mergeCommit];
+    const choice = await vscode.window.showInformationMessage(message, { modal: true, detail }, ...buttons);
+    if (!choice) return;
+    const result = await mergeSession(root, state.id, { mergeCommit: choice === MERGE_BUTTONS.mergeCommit });
+    const how =
+      result.kind === 'merge-commit'
+        ? 'with a merge commit'
+        : result.kind === 'fast-forward'
+          ? 'as a fast-forward'
+          : 'as its first history';
+    this.deps.log.info(`merged ${state.branch} into ${result.into} ${how} (${result.head.slice(0, 8)})`);
+    this.tell(
+      'info',
+      `Merged ${state.branch} into ${result.into} ${how}: ${result.commits} commit(s), ${result.files} file(s); ${result.into} is now at ${result.head.slice(0, 7)}.`,
+    );
   }
 
   /** Deletes the session (worktree, record and branch) after a modal confirmation. */
@@ -264,8 +341,12 @@ export class SessionActions implements vscode.TextDocumentContentProvider, vscod
     this.deps.log.info(
       `deleted session ${state.id} (worktree removed: ${result.worktreeRemoved}, branch deleted: ${result.branchDeleted}, freed ${result.freedBytes} bytes)`,
     );
-    void vscode.window.showInformationMessage(
-      `TDD Agent: deleted the session ${state.id}${result.branchDeleted ? ` and its branch ${state.branch}` : ''}${result.worktreeRemoved ? `; freed ${formatDiskUsage(result.freedBytes)}` : ''}.`,
+    // The panel, the status bar and the Testing view stop showing it at once (the list is read again after).
+    this.deps.store.dispatch({ type: 'sessionDeleted', sessionId: state.id });
+    this.deps.sessionDeleted?.(state.branch);
+    this.tell(
+      'info',
+      `Deleted the session ${state.id}${result.branchDeleted ? ` and its branch ${state.branch}` : ''}${result.worktreeRemoved ? `; freed ${formatDiskUsage(result.freedBytes)}` : ''}.`,
     );
   }
 
