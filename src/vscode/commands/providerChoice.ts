@@ -85,7 +85,8 @@ export async function chooseProvider(deps: ProviderChoiceDeps): Promise<void> {
 }
 
 /**
- * Lists the models the configured server serves and writes the one picked to `tddAgent.model` (user settings).
+ * Lists the models the configured server serves and writes the one picked to `tddAgent.model` (the user settings, or
+ * the workspace's when the workspace sets it).
  * A server that does not answer is said so, with the way to choose another.
  */
 export async function pickModel(deps: ProviderChoiceDeps): Promise<void> {
@@ -111,6 +112,14 @@ export async function pickModel(deps: ProviderChoiceDeps): Promise<void> {
     { title: `TDD Agent: a model served at ${served.server}`, ignoreFocusOut: true },
   );
   if (!pick) return;
-  await setUser('model', pick.label);
-  deps.log.info(`model set to ${pick.label} (user settings)`);
+  // Where the model is set now is where it changes: a workspace's own value would otherwise still win.
+  const values = c.inspect<string>('model');
+  const target =
+    values?.workspaceFolderValue !== undefined
+      ? vscode.ConfigurationTarget.WorkspaceFolder
+      : values?.workspaceValue !== undefined
+        ? vscode.ConfigurationTarget.Workspace
+        : vscode.ConfigurationTarget.Global;
+  await c.update('model', pick.label, target);
+  deps.log.info(`model set to ${pick.label} (${target === vscode.ConfigurationTarget.Global ? 'user' : 'workspace'} settings)`);
 }

@@ -1,7 +1,8 @@
 /**
  * Tells the host when the workspace repository changed in a way the panel shows: HEAD (a checkout), the index (a
  * stage, a commit), the refs (a commit, a merge, a deleted branch), a merge or rebase starting or ending, and the
- * session records (a session started, ended or deleted by the CLI or another window). The panel's session list,
+ * session records (a session started, ended or deleted by the CLI or another window), and saved edits of the folder's
+ * files (uncommitted changes come and go). The panel's session list,
  * merge blocker and merged flags are then read again, whatever made the change — nothing stays stale until the
  * window loses and regains focus. Only watches: reading git here rewrites nothing (`productGit` takes no optional
  * locks), so the reads cannot trigger the watcher again.
@@ -71,7 +72,17 @@ export class RepositoryWatcher implements vscode.Disposable {
       watcher.onDidDelete(() => this.schedule());
       this.watchers.push(watcher);
     }
-    if (dirs.length > 0) this.log.debug(`watching the repository for changes: ${dirs.join(', ')}`);
+    if (dirs.length === 0) return;
+    // A saved edit of a tracked file makes (or unmakes) uncommitted changes: the merge blocker follows it.
+    const files = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '**/*'));
+    const edited = (uri: vscode.Uri) => {
+      if (!/(^|[\\/])(\.git|node_modules)([\\/]|$)/.test(path.relative(folder.uri.fsPath, uri.fsPath))) this.schedule();
+    };
+    files.onDidChange(edited);
+    files.onDidCreate(edited);
+    files.onDidDelete(edited);
+    this.watchers.push(files);
+    this.log.debug(`watching the repository for changes: ${dirs.join(', ')} and the files of ${folder.uri.fsPath}`);
   }
 
   private schedule(): void {
