@@ -236,13 +236,22 @@ describe('TDD Agent extension in Restricted Mode (untrusted workspace)', functio
     fsp.writeFile(path.join(workspace, 'sum.js'), 'function sum(a, b) {\n  return a + b;\n}\n\nmodule.exports = { sum };\n'),
   );
 
-  it('refuses to run a kata and says why, in a notification and in the panel', async function () {
+  it('refuses to run a kata and says why: in the panel while it is open, in a notification while it is hidden', async function () {
     const { page } = wb;
     await runCommand(page, 'TDD Agent: Open panel');
     const panel = await findWebviewFrame(page, '#restricted-notice', 60_000);
     assert.match(await panel.locator('#restricted-notice').innerText(), /not trusted/);
     assert.equal(await panel.locator('button[data-command="runKata"]').isDisabled(), true);
 
+    await runCommand(page, 'TDD Agent: Run TDD kata');
+    const card = panel.locator('.error-card', { hasText: 'UNTRUSTED_WORKSPACE' });
+    await card.waitFor({ timeout: 30_000 });
+    assert.match(await card.innerText(), /Restricted Mode/);
+    assert.equal(await card.locator('button', { hasText: 'Manage Workspace Trust' }).count(), 1);
+    assert.equal(await page.locator('.notifications-toasts .notification-toast', { hasText: /Restricted Mode/ }).count(), 0);
+
+    // With the panel hidden (the Explorer in its place), the refusal comes as a notification.
+    await runCommand(page, 'View: Show Explorer');
     await runCommand(page, 'TDD Agent: Run TDD kata');
     await waitForNotification(page, /Restricted Mode/);
     assert.equal(wb.model.chatRequests().length, 0, 'no model call was made');

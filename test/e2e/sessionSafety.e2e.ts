@@ -17,7 +17,7 @@ import { fizzbuzzJs } from '../support/fizzbuzzPlans';
 import { personRepoState } from '../support/personRepo';
 import { scriptedKataModel } from '../support/scriptedKataModel';
 import { alwaysAllowUntilFinished, sessionBranches, useWorkbench } from './kataHarness';
-import { findWebviewFrame, pickQuickItem, runCommand, screenshot, waitForNotification } from './lib';
+import { findWebviewFrame, pickQuickItem, runCommand, screenshot } from './lib';
 
 const TRACKED = 'notes.md';
 const UNTRACKED = 'scratch.txt';
@@ -207,20 +207,23 @@ describe('TDD Agent extension without a working OS sandbox', function () {
     { TDD_AGENT_BWRAP: '/nonexistent/bwrap' },
   );
 
-  it('ignores the workspace\'s "off", refuses once in VS Code words, and "Open setting" opens tddAgent.sandbox; nothing was created', async function () {
+  it('ignores the workspace\'s "off", refuses once in VS Code words — in the panel, which is open — and "Open sandbox setting" opens tddAgent.sandbox; nothing was created', async function () {
     const { page } = wb;
     await runCommand(page, 'TDD Agent: Run TDD kata');
     await pickQuickItem(page, 'FizzBuzz');
-    const toast = await waitForNotification(page, /No OS sandbox is available here/, 60_000);
-    const message = await toast.locator('.notification-list-item-message').innerText();
+    const panel = await findWebviewFrame(page, '.error-card', 60_000);
+    const card = panel.locator('.error-card', { hasText: 'SANDBOX_UNAVAILABLE' });
+    await card.waitFor({ timeout: 30_000 });
+    const message = await card.innerText();
+    assert.match(message, /No OS sandbox is available here/);
+    assert.match(message, /bubblewrap \(bwrap\) is not installed\./, 'the diagnosis says which failure mode it is');
     assert.match(message, /set 'tddAgent\.sandbox' to "off" in your user settings/);
     assert.doesNotMatch(message, /--sandbox|--[a-z]/, 'no CLI flags in VS Code');
-    const panel = await findWebviewFrame(page, '.error-card', 30_000);
     await page.waitForTimeout(1500); // a second report would have arrived by now
     assert.equal(
       await page.locator('.notifications-toasts .notification-toast', { hasText: 'No OS sandbox' }).count(),
-      1,
-      'one notification',
+      0,
+      'the panel is open: no notification repeats the card',
     );
     assert.equal(await panel.locator('.error-card', { hasText: 'SANDBOX_UNAVAILABLE' }).count(), 1, 'one error card');
     // Issue 11: a refusal before the session started leaves no failed session ("Cycle 0 of 10 / Branch —", a red status bar).
@@ -232,7 +235,7 @@ describe('TDD Agent extension without a working OS sandbox', function () {
     );
     await screenshot(page, 'no-sandbox-refusal');
 
-    await toast.locator('.monaco-button', { hasText: /^Open setting$/ }).click();
+    await card.locator('button', { hasText: /^Open sandbox setting$/ }).click();
     const settings = page.locator('.settings-editor');
     await settings.waitFor({ timeout: 30_000 });
     // Listed under User (an application-scoped setting): the person can change it right there.
@@ -248,7 +251,7 @@ describe('TDD Agent extension without a working OS sandbox', function () {
 
   it('once the person chooses "off" in that setting, the session runs unconfined and the panel warns about it', async function () {
     const { page } = wb;
-    // The Settings editor "Open setting" showed: pick "off" there, as a person would.
+    // The Settings editor "Open sandbox setting" showed: pick "off" there, as a person would.
     const item = page.locator('.settings-editor .setting-item-contents', { hasText: /Sandbox/ }).first();
     await item.locator('select').selectOption('off');
     const userSettings = path.join(wb.server.userDataDir, 'User', 'settings.json');

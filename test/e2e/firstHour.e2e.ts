@@ -1,0 +1,216 @@
+/**
+ * The first hour in VS Code (issue 25), in a real VS Code (code-server + headless Chromium):
+ * - a freshly `git init`ed folder (main has no commit): a session, then "Merge into main" asks in a modal what will
+ *   arrive and merges; the outcome is told in the panel;
+ * - nothing stale: staging or unstaging a file outside VS Code shows or takes away the "Not mergeable" note at once
+ *   (the repository is watched), and "Delete session" takes the session off the panel and the status bar;
+ * - the first-run card: no model and no sandbox are said with buttons that fix them (a served model picked from the
+ *   server's list), and each item goes as soon as it is fixed.
+ */
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { simpleGit } from 'simple-git';
+import { fizzbuzzJs } from '../support/fizzbuzzPlans';
+import { scriptedKataModel } from '../support/scriptedKataModel';
+import { alwaysAllowUntilFinished, GIT_ENV, sessionBranches, useWorkbench } from './kataHarness';
+import { answerInputBox, eventually, findWebviewFrame, pickQuickItem, runCommand, screenshot } from './lib';
+
+/** Runs the bundled FizzBuzz kata from the palette and answers its cards until it ends; resolves to the panel. */
+async function runFizzBuzz(page: Page): Promise<Frame> {
+  await runCommand(page, 'TDD Agent: Run TDD kata');
+  await pickQuickItem(page, 'FizzBuzz');
+  const panel = await findWebviewFrame(page, '#session-status', 90_000);
+  assert.match(await alwaysAllowUntilFinished(panel), /Completed|Max cycles/);
+  return panel;
+}
+
+/** The text of the status bar's TDD item. */
+async function tddStatusItem(page: Page): Promise<string> {
+  return (await page.locator('.statusbar-item').allInnerTexts()).filter((t) => /TDD/.test(t)).join(' | ');
+}
+
+describe('TDD Agent extension: merge into a freshly git-initialised folder, and nothing stale afterwards', function () {
+  const wb = useWorkbench(
+    'first-hour-merge',
+    {
+      'tddAgent.maxCycles': 1,
+      'tddAgent.approvalPolicy': { SAFE: 'allow', LOW: 'allow', MEDIUM: 'allow', HIGH: 'ask', CRITICAL: 'ask' },
+      'tddAgent.testTimeoutMs': 30_000,
+    },
+    async (workspace) => {
+      // `git init` in an empty folder: main has no commit.
+      await fsp.rm(path.join(workspace, '.git'), { recursive: true, force: true });
+      await fsp.rm(path.join(workspace, 'fizzbuzz.kata.md'));
+      await simpleGit(workspace).init(['--initial-branch=main']);
+      await fsp.writeFile(path.join(workspace, '.git', 'info', 'exclude'), 'secret.env\n');
+      await fsp.writeFile(path.join(workspace, 'secret.env'), 'TOKEN=the-person-s-own\n');
+    },
+  );
+
+  it('runs a session in a freshly git-initialised folder; staging a file outside VS Code blocks Merge at once, unstaging it lifts that', async function () {
+    const { page } = wb;
+    wb.model.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
+    const panel = await runFizzBuzz(page);
+    const merge = panel.locator('#session .session-actions button[data-session-action="merge"]');
+    await merge.waitFor({ timeout: 30_000 });
+    // The person stages a file in a terminal: the panel says why Merge is not offered, with no focus change...
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: wb.workspace, env: { ...process.env, ...GIT_ENV } });
+    await fsp.writeFile(path.join(wb.workspace, 'notes.txt'), 'my notes\n');
+    git('add', 'notes.txt');
+    const note = panel.locator('#session .merge-note', { hasText: /uncommitted changes/ });
+    await note.waitFor({ timeout: 30_000 });
+    await screenshot(page, 'first-hour-staged-outside');
+    // ...and unstages it again: the note goes and Merge comes back.
+    git('rm', '--cached', '-q', 'notes.txt');
+    await merge.waitFor({ timeout: 30_000 });
+    assert.equal(await note.count(), 0);
+  });
+
+  it('"Merge into main" on an unborn main: a modal says what arrives, main gets the commits, the panel says so', async function () {
+    const { page } = wb;
+    const panel = await findWebviewFrame(page, '#session-status', 30_000);
+    const [branch] = await sessionBranches(wb.workspace);
+    assert.ok(branch, 'a session branch');
+    await panel.locator('#session .session-actions button[data-session-action="merge"]').click();
+
+    const dialog = page.locator('.monaco-dialog-box', { hasText: new RegExp(`Merge \\d+ commits? of ${branch} into main\\?`) });
+    await dialog.waitFor({ timeout: 30_000 });
+    const text = await dialog.innerText();
+    assert.match(text, /main has no commit yet/);
+    assert.match(text, /Files \(\d+\):/);
+    assert.match(text, /A .*fizzbuzz/i);
+    await screenshot(page, 'first-hour-merge-modal');
+    await dialog.locator('.monaco-button', { hasText: /^Merge$/ }).click();
+
+    await panel
+      .locator('#session-notice', { hasText: `Merged ${branch} into main as its first history` })
+      .waitFor({ timeout: 30_000 });
+    const git = simpleGit(wb.workspace);
+    assert.equal((await git.revparse(['main'])).trim(), (await git.revparse([branch!])).trim());
+    assert.equal((await git.raw(['status', '--porcelain', '--untracked-files=no'])).trim(), '', 'the files are checked out');
+    assert.equal(await fsp.readFile(path.join(wb.workspace, 'secret.env'), 'utf8'), 'TOKEN=the-person-s-own\n');
+    assert.equal(await fsp.readFile(path.join(wb.workspace, 'notes.txt'), 'utf8'), 'my notes\n');
+    await panel.locator('#session .merge-note', { hasText: 'Already merged into main.' }).waitFor({ timeout: 30_000 });
+    assert.equal(
+      await page.locator('.notifications-toasts .notification-toast', { hasText: /Merge it yourself|conflicts/ }).count(),
+      0,
+      'no talk of conflicts',
+    );
+    await screenshot(page, 'first-hour-merged');
+  });
+
+  it('"Delete session" takes the session off the panel and the status bar at once', async function () {
+    const { page } = wb;
+    const panel = await findWebviewFrame(page, '#session-status', 30_000);
+    const sessionId = await panel.locator('#session .session-actions').getAttribute('data-session-id');
+    assert.ok(sessionId);
+    await panel.locator('#session .session-actions button[data-session-action="delete"]').click();
+    const dialog = page.locator('.monaco-dialog-box', { hasText: `Delete the session ${sessionId}?` });
+    await dialog.waitFor({ timeout: 30_000 });
+    await dialog.locator('.monaco-button', { hasText: /^Delete session$/ }).click();
+    await panel.locator('#session').waitFor({ state: 'detached', timeout: 30_000 });
+    await panel.locator('#session-notice', { hasText: `Deleted the session ${sessionId}` }).waitFor({ timeout: 30_000 });
+    const ended = /done|max cycles|failed|stopped|✓|✗/;
+    for (let i = 0; i < 50 && ended.test(await tddStatusItem(page)); i++) await page.waitForTimeout(200);
+    assert.doesNotMatch(await tddStatusItem(page), ended, 'the status bar no longer shows the deleted session');
+    await screenshot(page, 'first-hour-deleted');
+  });
+});
+
+describe('TDD Agent extension: the first-run card', function () {
+  const wb = useWorkbench(
+    'first-run',
+    // Nothing configured: no key, no base URL, no Ollama where it is looked for.
+    { 'tddAgent.provider': 'auto', 'tddAgent.baseUrl': '', 'tddAgent.model': '', 'tddAgent.ollamaHost': 'http://127.0.0.1:9' },
+    undefined,
+    { TDD_AGENT_BWRAP: '/nonexistent/bwrap' },
+  );
+
+  it('says no model and no sandbox are there, with buttons that fix them; each item goes once fixed', async function () {
+    const { page } = wb;
+    await runCommand(page, 'TDD Agent: Open panel');
+    const panel = await findWebviewFrame(page, '#setup', 60_000);
+    const model = panel.locator('#setup [data-setup-item="model"]');
+    const sandbox = panel.locator('#setup [data-setup-item="sandbox"]');
+    await model.locator('text=No model is configured').waitFor({ timeout: 30_000 });
+    assert.deepEqual(
+      (await model.locator('button').allInnerTexts()).map((t) => t.trim()),
+      ['Set API key', 'Choose provider or base URL'],
+    );
+    await sandbox.locator('text=No OS sandbox works here').waitFor({ timeout: 30_000 });
+    assert.match(await sandbox.innerText(), /bubblewrap \(bwrap\) is not installed/);
+    await screenshot(page, 'first-run-card');
+
+    // An OpenAI-compatible server by its base URL, then a model from the ones it serves.
+    await model.locator('button', { hasText: 'Choose provider or base URL' }).click();
+    await pickQuickItem(page, 'An OpenAI-compatible server');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible', timeout: 30_000 });
+    await input.fill('');
+    await answerInputBox(page, wb.model.baseURL);
+    await pickQuickItem(page, 'test-model');
+    await model.waitFor({ state: 'detached', timeout: 30_000 });
+    const userSettings = await eventually(
+      () => fsp.readFile(path.join(wb.server.userDataDir, 'User', 'settings.json'), 'utf8'),
+      /"tddAgent\.model":\s*"test-model"/,
+    );
+    assert.equal((JSON.parse(userSettings) as Record<string, unknown>)['tddAgent.baseUrl'], wb.model.baseURL);
+
+    // The sandbox's fix: the cause and the commands, per distribution.
+    await sandbox.locator('button', { hasText: 'Show the fix' }).click();
+    const editor = page.locator('.editor-group-container.active');
+    await editor.getByText('Why no OS sandbox works here').first().waitFor({ timeout: 30_000 });
+    await editor.getByText('sudo apt-get install bubblewrap').first().waitFor({ timeout: 30_000 });
+    assert.equal(await panel.locator('#setup [data-setup-item="sandbox"]').count(), 1, 'not fixed yet: still there');
+    await screenshot(page, 'first-run-sandbox-fix');
+  });
+
+  it('a model the server does not serve: the card and the error card offer the picker of served models', async function () {
+    const { page } = wb;
+    // The repository's own settings name a model the server does not serve.
+    await fsp.mkdir(path.join(wb.workspace, '.vscode'), { recursive: true });
+    await fsp.writeFile(path.join(wb.workspace, '.vscode', 'settings.json'), '{ "tddAgent.model": "no-such-model" }\n');
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: wb.workspace, env: { ...process.env, ...GIT_ENV } });
+    git('add', '.vscode/settings.json');
+    git('commit', '-q', '-m', 'a model of our own');
+    const panel = await findWebviewFrame(page, '#setup', 60_000);
+    const model = panel.locator('#setup [data-setup-item="model"]');
+    await model.locator("text=The model 'no-such-model' is not served").waitFor({ timeout: 30_000 });
+    assert.deepEqual(
+      (await model.locator('button').allInnerTexts()).map((t) => t.trim()),
+      ['Pick a model'],
+    );
+
+    // The sandbox turned off in the setting its button opens (a user setting), as the person decides.
+    await panel.locator('#setup [data-setup-item="sandbox"] button', { hasText: 'Open sandbox setting' }).click();
+    const item = page.locator('.settings-editor .setting-item-contents', { hasText: /Sandbox/ }).first();
+    await item.waitFor({ timeout: 30_000 });
+    await item.locator('select').selectOption('off');
+    await panel.locator('#setup [data-setup-item="sandbox"]').waitFor({ state: 'detached', timeout: 30_000 });
+    await page.keyboard.press('Escape');
+
+    await runCommand(page, 'TDD Agent: Run TDD kata');
+    await pickQuickItem(page, 'FizzBuzz');
+    const card = panel.locator('.error-card', { hasText: 'INVALID_REQUEST' });
+    await card.waitFor({ timeout: 60_000 });
+    assert.match(await card.innerText(), /no-such-model/);
+    assert.equal(
+      await page.locator('.notifications-toasts .notification-toast', { hasText: /no-such-model/ }).count(),
+      0,
+      'the panel is visible: no notification repeats the error card',
+    );
+    await screenshot(page, 'first-run-wrong-model');
+    await card.locator('button', { hasText: 'Pick a model' }).click();
+    await pickQuickItem(page, 'test-model');
+    await model.waitFor({ state: 'detached', timeout: 30_000 });
+    assert.equal(await panel.locator('#setup').count(), 0, 'nothing is missing any more');
+    assert.match(
+      await fsp.readFile(path.join(wb.workspace, '.vscode', 'settings.json'), 'utf8'),
+      /"tddAgent\.model":\s*"test-model"/,
+    );
+    await screenshot(page, 'first-run-fixed');
+  });
+});
