@@ -13,10 +13,10 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { simpleGit } from 'simple-git';
-import { fizzbuzzJs } from '../support/fizzbuzzPlans';
+import { fizzbuzzJs, JS_SOURCE_PATH } from '../support/fizzbuzzPlans';
 import { scriptedKataModel } from '../support/scriptedKataModel';
-import { alwaysAllowUntilFinished, GIT_ENV, sessionBranches, useWorkbench } from './kataHarness';
-import { answerInputBox, eventually, findWebviewFrame, pickQuickItem, runCommand, screenshot } from './lib';
+import { alwaysAllowUntilFinished, EXTENSION_ID, GIT_ENV, sessionBranches, useWorkbench } from './kataHarness';
+import { answerInputBox, eventually, extensionOutputLog, findWebviewFrame, pickQuickItem, runCommand, screenshot } from './lib';
 
 /** Runs the bundled FizzBuzz kata from the palette and answers its cards until it ends; resolves to the panel. */
 async function runFizzBuzz(page: Page): Promise<Frame> {
@@ -26,6 +26,12 @@ async function runFizzBuzz(page: Page): Promise<Frame> {
   assert.match(await alwaysAllowUntilFinished(panel), /Completed|Max cycles/);
   return panel;
 }
+
+/** A Refactorer's turn that breaks the cycle-1 test (numbers instead of strings): the supervisor rolls it back. */
+const breakingRefactor = (k: number) => ({
+  writes: [{ path: JS_SOURCE_PATH, content: `export function fizzbuzz(n) {\n  return n; // attempt ${k}\n}\n` }],
+  report: `inline the conversion (${k})`,
+});
 
 /** The text of the status bar's TDD item. */
 async function tddStatusItem(page: Page): Promise<string> {
@@ -212,5 +218,49 @@ describe('TDD Agent extension: the first-run card', function () {
       /"tddAgent\.model":\s*"test-model"/,
     );
     await screenshot(page, 'first-run-fixed');
+  });
+});
+
+describe('TDD Agent extension: one test state (the last commit’s) in the header, the status bar and the Testing view', function () {
+  const wb = useWorkbench('one-test-state', {
+    'tddAgent.maxCycles': 1,
+    'tddAgent.approvalPolicy': { SAFE: 'allow', LOW: 'allow', MEDIUM: 'allow', HIGH: 'ask', CRITICAL: 'ask' },
+    'tddAgent.testTimeoutMs': 30_000,
+  });
+
+  it('a red refactoring rolled back leaves "1 passed, 0 failed" everywhere; a Testing-view run is the state after it', async function () {
+    const { page } = wb;
+    wb.model.setFallback(
+      scriptedKataModel({
+        cycles: fizzbuzzJs(1),
+        overrides: {
+          'refactorer:1:1': breakingRefactor(1),
+          'refactorer:1:2': breakingRefactor(2),
+          'refactorer:1:3': breakingRefactor(3),
+        },
+      }).reply,
+    );
+    const panel = await runFizzBuzz(page);
+    const stat = (label: string) => panel.locator('#session .stat', { hasText: label }).locator('.stat-value');
+    assert.equal((await stat('tests failed').innerText()).trim(), '0', 'the header: the red refactoring was rolled back');
+    assert.equal((await stat('tests passed').innerText()).trim(), '1');
+    assert.match(await tddStatusItem(page), /✓1 ✗0/, 'the status bar agrees');
+    assert.match(await panel.locator('.cycle').first().innerText(), /1 passed/);
+    await screenshot(page, 'one-test-state-after-red-refactor');
+
+    // The Testing view shows the committed tests passing, and running them there is the state all three show.
+    await runCommand(page, 'Test: Run All Tests');
+    const output = () => extensionOutputLog(wb.server, EXTENSION_ID);
+    assert.match(
+      await eventually(output, /Testing view: .* \(1 passed, 0 failed\)/, 120_000),
+      /Testing view: .* \(1 passed, 0 failed\)/,
+    );
+    assert.equal((await stat('tests failed').innerText()).trim(), '0');
+    assert.match(await tddStatusItem(page), /✓1 ✗0/);
+    await runCommand(page, 'Testing: Focus on Test Explorer View');
+    const explorer = page.locator('.test-explorer');
+    await explorer.getByText('returns the number itself for 1').first().waitFor({ timeout: 30_000 });
+    assert.equal(await explorer.locator('.codicon-testing-failed-icon').count(), 0, 'no red test in the Testing view');
+    await screenshot(page, 'one-test-state-testing-view');
   });
 });
