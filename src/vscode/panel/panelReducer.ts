@@ -168,8 +168,15 @@ function apply(state: PanelState, action: PanelAction): PanelState {
       };
     case 'error':
       return addError(state, action.error, action.at, action.action);
-    case 'setup':
-      return JSON.stringify(state.setup) === JSON.stringify(action.problems) ? state : { ...state, setup: action.problems };
+    case 'setup': {
+      // A refusal the check now finds fixed (a provider is configured, the sandbox starts) is no longer a problem.
+      const fixed = new Set<string>();
+      if (!action.problems.some((p) => p.item === 'model')) fixed.add('PROVIDER_NOT_CONFIGURED');
+      if (!action.problems.some((p) => p.item === 'sandbox')) fixed.add('SANDBOX_UNAVAILABLE');
+      const errors = state.errors.filter((e) => !fixed.has(e.error_code));
+      if (errors.length === state.errors.length && JSON.stringify(state.setup) === JSON.stringify(action.problems)) return state;
+      return { ...state, setup: action.problems, errors };
+    }
     case 'notice':
       if (!action.notice) return state.notice === null ? state : { ...state, notice: null };
       return { ...state, notice: { id: `notice-${state.revision + 1}`, ...action.notice } };

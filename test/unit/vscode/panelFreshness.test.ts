@@ -82,6 +82,26 @@ describe('panel state stays fresh after actions', () => {
     assert.ok(parsePanelState(told));
   });
 
+  it('a refusal the first-run check now finds fixed (a provider, the sandbox) leaves the Problems list', () => {
+    let state = emptyPanelState({ instanceId: 'h', trusted: true });
+    for (const error_code of ['PROVIDER_NOT_CONFIGURED', 'SANDBOX_UNAVAILABLE', 'AUTH'])
+      state = reducePanel(state, { type: 'error', error: { error_code, message: `${error_code}.` }, at: 1 });
+    const sandboxStill = reducePanel(state, {
+      type: 'setup',
+      problems: [{ item: 'sandbox', title: 'No OS sandbox works here', detail: '…', fixes: ['showSandboxFix'] }],
+    });
+    assert.deepEqual(
+      sandboxStill.errors.map((e) => e.error_code),
+      ['SANDBOX_UNAVAILABLE', 'AUTH'],
+    );
+    const allFixed = reducePanel(sandboxStill, { type: 'setup', problems: [] });
+    assert.deepEqual(
+      allFixed.errors.map((e) => e.error_code),
+      ['AUTH'],
+      'a refused key is not something the check can see fixed',
+    );
+  });
+
   it('an error card carries the buttons that fix it: the model picker for a model the server does not serve', () => {
     const state = reducePanel(emptyPanelState({ instanceId: 'h', trusted: true }), {
       type: 'error',
