@@ -65,7 +65,7 @@ describe('agent panel in Chromium: the first-run card and fix buttons', function
       ),
     );
     await page.waitForSelector('#setup');
-    assert.equal(await page.locator('#setup .setup-title').innerText(), 'Before the first session');
+    assert.equal(await page.locator('#setup .setup-title').innerText(), 'Before a session can start');
     assert.deepEqual(await page.locator('#setup [data-setup-item="model"] button').allInnerTexts(), [
       'Set API key',
       'Choose provider or base URL',

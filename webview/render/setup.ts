@@ -8,7 +8,7 @@ import { icon } from '../icons';
 import { fixButtons } from './fixButtons';
 
 /** The card's heading (tests and the e2e specs look for it). */
-export const SETUP_TITLE = 'Before the first session';
+export const SETUP_TITLE = 'Before a session can start';
 
 /** Renders the first-run card, or nothing when nothing is missing. */
 export function renderSetup(problems: readonly SetupProblem[]): HTMLElement | null {

@@ -3,7 +3,7 @@
  * errors, retries, and provider detection.
  */
 export * from './types';
-export { createOpenAIClient, safeBaseURL, type OpenAIClientOptions } from './openaiClient';
+export { createOpenAIClient, isOfficialOpenAI, safeBaseURL, type OpenAIClientOptions } from './openaiClient';
 export { LlmError, isLlmError, type LlmErrorCode, type LlmErrorDetails } from './llmError';
 export { DEFAULT_MAX_RESPONSE_BYTES } from './responseSizeLimit';
 export { DEFAULT_RETRY_POLICY, computeRetryDelay, parseRetryAfter, isRetryableStatus, type RetryPolicy } from './retryPolicy';

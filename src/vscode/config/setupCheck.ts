@@ -6,7 +6,7 @@
  */
 import { describeDiagnosis, probeSandbox, type SandboxProbe } from '../../core/osSandbox';
 import { isAgentError } from '../../core/errors/agentError';
-import { resolveProvider, servedModels, type ServedModels } from '../../core/llm';
+import { isOfficialOpenAI, resolveProvider, servedModels, type ServedModels } from '../../core/llm';
 import type { SetupProblem } from '../../shared/panelProtocol';
 import type { ExtensionSettings } from './settings';
 
@@ -53,10 +53,22 @@ async function modelProblem(inputs: SetupInputs): Promise<SetupProblem | undefin
       fixes: ['chooseProvider', 'openSettings'],
     };
   }
-  // api.openai.com is not asked (its list is every model of the account); a server of the person's own is.
+  // api.openai.com is not asked (its list is every model of the account, and no request leaves on every focus);
+  // a server of the person's own is.
+  if (resolved.provider === 'openai' && isOfficialOpenAI(resolved.baseURL)) return undefined;
   const served = await (
     inputs.served ??
-    ((s, key) => servedModels({ provider: s.provider, baseURL: s.baseUrl, apiKey: key, ollamaHost: s.ollamaHost }, env))
+    ((s, key) =>
+      // Asked where the resolution points (a running Ollama found by `auto`, or the OpenAI-compatible server).
+      servedModels(
+        {
+          provider: resolved.provider === 'ollama' ? 'ollama' : 'openai',
+          baseURL: resolved.baseURL,
+          apiKey: key,
+          ollamaHost: s.ollamaHost,
+        },
+        env,
+      ))
   )(settings, apiKey);
   if (served.official) return undefined;
   if (served.models.length === 0) {
