@@ -150,6 +150,21 @@ describe('TDD Agent extension: the first-run card', function () {
     assert.match(await sandbox.innerText(), /bubblewrap \(bwrap\) is not installed/);
     await screenshot(page, 'first-run-card');
 
+    // The Settings editor takes the empty default Base URL as valid: no red "URI expected".
+    await panel.locator('button[data-command="openSettings"]').first().click();
+    const baseUrl = page.locator('.settings-editor .setting-item-contents', { hasText: /Base Url/ }).first();
+    await baseUrl.waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(1000); // validation runs as the item renders
+    assert.equal(await page.locator('.settings-editor').getByText('URI expected').count(), 0, 'no "URI expected"');
+    assert.equal(await baseUrl.locator('.setting-item-validation-message:visible').count(), 0);
+    await screenshot(page, 'first-run-settings-base-url');
+    // This VS Code shows the Settings editor as a modal: close it.
+    for (let i = 0; i < 5 && (await page.locator('.monaco-modal-editor-block').count()) > 0; i++) {
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(300);
+    }
+    await page.locator('.monaco-modal-editor-block').waitFor({ state: 'detached', timeout: 10_000 });
+
     // An OpenAI-compatible server by its base URL, then a model from the ones it serves.
     await model.locator('button', { hasText: 'Choose provider or base URL' }).click();
     await pickQuickItem(page, 'An OpenAI-compatible server');
