@@ -448,7 +448,8 @@ function applyEvent(state: PanelState, event: SupervisorEvent, at: number): Pane
         phase: null,
         finishedAt: at,
         totals: {
-          testsPassed: summary.totals.tests_passed,
+          // The summary counts the last green cycle; before any, the baseline the header already shows.
+          testsPassed: summary.totals.tests_passed || s.totals.testsPassed,
           testsFailed: s.totals.testsFailed,
           tokens: Math.max(summary.totals.tokens, s.totals.tokens),
           commits: summary.totals.commits,

@@ -80,6 +80,21 @@ describe('the session’s test state is the one of its last commit', () => {
     );
   });
 
+  it('a session that ends before its first green cycle keeps the baseline’s count', () => {
+    const state = fold(
+      emptyPanelState({ instanceId: 'h', trusted: true }),
+      supervisor([
+        started!,
+        { ...baseline, tests: counts(2, 0) },
+        { type: 'session_finished', status: 'failed', summary: { ...completedSummary(0), status: 'failed' } },
+      ]),
+    );
+    assert.deepEqual(
+      { passed: state.session?.totals.testsPassed, failed: state.session?.totals.testsFailed },
+      { passed: 2, failed: 0 },
+    );
+  });
+
   it('a run from the Testing view becomes the header’s and the status bar’s state (after the session ended)', () => {
     const done = fold(emptyPanelState({ instanceId: 'h', trusted: true }), supervisor(wholeSession(2)));
     const ran = reducePanel(done, { type: 'testingRun', tests: { passed: 1, failed: 1 } });
