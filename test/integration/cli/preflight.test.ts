@@ -118,12 +118,15 @@ describe('tdd-agent kata: preflight, before anything changes', function () {
       );
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, /SANDBOX_UNAVAILABLE: No OS sandbox is available here .*--sandbox=off/);
+      assert.match(r.stderr, /bubblewrap \(bwrap\) is not installed\./, 'the diagnosis names the failure mode');
       assert.deepEqual(await readdir(dir), []);
       assert.equal(server.chatRequests().length, 0);
 
       const doctor = await bin(['doctor'], isolatedEnv({ TDD_AGENT_BWRAP: join(elsewhere, 'no-bwrap') }));
       assert.equal(doctor.code, 1);
       assert.match(doctor.stdout, /sandbox: none/);
+      assert.match(doctor.stdout, /^why: bubblewrap \(bwrap\) is not installed\.$/m);
+      assert.match(doctor.stdout, /^fix: Install bubblewrap: `sudo apt-get install bubblewrap` \(Debian, Ubuntu\)/m);
     });
 
     it('doctor names the sandbox in use', async () => {

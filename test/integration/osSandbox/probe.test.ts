@@ -62,6 +62,9 @@ describe('OS sandbox: probe and modes', function () {
     const probe = await probeSandbox({ refresh: true, bwrapPath: fake });
     assert.equal(probe.available, false);
     assert.match(probe.reason, /cannot start a sandbox here: bwrap: setting up uid map: Permission denied/);
+    // Which failure mode it is depends on this machine's kernel settings: AppArmor's restriction, or a container.
+    assert.ok(['apparmor_userns', 'container'].includes(probe.diagnosis?.kind ?? ''), JSON.stringify(probe.diagnosis));
+    assert.ok(probe.diagnosis!.fixes.length > 0);
     await assert.rejects(
       createProcessSandbox('auto', policy, { bwrapPath: fake }),
       /No OS sandbox is available here \(.*setting up uid map: Permission denied\)/,
