@@ -14,7 +14,7 @@ import { showErrorNotice } from '../panel/errorNotice';
 import type { PanelStore } from '../panel/panelStore';
 import { MAX_ANSWERS } from '../panel/panelReducer';
 import { followUpContextText, selectionContextText, SURROUNDING_LINES } from './selectionContext';
-import { selectionLineRange } from './selectionRange';
+import { lineRangeLabel, selectedLines } from './selectionRange';
 
 /** Longest selection sent as context (characters). */
 export const MAX_SELECTION_CHARS = 20_000;
@@ -66,26 +66,30 @@ function rememberOrigin(id: string, origin: AnswerOrigin): void {
 function currentSelection(): { context: string; source: string } | undefined {
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.selection.isEmpty) return undefined;
-  const code = editor.document.getText(editor.selection);
-  if (code.trim() === '') return undefined;
-  const { start, end } = editor.selection;
   const { document } = editor;
+  const { start, end } = editor.selection;
+  // One definition of the lines for the label and the prompt: a selection ending at column 1 leaves that line out.
+  const lines = selectedLines(start, end);
+  const code = document.getText(new vscode.Range(start, lines.last - 1 === end.line ? end : document.lineAt(lines.last - 1).range.end));
+  if (code.trim() === '') return undefined;
   const lineText = (from: number, to: number): string[] => {
-    const lines: string[] = [];
+    const text: string[] = [];
     for (let line = Math.max(0, from); line <= Math.min(document.lineCount - 1, to); line++)
-      lines.push(document.lineAt(line).text.slice(0, 500));
-    return lines;
+      text.push(document.lineAt(line).text.slice(0, 500));
+    return text;
   };
   const file = vscode.workspace.asRelativePath(document.uri);
   const context = selectionContextText({
     file,
     language: document.languageId,
     selection: code.slice(0, MAX_SELECTION_CHARS),
-    startLine: start.line + 1,
+    startLine: lines.first,
+    endLine: lines.last,
     before: start.line > 0 ? lineText(start.line - SURROUNDING_LINES, start.line - 1) : [],
-    after: lineText(end.line + 1, end.line + SURROUNDING_LINES),
+    // 0-based index `lines.last` is the line right after the selection.
+    after: lineText(lines.last, lines.last + SURROUNDING_LINES - 1),
   });
-  return { context, source: `${file}:${selectionLineRange(start, end)}` };
+  return { context, source: `${file}:${lineRangeLabel(lines)}` };
 }
 
 /**

@@ -17,6 +17,8 @@ export interface SelectionContextInput {
   selection: string;
   /** 1-based line of the selection's first line. */
   startLine: number;
+  /** 1-based line of its last line (`selectedLines`: a selection ending at column 1 does not include that line). */
+  endLine: number;
   /** Up to {@link SURROUNDING_LINES} lines right before the selection (oldest first). */
   before: readonly string[];
   /** Up to {@link SURROUNDING_LINES} lines right after the selection. */
@@ -30,21 +32,25 @@ function fenced(lines: string, language: string): string {
   return `${fence}${language}\n${lines}\n${fence}`;
 }
 
+function lineSpan(from: number, to: number): string {
+  return from === to ? `line ${from}` : `lines ${from}-${to}`;
+}
+
 /** The context text of a selection: file and language, the lines before, the selected code, the lines after. */
 export function selectionContextText(input: SelectionContextInput): string {
-  const selectedLines = input.selection.split('\n').length;
-  const endLine = input.startLine + selectedLines - 1;
-  const parts = [`File: ${input.file} (language: ${input.language}); the selection is lines ${input.startLine}-${endLine}.`];
+  const { endLine } = input;
+  const parts = [`File: ${input.file} (language: ${input.language}); the selection is ${lineSpan(input.startLine, endLine)}.`];
   if (input.before.length > 0) {
     const from = input.startLine - input.before.length;
     parts.push(
-      `Context before the selection (lines ${from}-${input.startLine - 1}; not part of the selection):\n${fenced(input.before.join('\n'), input.language)}`,
+      `Context before the selection (${lineSpan(from, input.startLine - 1)}; not part of the selection):\n${fenced(input.before.join('\n'), input.language)}`,
     );
   }
-  parts.push(`Selected code:\n${fenced(input.selection, input.language)}`);
+  // Whole lines selected with the keyboard end in a line break: it belongs to the last line, not to a next one.
+  parts.push(`Selected code:\n${fenced(input.selection.replace(/\r?\n$/, ''), input.language)}`);
   if (input.after.length > 0) {
     parts.push(
-      `Context after the selection (lines ${endLine + 1}-${endLine + input.after.length}; not part of the selection):\n${fenced(input.after.join('\n'), input.language)}`,
+      `Context after the selection (${lineSpan(endLine + 1, endLine + input.after.length)}; not part of the selection):\n${fenced(input.after.join('\n'), input.language)}`,
     );
   }
   return parts.join('\n\n');

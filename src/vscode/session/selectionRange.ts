@@ -1,4 +1,4 @@
-/** Where a selection is, as the panel labels it (pure: no `vscode`). */
+/** Which lines a selection covers: one definition for the panel's label and the model's prompt (pure: no `vscode`). */
 
 /** A position as VS Code gives it (0-based line and character). */
 export interface LinePosition {
@@ -6,12 +6,28 @@ export interface LinePosition {
   character: number;
 }
 
+/** The 1-based first and last line of a selection. */
+export interface SelectedLines {
+  first: number;
+  last: number;
+}
+
 /**
- * The 1-based line range `from-to` a selection covers. A selection that ends at column 1 of a line
- * (whole lines selected with the keyboard or by a triple click) does not include that line: lines 1–3
- * with the cursor at the start of line 4 is `1-3`; a single line is one number.
+ * The lines a selection covers, 1-based. A selection that ends at the very start of a line (column 1:
+ * whole lines selected with Shift+Down or by a triple click) does not include that line: lines 2–4 with
+ * the cursor at column 1 of line 5 are 2–4.
  */
-export function selectionLineRange(start: LinePosition, end: LinePosition): string {
+export function selectedLines(start: LinePosition, end: LinePosition): SelectedLines {
   const last = end.character === 0 && end.line > start.line ? end.line - 1 : end.line;
-  return last === start.line ? `${start.line + 1}` : `${start.line + 1}-${last + 1}`;
+  return { first: start.line + 1, last: last + 1 };
+}
+
+/** `first-last` as the panel labels a selection; a single line is one number. */
+export function lineRangeLabel(lines: SelectedLines): string {
+  return lines.first === lines.last ? `${lines.first}` : `${lines.first}-${lines.last}`;
+}
+
+/** The 1-based line range `from-to` a selection covers (see {@link selectedLines}). */
+export function selectionLineRange(start: LinePosition, end: LinePosition): string {
+  return lineRangeLabel(selectedLines(start, end));
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { followUpContextText, selectionContextText } from '../../../src/vscode/session/selectionContext';
+import { selectedLines, selectionLineRange } from '../../../src/vscode/session/selectionRange';
 
 describe('Ask / Explain context: file, language, surrounding lines, follow-ups', () => {
   it('names the file and language and marks the lines around the selection as context, apart from the selected code', () => {
@@ -8,6 +9,7 @@ describe('Ask / Explain context: file, language, surrounding lines, follow-ups',
       language: 'javascript',
       selection: 'if (n % 15 === 0) return "FizzBuzz";\nif (n % 3 === 0) return "Fizz";',
       startLine: 3,
+      endLine: 4,
       before: ['export function fizzbuzz(n) {', '  // rules'],
       after: ['  return String(n);', '}'],
     });
@@ -25,11 +27,31 @@ describe('Ask / Explain context: file, language, surrounding lines, follow-ups',
       language: 'markdown',
       selection: '```js\nx\n```',
       startLine: 1,
+      endLine: 3,
       before: [],
       after: [],
     });
     assert.ok(!text.includes('Context before') && !text.includes('Context after'));
     assert.match(text, /Selected code:\n````markdown\n```js\nx\n```\n````$/);
+  });
+
+  it('lines 2–4 selected with Shift+Down (the cursor at column 1 of line 5) are lines 2-4 in the prompt, as in the label', () => {
+    const start = { line: 1, character: 0 };
+    const end = { line: 4, character: 0 };
+    const lines = selectedLines(start, end);
+    const text = selectionContextText({
+      file: 'src/a.js',
+      language: 'javascript',
+      selection: 'two\nthree\nfour\n',
+      startLine: lines.first,
+      endLine: lines.last,
+      before: ['one'],
+      after: ['five'],
+    });
+    assert.equal(selectionLineRange(start, end), '2-4');
+    assert.match(text, /the selection is lines 2-4\./);
+    assert.match(text, /Selected code:\n```javascript\ntwo\nthree\nfour\n```/);
+    assert.match(text, /Context after the selection \(line 5; not part of the selection\):\n```javascript\nfive\n```/);
   });
 
   it('a follow-up carries the previous question and answer after the original context', () => {
