@@ -52,8 +52,14 @@ async function buildBundle(outDir: string): Promise<string> {
   return outfile;
 }
 
+/** The themes of `test/browser/themes/` (VS Code's Light/Dark Modern and its two high-contrast themes). */
+export const THEMES = ['dark', 'light', 'hc-dark', 'hc-light'] as const;
+/** One harness theme. */
+export type Theme = (typeof THEMES)[number];
+
 /** The harness page: the real panel document with the theme and the fake API inserted. */
-function harnessPage(origin: string, theme: string): string {
+function harnessPage(origin: string, requested: string): string {
+  const theme = (THEMES as readonly string[]).includes(requested) ? requested : 'dark';
   const nonce = createNonce();
   const html = renderPanelHtml({
     cspSource: origin,
@@ -61,7 +67,7 @@ function harnessPage(origin: string, theme: string): string {
     scriptUri: `${origin}/${PANEL_RESOURCES.script}`,
     styleUri: `${origin}/${PANEL_RESOURCES.style}`,
   });
-  const themeLink = `<link rel="stylesheet" href="${origin}/themes/${theme === 'light' ? 'light' : 'dark'}.css">\n`;
+  const themeLink = `<link rel="stylesheet" href="${origin}/themes/${theme}.css">\n`;
   const fakeApi = `<script nonce="${nonce}" src="${origin}/fake-vscode-api.js"></script>\n`;
   return html
     .replace('<link rel="stylesheet"', `${themeLink}<link rel="stylesheet"`)
@@ -75,8 +81,9 @@ export async function startHarness(): Promise<PanelHarness> {
   const files: Record<string, { file: string; type: string }> = {
     [`/${PANEL_RESOURCES.script}`]: { file: bundle, type: 'text/javascript' },
     [`/${PANEL_RESOURCES.style}`]: { file: path.join(REPO, PANEL_RESOURCES.style), type: 'text/css' },
-    '/themes/dark.css': { file: path.join(__dirname, 'themes/dark.css'), type: 'text/css' },
-    '/themes/light.css': { file: path.join(__dirname, 'themes/light.css'), type: 'text/css' },
+    ...Object.fromEntries(
+      THEMES.map((theme) => [`/themes/${theme}.css`, { file: path.join(__dirname, `themes/${theme}.css`), type: 'text/css' }]),
+    ),
     '/fake-vscode-api.js': { file: path.join(__dirname, 'fakeVsCodeApi.js'), type: 'text/javascript' },
   };
   let origin = '';

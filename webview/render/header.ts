@@ -53,6 +53,11 @@ function renderProject(session: SessionHeader): HTMLElement | null {
   );
 }
 
+/** True for a run that stopped at its cycle limit with every test green: a finished run, not a warning. */
+function endedGreenAtLimit(session: SessionHeader): boolean {
+  return session.status === 'max_cycles' && session.totals.testsFailed === 0 && session.totals.testsPassed > 0;
+}
+
 /** Renders the header of a session; `actions` (the ended session's buttons) go at its end. */
 export function renderSessionHeader(session: SessionHeader, actions: HTMLElement | null = null): HTMLElement {
   const { totals } = session;
@@ -65,7 +70,14 @@ export function renderSessionHeader(session: SessionHeader, actions: HTMLElement
       'div',
       { class: 'session-title-row' },
       h('h1', { class: 'session-kata', title: session.kata }, icon('beaker'), h('span', {}, session.kata)),
-      h('span', { class: `status-badge status-${session.status}`, id: 'session-status' }, STATUS_LABELS[session.status]),
+      h(
+        'span',
+        {
+          class: `status-badge status-${session.status} ${endedGreenAtLimit(session) ? 'ended-green' : ''}`,
+          id: 'session-status',
+        },
+        endedGreenAtLimit(session) ? 'Max cycles reached, all green' : STATUS_LABELS[session.status],
+      ),
     ),
     h(
       'dl',
