@@ -19,6 +19,7 @@ import {
   openTestOutputMessage,
   openDiffMessage,
   followUpMessage,
+  cancelQuestionMessage,
   type ApprovalDecision,
   type PanelCommandName,
   type PanelState,
@@ -85,6 +86,24 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     persist();
     announceChanges(previous, next);
     focusNewApproval(previous, next);
+    revealNewAnswer(previous, next);
+  };
+
+  /**
+   * A question just asked, or an answer just arrived, is scrolled into view (the person asked from the editor and
+   * looks at the panel now); the focus stays where it is. Nothing moves on the first snapshot after a reload.
+   */
+  const revealNewAnswer = (previous: PanelState | undefined, next: PanelState): void => {
+    if (!previous) return;
+    const askedBefore = new Set((previous.questions ?? []).map((q) => q.id));
+    const answeredBefore = new Set(previous.answers.map((a) => a.id));
+    const id =
+      (next.questions ?? []).find((q) => !askedBefore.has(q.id))?.id ?? next.answers.find((a) => !answeredBefore.has(a.id))?.id;
+    if (!id) return;
+    const card = Array.from(root.querySelectorAll<HTMLElement>('[data-question-id], [data-answer-id]')).find(
+      (element) => (element.getAttribute('data-question-id') ?? element.getAttribute('data-answer-id')) === id,
+    );
+    card?.scrollIntoView({ block: 'start' });
   };
 
   /**
@@ -172,6 +191,12 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
             target.hasAttribute(ACTION_ATTR.sessionFile),
           ),
         );
+      return;
+    }
+    if (action === ACTIONS.cancelQuestion) {
+      const id = target.getAttribute(ACTION_ATTR.entryId);
+      if (id) api.postMessage(cancelQuestionMessage(id));
+      target.disabled = true; // the host ends the question; the next snapshot drops the card
       return;
     }
     if (action === ACTIONS.diff) {

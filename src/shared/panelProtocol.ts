@@ -143,6 +143,7 @@ export const PANEL_MESSAGE = {
   openTestOutput: 'openTestOutput',
   openDiff: 'openDiff',
   followUp: 'followUp',
+  cancelQuestion: 'cancelQuestion',
   log: 'log',
 } as const;
 
@@ -341,6 +342,19 @@ export const CotAnswerSchema = z.object({
 /** A QA or CoT answer. */
 export const AnswerSchema = z.discriminatedUnion('kind', [QaAnswerSchema, CotAnswerSchema]);
 
+/** A question the QA or CoT agent is still answering: shown at once, with what has streamed so far and Cancel. */
+export const PendingQuestionSchema = z.object({
+  /** The id its answer will have. */
+  id: nonEmpty,
+  kind: z.enum(['qa', 'cot']),
+  question: text,
+  source: z.optional(text),
+  at: z.optional(epochMs),
+  followUpOf: z.optional(text),
+  /** The answer as it streams in (Markdown); empty until the model's first words. */
+  partial: text,
+});
+
 /** An error as a person sees it: stable code, what happened, and what to do about it. */
 export const PanelErrorSchema = z.object({
   id: nonEmpty,
@@ -420,6 +434,8 @@ export const PanelStateSchema = z.object({
   approvals: z.array(PendingApprovalSchema),
   /** Newest last. */
   answers: z.array(AnswerSchema),
+  /** Questions being answered now, oldest first (absent: none). */
+  questions: z.optional(z.array(PendingQuestionSchema)),
   errors: z.array(PanelErrorSchema),
   /** The repository's recorded sessions; null outside a git repository, in Restricted Mode, or before the host looked. */
   repository: z._default(z.nullable(RepositorySessionsSchema), null),
@@ -455,6 +471,8 @@ export type QaAnswer = z.infer<typeof QaAnswerSchema>;
 export type CotAnswer = z.infer<typeof CotAnswerSchema>;
 /** A QA or CoT answer. */
 export type Answer = z.infer<typeof AnswerSchema>;
+/** A question being answered. */
+export type PendingQuestion = z.infer<typeof PendingQuestionSchema>;
 /** An error card. */
 export type PanelError = z.infer<typeof PanelErrorSchema>;
 /** One recorded session of the repository. */
@@ -560,6 +578,8 @@ export const FollowUpMessageSchema = z.strictObject({
   answerId: requestId,
   question: z.string().check(z.trim(), z.minLength(1), z.maxLength(FOLLOW_UP_LIMIT)),
 });
+/** Panel → host: stop answering pending question `id` (its Cancel button). */
+export const CancelQuestionMessageSchema = z.strictObject({ type: z.literal(PANEL_MESSAGE.cancelQuestion), id: requestId });
 /** Panel → host: a log line for the extension's output channel (e.g. a render failure). */
 export const LogMessageSchema = z.strictObject({
   type: z.literal(PANEL_MESSAGE.log),
@@ -578,6 +598,7 @@ export const PanelMessageSchema = z.discriminatedUnion('type', [
   OpenTestOutputMessageSchema,
   OpenDiffMessageSchema,
   FollowUpMessageSchema,
+  CancelQuestionMessageSchema,
   LogMessageSchema,
 ]);
 
@@ -603,6 +624,8 @@ export type OpenTestOutputMessage = z.infer<typeof OpenTestOutputMessageSchema>;
 export type OpenDiffMessage = z.infer<typeof OpenDiffMessageSchema>;
 /** Panel → host: a follow-up question. */
 export type FollowUpMessage = z.infer<typeof FollowUpMessageSchema>;
+/** Panel → host: cancel a pending question. */
+export type CancelQuestionMessage = z.infer<typeof CancelQuestionMessageSchema>;
 /** Panel → host log line. */
 export type LogMessage = z.infer<typeof LogMessageSchema>;
 /** Any panel → host message. */
@@ -707,6 +730,11 @@ export function openTestOutputMessage(id: string): OpenTestOutputMessage {
 /** Builds the panel's follow-up question to answer `answerId` (trimmed; the schema bounds it). */
 export function followUpMessage(answerId: string, question: string): FollowUpMessage {
   return { type: PANEL_MESSAGE.followUp, answerId, question: question.trim() };
+}
+
+/** Builds the panel's request to stop answering pending question `id`. */
+export function cancelQuestionMessage(id: string): CancelQuestionMessage {
+  return { type: PANEL_MESSAGE.cancelQuestion, id };
 }
 
 /** Builds a log line from the panel (truncated to the schema's limit). */

@@ -21,7 +21,7 @@ import { PanelStore } from './panel/panelStore';
 import { PanelViewProvider } from './panel/panelViewProvider';
 import { KataRunner, type RunKataOptions } from './session/kataRunner';
 import { SessionActions } from './session/sessionActions';
-import { askAboutSelection, askFollowUp, type SelectionAgentKind } from './session/selectionAgents';
+import { askAboutSelection, askFollowUp, cancelQuestion, type SelectionAgentKind } from './session/selectionAgents';
 import { KataStatusBar } from './status/statusBar';
 import { SessionFiles } from './editor/sessionFiles';
 import { KataTests } from './testing/kataTestController';
@@ -284,6 +284,9 @@ export class ExtensionHost implements vscode.Disposable {
         return;
       case 'followUp':
         void askFollowUp(this.selectionDeps, message.answerId, message.question);
+        return;
+      case 'cancelQuestion':
+        cancelQuestion(message.id);
         return;
       case 'log':
         this.log[message.level](`panel: ${message.message}`);

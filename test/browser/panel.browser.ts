@@ -71,6 +71,12 @@ describe('agent panel in Chromium', function () {
     await page.waitForSelector(selectorThatAppears);
   }
 
+  /** Unfolds the answers before the newest one (issue 25: only the newest is open at the top). */
+  async function openEarlierAnswers(): Promise<void> {
+    await page.locator('details.earlier-answers > summary').click();
+    await page.waitForFunction(`document.querySelector('details.earlier-answers')?.open === true`);
+  }
+
   afterEach(async () => {
     if (page) {
       assert.deepEqual(await cspViolations(page), [], 'no Content-Security-Policy violations');
@@ -123,7 +129,8 @@ describe('agent panel in Chromium', function () {
     assert.match(await denied.locator('pre.params').innerText(), /"command": "rm -rf node_modules"/);
     assert.match(await denied.locator('pre.result').innerText(), /Nothing was changed/);
 
-    // Answers: newest first (CoT), steps as an ordered list.
+    // Answers: newest first (CoT), steps as an ordered list; the earlier one folded away.
+    await openEarlierAnswers();
     const answers = page.locator('#answers article');
     assert.equal(await answers.count(), 2);
     assert.equal(await page.locator('.answer-cot ol.cot-steps > li').count(), 3);
@@ -204,7 +211,8 @@ describe('agent panel in Chromium', function () {
   it("issue 11: an answer's file label is a button that opens the file at its first line", async () => {
     page = await openPanel();
     await sendToPanel(page, stateMessage(finishedState()));
-    await waitForRevision('.answer-qa');
+    await waitForRevision('details.earlier-answers');
+    await openEarlierAnswers();
     await page.locator('.answer-qa').getByRole('button', { name: 'src/fizzbuzz.js:1-9' }).click();
     assert.deepEqual((await waitForPosted(page, 2))[1], { type: 'openFile', path: 'src/fizzbuzz.js', line: 1 });
   });
@@ -241,7 +249,8 @@ describe('agent panel in Chromium', function () {
       },
     ];
     await sendToPanel(page, stateMessage(state));
-    await waitForRevision('.answer-qa');
+    await waitForRevision('details.earlier-answers');
+    await openEarlierAnswers();
 
     const answer = page.locator('.answer-qa .answer-text');
     assert.equal(await answer.locator('code').first().innerText(), 'fizzbuzz(n)');
@@ -765,6 +774,7 @@ describe('agent panel in Chromium', function () {
     state.answers[0] = { ...state.answers[0]!, kind: 'qa', answer } as (typeof state.answers)[0];
     await sendToPanel(page, stateMessage(state));
     await waitForRevision('#session');
+    await openEarlierAnswers();
     await page.locator('details.history > summary').click();
   }
 
@@ -855,6 +865,7 @@ describe('agent panel in Chromium', function () {
     );
     await sendToPanel(page, stateMessage(state));
     await waitForRevision('#session');
+    await openEarlierAnswers();
     await page.locator('details.history > summary').click();
 
     const report = page.locator('li.role-message[data-action-id="message-1-tester-1-1"]');
@@ -1010,6 +1021,7 @@ describe('agent panel in Chromium', function () {
     const qa = state.answers.find((a) => a.kind === 'qa')!;
     await sendToPanel(page, stateMessage(state));
     await waitForRevision('.follow-up-input');
+    await openEarlierAnswers();
     const form = page.locator(`article[data-answer-id="${qa.id}"] form.follow-up`);
     await form.getByRole('textbox', { name: 'Follow-up question about this answer' }).fill('And for 45?');
     // A new snapshot (the session goes on) re-renders the panel: the typed question stays.

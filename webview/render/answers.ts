@@ -1,5 +1,16 @@
-/** QA and chain-of-thought answers about selected code (CoT steps as an ordered list), their text as Markdown. */
-import { FOLLOW_UP_LIMIT, parseSourceLabel, type Answer, type CotAnswer, type QaAnswer } from '../../src/shared/panelProtocol';
+/**
+ * QA and chain-of-thought answers about selected code (CoT steps as an ordered list), their text as Markdown; a
+ * question still being answered shows at once, its answer streaming in, with Cancel. The newest answer is open,
+ * earlier ones are folded away, so the section stays short at the top of the panel.
+ */
+import {
+  FOLLOW_UP_LIMIT,
+  parseSourceLabel,
+  type Answer,
+  type CotAnswer,
+  type PendingQuestion,
+  type QaAnswer,
+} from '../../src/shared/panelProtocol';
 import { h } from '../dom';
 import { formatConfidence } from '../format';
 import { icon } from '../icons';
@@ -18,7 +29,7 @@ function confidenceMeter(confidence: number): HTMLElement {
   );
 }
 
-function source(answer: Answer): HTMLElement | null {
+function source(answer: { source?: string }): HTMLElement | null {
   if (!answer.source) return null;
   const target = parseSourceLabel(answer.source);
   if (!target) return null;
@@ -65,7 +76,7 @@ function followUpForm(answer: Answer): HTMLElement {
   );
 }
 
-function followUpLabel(answer: Answer, answers: readonly Answer[]): HTMLElement | null {
+function followUpLabel(answer: { followUpOf?: string }, answers: readonly Answer[]): HTMLElement | null {
   if (!answer.followUpOf) return null;
   const previous = answers.find((a) => a.id === answer.followUpOf);
   const asked = previous ? (previous.kind === 'qa' ? previous.question : previous.problem) : 'an earlier answer';
@@ -115,14 +126,72 @@ function renderCot(answer: CotAnswer, answers: readonly Answer[]): HTMLElement {
   );
 }
 
-/** Renders answers newest first, or nothing when there are none. */
-export function renderAnswers(answers: readonly Answer[]): HTMLElement | null {
-  if (answers.length === 0) return null;
+/** A question being answered: what was asked, the answer so far (Markdown, as it streams) and Cancel. */
+function renderPending(question: PendingQuestion, answers: readonly Answer[]): HTMLElement {
+  return h(
+    'article',
+    {
+      class: 'answer answer-pending',
+      'data-question-id': question.id,
+      'aria-label': question.kind === 'qa' ? 'Question being answered' : 'Explanation being written',
+      'aria-busy': 'true',
+    },
+    h(
+      'h3',
+      { class: 'answer-kind' },
+      icon('running'),
+      h('span', {}, question.kind === 'qa' ? 'Answering…' : 'Explaining step by step…'),
+    ),
+    followUpLabel(question, answers),
+    h('p', { class: 'answer-question' }, question.question),
+    source(question),
+    question.partial === ''
+      ? h('p', { class: 'answer-waiting' }, 'Waiting for the model’s first words…')
+      : markdownBlock(question.partial, 'answer-text answer-streaming'),
+    h(
+      'div',
+      { class: 'answer-pending-actions' },
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'button button-secondary',
+          [ACTION_ATTR.action]: ACTIONS.cancelQuestion,
+          [ACTION_ATTR.entryId]: question.id,
+          'aria-label': `Cancel the question: ${question.question.slice(0, 120)}`,
+        },
+        icon('stop'),
+        h('span', {}, 'Cancel'),
+      ),
+    ),
+  );
+}
+
+function renderAnswer(answer: Answer, answers: readonly Answer[]): HTMLElement {
+  return answer.kind === 'qa' ? renderQa(answer, answers) : renderCot(answer, answers);
+}
+
+/**
+ * Renders the questions being answered and the answers (newest first; all but the newest folded under "Earlier
+ * answers"), or nothing when there are none.
+ */
+export function renderAnswers(answers: readonly Answer[], questions: readonly PendingQuestion[] = []): HTMLElement | null {
+  if (answers.length === 0 && questions.length === 0) return null;
+  const [newest, ...earlier] = [...answers].reverse();
   return section(
     'answers',
     'Answers',
     'question',
-    answers.length,
-    [...answers].reverse().map((answer) => (answer.kind === 'qa' ? renderQa(answer, answers) : renderCot(answer, answers))),
+    answers.length + questions.length,
+    [...questions].reverse().map((question) => renderPending(question, answers)),
+    newest ? renderAnswer(newest, answers) : null,
+    earlier.length > 0
+      ? h(
+          'details',
+          { class: 'earlier-answers', [ACTION_ATTR.key]: 'earlier-answers' },
+          h('summary', {}, `Earlier answers (${earlier.length})`),
+          earlier.map((answer) => renderAnswer(answer, answers)),
+        )
+      : null,
   );
 }

@@ -25,7 +25,7 @@ export const ACTION_ATTR = {
   line: 'data-line',
   /** Present on a file link to a file of the panel's session (not of the workspace). */
   sessionFile: 'data-session-file',
-  /** The history entry (or approval request) whose full test output or diff to open. */
+  /** The history entry (or approval request) whose full test output or diff to open; the question to cancel. */
   entryId: 'data-entry-id',
   /** The answer a follow-up form asks about. */
   answerId: 'data-answer-for',
@@ -42,4 +42,6 @@ export const ACTIONS = {
   file: 'file',
   testOutput: 'testOutput',
   diff: 'diff',
+  /** Cancel a question being answered (its id in `entryId`). */
+  cancelQuestion: 'cancelQuestion',
 } as const;

@@ -40,18 +40,25 @@ function endedSessionButtons(state: PanelState): HTMLElement | null {
 
 /** Builds the panel's children for a snapshot (pure apart from creating DOM nodes). */
 function buildPanel(state: PanelState, context: RenderContext): HTMLElement[] {
-  const nothingYet = !state.session && state.answers.length === 0 && state.approvals.length === 0 && state.cycles.length === 0;
+  const questions = state.questions ?? [];
+  const nothingYet =
+    !state.session &&
+    state.answers.length === 0 &&
+    questions.length === 0 &&
+    state.approvals.length === 0 &&
+    state.cycles.length === 0;
   const parts = [
     renderToolbar(state),
     renderSetup(state.setup),
     renderNotice(state.notice),
+    // Answers go where the person who asked is looking: at the top, above the session (issue 25).
+    renderAnswers(state.answers, questions),
     state.session ? renderSessionHeader(state.session, endedSessionButtons(state)) : null,
     renderApprovals(state.approvals, context),
     renderErrors(state.errors),
     nothingYet ? renderEmptyState() : null,
     renderCycles(state.cycles, state.session?.sessionId, state.session?.price),
     renderActions(state.actions),
-    renderAnswers(state.answers),
     renderSessions(state),
   ];
   return parts.filter((part): part is HTMLElement => part !== null);

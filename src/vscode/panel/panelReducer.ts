@@ -22,6 +22,7 @@ import type {
   PanelState,
   PanelSandboxMode,
   PendingApproval,
+  PendingQuestion,
   PanelPhaseOutcome,
   RepositorySessions,
   SessionHeader,
@@ -82,7 +83,7 @@ export type PanelAction =
   | { type: 'approvalRequested'; request: ApprovalRequestMessage; role?: string }
   /** A request was answered, withdrawn (timeout, cancellation) or the channel closed: the card goes away. */
   | { type: 'approvalClosed'; requestId: string }
-  /** A QA or CoT answer. */
+  /** A QA or CoT answer (it replaces its pending question). */
   | { type: 'answer'; answer: Answer }
   /**
    * An error a person should see, with what to do next: `action` overrides the code's own line (the sandbox's
@@ -102,6 +103,10 @@ export type PanelAction =
   | { type: 'sessionDeleted'; sessionId: string }
   /** The person ran the session's tests from the Testing view: the header and status bar show that run. */
   | { type: 'testingRun'; tests: { passed: number; failed: number } }
+  /** A question to the QA or CoT agent was asked / streamed more of its answer / ended without one (cancelled, failed). */
+  | { type: 'questionAsked'; question: PendingQuestion }
+  | { type: 'questionStreamed'; id: string; partial: string }
+  | { type: 'questionEnded'; id: string }
   /** Workspace trust changed. */
   | { type: 'trust'; trusted: boolean }
   /** The session ended outside the supervisor's own events (e.g. it threw before `session_started`). */
@@ -114,6 +119,13 @@ export type PanelAction =
   | { type: 'fileChange'; id: string; path: string; diff: string };
 
 const NO_TOTALS: PanelSessionTotals = { testsPassed: 0, testsFailed: 0, tokens: 0, commits: 0 };
+
+function withoutQuestion(state: PanelState, id: string): PanelState {
+  if (!state.questions?.some((q) => q.id === id)) return state;
+  const questions = state.questions.filter((q) => q.id !== id);
+  const { questions: _dropped, ...rest } = state;
+  return questions.length > 0 ? { ...rest, questions } : rest;
+}
 
 /** True when a session is running in this state. */
 export function isSessionRunning(state: PanelState): boolean {
@@ -163,9 +175,22 @@ function apply(state: PanelState, action: PanelAction): PanelState {
       return removeApproval(state, action.requestId);
     case 'answer':
       return {
-        ...state,
+        ...withoutQuestion(state, action.answer.id),
         answers: [...state.answers.filter((a) => a.id !== action.answer.id), action.answer].slice(-MAX_ANSWERS),
       };
+    case 'questionAsked':
+      return { ...state, questions: [...(state.questions ?? []), action.question] };
+    case 'questionStreamed':
+      return state.questions?.some((q) => q.id === action.id)
+        ? {
+            ...state,
+            questions: state.questions.map((q) =>
+              q.id === action.id ? { ...q, partial: clip(redactSecrets(action.partial), MAX_MESSAGE_CHARS) } : q,
+            ),
+          }
+        : state;
+    case 'questionEnded':
+      return withoutQuestion(state, action.id);
     case 'error':
       return addError(state, action.error, action.at, action.action);
     case 'setup': {

@@ -29,8 +29,10 @@ export interface PanelStoreOptions {
 export function restoreState(persisted: unknown, instanceId: string, trusted: boolean, now: number): PanelState {
   const saved = parsePanelState(persisted);
   if (!saved) return emptyPanelState({ instanceId, trusted });
-  // The first-run card and the last action's notice are this window's: read again, not restored.
-  let state: PanelState = { ...saved, instanceId, revision: 0, trusted, approvals: [], setup: [], notice: null };
+  // The first-run card and the last action's notice are this window's: read again, not restored. Questions asked in
+  // the window that is gone are not being answered any more either.
+  const { questions: _gone, ...rest } = saved;
+  let state: PanelState = { ...rest, instanceId, revision: 0, trusted, approvals: [], setup: [], notice: null };
   if (state.session?.status === 'running') {
     // The session ran in a window that is gone: it is not running any more.
     state = reducePanel(state, { type: 'sessionAborted', status: 'cancelled', at: now });

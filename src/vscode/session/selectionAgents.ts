@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { CoTAgent, cotSteps } from '../../core/builtinAgents/cotAgent';
 import { QAAgent } from '../../core/builtinAgents/qaAgent';
+import type { AgentEvent } from '../../core/agentRuntime/events';
 import { AgentError, toAgentError } from '../../core/errors/agentError';
 import type { Answer } from '../../shared/panelProtocol';
 import { createModelClient } from '../config/modelClient';
@@ -15,6 +16,7 @@ import type { PanelStore } from '../panel/panelStore';
 import { MAX_ANSWERS } from '../panel/panelReducer';
 import { followUpContextText, selectionContextText, SURROUNDING_LINES } from './selectionContext';
 import { lineRangeLabel, selectedLines } from './selectionRange';
+import { streamedAnswerText } from './streamedAnswer';
 
 /** Longest selection sent as context (characters). */
 export const MAX_SELECTION_CHARS = 20_000;
@@ -70,7 +72,9 @@ function currentSelection(): { context: string; source: string } | undefined {
   const { start, end } = editor.selection;
   // One definition of the lines for the label and the prompt: a selection ending at column 1 leaves that line out.
   const lines = selectedLines(start, end);
-  const code = document.getText(new vscode.Range(start, lines.last - 1 === end.line ? end : document.lineAt(lines.last - 1).range.end));
+  const code = document.getText(
+    new vscode.Range(start, lines.last - 1 === end.line ? end : document.lineAt(lines.last - 1).range.end),
+  );
   if (code.trim() === '') return undefined;
   const lineText = (from: number, to: number): string[] => {
     const text: string[] = [];
@@ -149,6 +153,20 @@ export async function askFollowUp(deps: SelectionAgentDeps, answerId: string, qu
   );
 }
 
+/** The questions being answered, by the id their answer will have: the panel's Cancel aborts one. */
+const running = new Map<string, AbortController>();
+
+/** Stops answering pending question `id` (its Cancel button in the panel); false when it is not running. */
+export function cancelQuestion(id: string): boolean {
+  const abort = running.get(id);
+  abort?.abort();
+  return abort !== undefined;
+}
+
+/**
+ * Asks the agent and shows the question in the panel at once: pending (with Cancel), then its answer as it
+ * streams, then the answer. A status bar spinner says it is working; no notification covers the editor.
+ */
 async function answerWith(
   deps: SelectionAgentDeps,
   kind: SelectionAgentKind,
@@ -167,26 +185,33 @@ async function answerWith(
     const e = toAgentError(error, 'CONFIG');
     return fail(e.error_code, e.message);
   }
+  const id = `${kind}-${Date.now()}-${++answerCounter}`;
+  const common = { id, source: origin.source, at: Date.now(), ...(followUpOf ? { followUpOf } : {}) };
+  const abort = new AbortController();
+  running.set(id, abort);
+  deps.store.dispatch({ type: 'questionAsked', question: { ...common, kind, question, partial: '' } });
+  deps.store.flush();
+  void deps.openPanel();
+  // The model's reply streams as JSON; each model call (a repair is a second one) starts over.
+  let raw = '';
+  let call = -1;
+  const onEvent = (event: AgentEvent): void => {
+    if (event.type !== 'text_delta') return;
+    if (event.cycle !== call) [raw, call] = ['', event.cycle];
+    raw += event.delta;
+    const partial = streamedAnswerText(kind, raw);
+    if (partial !== '') deps.store.dispatch({ type: 'questionStreamed', id, partial });
+  };
   try {
     const answer = await vscode.window.withProgress(
-      {
-        location: vscode.ProgressLocation.Notification,
-        title: kind === 'qa' ? 'TDD Agent: answering…' : 'TDD Agent: reasoning step by step…',
-        cancellable: true,
-      },
-      async (_progress, token) => {
-        const abort = new AbortController();
-        token.onCancellationRequested(() => abort.abort());
+      { location: vscode.ProgressLocation.Window, title: kind === 'qa' ? 'TDD Agent: answering' : 'TDD Agent: explaining' },
+      async () => {
         const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
         const client = await createModelClient(settings, await deps.apiKey(), root, process.env, abort.signal);
         const config = { model: client.model };
-        const id = `${kind}-${Date.now()}-${++answerCounter}`;
-        const common = { id, source: origin.source, at: Date.now(), ...(followUpOf ? { followUpOf } : {}) };
+        const options = { signal: abort.signal, onEvent, streamText: true };
         if (kind === 'qa') {
-          const result = await new QAAgent({ llm: client.llm, config }).execute(
-            { question, context: origin.context },
-            { signal: abort.signal },
-          );
+          const result = await new QAAgent({ llm: client.llm, config }).execute({ question, context: origin.context }, options);
           if (result.error) throw new AgentError(result.error.error_code, result.error.message, result.error.details);
           return {
             kind: 'qa',
@@ -199,14 +224,13 @@ async function answerWith(
         }
         const result = await new CoTAgent({ llm: client.llm, config }).execute(
           { problem: question, context: origin.context },
-          { signal: abort.signal },
+          options,
         );
         if (result.error) throw new AgentError(result.error.error_code, result.error.message, result.error.details);
-        const steps = cotSteps(result);
         return {
           kind: 'cot',
           problem: question,
-          steps,
+          steps: cotSteps(result),
           final_answer: text(result.final_answer),
           confidence: clamp01(result.confidence),
           ...common,
@@ -217,10 +241,17 @@ async function answerWith(
     deps.store.dispatch({ type: 'answer', answer });
     deps.store.flush();
     deps.log.info(`${kind} answer for ${origin.source}${followUpOf ? ' (follow-up)' : ''} (confidence ${answer.confidence})`);
-    void deps.openPanel();
     return answer;
   } catch (error) {
+    deps.store.dispatch({ type: 'questionEnded', id });
+    deps.store.flush();
+    if (abort.signal.aborted) {
+      deps.log.info(`${kind} question for ${origin.source} cancelled`);
+      return undefined;
+    }
     const e = toAgentError(error);
     return fail(e.error_code, e.message);
+  } finally {
+    running.delete(id);
   }
 }
