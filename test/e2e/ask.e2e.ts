@@ -1,0 +1,115 @@
+/**
+ * Issue 25 (3), Ask / Explain in a real VS Code (code-server): below a finished session (cycles and history open),
+ * "Ask about selection" on lines 2–4 selected with Shift+Down shows the question in the panel at once, in view,
+ * with Cancel; the answer arrives in view; and the model is told the selection is lines 2-4 (the panel's label).
+ */
+import * as assert from 'node:assert/strict';
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { simpleGit } from 'simple-git';
+import { fizzbuzzJs } from '../support/fizzbuzzPlans';
+import { scriptedKataModel } from '../support/scriptedKataModel';
+import { alwaysAllowUntilFinished, useWorkbench } from './kataHarness';
+import { answerInputBox, findWebviewFrame, pickQuickItem, runCommand, screenshot } from './lib';
+
+const SOURCE = [
+  'export function sum(list) {',
+  '  let total = 0;',
+  '  for (const n of list) total += n;',
+  '  return total;',
+  '}',
+  '',
+];
+
+/** Where `selector`'s top is in the panel's own view, and how high that view is. */
+async function placeInView(panel: Frame, selector: string): Promise<{ top: number; height: number }> {
+  return (await panel.evaluate(
+    `(() => ({ top: document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect().top, height: window.innerHeight }))()`,
+  )) as { top: number; height: number };
+}
+
+async function assertInView(panel: Frame, selector: string): Promise<void> {
+  await panel.locator(selector).first().waitFor({ state: 'visible', timeout: 60_000 });
+  await panel
+    .waitForFunction(
+      `(() => { const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect(); return r.top >= 0 && r.top < window.innerHeight - 40; })()`,
+      undefined,
+      { timeout: 10_000 },
+    )
+    .catch(() => undefined);
+  const where = await placeInView(panel, selector);
+  assert.ok(where.top >= 0 && where.top < where.height - 40, `${selector} starts in the panel's view: ${JSON.stringify(where)}`);
+}
+
+/** Opens `file` with Quick Open and selects lines 2–4 the keyboard way: Shift+Down three times from column 1 of line 2. */
+async function selectLines2to4(page: Page, file: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  await page.locator('.quick-input-widget .quick-input-box input').fill(file);
+  await pickQuickItem(page, file);
+  const editor = page.locator('.editor-instance .monaco-editor .view-lines', { hasText: 'export function sum' }).first();
+  await editor.waitFor({ state: 'visible', timeout: 30_000 });
+  await editor.click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('ArrowDown');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowDown');
+}
+
+describe('Ask about selection in a real VS Code: in view, pending with Cancel, the right lines (issue 25)', function () {
+  const wb = useWorkbench(
+    'ask',
+    {
+      'tddAgent.maxCycles': 2,
+      'tddAgent.approvalPolicy': { SAFE: 'allow', LOW: 'allow', MEDIUM: 'ask', HIGH: 'ask', CRITICAL: 'ask' },
+      'tddAgent.testTimeoutMs': 30_000,
+    },
+    async (workspace) => {
+      await fsp.mkdir(path.join(workspace, 'lib'));
+      await fsp.writeFile(path.join(workspace, 'lib', 'sum.js'), SOURCE.join('\n'));
+      await simpleGit(workspace).add('.').commit('add sum');
+    },
+  );
+
+  it('below a finished session, the question shows at once in view with Cancel, and its answer arrives in view', async function () {
+    const { page, model } = wb;
+    model.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(2) }).reply);
+    await runCommand(page, 'TDD Agent: Run TDD kata');
+    await pickQuickItem(page, 'FizzBuzz');
+    let panel = await findWebviewFrame(page, '.approval-card', 90_000);
+    await alwaysAllowUntilFinished(panel);
+    await panel.locator('details.history > summary').click();
+
+    // The model answers the question only when the test says so: the panel shows the question meanwhile.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const before = model.chatRequests().length;
+    model.setFallback(async () => {
+      await released;
+      return { text: JSON.stringify({ answer: 'It adds up the numbers of the list.', confidence: 0.9, reasoning: 'The loop.' }) };
+    });
+
+    await selectLines2to4(page, 'sum.js');
+    await runCommand(page, 'TDD Agent: Ask about selection');
+    await answerInputBox(page, 'What does this loop do?');
+
+    panel = await findWebviewFrame(page, '[data-question-id]', 60_000);
+    await assertInView(panel, '[data-question-id]');
+    const pending = panel.locator('[data-question-id]').first();
+    assert.match(await pending.innerText(), /What does this loop do\?/);
+    assert.match(await pending.locator('.file-link').innerText(), /sum\.js:2-4$/, 'the label says lines 2-4');
+    assert.equal(await pending.getByRole('button', { name: /^Cancel the question/ }).isEnabled(), true);
+    await screenshot(page, 'ask-pending');
+
+    release();
+    await assertInView(panel, '[data-answer-id^="qa-"]');
+    assert.match(await panel.locator('[data-answer-id^="qa-"] .answer-text').first().innerText(), /adds up the numbers/);
+    assert.equal(await panel.locator('[data-question-id]').count(), 0);
+    await screenshot(page, 'ask-answered');
+
+    const asked = model.chatRequests().slice(before);
+    assert.equal(asked.length, 1, 'one model call for the question');
+    const prompt = JSON.stringify(asked[0]!.body);
+    assert.match(prompt, /the selection is lines 2-4\./, 'the model is told the lines the panel shows');
+    assert.doesNotMatch(prompt, /lines 2-5/);
+  });
+});
