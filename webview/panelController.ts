@@ -28,7 +28,7 @@ import {
 import { textNode } from './dom';
 import { fromPersisted, toPersisted } from './persistence';
 import { approvalKeyDecision, tickCountdowns } from './render/approvals';
-import { ACTION_ATTR, ACTIONS } from './render/context';
+import { ACTION_ATTR, ACTIONS, HISTORY_FILTERS, type HistoryFilter } from './render/context';
 import { renderPanel } from './render/panel';
 import type { VsCodeApi } from './vscodeApi';
 
@@ -47,15 +47,16 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
   let current: PanelState | undefined = restored?.state;
   const answered = restored?.answered ?? new Map<string, ApprovalDecision>();
   const openDetails = restored?.openDetails ?? new Map<string, boolean>();
+  let historyFilter: HistoryFilter = restored?.historyFilter ?? 'all';
 
   const persist = (): void => {
-    if (current) api.setState(toPersisted({ state: current, answered, openDetails }));
+    if (current) api.setState(toPersisted({ state: current, answered, openDetails, historyFilter }));
   };
 
   const render = (): void => {
     if (!current) return;
     try {
-      renderPanel(root, current, { now: Date.now(), answered }, openDetails);
+      renderPanel(root, current, { now: Date.now(), answered, historyFilter }, openDetails);
     } catch (error) {
       api.postMessage(logMessage('error', `panel render failed: ${error instanceof Error ? error.message : String(error)}`));
     }
@@ -78,6 +79,7 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
   const applyState = (next: PanelState): void => {
     if (!isNewerSnapshot(current, next)) return;
     const previous = current;
+    const following = isFollowingHistory(previous);
     current = next;
     // Forget answers to requests the host no longer lists (resolved, timed out).
     const pending = new Set(next.approvals.map((request) => request.requestId));
@@ -86,24 +88,50 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     persist();
     announceChanges(previous, next);
     focusNewApproval(previous, next);
-    revealNewAnswer(previous, next);
+    if (!revealNewAnswer(previous, next) && following) followHistory(previous, next);
+  };
+
+  /** The newest history entry on the page, if its cycle group is open. */
+  const newestEntry = (state: PanelState | undefined): HTMLElement | undefined => {
+    const id = state?.actions.at(-1)?.id;
+    if (!id) return undefined;
+    const entry = Array.from(root.querySelectorAll<HTMLElement>('li.action')).find(
+      (element) => element.getAttribute('data-action-id') === id,
+    );
+    return entry && entry.getClientRects().length > 0 ? entry : undefined;
+  };
+
+  /**
+   * The person follows a running session's history when its newest entry is in view: the history then scrolls
+   * with the new entries. Scrolled away (up to an earlier cycle, or down to something else), it stays put.
+   */
+  const isFollowingHistory = (state: PanelState | undefined): boolean => {
+    if (state?.session?.status !== 'running') return false;
+    const rect = newestEntry(state)?.getBoundingClientRect();
+    return rect !== undefined && rect.top < window.innerHeight && rect.bottom > 0;
+  };
+
+  const followHistory = (previous: PanelState | undefined, next: PanelState): void => {
+    if (next.actions.at(-1)?.id === previous?.actions.at(-1)?.id) return;
+    newestEntry(next)?.scrollIntoView({ block: 'nearest' });
   };
 
   /**
    * A question just asked, or an answer just arrived, is scrolled into view (the person asked from the editor and
    * looks at the panel now); the focus stays where it is. Nothing moves on the first snapshot after a reload.
    */
-  const revealNewAnswer = (previous: PanelState | undefined, next: PanelState): void => {
-    if (!previous) return;
+  const revealNewAnswer = (previous: PanelState | undefined, next: PanelState): boolean => {
+    if (!previous) return false;
     const askedBefore = new Set((previous.questions ?? []).map((q) => q.id));
     const answeredBefore = new Set(previous.answers.map((a) => a.id));
     const id =
       (next.questions ?? []).find((q) => !askedBefore.has(q.id))?.id ?? next.answers.find((a) => !answeredBefore.has(a.id))?.id;
-    if (!id) return;
+    if (!id) return false;
     const card = Array.from(root.querySelectorAll<HTMLElement>('[data-question-id], [data-answer-id]')).find(
       (element) => (element.getAttribute('data-question-id') ?? element.getAttribute('data-answer-id')) === id,
     );
     card?.scrollIntoView({ block: 'start' });
+    return card !== undefined;
   };
 
   /**
@@ -191,6 +219,14 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
             target.hasAttribute(ACTION_ATTR.sessionFile),
           ),
         );
+      return;
+    }
+    if (action === ACTIONS.historyFilter) {
+      const filter = target.getAttribute(ACTION_ATTR.filter);
+      if (!isOneOf<HistoryFilter>(HISTORY_FILTERS, filter) || filter === historyFilter) return;
+      historyFilter = filter;
+      render();
+      persist();
       return;
     }
     if (action === ACTIONS.cancelQuestion) {

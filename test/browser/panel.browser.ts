@@ -71,6 +71,12 @@ describe('agent panel in Chromium', function () {
     await page.waitForSelector(selectorThatAppears);
   }
 
+  /** Opens the action history and every cycle in it (issue 25: only the running or last cycle is open). */
+  async function openHistory(): Promise<void> {
+    await page.locator('details.history > summary').click();
+    await page.evaluate(`document.querySelectorAll('.history-cycle > details').forEach((d) => { d.open = true; })`);
+  }
+
   /** Unfolds the answers before the newest one (issue 25: only the newest is open at the top). */
   async function openEarlierAnswers(): Promise<void> {
     await page.locator('details.earlier-answers > summary').click();
@@ -115,14 +121,14 @@ describe('agent panel in Chromium', function () {
     assert.match(cycle3, /Refactorer Reverted 3 attempts 16\.3 s/);
     assert.match((await cycles.nth(1).innerText()).replace(/\s+/g, ' '), /Implementer Passed 2 attempts 11\.8 s/);
 
-    // The action history is collapsed until opened; newest call first.
+    // The action history is collapsed until opened; per cycle, oldest call first, the last cycle open.
     const history = page.locator('details.history');
     assert.equal(await isOpen(history), false);
-    await history.locator('> summary').click();
+    await openHistory();
     assert.equal(await isOpen(history), true);
     const actions = page.locator('.action-list > li');
     assert.equal(await actions.count(), 5);
-    assert.match(await actions.nth(0).locator('summary').innerText(), /write_file\s+refactorer\s+Always allowed/);
+    assert.match(await actions.nth(4).locator('summary').innerText(), /write_file\s+refactorer\s+Always allowed/);
     const denied = page.locator('li[data-action-id="call-4"]');
     assert.match(await denied.locator('summary').innerText(), /run_command\s+implementer\s+Denied/);
     await denied.locator('summary').click();
@@ -142,7 +148,7 @@ describe('agent panel in Chromium', function () {
     assert.equal(await page.locator('#empty-state').count(), 0);
 
     await page.locator('#actions').screenshot({ path: path.join(SCREENSHOTS, 'action-history-dark.png') });
-    await history.locator('> summary').click(); // collapse again for a compact screenshot
+    await page.locator('details.history > summary').click(); // collapse again for a compact screenshot
     await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-finished-dark.png'), fullPage: true });
   });
 
@@ -198,7 +204,7 @@ describe('agent panel in Chromium', function () {
     assert.equal(await page.locator('li[data-action-id="call-6"] .action-status').getAttribute('aria-label'), 'not run');
 
     // At 300 px nothing essential is cut off: role names and durations show whole.
-    await page.locator('details.history > summary').click();
+    await openHistory();
     const cut = await page.evaluate(`[...document.querySelectorAll('.phases th, .phase-duration, .action-role, .action-duration')]
       .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
       .map((el) => el.className + ': ' + el.textContent)`);
@@ -300,7 +306,7 @@ describe('agent panel in Chromium', function () {
     );
     await sendToPanel(page, stateMessage(state));
     await waitForRevision('#actions');
-    await page.locator('details.history > summary').click();
+    await openHistory();
     const red = page.locator('li[data-action-id="tests-2-tester-1"]');
     assert.equal((await red.locator('.test-badge').innerText()).trim(), 'red (expected)');
     assert.equal((await page.locator('li[data-action-id="tests-2-implementer-2"] .test-badge').innerText()).trim(), 'green');
@@ -369,7 +375,7 @@ describe('agent panel in Chromium', function () {
     assert.equal(await page.locator('.approval-card[data-request-id="req-cmd-43"] button.open-diff').count(), 0);
 
     // The history entry of an edit: the compact diff, "Open diff" and the file link.
-    await page.locator('details.history > summary').click();
+    await openHistory();
     const edit = page.locator('li[data-action-id="call-edit-7"]');
     await edit.locator('summary').click();
     assert.deepEqual(await edit.locator('pre.diff .diff-add').allInnerTexts(), ["+  if (n % 3 === 0) return 'Fizz';"]);
@@ -636,8 +642,11 @@ describe('agent panel in Chromium', function () {
     await sendToPanel(page, stateMessage(endedSessionState()));
     await waitForRevision('#session .session-actions');
 
+    // One line; the paths when it is opened (issue 25).
+    assert.equal(await text('#session-sandbox'), "Sandbox: bubblewrap — writes only in the session's worktree, no network");
+    await page.locator('#session-sandbox > summary').click();
     assert.match(
-      await text('#session-sandbox'),
+      await text('#session-sandbox .sandbox-details'),
       /^Sandbox: bubblewrap \(\/usr\/bin\/bwrap\): writes only in .*fizzbuzz-20261122-074300; no network/,
     );
     assert.match(await text('.session-meta'), /Branch tdd\/fizzbuzz-20261122-074300/);
@@ -775,7 +784,7 @@ describe('agent panel in Chromium', function () {
     await sendToPanel(page, stateMessage(state));
     await waitForRevision('#session');
     await openEarlierAnswers();
-    await page.locator('details.history > summary').click();
+    await openHistory();
   }
 
   it('renders hostile text as text (no markup from model output)', async () => {
@@ -809,7 +818,7 @@ describe('agent panel in Chromium', function () {
     page = await openPanel();
     await sendToPanel(page, stateMessage(finishedState(10)));
     await waitForRevision('#session');
-    await page.locator('details.history > summary').click();
+    await openHistory();
     // The details' toggle event comes as a task after the click: reload only once the panel saved the opened section.
     const historyKey = await page.locator('details.history').getAttribute('data-key');
     assert.ok(historyKey);
@@ -866,7 +875,7 @@ describe('agent panel in Chromium', function () {
     await sendToPanel(page, stateMessage(state));
     await waitForRevision('#session');
     await openEarlierAnswers();
-    await page.locator('details.history > summary').click();
+    await openHistory();
 
     const report = page.locator('li.role-message[data-action-id="message-1-tester-1-1"]');
     assert.equal(
@@ -1007,7 +1016,7 @@ describe('agent panel in Chromium', function () {
     });
     await sendToPanel(page, stateMessage(state));
     await waitForRevision('.approval-card');
-    await page.locator('details.history > summary').click();
+    await openHistory();
     const outside =
       await page.evaluate(`[...document.querySelectorAll('.approval-actions button, .phases th, .phase-duration, .action-role, .action-duration, .message-role, .role-message summary, .cycle-usage')]
       .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5 || (el.matches('button, .phases th, .phase-duration, .action-role, .action-duration, .message-role') && el.scrollWidth > el.clientWidth + 1))

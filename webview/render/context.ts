@@ -1,12 +1,19 @@
 /** What the renderers need besides the snapshot: the clock and the panel's own optimistic answers. */
 import type { ApprovalDecision } from '../../src/shared/panelProtocol';
 
+/** What the action history shows: everything, only failures, or only the calls a person (or the clock) decided. */
+export const HISTORY_FILTERS = ['all', 'failures', 'approvals'] as const;
+/** One history filter. */
+export type HistoryFilter = (typeof HISTORY_FILTERS)[number];
+
 /** Inputs shared by all section renderers. */
 export interface RenderContext {
   /** Epoch ms used for countdowns. */
   now: number;
   /** Approval requests this panel already answered (greyed until the host drops them). */
   answered: ReadonlyMap<string, ApprovalDecision>;
+  /** What the action history shows (the person's choice, kept by the panel). */
+  historyFilter?: HistoryFilter;
 }
 
 /** Data attributes the click handler dispatches on (one place, so renderers and main.ts agree). */
@@ -27,6 +34,8 @@ export const ACTION_ATTR = {
   sessionFile: 'data-session-file',
   /** The history entry (or approval request) whose full test output or diff to open; the question to cancel. */
   entryId: 'data-entry-id',
+  /** The history filter a filter button selects. */
+  filter: 'data-filter',
   /** The answer a follow-up form asks about. */
   answerId: 'data-answer-for',
   /** Stable key to restore focus and the open state of <details> across re-renders. */
@@ -44,4 +53,6 @@ export const ACTIONS = {
   diff: 'diff',
   /** Cancel a question being answered (its id in `entryId`). */
   cancelQuestion: 'cancelQuestion',
+  /** Show only some of the history (the filter in `filter`). */
+  historyFilter: 'historyFilter',
 } as const;

@@ -3,6 +3,7 @@ import { estimatedCost, type SessionHeader } from '../../src/shared/panelProtoco
 import { h } from '../dom';
 import { formatCost, formatCount, PHASE_LABELS, STATUS_LABELS } from '../format';
 import { icon } from '../icons';
+import { ACTION_ATTR } from './context';
 
 function stat(label: string, value: string, tone: string): HTMLElement {
   // dt before dd for assistive technology; CSS shows the value on top.
@@ -34,12 +35,28 @@ function renderSandbox(session: SessionHeader): HTMLElement | null {
     );
   }
   if (!session.sandbox) return null;
+  // One line (the sandbox's name and what it keeps out); the whole description with its paths on hover and when opened.
   return h(
-    'p',
-    { class: 'session-sandbox', id: 'session-sandbox', title: session.sandbox },
-    icon('shield'),
-    h('span', {}, h('strong', {}, 'Sandbox: '), session.sandbox),
+    'details',
+    { class: 'session-sandbox', id: 'session-sandbox', title: session.sandbox, [ACTION_ATTR.key]: 'session-sandbox' },
+    h(
+      'summary',
+      {},
+      icon('shield'),
+      h('span', { class: 'sandbox-summary' }, h('strong', {}, 'Sandbox: '), sandboxSummary(session.sandbox)),
+    ),
+    h('p', { class: 'sandbox-details' }, `Sandbox: ${session.sandbox}`),
   );
+}
+
+/** "bubblewrap — writes only in the session's worktree, no network" from the host's description of the sandbox. */
+export function sandboxSummary(description: string): string {
+  const name = description.split(/\s*[(:;]/)[0]!.trim() || description;
+  const facts = [
+    /writes only in/.test(description) ? "writes only in the session's worktree" : null,
+    /no network/.test(description) ? 'no network' : null,
+  ].filter((fact): fact is string => fact !== null);
+  return facts.length > 0 ? `${name} — ${facts.join(', ')}` : name;
 }
 
 /** The line saying which project the session works in (language, runner and command, tests, source; where from). */

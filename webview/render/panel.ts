@@ -58,7 +58,7 @@ function buildPanel(state: PanelState, context: RenderContext): HTMLElement[] {
     renderErrors(state.errors),
     nothingYet ? renderEmptyState() : null,
     renderCycles(state.cycles, state.session?.sessionId, state.session?.price),
-    renderActions(state.actions),
+    renderActions(state.actions, state.cycles, context.historyFilter),
     renderSessions(state),
   ];
   return parts.filter((part): part is HTMLElement => part !== null);
@@ -102,6 +102,8 @@ export function renderPanel(
       (element) => element.getAttribute(ACTION_ATTR.key) === focusedKey,
     );
     const focusable = target?.matches('details') ? target.querySelector('summary') : target;
-    if (focusable instanceof HTMLElement && !(focusable instanceof HTMLButtonElement && focusable.disabled)) focusable.focus();
+    // preventScroll: putting the focus back must not move the page (the person may have scrolled away from it).
+    if (focusable instanceof HTMLElement && !(focusable instanceof HTMLButtonElement && focusable.disabled))
+      focusable.focus({ preventScroll: true });
   }
 }
