@@ -42,7 +42,14 @@ export function statusView(state: PanelState): StatusView {
   // The kata's own max_cycles is known from session_started on; until then, only the cycle.
   const cycle = session.maxCycles > 0 ? `${session.cycle}/${session.maxCycles}` : `${session.cycle}`;
   if (session.status === 'running') {
-    const phase = session.phase ? (PHASE_LABEL[session.phase] ?? session.phase.toLowerCase()) : 'starting';
+    // Nothing is red before the Tester's new test has run (issue 25): until then the Tester is writing it.
+    const testRan = (state.cycles.find((c) => c.n === session.cycle)?.tests.failed ?? 0) > 0;
+    const phase =
+      session.phase === 'TESTING' && !testRan
+        ? 'writing a test'
+        : session.phase
+          ? (PHASE_LABEL[session.phase] ?? session.phase.toLowerCase())
+          : 'starting';
     return {
       visible: true,
       text: `$(sync~spin) TDD ${cycle} ${phase} ${tests} ${tokens}`,

@@ -18,6 +18,14 @@ describe('status bar text', () => {
     assert.match(view.tooltip, /cycle 2\/6/);
   });
 
+  it('says "writing a test", not "red", while the Tester has not run its new test yet (issue 25)', () => {
+    let state = emptyPanelState({ instanceId: 'i', trusted: true });
+    const events = wholeSession(2);
+    const started = events.findIndex((e) => e.type === 'phase_changed' && e.phase === 'TESTING');
+    for (const event of events.slice(0, started + 1)) state = reducePanel(state, { type: 'supervisor', event, at: 1 });
+    assert.match(statusView(state).text, /TDD 1\/6 writing a test /);
+  });
+
   it("starting with the kata's own max_cycles still unknown: only the cycle, no '/0'", () => {
     const state = reducePanel(emptyPanelState({ instanceId: 'h', trusted: true }), {
       type: 'sessionStarting',
