@@ -118,6 +118,11 @@ describe('katas', () => {
 
   it('reports malformed files clearly', () => {
     expectKataError(() => parseKata('---\ntitle: [unclosed\n---\n# K\nbody'), /not valid YAML/);
+    // Issue 25: the whole reason, ended, with the place once (not cut after "column 1:").
+    expectKataError(
+      () => parseKata('---\ntitle: a\nlanguage: [js\n  x: y: z\n---\n# K\nbody'),
+      /not valid YAML \(front matter line 2, column 12\): Implicit keys of flow sequence pairs need to be on a single line\.$/,
+    );
     expectKataError(() => parseKata('---\ntitle: x\n# K\nbody'), /no closing '---'/);
     expectKataError(() => parseKata('---\n- a\n- b\n---\n# K\nbody'), /must be a YAML mapping/);
     expectKataError(() => parseKata('---\ntitle: Empty\n---\n\n'), /description .* is empty/);

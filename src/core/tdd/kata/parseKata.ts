@@ -43,8 +43,11 @@ function splitFrontMatter(markdown: string, where: string): { data: unknown; bod
   try {
     data = parseYaml(match[1]) ?? {};
   } catch (cause) {
-    const line = cause instanceof YAMLParseError && cause.linePos ? ` (front matter line ${cause.linePos[0].line})` : '';
-    const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
+    const at = cause instanceof YAMLParseError && cause.linePos ? cause.linePos[0] : undefined;
+    const line = at ? ` (front matter line ${at.line}, column ${at.col})` : '';
+    // The parser's first line ends "at line 2, column 12:" before a snippet of the file: the place is said once, above.
+    const first = cause instanceof Error ? (cause.message.split('\n')[0] ?? '') : String(cause);
+    const reason = `${first.replace(/\s*at line \d+, column \d+:?\s*$/, '').replace(/[.:]?$/, '')}.`;
     throw new KataError(`Kata ${where}: the front matter is not valid YAML${line}: ${reason}`, { file: where }, { cause });
   }
   if (typeof data !== 'object' || Array.isArray(data)) {
