@@ -143,3 +143,49 @@ export const DANGER_LABELS: Record<PanelDangerLevel, string> = {
   HIGH: 'High risk',
   CRITICAL: 'Critical',
 };
+
+/** What went wrong, by error code, as the title of an error card (the code itself goes on a line of its own). */
+const ERROR_TITLES: Readonly<Record<string, string>> = {
+  PROVIDER_NOT_CONFIGURED: 'No model to talk to yet',
+  AUTH: 'The API key was refused',
+  RATE_LIMIT: 'The model provider asks to slow down',
+  TIMEOUT: 'The model did not answer in time',
+  CONNECTION: 'The model server cannot be reached',
+  CONTEXT_LENGTH: 'Too much for this model',
+  INVALID_REQUEST: 'The model server turned the request down',
+  CONFIG: 'A setting needs a look',
+  VALIDATION: 'Something in the input is not right',
+  GIT_FAILED: 'Git could not do it',
+  REPLAY_DIVERGED: 'The recording does not match this run',
+  SESSION_STATE_INVALID: 'This session cannot be continued',
+  SANDBOX_UNAVAILABLE: 'No sandbox to run the tests in',
+  KATA_NOT_APPROVED: 'The kata’s test command was not approved',
+  TOOL_DENIED: 'A step was not allowed',
+  SANDBOX_VIOLATION: 'The agent tried to leave the workspace',
+  CANCELLED: 'Stopped',
+  UNTRUSTED_WORKSPACE: 'This workspace is not trusted',
+  NO_WORKSPACE: 'No folder is open',
+  NO_SELECTION: 'Nothing is selected',
+  SESSION_RUNNING: 'A kata is already running',
+  EXECUTION_FAILED: 'A step failed',
+  TIMED_OUT: 'A step took too long',
+};
+
+/** The title of an error card for `errorCode` ("Something went wrong" for a code without one). */
+export function errorTitle(errorCode: string): string {
+  return ERROR_TITLES[errorCode] ?? 'Something went wrong';
+}
+
+/**
+ * Why an approval card asks, in a person's words. The policy's own wording ('the policy for MEDIUM tools is "ask"')
+ * becomes a sentence about the person's approval settings; any other reason (an escalation: a protected path, a
+ * kata's own test command) is shown as it is.
+ */
+export function approvalReasonText(reason: string | undefined, dangerLevel: PanelDangerLevel): string {
+  if (!reason) return 'This tool call needs your approval.';
+  const byLevel = /^the policy for (SAFE|LOW|MEDIUM|HIGH|CRITICAL) (?:tools|actions) is "ask"$/.exec(reason);
+  if (byLevel) return `Your approval settings ask before every ${DANGER_LABELS[dangerLevel].toLowerCase()} step.`;
+  const byTool = /^the policy for tool (\S+) is "ask"$/.exec(reason);
+  if (byTool) return `Your approval settings ask before every ${byTool[1]}.`;
+  return reason;
+}

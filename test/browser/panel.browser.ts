@@ -598,7 +598,9 @@ describe('agent panel in Chromium', function () {
     await sendToPanel(page, stateMessage(failedState()));
     await waitForRevision('.error-card');
     assert.equal(await text('#session-status'), 'Failed');
-    assert.equal(await text('.error-card .error-code'), 'AUTH');
+    // A title in a person's words; the code on a line of its own, for a bug report (issue 25).
+    assert.equal(await text('.error-card .error-head'), 'The API key was refused');
+    assert.equal(await text('.error-card .error-code-line'), 'For a bug report: AUTH');
     assert.equal(await text('.error-card .error-message'), 'The model provider rejected the API key (HTTP 401).');
     assert.equal(
       await text('.error-card .error-action'),

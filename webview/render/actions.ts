@@ -17,6 +17,11 @@ function isDenied(action: PanelActionRecord): boolean {
   return action.approval === 'denied' || action.approval === 'timeout' || action.approval === 'policy_denied';
 }
 
+/** A step the supervisor took itself (its test runs, quality gates, reverts), not a role's tool call. */
+function bySupervisor(action: PanelActionRecord): boolean {
+  return action.testRun !== undefined || action.role === 'supervisor';
+}
+
 /** Red or green of a supervisor test run; the Tester's red is the expected one. */
 function renderTestBadge(run: NonNullable<PanelActionRecord['testRun']>): HTMLElement {
   const red = run.status !== 'passed';
@@ -61,8 +66,16 @@ function firstLine(text: string): string {
   return (text.split('\n').find((line) => line.trim()) ?? '').trim();
 }
 
+/** The Tester's "KATA_COMPLETE" (the supervisor's keyword for "nothing left to test") in a person's words. */
+export function messageText(text: string): string {
+  return text
+    .replace(/^\W*KATA_COMPLETE\b[.:!]?\s*/i, 'Nothing left to test: every behaviour of the kata is covered.\n\n')
+    .trim();
+}
+
 /** A role's own words: one line collapsed (click, Enter or Space on it expands), its whole text as Markdown. */
-function renderMessage(action: PanelActionRecord, message: NonNullable<PanelActionRecord['message']>): HTMLElement {
+function renderMessage(action: PanelActionRecord, raw: NonNullable<PanelActionRecord['message']>): HTMLElement {
+  const message = { ...raw, text: messageText(raw.text) };
   const kind = message.streaming ? 'is writing' : message.final ? 'reports' : 'says';
   return h(
     'li',
@@ -111,11 +124,14 @@ function renderAction(action: PanelActionRecord): HTMLElement {
         h('span', { class: 'action-tool mono' }, action.tool),
         action.testRun ? renderTestBadge(action.testRun) : null,
         h('span', { class: 'action-role' }, action.role),
-        h(
-          'span',
-          { class: `approval-badge approval-${action.approval} ${denied ? 'is-denied' : ''}` },
-          APPROVAL_OUTCOME_LABELS[action.approval],
-        ),
+        // The supervisor's own test runs and checks ask nobody: no approval to show.
+        bySupervisor(action)
+          ? h('span', { class: 'approval-badge by-supervisor' }, 'by the supervisor')
+          : h(
+              'span',
+              { class: `approval-badge approval-${action.approval} ${denied ? 'is-denied' : ''}` },
+              APPROVAL_OUTCOME_LABELS[action.approval],
+            ),
         h('span', { class: 'action-duration' }, denied && action.durationMs === 0 ? '—' : formatDuration(action.durationMs)),
       ),
       h(

@@ -2,9 +2,16 @@
  * Approval cards (the control protocol in the panel): tool, danger level, parameters, a diff or
  * command preview, Approve / Deny / Always allow, and a live countdown to the automatic denial.
  */
-import type { ApprovalDecision, ApprovalPreview, PendingApproval } from '../../src/shared/panelProtocol';
+import {
+  TDD_ROLES,
+  type ApprovalDecision,
+  type ApprovalPreview,
+  type PanelActionRecord,
+  type PendingApproval,
+  type TddRole,
+} from '../../src/shared/panelProtocol';
 import { h } from '../dom';
-import { DANGER_LABELS, formatCountdown, formatJson } from '../format';
+import { approvalReasonText, DANGER_LABELS, formatCountdown, formatJson, ROLE_LABELS } from '../format';
 import { icon } from '../icons';
 import { ACTION_ATTR, ACTIONS, type RenderContext } from './context';
 import { fileLink, openDiffButton } from './fileLinks';
@@ -69,6 +76,9 @@ function renderDiff(preview: Extract<ApprovalPreview, { kind: 'diff' }>, request
   const lines = preview.diff.replace(/\n$/, '').split('\n');
   const added = lines.filter((line) => line.startsWith('+') && !line.startsWith('+++')).length;
   const removed = lines.filter((line) => line.startsWith('-') && !line.startsWith('---')).length;
+  const changesFile = request.tool === 'write_file' || request.tool === 'edit_file';
+  // A file that does not exist yet cannot be opened: its link shows the proposed content (a diff against empty).
+  const newFile = changesFile && lines[0]?.startsWith('--- /dev/null') === true;
   return h(
     'div',
     { class: 'preview preview-diff' },
@@ -76,7 +86,7 @@ function renderDiff(preview: Extract<ApprovalPreview, { kind: 'diff' }>, request
       'div',
       { class: 'preview-label' },
       icon('file'),
-      fileLink(preview.path, undefined, true),
+      newFile ? newFileLink(request.requestId, preview.path) : fileLink(preview.path, undefined, true),
       h(
         'span',
         { class: 'diff-stat' },
@@ -86,7 +96,22 @@ function renderDiff(preview: Extract<ApprovalPreview, { kind: 'diff' }>, request
       ),
     ),
     h('pre', { class: 'diff', tabindex: 0, 'aria-label': `Changes to ${preview.path}` }, h('code', {}, lines.map(diffLine))),
-    request.tool === 'write_file' || request.tool === 'edit_file' ? openDiffButton(request.requestId, preview.path) : null,
+    changesFile ? openDiffButton(request.requestId, preview.path) : null,
+  );
+}
+
+/** The path of a file the card would create: opens the proposed content in the diff editor (against an empty file). */
+function newFileLink(requestId: string, path: string): HTMLButtonElement {
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: 'link-button file-link mono',
+      title: `${path} does not exist yet: show the proposed content`,
+      [ACTION_ATTR.action]: ACTIONS.diff,
+      [ACTION_ATTR.entryId]: requestId,
+    },
+    `${path} (new file)`,
   );
 }
 
@@ -149,7 +174,7 @@ function renderCard(request: PendingApproval, context: RenderContext): HTMLEleme
       'p',
       { class: 'approval-reason' },
       request.role ? h('span', { class: 'approval-role' }, request.role) : null,
-      request.reason ?? 'This tool call needs your approval.',
+      approvalReasonText(request.reason, request.dangerLevel),
     ),
     request.preview ? renderPreview(request.preview, request) : null,
     request.preview
@@ -231,15 +256,46 @@ function cssSafe(value: string): string {
   return value.replace(/[^A-Za-z0-9_-]/g, '_');
 }
 
-/** Renders the pending approvals section, or nothing when there are none. */
-export function renderApprovals(approvals: readonly PendingApproval[], context: RenderContext): HTMLElement | null {
-  if (approvals.length === 0) return null;
+/**
+ * A request nobody answered in time: said where its card was, so the next card does not silently take its place.
+ * `call` is the history's record of the denied call.
+ */
+function renderTimedOut(call: PanelActionRecord): HTMLElement {
+  const role = isTddRole(call.role) ? ROLE_LABELS[call.role] : call.role;
+  return h(
+    'p',
+    { class: 'approval-timed-out', 'data-action-id': call.id, role: 'status' },
+    icon('clock'),
+    h(
+      'span',
+      {},
+      h('strong', {}, `${call.tool} timed out: `),
+      `nobody answered in time, so it was denied automatically. ${role} was told nothing was changed and carries on.`,
+    ),
+  );
+}
+
+function isTddRole(role: string): role is TddRole {
+  return (TDD_ROLES as readonly string[]).includes(role);
+}
+
+/**
+ * Renders the pending approvals section — the open cards, then a line for each request of the running cycle that
+ * timed out (`timedOut`) — or nothing when there are neither.
+ */
+export function renderApprovals(
+  approvals: readonly PendingApproval[],
+  context: RenderContext,
+  timedOut: readonly PanelActionRecord[] = [],
+): HTMLElement | null {
+  if (approvals.length === 0 && timedOut.length === 0) return null;
   return section(
     'approvals',
-    'Approval needed',
+    approvals.length > 0 ? 'Approval needed' : 'Approvals',
     'shield',
     approvals.length,
     ...approvals.map((request) => renderCard(request, context)),
+    ...timedOut.map(renderTimedOut),
   );
 }
 

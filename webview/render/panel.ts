@@ -1,5 +1,5 @@
 /** Composes the whole panel from a snapshot and swaps it in, keeping focus and open/closed sections. */
-import type { PanelState } from '../../src/shared/panelProtocol';
+import type { PanelActionRecord, PanelState } from '../../src/shared/panelProtocol';
 import { h } from '../dom';
 import { icon } from '../icons';
 import { renderActions } from './actions';
@@ -38,6 +38,13 @@ function endedSessionButtons(state: PanelState): HTMLElement | null {
   return renderSessionButtons(listed, state.repository);
 }
 
+/** The approval requests of the running cycle that nobody answered in time (their cards are gone; the history keeps them). */
+function timedOutThisCycle(state: PanelState): PanelActionRecord[] {
+  if (state.session?.status !== 'running') return [];
+  const cycle = state.session.cycle;
+  return state.actions.filter((action) => action.approval === 'timeout' && action.cycle === cycle);
+}
+
 /** Builds the panel's children for a snapshot (pure apart from creating DOM nodes). */
 function buildPanel(state: PanelState, context: RenderContext): HTMLElement[] {
   const questions = state.questions ?? [];
@@ -54,7 +61,7 @@ function buildPanel(state: PanelState, context: RenderContext): HTMLElement[] {
     // Answers go where the person who asked is looking: at the top, above the session (issue 25).
     renderAnswers(state.answers, questions),
     state.session ? renderSessionHeader(state.session, endedSessionButtons(state)) : null,
-    renderApprovals(state.approvals, context),
+    renderApprovals(state.approvals, context, timedOutThisCycle(state)),
     renderErrors(state.errors),
     nothingYet ? renderEmptyState() : null,
     renderCycles(state.cycles, state.session?.sessionId, state.session?.price),

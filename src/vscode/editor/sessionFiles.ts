@@ -5,7 +5,7 @@
  * session's worktree while the session runs here, read-only from the session branch (`git show`,
  * `tdd-agent-branch:`) afterwards. Paths never leave the worktree (the panel renders model output).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { ApprovalRequestMessage } from '../../core/control/messages';
 import { productGit } from '../../core/git/gitClient';
@@ -108,6 +108,12 @@ export class SessionFiles implements vscode.Disposable {
       void vscode.window.showWarningMessage(`TDD Agent: ${relative} is not a file of the session.`);
       return;
     }
+    // A file an approval card would create is not there yet: show what the agent proposes instead of "cannot open".
+    const proposing = this.deps.store.state.approvals.find((a) => a.preview?.kind === 'diff' && a.preview.path === rel);
+    if (proposing && this.deps.running() && worktree && !(await fileExists(safe))) {
+      await this.openDiff(proposing.requestId);
+      return;
+    }
     const branch = this.deps.store.state.session?.branch;
     let uri: vscode.Uri;
     if (this.deps.running() && worktree) uri = vscode.Uri.file(safe);
@@ -151,5 +157,14 @@ export class SessionFiles implements vscode.Disposable {
 
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
+
+async function fileExists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -28,6 +28,7 @@ const ACTIONS: Readonly<Record<string, string>> = {
   UNTRUSTED_WORKSPACE: "Trust this workspace ('Workspaces: Manage Workspace Trust') to run katas and tools.",
   NO_WORKSPACE: 'Open a folder (a git repository) first: katas run against the open workspace.',
   NO_SELECTION: 'Select some code in the editor first.',
+  VALIDATION: 'Correct what the message names (a file it names opens at that line from the link), then try again.',
   SESSION_RUNNING: "A kata is already running. Stop it with 'TDD Agent: Stop kata' first.",
 };
 
