@@ -105,6 +105,11 @@ export const ROLE_LABELS: Record<TddRole, string> = {
   refactorer: 'Refactorer',
 };
 
+/** A role's name as shown: a TDD role's label, another agent's name as it is. */
+export function roleLabel(role: string): string {
+  return role in ROLE_LABELS ? ROLE_LABELS[role as TddRole] : role;
+}
+
 /** Phase outcomes as shown. */
 export const PHASE_OUTCOME_LABELS: Record<PanelPhaseOutcome, string> = {
   pending: 'Pending',

@@ -119,7 +119,7 @@ describe('a long session in the panel (issue 25)', function () {
   it('says which sandbox on one line; the paths are in its tooltip and when opened', async () => {
     await open(longSessionState(3, false));
     const line = page.locator('#session-sandbox > summary');
-    assert.equal(await line.innerText(), "Sandbox: bubblewrap — writes only in the session's worktree, no network");
+    assert.equal(await line.innerText(), "Sandbox: bubblewrap — only the session's worktree is writable, no network");
     const height = await line.evaluate(
       (e) => (e as unknown as { getBoundingClientRect(): { height: number } }).getBoundingClientRect().height,
     );

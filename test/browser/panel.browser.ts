@@ -645,7 +645,7 @@ describe('agent panel in Chromium', function () {
     await waitForRevision('#session .session-actions');
 
     // One line; the paths when it is opened (issue 25).
-    assert.equal(await text('#session-sandbox'), "Sandbox: bubblewrap — writes only in the session's worktree, no network");
+    assert.equal(await text('#session-sandbox'), "Sandbox: bubblewrap — only the session's worktree is writable, no network");
     await page.locator('#session-sandbox > summary').click();
     assert.match(
       await text('#session-sandbox .sandbox-details'),

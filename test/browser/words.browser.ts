@@ -100,7 +100,7 @@ describe("the panel's words (issue 25)", function () {
     );
   });
 
-  it('the Tester\'s KATA_COMPLETE in words; the supervisor\'s test runs are not "Auto-approved"', async () => {
+  it("the Tester's KATA_COMPLETE and the Refactorer's NO_REFACTOR in words; the supervisor's test runs are not \"Auto-approved\"", async () => {
     const state = finishedState();
     state.actions = [
       testRunAction('run-1', 'implementer', 3, { status: 'passed', passed: 3, failed: 0 }),
@@ -116,11 +116,24 @@ describe("the panel's words (issue 25)", function () {
         cycle: 3,
         message: { text: 'KATA_COMPLETE', final: true, streaming: false },
       },
+      {
+        id: 'message-4-refactorer-1-1',
+        role: 'refactorer',
+        tool: 'message',
+        params: {},
+        resultSummary: '',
+        ok: true,
+        approval: 'auto',
+        durationMs: 0,
+        cycle: 3,
+        message: { text: 'NO_REFACTOR', final: true, streaming: false },
+      },
     ];
     await open(state);
     await page.locator('details.history > summary').click();
     assert.match(await text('li[data-action-id="message-4-tester-1-1"] .message-line'), /^Nothing left to test/);
-    assert.equal(await page.locator('#actions', { hasText: 'KATA_COMPLETE' }).count(), 0);
+    assert.match(await text('li[data-action-id="message-4-refactorer-1-1"] .message-line'), /^Nothing to tidy up/);
+    assert.equal(await page.locator('#actions', { hasText: /KATA_COMPLETE|NO_REFACTOR/ }).count(), 0);
     const run = await text('li[data-action-id="run-1"] summary');
     assert.doesNotMatch(run, /Auto-approved/);
     assert.match(run, /by the supervisor/);

@@ -57,8 +57,8 @@ describe('TDD Agent in a real VS Code: diffs, file links and the Testing view (i
 
   it("shows the failing assertion of the Tester's red run in the panel", async function () {
     await panel.locator('details.history > summary').click();
-    // Newest first: cycle 2's red, where fizzbuzz(3) still returns '3' (cycle 1's red may be a missing module).
-    const red = panel.locator('li.action', { has: panel.locator('.test-badge', { hasText: 'red (expected)' }) }).first();
+    // Cycle 2's red (the last cycle, open), where fizzbuzz(3) still returns '3' (cycle 1's red may be a missing module).
+    const red = panel.locator('li.action', { has: panel.locator('.test-badge', { hasText: 'red (expected)' }) }).last();
     await red.locator('summary').click();
     const result = await red.locator('pre.result').innerText();
     assert.match(result, /Failing:/);
@@ -72,7 +72,8 @@ describe('TDD Agent in a real VS Code: diffs, file links and the Testing view (i
 
   it('a file link in the history opens the file (read-only from the session branch after the session)', async function () {
     const { page } = wb;
-    const write = panel.locator('li.action', { has: panel.locator('.action-tool', { hasText: 'write_file' }) }).first();
+    // The last cycle's group is open (issue 25: the history per cycle, oldest first).
+    const write = panel.locator('li.action', { has: panel.locator('.action-tool', { hasText: 'write_file' }) }).last();
     await write.locator('summary').click();
     assert.match(await write.locator('pre.diff').innerText(), /^\+[^+]/m, 'the history entry shows a compact diff');
     const link = write.locator('.action-file button.file-link');

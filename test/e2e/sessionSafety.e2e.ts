@@ -95,6 +95,8 @@ describe("TDD Agent extension: a session never changes the person's checkout (di
       await panel.locator('.session-meta').innerText(),
       new RegExp(`Branch\\s+${branches[0]!.replace(/[/]/g, '\\/')}`),
     );
+    // The sandbox line is one line; opened, it says where the session may write (issue 25).
+    await panel.locator('#session-sandbox > summary').click();
     const writable = /writes only in ([^;(]+?)(?: \(|;)/.exec(await panel.locator('#session-sandbox').innerText())?.[1] ?? '';
     assert.ok(
       writable.startsWith(await fsp.realpath(wb.cacheDir)),

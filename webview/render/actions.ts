@@ -1,19 +1,15 @@
-/**
- * The action history: every tool call and role message, collapsible, with parameters and a result summary. Grouped
- * per cycle and, within a cycle, per role's turn, oldest first like the cycle timeline; the running cycle is open
- * (the others folded), and a filter shows only failures or only a person's approval decisions.
- */
-import { TDD_ROLES, type PanelActionRecord, type PanelCycleSummary, type TddRole } from '../../src/shared/panelProtocol';
+/** One entry of the action history: a tool call or a role's message, collapsible, with parameters and a result summary. */
+import type { PanelActionRecord } from '../../src/shared/panelProtocol';
 import { h } from '../dom';
-import { APPROVAL_OUTCOME_LABELS, formatDuration, formatJson, ROLE_LABELS } from '../format';
+import { APPROVAL_OUTCOME_LABELS, formatDuration, formatJson } from '../format';
 import { icon } from '../icons';
 import { diffLine } from './approvals';
 import { markdownBlock } from '../markdown';
-import { ACTION_ATTR, ACTIONS, HISTORY_FILTERS, type HistoryFilter } from './context';
+import { ACTION_ATTR, ACTIONS } from './context';
 import { fileLink, openDiffButton, shortPath, testLocations, toolFilePath } from './fileLinks';
 
 /** True when the call never ran because it was denied or timed out: not a failure of the tool. */
-function isDenied(action: PanelActionRecord): boolean {
+export function isDenied(action: PanelActionRecord): boolean {
   return action.approval === 'denied' || action.approval === 'timeout' || action.approval === 'policy_denied';
 }
 
@@ -66,11 +62,16 @@ function firstLine(text: string): string {
   return (text.split('\n').find((line) => line.trim()) ?? '').trim();
 }
 
-/** The Tester's "KATA_COMPLETE" (the supervisor's keyword for "nothing left to test") in a person's words. */
+/** The roles' keywords to the supervisor, in a person's words (the words after a keyword stay). */
+const KEYWORDS: readonly (readonly [RegExp, string])[] = [
+  [/^\W*KATA_COMPLETE\b[.:!]?\s*/i, 'Nothing left to test: every behaviour of the kata is covered.'],
+  [/^\W*NO_REFACTOR\b[.:!]?\s*/i, 'Nothing to tidy up: the code stays as it is.'],
+];
+
+/** A role's message with the Tester's `KATA_COMPLETE` or the Refactorer's `NO_REFACTOR` said in words. */
 export function messageText(text: string): string {
-  return text
-    .replace(/^\W*KATA_COMPLETE\b[.:!]?\s*/i, 'Nothing left to test: every behaviour of the kata is covered.\n\n')
-    .trim();
+  for (const [keyword, words] of KEYWORDS) if (keyword.test(text)) return `${words}\n\n${text.replace(keyword, '')}`.trim();
+  return text;
 }
 
 /** A role's own words: one line collapsed (click, Enter or Space on it expands), its whole text as Markdown. */
@@ -107,7 +108,8 @@ function renderMessage(action: PanelActionRecord, raw: NonNullable<PanelActionRe
   );
 }
 
-function renderAction(action: PanelActionRecord): HTMLElement {
+/** One history entry. */
+export function renderAction(action: PanelActionRecord): HTMLElement {
   if (action.message) return renderMessage(action, action.message);
   const denied = isDenied(action);
   const status = denied ? 'not run' : action.ok ? 'succeeded' : 'failed';
@@ -161,159 +163,6 @@ function renderAction(action: PanelActionRecord): HTMLElement {
             )
           : null,
       ),
-    ),
-  );
-}
-
-const FILTER_LABELS: Record<HistoryFilter, string> = { all: 'All', failures: 'Failures', approvals: 'Approvals' };
-
-/** A failure: a tool call that failed, or a red test run the role should not have left. */
-function isFailure(action: PanelActionRecord): boolean {
-  return !action.ok && !isDenied(action);
-}
-
-/** An approval decision: a person's answer, a time-out or the policy's denial (not the calls the policy just allows). */
-function isDecision(action: PanelActionRecord): boolean {
-  return action.approval !== 'auto';
-}
-
-function matches(action: PanelActionRecord, filter: HistoryFilter): boolean {
-  return filter === 'all' || (filter === 'failures' ? isFailure(action) : isDecision(action));
-}
-
-function isTddRole(role: string): role is TddRole {
-  return (TDD_ROLES as readonly string[]).includes(role);
-}
-
-/** Consecutive entries of the same role: one turn of a role within a cycle. */
-function turns(actions: readonly PanelActionRecord[]): { role: string; actions: PanelActionRecord[] }[] {
-  const grouped: { role: string; actions: PanelActionRecord[] }[] = [];
-  for (const action of actions) {
-    const last = grouped.at(-1);
-    if (last && last.role === action.role) last.actions.push(action);
-    else grouped.push({ role: action.role, actions: [action] });
-  }
-  return grouped;
-}
-
-function renderTurn(turn: { role: string; actions: PanelActionRecord[] }): HTMLElement {
-  return h(
-    'li',
-    { class: 'history-turn', 'data-role': turn.role },
-    h('h4', { class: 'history-turn-role' }, isTddRole(turn.role) ? ROLE_LABELS[turn.role] : turn.role),
-    h('ol', { class: 'action-list' }, turn.actions.map(renderAction)),
-  );
-}
-
-/** One cycle's entries (or the session's before the first cycle), per role, oldest first. */
-function renderCycleGroup(
-  n: number | undefined,
-  actions: readonly PanelActionRecord[],
-  cycle: PanelCycleSummary | undefined,
-  filter: HistoryFilter,
-  open: boolean,
-): HTMLElement {
-  const failed = actions.filter(isFailure).length;
-  const key = `history-cycle:${n ?? 'session'}${filter === 'all' ? '' : `:${filter}`}`;
-  return h(
-    'li',
-    { class: `history-cycle ${cycle?.outcome === 'running' ? 'is-running' : ''}`, 'data-cycle': n ?? '' },
-    h(
-      'details',
-      { [ACTION_ATTR.key]: key, open },
-      h(
-        'summary',
-        {},
-        h('span', { class: 'history-cycle-title' }, n === undefined ? 'Before the first cycle' : `Cycle ${n}`),
-        cycle?.title ? h('span', { class: 'history-cycle-subject' }, cycle.title) : null,
-        h('span', { class: 'history-cycle-count' }, String(actions.length)),
-        failed > 0 ? h('span', { class: 'history-failed' }, `${failed} failed`) : null,
-      ),
-      h('ol', { class: 'history-turns' }, turns(actions).map(renderTurn)),
-    ),
-  );
-}
-
-function filterBar(filter: HistoryFilter, counts: Record<HistoryFilter, number>): HTMLElement {
-  return h(
-    'div',
-    { class: 'history-filter', role: 'group', 'aria-label': 'Show in the history' },
-    HISTORY_FILTERS.map((name) =>
-      h(
-        'button',
-        {
-          type: 'button',
-          class: `button button-secondary history-filter-button ${name === filter ? 'is-active' : ''}`,
-          'aria-pressed': name === filter ? 'true' : 'false',
-          [ACTION_ATTR.action]: ACTIONS.historyFilter,
-          [ACTION_ATTR.filter]: name,
-          [ACTION_ATTR.key]: `history-filter:${name}`,
-        },
-        `${FILTER_LABELS[name]} (${counts[name]})`,
-      ),
-    ),
-  );
-}
-
-/**
- * Renders the collapsible action history grouped per cycle (oldest first) and role, or nothing when there are no
- * calls. The running cycle — or, once the session ended, the last one — is open; with a filter every cycle that has
- * a matching entry is open.
- */
-export function renderActions(
-  actions: readonly PanelActionRecord[],
-  cycles: readonly PanelCycleSummary[] = [],
-  filter: HistoryFilter = 'all',
-): HTMLElement | null {
-  if (actions.length === 0) return null;
-  // Denials and time-outs are the person's (or the clock's) answer, not failures of the tool.
-  const failed = actions.filter(isFailure).length;
-  const messages = actions.filter((action) => action.message).length;
-  const counts: Record<HistoryFilter, number> = {
-    all: actions.length,
-    failures: failed,
-    approvals: actions.filter(isDecision).length,
-  };
-  const shown = actions.filter((action) => matches(action, filter));
-  const numbers = [...new Set(shown.map((action) => action.cycle))].sort((a, b) => (a ?? 0) - (b ?? 0));
-  const lastCycle = cycles.find((c) => c.outcome === 'running')?.n ?? Math.max(0, ...actions.map((a) => a.cycle ?? 0));
-  return h(
-    'section',
-    { class: 'section section-actions', id: 'actions', 'aria-label': 'Action history' },
-    h(
-      'details',
-      { class: 'history', [ACTION_ATTR.key]: 'actions' },
-      h(
-        'summary',
-        { class: 'section-title' },
-        icon('terminal'),
-        h('span', {}, 'Action history'),
-        h(
-          'span',
-          {
-            class: 'count-badge',
-            'aria-label': `${actions.length - messages} tool calls${messages > 0 ? `, ${messages} messages` : ''}`,
-          },
-          String(actions.length),
-        ),
-        failed > 0 ? h('span', { class: 'history-failed' }, `${failed} failed`) : null,
-      ),
-      filterBar(filter, counts),
-      shown.length === 0
-        ? h('p', { class: 'history-none' }, filter === 'failures' ? 'No failures.' : 'No approval decisions.')
-        : h(
-            'ol',
-            { class: 'history-cycles' },
-            numbers.map((n) =>
-              renderCycleGroup(
-                n,
-                shown.filter((action) => action.cycle === n),
-                cycles.find((c) => c.n === n),
-                filter,
-                filter !== 'all' || n === lastCycle || (n === undefined && lastCycle === 0),
-              ),
-            ),
-          ),
     ),
   );
 }

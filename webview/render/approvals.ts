@@ -2,16 +2,9 @@
  * Approval cards (the control protocol in the panel): tool, danger level, parameters, a diff or
  * command preview, Approve / Deny / Always allow, and a live countdown to the automatic denial.
  */
-import {
-  TDD_ROLES,
-  type ApprovalDecision,
-  type ApprovalPreview,
-  type PanelActionRecord,
-  type PendingApproval,
-  type TddRole,
-} from '../../src/shared/panelProtocol';
+import type { ApprovalDecision, ApprovalPreview, PanelActionRecord, PendingApproval } from '../../src/shared/panelProtocol';
 import { h } from '../dom';
-import { approvalReasonText, DANGER_LABELS, formatCountdown, formatJson, ROLE_LABELS } from '../format';
+import { approvalReasonText, DANGER_LABELS, formatCountdown, formatJson, roleLabel } from '../format';
 import { icon } from '../icons';
 import { ACTION_ATTR, ACTIONS, type RenderContext } from './context';
 import { fileLink, openDiffButton } from './fileLinks';
@@ -261,7 +254,7 @@ function cssSafe(value: string): string {
  * `call` is the history's record of the denied call.
  */
 function renderTimedOut(call: PanelActionRecord): HTMLElement {
-  const role = isTddRole(call.role) ? ROLE_LABELS[call.role] : call.role;
+  const role = roleLabel(call.role);
   return h(
     'p',
     { class: 'approval-timed-out', 'data-action-id': call.id, role: 'status' },
@@ -273,10 +266,6 @@ function renderTimedOut(call: PanelActionRecord): HTMLElement {
       `nobody answered in time, so it was denied automatically. ${role} was told nothing was changed and carries on.`,
     ),
   );
-}
-
-function isTddRole(role: string): role is TddRole {
-  return (TDD_ROLES as readonly string[]).includes(role);
 }
 
 /**

@@ -49,11 +49,11 @@ function renderSandbox(session: SessionHeader): HTMLElement | null {
   );
 }
 
-/** "bubblewrap — writes only in the session's worktree, no network" from the host's description of the sandbox. */
+/** "bubblewrap — only the session's worktree is writable, no network" from the host's description of the sandbox. */
 export function sandboxSummary(description: string): string {
   const name = description.split(/\s*[(:;]/)[0]!.trim() || description;
   const facts = [
-    /writes only in/.test(description) ? "writes only in the session's worktree" : null,
+    /writes only in/.test(description) ? "only the session's worktree is writable" : null,
     /no network/.test(description) ? 'no network' : null,
   ].filter((fact): fact is string => fact !== null);
   return facts.length > 0 ? `${name} — ${facts.join(', ')}` : name;

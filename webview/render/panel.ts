@@ -2,13 +2,13 @@
 import type { PanelActionRecord, PanelState } from '../../src/shared/panelProtocol';
 import { h } from '../dom';
 import { icon } from '../icons';
-import { renderActions } from './actions';
 import { renderAnswers } from './answers';
 import { renderApprovals } from './approvals';
 import { ACTION_ATTR, type RenderContext } from './context';
 import { renderCycles } from './cycles';
 import { renderErrors } from './errors';
 import { renderSessionHeader } from './header';
+import { renderHistory } from './history';
 import { headerSession, renderSessionButtons, renderSessions } from './sessions';
 import { renderNotice, renderSetup } from './setup';
 import { renderToolbar } from './toolbar';
@@ -65,7 +65,7 @@ function buildPanel(state: PanelState, context: RenderContext): HTMLElement[] {
     renderErrors(state.errors),
     nothingYet ? renderEmptyState() : null,
     renderCycles(state.cycles, state.session?.sessionId, state.session?.price),
-    renderActions(state.actions, state.cycles, context.historyFilter),
+    renderHistory(state.actions, state.cycles, context.historyFilter),
     renderSessions(state),
   ];
   return parts.filter((part): part is HTMLElement => part !== null);
