@@ -87,6 +87,8 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
             }
           : {}),
       });
+      // The last model message with text: when the goal ends the turn, its words are the role's report.
+      let lastWords: { message: number; text: string } | undefined;
       const onEvent = (event: AgentEvent): void => {
         if (event.type === 'text_delta') {
           options.emit({
@@ -106,6 +108,7 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
             completionTokens: event.usage.completionTokens,
             latencyMs: Math.round(event.latencyMs),
           });
+          if (event.text.trim()) lastWords = { message: event.cycle, text: redactSecrets(event.text) };
           if (event.text.trim())
             options.emit({
               type: 'role_message',
@@ -138,7 +141,20 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
       );
       if (result.error) throw new AgentError(result.error.error_code, result.error.message, result.error.details);
       const report = typeof result.final_answer === 'string' ? result.final_answer : '';
-      if (result.goal_reached) return { report, goalReached: true };
+      if (result.goal_reached) {
+        // Said beside its last tool call, these words became its report: the same message, now final.
+        if (lastWords)
+          options.emit({
+            type: 'role_message',
+            cycle: turn.cycle,
+            role,
+            attempt: turn.attempt,
+            message: lastWords.message,
+            text: lastWords.text,
+            final: true,
+          });
+        return { report, goalReached: true };
+      }
       if (result.metadata.terminationReason === 'max_cycles' && !report) {
         return { report: `The ${role} used all ${maxModelCalls} model calls without finishing its turn.` };
       }
