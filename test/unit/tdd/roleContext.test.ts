@@ -45,7 +45,7 @@ describe('role context: stable-to-volatile order, each thing once', () => {
     ...over,
   });
 
-  it('orders kata, session (with the cycle and attempt limits), files (least recently changed first), commits, turn, test output, retry reason', async () => {
+  it('orders kata, session, files (least recently changed first), commits, turn, test output, retry reason', async () => {
     const output = `not ok 1 - 3 is Fizz\n  at ${root}/test/fizzbuzz.test.js:2:1`;
     const context = await buildRoleContext(input({ lastTestOutput: output, lastError: 'The refactoring broke the tests.' }));
     const at = (needle: string) => {
@@ -56,13 +56,12 @@ describe('role context: stable-to-volatile order, each thing once', () => {
     const order = [
       '# FizzBuzz',
       '# Session',
-      '- at most 6 cycles, 3 attempts per turn',
       '## test/fizzbuzz.test.js',
       '## src/fizzbuzz.js',
       '# Repository map',
       '- package.json (21 bytes)',
       '# Recent commits',
-      '# This turn\n- cycle: 2\n- attempt: 2',
+      '# This turn\n- cycle: 2 of 6\n- attempt: 2 of 3',
       '# Last test output',
       '# Your previous attempt was rejected',
     ];

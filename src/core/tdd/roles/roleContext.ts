@@ -62,7 +62,7 @@ const TEST_OUTPUT_CHARS = 4000;
 /**
  * Builds the one user message a role gets for a turn, ordered from the most stable part to the most volatile one so
  * that a provider's prefix caching can serve most of each request: the kata or task, the session facts that never
- * change (language, folders, test command, and the cycle and attempt limits), the roles' questions to the person
+ * change (language, folders, test command), the roles' questions to the person
  * with the answers, the files chosen by relevance within a
  * token budget (see `selectContextFiles`: the test files being written or named by the last run, the files the session
  * changed, the code they import; the least recently changed first, those changed since the role's previous turn
@@ -90,8 +90,7 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
       `- language: ${input.language}`,
       `- production code folder: ${input.sourceDir}`,
       `- test folder: ${input.testDir}`,
-      `- test command (the supervisor runs it): ${input.testCommand}`,
-      `- at most ${input.maxCycles} cycles, ${input.maxAttempts} attempts per turn`,
+      `- test command: ${input.testCommand}`,
     ].join('\n'),
   );
   if (input.answers?.length) sections.push(`# Questions to the person\n${input.answers.join('\n\n')}`);
@@ -139,7 +138,11 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
         : '(none yet)'
     }`,
   );
-  sections.push(['# This turn', `- cycle: ${input.cycle}`, `- attempt: ${input.attempt}`].join('\n'));
+  sections.push(
+    ['# This turn', `- cycle: ${input.cycle} of ${input.maxCycles}`, `- attempt: ${input.attempt} of ${input.maxAttempts}`].join(
+      '\n',
+    ),
+  );
   if (input.notices?.length) sections.push(`# Supervisor notice\n${input.notices.join('\n\n')}`);
 
   const output = input.lastTestOutput?.trim();

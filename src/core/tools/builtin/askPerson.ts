@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import type { QuestionAnswer } from '../../control/controlProtocol';
 import { defineTool } from '../types';
+import { BuiltinToolError } from './errors';
 
 /** Longest question a model may ask (a question, not a document). */
 const MAX_QUESTION_CHARS = 1_000;
 
 /** Parameters of `ask_person`. */
-export const askPersonParameters = z.object({
-  question: z.string().trim().min(1).max(MAX_QUESTION_CHARS),
-});
+export const askPersonParameters = z.object({ question: z.string() });
 
 /** Where a question goes: the control protocol's `ask` (the panel's question card, the terminal's prompt). */
 export type AskPerson = (question: string, signal: AbortSignal) => Promise<QuestionAnswer>;
@@ -34,7 +33,10 @@ export function createAskPersonTool(ask: AskPerson) {
     usesWorkspace: false,
     parameters: askPersonParameters,
     async execute(params, context) {
-      const answer = await ask(params.question, context.signal);
+      // Checked here rather than in the schema: every request carries the schema, and the limits only cost tokens there.
+      const question = params.question.trim().slice(0, MAX_QUESTION_CHARS);
+      if (!question) throw new BuiltinToolError('ask_person', 'The question is empty: ask one short, specific question.', {});
+      const answer = await ask(question, context.signal);
       const text = answer.text?.trim();
       if (answer.outcome === 'answered' && text) {
         return { content: `The person answered: ${text}`, data: answer };
