@@ -21,3 +21,4 @@ export {
   type LlmClientOptions,
 } from './providerDetection';
 export { servedModels, type ServedModels } from './servedModels';
+export { readToolCallsFromText, withToolCallsFromText, type TextToolCalls } from './textToolCalls';

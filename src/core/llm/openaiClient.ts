@@ -7,6 +7,7 @@ import { classifyFailure, IncompleteStreamError, type AbortCause } from './error
 import { buildLlmError, modelNotServed, type LlmCallContext } from './llmError';
 import { DEFAULT_MAX_RESPONSE_BYTES, limitResponseBytes } from './responseSizeLimit';
 import { computeRetryDelay, DEFAULT_RETRY_POLICY, sleep, type RetryPolicy } from './retryPolicy';
+import { withToolCallsFromText } from './textToolCalls';
 import type { LlmCallOptions, LlmClient, LlmResult } from './types';
 
 /** Options of {@link createOpenAIClient}. */
@@ -63,6 +64,10 @@ const CHECK_TIMEOUT_MS = 15_000;
  *   in errors or logs.
  * - At most `maxResponseBytes` (default 8 MB) are read per response; a larger answer fails with
  *   RESPONSE_TOO_LARGE and its connection is closed (see responseSizeLimit.ts).
+ * - When the request offered tools and the model wrote its calls into its text instead (local models served
+ *   without a tool parser: bare JSON, a fenced block, Hermes `<tool_call>` tags), they are read from the text,
+ *   streamed or not, made real calls and counted in `toolCallsFromText` (see textToolCalls.ts). Nothing is read
+ *   from the text of a request that offered no tools.
  * - `latencyMs` spans the whole call, retries included. `maxTokens` is sent as
  *   `max_completion_tokens` to api.openai.com and as `max_tokens` elsewhere.
  */
@@ -117,7 +122,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
       const attemptControl = startAttempt(callOptions.signal, timeoutMs);
       const assembler = stream ? new StreamAssembler() : undefined;
       try {
-        const result = assembler
+        const answer = assembler
           ? await streamOnce(body, attemptControl.signal, timeoutMs, assembler, callOptions, started, () => attemptControl.cause)
           : normalizeCompletion(
               await sdk.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, {
@@ -127,12 +132,15 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
               callOptions.model,
               Date.now() - started,
             );
+        // A local model without a tool parser writes its calls as text: read them (a stream once it has ended).
+        const result = withToolCallsFromText(answer, callOptions);
         log.debug('model answered', {
           model: result.model,
           finishReason: result.finishReason,
           latencyMs: result.latencyMs,
           usage: result.usage,
           retries: attempt,
+          ...(result.toolCallsFromText ? { toolCallsFromText: result.toolCallsFromText } : {}),
         });
         return result;
       } catch (error) {

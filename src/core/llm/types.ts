@@ -67,6 +67,12 @@ export interface LlmResult {
   usage: TokenUsage;
   model: string;
   latencyMs: number;
+  /**
+   * Set when the model wrote its tool calls into its text instead of making them (local models served without a
+   * tool parser) and the client read them from there (see `readToolCallsFromText`): how many. Every call in
+   * `toolCalls` then came from the text, which no longer holds them.
+   */
+  toolCallsFromText?: number;
 }
 
 /** Which kind of provider answers: an OpenAI-compatible server, Ollama, or a replayed cassette. */
