@@ -37,7 +37,9 @@ function describeEvent(event: SupervisorEvent, verbose: boolean): string | undef
     case 'tool_called':
       return verbose ? `    ${event.ok ? '·' : '✗'} ${event.tool} ${event.summary}` : undefined;
     case 'model_called':
-      return verbose ? `    model: ${event.promptTokens}+${event.completionTokens} tokens, ${event.latencyMs} ms` : undefined;
+      return verbose
+        ? `    model: ${event.promptTokens}+${event.completionTokens} tokens, ${event.latencyMs} ms${event.toolCallsFromText ? `, ${event.toolCallsFromText} tool call(s) read from its text` : ''}`
+        : undefined;
     case 'role_text':
       return undefined;
     case 'role_message':
@@ -84,7 +86,7 @@ function describeEvent(event: SupervisorEvent, verbose: boolean): string | undef
       return `  cycle ${event.cycle}: ${event.outcome}${event.commit ? ` at ${event.commit.slice(0, 7)}` : ''} (${event.tests.passed} passing)`;
     case 'session_finished': {
       const s = event.summary;
-      return `Session ${s.status}: ${s.totals.cycles} cycles, ${s.totals.commits} commits, ${s.totals.tests_passed} tests passing, ${s.totals.tokens} tokens (branch ${s.branch})${s.error ? `\n  ${s.error.message}` : ''}`;
+      return `Session ${s.status}: ${s.totals.cycles} cycles, ${s.totals.commits} commits, ${s.totals.tests_passed} tests passing, ${s.totals.tokens} tokens${s.totals.toolCallsFromText ? `, ${s.totals.toolCallsFromText} tool calls read from the model's text` : ''} (branch ${s.branch})${s.error ? `\n  ${s.error.message}` : ''}`;
     }
     case 'error':
       return `Error ${event.error.error_code}: ${event.error.message}`;

@@ -41,6 +41,8 @@ export class AgentRun {
   readonly usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   modelCalls = 0;
   repairAttempts = 0;
+  /** Tool calls the model wrote into its text and the client read from there (`LlmResult.toolCallsFromText`). */
+  toolCallsFromText = 0;
   cycles = 0;
   /** The model actually used (set on the first call). */
   model = '';
@@ -107,6 +109,8 @@ export class AgentRun {
     this.modelCalls++;
     addUsage(this.usage, response.usage);
     if (hooks) response = await hooks.afterModel(response);
+    const fromText = response.toolCallsFromText ?? 0;
+    this.toolCallsFromText += fromText;
     if (this.observed) {
       this.emit({
         type: 'model_called',
@@ -116,6 +120,7 @@ export class AgentRun {
         usage: response.usage,
         finishReason: response.finishReason,
         toolCalls: response.toolCalls.length,
+        ...(fromText > 0 ? { toolCallsFromText: fromText } : {}),
         latencyMs: response.latencyMs,
         text: response.text,
       });

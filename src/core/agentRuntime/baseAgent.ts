@@ -43,6 +43,8 @@ export interface ExecutionMetadata {
   usage: TokenUsage;
   modelCalls: number;
   repairAttempts: number;
+  /** Tool calls the model wrote into its text and the client read from there; absent when there were none. */
+  toolCallsFromText?: number;
   terminationReason: TerminationReason;
   /** Multi-cycle runs only. */
   cycles?: number;
@@ -437,6 +439,7 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
       usage: { ...run.usage },
       modelCalls: run.modelCalls,
       repairAttempts: run.repairAttempts,
+      ...(run.toolCallsFromText > 0 ? { toolCallsFromText: run.toolCallsFromText } : {}),
       terminationReason,
       ...(run.cycles > 0 ? { cycles: run.cycles } : {}),
     });

@@ -26,6 +26,8 @@ export type AgentEvent =
       usage: TokenUsage;
       finishReason: FinishReason;
       toolCalls: number;
+      /** How many of `toolCalls` the model wrote into its text and the client read from there (absent: none). */
+      toolCallsFromText?: number;
       latencyMs: number;
       text: string;
     }

@@ -29,6 +29,8 @@ const LlmResultSchema = z.object({
   usage: z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() }),
   model: z.string(),
   latencyMs: z.number(),
+  /** The calls were read from the model's text (see `LlmResult.toolCallsFromText`); absent in older cassettes. */
+  toolCallsFromText: z.number().int().nonnegative().optional(),
 });
 
 /** A recorded session: every model exchange in order, as request fingerprint and normalised response. */

@@ -64,7 +64,16 @@ export type SupervisorEvent =
   | { type: 'project_profile'; profile: ProjectProfile; scaffolded: boolean; task: boolean }
   | { type: 'cycle_started'; cycle: number }
   | { type: 'phase_changed'; cycle: number; phase: Phase; role?: Role; attempt: number; hint?: string }
-  | { type: 'model_called'; cycle: number; role: Role; promptTokens: number; completionTokens: number; latencyMs: number }
+  | {
+      type: 'model_called';
+      cycle: number;
+      role: Role;
+      promptTokens: number;
+      completionTokens: number;
+      latencyMs: number;
+      /** Tool calls the model wrote into its text and the client read from there (absent: none). */
+      toolCallsFromText?: number;
+    }
   /** A piece of a role's text as the model streams it; `message` numbers the model calls of one turn (attempt). */
   | { type: 'role_text'; cycle: number; role: Role; attempt: number; message: number; delta: string }
   /** A role's whole message of one model call (redacted); `final` for its report (a reply without tool calls). */

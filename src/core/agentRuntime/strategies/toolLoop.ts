@@ -148,6 +148,10 @@ export function createToolLoopCycles(
         steps.push({ thought: result.text, action: truncated.name, action_input: null, observation: notice });
         summaries.push(`${truncated.name} cut off at the output limit, not executed`);
       }
+      // Calls read from the message's text: the model is told so, once per tool message, in one short line.
+      if (result.toolCallsFromText) {
+        for (const message of toolMessages) message.content = `${FROM_TEXT_NOTE}\n${String(message.content)}`;
+      }
       window.add({
         messages: [
           {
@@ -224,6 +228,12 @@ async function runTool(
     };
   }
 }
+
+/**
+ * The first line of the tool message of a call the client read from the model's text (`LlmResult.toolCallsFromText`):
+ * it ran, but the model should make real tool calls. Short: every such message costs its tokens again.
+ */
+export const FROM_TEXT_NOTE = 'Note: this call was read from your message text; next time make it as a real tool call.';
 
 /** The tool message of a call past the per-message cap: what happened, that nothing changed, what to do. */
 function notExecutedNotice(maxCalls: number, total: number): string {

@@ -107,6 +107,7 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
             promptTokens: event.usage.promptTokens,
             completionTokens: event.usage.completionTokens,
             latencyMs: Math.round(event.latencyMs),
+            ...(event.toolCallsFromText ? { toolCallsFromText: event.toolCallsFromText } : {}),
           });
           if (event.text.trim()) lastWords = { message: event.cycle, text: redactSecrets(event.text) };
           if (event.text.trim())

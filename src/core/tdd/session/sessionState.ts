@@ -73,6 +73,8 @@ export const SessionMetricsSchema = z.object({
   reverts: count,
   tokens: z.object({ prompt: count, completion: count, total: count }),
   modelCalls: count,
+  /** Tool calls the model wrote into its text and the client read from there; 0 in records from before they were. */
+  toolCallsFromText: count.default(0),
   modelLatencyMs: z.object({ total: count, max: count }),
   phaseDurationsMs: z.object({ TESTING: count, IMPLEMENTING: count, REFACTORING: count }),
 });
@@ -162,6 +164,7 @@ export function emptySessionMetrics(): SessionMetrics {
     reverts: 0,
     tokens: { prompt: 0, completion: 0, total: 0 },
     modelCalls: 0,
+    toolCallsFromText: 0,
     modelLatencyMs: { total: 0, max: 0 },
     phaseDurationsMs: { TESTING: 0, IMPLEMENTING: 0, REFACTORING: 0 },
   };

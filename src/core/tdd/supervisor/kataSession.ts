@@ -335,7 +335,11 @@ async function runInWorktree(
     recorder.state.testCommand = testRunner.command;
     const record = (event: SupervisorEvent): void => {
       if (event.type === 'model_called')
-        recorder.modelCall({ promptTokens: event.promptTokens, completionTokens: event.completionTokens }, event.latencyMs);
+        recorder.modelCall(
+          { promptTokens: event.promptTokens, completionTokens: event.completionTokens },
+          event.latencyMs,
+          event.toolCallsFromText,
+        );
       emit(event);
     };
 

@@ -224,10 +224,11 @@ export class SessionRecorder {
     cycle[key] = (cycle[key] ?? 0) + Math.max(0, Math.round(durationMs));
   }
 
-  /** One model call: tokens and latency. */
-  modelCall(usage: Pick<TokenUsage, 'promptTokens' | 'completionTokens'>, latencyMs: number): void {
+  /** One model call: tokens, latency, and the tool calls read from its text (a local model without a tool parser). */
+  modelCall(usage: Pick<TokenUsage, 'promptTokens' | 'completionTokens'>, latencyMs: number, toolCallsFromText = 0): void {
     const m = this.state.metrics;
     m.modelCalls++;
+    m.toolCallsFromText += toolCallsFromText;
     m.tokens.prompt += usage.promptTokens;
     m.tokens.completion += usage.completionTokens;
     m.tokens.total += usage.promptTokens + usage.completionTokens;
@@ -310,6 +311,7 @@ export class SessionRecorder {
         retries: m.retries,
         reverts: m.reverts,
         tokens: m.tokens.total,
+        toolCallsFromText: m.toolCallsFromText,
       },
       ...(state.error ? { error: state.error } : {}),
     };

@@ -44,6 +44,11 @@ export const SessionTotalsSchema = z.object({
   retries: z.number().int().nonnegative(),
   reverts: z.number().int().nonnegative(),
   tokens: z.number().int().nonnegative(),
+  /**
+   * Tool calls the model wrote into its text (a local model served without a tool parser) and the client read
+   * from there; absent in summaries from before they were counted.
+   */
+  toolCallsFromText: z.number().int().nonnegative().optional(),
 });
 
 /** The whole `--json` summary of a session. */
