@@ -47,6 +47,49 @@ export interface KataScript {
   overrides?: Record<string, TurnPlan>;
   /** When set, the tester answers KATA_COMPLETE after the last planned cycle. Default true. */
   completeAfterLastCycle?: boolean;
+  /**
+   * Play a local model served without a tool parser: the tool calls are written into the message's content (after
+   * its words, if any) instead of `tool_calls`, in one of the formats such models use (see {@link TextCallFormat}).
+   */
+  textCalls?: TextCallFormat;
+}
+
+/**
+ * How a model without a tool parser writes its calls, each with a variant seen in the wild:
+ * - `hermes`: Hermes/Qwen `<tool_call>{"name", "arguments"}</tool_call>` per call, arguments as a JSON string;
+ * - `json`: a bare `{"name", "parameters"}` object per call, on lines of its own;
+ * - `fenced`: one ```json fence per call, the name written `Write-File` (case and separators differ);
+ * - `list`: one JSON list of every call, names in camelCase (`writeFile`), no ids anywhere.
+ */
+export type TextCallFormat = 'hermes' | 'json' | 'fenced' | 'list';
+
+/** One message's calls as a model without a tool parser writes them into its text. */
+export function writeCallsAsText(calls: Array<{ name: string; arguments: Record<string, unknown> }>, format: TextCallFormat): string {
+  switch (format) {
+    case 'hermes':
+      return calls
+        .map((c) => `<tool_call>\n${JSON.stringify({ name: c.name, arguments: JSON.stringify(c.arguments) })}\n</tool_call>`)
+        .join('\n');
+    case 'json':
+      return calls.map((c) => JSON.stringify({ name: c.name, parameters: c.arguments })).join('\n');
+    case 'fenced':
+      return calls
+        .map((c) => '```json\n' + JSON.stringify({ name: kebabTitle(c.name), arguments: c.arguments }, null, 2) + '\n```')
+        .join('\n\n');
+    case 'list':
+      return JSON.stringify(calls.map((c) => ({ name: camel(c.name), arguments: c.arguments })));
+  }
+}
+
+function kebabTitle(name: string): string {
+  return name
+    .split('_')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('-');
+}
+
+function camel(name: string): string {
+  return name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
 /** The turns the model actually played, in order, for assertions. */
@@ -96,6 +139,11 @@ export function scriptedKataModel(script: KataScript): { reply: (req: RecordedRe
     if (changes.length) rounds.push(changes);
     if (plan.runTests) rounds.push([{ name: 'run_tests', arguments: {} }]);
     const round = rounds[step];
+    if (round && script.textCalls) {
+      const words = round === rounds.find((r) => r[0]?.name !== 'ask_person' && r[0]?.name !== 'run_tests') ? plan.report : '';
+      const calls = writeCallsAsText(round, script.textCalls);
+      return { text: words ? `${words}\n\n${calls}` : calls, usage: { prompt_tokens: 100, completion_tokens: 20 } };
+    }
     if (round)
       return {
         // A model says what it does beside its calls: when the writes reach the goal, these are its last words.

@@ -28,6 +28,7 @@ const SLOW_FIRST = [
   'test/integration/supervisor/personWorkUntouched.test.ts',
   'test/integration/examples/agents.test.ts',
   'test/integration/supervisor/happyPath.test.ts',
+  'test/integration/supervisor/toolCallsInText.test.ts', // four FizzBuzz sessions over the wire, ~40 s alone
   'test/integration/cli/preflight.test.ts',
   'test/integration/cli/task.test.ts',
   'test/integration/supervisor/hostileGeneratedTest.test.ts',
