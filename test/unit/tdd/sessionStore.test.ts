@@ -70,6 +70,17 @@ describe('SessionStore', () => {
     assert.equal(store.path, join(dir, 'fizzbuzz-20260101-000000.json'));
   });
 
+  it('reads a record from before tool calls read from text were counted as 0 of them', async () => {
+    const store = new SessionStore(dir, 'fizzbuzz-20260101-000000');
+    const state = sampleState(dir);
+    const { toolCallsFromText, ...olderMetrics } = state.metrics;
+    assert.equal(toolCallsFromText, 0);
+    await writeFile(store.path, JSON.stringify({ ...state, metrics: olderMetrics }));
+    assert.equal((await store.load())?.metrics.toolCallsFromText, 0);
+    await store.save({ ...state, metrics: { ...state.metrics, toolCallsFromText: 3 } });
+    assert.equal((await store.load())?.metrics.toolCallsFromText, 3);
+  });
+
   it('writes atomically and in call order, leaving no temp files', async () => {
     const store = new SessionStore(dir, 'fizzbuzz-20260101-000000');
     const saves = [1, 2, 3, 4, 5].map((n) => store.save({ ...sampleState(dir), id: `session-${n}` }));
