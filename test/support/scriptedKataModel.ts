@@ -64,7 +64,10 @@ export interface KataScript {
 export type TextCallFormat = 'hermes' | 'json' | 'fenced' | 'list';
 
 /** One message's calls as a model without a tool parser writes them into its text. */
-export function writeCallsAsText(calls: Array<{ name: string; arguments: Record<string, unknown> }>, format: TextCallFormat): string {
+export function writeCallsAsText(
+  calls: Array<{ name: string; arguments: Record<string, unknown> }>,
+  format: TextCallFormat,
+): string {
   switch (format) {
     case 'hermes':
       return calls

@@ -96,7 +96,10 @@ export function readToolCallsFromText(
   }
   rest += text.slice(from);
   return {
-    text: rest.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim(),
+    text: rest
+      .replace(/[ \t]+\n/g, '\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim(),
     toolCalls: found.flatMap((f) => f.calls),
   };
 }

@@ -32,7 +32,10 @@ describe('TDD supervisor: a local model that writes its tool calls as text (loop
 
       // The server never sent a tool call: every one the roles made was read from the text, and each was counted.
       const requests = h.server.chatRequests();
-      assert.ok(requests.every((r) => Array.isArray(r.body.tools) && r.body.tools.length > 0), 'every request offered tools');
+      assert.ok(
+        requests.every((r) => Array.isArray(r.body.tools) && r.body.tools.length > 0),
+        'every request offered tools',
+      );
       const toolCalls = events.filter((e) => e.type === 'tool_called').length;
       const fromText = events.reduce((n, e) => n + (e.type === 'model_called' ? (e.toolCallsFromText ?? 0) : 0), 0);
       // Three Tester writes and three Implementer writes (each ends its turn), the Refactorer's write and run_tests.

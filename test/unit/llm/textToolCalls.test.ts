@@ -10,7 +10,12 @@ const WRITE_ARGS = { path: 'test/fizzbuzz.test.js', content: TEST };
 function read(text: string, offered: readonly string[] = OFFERED) {
   let n = 0;
   const found = readToolCallsFromText(text, offered, () => `id_${++n}`);
-  return found && { text: found.text, calls: found.toolCalls.map((c) => ({ id: c.id, name: c.name, args: JSON.parse(c.arguments) as unknown })) };
+  return (
+    found && {
+      text: found.text,
+      calls: found.toolCalls.map((c) => ({ id: c.id, name: c.name, args: JSON.parse(c.arguments) as unknown })),
+    }
+  );
 }
 
 function spec(name: string): ToolSpec {
@@ -166,7 +171,10 @@ describe('llm: tool calls written in text (local models without a tool parser)',
       assert.equal(withToolCallsFromText(plain, {}), plain);
       assert.equal(withToolCallsFromText(plain, { tools: [] }), plain);
       assert.equal(withToolCallsFromText(plain, { tools: [spec('run_tests')], toolChoice: 'none' }), plain);
-      const native = answer(hermes, { toolCalls: [{ id: 'c1', name: 'run_tests', arguments: '{}' }], finishReason: 'tool_calls' });
+      const native = answer(hermes, {
+        toolCalls: [{ id: 'c1', name: 'run_tests', arguments: '{}' }],
+        finishReason: 'tool_calls',
+      });
       assert.equal(withToolCallsFromText(native, { tools: [spec('run_tests')] }), native);
       const example = answer('Done: {"name": "Fizz"}');
       assert.equal(withToolCallsFromText(example, { tools: [spec('run_tests')] }), example);
