@@ -1,4 +1,5 @@
 import { buildLlmError, modelNotServed, type LlmCallContext } from '../../src/core/llm/llmError';
+import { withToolCallsFromText } from '../../src/core/llm/textToolCalls';
 import type { LlmCallOptions, LlmClient, LlmResult } from '../../src/core/llm/types';
 import type { RecordedRequest, ScriptedReply } from './openaiServer';
 
@@ -78,7 +79,8 @@ export function createScriptedLlmClient(options: { models?: string[] } = {}): Sc
       if (call.signal?.aborted) throw buildLlmError({ code: 'CANCELLED', retryable: false }, ctx);
       const result = resultOf(reply, call, () => `call_${++counter}`);
       if (call.onDelta && result.text) call.onDelta(result.text);
-      return { ...result, latencyMs: Date.now() - started };
+      // As the OpenAI client: tool calls written into the text of a request that offered tools are read from it.
+      return withToolCallsFromText({ ...result, latencyMs: Date.now() - started }, call);
     },
   };
   return client;

@@ -56,4 +56,16 @@ describe('TDD supervisor: a local model that writes its tool calls as text (loop
       }
     });
   }
+
+  it('the in-process scripted client reads text calls as the OpenAI client does', async () => {
+    const inProcess = new SessionHarness();
+    await inProcess.setUp();
+    try {
+      const { summary } = await inProcess.run({ cycles: fizzbuzzJs(1), textCalls: 'hermes' });
+      assert.equal(summary.status, 'completed', JSON.stringify(summary.error));
+      assert.equal(summary.totals.toolCallsFromText, 2);
+    } finally {
+      await inProcess.cleanup();
+    }
+  });
 });
