@@ -7,8 +7,10 @@ import type { LlmCallOptions, LlmResult, LlmToolCall } from './types';
  *
  * - a bare JSON object `{"name": "write_file", "arguments": {…}}` (or `"parameters"`), or a list of them;
  * - the same inside a Markdown fence (```json … ```);
- * - Hermes / Qwen style `<tool_call>{…}</tool_call>`, one or several (the closing tag may be missing at the end);
- * - OpenAI's own shape `{"type": "function", "function": {"name": …, "arguments": "…"}}`.
+ * - Hermes / Qwen style `<tool_call>{…}</tool_call>`, one or several (without its closing tag, the calls that follow
+ *   the opening one);
+ * - OpenAI's own shape `{"type": "function", "function": {"name": …, "arguments": "…"}}`;
+ * - a marker some chat templates write first (Mistral's `[TOOL_CALLS]`, Llama's `<|python_tag|>`) goes with the calls.
  *
  * Arguments may be an object or a JSON string holding one; ids may be missing (one is made up); a name may differ
  * from an offered tool's in case and separators only (`Write-File`, `writeFile` for `write_file`). Only a call to
@@ -27,6 +29,8 @@ const CALL_KEYS = new Set(['name', 'arguments', 'parameters', 'id', 'type']);
 const FENCE = /```[\w+-]*[ \t]*\r?\n([\s\S]*?)```/g;
 const OPEN_TAG = '<tool_call>';
 const CLOSE_TAG = '</tool_call>';
+/** A marker written just before a call by some chat templates. */
+const MARKER_BEFORE = /(?:\[TOOL_CALLS\]|<\|python_tag\|>)[ \t]*(?:\r?\n[ \t]*)?$/;
 /** Bare JSON values tried per text, so that a long answer full of braces costs little. */
 const MAX_BARE_CANDIDATES = 200;
 
@@ -49,7 +53,7 @@ export function readToolCallsFromText(
   for (const m of text.matchAll(FENCE)) {
     const start = m.index;
     const end = start + m[0].length;
-    const calls = readCallSequence(m[1]!, resolve, newId);
+    const calls = readCallSequence(m[1]!, resolve, newId)?.calls;
     if (calls) found.push({ start, end, calls });
     opaque.push([start, end]);
   }
@@ -57,9 +61,11 @@ export function readToolCallsFromText(
   for (let at = text.indexOf(OPEN_TAG); at >= 0; at = text.indexOf(OPEN_TAG, at + OPEN_TAG.length)) {
     if (inside(at)) continue;
     const close = text.indexOf(CLOSE_TAG, at + OPEN_TAG.length);
-    const end = close >= 0 ? close + CLOSE_TAG.length : text.length;
-    const calls = readCallSequence(text.slice(at + OPEN_TAG.length, close >= 0 ? close : text.length), resolve, newId);
-    if (calls) found.push({ start: at, end, calls });
+    const body = at + OPEN_TAG.length;
+    // An unclosed tag (the model stopped there, or went on talking): as many calls as follow it, then text again.
+    const read = readCallSequence(text.slice(body, close >= 0 ? close : text.length), resolve, newId, close < 0);
+    const end = close >= 0 ? close + CLOSE_TAG.length : read ? body + read.end : text.length;
+    if (read) found.push({ start: at, end, calls: read.calls });
     opaque.push([at, end]);
   }
   // Bare JSON values in the prose.
@@ -84,6 +90,11 @@ export function readToolCallsFromText(
     i = end - 1; // a JSON value that is not a call is skipped whole: nothing nested in it is a call either
   }
   if (found.length === 0) return undefined;
+  for (const f of found) {
+    // Markers some chat templates put before their calls (Mistral's [TOOL_CALLS], Llama's <|python_tag|>) go too.
+    const marker = MARKER_BEFORE.exec(text.slice(0, f.start));
+    if (marker) f.start -= marker[0].length;
+  }
   found.sort((a, b) => a.start - b.start);
   let rest = '';
   let from = 0;
@@ -133,9 +144,15 @@ function textCallId(): string {
 
 /**
  * The calls of a fence's or tag's content: one or more JSON values (each a call or a list of calls, each possibly
- * in its own `<tool_call>` tags), separated by blanks or commas, and nothing else. Undefined otherwise.
+ * in its own `<tool_call>` tags), separated by blanks or commas, and nothing else; undefined otherwise. With
+ * `leading`, only the calls at the start count and whatever follows them is left (`end` says where they stop).
  */
-function readCallSequence(content: string, resolve: NameResolver, newId: () => string): LlmToolCall[] | undefined {
+function readCallSequence(
+  content: string,
+  resolve: NameResolver,
+  newId: () => string,
+  leading = false,
+): { calls: LlmToolCall[]; end: number } | undefined {
   const calls: LlmToolCall[] = [];
   let i = 0;
   const skip = (): void => {
@@ -147,23 +164,38 @@ function readCallSequence(content: string, resolve: NameResolver, newId: () => s
     }
   };
   skip();
+  let last = 0;
   while (i < content.length) {
-    if (content[i] !== '{' && content[i] !== '[') return undefined;
-    const end = balancedEnd(content, i);
-    if (end < 0) return undefined;
-    let value: unknown;
-    try {
-      value = JSON.parse(content.slice(i, end));
-    } catch {
+    const more = content[i] === '{' || content[i] === '[' ? jsonCallsAt(content, i, resolve, newId) : undefined;
+    if (!more) {
+      if (leading) break;
       return undefined;
     }
-    const more = callsOf(value, resolve, newId);
-    if (!more) return undefined;
-    calls.push(...more);
-    i = end;
+    calls.push(...more.calls);
+    i = last = more.end;
     skip();
   }
-  return calls.length > 0 ? calls : undefined;
+  if (calls.length === 0) return undefined;
+  return { calls, end: leading ? last : content.length };
+}
+
+/** The calls of the JSON value starting at `start`, and where it ends; undefined when it is not JSON or not calls. */
+function jsonCallsAt(
+  text: string,
+  start: number,
+  resolve: NameResolver,
+  newId: () => string,
+): { calls: LlmToolCall[]; end: number } | undefined {
+  const end = balancedEnd(text, start);
+  if (end < 0) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text.slice(start, end));
+  } catch {
+    return undefined;
+  }
+  const calls = callsOf(value, resolve, newId);
+  return calls ? { calls, end } : undefined;
 }
 
 /** A call or a non-empty list of calls, every one to an offered tool; undefined for anything else. */

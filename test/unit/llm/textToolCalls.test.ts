@@ -89,6 +89,24 @@ describe('llm: tool calls written in text (local models without a tool parser)',
     });
   });
 
+  it('reads an unclosed <tool_call> followed by more words, leaving the words', () => {
+    assert.deepEqual(read('<tool_call>\n{"name": "run_tests", "arguments": {}}\nThat should show one failure.'), {
+      text: 'That should show one failure.',
+      calls: [{ id: 'id_1', name: 'run_tests', args: {} }],
+    });
+  });
+
+  it("takes the markers of Mistral's and Llama's templates with the calls", () => {
+    assert.deepEqual(read('[TOOL_CALLS] [{"name": "run_tests", "arguments": {}}]'), {
+      text: '',
+      calls: [{ id: 'id_1', name: 'run_tests', args: {} }],
+    });
+    assert.deepEqual(read('Checking.\n<|python_tag|>{"name": "read_file", "parameters": {"path": "a.js"}}'), {
+      text: 'Checking.',
+      calls: [{ id: 'id_1', name: 'read_file', args: { path: 'a.js' } }],
+    });
+  });
+
   it('reads arguments given as a JSON string, and writes them back as a JSON object string', () => {
     const text = JSON.stringify({ name: 'write_file', arguments: JSON.stringify(WRITE_ARGS) });
     const found = readToolCallsFromText(text, OFFERED);
