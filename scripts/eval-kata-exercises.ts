@@ -1,0 +1,562 @@
+/**
+ * The exercises of the eval kata set (katas/eval/), one small table each: the kata text written for this product,
+ * the module and names per language, and how a canonical case of Exercism's problem-specifications becomes the
+ * lines of a JavaScript (node:test) and a Python (pytest) test. scripts/generate-eval-katas.ts turns them into files.
+ *
+ * Errors, one convention per language: JavaScript throws an `Error` whose message is exactly the canonical text
+ * (`assert.throws(fn, { message })`); Python raises `ValueError` with exactly that message (`pytest.raises(match=)`).
+ */
+
+/** One canonical case, nested groups flattened: `path` holds the group descriptions and its own, outermost first. */
+export interface FlatCase {
+  uuid: string;
+  description: string;
+  property: string;
+  input: Record<string, unknown>;
+  expected: unknown;
+  reimplements?: string;
+  comments?: string[];
+  scenarios?: string[];
+  path: string[];
+}
+
+/** The lines of one test's body, per language (relative indentation included). */
+export interface RenderedCase {
+  js: string[];
+  py: string[];
+}
+
+/** One exercise of the set. */
+export interface EvalExercise {
+  /** The exercise's slug in problem-specifications, and the kata's. */
+  slug: string;
+  title: string;
+  /** Difficulty first (easy, medium, hard), then topics. */
+  tags: string[];
+  maxCycles: number;
+  javascript: { module: string; exports: string[] };
+  python: { module: string; exports: string[] };
+  /** The kata's markdown (after the front matter). */
+  kata: string;
+  /** Canonical cases that do not fit, by UUID, with the reason (reimplemented cases are left out by themselves). */
+  skip?: Record<string, string>;
+  render(c: FlatCase): RenderedCase;
+}
+
+/** A JavaScript literal: JSON, with a space after commas and inside braces. */
+export function jsValue(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(jsValue).join(', ')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${jsValue(v)}`);
+    return entries.length ? `{ ${entries.join(', ')} }` : '{}';
+  }
+  if (value === undefined) throw new Error('no JavaScript literal for undefined');
+  return JSON.stringify(value);
+}
+
+/** A Python literal (JSON strings are valid Python strings). */
+export function pyValue(value: unknown): string {
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (value === null) return 'None';
+  if (Array.isArray(value)) return `[${value.map(pyValue).join(', ')}]`;
+  if (typeof value === 'object') {
+    return `{${Object.entries(value as object)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${pyValue(v)}`)
+      .join(', ')}}`;
+  }
+  if (value === undefined) throw new Error('no Python literal for undefined');
+  return JSON.stringify(value);
+}
+
+const errorOf = (expected: unknown): string | undefined =>
+  expected && typeof expected === 'object' && !Array.isArray(expected) && typeof (expected as { error?: unknown }).error === 'string'
+    ? (expected as { error: string }).error
+    : undefined;
+
+const regexEscape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The assertion that `call` returns `expected`, or throws/raises its error. */
+function expectLines(jsCall: string, pyCall: string, expected: unknown): RenderedCase {
+  const error = errorOf(expected);
+  if (error !== undefined) {
+    return {
+      js: [`assert.throws(() => ${jsCall}, { message: ${JSON.stringify(error)} });`],
+      py: [`with pytest.raises(ValueError, match=${JSON.stringify(`^${regexEscape(error)}$`)}):`, `    ${pyCall}`],
+    };
+  }
+  const structured = typeof expected === 'object' && expected !== null;
+  return {
+    js: [`assert.${structured ? 'deepEqual' : 'equal'}(${jsCall}, ${jsValue(expected)});`],
+    py: [typeof expected === 'boolean' ? `assert ${pyCall} is ${pyValue(expected)}` : `assert ${pyCall} == ${pyValue(expected)}`],
+  };
+}
+
+/** A function of the case's inputs, in the order `keys` lists them. */
+function returns(jsName: string, pyName: string, keys: string[]): (c: FlatCase) => RenderedCase {
+  return (c) => {
+    for (const key of keys) if (!(key in c.input)) throw new Error(`case ${c.uuid} has no input '${key}'`);
+    const js = `${jsName}(${keys.map((k) => jsValue(c.input[k])).join(', ')})`;
+    const py = `${pyName}(${keys.map((k) => pyValue(c.input[k])).join(', ')})`;
+    return expectLines(js, py, c.expected);
+  };
+}
+
+const property =
+  (table: Record<string, (c: FlatCase) => RenderedCase>) =>
+  (c: FlatCase): RenderedCase => {
+    const render = table[c.property];
+    if (!render) throw new Error(`case ${c.uuid}: unknown property '${c.property}'`);
+    return render(c);
+  };
+
+/** Bowling: a new game, the previous rolls, then the roll or the score the case is about. */
+function bowling(c: FlatCase): RenderedCase {
+  const rolls = c.input.previousRolls as number[];
+  const js = ['const game = new BowlingGame();', ...(rolls.length ? [`for (const pins of ${jsValue(rolls)}) game.roll(pins);`] : [])];
+  const py = ['game = BowlingGame()', ...(rolls.length ? [`for pins in ${pyValue(rolls)}:`, '    game.roll(pins)'] : [])];
+  const last =
+    c.property === 'roll'
+      ? expectLines(`game.roll(${jsValue(c.input.roll)})`, `game.roll(${pyValue(c.input.roll)})`, c.expected)
+      : c.property === 'score'
+        ? expectLines('game.score()', 'game.score()', c.expected)
+        : undefined;
+  if (!last) throw new Error(`case ${c.uuid}: unknown property '${c.property}'`);
+  if (c.property === 'roll' && errorOf(c.expected) === undefined) throw new Error(`case ${c.uuid}: a roll that expects no error`);
+  return { js: [...js, ...last.js], py: [...py, ...last.py] };
+}
+
+const interfaceSection = (js: string, py: string): string =>
+  `## Interface\n\n- JavaScript (ES modules): ${js}\n- Python: ${py}\n`;
+
+/** The set, in the order set.json lists it. */
+export const EXERCISES: EvalExercise[] = [
+  {
+    slug: 'leap',
+    title: 'Leap',
+    tags: ['easy', 'numbers', 'booleans'],
+    maxCycles: 5,
+    javascript: { module: 'leap', exports: ['isLeap'] },
+    python: { module: 'leap', exports: ['leap_year'] },
+    render: returns('isLeap', 'leap_year', ['year']),
+    kata: `
+# Leap
+
+Tell whether a year of the Gregorian calendar has a 29th of February.
+
+## Behaviour
+
+- A year that divides evenly by 4 is a leap year.
+- Unless it also divides evenly by 100: then it is a common year.
+- Unless it also divides evenly by 400: then it is a leap year after all.
+
+## Examples
+
+- 2015 and 1970 are common years; 1996 and 1960 are leap years.
+- 2100 and 1900 are common years (divisible by 100).
+- 2000 and 2400 are leap years (divisible by 400).
+
+${interfaceSection(
+  'export `isLeap(year)` from a module named `leap` (`src/leap.js`); it returns `true` or `false`.',
+  'define `leap_year(year)` in a module named `leap` (`src/leap.py`); it returns `True` or `False`.',
+)}`,
+  },
+  {
+    slug: 'roman-numerals',
+    title: 'Roman Numerals',
+    tags: ['medium', 'numbers', 'strings'],
+    maxCycles: 10,
+    javascript: { module: 'romanNumerals', exports: ['toRoman'] },
+    python: { module: 'roman_numerals', exports: ['to_roman'] },
+    render: returns('toRoman', 'to_roman', ['number']),
+    kata: `
+# Roman Numerals
+
+Write whole numbers from 1 to 3999 the way the Romans did.
+
+## Behaviour
+
+- The symbols are I (1), V (5), X (10), L (50), C (100), D (500) and M (1000).
+- A number is written from the largest value down, repeating a symbol as often as needed: 3 is III, 27 is XXVII.
+- No symbol repeats four times: 4, 9, 40, 90, 400 and 900 are written by putting the smaller symbol before the
+  larger one (IV, IX, XL, XC, CD, CM).
+- Each decimal digit is written on its own: 49 is XLIX (40 + 9), not IL.
+
+## Examples
+
+- 1 → I, 6 → VI, 9 → IX, 48 → XLVIII, 93 → XCIII
+- 402 → CDII, 1024 → MXXIV, 3999 → MMMCMXCIX
+
+${interfaceSection(
+  'export `toRoman(number)` from a module named `romanNumerals` (`src/romanNumerals.js`); it returns a string.',
+  'define `to_roman(number)` in a module named `roman_numerals` (`src/roman_numerals.py`); it returns a string.',
+)}`,
+  },
+  {
+    slug: 'bowling',
+    title: 'Bowling',
+    tags: ['hard', 'state', 'classes', 'errors'],
+    maxCycles: 14,
+    javascript: { module: 'bowling', exports: ['BowlingGame'] },
+    python: { module: 'bowling', exports: ['BowlingGame'] },
+    render: bowling,
+    kata: `
+# Bowling
+
+Keep the score of one game of ten-pin bowling, roll by roll.
+
+## Behaviour
+
+- A game has ten frames. In a frame the player has up to two rolls to knock down the ten pins.
+- An open frame (fewer than ten pins in its two rolls) scores the pins knocked down.
+- A spare (all ten pins with the frame's two rolls) scores 10 plus the pins of the next roll.
+- A strike (all ten pins with the frame's first roll, which ends the frame) scores 10 plus the pins of the next
+  two rolls.
+- A spare in the tenth frame earns one bonus roll, a strike two; bonus rolls only count towards that frame's
+  bonus. After the bonus rolls the game is over.
+- \`score()\` gives the total of a complete game.
+
+## Invalid play
+
+Refuse it with an error whose message is exactly one of these:
+
+- \`Negative roll is invalid\`: a roll below 0.
+- \`Pin count exceeds pins on the lane\`: more than 10 pins in one roll, or more pins in a frame (or in the
+  bonus rolls after a strike in the tenth frame, unless the first bonus roll was itself a strike) than were
+  standing.
+- \`Cannot roll after game is over\`: any roll once the game is complete.
+- \`Score cannot be taken until the end of the game\`: \`score()\` before the game is complete (including bonus
+  rolls still owed).
+
+## Examples
+
+- Twenty rolls of 0 score 0; ten frames of 3 then 6 score 90.
+- 6, 4 (a spare), then 3, then seventeen 0s: 16.
+- 10 (a strike), then 5 and 3, then sixteen 0s: 26.
+- Twelve strikes, a perfect game: 300.
+
+${interfaceSection(
+  'export a class `BowlingGame` from a module named `bowling` (`src/bowling.js`), with `roll(pins)` and `score()`. ' +
+    'An invalid roll or score throws an `Error` with exactly the message above.',
+  'define a class `BowlingGame` in a module named `bowling` (`src/bowling.py`), with `roll(pins)` and `score()`. ' +
+    'An invalid roll or score raises `ValueError` with exactly the message above.',
+)}`,
+  },
+  {
+    slug: 'word-count',
+    title: 'Word Count',
+    tags: ['medium', 'strings', 'maps'],
+    maxCycles: 10,
+    javascript: { module: 'wordCount', exports: ['countWords'] },
+    python: { module: 'word_count', exports: ['count_words'] },
+    render: returns('countWords', 'count_words', ['sentence']),
+    kata: `
+# Word Count
+
+Count how often each word occurs in a piece of text.
+
+## Behaviour
+
+- A word is a run of letters and digits, possibly with apostrophes inside it (\`don't\`, \`you're\`): \`1\` and
+  \`2\` are words too.
+- Anything else separates words: spaces, tabs, newlines, commas (also without a space after them), other
+  punctuation. Several separators in a row never make an empty word.
+- Words are counted without regard to case and reported in lowercase: \`go Go GO\` is \`go\` three times.
+- Quotes around a word are not part of it: \`'large'\` is \`large\`, and \`'can't'\` is \`can't\`.
+
+## Examples
+
+- \`one fish two fish red fish blue fish\` → one: 1, fish: 4, two: 1, red: 1, blue: 1
+- \`one,two,three\` → one: 1, two: 1, three: 1
+- \`testing, 1, 2 testing\` → testing: 2, 1: 1, 2: 1
+
+${interfaceSection(
+  'export `countWords(sentence)` from a module named `wordCount` (`src/wordCount.js`); it returns a plain object ' +
+    'mapping each word to its count (`{ go: 3, stop: 2 }`).',
+  'define `count_words(sentence)` in a module named `word_count` (`src/word_count.py`); it returns a dict mapping ' +
+    'each word to its count (`{"go": 3, "stop": 2}`).',
+)}`,
+  },
+  {
+    slug: 'anagram',
+    title: 'Anagram',
+    tags: ['medium', 'strings', 'lists', 'unicode'],
+    maxCycles: 9,
+    javascript: { module: 'anagram', exports: ['findAnagrams'] },
+    python: { module: 'anagram', exports: ['find_anagrams'] },
+    render: returns('findAnagrams', 'find_anagrams', ['subject', 'candidates']),
+    kata: `
+# Anagram
+
+Pick, from a list of candidate words, the anagrams of a given word.
+
+## Behaviour
+
+- A candidate is an anagram when it uses exactly the same letters as the word, each as many times, in another
+  order: \`inlets\` is an anagram of \`listen\`, \`goody\` is not one of \`good\`.
+- Letter case does not matter when comparing (\`Carthorse\` is an anagram of \`Orchestra\`), for any alphabet
+  (Greek letters too), but the anagrams are returned exactly as the candidates were written.
+- A word is never an anagram of itself, whatever the case: \`BANANA\`, \`Banana\` and \`banana\` are not
+  anagrams of \`BANANA\`.
+- The anagrams come back in the order of the candidates; no anagram gives an empty list.
+
+## Examples
+
+- \`master\` with \`stream\`, \`pigeon\`, \`maters\` → \`stream\`, \`maters\`
+- \`nose\` with \`Eons\`, \`ONES\` → \`Eons\`, \`ONES\`
+- \`LISTEN\` with \`LISTEN\`, \`Silent\` → \`Silent\`
+
+${interfaceSection(
+  'export `findAnagrams(subject, candidates)` from a module named `anagram` (`src/anagram.js`); `candidates` is an ' +
+    'array of strings and it returns an array of strings.',
+  'define `find_anagrams(subject, candidates)` in a module named `anagram` (`src/anagram.py`); `candidates` is a ' +
+    'list of strings and it returns a list of strings.',
+)}`,
+  },
+  {
+    slug: 'isogram',
+    title: 'Isogram',
+    tags: ['easy', 'strings', 'booleans'],
+    maxCycles: 7,
+    javascript: { module: 'isogram', exports: ['isIsogram'] },
+    python: { module: 'isogram', exports: ['is_isogram'] },
+    render: returns('isIsogram', 'is_isogram', ['phrase']),
+    kata: `
+# Isogram
+
+Tell whether a word or phrase is an isogram: no letter appears in it more than once.
+
+## Behaviour
+
+- Upper and lower case are the same letter: \`Alphabet\` repeats the a.
+- Spaces and hyphens may appear any number of times: they are not letters.
+- The empty phrase is an isogram.
+
+## Examples
+
+- \`isogram\`, \`subdermatoglyphic\`, \`six-year-old\`, \`Emily Jung Schwartzkopf\` → yes
+- \`eleven\`, \`alphAbet\`, \`up-to-date\` → no
+
+${interfaceSection(
+  'export `isIsogram(phrase)` from a module named `isogram` (`src/isogram.js`); it returns `true` or `false`.',
+  'define `is_isogram(phrase)` in a module named `isogram` (`src/isogram.py`); it returns `True` or `False`.',
+)}`,
+  },
+  {
+    slug: 'acronym',
+    title: 'Acronym',
+    tags: ['easy', 'strings'],
+    maxCycles: 6,
+    javascript: { module: 'acronym', exports: ['abbreviate'] },
+    python: { module: 'acronym', exports: ['abbreviate'] },
+    render: returns('abbreviate', 'abbreviate', ['phrase']),
+    kata: `
+# Acronym
+
+Turn a phrase into its acronym: the first letter of each word, in capitals.
+
+## Behaviour
+
+- Words are separated by spaces and by hyphens (\`metal-oxide\` is two words).
+- Other punctuation is ignored: commas, underscores around a word, a lone dash between spaces. An apostrophe
+  inside a word does not start a new word (\`Halley's\` gives H).
+- Every word counts, small ones too, and only its first letter: \`GNU\` gives G.
+
+## Examples
+
+- \`Portable Network Graphics\` → \`PNG\`
+- \`Ruby on Rails\` → \`ROR\`
+- \`Complementary metal-oxide semiconductor\` → \`CMOS\`
+- \`The Road _Not_ Taken\` → \`TRNT\`
+
+${interfaceSection(
+  'export `abbreviate(phrase)` from a module named `acronym` (`src/acronym.js`); it returns a string.',
+  'define `abbreviate(phrase)` in a module named `acronym` (`src/acronym.py`); it returns a string.',
+)}`,
+  },
+  {
+    slug: 'raindrops',
+    title: 'Raindrops',
+    tags: ['easy', 'numbers', 'strings'],
+    maxCycles: 6,
+    javascript: { module: 'raindrops', exports: ['convert'] },
+    python: { module: 'raindrops', exports: ['convert'] },
+    render: returns('convert', 'convert', ['number']),
+    kata: `
+# Raindrops
+
+Turn a positive whole number into the sound of rain.
+
+## Behaviour
+
+- A number divisible by 3 makes \`Pling\`, by 5 \`Plang\`, by 7 \`Plong\`.
+- A number divisible by several of them makes each sound, in that order (3, then 5, then 7), joined without
+  spaces.
+- A number divisible by none of them is just its digits, as a string.
+
+## Examples
+
+- 3 → \`Pling\`, 10 → \`Plang\`, 14 → \`Plong\`
+- 15 → \`PlingPlang\`, 105 → \`PlingPlangPlong\`
+- 1 → \`1\`, 52 → \`52\`
+
+${interfaceSection(
+  'export `convert(number)` from a module named `raindrops` (`src/raindrops.js`); it returns a string.',
+  'define `convert(number)` in a module named `raindrops` (`src/raindrops.py`); it returns a string.',
+)}`,
+  },
+  {
+    slug: 'prime-factors',
+    title: 'Prime Factors',
+    tags: ['easy', 'numbers', 'lists'],
+    maxCycles: 7,
+    javascript: { module: 'primeFactors', exports: ['primeFactors'] },
+    python: { module: 'prime_factors', exports: ['prime_factors'] },
+    render: returns('primeFactors', 'prime_factors', ['value']),
+    kata: `
+# Prime Factors
+
+Break a natural number down into the prime numbers that multiply to it.
+
+## Behaviour
+
+- The factors come in increasing order, each as many times as it divides the number: 12 is 2, 2, 3.
+- 1 has no prime factors (an empty list); a prime is its own only factor.
+- Numbers up to about 10^11 must be factored quickly (well under a second).
+
+## Examples
+
+- 2 → [2], 9 → [3, 3], 8 → [2, 2, 2], 6 → [2, 3]
+- 901255 → [5, 17, 23, 461]
+
+${interfaceSection(
+  'export `primeFactors(value)` from a module named `primeFactors` (`src/primeFactors.js`); it returns an array of numbers.',
+  'define `prime_factors(value)` in a module named `prime_factors` (`src/prime_factors.py`); it returns a list of ints.',
+)}`,
+  },
+  {
+    slug: 'sum-of-multiples',
+    title: 'Sum of Multiples',
+    tags: ['easy', 'numbers', 'lists'],
+    maxCycles: 7,
+    javascript: { module: 'sumOfMultiples', exports: ['sumOfMultiples'] },
+    python: { module: 'sum_of_multiples', exports: ['sum_of_multiples'] },
+    render: returns('sumOfMultiples', 'sum_of_multiples', ['factors', 'limit']),
+    kata: `
+# Sum of Multiples
+
+Add up every number below a limit that is a multiple of at least one of some given factors.
+
+## Behaviour
+
+- Only positive multiples strictly below the limit count.
+- A number that is a multiple of several factors is added once.
+- A factor of 0 has no multiples to add; no factors at all give 0.
+
+## Examples
+
+- factors 3 and 5, limit 10: 3, 5, 6, 9 → 23
+- factors 4 and 6, limit 15: 4, 6, 8, 12 → 30
+- factor 3, limit 7: 3, 6 → 9
+- factors 3 and 5, limit 1 → 0
+
+${interfaceSection(
+  'export `sumOfMultiples(factors, limit)` from a module named `sumOfMultiples` (`src/sumOfMultiples.js`); `factors` ' +
+    'is an array of numbers and it returns a number.',
+  'define `sum_of_multiples(factors, limit)` in a module named `sum_of_multiples` (`src/sum_of_multiples.py`); ' +
+    '`factors` is a list of ints and it returns an int.',
+)}`,
+  },
+  {
+    slug: 'allergies',
+    title: 'Allergies',
+    tags: ['medium', 'numbers', 'bitwise', 'lists'],
+    maxCycles: 8,
+    javascript: { module: 'allergies', exports: ['isAllergicTo', 'listAllergies'] },
+    python: { module: 'allergies', exports: ['is_allergic_to', 'list_allergies'] },
+    render: property({
+      allergicTo: returns('isAllergicTo', 'is_allergic_to', ['score', 'item']),
+      list: returns('listAllergies', 'list_allergies', ['score']),
+    }),
+    kata: `
+# Allergies
+
+An allergy test gives one number, the score, that sums a value for each thing a person is allergic to:
+
+| item         | value |
+| ------------ | ----- |
+| eggs         | 1     |
+| peanuts      | 2     |
+| shellfish    | 4     |
+| strawberries | 8     |
+| tomatoes     | 16    |
+| chocolate    | 32    |
+| pollen       | 64    |
+| cats         | 128   |
+
+## Behaviour
+
+- Tell whether a score means an allergy to a given item.
+- List every item a score means an allergy to, in the order of the table.
+- Parts of the score above 255 stand for items not in the table: they are ignored (257 means eggs only).
+
+## Examples
+
+- score 0: no allergies, an empty list
+- score 3: eggs and peanuts; allergic to peanuts, not to shellfish
+- score 5: eggs and shellfish
+- score 255: all eight items
+
+${interfaceSection(
+  'export `isAllergicTo(score, item)` (returns `true` or `false`) and `listAllergies(score)` (returns an array of ' +
+    'item names) from a module named `allergies` (`src/allergies.js`).',
+  'define `is_allergic_to(score, item)` (returns `True` or `False`) and `list_allergies(score)` (returns a list of ' +
+    'item names) in a module named `allergies` (`src/allergies.py`).',
+)}
+Items are the lowercase names of the table (\`eggs\`, \`strawberries\`, ...).
+`,
+  },
+  {
+    slug: 'wordy',
+    title: 'Wordy',
+    tags: ['hard', 'parsing', 'strings', 'errors'],
+    maxCycles: 14,
+    javascript: { module: 'wordy', exports: ['answer'] },
+    python: { module: 'wordy', exports: ['answer'] },
+    render: returns('answer', 'answer', ['question']),
+    kata: `
+# Wordy
+
+Answer simple arithmetic questions written in English.
+
+## Behaviour
+
+- A question reads \`What is <number>?\`, optionally followed by operations: \`plus\`, \`minus\`,
+  \`multiplied by\` and \`divided by\`, each with a number after it. Numbers are whole and may be negative.
+- Operations are applied strictly from left to right, ignoring the usual precedence:
+  \`What is -3 plus 7 multiplied by -2?\` is (-3 + 7) × -2 = -8.
+- Division is whole-number division (the questions only divide evenly).
+
+## Errors
+
+- \`unknown operation\`: the question uses a word that is neither a number nor one of the four operations
+  (\`What is 52 cubed?\`), or is not a \`What is ...?\` question at all.
+- \`syntax error\`: the words are known but not in the right order: an operation without a number after it, two
+  operations or two numbers in a row, an operation first, or no number at all (\`What is?\`).
+
+## Examples
+
+- \`What is 5?\` → 5
+- \`What is 1 plus 1?\` → 2
+- \`What is 20 minus 4 minus 13?\` → 3
+- \`What is 33 divided by -3?\` → -11
+- \`What is 1 plus plus 2?\` → syntax error
+
+${interfaceSection(
+  'export `answer(question)` from a module named `wordy` (`src/wordy.js`); it returns a number, or throws an ' +
+    '`Error` whose message is exactly `unknown operation` or `syntax error`.',
+  'define `answer(question)` in a module named `wordy` (`src/wordy.py`); it returns an int, or raises `ValueError` ' +
+    'with exactly the message `unknown operation` or `syntax error`.',
+)}`,
+  },
+];
