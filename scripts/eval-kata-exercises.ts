@@ -70,7 +70,10 @@ export function pyValue(value: unknown): string {
 }
 
 const errorOf = (expected: unknown): string | undefined =>
-  expected && typeof expected === 'object' && !Array.isArray(expected) && typeof (expected as { error?: unknown }).error === 'string'
+  expected &&
+  typeof expected === 'object' &&
+  !Array.isArray(expected) &&
+  typeof (expected as { error?: unknown }).error === 'string'
     ? (expected as { error: string }).error
     : undefined;
 
@@ -113,7 +116,10 @@ const property =
 /** Bowling: a new game, the previous rolls, then the roll or the score the case is about. */
 function bowling(c: FlatCase): RenderedCase {
   const rolls = c.input.previousRolls as number[];
-  const js = ['const game = new BowlingGame();', ...(rolls.length ? [`for (const pins of ${jsValue(rolls)}) game.roll(pins);`] : [])];
+  const js = [
+    'const game = new BowlingGame();',
+    ...(rolls.length ? [`for (const pins of ${jsValue(rolls)}) game.roll(pins);`] : []),
+  ];
   const py = ['game = BowlingGame()', ...(rolls.length ? [`for pins in ${pyValue(rolls)}:`, '    game.roll(pins)'] : [])];
   const last =
     c.property === 'roll'

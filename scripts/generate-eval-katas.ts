@@ -151,10 +151,7 @@ export interface EvalSetEntry {
   title: string;
   tags: string[];
   source: { exercise: string; commit: string };
-  languages: Record<
-    'javascript' | 'python',
-    { module: string; exports: string[]; acceptance: string; cases: number }
-  >;
+  languages: Record<'javascript' | 'python', { module: string; exports: string[]; acceptance: string; cases: number }>;
 }
 
 /** Every file of katas/eval/ the generator owns, by path relative to katas/eval/, from the data at `commit`. */
@@ -187,7 +184,9 @@ export function generateEvalSet(source: string, commitish = 'HEAD'): Map<string,
 
 /** The generated files that differ from what is in `dir` (missing ones included). */
 export function changedFiles(files: Map<string, string>, dir = EVAL_DIR): string[] {
-  return [...files].filter(([path, text]) => !existsSync(join(dir, path)) || readFileSync(join(dir, path), 'utf8') !== text).map(([path]) => path);
+  return [...files]
+    .filter(([path, text]) => !existsSync(join(dir, path)) || readFileSync(join(dir, path), 'utf8') !== text)
+    .map(([path]) => path);
 }
 
 function main(argv: string[]): number {
@@ -206,7 +205,9 @@ function main(argv: string[]): number {
   const changed = changedFiles(files);
   if (check) {
     for (const path of changed) process.stdout.write(`would change: katas/eval/${path}\n`);
-    process.stdout.write(changed.length ? `${changed.length} file(s) differ\n` : `katas/eval/ is up to date (${files.size} files)\n`);
+    process.stdout.write(
+      changed.length ? `${changed.length} file(s) differ\n` : `katas/eval/ is up to date (${files.size} files)\n`,
+    );
     return changed.length ? 1 : 0;
   }
   for (const path of changed) {

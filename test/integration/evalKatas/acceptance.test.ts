@@ -1,0 +1,77 @@
+import { strict as assert } from 'node:assert';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { EVAL_DIR, type EvalSetEntry } from '../../../scripts/generate-eval-katas';
+import { loadKata } from '../../../src/core/tdd/kata';
+import { scaffoldProject } from '../../../src/core/tdd/scaffold';
+
+// The eval set's acceptance tests, run the way the eval runner runs them on a session's final commit: in a project
+// scaffolded for the kata, the test file copied to acceptance/, `node --test acceptance/` or
+// `python3 -m pytest acceptance -p no:cacheprovider` (pytest without the machine's plugins: test/support/pytestWithoutPlugins.ts).
+// The reference solution (test/fixtures/eval-solutions) passes every case; an empty module fails them all.
+
+const SOLUTIONS = join(__dirname, '..', '..', 'fixtures', 'eval-solutions');
+const LANGUAGES = ['javascript', 'python'] as const;
+type Language = (typeof LANGUAGES)[number];
+
+const run = (command: string, args: string[], cwd: string): Promise<{ code: number; output: string }> =>
+  new Promise((done) => {
+    execFile(command, args, { cwd, timeout: 60_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      done({ code, output: `${stdout}${stderr}` });
+    });
+  });
+
+/** Runs the acceptance folder; passed and failed counts from the runner's own summary. */
+async function acceptance(
+  language: Language,
+  dir: string,
+): Promise<{ code: number; passed: number; failed: number; output: string }> {
+  const result =
+    language === 'javascript'
+      ? await run(process.execPath, ['--test', 'acceptance/'], dir)
+      : await run('python3', ['-m', 'pytest', 'acceptance', '-p', 'no:cacheprovider'], dir);
+  const count = (pattern: RegExp): number => Number(pattern.exec(result.output)?.[1] ?? 0);
+  return language === 'javascript'
+    ? { ...result, passed: count(/^(?:#|ℹ) pass (\d+)$/m), failed: count(/^(?:#|ℹ) fail (\d+)$/m) }
+    : { ...result, passed: count(/(\d+) passed/), failed: count(/(\d+) failed/) + count(/(\d+) errors?\b/) };
+}
+
+describe('the eval katas: acceptance tests against the reference solutions', function () {
+  this.timeout(120_000);
+  const set = JSON.parse(readFileSync(join(EVAL_DIR, 'set.json'), 'utf8')) as EvalSetEntry[];
+  const dirs: string[] = [];
+  after(async () => {
+    await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  });
+
+  for (const language of LANGUAGES) {
+    it(`${language}: every kata's reference solution passes all its cases, an empty module fails them`, async () => {
+      const ext = language === 'javascript' ? 'js' : 'py';
+      for (const entry of set) {
+        const { module, acceptance: file, cases } = entry.languages[language];
+        const dir = await mkdtemp(join(tmpdir(), `tdd-eval-${entry.slug}-`));
+        dirs.push(dir);
+        const kata = await loadKata(join(EVAL_DIR, `${entry.slug}.md`), { language });
+        await scaffoldProject(dir, language, kata);
+        await mkdir(join(dir, 'acceptance'));
+        await copyFile(join(EVAL_DIR, file), join(dir, 'acceptance', basename(file)));
+        const source = join(dir, kata.sourceDir, `${module}.${ext}`);
+        await writeFile(source, await readFile(join(SOLUTIONS, language, `${module}.${ext}`)));
+
+        const good = await acceptance(language, dir);
+        assert.equal(good.code, 0, `${entry.slug} (${language}) with the reference solution:\n${good.output}`);
+        assert.deepEqual([good.passed, good.failed], [cases, 0], `${entry.slug} (${language}):\n${good.output}`);
+
+        await writeFile(source, '');
+        const empty = await acceptance(language, dir);
+        assert.notEqual(empty.code, 0, `${entry.slug} (${language}) with an empty module passed:\n${empty.output}`);
+        assert.equal(empty.passed, 0, `${entry.slug} (${language}) with an empty module:\n${empty.output}`);
+        assert.ok(empty.failed > 0, `${entry.slug} (${language}) with an empty module:\n${empty.output}`);
+      }
+    });
+  }
+});
