@@ -9,7 +9,7 @@ import { loadKata } from '../../../src/core/tdd/kata';
 import { scaffoldProject } from '../../../src/core/tdd/scaffold';
 
 // The eval set's acceptance tests, run the way the eval runner runs them on a session's final commit: in a project
-// scaffolded for the kata, the test file copied to acceptance/, `node --test acceptance/` or
+// scaffolded for the kata, the test file copied to acceptance/, `node --test acceptance/<slug>.test.js` or
 // `python3 -m pytest acceptance -p no:cacheprovider` (pytest without the machine's plugins: test/support/pytestWithoutPlugins.ts).
 // The reference solution (test/fixtures/eval-solutions) passes every case; an empty module fails them all.
 
@@ -25,14 +25,15 @@ const run = (command: string, args: string[], cwd: string): Promise<{ code: numb
     });
   });
 
-/** Runs the acceptance folder; passed and failed counts from the runner's own summary. */
+/** Runs the acceptance test `file` (in acceptance/); passed and failed counts from the runner's own summary. */
 async function acceptance(
   language: Language,
   dir: string,
+  file: string,
 ): Promise<{ code: number; passed: number; failed: number; output: string }> {
   const result =
     language === 'javascript'
-      ? await run(process.execPath, ['--test', 'acceptance/'], dir)
+      ? await run(process.execPath, ['--test', `acceptance/${file}`], dir) // a folder argument works on Node 20 only
       : await run('python3', ['-m', 'pytest', 'acceptance', '-p', 'no:cacheprovider'], dir);
   const count = (pattern: RegExp): number => Number(pattern.exec(result.output)?.[1] ?? 0);
   return language === 'javascript'
@@ -62,12 +63,12 @@ describe('the eval katas: acceptance tests against the reference solutions', fun
         const source = join(dir, kata.sourceDir, `${module}.${ext}`);
         await writeFile(source, await readFile(join(SOLUTIONS, language, `${module}.${ext}`)));
 
-        const good = await acceptance(language, dir);
+        const good = await acceptance(language, dir, basename(file));
         assert.equal(good.code, 0, `${entry.slug} (${language}) with the reference solution:\n${good.output}`);
         assert.deepEqual([good.passed, good.failed], [cases, 0], `${entry.slug} (${language}):\n${good.output}`);
 
         await writeFile(source, '');
-        const empty = await acceptance(language, dir);
+        const empty = await acceptance(language, dir, basename(file));
         assert.notEqual(empty.code, 0, `${entry.slug} (${language}) with an empty module passed:\n${empty.output}`);
         assert.equal(empty.passed, 0, `${entry.slug} (${language}) with an empty module:\n${empty.output}`);
         assert.ok(empty.failed > 0, `${entry.slug} (${language}) with an empty module:\n${empty.output}`);
