@@ -27,12 +27,22 @@ type CanonicalEntry = CanonicalGroup | Omit<FlatCase, 'path'>;
 
 /** Reads a file of problem-specifications at a commit, with git (a checkout or a bare git dir alike). */
 function gitShow(source: string, commit: string, path: string): string {
-  return execFileSync('git', ['-C', source, 'show', `${commit}:${path}`], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  return git(source, ['show', `${commit}:${path}`], `${path} at ${commit}`);
+}
+
+/** Runs git in `source`; a failure is an Error saying what was wanted and git's own words. */
+function git(source: string, args: string[], wanted: string): string {
+  try {
+    return execFileSync('git', ['-C', source, ...args], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: 'pipe' });
+  } catch (cause) {
+    const said = String((cause as { stderr?: unknown }).stderr ?? '').trim() || (cause as Error).message;
+    throw new Error(`Cannot read ${wanted} from ${source} (a problem-specifications checkout or git dir?): ${said}`, { cause });
+  }
 }
 
 /** The full hash of a commit of the problem-specifications repository at `source`. */
 export function resolveCommit(source: string, commit = 'HEAD'): string {
-  return execFileSync('git', ['-C', source, 'rev-parse', '--verify', `${commit}^{commit}`], { encoding: 'utf8' }).trim();
+  return git(source, ['rev-parse', '--verify', `${commit}^{commit}`], `commit ${commit}`).trim();
 }
 
 /** Every case of a canonical-data.json, nested groups flattened (their descriptions kept in `path`). */
@@ -201,7 +211,13 @@ function main(argv: string[]): number {
     );
     return 2;
   }
-  const files = generateEvalSet(resolve(source), commit);
+  let files: Map<string, string>;
+  try {
+    files = generateEvalSet(resolve(source), commit);
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    return 1;
+  }
   const changed = changedFiles(files);
   if (check) {
     for (const path of changed) process.stdout.write(`would change: katas/eval/${path}\n`);
