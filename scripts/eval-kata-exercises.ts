@@ -565,4 +565,135 @@ ${interfaceSection(
     'with exactly the message `unknown operation` or `syntax error`.',
 )}`,
   },
+  {
+    slug: 'pangram',
+    title: 'Pangram',
+    tags: ['easy', 'strings', 'booleans'],
+    maxCycles: 5,
+    javascript: { module: 'pangram', exports: ['isPangram'] },
+    python: { module: 'pangram', exports: ['is_pangram'] },
+    render: returns('isPangram', 'is_pangram', ['sentence']),
+    kata: `
+# Pangram
+
+Tell whether a sentence uses every letter of the English alphabet (a to z) at least once.
+
+## Behaviour
+
+- Upper and lower case are the same letter, but both halves of the alphabet must be there: \`abcdefghijklm
+  ABCDEFGHIJKLM\` is not a pangram.
+- Digits, spaces, underscores and punctuation are ignored; they never stand in for a letter.
+- The empty sentence is not a pangram.
+
+## Examples
+
+- \`the quick brown fox jumps over the lazy dog\` → yes
+- \`"Five quacking Zephyrs jolt my wax bed."\` → yes
+- \`five boxing wizards jump quickly at it\` → no (no h)
+
+${interfaceSection(
+  'export `isPangram(sentence)` from a module named `pangram` (`src/pangram.js`); it returns `true` or `false`.',
+  'define `is_pangram(sentence)` in a module named `pangram` (`src/pangram.py`); it returns `True` or `False`.',
+)}`,
+  },
+  {
+    slug: 'hamming',
+    title: 'Hamming',
+    tags: ['easy', 'strings', 'errors'],
+    maxCycles: 5,
+    javascript: { module: 'hamming', exports: ['distance'] },
+    python: { module: 'hamming', exports: ['distance'] },
+    render: returns('distance', 'distance', ['strand1', 'strand2']),
+    kata: `
+# Hamming
+
+Count the point mutations between two DNA strands: the positions where they hold different letters.
+
+## Behaviour
+
+- Two strands of the same length are compared position by position; the distance is the number of positions
+  that differ. Identical strands (empty ones too) are at distance 0.
+- Strands of different lengths cannot be compared: that is an error whose message is exactly
+  \`strands must be of equal length\` (an empty strand against a non-empty one included).
+
+## Examples
+
+- \`G\` and \`T\` → 1
+- \`GGACTGAAATCTG\` and itself → 0
+- \`GGACGGATTCTG\` and \`AGGACGGATTCT\` → 9
+- \`AATG\` and \`AAA\` → error
+
+${interfaceSection(
+  'export `distance(left, right)` from a module named `hamming` (`src/hamming.js`); it returns a number, or throws an ' +
+    '`Error` whose message is exactly `strands must be of equal length`.',
+  'define `distance(left, right)` in a module named `hamming` (`src/hamming.py`); it returns an int, or raises ' +
+    '`ValueError` with exactly the message `strands must be of equal length`.',
+)}`,
+  },
+  {
+    slug: 'collatz-conjecture',
+    title: 'Collatz Conjecture',
+    tags: ['easy', 'numbers', 'errors'],
+    maxCycles: 5,
+    javascript: { module: 'collatzConjecture', exports: ['steps'] },
+    python: { module: 'collatz_conjecture', exports: ['steps'] },
+    render: returns('steps', 'steps', ['number']),
+    kata: `
+# Collatz Conjecture
+
+Count the steps a positive whole number takes to reach 1 by the Collatz rule.
+
+## Behaviour
+
+- One step: an even number is halved; an odd number becomes three times itself plus one.
+- The answer is the number of steps until the number is 1; for 1 itself that is 0.
+- Zero and negative numbers are an error whose message is exactly \`Only positive integers are allowed\`.
+
+## Examples
+
+- 1 → 0
+- 16 → 4 (8, 4, 2, 1)
+- 12 → 9
+- 1000000 → 152
+
+${interfaceSection(
+  'export `steps(number)` from a module named `collatzConjecture` (`src/collatzConjecture.js`); it returns a number, ' +
+    'or throws an `Error` whose message is exactly `Only positive integers are allowed`.',
+  'define `steps(number)` in a module named `collatz_conjecture` (`src/collatz_conjecture.py`); it returns an int, ' +
+    'or raises `ValueError` with exactly the message `Only positive integers are allowed`.',
+)}`,
+  },
+  {
+    slug: 'luhn',
+    title: 'Luhn',
+    tags: ['medium', 'strings', 'numbers', 'validation'],
+    maxCycles: 8,
+    javascript: { module: 'luhn', exports: ['isValid'] },
+    python: { module: 'luhn', exports: ['is_valid'] },
+    render: returns('isValid', 'is_valid', ['value']),
+    kata: `
+# Luhn
+
+Check a number (a credit card, a Canadian social insurance number) with the Luhn checksum.
+
+## Behaviour
+
+- The number is given as a string. Spaces may appear anywhere and are ignored; any other character that is not
+  a digit makes it invalid.
+- Fewer than two digits (after removing the spaces) is invalid, \`0\` included.
+- From the rightmost digit leftwards, every second digit is doubled (the rightmost one is not); a doubled digit
+  above 9 has 9 subtracted. The number is valid when the sum of all the digits so obtained divides evenly by 10.
+
+## Examples
+
+- \`059\` → valid (9 + (10 - 9) + 0 = 10)
+- \`055 444 285\` → valid; \`055 444 286\` → invalid
+- \`0000 0\` → valid; \`0\` → invalid
+- \`055-444-285\` → invalid (a dash)
+
+${interfaceSection(
+  'export `isValid(value)` from a module named `luhn` (`src/luhn.js`); it returns `true` or `false`.',
+  'define `is_valid(value)` in a module named `luhn` (`src/luhn.py`); it returns `True` or `False`.',
+)}`,
+  },
 ];

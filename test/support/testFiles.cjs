@@ -27,7 +27,7 @@ const SLOW_FIRST = [
   'test/integration/cli/mcpConfigAndTimeout.test.ts',
   'test/integration/supervisor/personWorkUntouched.test.ts',
   'test/integration/examples/agents.test.ts',
-  'test/integration/evalKatas/acceptance.test.ts', // ~16 s: 24 real node --test and 24 pytest runs
+  'test/integration/evalKatas/acceptance.test.ts', // 20-40 s: 32 real node --test and 32 pytest runs
   'test/integration/supervisor/happyPath.test.ts',
   'test/integration/supervisor/toolCallsInText.test.ts', // four FizzBuzz sessions over the wire, ~40 s alone
   'test/integration/cli/preflight.test.ts',
