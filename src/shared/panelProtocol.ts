@@ -17,6 +17,12 @@
  * `ToolCallResult`).
  */
 import * as z from 'zod/mini';
+import {
+  PendingPersonQuestionSchema,
+  PERSON_QUESTION_MESSAGE,
+  PersonQuestionAnswerMessageSchema,
+  PersonQuestionDeclineMessageSchema,
+} from './personQuestionProtocol';
 
 // ---------------------------------------------------------------------------------------------
 // Vocabularies (one list each; the UI and the host switch on these, never on loose literals)
@@ -145,6 +151,7 @@ export const PANEL_MESSAGE = {
   followUp: 'followUp',
   cancelQuestion: 'cancelQuestion',
   log: 'log',
+  ...PERSON_QUESTION_MESSAGE,
 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -436,6 +443,8 @@ export const PanelStateSchema = z.object({
   answers: z.array(AnswerSchema),
   /** Questions being answered now, oldest first (absent: none). */
   questions: z.optional(z.array(PendingQuestionSchema)),
+  /** A role's questions to the person waiting for an answer (`ask_person`; absent: none). */
+  personQuestions: z.optional(z.array(PendingPersonQuestionSchema)),
   errors: z.array(PanelErrorSchema),
   /** The repository's recorded sessions; null outside a git repository, in Restricted Mode, or before the host looked. */
   repository: z._default(z.nullable(RepositorySessionsSchema), null),
@@ -600,6 +609,8 @@ export const PanelMessageSchema = z.discriminatedUnion('type', [
   FollowUpMessageSchema,
   CancelQuestionMessageSchema,
   LogMessageSchema,
+  PersonQuestionAnswerMessageSchema,
+  PersonQuestionDeclineMessageSchema,
 ]);
 
 /** Host → panel state snapshot. */

@@ -1,13 +1,16 @@
 /**
  * Plugs the panel into the core's control protocol. To the core it is a `MessageChannelLike`
  * (wrapped in a `PortTransport`): an `approval_request` becomes an approval card in the panel state,
- * a `cancel` removes it. A person's `approvalResponse { requestId, decision }` from the panel comes
- * back through {@link ApprovalBridge.answer} and is handed to the protocol as an `approval_response`
- * by id. Pure (no `vscode`): the webview is reached only through the store.
+ * a `question` (a role's `ask_person`) a question card, and a `cancel` removes either. A person's
+ * `approvalResponse { requestId, decision }` from the panel comes back through {@link ApprovalBridge.answer}
+ * and is handed to the protocol as an `approval_response` by id; an answer to a question through
+ * {@link ApprovalBridge.answerQuestion} or {@link ApprovalBridge.declineQuestion} as an `answer`.
+ * Pure (no `vscode`): the webview is reached only through the store.
  */
 import type { AgentToPersonMessage, PersonToAgentMessage } from '../../core/control/messages';
 import type { MessageChannelLike } from '../../core/control/portTransport';
 import type { ApprovalDecision } from '../../shared/panelProtocol';
+import { pendingPersonQuestion, type PendingPersonQuestion } from '../../shared/personQuestionProtocol';
 import type { PanelStore } from './panelStore';
 
 /** Who answers approvals in the audit trail. */
@@ -23,6 +26,8 @@ export interface BridgeLog {
 export class ApprovalBridge implements MessageChannelLike {
   private readonly handlers = new Set<(message: unknown) => void>();
   private readonly pending = new Set<string>();
+  /** Questions waiting for the person, by id. */
+  private readonly questions = new Set<string>();
   private closed = false;
 
   constructor(
@@ -32,6 +37,10 @@ export class ApprovalBridge implements MessageChannelLike {
     private readonly currentRole: () => string | undefined = () => undefined,
     /** Also sees each approval request whole (the host keeps a file write's proposed content for "Open diff"). */
     private readonly onRequest?: (request: Extract<AgentToPersonMessage, { type: 'approval_request' }>) => void,
+    /** Also sees each question card (the host tells a person whose panel is hidden). */
+    private readonly onQuestion?: (question: PendingPersonQuestion) => void,
+    /** Clock for a question's deadline (tests). */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Receives a message from the agent side. Returns false once closed (the protocol then fails closed). */
@@ -46,14 +55,24 @@ export class ApprovalBridge implements MessageChannelLike {
         this.log.info(`approval requested: ${message.tool} (${message.dangerLevel}) [${message.id}]`);
         return true;
       case 'cancel':
+        if (this.questions.delete(message.id)) {
+          this.store.dispatch({ type: 'personQuestionClosed', id: message.id });
+          this.log.info(`question ${message.id} withdrawn (${message.reason})`);
+          return true;
+        }
         this.pending.delete(message.id);
         this.store.dispatch({ type: 'approvalClosed', requestId: message.id });
         this.log.info(`approval request ${message.id} withdrawn (${message.reason})`);
         return true;
-      case 'question':
-        // The panel has no free-text questions: decline at once so the agent carries on.
-        queueMicrotask(() => this.emit({ type: 'answer', id: message.id, text: '', answeredBy: PANEL_ANSWERER, declined: true }));
+      case 'question': {
+        const question = pendingPersonQuestion(message, this.now());
+        this.questions.add(message.id);
+        this.store.dispatch({ type: 'personQuestionAsked', question });
+        this.store.flush();
+        this.log.info(`question from ${question.asker ?? 'an agent'} [${message.id}]`);
+        this.onQuestion?.(question);
         return true;
+      }
       case 'progress':
         this.log.info(`progress: ${message.message}`);
         return true;
@@ -82,13 +101,45 @@ export class ApprovalBridge implements MessageChannelLike {
     return true;
   }
 
+  /**
+   * Hands the person's answer to question `id` to the waiting role. Returns false (and changes nothing) for an id
+   * that is not pending (answered, withdrawn, or never asked here) or an empty answer.
+   */
+  answerQuestion(id: string, text: string): boolean {
+    const answer = text.trim();
+    if (answer === '') {
+      this.log.warn(`dropped an empty answer to question ${id}`);
+      return false;
+    }
+    return this.settleQuestion(id, { type: 'answer', id, text: answer, answeredBy: PANEL_ANSWERER });
+  }
+
+  /** "Let the agent decide": the role is told no one answers and decides itself. False for an id that is not pending. */
+  declineQuestion(id: string): boolean {
+    return this.settleQuestion(id, { type: 'answer', id, text: '', answeredBy: PANEL_ANSWERER, declined: true });
+  }
+
   /** Removes every card and stops accepting messages. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
     for (const id of this.pending) this.store.dispatch({ type: 'approvalClosed', requestId: id });
     this.pending.clear();
+    for (const id of this.questions) this.store.dispatch({ type: 'personQuestionClosed', id });
+    this.questions.clear();
     this.handlers.clear();
+  }
+
+  private settleQuestion(id: string, answer: Extract<PersonToAgentMessage, { type: 'answer' }>): boolean {
+    if (this.closed || !this.questions.has(id)) {
+      this.log.warn(`dropped an answer for unknown or finished question ${id}`);
+      return false;
+    }
+    this.questions.delete(id);
+    this.store.dispatch({ type: 'personQuestionClosed', id });
+    this.log.info(`question ${id} ${answer.declined ? 'left to the agent' : 'answered'} by ${PANEL_ANSWERER}`);
+    this.emit(answer);
+    return true;
   }
 
   private emit(message: PersonToAgentMessage): void {

@@ -33,6 +33,8 @@ import type {
 import { isSessionId } from '../../shared/panelProtocol';
 import { approvalPreview } from './approvalPreview';
 import { errorAction, errorFixes, vscodeErrorMessage } from './errorActions';
+import { addPersonQuestion, removePersonQuestion } from './personQuestionCards';
+import type { PendingPersonQuestion } from '../../shared/personQuestionProtocol';
 
 /** Why a role's question got no answer, in a person's words. */
 const QUESTION_OUTCOME_WORDS = {
@@ -83,6 +85,10 @@ export type PanelAction =
   | { type: 'approvalRequested'; request: ApprovalRequestMessage; role?: string }
   /** A request was answered, withdrawn (timeout, cancellation) or the channel closed: the card goes away. */
   | { type: 'approvalClosed'; requestId: string }
+  /** A role asks the person a question (`ask_person`, through the `ApprovalBridge`): a question card. */
+  | { type: 'personQuestionAsked'; question: PendingPersonQuestion }
+  /** A role's question was answered, declined, withdrawn or the channel closed: its card goes away. */
+  | { type: 'personQuestionClosed'; id: string }
   /** A QA or CoT answer (it replaces its pending question). */
   | { type: 'answer'; answer: Answer }
   /**
@@ -173,6 +179,10 @@ function apply(state: PanelState, action: PanelAction): PanelState {
       return addApproval(state, fromControlRequest(action.request, action.role));
     case 'approvalClosed':
       return removeApproval(state, action.requestId);
+    case 'personQuestionAsked':
+      return addPersonQuestion(state, action.question);
+    case 'personQuestionClosed':
+      return removePersonQuestion(state, action.id);
     case 'answer':
       return {
         ...withoutQuestion(state, action.answer.id),

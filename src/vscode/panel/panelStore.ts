@@ -30,8 +30,8 @@ export function restoreState(persisted: unknown, instanceId: string, trusted: bo
   const saved = parsePanelState(persisted);
   if (!saved) return emptyPanelState({ instanceId, trusted });
   // The first-run card and the last action's notice are this window's: read again, not restored. Questions asked in
-  // the window that is gone are not being answered any more either.
-  const { questions: _gone, ...rest } = saved;
+  // the window that is gone are not being answered any more either (nor are its roles waiting for a person's answer).
+  const { questions: _gone, personQuestions: _unanswered, ...rest } = saved;
   let state: PanelState = { ...rest, instanceId, revision: 0, trusted, approvals: [], setup: [], notice: null };
   if (state.session?.status === 'running') {
     // The session ran in a window that is gone: it is not running any more.

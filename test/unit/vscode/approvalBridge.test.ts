@@ -7,6 +7,8 @@ import { approveKataCommands } from '../../../src/core/tdd/supervisor/preflight'
 import { ControlProtocol, PortTransport, isPersonAnswer } from '../../../src/core/control';
 import { PanelStore } from '../../../src/vscode/panel/panelStore';
 import { ApprovalBridge, PANEL_ANSWERER } from '../../../src/vscode/panel/approvalBridge';
+import { emptyPanelState } from '../../../src/shared/panelProtocol';
+import type { PendingPersonQuestion } from '../../../src/shared/personQuestionProtocol';
 
 /** The real control protocol over a PortTransport wrapping the bridge, as the extension wires it. */
 function setup(options: { approvalTimeoutMs?: number } = {}) {
@@ -106,12 +108,119 @@ describe('approval bridge: control protocol ↔ panel approval cards', () => {
     const late = new ControlProtocol(new PortTransport(bridge));
     assert.equal((await late.requestApproval(request)).outcome, 'denied');
   });
+});
 
-  it('questions are declined at once (the panel has no free-text prompt)', async () => {
-    const { control } = setup();
-    const answer = await control.ask('Which file?', { timeoutMs: 5_000 });
-    assert.equal(answer.outcome, 'declined');
+describe('approval bridge: a role’s question becomes a question card in the panel', () => {
+  const QUESTION = 'Should fizzbuzz(0) return "FizzBuzz" or "0"?';
+
+  function questionSetup(timeoutMs = 60_000) {
+    const store = new PanelStore({ instanceId: 'i', trusted: true, throttleMs: 0 });
+    const logs: string[] = [];
+    const shown: PendingPersonQuestion[] = [];
+    const bridge = new ApprovalBridge(
+      store,
+      { info: (m) => logs.push(m), warn: (m) => logs.push(`WARN ${m}`) },
+      () => 'tester',
+      undefined,
+      (question) => shown.push(question),
+      () => 1_000_000,
+    );
+    const control = new ControlProtocol(new PortTransport(bridge), { questionTimeoutMs: timeoutMs });
+    return { store, bridge, control, logs, shown };
+  }
+
+  async function asked(store: PanelStore): Promise<PendingPersonQuestion> {
+    for (let i = 0; i < 50 && (store.state.personQuestions ?? []).length === 0; i++) await new Promise((r) => setImmediate(r));
+    const card = store.state.personQuestions?.[0];
+    assert.ok(card, 'a question card is in the panel state');
+    return card;
+  }
+
+  it('a question shows a card (who asks, the question, choices, deadline); the answer goes back by id as the person’s', async () => {
+    const { store, bridge, control, shown } = questionSetup();
+    const pending = control.ask(`The Tester asks: ${QUESTION}`, { choices: ['FizzBuzz', '0'], timeoutMs: 120_000 });
+    const card = await asked(store);
+    assert.deepEqual(
+      { asker: card.asker, text: card.text, choices: card.choices, expiresAt: card.expiresAt },
+      { asker: 'Tester', text: QUESTION, choices: ['FizzBuzz', '0'], expiresAt: 1_000_000 + 120_000 },
+    );
+    assert.deepEqual(shown, [card], 'the host hears of the question (to notify a person whose panel is hidden)');
+    assert.ok(bridge.answer(card.id, 'approve') === false, 'a question is not an approval');
+    assert.ok(bridge.answerQuestion(card.id, '  "0" is out of scope: start at 1  '));
+    const answer = await pending;
+    assert.deepEqual(answer, {
+      id: card.id,
+      outcome: 'answered',
+      text: '"0" is out of scope: start at 1',
+      answeredBy: PANEL_ANSWERER,
+    });
+    assert.deepEqual(store.state.personQuestions, [], 'the card is gone');
     control.close();
+  });
+
+  it('"Let the agent decide" sends a declined answer: the role decides itself', async () => {
+    const { store, bridge, control } = questionSetup();
+    const pending = control.ask(`The Implementer asks: ${QUESTION}`);
+    const card = await asked(store);
+    assert.equal(card.asker, 'Implementer');
+    assert.ok(bridge.declineQuestion(card.id));
+    const answer = await pending;
+    assert.equal(answer.outcome, 'declined');
+    assert.equal(answer.answeredBy, PANEL_ANSWERER);
+    assert.deepEqual(store.state.personQuestions, []);
+    control.close();
+  });
+
+  it('an answer to an unknown or already answered question is dropped with a log line, and an empty one is refused', async () => {
+    const { store, bridge, control, logs } = questionSetup();
+    const pending = control.ask(`The Tester asks: ${QUESTION}`);
+    const card = await asked(store);
+    assert.equal(bridge.answerQuestion('not-a-question', 'yes'), false);
+    assert.equal(bridge.declineQuestion('not-a-question'), false);
+    assert.equal(bridge.answerQuestion(card.id, '   '), false, 'an empty answer is no answer');
+    assert.equal(store.state.personQuestions?.length, 1, 'the card is still there');
+    assert.ok(bridge.answerQuestion(card.id, 'start at 1'));
+    assert.equal(bridge.answerQuestion(card.id, 'again'), false, 'a second answer is ignored');
+    assert.equal(bridge.declineQuestion(card.id), false);
+    assert.equal((await pending).text, 'start at 1');
+    assert.ok(logs.some((l) => l.startsWith('WARN') && l.includes('not-a-question')));
+    assert.ok(logs.filter((l) => l.startsWith('WARN') && l.includes(card.id)).length >= 2);
+    control.close();
+  });
+
+  it('a question withdrawn (timeout, cancelled run) or a closed bridge removes the card', async () => {
+    const timedOut = questionSetup(30);
+    const answer = await timedOut.control.ask(`The Tester asks: ${QUESTION}`);
+    assert.equal(answer.outcome, 'timeout');
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(timedOut.store.state.personQuestions, []);
+    assert.equal(timedOut.bridge.answerQuestion(answer.id, 'too late'), false, 'a withdrawn question takes no answer');
+    timedOut.control.close();
+
+    const { store, bridge, control } = questionSetup();
+    const abort = new AbortController();
+    const cancelled = control.ask(`The Tester asks: ${QUESTION}`, { signal: abort.signal });
+    await asked(store);
+    abort.abort();
+    assert.equal((await cancelled).outcome, 'cancelled');
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(store.state.personQuestions, []);
+
+    const open = control.ask(`The Tester asks: ${QUESTION}`);
+    await asked(store);
+    bridge.close();
+    control.close();
+    assert.deepEqual(store.state.personQuestions, []);
+    assert.notEqual((await open).outcome, 'answered');
+  });
+
+  it('a reloaded window shows no question card of the window that is gone', () => {
+    const persisted = {
+      ...emptyPanelState({ instanceId: 'old', trusted: true }),
+      personQuestions: [{ id: 'q-1', asker: 'Tester', text: QUESTION }],
+    };
+    const store = new PanelStore({ instanceId: 'new', trusted: true, throttleMs: 0, persisted });
+    assert.equal((store.state.personQuestions ?? []).length, 0);
   });
 });
 
