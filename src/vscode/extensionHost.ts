@@ -259,6 +259,12 @@ export class ExtensionHost implements vscode.Disposable {
 
   private onPanelMessage(message: Exclude<PanelMessage, { type: 'ready' }>): void {
     switch (message.type) {
+      case 'personQuestionAnswer':
+        this.runner.answerQuestion(message.questionId, { text: message.text });
+        return;
+      case 'personQuestionDecline':
+        this.runner.answerQuestion(message.questionId, { declined: true });
+        return;
       case 'approvalResponse':
         this.runner.answerApproval(message.requestId, message.decision);
         return;

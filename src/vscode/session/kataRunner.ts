@@ -20,6 +20,7 @@ import { listSessions, type SessionListing } from '../../core/tdd/session';
 import { runKataSession } from '../../core/tdd/supervisor/kataSession';
 import type { SessionSummary } from '../../core/tdd/supervisor/sessionSummary';
 import type { ApprovalDecision } from '../../shared/panelProtocol';
+import type { PendingPersonQuestion } from '../../shared/personQuestionProtocol';
 import { pickKata } from '../commands/kataPicker';
 import { taskDescription, type TaskSelection } from '../commands/taskDescription';
 import { createModelClient } from '../config/modelClient';
@@ -243,6 +244,19 @@ export class KataRunner implements vscode.Disposable {
     return this.active.bridge.answer(requestId, decision);
   }
 
+  /**
+   * The person's answer to a role's question from the panel (`declined`: "Let the agent decide"); false when no
+   * session waits for question `id`.
+   */
+  answerQuestion(id: string, answer: { text: string } | { declined: true }): boolean {
+    if (!this.active) {
+      this.deps.log.warn(`answer to question ${id} dropped: no kata is running`);
+      this.deps.store.dispatch({ type: 'personQuestionClosed', id });
+      return false;
+    }
+    return 'declined' in answer ? this.active.bridge.declineQuestion(id) : this.active.bridge.answerQuestion(id, answer.text);
+  }
+
   /** Stops the running session (like Cancel on the progress notification). */
   stop(): boolean {
     if (!this.active) return false;
@@ -311,6 +325,7 @@ export class KataRunner implements vscode.Disposable {
       log,
       () => this.role,
       (request) => this.deps.observers?.forEach((o) => o.approvalRequested?.(request)),
+      (question) => this.notifyQuestion(question),
     );
     let resolveDone!: () => void;
     this.active = {
@@ -474,6 +489,15 @@ export class KataRunner implements vscode.Disposable {
         )
         .then((choice) => choice && this.deps.openPanel());
     }
+  }
+
+  /** A role's question waits on a card in the panel: a person who cannot see the panel is told, with a way to it. */
+  private notifyQuestion(question: PendingPersonQuestion): void {
+    if (this.deps.store.panelVisible) return;
+    const who = question.asker ? `The ${question.asker}` : 'An agent';
+    void vscode.window
+      .showInformationMessage(`TDD Agent: ${who} has a question.`, 'Open panel')
+      .then((choice) => choice && this.deps.openPanel());
   }
 
   private refuse(code: string, message: string): undefined {
