@@ -30,6 +30,7 @@ import { fromPersisted, toPersisted } from './persistence';
 import { approvalKeyDecision, tickCountdowns } from './render/approvals';
 import { ACTION_ATTR, ACTIONS, HISTORY_FILTERS, type HistoryFilter } from './render/context';
 import { renderPanel } from './render/panel';
+import { personQuestionController } from './personQuestionController';
 import type { VsCodeApi } from './vscodeApi';
 
 function isOneOf<T extends string>(list: readonly T[], value: string | null): value is T {
@@ -53,10 +54,17 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     if (current) api.setState(toPersisted({ state: current, answered, openDetails, historyFilter }));
   };
 
+  const personQuestions = personQuestionController({ api, root, announcer, state: () => current, render: () => render() });
+
   const render = (): void => {
     if (!current) return;
     try {
-      renderPanel(root, current, { now: Date.now(), answered, historyFilter }, openDetails);
+      renderPanel(
+        root,
+        current,
+        { now: Date.now(), answered, historyFilter, personQuestionsSent: personQuestions.sent },
+        openDetails,
+      );
     } catch (error) {
       api.postMessage(logMessage('error', `panel render failed: ${error instanceof Error ? error.message : String(error)}`));
     }
@@ -88,6 +96,7 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     persist();
     announceChanges(previous, next);
     focusNewApproval(previous, next);
+    personQuestions.afterState(previous, next);
     if (!revealNewAnswer(previous, next) && following) followHistory(previous, next);
   };
 
@@ -154,6 +163,7 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
 
   /** A, Shift+A / L and D on an open approval card (or inside it) answer it; see `approvalKeyDecision`. */
   const onKeyDown = (event: KeyboardEvent): void => {
+    if (personQuestions.onKeyDown(event)) return;
     const card = event.target instanceof Element ? event.target.closest<HTMLElement>('.approval-card:not(.is-settled)') : null;
     if (!card) return;
     const decision = approvalKeyDecision(event);
@@ -183,6 +193,7 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     const target =
       event.target instanceof Element ? event.target.closest<HTMLButtonElement>(`button[${ACTION_ATTR.action}]`) : null;
     if (!target || target.disabled) return;
+    if (personQuestions.onClick(target)) return;
     const action = target.getAttribute(ACTION_ATTR.action);
     if (action === ACTIONS.command) {
       const name = target.getAttribute(ACTION_ATTR.command);
@@ -287,7 +298,10 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
   root.addEventListener('keydown', onKeyDown);
   root.addEventListener('submit', onSubmit);
   root.addEventListener('toggle', onToggle, true); // toggle does not bubble
-  const ticker = window.setInterval(() => tickCountdowns(root, Date.now()), 1000);
+  const ticker = window.setInterval(() => {
+    tickCountdowns(root, Date.now());
+    personQuestions.tick(Date.now());
+  }, 1000);
 
   render();
   api.postMessage(readyMessage());

@@ -4,6 +4,7 @@ import { h } from '../dom';
 import { icon } from '../icons';
 import { renderAnswers } from './answers';
 import { renderApprovals } from './approvals';
+import { renderPersonQuestions } from './personQuestions';
 import { ACTION_ATTR, type RenderContext } from './context';
 import { renderCycles } from './cycles';
 import { renderErrors } from './errors';
@@ -61,6 +62,7 @@ function buildPanel(state: PanelState, context: RenderContext): HTMLElement[] {
     // Answers go where the person who asked is looking: at the top, above the session (issue 25).
     renderAnswers(state.answers, questions),
     state.session ? renderSessionHeader(state.session, endedSessionButtons(state)) : null,
+    renderPersonQuestions(state.personQuestions ?? [], context),
     renderApprovals(state.approvals, context, timedOutThisCycle(state)),
     renderErrors(state.errors),
     nothingYet ? renderEmptyState() : null,
@@ -86,18 +88,20 @@ export function renderPanel(
     document.activeElement instanceof HTMLElement && root.contains(document.activeElement)
       ? (document.activeElement.closest(`[${ACTION_ATTR.key}]`)?.getAttribute(ACTION_ATTR.key) ?? null)
       : null;
-  // Text being typed (a follow-up question) survives the re-render.
+  // Text being typed (a follow-up question, an answer to a role's question) survives the re-render, caret included.
+  const fields = `input[${ACTION_ATTR.key}], textarea[${ACTION_ATTR.key}]`;
   const typed = new Map(
-    Array.from(root.querySelectorAll<HTMLInputElement>(`input[${ACTION_ATTR.key}]`))
+    Array.from(root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(fields))
       .filter((input) => input.value !== '')
-      .map((input) => [input.getAttribute(ACTION_ATTR.key) ?? '', input.value] as const),
+      .map((input) => [input.getAttribute(ACTION_ATTR.key) ?? '', input] as const),
   );
   root.replaceChildren(...buildPanel(state, context));
-  for (const input of Array.from(root.querySelectorAll<HTMLInputElement>(`input[${ACTION_ATTR.key}]`))) {
-    const value = typed.get(input.getAttribute(ACTION_ATTR.key) ?? '');
-    if (value === undefined) continue;
-    input.value = value;
-    input.setSelectionRange(value.length, value.length);
+  for (const input of Array.from(root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(fields))) {
+    const old = typed.get(input.getAttribute(ACTION_ATTR.key) ?? '');
+    if (old === undefined) continue;
+    input.value = old.value;
+    const end = old.value.length;
+    input.setSelectionRange(old.selectionStart ?? end, old.selectionEnd ?? end);
   }
   for (const details of Array.from(root.querySelectorAll<HTMLDetailsElement>(`details[${ACTION_ATTR.key}]`))) {
     const open = openDetails.get(details.getAttribute(ACTION_ATTR.key) ?? '');

@@ -1,0 +1,218 @@
+/**
+ * Question cards (a role's `ask_person`): who asks, the question as plain text, its choices as buttons, a text
+ * area for the person's own answer, **Send answer** and **Let the agent decide**, and the time left before the
+ * role decides by itself. Shown at the top of the session, above the approval cards.
+ *
+ * Keys (see {@link personQuestionKeyAction}): in the text area Enter or Ctrl/Cmd+Enter sends, Shift+Enter starts a new
+ * line; Escape anywhere on an open card lets the agent decide.
+ */
+import { PERSON_ANSWER_LIMIT, type PendingPersonQuestion } from '../../src/shared/personQuestionProtocol';
+import { h } from '../dom';
+import { formatCountdown } from '../format';
+import { icon } from '../icons';
+import { ACTION_ATTR, type PersonQuestionSent, type RenderContext } from './context';
+import { section } from './section';
+
+export type { PersonQuestionSent };
+
+/** `data-action` values of the question cards' buttons. */
+export const PERSON_QUESTION_ACTIONS = {
+  answer: 'personQuestionAnswer',
+  decline: 'personQuestionDecline',
+  choice: 'personQuestionChoice',
+} as const;
+
+/** Attributes the question cards carry. */
+export const PERSON_QUESTION_ATTR = {
+  /** The question a card, button or text area belongs to. */
+  id: 'data-person-question-id',
+  /** The index of a choice button in the question's choices. */
+  choice: 'data-person-choice-index',
+  /** A card's deadline (epoch ms); the 1 s ticker updates the text of every element that has it. */
+  expiresAt: 'data-person-question-expires-at',
+  /** Who asks, for the ticker's words. */
+  asker: 'data-person-asker',
+} as const;
+
+/** The class of a question card (an open one has no `is-settled`). */
+export const PERSON_QUESTION_CARD_CLASS = 'person-question-card';
+/** The class of a question card's text area. */
+export const PERSON_QUESTION_INPUT_CLASS = 'person-question-input';
+
+function who(question: Pick<PendingPersonQuestion, 'asker'>): string {
+  return question.asker ? `the ${question.asker}` : 'the agent';
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function countdownText(asker: string, expiresAt: number, now: number): string {
+  const left = expiresAt - now;
+  return left > 0
+    ? `${capitalised(asker)} decides by itself in ${formatCountdown(left)}`
+    : `No answer in time — ${asker} decides by itself`;
+}
+
+const SENT_TEXT: Record<PersonQuestionSent, (asker: string) => string> = {
+  answered: (asker) => `Answer sent — waiting for ${asker}…`,
+  declined: (asker) => `Left to ${asker} — it decides by itself.`,
+};
+
+function cssSafe(value: string): string {
+  return value.replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+function renderCard(question: PendingPersonQuestion, context: RenderContext): HTMLElement {
+  const sent = context.personQuestionsSent?.get(question.id);
+  const expired = question.expiresAt !== undefined && question.expiresAt <= context.now;
+  const settled = sent !== undefined || expired;
+  const asker = who(question);
+  const base = `person-question-${cssSafe(question.id)}`;
+  const button = (label: string, action: string, className: string, extra: Record<string, string | number> = {}) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: `button ${className}`,
+        [ACTION_ATTR.action]: action,
+        [PERSON_QUESTION_ATTR.id]: question.id,
+        [ACTION_ATTR.key]: `${action}:${question.id}:${extra[PERSON_QUESTION_ATTR.choice] ?? ''}`,
+        disabled: settled,
+        ...extra,
+      },
+      label,
+    );
+  return h(
+    'article',
+    {
+      class: `${PERSON_QUESTION_CARD_CLASS} ${settled ? 'is-settled' : ''}`,
+      [PERSON_QUESTION_ATTR.id]: question.id,
+      'aria-labelledby': `${base}-title`,
+      'aria-describedby': `${base}-text`,
+      [ACTION_ATTR.key]: `person-question-card:${question.id}`,
+      tabindex: -1,
+      ...(settled ? {} : { 'aria-keyshortcuts': 'Enter Control+Enter Escape' }),
+    },
+    h(
+      'h3',
+      { class: 'person-question-title', id: `${base}-title` },
+      icon('question'),
+      h('span', {}, `${capitalised(asker)} asks`),
+    ),
+    // Plain text only: the model's words go in as a text node (see dom.ts), line breaks kept by CSS.
+    h('p', { class: 'person-question-text', id: `${base}-text` }, question.text),
+    question.choices && question.choices.length > 0
+      ? h(
+          'div',
+          { class: 'person-question-choices', role: 'group', 'aria-label': 'Suggested answers' },
+          question.choices.map((choice, index) =>
+            button(choice, PERSON_QUESTION_ACTIONS.choice, 'button-secondary person-question-choice', {
+              [PERSON_QUESTION_ATTR.choice]: index,
+              'aria-label': `Answer: ${choice}`,
+            }),
+          ),
+        )
+      : null,
+    h('textarea', {
+      class: PERSON_QUESTION_INPUT_CLASS,
+      id: `${base}-input`,
+      rows: 3,
+      maxlength: PERSON_ANSWER_LIMIT,
+      placeholder: 'Your answer…',
+      'aria-label': `Your answer to ${asker}`,
+      [PERSON_QUESTION_ATTR.id]: question.id,
+      [ACTION_ATTR.key]: `person-question-input:${question.id}`,
+      disabled: settled,
+    }),
+    h(
+      'div',
+      { class: 'person-question-actions' },
+      button('Send answer', PERSON_QUESTION_ACTIONS.answer, 'button-primary', { 'aria-label': `Send your answer to ${asker}` }),
+      button('Let the agent decide', PERSON_QUESTION_ACTIONS.decline, 'button-secondary', {
+        'aria-label': `Let ${asker} decide without your answer`,
+      }),
+    ),
+    settled
+      ? null
+      : h(
+          'p',
+          { class: 'approval-keys person-question-keys', 'aria-hidden': 'true' },
+          'Keys: ',
+          h('kbd', {}, 'Enter'),
+          ' send · ',
+          h('kbd', {}, 'Shift+Enter'),
+          ' new line · ',
+          h('kbd', {}, 'Esc'),
+          ' let the agent decide',
+        ),
+    h(
+      'p',
+      { class: 'approval-status person-question-status' },
+      sent
+        ? h('span', { class: 'approval-answered' }, icon(sent === 'declined' ? 'skip' : 'check'), SENT_TEXT[sent](asker))
+        : question.expiresAt !== undefined
+          ? h(
+              'span',
+              {
+                class: `countdown ${expired ? 'is-expired' : ''}`,
+                role: 'timer',
+                [PERSON_QUESTION_ATTR.expiresAt]: question.expiresAt,
+                [PERSON_QUESTION_ATTR.asker]: asker,
+              },
+              icon('clock'),
+              h('span', { class: 'countdown-text' }, countdownText(asker, question.expiresAt, context.now)),
+            )
+          : null,
+    ),
+  );
+}
+
+/** Renders the pending questions section, or nothing when no role waits for the person. */
+export function renderPersonQuestions(questions: readonly PendingPersonQuestion[], context: RenderContext): HTMLElement | null {
+  if (questions.length === 0) return null;
+  return section(
+    'person-questions',
+    questions.length === 1 ? 'Question for you' : 'Questions for you',
+    'question',
+    questions.length,
+    ...questions.map((question) => renderCard(question, context)),
+  );
+}
+
+/** What a key press on an open question card does: send the typed answer, let the agent decide, or nothing. */
+export type PersonQuestionKeyAction = 'send' | 'decline';
+
+/**
+ * Keys of an open question card: Enter (without Shift) or Ctrl/Cmd+Enter in its text area sends the answer —
+ * never while an input method composes text; Shift+Enter is a new line. Escape anywhere on the card lets the
+ * agent decide (harmless: the role is told no one answered and decides by itself, as at the deadline).
+ */
+export function personQuestionKeyAction(
+  event: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'altKey' | 'metaKey' | 'isComposing'>,
+  inTextArea: boolean,
+): PersonQuestionKeyAction | undefined {
+  if (event.isComposing) return undefined;
+  if (event.key === 'Escape' && !event.shiftKey && !event.ctrlKey && !event.altKey && !event.metaKey) return 'decline';
+  if (event.key === 'Enter' && inTextArea && !event.shiftKey && !event.altKey) return 'send';
+  return undefined;
+}
+
+/** Updates every question countdown under `root` to `now`; an expired card is settled (the role decides anyway). */
+export function tickPersonQuestionCountdowns(root: ParentNode, now: number): void {
+  for (const element of Array.from(root.querySelectorAll<HTMLElement>(`[${PERSON_QUESTION_ATTR.expiresAt}]`))) {
+    const expiresAt = Number(element.getAttribute(PERSON_QUESTION_ATTR.expiresAt));
+    const asker = element.getAttribute(PERSON_QUESTION_ATTR.asker) ?? 'the agent';
+    const textElement = element.querySelector('.countdown-text');
+    if (textElement) textElement.textContent = countdownText(asker, expiresAt, now);
+    const left = expiresAt - now;
+    element.classList.toggle('is-urgent', left > 0 && left <= 10_000);
+    if (left > 0) continue;
+    element.classList.add('is-expired');
+    const card = element.closest(`.${PERSON_QUESTION_CARD_CLASS}`);
+    card?.classList.add('is-settled');
+    card
+      ?.querySelectorAll<HTMLButtonElement | HTMLTextAreaElement>('button, textarea')
+      .forEach((control) => (control.disabled = true));
+  }
+}
