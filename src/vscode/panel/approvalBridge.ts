@@ -16,6 +16,9 @@ import type { PanelStore } from './panelStore';
 /** Who answers approvals in the audit trail. */
 export const PANEL_ANSWERER = 'panel';
 
+/** What a role reads when the person chose "Let the agent decide". */
+export const LET_THE_AGENT_DECIDE = 'Decide yourself: take what you think best, and say in your report what you chose.';
+
 /** Minimal logger the bridge writes to. */
 export interface BridgeLog {
   info(message: string): void;
@@ -114,9 +117,12 @@ export class ApprovalBridge implements MessageChannelLike {
     return this.settleQuestion(id, { type: 'answer', id, text: answer, answeredBy: PANEL_ANSWERER });
   }
 
-  /** "Let the agent decide": the role is told no one answers and decides itself. False for an id that is not pending. */
+  /**
+   * "Let the agent decide": the person's own answer, in words the role reads as one (a declined answer would tell it
+   * that no one is there, which is not what happened). False for an id that is not pending.
+   */
   declineQuestion(id: string): boolean {
-    return this.settleQuestion(id, { type: 'answer', id, text: '', answeredBy: PANEL_ANSWERER, declined: true });
+    return this.settleQuestion(id, { type: 'answer', id, text: LET_THE_AGENT_DECIDE, answeredBy: PANEL_ANSWERER });
   }
 
   /** Removes every card and stops accepting messages. */

@@ -245,7 +245,7 @@ export class KataRunner implements vscode.Disposable {
   }
 
   /**
-   * The person's answer to a role's question from the panel (`declined`: "Let the agent decide"); false when no
+   * The person's answer to a role's question from the panel (`declined`: "Let the agent decide", sent as the words `LET_THE_AGENT_DECIDE`); false when no
    * session waits for question `id`.
    */
   answerQuestion(id: string, answer: { text: string } | { declined: true }): boolean {

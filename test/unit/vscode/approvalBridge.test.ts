@@ -6,7 +6,7 @@ import { resolveKata } from '../../../src/core/tdd/kata';
 import { approveKataCommands } from '../../../src/core/tdd/supervisor/preflight';
 import { ControlProtocol, PortTransport, isPersonAnswer } from '../../../src/core/control';
 import { PanelStore } from '../../../src/vscode/panel/panelStore';
-import { ApprovalBridge, PANEL_ANSWERER } from '../../../src/vscode/panel/approvalBridge';
+import { ApprovalBridge, PANEL_ANSWERER, LET_THE_AGENT_DECIDE } from '../../../src/vscode/panel/approvalBridge';
 import { emptyPanelState } from '../../../src/shared/panelProtocol';
 import type { PendingPersonQuestion } from '../../../src/shared/personQuestionProtocol';
 
@@ -158,14 +158,15 @@ describe('approval bridge: a role’s question becomes a question card in the pa
     control.close();
   });
 
-  it('"Let the agent decide" sends a declined answer: the role decides itself', async () => {
+  it('"Let the agent decide" is the person\'s answer, in words: decide yourself', async () => {
     const { store, bridge, control } = questionSetup();
     const pending = control.ask(`The Implementer asks: ${QUESTION}`);
     const card = await asked(store);
     assert.equal(card.asker, 'Implementer');
     assert.ok(bridge.declineQuestion(card.id));
     const answer = await pending;
-    assert.equal(answer.outcome, 'declined');
+    assert.equal(answer.outcome, 'answered', 'a person chose: not "no one is there"');
+    assert.equal(answer.text, LET_THE_AGENT_DECIDE);
     assert.equal(answer.answeredBy, PANEL_ANSWERER);
     assert.deepEqual(store.state.personQuestions, []);
     control.close();
