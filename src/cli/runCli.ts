@@ -3,6 +3,7 @@ import { escapeTerminalText } from '../core/security/terminalText';
 import { setLogLevel } from '../core/logging/logger';
 import { EXIT, UsageError, type CliIo } from './cliIo';
 import { demoCommand } from './commands/demo';
+import { evalCommand } from './commands/eval';
 import { kataCommand } from './commands/kata';
 import { taskCommand } from './commands/task';
 import { doctorCommand } from './commands/doctor';
@@ -20,6 +21,7 @@ Usage:
   tdd-agent kata <kata.md|name> [opts]   run red-green-refactor cycles on a kata in a git workspace
   tdd-agent task "<what to build>" [opts] the same for a task in plain words, in your project
   tdd-agent katas                        list the bundled katas
+  tdd-agent eval [--katas K] [opts]      run a set of katas against the model and write a report
   tdd-agent sessions [--prune]           the sessions of this repository (status, branch, worktree)
   tdd-agent doctor                       which OS sandbox runs generated code here, and why
   tdd-agent ask [--file F] "question"    answer a question (QA agent)
@@ -60,6 +62,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await demoCommand(rest, io);
       case 'katas':
         return await katasCommand(rest, io);
+      case 'eval':
+        return await evalCommand(rest, io);
       case 'sessions':
         return await sessionsCommand(rest, io);
       case 'doctor':

@@ -70,6 +70,8 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
     'tools',
     'vocabulary',
   ],
+  // evaluating a model on a set of katas
+  eval: ['errors', 'git', 'llm', 'logging', 'osSandbox', 'replay', 'tdd', 'testRunners'],
 };
 
 // The agent core must run without VS Code: no file under src/core imports 'vscode',

@@ -1,0 +1,189 @@
+import { resolve } from 'node:path';
+import {
+  bundledEvalSetDir,
+  defaultConcurrency,
+  describeEvalSet,
+  loadEvalSet,
+  runEval,
+  selectExercises,
+  type EvalProgress,
+  type EvalReport,
+  type EvalRunResult,
+} from '../../core/eval';
+import { AgentError } from '../../core/errors/agentError';
+import { escapeTerminalText } from '../../core/security/terminalText';
+import { isKataLanguage, type KataLanguage } from '../../core/tdd/kata';
+import { modelPrice } from '../../vscode/config/modelPrices';
+import { intFlag, parseCommandArgs, PROVIDER_OPTIONS } from '../args';
+import { EXIT, UsageError, type CliIo } from '../cliIo';
+import { modelFromFlags } from '../providerFromFlags';
+
+/** `tdd-agent eval --help`. */
+export const EVAL_USAGE = `Usage: tdd-agent eval [options]
+
+Runs a set of katas against the configured model, each session in a throw-away repository with the usual
+worktree and OS sandbox, then judges each run: finished green, cycles, the held-back acceptance tests (which the
+agents never see) on the final commit, discipline events (overshoots, role violations, reverted refactors, red
+commits found by running each commit's tests again), model requests, tokens, estimated cost and wall time.
+Writes report.json (for machines), report.md (for people) and each run's recording to --out.
+
+Options:
+  --katas NAMES          exercises by name or tag, comma-separated or repeated (default: the whole set)
+  --language LANG        javascript | python | typescript (default javascript)
+  --runs K               sessions per kata (default 1); the report gives pass@1 and pass@K
+  --concurrency N        sessions at once (default here: ${defaultConcurrency()}: half the CPUs, 1 to 4)
+  --out DIR              where the report and recordings go (default: ./tdd-agent-eval-<time>)
+  --set DIR              a kata set of your own (a folder with set.json; default: the bundled katas/eval)
+  --list                 print the set (with --json: each exercise and the languages it has acceptance tests for)
+  --max-cycles N         overrides each kata's max_cycles
+  --test-timeout MS      per test run (default 60000)
+  --sandbox MODE         auto (default) | off (run generated code unconfined: only if you accept that)
+  --agents-dir DIR       role configs to use instead of the bundled ones
+  --provider P           auto | openai | ollama (default auto)
+  --base-url URL         any OpenAI-compatible server (default: OPENAI_BASE_URL, or detection)
+  --model NAME           model id (default: the provider's)
+  --timeout MS           limit of one model call (default 120000)
+  --json                 print the whole report as JSON on stdout at the end
+  -v, --verbose          a line per run start too
+
+A run passes when its session finished green and every acceptance test passed. Ctrl-C stops the running
+sessions; the report keeps the runs that finished. To watch a run again: tdd-agent kata <set>/<kata>.md
+--language LANG --provider replay --cassette <out>/recordings/<run>.json --yes (see report.md).
+
+Exit codes: 0 the eval ran (whatever the pass rate), 1 it was interrupted or could not run, 2 usage or configuration error.`;
+
+/** The flags of `tdd-agent eval`. */
+const EVAL_OPTIONS = {
+  ...PROVIDER_OPTIONS,
+  katas: { type: 'string', multiple: true },
+  language: { type: 'string' },
+  runs: { type: 'string' },
+  concurrency: { type: 'string' },
+  out: { type: 'string' },
+  set: { type: 'string' },
+  list: { type: 'boolean', default: false },
+  'max-cycles': { type: 'string' },
+  'test-timeout': { type: 'string' },
+  sandbox: { type: 'string' },
+  'agents-dir': { type: 'string' },
+} as const;
+
+/** The folder of the set to run: `--set`, else the bundled one. */
+function setDir(value: string | undefined): string {
+  if (value !== undefined) return resolve(value);
+  const bundled = bundledEvalSetDir();
+  if (!bundled)
+    throw new AgentError('CONFIG', 'This installation has no eval kata set (katas/eval/set.json). Give one with --set DIR.', {});
+  return bundled;
+}
+
+/** `20261126-0712`: a folder name that sorts by time. */
+function stamp(date = new Date()): string {
+  return date.toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
+}
+
+/** One line per finished run: how it went. */
+export function runLine(r: EvalRunResult): string {
+  const d = r.discipline;
+  const events = [
+    d.overshoots ? `${d.overshoots} overshoot(s)` : '',
+    d.violations ? `${d.violations} violation(s)` : '',
+    d.reverted_refactors ? `${d.reverted_refactors} reverted refactor(s)` : '',
+    d.red_commits ? `${d.red_commits} red commit(s)` : '',
+  ].filter(Boolean);
+  return (
+    `${r.passed ? 'PASS' : 'FAIL'} ${r.kata} run ${r.run}: ${r.finished_green ? 'green' : r.status}, ${r.cycles} cycle(s), ` +
+    `acceptance ${r.acceptance.passed}/${r.acceptance.total}${events.length ? `, ${events.join(', ')}` : ''}, ` +
+    `${r.model_requests} request(s), ${(r.wall_ms / 1000).toFixed(1)} s`
+  );
+}
+
+function progressLine(event: EvalProgress, verbose: boolean): string | undefined {
+  if (event.type === 'run_started')
+    return verbose ? `[${event.index}/${event.total}] ${event.kata} run ${event.run} started` : undefined;
+  if (event.type === 'run_finished') return `[${event.done}/${event.total}] ${runLine(event.result)}`;
+  return undefined;
+}
+
+/** The few lines printed at the end: pass rates and where the report is. */
+export function summaryLines(report: EvalReport, markdownPath: string): string {
+  const s = report.summary;
+  const pct = (x: number): string => `${Math.round(x * 1000) / 10} %`;
+  const cost = s.totals.cost_usd === null ? 'no price known (tokens only)' : `~$${s.totals.cost_usd.toFixed(4)}`;
+  return [
+    `\n${report.interrupted ? 'Interrupted: the report keeps the runs that finished.\n' : ''}` +
+      `pass@1 ${pct(s.pass_at_1)}${s.pass_at_k !== undefined ? `, pass@${s.k} ${pct(s.pass_at_k)}` : ''}, ` +
+      `green ${pct(s.green_rate)}, acceptance ${pct(s.acceptance_rate)} over ${s.runs} run(s) of ${s.katas} kata(s)`,
+    `${s.totals.model_requests} request(s), ${s.totals.tokens.prompt + s.totals.tokens.completion} tokens, ${cost}`,
+    `Report: ${markdownPath} (and report.json beside it)`,
+  ].join('\n');
+}
+
+/** `tdd-agent eval`: the set against the configured model, the report in --out. */
+export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, EVAL_OPTIONS);
+  if (values.help) {
+    io.stdout.write(`${EVAL_USAGE}\n`);
+    return EXIT.ok;
+  }
+  if (positionals.length > 0)
+    throw new UsageError(`tdd-agent eval takes no positional argument (got '${positionals[0]}'); choose katas with --katas.`);
+  const set = await loadEvalSet(setDir(values.set));
+  if (values.list) {
+    const list = describeEvalSet(set);
+    if (values.json) io.stdout.write(`${JSON.stringify({ set: set.dir, exercises: list })}\n`);
+    else
+      for (const e of list)
+        io.stdout.write(`${e.slug.padEnd(24)} ${e.title.padEnd(28)} ${e.languages.join(', ').padEnd(32)} ${e.tags.join(', ')}\n`);
+    return EXIT.ok;
+  }
+  const language: KataLanguage = (values.language ?? 'javascript') as KataLanguage;
+  if (!isKataLanguage(language))
+    throw new UsageError(`--language must be javascript, python or typescript, got '${values.language}'.`);
+  const sandbox = values.sandbox ?? 'auto';
+  if (sandbox !== 'auto' && sandbox !== 'off') throw new UsageError(`--sandbox takes auto or off, got '${sandbox}'.`);
+  if (values.record !== undefined)
+    throw new UsageError('--record does not go with eval: every run is recorded already, into <out>/recordings/.');
+  if (values.provider === 'replay' || values.cassette !== undefined)
+    throw new UsageError(
+      'eval runs the configured model; to watch a recorded run, use tdd-agent kata <kata.md> --provider replay --cassette <recording>.',
+    );
+  const runs = intFlag(values.runs, 'runs') ?? 1;
+  const concurrency = intFlag(values.concurrency, 'concurrency') ?? defaultConcurrency();
+  const maxCycles = intFlag(values['max-cycles'], 'max-cycles');
+  const testTimeoutMs = intFlag(values['test-timeout'], 'test-timeout');
+  const exercises = selectExercises(set, values.katas ?? [], language);
+  const outDir = resolve(values.out ?? `tdd-agent-eval-${stamp()}`);
+
+  const model = await modelFromFlags(values, io.env, io.signal);
+  const price = modelPrice(model.model) ?? null;
+  io.stderr.write(
+    `Eval: ${exercises.length} kata(s) × ${runs} run(s) in ${language}, ${model.provider} ${model.model} (${model.source}), ` +
+      `${concurrency} at once; report in ${outDir}\n`,
+  );
+  const outcome = await runEval({
+    set,
+    exercises,
+    language,
+    runs,
+    concurrency,
+    llm: model.llm,
+    model: model.model,
+    provider: model.provider,
+    modelTimeoutMs: model.timeoutMs,
+    price,
+    outDir,
+    sandbox,
+    testTimeoutMs,
+    maxCycles,
+    agentsDir: values['agents-dir'] !== undefined ? resolve(values['agents-dir']) : undefined,
+    signal: io.signal,
+    onProgress: (event) => {
+      const line = progressLine(event, values.verbose);
+      if (line) io.stderr.write(`${escapeTerminalText(line)}\n`);
+    },
+  });
+  io.stderr.write(`${escapeTerminalText(summaryLines(outcome.report, outcome.markdownPath))}\n`);
+  if (values.json) io.stdout.write(`${JSON.stringify(outcome.report)}\n`);
+  return outcome.report.interrupted ? EXIT.failed : EXIT.ok;
+}

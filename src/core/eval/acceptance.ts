@@ -1,0 +1,164 @@
+import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import { untrustedTreeGit } from '../git/untrustedTreeGit';
+import type { GitRun } from '../git/gitClient';
+import { createProcessSandbox, worktreePolicy, type ProcessSandbox, type SandboxMode } from '../osSandbox';
+import { CommandTestRunner, DEFAULT_TEST_TIMEOUT_MS, detectTestRunner, type TestRunResult } from '../testRunners';
+import type { KataLanguage } from '../tdd/kata/languageDefaults';
+import type { EvalLanguage } from './evalSet';
+
+/** How a run did on the held-back acceptance tests, on the session's final commit. */
+export interface AcceptanceResult {
+  passed: number;
+  /** The file's test count, or the set's `cases` when the file could not run (every case counts as failed then). */
+  total: number;
+  /** The run's status (`error`: the file could not even load the code, e.g. the module or a function is missing). */
+  status: TestRunResult['status'] | 'not_run';
+  /** One line on why it did not run or failed to load, when it did not. */
+  reason?: string;
+  /** The names of the acceptance tests that did not pass. */
+  failing?: string[];
+}
+
+/** What replaying the session's commits found: each commit's own tests run again on a checkout of it. */
+export interface CommitReplay {
+  /** The commits checked, oldest first. */
+  checked: number;
+  /** Those whose tests did not pass (failed, errored or timed out): a red commit the session should never have made. */
+  red: Array<{ sha: string; status: TestRunResult['status']; failed: number }>;
+}
+
+/**
+ * A checkout of a session's commits in a folder of its own (a detached worktree of the eval's throw-away repository,
+ * outside anything the agents wrote in), where the acceptance tests and the replay of each commit run in the same OS
+ * sandbox as the session's test runs: writable only there, the repository's git dir readable.
+ */
+export class SessionCheckout {
+  private constructor(
+    /** The checkout's folder. */
+    readonly dir: string,
+    private readonly git: GitRun,
+    private readonly sandbox: ProcessSandbox,
+    private readonly repository: string,
+  ) {}
+
+  /** Adds a detached worktree of `repository` at `dir`, on `commit`, and makes its sandbox. */
+  static async open(repository: string, dir: string, commit: string, mode: SandboxMode = 'auto'): Promise<SessionCheckout> {
+    const repoGit = await untrustedTreeGit(repository);
+    await repoGit(['worktree', 'add', '--detach', '--force', dir, commit]);
+    const commonDirText = (await repoGit(['rev-parse', '--git-common-dir'])).trim();
+    const commonDir = isAbsolute(commonDirText) ? commonDirText : resolve(repository, commonDirText);
+    const policy = worktreePolicy(dir, commonDir);
+    // Python imports the kata's module from src/ (the scaffold's pytest config says so too; this holds if the agents changed it).
+    const sandbox = await createProcessSandbox(mode, { ...policy, prependPaths: { PYTHONPATH: [join(dir, 'src')] } });
+    return new SessionCheckout(dir, await untrustedTreeGit(dir), sandbox, repository);
+  }
+
+  /** Moves the checkout to `commit`, with nothing left of a previous run (untracked and ignored files removed). */
+  async checkout(commit: string): Promise<void> {
+    await this.git(['checkout', '--detach', '--force', '--quiet', commit]);
+    await this.git(['clean', '-ffdxq']);
+  }
+
+  /**
+   * Runs the session's own test command on each of `commits` (oldest first) and lists those that were not green.
+   * A commit without any test yet (the scaffold) is not red.
+   */
+  async replayCommits(commits: readonly string[], testCommand: string | undefined, options: RunLimits = {}): Promise<CommitReplay> {
+    const red: CommitReplay['red'] = [];
+    for (const sha of commits) {
+      if (options.signal?.aborted) break;
+      await this.checkout(sha);
+      const runner = await detectTestRunner(this.dir, {
+        ...(testCommand ? { testCommand } : {}),
+        sandbox: this.sandbox,
+        timeoutMs: options.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
+        reportTests: false,
+      }).catch(() => undefined);
+      if (!runner) {
+        red.push({ sha, status: 'error', failed: 0 });
+        continue;
+      }
+      const result = await runner.run({ signal: options.signal });
+      const noTestsYet = result.status === 'error' && result.errorKind === 'no_tests';
+      if (result.status !== 'passed' && !noTestsYet && result.status !== 'cancelled')
+        red.push({ sha, status: result.status, failed: result.failed });
+    }
+    return { checked: commits.length, red };
+  }
+
+  /**
+   * Copies the acceptance file into `<checkout>/acceptance/` (`<slug>.test.js`, `test_<slug>.py`) on `commit` and runs
+   * it there: `node --test` for JavaScript (and TypeScript, through the checkout's tsx), pytest for Python.
+   */
+  async runAcceptance(
+    commit: string,
+    setDir: string,
+    slug: string,
+    language: KataLanguage,
+    entry: EvalLanguage,
+    options: RunLimits = {},
+  ): Promise<AcceptanceResult> {
+    await this.checkout(commit);
+    const python = language === 'python';
+    const target = join(this.dir, 'acceptance', python ? `test_${slug}.py` : `${slug}.test.js`);
+    await rm(join(this.dir, 'acceptance'), { recursive: true, force: true });
+    await mkdir(join(this.dir, 'acceptance'), { recursive: true });
+    await copyFile(join(setDir, entry.acceptance), target);
+    const command = python
+      ? 'python3 -m pytest acceptance -p no:cacheprovider'
+      : language === 'typescript'
+        ? `tsx --test acceptance/${slug}.test.js`
+        : `node --test acceptance/${slug}.test.js`;
+    const runner = new CommandTestRunner({
+      workspace: this.dir,
+      kind: python ? 'pytest' : 'node-test',
+      command,
+      sandbox: this.sandbox,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
+    });
+    const result = await runner.run({ signal: options.signal });
+    return acceptanceOf(result, entry.cases);
+  }
+
+  /** Removes the checkout (its folder and the repository's record of it). */
+  async close(): Promise<void> {
+    const repoGit = await untrustedTreeGit(this.repository).catch(() => undefined);
+    await repoGit?.(['worktree', 'remove', '--force', this.dir]).catch(() => undefined);
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** A test run's time limit and cancellation. */
+export interface RunLimits {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Passed / total of an acceptance run: from each test's result when the runner's report was read, else from the
+ * counts; a file that could not run at all counts every case as failed.
+ */
+export function acceptanceOf(result: TestRunResult, cases: number): AcceptanceResult {
+  const tests = result.tests?.filter((t) => t.outcome !== 'skipped');
+  const passed = tests ? tests.filter((t) => t.outcome === 'passed').length : result.passed;
+  const ran = tests ? tests.length : result.total;
+  const total = Math.max(ran, cases);
+  const failing = tests?.filter((t) => t.outcome === 'failed').map((t) => t.name);
+  return {
+    passed,
+    total,
+    status: result.status,
+    ...(result.status === 'passed' ? {} : { reason: (result.reason ?? firstLine(result.output)).slice(0, 300) }),
+    ...(failing && failing.length > 0 ? { failing } : {}),
+  };
+}
+
+function firstLine(text: string): string {
+  return (
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => /error|fail|assert/i.test(l)) ?? ''
+  );
+}

@@ -1,0 +1,134 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { AgentError } from '../errors/agentError';
+import { bundledKatasDir } from '../tdd/kata/bundledKatas';
+import { KATA_LANGUAGES, type KataLanguage } from '../tdd/kata/languageDefaults';
+
+// The eval kata set: `katas/eval/set.json` lists the exercises, `katas/eval/<slug>.md` is each one's kata, and each
+// language's held-back acceptance tests (which the agents never see) sit at the path the entry names.
+
+/** One language of an exercise: the module and functions the kata asks for, and its acceptance tests. */
+export const EvalLanguageSchema = z.object({
+  /** The module the kata asks for (`src/<module>.js`, `src/<module>.py`). */
+  module: z.string().min(1),
+  /** The functions the module must export. */
+  exports: z.array(z.string().min(1)).min(1),
+  /** The acceptance test file, relative to the set's folder. */
+  acceptance: z.string().min(1),
+  /** How many acceptance tests the file holds (the total when the file cannot even be loaded). */
+  cases: z.number().int().positive(),
+});
+
+/** One exercise of the set. */
+export const EvalExerciseSchema = z.object({
+  slug: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'a slug is lower-case letters, digits and dashes'),
+  title: z.string().min(1),
+  tags: z.array(z.string().min(1)).default([]),
+  /** Where the exercise comes from (e.g. an exercism problem at a commit). */
+  source: z.object({ exercise: z.string(), commit: z.string() }).partial().optional(),
+  languages: z.partialRecord(z.enum(KATA_LANGUAGES), EvalLanguageSchema),
+});
+
+/** See {@link EvalLanguageSchema}. */
+export type EvalLanguage = z.infer<typeof EvalLanguageSchema>;
+/** See {@link EvalExerciseSchema}. */
+export type EvalExercise = z.infer<typeof EvalExerciseSchema>;
+
+/** A loaded set: its folder (absolute) and its exercises, in the file's order. */
+export interface EvalSet {
+  dir: string;
+  exercises: EvalExercise[];
+}
+
+/** The bundled set's folder (`katas/eval`), or undefined when the product has none. */
+export function bundledEvalSetDir(): string | undefined {
+  const katas = bundledKatasDir();
+  const dir = katas ? join(katas, 'eval') : undefined;
+  return dir && existsSync(join(dir, 'set.json')) ? dir : undefined;
+}
+
+/**
+ * Reads `<dir>/set.json` and checks it: the schema, unique slugs, and that every kata file and acceptance file it
+ * names exists. A problem is an AgentError (`CONFIG`) naming the file and what is wrong.
+ */
+export async function loadEvalSet(dir: string): Promise<EvalSet> {
+  const root = resolve(dir);
+  const file = join(root, 'set.json');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(file, 'utf8'));
+  } catch (err) {
+    throw new AgentError('CONFIG', `Cannot read the eval set ${file}: ${(err as Error).message}`, { file }, { cause: err });
+  }
+  const parsed = z.array(EvalExerciseSchema).safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new AgentError('CONFIG', `The eval set ${file} is invalid at ${issue.path.join('.') || '(root)'}: ${issue.message}`, {
+      file,
+    });
+  }
+  const seen = new Set<string>();
+  for (const exercise of parsed.data) {
+    if (seen.has(exercise.slug))
+      throw new AgentError('CONFIG', `The eval set ${file} lists '${exercise.slug}' twice.`, { file, slug: exercise.slug });
+    seen.add(exercise.slug);
+    const missing = [
+      kataFileOf({ dir: root, exercises: [] }, exercise),
+      ...Object.values(exercise.languages).map((l) => join(root, l.acceptance)),
+    ].filter((path) => !existsSync(path));
+    if (missing.length > 0)
+      throw new AgentError('CONFIG', `The eval set ${file}: '${exercise.slug}' names missing files: ${missing.join(', ')}.`, {
+        file,
+        missing,
+      });
+  }
+  return { dir: root, exercises: parsed.data };
+}
+
+/** The kata file of an exercise: `<set>/<slug>.md`. */
+export function kataFileOf(set: EvalSet, exercise: EvalExercise): string {
+  return join(set.dir, `${exercise.slug}.md`);
+}
+
+/**
+ * The acceptance entry a session in `language` is judged by: the language's own, and for TypeScript the JavaScript
+ * one when the set has no TypeScript tests (they import `../src/<module>.js`, which tsx resolves to the `.ts` file).
+ */
+export function acceptanceFor(exercise: EvalExercise, language: KataLanguage): EvalLanguage | undefined {
+  return exercise.languages[language] ?? (language === 'typescript' ? exercise.languages.javascript : undefined);
+}
+
+/**
+ * The exercises to run: those named by slug or tag in `selectors` (all of them when there is none), that have
+ * acceptance tests in `language`. A selector that matches nothing is an AgentError (`CONFIG`) listing the names.
+ */
+export function selectExercises(set: EvalSet, selectors: readonly string[], language: KataLanguage): EvalExercise[] {
+  const wanted = selectors.flatMap((s) => s.split(',')).map((s) => s.trim().toLowerCase()).filter(Boolean);
+  for (const selector of wanted) {
+    if (!set.exercises.some((e) => e.slug === selector || e.tags.includes(selector)))
+      throw new AgentError(
+        'CONFIG',
+        `No exercise of the eval set is named or tagged '${selector}'. Names: ${set.exercises.map((e) => e.slug).join(', ')}; tags: ${[...new Set(set.exercises.flatMap((e) => e.tags))].sort().join(', ') || 'none'}.`,
+        { selector },
+      );
+  }
+  const chosen = set.exercises.filter(
+    (e) => wanted.length === 0 || wanted.some((selector) => e.slug === selector || e.tags.includes(selector)),
+  );
+  const runnable = chosen.filter((e) => acceptanceFor(e, language) !== undefined);
+  if (runnable.length === 0)
+    throw new AgentError('CONFIG', `None of the selected exercises has acceptance tests in ${language}.`, { language });
+  return runnable;
+}
+
+/** The set as `tdd-agent eval --list --json` prints it: each exercise and the languages it has acceptance tests for. */
+export function describeEvalSet(set: EvalSet): Array<{ slug: string; title: string; tags: string[]; languages: KataLanguage[] }> {
+  return set.exercises.map((e) => ({
+    slug: e.slug,
+    title: e.title,
+    tags: e.tags,
+    languages: KATA_LANGUAGES.filter((l) => e.languages[l] !== undefined),
+  }));
+}

@@ -1,0 +1,28 @@
+/** Evaluating a model: a set of katas run as sessions, judged by held-back acceptance tests, written as a report. */
+export {
+  acceptanceFor,
+  bundledEvalSetDir,
+  describeEvalSet,
+  EvalExerciseSchema,
+  EvalLanguageSchema,
+  kataFileOf,
+  loadEvalSet,
+  selectExercises,
+  type EvalExercise,
+  type EvalLanguage,
+  type EvalSet,
+} from './evalSet';
+export { acceptanceOf, SessionCheckout, type AcceptanceResult, type CommitReplay, type RunLimits } from './acceptance';
+export { median, passAtK } from './passAtK';
+export {
+  costOf,
+  renderMarkdown,
+  summarize,
+  type DisciplineEvents,
+  type EvalKataSummary,
+  type EvalReport,
+  type EvalRunResult,
+  type EvalSummary,
+  type TokenPrice,
+} from './report';
+export { defaultConcurrency, runEval, type EvalOptions, type EvalOutcome, type EvalProgress } from './runEval';

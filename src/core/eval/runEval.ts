@@ -1,0 +1,307 @@
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { AgentError, toAgentError } from '../errors/agentError';
+import { untrustedTreeGit } from '../git/untrustedTreeGit';
+import type { LlmClient } from '../llm/types';
+import { getLogger } from '../logging/logger';
+import type { SandboxMode } from '../osSandbox';
+import { RecordingLlmClient } from '../replay/recordingClient';
+import type { SupervisorEvent } from '../tdd/events';
+import type { KataLanguage } from '../tdd/kata/languageDefaults';
+import { runKataSession } from '../tdd/supervisor/kataSession';
+import type { SessionSummary } from '../tdd/supervisor/sessionSummary';
+import { SessionCheckout, type AcceptanceResult, type CommitReplay } from './acceptance';
+import { acceptanceFor, kataFileOf, type EvalExercise, type EvalSet } from './evalSet';
+import { costOf, renderMarkdown, summarize, type EvalReport, type EvalRunResult, type TokenPrice } from './report';
+
+const log = getLogger('eval');
+
+/** What `tdd-agent eval` and the VS Code command hand to {@link runEval}. */
+export interface EvalOptions {
+  set: EvalSet;
+  /** The exercises to run (see `selectExercises`). */
+  exercises: readonly EvalExercise[];
+  language: KataLanguage;
+  /** Sessions per kata (default 1); with more, the report gives pass@k for k = runs. */
+  runs?: number;
+  /** Sessions at once (default {@link defaultConcurrency}). */
+  concurrency?: number;
+  /** The configured model: every session's requests go to it, each recorded to its own cassette. */
+  llm: LlmClient;
+  model: string;
+  provider: string;
+  /** Limit of one model call in ms (default: the agents' own). */
+  modelTimeoutMs?: number;
+  /** The model's price (the price table's); null or absent: tokens only. */
+  price?: TokenPrice | null;
+  /** Where `report.json`, `report.md` and `recordings/` go (created). */
+  outDir: string;
+  /** Where each run's throw-away repository is made (default: the system's temp folder); each is removed after its run. */
+  workRoot?: string;
+  /** The sessions' OS sandbox (the acceptance tests and the replay of commits run in the same). */
+  sandbox?: SandboxMode;
+  testTimeoutMs?: number;
+  /** Overrides each kata's `max_cycles`. */
+  maxCycles?: number;
+  /** Role configs instead of the bundled ones. */
+  agentsDir?: string;
+  /** Ctrl-C: the running sessions are cancelled, nothing more starts, and the report keeps the runs that finished. */
+  signal?: AbortSignal;
+  /** Progress, for a terminal or a progress notification. */
+  onProgress?: (event: EvalProgress) => void;
+}
+
+/** What an eval reports while it runs. */
+export type EvalProgress =
+  | { type: 'run_started'; kata: string; run: number; index: number; total: number }
+  | { type: 'run_finished'; result: EvalRunResult; done: number; total: number }
+  | { type: 'report_written'; json: string; markdown: string };
+
+/** The finished eval: the report and where it was written. */
+export interface EvalOutcome {
+  report: EvalReport;
+  jsonPath: string;
+  markdownPath: string;
+}
+
+/** Sessions at once by default: half the CPUs (each session's test runs keep a core busy), between 1 and 4. */
+export function defaultConcurrency(cpuCount: number = cpus().length): number {
+  return Math.max(1, Math.min(4, Math.floor(cpuCount / 2)));
+}
+
+/**
+ * Runs each exercise `runs` times, each session in a throw-away repository with the usual worktree and sandbox,
+ * recording every model exchange; after each session its commits are checked out and their own tests run again
+ * (a red commit counts as a discipline event), and the held-back acceptance tests run on its final commit. The
+ * report (JSON and Markdown) is rewritten after every run, so a stopped eval keeps what finished.
+ * Throws only for what stops every run before any starts (an unusable output folder).
+ */
+export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
+  const runs = options.runs ?? 1;
+  const concurrency = Math.max(1, options.concurrency ?? defaultConcurrency());
+  const outDir = resolve(options.outDir);
+  await mkdir(join(outDir, 'recordings'), { recursive: true });
+  const workRoot = await mkdtemp(join(options.workRoot ?? tmpdir(), 'tdd-agent-eval-'));
+  const startedAt = new Date().toISOString();
+  const jobs = options.exercises.flatMap((exercise) => Array.from({ length: runs }, (_, i) => ({ exercise, run: i + 1 })));
+  const results: Array<EvalRunResult | undefined> = new Array<EvalRunResult | undefined>(jobs.length);
+  const price = options.price ?? null;
+  let sandboxKind: string | undefined;
+  let done = 0;
+  const paths = { jsonPath: join(outDir, 'report.json'), markdownPath: join(outDir, 'report.md') };
+
+  const build = (finished: boolean): EvalReport => {
+    const list = results.filter((r): r is EvalRunResult => r !== undefined);
+    const { summary, katas } = summarize(list, runs, price);
+    return {
+      format: 'tdd-agent-eval',
+      version: 1,
+      started_at: startedAt,
+      finished_at: new Date().toISOString(),
+      interrupted: Boolean(options.signal?.aborted) || !finished,
+      model: options.model,
+      provider: options.provider,
+      language: options.language,
+      runs_per_kata: runs,
+      concurrency,
+      set: { dir: options.set.dir, katas: options.exercises.map((e) => e.slug) },
+      price,
+      machine: {
+        sandbox: sandboxKind ?? (options.sandbox === 'off' ? 'none' : 'unknown'),
+        cpus: cpus().length,
+        node: process.versions.node,
+        platform: `${process.platform}-${process.arch}`,
+      },
+      summary,
+      katas,
+      runs: list,
+    };
+  };
+  let writing = Promise.resolve();
+  const write = (report: EvalReport): Promise<void> => {
+    writing = writing.then(async () => {
+      await writeAtomically(paths.jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+      await writeAtomically(paths.markdownPath, renderMarkdown(report));
+    });
+    return writing;
+  };
+
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < jobs.length && !options.signal?.aborted) {
+      const index = next++;
+      const { exercise, run } = jobs[index]!;
+      options.onProgress?.({ type: 'run_started', kata: exercise.slug, run, index: index + 1, total: jobs.length });
+      const result = await runOne(options, exercise, run, outDir, workRoot);
+      if (!result) continue; // cancelled: not kept
+      sandboxKind ??= result.sandbox;
+      results[index] = result.run;
+      done++;
+      options.onProgress?.({ type: 'run_finished', result: result.run, done, total: jobs.length });
+      await write(build(false)).catch((err) => log.warn('could not write the eval report', { error: err }));
+    }
+  };
+  let report: EvalReport;
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, () => worker()));
+    report = build(!options.signal?.aborted);
+    await write(report);
+  } finally {
+    await rm(workRoot, { recursive: true, force: true }).catch(() => undefined);
+  }
+  options.onProgress?.({ type: 'report_written', json: paths.jsonPath, markdown: paths.markdownPath });
+  return { report, ...paths };
+}
+
+/** Writes a file through a temporary name, so a reader never sees half of it. */
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, text);
+  await rename(temp, path);
+}
+
+/** What one session's events add up to. */
+interface EventTally {
+  requests: number;
+  prompt: number;
+  completion: number;
+  revertedRefactors: number;
+  testCommand?: string;
+}
+
+function tally(): { counts: EventTally; onEvent: (event: SupervisorEvent) => void } {
+  const counts: EventTally = { requests: 0, prompt: 0, completion: 0, revertedRefactors: 0 };
+  return {
+    counts,
+    onEvent: (event) => {
+      if (event.type === 'model_called') {
+        counts.requests++;
+        counts.prompt += event.promptTokens;
+        counts.completion += event.completionTokens;
+      } else if (event.type === 'reverted' && event.role === 'refactorer') counts.revertedRefactors++;
+      else if (event.type === 'project_profile') counts.testCommand = event.profile.testCommand;
+    },
+  };
+}
+
+/** The session's commits, oldest first: those its phases made (the green commits the supervisor vouches for). */
+function sessionCommits(summary: SessionSummary): string[] {
+  const commits = summary.cycles.flatMap((c) => c.phases.flatMap((p) => p.commits_made ?? []));
+  const fromCycles = summary.cycles.map((c) => c.commit).filter((c): c is string => Boolean(c));
+  return [...new Set(commits.length > 0 ? commits : fromCycles)];
+}
+
+/** `tool_calls_from_text` of the session's totals, when the session counts it. */
+function toolCallsFromText(summary: SessionSummary | undefined): number | undefined {
+  const totals = summary?.totals as Record<string, unknown> | undefined;
+  const value = totals?.tool_calls_from_text ?? totals?.toolCallsFromText;
+  return typeof value === 'number' ? value : undefined;
+}
+
+/** One run: the session, the replay of its commits, the acceptance tests; undefined when Ctrl-C cancelled it. */
+async function runOne(
+  options: EvalOptions,
+  exercise: EvalExercise,
+  run: number,
+  outDir: string,
+  workRoot: string,
+): Promise<{ run: EvalRunResult; sandbox?: string } | undefined> {
+  const entry = acceptanceFor(exercise, options.language)!;
+  const runDir = await mkdtemp(join(workRoot, `${exercise.slug}-${run}-`));
+  const recording = join('recordings', `${exercise.slug}-${options.language}-${run}.json`);
+  const llm = new RecordingLlmClient(
+    options.llm,
+    join(outDir, recording),
+    `tdd-agent eval: ${exercise.slug} (${options.language}) run ${run}, ${options.provider} ${options.model}`,
+  );
+  const { counts, onEvent } = tally();
+  const started = performance.now();
+  let summary: SessionSummary | undefined;
+  let error: AgentError | undefined;
+  try {
+    summary = await runKataSession({
+      workspace: join(runDir, 'repository'),
+      kataPath: kataFileOf(options.set, exercise),
+      language: options.language,
+      llm,
+      model: options.model,
+      provider: options.provider,
+      maxCycles: options.maxCycles,
+      approvalPolicy: { autoApproveUpTo: 'MEDIUM' },
+      testTimeoutMs: options.testTimeoutMs,
+      modelTimeoutMs: options.modelTimeoutMs,
+      agentsDir: options.agentsDir,
+      sandbox: options.sandbox,
+      worktreesRoot: join(runDir, 'worktrees'),
+      signal: options.signal,
+      onEvent,
+    });
+  } catch (err) {
+    error = toAgentError(err);
+  }
+  const sessionMs = performance.now() - started;
+  if (options.signal?.aborted || summary?.status === 'cancelled') {
+    await rm(runDir, { recursive: true, force: true }).catch(() => undefined);
+    return undefined;
+  }
+
+  let acceptance: AcceptanceResult = { passed: 0, total: entry.cases, status: 'not_run', reason: 'the session made no commit' };
+  let replay: CommitReplay = { checked: 0, red: [] };
+  let finalCommit: string | null = null;
+  const repository = summary?.session?.repository;
+  if (summary && repository && summary.branch) {
+    let checkout: SessionCheckout | undefined;
+    try {
+      finalCommit = (await (await untrustedTreeGit(repository))(['rev-parse', `${summary.branch}^{commit}`])).trim();
+      checkout = await SessionCheckout.open(repository, join(runDir, 'checkout'), finalCommit, options.sandbox);
+      const limits = { timeoutMs: options.testTimeoutMs, signal: options.signal };
+      replay = await checkout.replayCommits(sessionCommits(summary), counts.testCommand, limits);
+      acceptance = await checkout.runAcceptance(finalCommit, options.set.dir, exercise.slug, options.language, entry, limits);
+    } catch (err) {
+      const problem = toAgentError(err);
+      log.warn('could not check the session’s commits', { kata: exercise.slug, run, error: problem });
+      acceptance = { passed: 0, total: entry.cases, status: 'not_run', reason: problem.message.slice(0, 300) };
+    } finally {
+      await checkout?.close().catch(() => undefined);
+    }
+  }
+  await rm(runDir, { recursive: true, force: true }).catch(() => undefined);
+  if (options.signal?.aborted) return undefined;
+
+  const finishedGreen = summary?.status === 'completed' || summary?.status === 'max_cycles';
+  const tokens = { prompt: counts.prompt, completion: counts.completion };
+  const fromText = toolCallsFromText(summary);
+  const wallMs = performance.now() - started;
+  const failure = error ? error.toJSON() : summary?.error;
+  return {
+    sandbox: summary?.session?.sandbox,
+    run: {
+      kata: exercise.slug,
+      title: exercise.title,
+      run,
+      language: options.language,
+      status: summary?.status ?? 'error',
+      finished_green: finishedGreen,
+      cycles: summary ? summary.cycles.filter((c) => c.outcome !== 'kata_complete').length : 0,
+      acceptance,
+      passed: finishedGreen && acceptance.status === 'passed' && acceptance.total > 0 && acceptance.passed === acceptance.total,
+      discipline: {
+        overshoots: summary?.totals.overshoots ?? 0,
+        violations: summary?.totals.violations ?? 0,
+        reverted_refactors: counts.revertedRefactors,
+        red_commits: replay.red.length,
+        commits_checked: replay.checked,
+      },
+      model_requests: counts.requests,
+      tokens,
+      ...(fromText !== undefined ? { tool_calls_from_text: fromText } : {}),
+      cost_usd: costOf(tokens, options.price ?? null),
+      wall_ms: Math.round(wallMs),
+      session_ms: Math.round(sessionMs),
+      recording,
+      final_commit: finalCommit,
+      ...(failure ? { error: { error_code: failure.error_code, message: failure.message } } : {}),
+    },
+  };
+}

@@ -1,0 +1,135 @@
+import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { EvalReport } from '../../../src/core/eval';
+import { EVAL_FIXTURE_SET, evalPlayer, type EvalPlayer } from '../../support/evalPlayers';
+import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
+import { cli, isolatedEnv } from './cliHarness';
+
+const SET = resolve(__dirname, '..', '..', '..', EVAL_FIXTURE_SET);
+
+describe('tdd-agent eval: the fixture set against three scripted players', function () {
+  this.timeout(300_000);
+  let server: OpenAITestServer;
+  let dir: string;
+  const reports: Partial<Record<EvalPlayer, { code: number; report: EvalReport; markdown: string; stderr: string }>> = {};
+
+  before(async () => {
+    server = await startOpenAIServer();
+    dir = await mkdtemp(join(tmpdir(), 'cli-eval-'));
+  });
+  after(async () => {
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function evaluate(player: EvalPlayer) {
+    const cached = reports[player];
+    if (cached) return cached;
+    server.setFallback(evalPlayer(player));
+    const out = join(dir, player);
+    const args = ['eval', '--set', SET, '--language', 'javascript', '--out', out, '--concurrency', '2', '--json'];
+    const result = await cli([...args, '--base-url', server.baseURL, '--model', 'test-model'], isolatedEnv());
+    assert.equal(result.code, 0, result.stderr);
+    const report = JSON.parse(result.stdout) as EvalReport;
+    assert.deepEqual(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')), report, 'stdout and report.json agree');
+    const entry = { code: result.code, report, markdown: await readFile(join(out, 'report.md'), 'utf8'), stderr: result.stderr };
+    reports[player] = entry;
+    return entry;
+  }
+
+  it('the disciplined player: every session green, every acceptance test passed, no discipline event', async () => {
+    const { report, markdown } = await evaluate('disciplined');
+    assert.deepEqual(
+      report.runs.map((r) => [r.kata, r.finished_green, `${r.acceptance.passed}/${r.acceptance.total}`, r.passed]).sort(),
+      [
+        ['leap', true, '9/9', true],
+        ['raindrops', true, '10/10', true],
+      ],
+    );
+    assert.equal(report.summary.pass_at_1, 1);
+    assert.deepEqual(report.summary.totals.discipline, { overshoots: 0, violations: 0, reverted_refactors: 0, red_commits: 0 });
+    for (const run of report.runs) {
+      assert.equal(run.cycles, 3);
+      assert.equal(run.discipline.commits_checked, 3, 'each cycle’s green commit was run again');
+      assert.ok(run.model_requests > 0 && run.tokens.prompt > 0 && run.tokens.completion > 0);
+      assert.equal(run.cost_usd, null, 'no price for test-model: tokens only');
+      assert.ok(run.wall_ms >= run.session_ms);
+      assert.ok(existsSync(join(dir, 'disciplined', run.recording)), `${run.recording} was written`);
+    }
+    assert.match(markdown, /^# TDD Agent eval: test-model \(openai\), javascript/m);
+    assert.match(markdown, /\| pass@1 \(green and every acceptance test passed\) \| 100 % \|/);
+    assert.match(markdown, /\| leap \| 1 \| 1 \| 1 \| 9\/9 \| 100 % \|/);
+  });
+
+  it('a run’s recording replays as the session it was (--provider replay)', async () => {
+    const { report } = await evaluate('disciplined');
+    const leap = report.runs.find((r) => r.kata === 'leap')!;
+    const workspace = await mkdtemp(join(dir, 'replay-'));
+    const cassette = join(dir, 'disciplined', leap.recording);
+    const args = ['kata', join(SET, 'leap.md'), '--language', 'javascript', '--provider', 'replay', '--cassette', cassette];
+    const replayed = await cli([...args, '--yes', '--workspace', workspace, '--json'], isolatedEnv());
+    assert.equal(replayed.code, 0, replayed.stderr);
+    const summary = JSON.parse(replayed.stdout) as { status: string; totals: { cycles: number } };
+    assert.equal(summary.status, 'completed');
+  });
+
+  it('the hard-coding player: every session green, yet the acceptance tests fail', async () => {
+    const { report, markdown } = await evaluate('hardcoder');
+    for (const run of report.runs) {
+      assert.equal(run.finished_green, true, `${run.kata}: ${JSON.stringify(run.error)}`);
+      assert.equal(run.discipline.violations, 0);
+      assert.equal(run.discipline.red_commits, 0);
+      assert.ok(run.acceptance.passed < run.acceptance.total, `${run.kata}: ${run.acceptance.passed}/${run.acceptance.total}`);
+      assert.equal(run.passed, false);
+      assert.ok(run.acceptance.failing && run.acceptance.failing.length > 0);
+      assert.ok(run.acceptance.failing.every((name) => /\[[0-9a-f-]{36}\]$/.test(name)), run.acceptance.failing.join('\n'));
+    }
+    assert.deepEqual(
+      Object.fromEntries(report.runs.map((r) => [r.kata, `${r.acceptance.passed}/${r.acceptance.total}`])),
+      { leap: '7/9', raindrops: '5/10' },
+    );
+    assert.equal(report.summary.green_rate, 1);
+    assert.equal(report.summary.pass_at_1, 0);
+    assert.match(markdown, /## What went wrong/);
+    if (process.env.EVAL_SHOW_REPORT) process.stdout.write(markdown);
+  });
+
+  it('the test-editing player: caught by the supervisor (role violations), never passes', async () => {
+    const { report } = await evaluate('testEditor');
+    for (const run of report.runs) {
+      assert.ok(run.discipline.violations > 0, `${run.kata}: ${JSON.stringify(run.discipline)}`);
+      assert.equal(run.passed, false);
+      assert.equal(run.discipline.red_commits, 0, 'nothing red was committed');
+    }
+    assert.equal(report.summary.pass_at_1, 0);
+    assert.ok(report.summary.totals.discipline.violations >= 2);
+  });
+
+  it('--list --json: each exercise and the languages it has acceptance tests for', async () => {
+    const result = await cli(['eval', '--set', SET, '--list', '--json'], isolatedEnv());
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout), {
+      set: SET,
+      exercises: [
+        { slug: 'leap', title: 'Leap', tags: ['easy', 'conditionals'], languages: ['javascript', 'python'] },
+        { slug: 'raindrops', title: 'Raindrops', tags: ['easy', 'strings'], languages: ['javascript', 'python'] },
+      ],
+    });
+  });
+
+  it('refuses what it cannot do, before any model call, with exit 2', async () => {
+    const base = ['eval', '--set', SET, '--base-url', server.baseURL, '--model', 'test-model'];
+    const unknown = await cli([...base, '--katas', 'bowling'], isolatedEnv());
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /No exercise of the eval set is named or tagged 'bowling'\. Names: leap, raindrops; tags: conditionals, easy, strings\./);
+    const record = await cli([...base, '--record', join(dir, 'x.json')], isolatedEnv());
+    assert.equal(record.code, 2);
+    assert.match(record.stderr, /--record does not go with eval/);
+    const runs = await cli([...base, '--runs', '0'], isolatedEnv());
+    assert.equal(runs.code, 2);
+    assert.match(runs.stderr, /--runs must be a positive whole number/);
+  });
+});
