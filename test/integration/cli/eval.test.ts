@@ -108,6 +108,23 @@ describe('tdd-agent eval: the fixture set against three scripted players', funct
     assert.ok(report.summary.totals.discipline.violations >= 2);
   });
 
+  it('Ctrl-C keeps what finished: the report has the runs done, marked interrupted, exit 1', async () => {
+    server.setFallback(evalPlayer('disciplined'));
+    const out = join(dir, 'interrupted');
+    const controller = new AbortController();
+    const poll = setInterval(() => {
+      if (existsSync(join(out, 'report.json'))) controller.abort();
+    }, 50);
+    const args = ['eval', '--set', SET, '--out', out, '--concurrency', '1', '--base-url', server.baseURL, '--model', 'test-model'];
+    const result = await cli(args, isolatedEnv(), { signal: controller.signal }).finally(() => clearInterval(poll));
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /Interrupted: the report keeps the runs that finished\./);
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as EvalReport;
+    assert.equal(report.interrupted, true);
+    assert.deepEqual(report.runs.map((r) => [r.kata, r.passed]), [['leap', true]]);
+    assert.match(await readFile(join(out, 'report.md'), 'utf8'), /Interrupted \(Ctrl-C\)/);
+  });
+
   it('--list --json: each exercise and the languages it has acceptance tests for', async () => {
     const result = await cli(['eval', '--set', SET, '--list', '--json'], isolatedEnv());
     assert.equal(result.code, 0, result.stderr);

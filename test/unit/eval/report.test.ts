@@ -1,0 +1,177 @@
+import { strict as assert } from 'node:assert';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { isAgentError } from '../../../src/core/errors/agentError';
+import {
+  acceptanceOf,
+  costOf,
+  loadEvalSet,
+  median,
+  passAtK,
+  renderMarkdown,
+  selectExercises,
+  summarize,
+  type EvalReport,
+  type EvalRunResult,
+} from '../../../src/core/eval';
+import { defaultConcurrency } from '../../../src/core/eval/runEval';
+
+const FIXTURE = resolve(__dirname, '..', '..', 'fixtures', 'eval-set');
+
+function run(kata: string, n: number, passed: boolean, extra: Partial<EvalRunResult> = {}): EvalRunResult {
+  return {
+    kata,
+    title: kata,
+    run: n,
+    language: 'javascript',
+    status: 'completed',
+    finished_green: true,
+    cycles: 3,
+    acceptance: { passed: passed ? 9 : 7, total: 9, status: passed ? 'passed' : 'failed' },
+    passed,
+    discipline: { overshoots: 0, violations: 0, reverted_refactors: 0, red_commits: 0, commits_checked: 3 },
+    model_requests: 10,
+    tokens: { prompt: 1000, completion: 200 },
+    cost_usd: null,
+    wall_ms: 1000 * n,
+    session_ms: 900 * n,
+    recording: `recordings/${kata}-javascript-${n}.json`,
+    final_commit: 'abc',
+    ...extra,
+  };
+}
+
+describe('eval: pass@k, medians and the summary', () => {
+  it('pass@k is the unbiased estimator: 1 − C(n−c, k)/C(n, k)', () => {
+    assert.equal(passAtK(1, 1, 1), 1);
+    assert.equal(passAtK(1, 0, 1), 0);
+    assert.equal(passAtK(4, 1, 1), 0.25);
+    assert.ok(Math.abs(passAtK(4, 1, 2)! - 0.5) < 1e-12); // 1 − C(3,2)/C(4,2) = 1 − 3/6
+    assert.equal(passAtK(3, 0, 3), 0);
+    assert.equal(passAtK(3, 1, 3), 1);
+    assert.equal(passAtK(2, 1, 3), undefined, 'fewer runs than k: not known');
+    assert.equal(passAtK(2, 3, 1), undefined);
+  });
+
+  it('median: the middle one, or the mean of the middle two', () => {
+    assert.equal(median([]), undefined);
+    assert.equal(median([3, 1, 2]), 2);
+    assert.equal(median([4, 1, 2, 3]), 2.5);
+  });
+
+  it('cost from the price table, or null (tokens only) without a price', () => {
+    assert.equal(costOf({ prompt: 1_000_000, completion: 500_000 }, { input: 0.15, output: 0.6 }), 0.45);
+    assert.equal(costOf({ prompt: 10, completion: 10 }, null), null);
+  });
+
+  it('summarize: pass@1 and pass@k per kata and over the set, green and acceptance rates, totals', () => {
+    const runs = [run('leap', 1, true), run('leap', 2, false), run('raindrops', 1, false), run('raindrops', 2, false, { finished_green: false })];
+    const { summary, katas } = summarize(runs, 2, null);
+    assert.deepEqual(
+      katas.map((k) => [k.kata, k.passed, k.green, k.pass_at_1, k.pass_at_k]),
+      [
+        ['leap', 1, 2, 0.5, 1],
+        ['raindrops', 0, 1, 0, 0],
+      ],
+    );
+    assert.equal(summary.pass_at_1, 0.25);
+    assert.equal(summary.pass_at_k, 0.5);
+    assert.equal(summary.green_rate, 0.75);
+    assert.equal(summary.acceptance_rate, (9 + 7 + 7 + 7) / 36);
+    assert.equal(summary.medians.wall_ms, 1500);
+    assert.equal(summary.totals.model_requests, 40);
+    assert.equal(summary.totals.cost_usd, null);
+    assert.equal(summary.totals.tool_calls_from_text, undefined);
+    const one = summarize([run('leap', 1, true, { tool_calls_from_text: 2 })], 1, { input: 1, output: 1 });
+    assert.equal(one.summary.pass_at_k, undefined, 'one run per kata: pass@1 only');
+    assert.equal(one.summary.totals.tool_calls_from_text, 2);
+  });
+
+  it('the Markdown report is tables a person reads, with pass@k, the optional column and cells kept in one line', () => {
+    const runs = [run('leap', 1, true), run('leap', 2, false, { tool_calls_from_text: 1, error: { error_code: 'X', message: 'a | b\nc' } })];
+    const { summary, katas } = summarize(runs, 2, null);
+    const report: EvalReport = {
+      format: 'tdd-agent-eval',
+      version: 1,
+      started_at: '2026-11-26T07:00:00.000Z',
+      finished_at: '2026-11-26T07:01:00.000Z',
+      interrupted: true,
+      model: 'm',
+      provider: 'openai',
+      language: 'javascript',
+      runs_per_kata: 2,
+      concurrency: 1,
+      set: { dir: '/set', katas: ['leap'] },
+      price: null,
+      machine: { sandbox: 'bubblewrap', cpus: 2, node: '20', platform: 'linux-x64' },
+      summary,
+      katas,
+      runs,
+    };
+    const md = renderMarkdown(report);
+    assert.match(md, /^# TDD Agent eval: m \(openai\), javascript$/m);
+    assert.match(md, /\*\*Interrupted \(Ctrl-C\): only the runs that finished are here\.\*\*/);
+    assert.match(md, /^\| pass@2 \| 100 % \|$/m);
+    assert.match(md, /\| calls from text \|/);
+    assert.match(md, /^\| leap \| 2 \| completed \| yes .* \| 1 \| — \| 2\.0 s \|$/m);
+    assert.match(md, /X: a \\\| b c/);
+    assert.match(md, /No price is known for m: tokens only/);
+  });
+});
+
+describe('eval: acceptance counts', () => {
+  const base = { output: '', command: 'node --test', exitCode: 1, durationMs: 1 };
+  it('counts each test from the report, skipped ones left out, names of the failing ones kept', () => {
+    const result = acceptanceOf(
+      {
+        ...base,
+        status: 'failed',
+        passed: 1,
+        failed: 1,
+        total: 3,
+        tests: [
+          { id: 'a', name: 'a [1]', outcome: 'passed' },
+          { id: 'b', name: 'b [2]', outcome: 'failed' },
+          { id: 'c', name: 'c [3]', outcome: 'skipped' },
+        ],
+      },
+      2,
+    );
+    assert.deepEqual([result.passed, result.total, result.failing], [1, 2, ['b [2]']]);
+  });
+  it('a file that could not load counts every case as failed', () => {
+    const result = acceptanceOf({ ...base, status: 'error', passed: 0, failed: 0, total: 0, reason: 'Cannot find module src/leap.js' }, 9);
+    assert.deepEqual([result.passed, result.total, result.reason], [0, 9, 'Cannot find module src/leap.js']);
+  });
+});
+
+describe('eval: the set', () => {
+  it('loads the fixture set and selects by name or tag, only exercises with tests in the language', async () => {
+    const set = await loadEvalSet(FIXTURE);
+    assert.deepEqual(set.exercises.map((e) => e.slug), ['leap', 'raindrops']);
+    assert.deepEqual(selectExercises(set, [], 'python').map((e) => e.slug), ['leap', 'raindrops']);
+    assert.deepEqual(selectExercises(set, ['strings'], 'javascript').map((e) => e.slug), ['raindrops']);
+    assert.deepEqual(selectExercises(set, ['leap,strings'], 'javascript').map((e) => e.slug), ['leap', 'raindrops']);
+    assert.deepEqual(selectExercises(set, ['leap'], 'typescript').map((e) => e.slug), ['leap'], 'TypeScript: the JavaScript tests');
+    assert.throws(() => selectExercises(set, ['nope'], 'javascript'), /No exercise of the eval set is named or tagged 'nope'/);
+  });
+
+  it('a broken set is a CONFIG error naming the file and what is wrong', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'eval-set-'));
+    try {
+      await writeFile(join(dir, 'set.json'), JSON.stringify([{ slug: 'x', title: 'X', languages: { cobol: {} } }]));
+      await assert.rejects(loadEvalSet(dir), (err) => isAgentError(err) && err.error_code === 'CONFIG' && /set\.json is invalid at/.test(err.message));
+      const entry = { module: 'x', exports: ['x'], acceptance: 'acceptance/x.test.js', cases: 1 };
+      await writeFile(join(dir, 'set.json'), JSON.stringify([{ slug: 'x', title: 'X', languages: { javascript: entry } }]));
+      await assert.rejects(loadEvalSet(dir), /'x' names missing files: .*x\.md, .*x\.test\.js/);
+      await assert.rejects(loadEvalSet(join(dir, 'none')), /Cannot read the eval set/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the default concurrency: half the CPUs, between 1 and 4', () => {
+    assert.deepEqual([1, 2, 3, 8, 64].map(defaultConcurrency), [1, 1, 1, 4, 4]);
+  });
+});
