@@ -63,6 +63,7 @@ export function activateExtension(context: vscode.ExtensionContext): TddAgentApi
   command(COMMANDS.setApiKey, (h) => h.setApiKey());
   command(COMMANDS.clearApiKey, (h) => h.clearApiKey());
   command(COMMANDS.openPanel, (h) => h.openPanel());
+  command(COMMANDS.evaluateModel, (h) => h.evaluateModel());
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, {
       resolveWebviewView: async (view) => {

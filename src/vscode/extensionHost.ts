@@ -13,6 +13,7 @@ import { workspaceFilePath } from './panel/workspacePath';
 import { SETTINGS_SECTION, configurationReader, readSettings, type ExtensionSettings } from './config/settings';
 import { checkSetup, sandboxFixText } from './config/setupCheck';
 import { chooseProvider, pickModel, type ProviderChoiceDeps } from './commands/providerChoice';
+import { evaluateModel } from './commands/evaluateModel';
 import { setPanelCommandRunner } from './panel/errorNotice';
 import { RepositoryWatcher } from './session/repositoryWatcher';
 import { routeCoreLogs } from './logging/outputChannelLog';
@@ -230,6 +231,17 @@ export class ExtensionHost implements vscode.Disposable {
     if (typeof arg === 'string' && arg.trim() !== '') options.kata = arg.trim();
     else if (arg instanceof vscode.Uri) options.kata = arg.fsPath;
     return this.runner.run(options);
+  }
+
+  /** Runs the bundled eval kata set against the configured model and opens the report (Markdown preview). */
+  evaluateModel(): Promise<unknown> {
+    return evaluateModel({
+      settings: () => this.settings(),
+      apiKey: () => readApiKey(this.context.secrets),
+      log: this.log,
+      storage: this.context.globalStorageUri,
+      extensionPath: this.context.extensionPath,
+    });
   }
 
   /** Stops the running kata. */

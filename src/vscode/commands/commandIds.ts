@@ -16,6 +16,7 @@ export const COMMANDS = {
   setApiKey: 'tddAgent.setApiKey',
   clearApiKey: 'tddAgent.clearApiKey',
   openPanel: 'tddAgent.openPanel',
+  evaluateModel: 'tddAgent.evaluateModel',
 } as const;
 
 /** One contributed command id. */
@@ -31,6 +32,7 @@ export const COMMAND_TITLES: Readonly<Record<CommandId, string>> = {
   [COMMANDS.setApiKey]: 'Set API key',
   [COMMANDS.clearApiKey]: 'Clear API key',
   [COMMANDS.openPanel]: 'Open panel',
+  [COMMANDS.evaluateModel]: 'Evaluate the configured model…',
 };
 
 /** The activity-bar container holding the panel. */
