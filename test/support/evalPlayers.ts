@@ -31,7 +31,14 @@ const jsTest = (name: string, call: string, expected: string): string =>
 const file = (head: string, tests: string[], n: number): string => `${head}${tests.slice(0, n).join('\n')}`;
 
 /** A player's cycles: each cycle's test (the whole file so far) and its implementation. */
-function cycles(testPath: string, srcPath: string, tests: string[], impls: string[], head: string, behaviours: string[]): CyclePlan[] {
+function cycles(
+  testPath: string,
+  srcPath: string,
+  tests: string[],
+  impls: string[],
+  head: string,
+  behaviours: string[],
+): CyclePlan[] {
   return impls.map((impl, i) => ({
     tester: { writes: [{ path: testPath, content: file(head, tests, i + 1) }], report: behaviours[i]!, runTests: true },
     implementer: { writes: [{ path: srcPath, content: impl }], report: `make it pass: ${behaviours[i]!}`, runTests: true },
@@ -64,7 +71,11 @@ const leapHardcoded = [
 const rainTests = [
   jsTest('1 sounds as its digits', 'convert(1)', "'1'"),
   jsTest('3 sounds Pling', 'convert(3)', "'Pling'"),
-  jsTest('5 sounds Plang, 7 Plong, 105 all three', "[convert(5), convert(7), convert(105)].join(' ')", "'Plang Plong PlingPlangPlong'"),
+  jsTest(
+    '5 sounds Plang, 7 Plong, 105 all three',
+    "[convert(5), convert(7), convert(105)].join(' ')",
+    "'Plang Plong PlingPlangPlong'",
+  ),
 ];
 const rainImpls = [
   'export function convert(number) {\n  return String(number);\n}\n',
@@ -90,7 +101,9 @@ export function playerScripts(player: EvalPlayer): Record<'leap' | 'raindrops', 
   const rainHead = header('convert', 'raindrops');
   if (player === 'hardcoder')
     return {
-      leap: { cycles: cycles(LEAP_TEST, LEAP_SRC, leapSeen, leapHardcoded, leapHead, ['1996 is leap', '2000 is leap', '2024 is leap']) },
+      leap: {
+        cycles: cycles(LEAP_TEST, LEAP_SRC, leapSeen, leapHardcoded, leapHead, ['1996 is leap', '2000 is leap', '2024 is leap']),
+      },
       raindrops: { cycles: cycles(RAIN_TEST, RAIN_SRC, rainTests, rainHardcoded, rainHead, rainBehaviours) },
     };
   const leap = cycles(LEAP_TEST, LEAP_SRC, leapTests, leapImpls, leapHead, leapBehaviours);

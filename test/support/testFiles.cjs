@@ -15,6 +15,7 @@ const ROOT = join(__dirname, '..', '..');
  * library, real kata sessions, CLI processes, example programs. Files under 5 s follow in name order.
  */
 const SLOW_FIRST = [
+  'test/integration/cli/eval.test.ts', // ~60 s: three evals of two sessions each, a Ctrl-C and a replay
   'test/integration/project/ownProjectTask.test.ts',
   'test/integration/cli/hostileWorktree.test.ts',
   'test/integration/package/packedLibrary.test.ts',

@@ -64,7 +64,11 @@ export class SessionCheckout {
    * Runs the session's own test command on each of `commits` (oldest first) and lists those that were not green.
    * A commit without any test yet (the scaffold) is not red.
    */
-  async replayCommits(commits: readonly string[], testCommand: string | undefined, options: RunLimits = {}): Promise<CommitReplay> {
+  async replayCommits(
+    commits: readonly string[],
+    testCommand: string | undefined,
+    options: RunLimits = {},
+  ): Promise<CommitReplay> {
     const red: CommitReplay['red'] = [];
     for (const sha of commits) {
       if (options.signal?.aborted) break;

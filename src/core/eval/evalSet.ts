@@ -105,7 +105,10 @@ export function acceptanceFor(exercise: EvalExercise, language: KataLanguage): E
  * acceptance tests in `language`. A selector that matches nothing is an AgentError (`CONFIG`) listing the names.
  */
 export function selectExercises(set: EvalSet, selectors: readonly string[], language: KataLanguage): EvalExercise[] {
-  const wanted = selectors.flatMap((s) => s.split(',')).map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const wanted = selectors
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   for (const selector of wanted) {
     if (!set.exercises.some((e) => e.slug === selector || e.tags.includes(selector)))
       throw new AgentError(

@@ -221,9 +221,16 @@ export function renderMarkdown(report: EvalReport): string {
     lines.push(`| tool calls recovered from text | ${s.totals.tool_calls_from_text} |`);
   lines.push('');
   if (!report.price)
-    lines.push(`No price is known for ${report.model}: tokens only (the price table is the \`tddAgent.modelPrices\` setting's).`, '');
+    lines.push(
+      `No price is known for ${report.model}: tokens only (the price table is the \`tddAgent.modelPrices\` setting's).`,
+      '',
+    );
 
-  lines.push('## Per kata', '', `| kata | runs | passed | green | acceptance | pass@1${s.pass_at_k !== undefined ? ` | pass@${s.k}` : ''} |`);
+  lines.push(
+    '## Per kata',
+    '',
+    `| kata | runs | passed | green | acceptance | pass@1${s.pass_at_k !== undefined ? ` | pass@${s.k}` : ''} |`,
+  );
   lines.push(`| --- | --- | --- | --- | --- | ---${s.pass_at_k !== undefined ? ' | ---' : ''} |`);
   for (const k of report.katas)
     lines.push(
@@ -251,7 +258,9 @@ export function renderMarkdown(report: EvalReport): string {
     for (const r of notes) {
       const parts = [
         r.error ? `${r.error.error_code}: ${r.error.message}` : undefined,
-        r.acceptance.failing ? `acceptance tests failed: ${r.acceptance.failing.slice(0, 5).join('; ')}${r.acceptance.failing.length > 5 ? '; …' : ''}` : undefined,
+        r.acceptance.failing
+          ? `acceptance tests failed: ${r.acceptance.failing.slice(0, 5).join('; ')}${r.acceptance.failing.length > 5 ? '; …' : ''}`
+          : undefined,
         !r.acceptance.failing && r.acceptance.reason ? `acceptance: ${r.acceptance.reason}` : undefined,
       ].filter(Boolean);
       lines.push(`- **${cell(r.kata)} run ${r.run}**: ${cell(parts.join(' — '))}`);

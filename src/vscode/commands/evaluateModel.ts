@@ -116,7 +116,10 @@ export async function evaluateModel(deps: EvaluateModelDeps): Promise<EvalOutcom
             deps.log.info(
               `eval: ${r.kata} run ${r.run}: ${r.passed ? 'passed' : 'failed'} (${r.status}, acceptance ${r.acceptance.passed}/${r.acceptance.total})`,
             );
-            progress.report({ message: `${event.done} of ${total} runs (${r.kata}: ${r.passed ? 'passed' : 'failed'})`, increment: 100 / total });
+            progress.report({
+              message: `${event.done} of ${total} runs (${r.kata}: ${r.passed ? 'passed' : 'failed'})`,
+              increment: 100 / total,
+            });
           },
         });
       } finally {

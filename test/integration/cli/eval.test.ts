@@ -85,12 +85,15 @@ describe('tdd-agent eval: the fixture set against three scripted players', funct
       assert.ok(run.acceptance.passed < run.acceptance.total, `${run.kata}: ${run.acceptance.passed}/${run.acceptance.total}`);
       assert.equal(run.passed, false);
       assert.ok(run.acceptance.failing && run.acceptance.failing.length > 0);
-      assert.ok(run.acceptance.failing.every((name) => /\[[0-9a-f-]{36}\]$/.test(name)), run.acceptance.failing.join('\n'));
+      assert.ok(
+        run.acceptance.failing.every((name) => /\[[0-9a-f-]{36}\]$/.test(name)),
+        run.acceptance.failing.join('\n'),
+      );
     }
-    assert.deepEqual(
-      Object.fromEntries(report.runs.map((r) => [r.kata, `${r.acceptance.passed}/${r.acceptance.total}`])),
-      { leap: '7/9', raindrops: '5/10' },
-    );
+    assert.deepEqual(Object.fromEntries(report.runs.map((r) => [r.kata, `${r.acceptance.passed}/${r.acceptance.total}`])), {
+      leap: '7/9',
+      raindrops: '5/10',
+    });
     assert.equal(report.summary.green_rate, 1);
     assert.equal(report.summary.pass_at_1, 0);
     assert.match(markdown, /## What went wrong/);
@@ -101,6 +104,7 @@ describe('tdd-agent eval: the fixture set against three scripted players', funct
     const { report } = await evaluate('testEditor');
     for (const run of report.runs) {
       assert.ok(run.discipline.violations > 0, `${run.kata}: ${JSON.stringify(run.discipline)}`);
+      assert.equal(run.finished_green, false, 'the supervisor never let the weakened test in: the session failed');
       assert.equal(run.passed, false);
       assert.equal(run.discipline.red_commits, 0, 'nothing red was committed');
     }
@@ -115,13 +119,28 @@ describe('tdd-agent eval: the fixture set against three scripted players', funct
     const poll = setInterval(() => {
       if (existsSync(join(out, 'report.json'))) controller.abort();
     }, 50);
-    const args = ['eval', '--set', SET, '--out', out, '--concurrency', '1', '--base-url', server.baseURL, '--model', 'test-model'];
+    const args = [
+      'eval',
+      '--set',
+      SET,
+      '--out',
+      out,
+      '--concurrency',
+      '1',
+      '--base-url',
+      server.baseURL,
+      '--model',
+      'test-model',
+    ];
     const result = await cli(args, isolatedEnv(), { signal: controller.signal }).finally(() => clearInterval(poll));
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, /Interrupted: the report keeps the runs that finished\./);
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as EvalReport;
     assert.equal(report.interrupted, true);
-    assert.deepEqual(report.runs.map((r) => [r.kata, r.passed]), [['leap', true]]);
+    assert.deepEqual(
+      report.runs.map((r) => [r.kata, r.passed]),
+      [['leap', true]],
+    );
     assert.match(await readFile(join(out, 'report.md'), 'utf8'), /Interrupted \(Ctrl-C\)/);
   });
 
@@ -141,7 +160,10 @@ describe('tdd-agent eval: the fixture set against three scripted players', funct
     const base = ['eval', '--set', SET, '--base-url', server.baseURL, '--model', 'test-model'];
     const unknown = await cli([...base, '--katas', 'bowling'], isolatedEnv());
     assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /No exercise of the eval set is named or tagged 'bowling'\. Names: leap, raindrops; tags: conditionals, easy, strings\./);
+    assert.match(
+      unknown.stderr,
+      /No exercise of the eval set is named or tagged 'bowling'\. Names: leap, raindrops; tags: conditionals, easy, strings\./,
+    );
     const record = await cli([...base, '--record', join(dir, 'x.json')], isolatedEnv());
     assert.equal(record.code, 2);
     assert.match(record.stderr, /--record does not go with eval/);

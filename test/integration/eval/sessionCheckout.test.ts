@@ -52,7 +52,11 @@ describe('eval: a checkout of a session’s commits, in the sandbox', function (
     const checkout = await SessionCheckout.open(repo, join(dir, 'checkout'), green);
     try {
       const replay = await checkout.replayCommits([scaffold, green, red], 'node --test');
-      assert.deepEqual(replay.red.map((r) => [r.sha, r.status]), [[red, 'failed']], 'the scaffold without tests is not red');
+      assert.deepEqual(
+        replay.red.map((r) => [r.sha, r.status]),
+        [[red, 'failed']],
+        'the scaffold without tests is not red',
+      );
       assert.equal(replay.checked, 3);
 
       const passed = await checkout.runAcceptance(green, set.dir, 'leap', 'javascript', leap.languages.javascript!);
@@ -73,7 +77,8 @@ describe('eval: a checkout of a session’s commits, in the sandbox', function (
     const python = await commit(
       repo,
       {
-        'pyproject.toml': '[project]\nname = "leap-kata"\nversion = "0.0.0"\n\n[tool.pytest.ini_options]\npythonpath = [".", "src"]\n',
+        'pyproject.toml':
+          '[project]\nname = "leap-kata"\nversion = "0.0.0"\n\n[tool.pytest.ini_options]\npythonpath = [".", "src"]\n',
         'src/leap.py': 'def leap_year(year):\n    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)\n',
         'src/raindrops.py': 'def convert(number):\n    return str(number)\n',
       },
@@ -87,7 +92,10 @@ describe('eval: a checkout of a session’s commits, in the sandbox', function (
       assert.deepEqual([passed.passed, passed.total, passed.status], [9, 9, 'passed']);
       const partly = await checkout.runAcceptance(python, set.dir, 'raindrops', 'python', raindrops!.languages.python!);
       assert.deepEqual([partly.passed, partly.total, partly.status], [2, 10, 'failed']);
-      assert.ok(partly.failing?.every((name) => /\[[0-9a-f-]{36}\]$/.test(name)), partly.failing?.join('\n'));
+      assert.ok(
+        partly.failing?.every((name) => /\[[0-9a-f-]{36}\]$/.test(name)),
+        partly.failing?.join('\n'),
+      );
     } finally {
       await checkout.close();
     }

@@ -66,7 +66,12 @@ describe('eval: pass@k, medians and the summary', () => {
   });
 
   it('summarize: pass@1 and pass@k per kata and over the set, green and acceptance rates, totals', () => {
-    const runs = [run('leap', 1, true), run('leap', 2, false), run('raindrops', 1, false), run('raindrops', 2, false, { finished_green: false })];
+    const runs = [
+      run('leap', 1, true),
+      run('leap', 2, false),
+      run('raindrops', 1, false),
+      run('raindrops', 2, false, { finished_green: false }),
+    ];
     const { summary, katas } = summarize(runs, 2, null);
     assert.deepEqual(
       katas.map((k) => [k.kata, k.passed, k.green, k.pass_at_1, k.pass_at_k]),
@@ -89,7 +94,10 @@ describe('eval: pass@k, medians and the summary', () => {
   });
 
   it('the Markdown report is tables a person reads, with pass@k, the optional column and cells kept in one line', () => {
-    const runs = [run('leap', 1, true), run('leap', 2, false, { tool_calls_from_text: 1, error: { error_code: 'X', message: 'a | b\nc' } })];
+    const runs = [
+      run('leap', 1, true),
+      run('leap', 2, false, { tool_calls_from_text: 1, error: { error_code: 'X', message: 'a | b\nc' } }),
+    ];
     const { summary, katas } = summarize(runs, 2, null);
     const report: EvalReport = {
       format: 'tdd-agent-eval',
@@ -141,7 +149,10 @@ describe('eval: acceptance counts', () => {
     assert.deepEqual([result.passed, result.total, result.failing], [1, 2, ['b [2]']]);
   });
   it('a file that could not load counts every case as failed', () => {
-    const result = acceptanceOf({ ...base, status: 'error', passed: 0, failed: 0, total: 0, reason: 'Cannot find module src/leap.js' }, 9);
+    const result = acceptanceOf(
+      { ...base, status: 'error', passed: 0, failed: 0, total: 0, reason: 'Cannot find module src/leap.js' },
+      9,
+    );
     assert.deepEqual([result.passed, result.total, result.reason], [0, 9, 'Cannot find module src/leap.js']);
   });
 });
@@ -149,11 +160,27 @@ describe('eval: acceptance counts', () => {
 describe('eval: the set', () => {
   it('loads the fixture set and selects by name or tag, only exercises with tests in the language', async () => {
     const set = await loadEvalSet(FIXTURE);
-    assert.deepEqual(set.exercises.map((e) => e.slug), ['leap', 'raindrops']);
-    assert.deepEqual(selectExercises(set, [], 'python').map((e) => e.slug), ['leap', 'raindrops']);
-    assert.deepEqual(selectExercises(set, ['strings'], 'javascript').map((e) => e.slug), ['raindrops']);
-    assert.deepEqual(selectExercises(set, ['leap,strings'], 'javascript').map((e) => e.slug), ['leap', 'raindrops']);
-    assert.deepEqual(selectExercises(set, ['leap'], 'typescript').map((e) => e.slug), ['leap'], 'TypeScript: the JavaScript tests');
+    assert.deepEqual(
+      set.exercises.map((e) => e.slug),
+      ['leap', 'raindrops'],
+    );
+    assert.deepEqual(
+      selectExercises(set, [], 'python').map((e) => e.slug),
+      ['leap', 'raindrops'],
+    );
+    assert.deepEqual(
+      selectExercises(set, ['strings'], 'javascript').map((e) => e.slug),
+      ['raindrops'],
+    );
+    assert.deepEqual(
+      selectExercises(set, ['leap,strings'], 'javascript').map((e) => e.slug),
+      ['leap', 'raindrops'],
+    );
+    assert.deepEqual(
+      selectExercises(set, ['leap'], 'typescript').map((e) => e.slug),
+      ['leap'],
+      'TypeScript: the JavaScript tests',
+    );
     assert.throws(() => selectExercises(set, ['nope'], 'javascript'), /No exercise of the eval set is named or tagged 'nope'/);
   });
 
@@ -161,7 +188,10 @@ describe('eval: the set', () => {
     const dir = await mkdtemp(join(tmpdir(), 'eval-set-'));
     try {
       await writeFile(join(dir, 'set.json'), JSON.stringify([{ slug: 'x', title: 'X', languages: { cobol: {} } }]));
-      await assert.rejects(loadEvalSet(dir), (err) => isAgentError(err) && err.error_code === 'CONFIG' && /set\.json is invalid at/.test(err.message));
+      await assert.rejects(
+        loadEvalSet(dir),
+        (err) => isAgentError(err) && err.error_code === 'CONFIG' && /set\.json is invalid at/.test(err.message),
+      );
       const entry = { module: 'x', exports: ['x'], acceptance: 'acceptance/x.test.js', cases: 1 };
       await writeFile(join(dir, 'set.json'), JSON.stringify([{ slug: 'x', title: 'X', languages: { javascript: entry } }]));
       await assert.rejects(loadEvalSet(dir), /'x' names missing files: .*x\.md, .*x\.test\.js/);
