@@ -1,10 +1,11 @@
-import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { untrustedTreeGit } from '../git/untrustedTreeGit';
 import type { GitRun } from '../git/gitClient';
 import { createProcessSandbox, worktreePolicy, type ProcessSandbox, type SandboxMode } from '../osSandbox';
 import { CommandTestRunner, DEFAULT_TEST_TIMEOUT_MS, detectTestRunner, type TestRunResult } from '../testRunners';
 import type { KataLanguage } from '../tdd/kata/languageDefaults';
+import { installDependencies } from '../tdd/supervisor/installDependencies';
 import type { EvalLanguage } from './evalSet';
 
 /** How a run did on the held-back acceptance tests, on the session's final commit. */
@@ -42,8 +43,19 @@ export class SessionCheckout {
     private readonly repository: string,
   ) {}
 
-  /** Adds a detached worktree of `repository` at `dir`, on `commit`, and makes its sandbox. */
-  static async open(repository: string, dir: string, commit: string, mode: SandboxMode = 'auto'): Promise<SessionCheckout> {
+  /**
+   * Adds a detached worktree of `repository` at `dir`, on `commit`, and makes its sandbox. When the commit's
+   * package.json declares packages (a TypeScript kata's tsx), they are installed into the checkout's `node_modules` as
+   * the session installed them (npm with `--ignore-scripts`, from that commit's manifests, approved at MEDIUM as the
+   * eval approves the session's writes); it stays there across `checkout`.
+   */
+  static async open(
+    repository: string,
+    dir: string,
+    commit: string,
+    mode: SandboxMode = 'auto',
+    signal?: AbortSignal,
+  ): Promise<SessionCheckout> {
     const repoGit = await untrustedTreeGit(repository);
     await repoGit(['worktree', 'add', '--detach', '--force', dir, commit]);
     const commonDirText = (await repoGit(['rev-parse', '--git-common-dir'])).trim();
@@ -51,13 +63,24 @@ export class SessionCheckout {
     const policy = worktreePolicy(dir, commonDir);
     // Python imports the kata's module from src/ (the scaffold's pytest config says so too; this holds if the agents changed it).
     const sandbox = await createProcessSandbox(mode, { ...policy, prependPaths: { PYTHONPATH: [join(dir, 'src')] } });
-    return new SessionCheckout(dir, await untrustedTreeGit(dir), sandbox, repository);
+    const checkout = new SessionCheckout(dir, await untrustedTreeGit(dir), sandbox, repository);
+    if (await declaresPackages(join(dir, 'package.json')))
+      await installDependencies(dir, {
+        manifests: {
+          description: `commit ${commit.slice(0, 10)}`,
+          read: (path) => repoGit(['cat-file', 'blob', `${commit}:${path}`]).catch(() => null),
+        },
+        policy: { autoApproveUpTo: 'MEDIUM' },
+        sandbox: mode,
+        signal,
+      });
+    return checkout;
   }
 
-  /** Moves the checkout to `commit`, with nothing left of a previous run (untracked and ignored files removed). */
+  /** Moves the checkout to `commit`, with nothing left of a previous run (untracked and ignored files removed, the installed packages kept). */
   async checkout(commit: string): Promise<void> {
     await this.git(['checkout', '--detach', '--force', '--quiet', commit]);
-    await this.git(['clean', '-ffdxq']);
+    await this.git(['clean', '-ffdxq', '-e', '/node_modules']);
   }
 
   /**
@@ -93,7 +116,8 @@ export class SessionCheckout {
 
   /**
    * Copies the acceptance file into `<checkout>/acceptance/` (`<slug>.test.js`, `test_<slug>.py`) on `commit` and runs
-   * it there: `node --test` for JavaScript (and TypeScript, through the checkout's tsx), pytest for Python.
+   * it there: `node --test` for JavaScript, `tsx --test` for TypeScript (tsx resolves the tests' `../src/<module>.js` to
+   * the `.ts` file), pytest for Python.
    */
   async runAcceptance(
     commit: string,
@@ -130,6 +154,16 @@ export class SessionCheckout {
     const repoGit = await untrustedTreeGit(this.repository).catch(() => undefined);
     await repoGit?.(['worktree', 'remove', '--force', this.dir]).catch(() => undefined);
     await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** True when a package.json declares dependencies or devDependencies (a malformed one declares none). */
+async function declaresPackages(path: string): Promise<boolean> {
+  try {
+    const pkg = JSON.parse(await readFile(path, 'utf8')) as { dependencies?: object; devDependencies?: object } | null;
+    return Object.keys(pkg?.dependencies ?? {}).length + Object.keys(pkg?.devDependencies ?? {}).length > 0;
+  } catch {
+    return false;
   }
 }
 

@@ -254,7 +254,7 @@ async function runOne(
     let checkout: SessionCheckout | undefined;
     try {
       finalCommit = (await (await untrustedTreeGit(repository))(['rev-parse', `${summary.branch}^{commit}`])).trim();
-      checkout = await SessionCheckout.open(repository, join(runDir, 'checkout'), finalCommit, options.sandbox);
+      checkout = await SessionCheckout.open(repository, join(runDir, 'checkout'), finalCommit, options.sandbox, options.signal);
       const limits = { timeoutMs: options.testTimeoutMs, signal: options.signal };
       replay = await checkout.replayCommits(sessionCommits(summary), counts.testCommand, limits);
       acceptance = await checkout.runAcceptance(finalCommit, options.set.dir, exercise.slug, options.language, entry, limits);

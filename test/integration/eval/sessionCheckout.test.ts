@@ -100,4 +100,40 @@ describe('eval: a checkout of a session’s commits, in the sandbox', function (
       await checkout.close();
     }
   });
+
+  it('TypeScript: installs the commit’s packages (tsx) once, keeps them across commits, runs the JavaScript acceptance tests through tsx', async function () {
+    this.timeout(300_000);
+    const repo = await repository();
+    const pkg = JSON.stringify({
+      type: 'module',
+      scripts: { test: 'tsx --test test/leap.test.ts' },
+      devDependencies: { tsx: '^4.19.0' },
+    });
+    const leapTs =
+      'export function isLeap(year: number): boolean {\n  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;\n}\n';
+    const test = LEAP_TEST.replace('../src/leap.js', '../src/leap.ts');
+    const first = await commit(
+      repo,
+      { '.gitignore': 'node_modules/\n', 'package.json': pkg, 'src/leap.ts': leapTs, 'test/leap.test.ts': test },
+      'green',
+    );
+    const second = await commit(
+      repo,
+      { 'src/leap.ts': 'export function isLeap(year: number): boolean {\n  return year === 2000;\n}\n' },
+      'still green',
+    );
+    const set = await loadEvalSet(FIXTURE);
+    const leap = set.exercises.find((e) => e.slug === 'leap')!;
+    const checkout = await SessionCheckout.open(repo, join(dir, 'checkout'), second);
+    try {
+      const replay = await checkout.replayCommits([first, second], 'tsx --test test/leap.test.ts');
+      assert.deepEqual(replay.red, []);
+      const passed = await checkout.runAcceptance(first, set.dir, 'leap', 'typescript', leap.languages.javascript!);
+      assert.deepEqual([passed.passed, passed.total, passed.status], [9, 9, 'passed'], passed.reason);
+      const hardcoded = await checkout.runAcceptance(second, set.dir, 'leap', 'typescript', leap.languages.javascript!);
+      assert.deepEqual([hardcoded.passed, hardcoded.total], [6, 9]);
+    } finally {
+      await checkout.close();
+    }
+  });
 });
