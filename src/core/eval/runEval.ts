@@ -5,7 +5,7 @@ import { AgentError, toAgentError } from '../errors/agentError';
 import { untrustedTreeGit } from '../git/untrustedTreeGit';
 import type { LlmClient } from '../llm/types';
 import { getLogger } from '../logging/logger';
-import type { SandboxMode } from '../osSandbox';
+import { createProcessSandbox, type SandboxMode } from '../osSandbox';
 import { RecordingLlmClient } from '../replay/recordingClient';
 import type { SupervisorEvent } from '../tdd/events';
 import type { KataLanguage } from '../tdd/kata/languageDefaults';
@@ -75,9 +75,12 @@ export function defaultConcurrency(cpuCount: number = cpus().length): number {
  * recording every model exchange; after each session its commits are checked out and their own tests run again
  * (a red commit counts as a discipline event), and the held-back acceptance tests run on its final commit. The
  * report (JSON and Markdown) is rewritten after every run, so a stopped eval keeps what finished.
- * Throws only for what stops every run before any starts (an unusable output folder).
+ * Throws only for what would stop every run, checked before any starts: no OS sandbox, a provider that does not
+ * answer or serve the model, an unusable output folder.
  */
 export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
+  await createProcessSandbox(options.sandbox ?? 'auto', { writableRoots: [] });
+  await options.llm.checkModel?.(options.model, options.signal);
   const runs = options.runs ?? 1;
   const concurrency = Math.max(1, options.concurrency ?? defaultConcurrency());
   const outDir = resolve(options.outDir);

@@ -156,7 +156,7 @@ describe('tdd-agent eval: the fixture set against three scripted players', funct
     });
   });
 
-  it('refuses what it cannot do, before any model call, with exit 2', async () => {
+  it('refuses what it cannot do before any run starts: bad flags and selections (exit 2), a model the server does not serve', async () => {
     const base = ['eval', '--set', SET, '--base-url', server.baseURL, '--model', 'test-model'];
     const unknown = await cli([...base, '--katas', 'bowling'], isolatedEnv());
     assert.equal(unknown.code, 2);
@@ -167,6 +167,13 @@ describe('tdd-agent eval: the fixture set against three scripted players', funct
     const record = await cli([...base, '--record', join(dir, 'x.json')], isolatedEnv());
     assert.equal(record.code, 2);
     assert.match(record.stderr, /--record does not go with eval/);
+    const model = await cli(
+      ['eval', '--set', SET, '--base-url', server.baseURL, '--model', 'no-such-model', '--out', join(dir, 'none')],
+      isolatedEnv(),
+    );
+    assert.equal(model.code, 1, model.stderr); // as for tdd-agent kata: the provider answered, INVALID_REQUEST
+    assert.match(model.stderr, /INVALID_REQUEST: The model 'no-such-model' is not available/);
+    assert.equal(existsSync(join(dir, 'none', 'report.json')), false, 'no run started');
     const runs = await cli([...base, '--runs', '0'], isolatedEnv());
     assert.equal(runs.code, 2);
     assert.match(runs.stderr, /--runs must be a positive whole number/);
