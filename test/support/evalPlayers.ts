@@ -153,3 +153,32 @@ export function evalPlayer(player: EvalPlayer): (req: RecordedRequest) => Script
     return models[kata].reply(req);
   };
 }
+
+const pyLeapTests = [
+  'def test_1996_is_a_leap_year():\n    assert leap_year(1996) is True\n',
+  'def test_1900_is_not_a_leap_year():\n    assert leap_year(1900) is False\n',
+  'def test_2000_is_a_leap_year():\n    assert leap_year(2000) is True\n',
+];
+const pyLeapImpls = [
+  'def leap_year(year):\n    return year % 4 == 0\n',
+  'def leap_year(year):\n    return year % 4 == 0 and year % 100 != 0\n',
+  'def leap_year(year):\n    return (year % 4 == 0 and year % 100 != 0) or year % 400 == 0\n',
+];
+
+/** The disciplined player on Leap in Python (pytest): the same three cycles as in JavaScript. */
+export function pythonLeapPlayer(): (req: RecordedRequest) => ScriptedReply {
+  const head = 'from leap import leap_year\n\n\n';
+  const plans: CyclePlan[] = pyLeapImpls.map((impl, i) => ({
+    tester: {
+      writes: [{ path: 'tests/test_leap.py', content: `${head}${pyLeapTests.slice(0, i + 1).join('\n\n')}` }],
+      report: leapBehaviours[i]!,
+      runTests: true,
+    },
+    implementer: {
+      writes: [{ path: 'src/leap.py', content: impl }],
+      report: `make it pass: ${leapBehaviours[i]!}`,
+      runTests: true,
+    },
+  }));
+  return scriptedKataModel({ cycles: plans }).reply;
+}

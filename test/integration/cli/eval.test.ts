@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { EvalReport } from '../../../src/core/eval';
-import { EVAL_FIXTURE_SET, evalPlayer, type EvalPlayer } from '../../support/evalPlayers';
+import { EVAL_FIXTURE_SET, evalPlayer, pythonLeapPlayer, type EvalPlayer } from '../../support/evalPlayers';
 import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
 import { cli, isolatedEnv } from './cliHarness';
 
@@ -142,6 +142,27 @@ describe('tdd-agent eval: the fixture set against three scripted players', funct
       [['leap', true]],
     );
     assert.match(await readFile(join(out, 'report.md'), 'utf8'), /Interrupted \(Ctrl-C\)/);
+  });
+
+  it('Python: the held-back pytest file on the final commit, selected by name', async () => {
+    server.setFallback(pythonLeapPlayer());
+    const out = join(dir, 'python');
+    const args = ['eval', '--set', SET, '--language', 'python', '--katas', 'leap', '--out', out, '--json'];
+    const result = await cli([...args, '--base-url', server.baseURL, '--model', 'test-model'], isolatedEnv());
+    assert.equal(result.code, 0, result.stderr);
+    const report = JSON.parse(result.stdout) as EvalReport;
+    assert.deepEqual(
+      report.runs.map((r) => [
+        r.kata,
+        r.language,
+        r.finished_green,
+        r.cycles,
+        `${r.acceptance.passed}/${r.acceptance.total}`,
+        r.discipline.red_commits,
+      ]),
+      [['leap', 'python', true, 3, '9/9', 0]],
+    );
+    assert.deepEqual(report.set.katas, ['leap']);
   });
 
   it('--list --json: each exercise and the languages it has acceptance tests for', async () => {
