@@ -1,5 +1,5 @@
 import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { untrustedTreeGit } from '../git/untrustedTreeGit';
 import type { GitRun } from '../git/gitClient';
 import { createProcessSandbox, worktreePolicy, type ProcessSandbox, type SandboxMode } from '../osSandbox';
@@ -115,29 +115,30 @@ export class SessionCheckout {
   }
 
   /**
-   * Copies the acceptance file into `<checkout>/acceptance/` (`<slug>.test.js`, `test_<slug>.py`) on `commit` and runs
+   * Copies the acceptance file into `<checkout>/acceptance/` under its own name on `commit` and runs
    * it there: `node --test` for JavaScript, `tsx --test` for TypeScript (tsx resolves the tests' `../src/<module>.js` to
    * the `.ts` file), pytest for Python.
    */
   async runAcceptance(
     commit: string,
     setDir: string,
-    slug: string,
     language: KataLanguage,
     entry: EvalLanguage,
     options: RunLimits = {},
   ): Promise<AcceptanceResult> {
     await this.checkout(commit);
     const python = language === 'python';
-    const target = join(this.dir, 'acceptance', python ? `test_${slug}.py` : `${slug}.test.js`);
+    // The set's own file name (`<slug>.test.js`, `test_<slug_with_underscores>.py`): an importable module name for pytest.
+    const fileName = basename(entry.acceptance);
+    const target = join(this.dir, 'acceptance', fileName);
     await rm(join(this.dir, 'acceptance'), { recursive: true, force: true });
     await mkdir(join(this.dir, 'acceptance'), { recursive: true });
     await copyFile(join(setDir, entry.acceptance), target);
     const command = python
       ? 'python3 -m pytest acceptance -p no:cacheprovider'
       : language === 'typescript'
-        ? `tsx --test acceptance/${slug}.test.js`
-        : `node --test acceptance/${slug}.test.js`;
+        ? `tsx --test acceptance/${fileName}`
+        : `node --test acceptance/${fileName}`;
     const runner = new CommandTestRunner({
       workspace: this.dir,
       kind: python ? 'pytest' : 'node-test',

@@ -195,13 +195,6 @@ function sessionCommits(summary: SessionSummary): string[] {
   return [...new Set(commits.length > 0 ? commits : fromCycles)];
 }
 
-/** `tool_calls_from_text` of the session's totals, when the session counts it. */
-function toolCallsFromText(summary: SessionSummary | undefined): number | undefined {
-  const totals = summary?.totals as Record<string, unknown> | undefined;
-  const value = totals?.tool_calls_from_text ?? totals?.toolCallsFromText;
-  return typeof value === 'number' ? value : undefined;
-}
-
 /** One run: the session, the replay of its commits, the acceptance tests; undefined when Ctrl-C cancelled it. */
 async function runOne(
   options: EvalOptions,
@@ -260,7 +253,7 @@ async function runOne(
       checkout = await SessionCheckout.open(repository, join(runDir, 'checkout'), finalCommit, options.sandbox, options.signal);
       const limits = { timeoutMs: options.testTimeoutMs, signal: options.signal };
       replay = await checkout.replayCommits(sessionCommits(summary), counts.testCommand, limits);
-      acceptance = await checkout.runAcceptance(finalCommit, options.set.dir, exercise.slug, options.language, entry, limits);
+      acceptance = await checkout.runAcceptance(finalCommit, options.set.dir, options.language, entry, limits);
     } catch (err) {
       const problem = toAgentError(err);
       log.warn('could not check the session’s commits', { kata: exercise.slug, run, error: problem });
@@ -274,7 +267,7 @@ async function runOne(
 
   const finishedGreen = summary?.status === 'completed' || summary?.status === 'max_cycles';
   const tokens = { prompt: counts.prompt, completion: counts.completion };
-  const fromText = toolCallsFromText(summary);
+  const fromText = summary?.totals.toolCallsFromText;
   const wallMs = performance.now() - started;
   const failure = error ? error.toJSON() : summary?.error;
   return {

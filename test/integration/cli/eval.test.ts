@@ -144,6 +144,20 @@ describe('tdd-agent eval: the fixture set against three scripted players', funct
     assert.match(await readFile(join(out, 'report.md'), 'utf8'), /Interrupted \(Ctrl-C\)/);
   });
 
+  it('the bundled set (katas/eval): the disciplined player passes every acceptance test of leap and raindrops', async () => {
+    server.setFallback(evalPlayer('disciplined'));
+    const out = join(dir, 'bundled');
+    const args = ['eval', '--katas', 'leap,raindrops', '--out', out, '--concurrency', '2', '--json'];
+    const result = await cli([...args, '--base-url', server.baseURL, '--model', 'test-model'], isolatedEnv());
+    assert.equal(result.code, 0, result.stderr);
+    const report = JSON.parse(result.stdout) as EvalReport;
+    assert.match(report.set.dir, /katas[\\/]eval$/);
+    assert.deepEqual(report.runs.map((r) => [r.kata, r.passed, `${r.acceptance.passed}/${r.acceptance.total}`]).sort(), [
+      ['leap', true, '9/9'],
+      ['raindrops', true, '18/18'],
+    ]);
+  });
+
   it('Python: the held-back pytest file on the final commit, selected by name', async () => {
     server.setFallback(pythonLeapPlayer());
     const out = join(dir, 'python');

@@ -59,11 +59,11 @@ describe('eval: a checkout of a session’s commits, in the sandbox', function (
       );
       assert.equal(replay.checked, 3);
 
-      const passed = await checkout.runAcceptance(green, set.dir, 'leap', 'javascript', leap.languages.javascript!);
+      const passed = await checkout.runAcceptance(green, set.dir, 'javascript', leap.languages.javascript!);
       assert.deepEqual([passed.passed, passed.total, passed.status], [9, 9, 'passed']);
-      const failed = await checkout.runAcceptance(red, set.dir, 'leap', 'javascript', leap.languages.javascript!);
+      const failed = await checkout.runAcceptance(red, set.dir, 'javascript', leap.languages.javascript!);
       assert.deepEqual([failed.passed, failed.total, failed.status], [5, 9, 'failed']);
-      const missing = await checkout.runAcceptance(moved, set.dir, 'leap', 'javascript', leap.languages.javascript!);
+      const missing = await checkout.runAcceptance(moved, set.dir, 'javascript', leap.languages.javascript!);
       assert.deepEqual([missing.passed, missing.total], [0, 9]);
       assert.notEqual(missing.status, 'passed');
     } finally {
@@ -88,9 +88,9 @@ describe('eval: a checkout of a session’s commits, in the sandbox', function (
     const [leap, raindrops] = set.exercises;
     const checkout = await SessionCheckout.open(repo, join(dir, 'checkout'), python);
     try {
-      const passed = await checkout.runAcceptance(python, set.dir, 'leap', 'python', leap!.languages.python!);
+      const passed = await checkout.runAcceptance(python, set.dir, 'python', leap!.languages.python!);
       assert.deepEqual([passed.passed, passed.total, passed.status], [9, 9, 'passed']);
-      const partly = await checkout.runAcceptance(python, set.dir, 'raindrops', 'python', raindrops!.languages.python!);
+      const partly = await checkout.runAcceptance(python, set.dir, 'python', raindrops!.languages.python!);
       assert.deepEqual([partly.passed, partly.total, partly.status], [2, 10, 'failed']);
       assert.ok(
         partly.failing?.every((name) => /\[[0-9a-f-]{36}\]$/.test(name)),
@@ -128,9 +128,9 @@ describe('eval: a checkout of a session’s commits, in the sandbox', function (
     try {
       const replay = await checkout.replayCommits([first, second], 'tsx --test test/leap.test.ts');
       assert.deepEqual(replay.red, []);
-      const passed = await checkout.runAcceptance(first, set.dir, 'leap', 'typescript', leap.languages.javascript!);
+      const passed = await checkout.runAcceptance(first, set.dir, 'typescript', leap.languages.javascript!);
       assert.deepEqual([passed.passed, passed.total, passed.status], [9, 9, 'passed'], passed.reason);
-      const hardcoded = await checkout.runAcceptance(second, set.dir, 'leap', 'typescript', leap.languages.javascript!);
+      const hardcoded = await checkout.runAcceptance(second, set.dir, 'typescript', leap.languages.javascript!);
       assert.deepEqual([hardcoded.passed, hardcoded.total], [6, 9]);
     } finally {
       await checkout.close();
