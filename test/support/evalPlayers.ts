@@ -1,5 +1,5 @@
 import type { RecordedRequest, ScriptedReply } from './openaiServer';
-import { scriptedKataModel, type CyclePlan, type KataScript } from './scriptedKataModel';
+import { scriptedKataModel, type CyclePlan, type KataScript, type TextCallFormat } from './scriptedKataModel';
 
 /**
  * Three scripted players of the fixture eval set (test/fixtures/eval-set: Leap and Raindrops, in JavaScript), for
@@ -141,11 +141,16 @@ function requestText(req: RecordedRequest): string {
 /**
  * The loopback server's reply function for one player over the fixture set: each request is answered by the
  * scripted model of the kata it is about (the kata's title is in the role's context), so sessions of both katas may
- * run at once.
+ * run at once. `textCalls`: the player writes its tool calls into its text, as a local model without a tool parser does.
  */
-export function evalPlayer(player: EvalPlayer): (req: RecordedRequest) => ScriptedReply {
+export function evalPlayer(
+  player: EvalPlayer,
+  options: { textCalls?: TextCallFormat } = {},
+): (req: RecordedRequest) => ScriptedReply {
   const scripts = playerScripts(player);
-  const models = { leap: scriptedKataModel(scripts.leap), raindrops: scriptedKataModel(scripts.raindrops) };
+  const play = (script: KataScript) =>
+    scriptedKataModel({ ...script, ...(options.textCalls ? { textCalls: options.textCalls } : {}) });
+  const models = { leap: play(scripts.leap), raindrops: play(scripts.raindrops) };
   return (req) => {
     const text = requestText(req);
     const kata = /# (Kata: )?Raindrops\b/.test(text) ? 'raindrops' : /# (Kata: )?Leap\b/.test(text) ? 'leap' : undefined;

@@ -217,7 +217,8 @@ export function renderMarkdown(report: EvalReport): string {
   lines.push(
     `| total | ${count(s.totals.model_requests)} requests, ${count(s.totals.tokens.prompt)} prompt + ${count(s.totals.tokens.completion)} completion tokens, ${usd(s.totals.cost_usd)}, ${seconds(s.totals.wall_ms)} of runs |`,
   );
-  if (s.totals.tool_calls_from_text !== undefined)
+  if (s.totals.tool_calls_from_text)
+    // a local model's calls written as text; shown when there were any
     lines.push(`| tool calls recovered from text | ${s.totals.tool_calls_from_text} |`);
   lines.push('');
   if (!report.price)
@@ -238,7 +239,7 @@ export function renderMarkdown(report: EvalReport): string {
     );
   lines.push('');
 
-  const fromText = report.runs.some((r) => r.tool_calls_from_text !== undefined);
+  const fromText = report.runs.some((r) => (r.tool_calls_from_text ?? 0) > 0);
   lines.push(
     '## Per run',
     '',

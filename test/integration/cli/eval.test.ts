@@ -158,6 +158,21 @@ describe('tdd-agent eval: the fixture set against three scripted players', funct
     ]);
   });
 
+  it('a local model writing its tool calls as text: the calls read from text are counted per run and in the totals', async () => {
+    server.setFallback(evalPlayer('disciplined', { textCalls: 'hermes' }));
+    const out = join(dir, 'text-calls');
+    const args = ['eval', '--set', SET, '--katas', 'leap', '--out', out, '--json'];
+    const result = await cli([...args, '--base-url', server.baseURL, '--model', 'test-model'], isolatedEnv());
+    assert.equal(result.code, 0, result.stderr);
+    const report = JSON.parse(result.stdout) as EvalReport;
+    const [run] = report.runs;
+    assert.equal(run?.passed, true, JSON.stringify(run));
+    assert.ok((run?.tool_calls_from_text ?? 0) > 0, JSON.stringify(run));
+    assert.equal(report.summary.totals.tool_calls_from_text, run?.tool_calls_from_text);
+    const markdown = await readFile(join(out, 'report.md'), 'utf8');
+    assert.match(markdown, new RegExp(`\\| tool calls recovered from text \\| ${run?.tool_calls_from_text} \\|`));
+  });
+
   it('Python: the held-back pytest file on the final commit, selected by name', async () => {
     server.setFallback(pythonLeapPlayer());
     const out = join(dir, 'python');
