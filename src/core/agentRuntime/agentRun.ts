@@ -1,5 +1,5 @@
 import { AgentError } from '../errors/agentError';
-import type { ChatMessage, LlmClient, LlmResult, ResponseFormat, TokenUsage, ToolSpec } from '../llm/types';
+import type { ChatMessage, LlmCallOptions, LlmClient, LlmResult, ResponseFormat, TokenUsage, ToolSpec } from '../llm/types';
 import type { ToolCallWrapper } from '../tools/types';
 import { DEFAULT_MODEL_CALL_TIMEOUT_MS, type BaseAgentConfig } from './config';
 import { requestExtensions } from './config';
@@ -50,6 +50,8 @@ export class AgentRun {
   promptLabel?: string;
   private readonly deps: AgentRunDeps;
   private wrapper: ToolCallWrapper | undefined | null = null;
+  /** `requestExtensions(config)`, once read (null: not yet). */
+  private extraBody: Record<string, unknown> | undefined | null = null;
 
   constructor(deps: AgentRunDeps) {
     this.deps = deps;
@@ -93,7 +95,9 @@ export class AgentRun {
     this.model = model;
     this.promptLabel = prompt.label;
     const finalMessages = hooks ? await hooks.beforeModel(messages) : messages;
-    const request = {
+    // The settings' request extensions are read once per run, not per call (the loop makes many calls).
+    if (this.extraBody === null) this.extraBody = requestExtensions(config);
+    const request: LlmCallOptions = {
       model,
       messages: finalMessages,
       responseFormat: options.responseFormat,
@@ -102,9 +106,9 @@ export class AgentRun {
       tools: options.tools && options.tools.length > 0 ? options.tools : undefined,
       signal: this.signal,
       timeoutMs: modelCallTimeout(config.timeoutMs, llm.timeoutMs),
-      ...(this.deps.streamText && this.observed ? { onDelta: this.deltaEmitter(options.cycle ?? this.modelCalls + 1) } : {}),
-      extraBody: requestExtensions(config),
+      extraBody: this.extraBody,
     };
+    if (this.deps.streamText && this.observed) request.onDelta = this.deltaEmitter(options.cycle ?? this.modelCalls + 1);
     let response = hooks ? await hooks.wrapModelCall(() => llm.call(request)) : await llm.call(request);
     this.modelCalls++;
     addUsage(this.usage, response.usage);

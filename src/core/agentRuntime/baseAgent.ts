@@ -430,19 +430,6 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
       signal: options.signal,
       streamText: options.streamText,
     });
-    const metadata = (terminationReason: TerminationReason): ExecutionMetadata => ({
-      agentId: this.id,
-      model: run.model,
-      strategy: this.strategy?.name ?? this.config.strategy,
-      prompt: run.promptLabel,
-      executionTimeMs: performance.now() - started,
-      usage: { ...run.usage },
-      modelCalls: run.modelCalls,
-      repairAttempts: run.repairAttempts,
-      ...(run.toolCallsFromText > 0 ? { toolCallsFromText: run.toolCallsFromText } : {}),
-      terminationReason,
-      ...(run.cycles > 0 ? { cycles: run.cycles } : {}),
-    });
     try {
       if (!inputs || typeof inputs !== 'object' || Array.isArray(inputs)) {
         throw new AgentInputError('inputs: execute() takes an object of named inputs, e.g. { question: "..." }');
@@ -465,14 +452,14 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
       let result = {
         ...outcome.output,
         ...(outcome.error ? { error: outcome.error } : {}),
-        metadata: metadata(outcome.terminationReason),
+        metadata: this.metadata(run, started, outcome.terminationReason),
       } as AgentResult<TOutput>;
       if (this.hookRunner) result = (await this.hookRunner.afterAgent(result)) as AgentResult<TOutput>;
       this.finish(run, inputs, result, outcome.error);
       return result;
     } catch (e) {
       const error = toRunError(e);
-      const meta = metadata(failureTermination(error.error_code));
+      const meta = this.metadata(run, started, failureTermination(error.error_code));
       this.finish(run, inputs, { error: error.toJSON(), metadata: meta }, error.toJSON());
       if (this.config.errorHandling) return { error: error.toJSON(), metadata: meta } as AgentResult<TOutput>;
       throw error;
@@ -653,6 +640,24 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
           : fallbackPromptSource;
     }
     return this.source;
+  }
+
+  private metadata(run: AgentRun, started: number, terminationReason: TerminationReason): ExecutionMetadata {
+    const meta: ExecutionMetadata = {
+      agentId: this.id,
+      model: run.model,
+      strategy: this.strategy?.name ?? this.config.strategy,
+      prompt: run.promptLabel,
+      executionTimeMs: performance.now() - started,
+      usage: { ...run.usage },
+      modelCalls: run.modelCalls,
+      repairAttempts: run.repairAttempts,
+    } as ExecutionMetadata;
+    // Optional fields only when they say something, in the order metadata always had.
+    if (run.toolCallsFromText > 0) meta.toolCallsFromText = run.toolCallsFromText;
+    meta.terminationReason = terminationReason;
+    if (run.cycles > 0) meta.cycles = run.cycles;
+    return meta;
   }
 
   private finish(run: AgentRun, inputs: Record<string, unknown>, result: AgentResult, error?: ErrorInfo): void {

@@ -23,28 +23,40 @@ const LOSSY_OBJECTS: ReadonlyArray<[new (...args: never[]) => object, string]> =
  * and `details.problems` lists every problem found. `undefined` values count as absent.
  */
 export function checkInputValues(inputs: Record<string, unknown>): void {
-  const problems: Array<{ path: string; problem: string }> = [];
+  const problems: InputProblem[] = [];
   const ancestors = new Set<object>();
-  const visit = (value: unknown, path: string, depth: number): void => {
-    if (problems.length >= 20) return;
-    const problem = describeProblem(value, ancestors, depth);
-    if (problem) {
-      problems.push({ path, problem });
-      return;
-    }
-    if (typeof value !== 'object' || value === null || typeof (value as { toJSON?: unknown }).toJSON === 'function') return;
-    ancestors.add(value);
-    if (Array.isArray(value)) value.forEach((item, i) => visit(item, `${path}[${i}]`, depth + 1));
-    else for (const [key, item] of Object.entries(value)) if (item !== undefined) visit(item, `${path}.${key}`, depth + 1);
-    ancestors.delete(value);
-  };
-  for (const [key, value] of Object.entries(inputs)) if (value !== undefined) visit(value, key, 1);
+  for (const key of Object.keys(inputs)) {
+    const value = inputs[key];
+    if (value !== undefined) visitInput(value, key, 1, ancestors, problems);
+  }
   if (problems.length === 0) return;
   const lines = problems.map((p) => `${p.path}: ${p.problem}`);
   throw new AgentInputError(
     lines.length === 1 ? lines[0]! : `${lines[0]!} (and ${lines.length - 1} more: ${lines.slice(1).join('; ')})`,
     { field: problems[0]!.path, fields: problems.map((p) => p.path), problems: lines },
   );
+}
+
+interface InputProblem {
+  path: string;
+  problem: string;
+}
+
+/** Checks one value and what it holds (a module-level function: a closure per check costs more than the check). */
+function visitInput(value: unknown, path: string, depth: number, ancestors: Set<object>, problems: InputProblem[]): void {
+  if (problems.length >= 20) return;
+  const problem = describeProblem(value, ancestors, depth);
+  if (problem) {
+    problems.push({ path, problem });
+    return;
+  }
+  if (typeof value !== 'object' || value === null || typeof (value as { toJSON?: unknown }).toJSON === 'function') return;
+  ancestors.add(value);
+  if (Array.isArray(value)) value.forEach((item, i) => visitInput(item, `${path}[${i}]`, depth + 1, ancestors, problems));
+  else
+    for (const [key, item] of Object.entries(value))
+      if (item !== undefined) visitInput(item, `${path}.${key}`, depth + 1, ancestors, problems);
+  ancestors.delete(value);
 }
 
 function describeProblem(value: unknown, ancestors: ReadonlySet<object>, depth: number): string | undefined {

@@ -56,8 +56,7 @@ export const fallbackPromptSource: PromptSource = {
   kind: 'fallback',
   prepare(inputs) {
     const keys = Object.keys(inputs).filter((k) => inputs[k] !== undefined);
-    const blank = (value: unknown) => value === null || (typeof value === 'string' && value.trim() === '');
-    if (keys.length === 0 || keys.every((k) => blank(inputs[k]))) {
+    if (keys.length === 0 || keys.every((k) => isBlank(inputs[k]))) {
       throw new AgentInputError('inputs: nothing to ask the model. Give at least one non-empty input, e.g. { prompt: "..." }.', {
         keys,
       });
@@ -70,3 +69,7 @@ export const fallbackPromptSource: PromptSource = {
     return { label: 'fallback', messages: [{ role: 'user', content }] };
   },
 };
+
+function isBlank(value: unknown): boolean {
+  return value === null || (typeof value === 'string' && value.trim() === '');
+}

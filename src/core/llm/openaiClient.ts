@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { AgentError } from '../errors/agentError';
-import { getLogger } from '../logging/logger';
+import { getLogger, logLevelEnabled } from '../logging/logger';
 import { registerSecret } from '../security/redact';
 import { normalizeCompletion, StreamAssembler } from './completionNormalizer';
 import { classifyFailure, IncompleteStreamError, type AbortCause } from './errorClassifier';
@@ -107,23 +107,24 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
     const stream = typeof callOptions.onDelta === 'function';
     const body = buildRequestBody(callOptions, stream, useMaxCompletionTokens);
     const ctx: LlmCallContext = { provider, baseURL, model: callOptions.model, timeoutMs, retries: 0, maxResponseBytes };
-    log.debug('model call', {
-      provider,
-      baseURL,
-      model: callOptions.model,
-      stream,
-      messages: callOptions.messages.length,
-      tools: callOptions.tools?.length ?? 0,
-    });
+    if (logLevelEnabled('debug'))
+      log.debug('model call', {
+        provider,
+        baseURL,
+        model: callOptions.model,
+        stream,
+        messages: callOptions.messages.length,
+        tools: callOptions.tools?.length ?? 0,
+      });
 
     for (let attempt = 0; ; attempt++) {
       ctx.retries = attempt;
       if (callOptions.signal?.aborted) throw buildLlmError({ code: 'CANCELLED', retryable: false }, ctx);
-      const attemptControl = startAttempt(callOptions.signal, timeoutMs);
+      const attemptControl = new AttemptControl(callOptions.signal, timeoutMs);
       const assembler = stream ? new StreamAssembler() : undefined;
       try {
         const answer = assembler
-          ? await streamOnce(body, attemptControl.signal, timeoutMs, assembler, callOptions, started, () => attemptControl.cause)
+          ? await streamOnce(body, attemptControl.signal, timeoutMs, assembler, callOptions, started, attemptControl)
           : normalizeCompletion(
               await sdk.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, {
                 signal: attemptControl.signal,
@@ -134,14 +135,15 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
             );
         // A local model without a tool parser writes its calls as text: read them (a stream once it has ended).
         const result = withToolCallsFromText(answer, callOptions);
-        log.debug('model answered', {
-          model: result.model,
-          finishReason: result.finishReason,
-          latencyMs: result.latencyMs,
-          usage: result.usage,
-          retries: attempt,
-          ...(result.toolCallsFromText ? { toolCallsFromText: result.toolCallsFromText } : {}),
-        });
+        if (logLevelEnabled('debug'))
+          log.debug('model answered', {
+            model: result.model,
+            finishReason: result.finishReason,
+            latencyMs: result.latencyMs,
+            usage: result.usage,
+            retries: attempt,
+            ...(result.toolCallsFromText ? { toolCallsFromText: result.toolCallsFromText } : {}),
+          });
         return result;
       } catch (error) {
         attemptControl.dispose(); // before any backoff wait
@@ -183,7 +185,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
   async function checkModel(model: string, signal?: AbortSignal): Promise<void> {
     const timeoutMs = Math.min(defaultTimeoutMs, CHECK_TIMEOUT_MS);
     const ctx: LlmCallContext = { provider, baseURL, model, timeoutMs, retries: 0, maxResponseBytes };
-    const attemptControl = startAttempt(signal, timeoutMs);
+    const attemptControl = new AttemptControl(signal, timeoutMs);
     let served: string[];
     try {
       const page = await sdk.models.list({ signal: attemptControl.signal, timeout: timeoutMs });
@@ -205,7 +207,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
     assembler: StreamAssembler,
     callOptions: LlmCallOptions,
     started: number,
-    abortCause: () => AbortCause,
+    attempt: AttemptControl,
   ): Promise<LlmResult> {
     const chunks = await sdk.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, {
       signal,
@@ -223,7 +225,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
       }
     }
     // The SDK ends the iteration quietly when the signal aborts: say why it ended.
-    if (abortCause() !== undefined) throw new Error('aborted');
+    if (attempt.cause !== undefined) throw new Error('aborted');
     if (!assembler.finished) throw new IncompleteStreamError();
     return assembler.result(callOptions.model, Date.now() - started);
   }
@@ -254,37 +256,47 @@ function buildRequestBody(options: LlmCallOptions, stream: boolean, useMaxComple
   return body;
 }
 
-interface AttemptControl {
-  signal: AbortSignal;
+/**
+ * One attempt's abort signal: fires on the caller's abort (cancelled) or on the timer (timeout). A class whose
+ * instance is the abort listener (`handleEvent`) and the timer's argument, so an attempt makes no closures.
+ */
+class AttemptControl {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
   /** Why this attempt was aborted, if it was. */
-  readonly cause: AbortCause;
-  dispose(): void;
+  cause: AbortCause;
+
+  constructor(
+    private readonly outer: AbortSignal | undefined,
+    timeoutMs: number,
+  ) {
+    outer?.addEventListener('abort', this, { once: true });
+    this.timer = setTimeout(abortOnTimeout, timeoutMs, this);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** The caller's signal aborted. */
+  handleEvent(): void {
+    this.abort('cancelled');
+  }
+
+  abort(cause: NonNullable<AbortCause>): void {
+    this.cause ??= cause;
+    this.controller.abort();
+  }
+
+  /** Idempotent. */
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.outer?.removeEventListener('abort', this);
+  }
 }
 
-/** One attempt's abort signal: fires on the caller's abort (cancelled) or on the timer (timeout). */
-function startAttempt(outer: AbortSignal | undefined, timeoutMs: number): AttemptControl {
-  const controller = new AbortController();
-  let cause: AbortCause;
-  const onOuterAbort = (): void => {
-    cause ??= 'cancelled';
-    controller.abort();
-  };
-  outer?.addEventListener('abort', onOuterAbort, { once: true });
-  const timer = setTimeout(() => {
-    cause ??= 'timeout';
-    controller.abort();
-  }, timeoutMs);
-  return {
-    signal: controller.signal,
-    get cause() {
-      return cause;
-    },
-    /** Idempotent. */
-    dispose() {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', onOuterAbort);
-    },
-  };
+function abortOnTimeout(attempt: AttemptControl): void {
+  attempt.abort('timeout');
 }
 
 /** The base URL as it may appear in errors and logs: no user info, no query, no trailing slash. */

@@ -57,6 +57,14 @@ export function setLogLevel(level: LogLevel): LogLevel {
   return previous;
 }
 
+/**
+ * True when records of `level` reach the sink: hot paths check it before building a record's fields, which would
+ * otherwise be made on every call and dropped.
+ */
+export function logLevelEnabled(level: LogLevel): boolean {
+  return ORDER[level] >= ORDER[root.level];
+}
+
 function emit(level: LogLevel, scope: string, message: string, fields?: Record<string, unknown>): void {
   if (ORDER[level] < ORDER[root.level]) return;
   const safeFields = fields ? (JSON.parse(redactSecrets(safeStringify(fields))) as Record<string, unknown>) : undefined;

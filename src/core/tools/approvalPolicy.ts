@@ -66,6 +66,12 @@ export class ApprovalPolicy {
   private readonly tools: ReadonlyMap<string, ApprovalRule>;
   private readonly autoApproveUpTo: DangerLevel | undefined;
   private readonly sessionGrants = new Map<string, string>();
+  /**
+   * The verdicts of the fixed rules (`allow` and `deny` of a tool or level rule), made once: the rules never change
+   * after construction, and a verdict object per call was most of the policy's cost. By tool name, and by level.
+   */
+  private readonly toolVerdicts = new Map<string, ApprovalVerdict>();
+  private readonly levelVerdicts = new Map<string, ApprovalVerdict>();
 
   /** Throws AgentError(CONFIG) listing each problem when `config` is invalid. */
   constructor(config: ApprovalPolicyConfig = {}) {
@@ -91,8 +97,18 @@ export class ApprovalPolicy {
   /** The verdict for calling `toolName` at `dangerLevel`. Takes no parameters of the call, on purpose. */
   decide(toolName: string, dangerLevel: DangerLevel): ApprovalVerdict {
     const toolRule = this.tools.get(toolName);
-    if (toolRule) return this.verdict(toolRule, 'tool', `the policy for tool ${toolName}`, dangerLevel, toolName);
-    return this.verdict(this.levels[dangerLevel], 'level', `the policy for ${dangerLevel} tools`, dangerLevel, toolName);
+    const fixed = toolRule ? this.toolVerdicts.get(toolName) : this.levelVerdicts.get(dangerLevel);
+    if (fixed) return fixed;
+    const rule = toolRule ?? this.levels[dangerLevel];
+    const verdict = toolRule
+      ? this.verdict(rule, 'tool', `the policy for tool ${toolName}`, dangerLevel, toolName)
+      : this.verdict(rule, 'level', `the policy for ${dangerLevel} tools`, dangerLevel, toolName);
+    // An `ask` verdict depends on session grants and `--yes`; an `allow` or `deny` rule's never changes.
+    if (rule !== 'ask') {
+      if (toolRule) this.toolVerdicts.set(toolName, Object.freeze(verdict));
+      else this.levelVerdicts.set(dangerLevel, Object.freeze(verdict));
+    }
+    return verdict;
   }
 
   /**

@@ -4,7 +4,7 @@ import type { ApprovalAnswer, ControlProtocol } from '../control/controlProtocol
 import type { ToolCallPreviewMessage } from '../control/messages';
 import { isAgentError, type ErrorCode } from '../errors/agentError';
 import type { LlmToolCall, ToolSpec } from '../llm/types';
-import { getLogger, type Logger } from '../logging/logger';
+import { getLogger, logLevelEnabled, type Logger } from '../logging/logger';
 import type { ProcessSandbox } from '../osSandbox/types';
 import { redactSecrets, redactValue } from '../security/redact';
 import { ApprovalPolicy } from './approvalPolicy';
@@ -307,11 +307,14 @@ export class ToolExecutor implements AgentToolbox {
         approval: state.approval,
         approvedBy: state.approvedBy,
       });
-    const core = (): Promise<ToolCallResult> => this.runWithTimeout(tool, state, params, timeoutMs, options.signal);
-    const wrap = composeToolCallWrappers(options.wrap, this.options.wrap);
-    if (!wrap) return core();
+    const wrap = options.wrap || this.options.wrap ? composeToolCallWrappers(options.wrap, this.options.wrap) : undefined;
+    if (!wrap) return this.runWithTimeout(tool, state, params, timeoutMs, options.signal);
     try {
-      const wrapped: unknown = await wrap(tool.name, core, params);
+      const wrapped: unknown = await wrap(
+        tool.name,
+        () => this.runWithTimeout(tool, state, params, timeoutMs, options.signal),
+        params,
+      );
       if (isToolCallResult(wrapped)) return wrapped;
       return this.failure(
         state,
@@ -324,66 +327,54 @@ export class ToolExecutor implements AgentToolbox {
     }
   }
 
-  private runWithTimeout(
+  private async runWithTimeout(
     tool: RegisteredTool,
     state: CallState,
     params: unknown,
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<ToolCallResult> {
-    const cancel = new LazyAbort();
+    const call = new RunningCall(signal, timeoutMs);
+    let running: Promise<ToolOutput | string>;
+    try {
+      running = Promise.resolve(tool.execute(params, this.toolContext(tool, state, params, call)));
+    } catch (error) {
+      running = Promise.reject(error as Error);
+    }
+    running.then(
+      (output) => call.settle(this.success(state, tool, output)),
+      (error: unknown) => {
+        const code: ErrorCode = isAgentError(error) ? error.error_code : 'TOOL_FAILED';
+        call.settle(this.failure(state, code, `${tool.name} failed: ${errorMessage(error)}`));
+      },
+    );
+    const outcome = await call.outcome;
+    if (outcome === 'cancelled')
+      return this.failure(state, 'CANCELLED', `${tool.name} was cancelled while running; it may have made partial changes.`);
+    if (outcome === 'timeout')
+      return this.failure(
+        state,
+        'TIMEOUT',
+        `${tool.name} did not finish within ${timeoutMs / 1000} s and was cancelled; it may have made partial changes.`,
+      );
+    return outcome;
+  }
+
+  /** What the tool is handed; its signal and logger are made when the tool first reads them (most calls never do). */
+  private toolContext(tool: RegisteredTool, state: CallState, params: unknown, call: RunningCall): ToolContext {
     const logger = this.logger;
     const context: ToolContext = {
       workspaceRoot: this.options.workspaceRoot,
-      // Made when a tool first reads it: most calls never do, and an AbortSignal per call was a large share of
-      // the executor's own cost. One read after the timeout or cancellation gets an already aborted signal.
       get signal() {
-        return cancel.signal;
+        return call.signal;
       },
       get logger() {
         return logger.child(tool.name);
       },
-      requestEscalation: (level, reason) => this.escalate(tool, state, params, level, reason, cancel.signal),
       sandbox: this.options.sandbox,
     };
-    return new Promise<ToolCallResult>((resolve) => {
-      let settled = false;
-      const settle = (result: ToolCallResult): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        resolve(result);
-      };
-      const onAbort = (): void => {
-        cancel.abort(signal?.reason);
-        settle(this.failure(state, 'CANCELLED', `${tool.name} was cancelled while running; it may have made partial changes.`));
-      };
-      const timer = setTimeout(() => {
-        cancel.abort(new Error('timeout'));
-        settle(
-          this.failure(
-            state,
-            'TIMEOUT',
-            `${tool.name} did not finish within ${timeoutMs / 1000} s and was cancelled; it may have made partial changes.`,
-          ),
-        );
-      }, timeoutMs);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      let running: Promise<ToolOutput | string>;
-      try {
-        running = Promise.resolve(tool.execute(params, context));
-      } catch (error) {
-        running = Promise.reject(error as Error);
-      }
-      running.then(
-        (output) => settle(this.success(state, tool, output)),
-        (error: unknown) => {
-          const code: ErrorCode = isAgentError(error) ? error.error_code : 'TOOL_FAILED';
-          settle(this.failure(state, code, `${tool.name} failed: ${errorMessage(error)}`));
-        },
-      );
-    });
+    context.requestEscalation = (level, reason) => this.escalate(tool, state, params, level, reason, call.signal);
+    return context;
   }
 
   private async escalate(
@@ -477,32 +468,15 @@ export class ToolExecutor implements AgentToolbox {
   }
 
   private success(state: CallState, tool: RegisteredTool, output: ToolOutput | string): ToolCallResult {
-    const normalized: ToolOutput = typeof output === 'string' ? { content: output } : (output ?? { content: '' });
-    const content = this.clip(redactSecrets(String(normalized.content ?? '')) || '(no output)', tool.maxContentChars);
-    return {
-      toolName: tool.name,
-      ...(state.callId !== undefined ? { callId: state.callId } : {}),
-      ok: true,
-      content,
-      ...(normalized.data !== undefined ? { data: redactValue(normalized.data) } : {}),
-      approval: state.approval,
-      ...(state.approvedBy !== undefined ? { approvedBy: state.approvedBy } : {}),
-      durationMs: performance.now() - state.started,
-    };
+    const content = typeof output === 'string' ? output : String(output?.content ?? '');
+    const data = typeof output === 'string' ? undefined : output?.data;
+    const clipped = this.clip(redactSecrets(content) || '(no output)', tool.maxContentChars);
+    return callResult(state, true, clipped, data === undefined ? undefined : redactValue(data));
   }
 
   private failure(state: CallState, code: ErrorCode, message: string): ToolCallResult {
     const safe = this.clip(redactSecrets(message));
-    return {
-      toolName: state.name,
-      ...(state.callId !== undefined ? { callId: state.callId } : {}),
-      ok: false,
-      content: `Error: ${safe}`,
-      error: { error_code: code, message: safe },
-      approval: state.approval,
-      ...(state.approvedBy !== undefined ? { approvedBy: state.approvedBy } : {}),
-      durationMs: performance.now() - state.started,
-    };
+    return callResult(state, false, `Error: ${safe}`, undefined, { error_code: code, message: safe });
   }
 
   private clip(text: string, toolMax?: number): string {
@@ -514,14 +488,17 @@ export class ToolExecutor implements AgentToolbox {
   private finish(state: CallState, result: ToolCallResult, store: boolean, callAudit?: ToolAuditSink): Promise<void> | undefined {
     if (store) this.memory.add({ at: new Date().toISOString(), params: shownParams(state), result });
     if (this.events.has('tool_finished')) this.events.emit('tool_finished', { result, params: shownParams(state) });
-    this.logger.debug('tool call finished', {
-      tool: state.name,
-      ok: result.ok,
-      approval: result.approval,
-      code: result.error?.error_code,
-    });
-    const sinks = [this.options.audit, callAudit].filter((sink): sink is ToolAuditSink => sink !== undefined);
-    return sinks.length > 0 ? this.writeAudit(sinks, state, result) : undefined;
+    // The record's fields only when the record goes anywhere (a logger of the caller's own decides for itself).
+    if (this.options.logger || logLevelEnabled('debug'))
+      this.logger.debug('tool call finished', {
+        tool: state.name,
+        ok: result.ok,
+        approval: result.approval,
+        code: result.error?.error_code,
+      });
+    const audit = this.options.audit;
+    if (!audit && !callAudit) return undefined;
+    return this.writeAudit(audit && callAudit ? [audit, callAudit] : [(audit ?? callAudit)!], state, result);
   }
 
   private async writeAudit(sinks: readonly ToolAuditSink[], state: CallState, result: ToolCallResult): Promise<void> {
@@ -550,6 +527,29 @@ export class ToolExecutor implements AgentToolbox {
   }
 }
 
+/**
+ * A result's common fields, in the order results always had them (the optional ones only when set): one object
+ * built in place instead of spreads of small ones.
+ */
+function callResult(
+  state: CallState,
+  ok: boolean,
+  content: string,
+  data?: unknown,
+  error?: ToolCallResult['error'],
+): ToolCallResult {
+  const result = { toolName: state.name } as ToolCallResult;
+  if (state.callId !== undefined) result.callId = state.callId;
+  result.ok = ok;
+  result.content = content;
+  if (data !== undefined) result.data = data;
+  if (error) result.error = error;
+  result.approval = state.approval;
+  if (state.approvedBy !== undefined) result.approvedBy = state.approvedBy;
+  result.durationMs = performance.now() - state.started;
+  return result;
+}
+
 /** The parameters memory, events and the audit trail show: the parsed ones, else the raw ones, redacted once. */
 function shownParams(state: CallState): unknown {
   if (!('params' in state))
@@ -557,24 +557,66 @@ function shownParams(state: CallState): unknown {
   return state.params;
 }
 
-/** An AbortController made on first use of its signal; aborting before that is remembered. */
-class LazyAbort {
+/** How a running call ended: the tool's result, or its deadline or the caller's abort came first. */
+type CallOutcome = ToolCallResult | 'timeout' | 'cancelled';
+
+/**
+ * One running tool call: settles once, with the tool's result or on its deadline or the caller's abort, whichever
+ * comes first, and then aborts the tool's signal. That signal is made when the tool first reads it (most calls
+ * never do: an AbortSignal per call was a large share of the executor's own cost); read after the abort, it is
+ * already aborted. The instance is the abort listener and the timer's argument, so a call makes no closures.
+ */
+class RunningCall {
+  readonly outcome: Promise<CallOutcome>;
+  private resolve!: (outcome: CallOutcome) => void;
+  private settled = false;
+  private readonly timer: NodeJS.Timeout;
   private controller?: AbortController;
-  private reason?: { value: unknown };
+  private abortReason?: { value: unknown };
+
+  constructor(
+    private readonly outer: AbortSignal | undefined,
+    timeoutMs: number,
+  ) {
+    this.outcome = new Promise<CallOutcome>((resolve) => {
+      this.resolve = resolve;
+    });
+    this.timer = setTimeout(timeOut, timeoutMs, this);
+    outer?.addEventListener('abort', this, { once: true });
+  }
 
   get signal(): AbortSignal {
     if (!this.controller) {
       this.controller = new AbortController();
-      if (this.reason) this.controller.abort(this.reason.value);
+      if (this.abortReason) this.controller.abort(this.abortReason.value);
     }
     return this.controller.signal;
   }
 
-  abort(reason: unknown): void {
-    if (this.reason) return;
-    this.reason = { value: reason };
-    this.controller?.abort(reason);
+  /** The caller's signal aborted. */
+  handleEvent(): void {
+    this.end('cancelled', this.outer?.reason);
   }
+
+  /** Aborts the tool's signal and settles with `why` (unless already settled). */
+  end(why: 'timeout' | 'cancelled', reason: unknown): void {
+    if (this.settled) return;
+    this.abortReason = { value: reason };
+    this.controller?.abort(reason);
+    this.settle(why);
+  }
+
+  settle(outcome: CallOutcome): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.outer?.removeEventListener('abort', this);
+    this.resolve(outcome);
+  }
+}
+
+function timeOut(call: RunningCall): void {
+  call.end('timeout', new Error('timeout'));
 }
 
 /** True for a value shaped like a ToolCallResult (what a wrapToolCall hook must resolve to). */
