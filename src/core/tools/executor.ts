@@ -360,19 +360,9 @@ export class ToolExecutor implements AgentToolbox {
     return outcome;
   }
 
-  /** What the tool is handed; its signal and logger are made when the tool first reads them (most calls never do). */
+  /** What the tool is handed (see {@link ToolCallContext}); `requestEscalation` asks through this executor. */
   private toolContext(tool: RegisteredTool, state: CallState, params: unknown, call: RunningCall): ToolContext {
-    const logger = this.logger;
-    const context: ToolContext = {
-      workspaceRoot: this.options.workspaceRoot,
-      get signal() {
-        return call.signal;
-      },
-      get logger() {
-        return logger.child(tool.name);
-      },
-      sandbox: this.options.sandbox,
-    };
+    const context = new ToolCallContext(this.options.workspaceRoot, this.logger, tool.name, call, this.options.sandbox);
     context.requestEscalation = (level, reason) => this.escalate(tool, state, params, level, reason, call.signal);
     return context;
   }
@@ -555,6 +545,30 @@ function shownParams(state: CallState): unknown {
   if (!('params' in state))
     state.params = typeof state.rawParams === 'string' ? redactSecrets(state.rawParams) : redactValue(state.rawParams);
   return state.params;
+}
+
+/**
+ * The ToolContext of one call. Its signal and logger are made when the tool first reads them (most calls never do),
+ * as getters of the class: getters in an object literal were made anew for every call.
+ */
+class ToolCallContext implements ToolContext {
+  requestEscalation?: (level: DangerLevel, reason: string) => Promise<boolean>;
+
+  constructor(
+    readonly workspaceRoot: string,
+    private readonly parentLogger: Logger,
+    private readonly toolName: string,
+    private readonly call: RunningCall,
+    readonly sandbox: ProcessSandbox | undefined,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.call.signal;
+  }
+
+  get logger(): Logger {
+    return this.parentLogger.child(this.toolName);
+  }
 }
 
 /** How a running call ended: the tool's result, or its deadline or the caller's abort came first. */

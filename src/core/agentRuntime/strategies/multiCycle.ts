@@ -75,10 +75,13 @@ export class MultiCycleStrategy implements ExecutionStrategy {
           terminationReason = 'finish';
           break;
         }
-        for (const step of await handlers.extractObservation(lastParsed, cycle, {
+        const steps = await handlers.extractObservation(lastParsed, cycle, {
           maxToolCallsPerMessage: this.maxToolCallsPerMessage,
-        })) {
-          actionHistory.push({ cycle, ...step, timestamp: new Date().toISOString() });
+        });
+        // The steps of one cycle were taken together: one timestamp for them all.
+        const timestamp = steps.length > 0 ? new Date().toISOString() : '';
+        for (const step of steps) {
+          actionHistory.push({ cycle, ...step, timestamp });
           observations.push(step.observation);
         }
         if (await handlers.doneAfterObservation?.(cycle)) {

@@ -1,6 +1,6 @@
 import type { ChatMessage, LlmResult, LlmToolCall, ToolSpec } from '../../llm/types';
 import { toolNameMatcher } from '../../agentsAsData/toolPatterns';
-import type { AgentToolbox, ToolCallResult } from '../../tools/types';
+import type { AgentToolbox, ToolCallResult, ToolCallWrapper } from '../../tools/types';
 import type { AgentRun } from '../agentRun';
 import { HookError, HookRejectedError, OutputValidationError } from '../errors';
 import type { PreparedPrompt } from '../promptSource';
@@ -190,26 +190,20 @@ async function runTool(
   params: unknown,
 ): Promise<ToolCallResult> {
   const wrap = run.toolCallWrapper();
-  // A refused call still goes through the wrapToolCall hooks, like any other call.
-  const refuse = (content: string): Promise<ToolCallResult> => {
-    const refusal = (): Promise<ToolCallResult> =>
-      Promise.resolve({
-        toolName: call.name,
-        callId: call.id,
-        ok: false,
-        content,
-        error: { error_code: 'TOOL_NOT_FOUND', message: content },
-        approval: 'policy_denied',
-        durationMs: 0,
-      });
-    return wrap ? wrap(call.name, refusal, params) : refusal();
-  };
   try {
     if (!toolbox)
-      return await refuse(`No tools are available to this agent; nothing was executed. Answer without calling ${call.name}.`);
+      return await refuseCall(
+        wrap,
+        call,
+        params,
+        `No tools are available to this agent; nothing was executed. Answer without calling ${call.name}.`,
+      );
     if (allowed && !allowed(call.name)) {
       const names = offered.map((s) => s.function.name);
-      return await refuse(
+      return await refuseCall(
+        wrap,
+        call,
+        params,
         `Tool ${call.name} is not available to this agent; nothing was executed. Use one of: ${names.join(', ') || '(none)'}.`,
       );
     }
@@ -234,6 +228,26 @@ async function runTool(
  * it ran, but the model should make real tool calls. Short: every such message costs its tokens again.
  */
 export const FROM_TEXT_NOTE = 'Note: this call was read from your message text; next time make it as a real tool call.';
+
+/** A refused call's result; it still goes through the wrapToolCall hooks, like any other call. */
+function refuseCall(
+  wrap: ToolCallWrapper | undefined,
+  call: LlmToolCall,
+  params: unknown,
+  content: string,
+): Promise<ToolCallResult> {
+  const refusal = (): Promise<ToolCallResult> =>
+    Promise.resolve({
+      toolName: call.name,
+      callId: call.id,
+      ok: false,
+      content,
+      error: { error_code: 'TOOL_NOT_FOUND', message: content },
+      approval: 'policy_denied',
+      durationMs: 0,
+    });
+  return wrap ? wrap(call.name, refusal, params) : refusal();
+}
 
 /** The tool message of a call past the per-message cap: what happened, that nothing changed, what to do. */
 function notExecutedNotice(maxCalls: number, total: number): string {
