@@ -67,6 +67,8 @@ const SECRET_KEY = /^(authorization|api[-_]?key|x-api-key|token|access[-_]?token
  * circular references become `[circular]`, errors become `{ name, message }` — and returns a copy.
  */
 export function redactValue<T>(value: T): T {
+  const flat = redactFlatObject(value);
+  if (flat !== undefined) return flat as T;
   const seen = new WeakSet<object>();
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return redactSecrets(v);
@@ -81,4 +83,24 @@ export function redactValue<T>(value: T): T {
     return out;
   };
   return walk(value) as T;
+}
+
+/**
+ * {@link redactValue} of a plain object whose values are all strings, numbers, booleans or null (most tool
+ * parameters), without the walk's bookkeeping; undefined for any other value.
+ */
+function redactFlatObject(value: unknown): Record<string, unknown> | undefined {
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  const source = value as Record<string, unknown>;
+  const keys = Object.keys(source);
+  for (const key of keys) {
+    const item = source[key];
+    if (item !== null && typeof item === 'object') return undefined;
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    const item = source[key];
+    out[key] = typeof item === 'string' ? (SECRET_KEY.test(key) ? REDACTED : redactSecrets(item)) : item;
+  }
+  return out;
 }

@@ -243,19 +243,23 @@ export class ToolExecutor implements AgentToolbox {
     if (options.signal?.aborted)
       return this.failure(state, 'CANCELLED', `The run was cancelled before ${tool.name} started. ${NOTHING_CHANGED}`);
 
-    const refusal = await this.approve(tool, state, valid.value, options.signal);
+    let refusal = this.approve(tool, state, valid.value, options.signal);
+    if (refusal instanceof Promise) refusal = await refusal;
     if (refusal) return refusal;
 
     return this.execute(tool, state, valid.value, options);
   }
 
-  /** Applies the policy; returns a refusal result, or undefined when the call may run. */
-  private async approve(
+  /**
+   * Applies the policy; returns a refusal result, or undefined when the call may run. A promise only when a person
+   * is asked: the policy's own verdicts need no trip through the microtask queue.
+   */
+  private approve(
     tool: RegisteredTool,
     state: CallState,
     params: unknown,
     signal?: AbortSignal,
-  ): Promise<ToolCallResult | undefined> {
+  ): ToolCallResult | undefined | Promise<ToolCallResult | undefined> {
     const verdict = this.policy.decide(tool.name, tool.dangerLevel);
     if (verdict.rule === 'deny') {
       state.approval = 'policy_denied';
@@ -279,7 +283,19 @@ export class ToolExecutor implements AgentToolbox {
         `${NOTHING_CHANGED} ${tool.name} (danger ${tool.dangerLevel}) needs a person's approval and no one is available to approve it.`,
       );
     }
-    const answer = await this.askPerson(control, tool, state, params, tool.dangerLevel, verdict.reason, signal);
+    return this.approveByPerson(control, tool, state, params, verdict.reason, signal);
+  }
+
+  /** Asks a person through the control channel; returns a refusal result unless they approve. */
+  private async approveByPerson(
+    control: ControlProtocol,
+    tool: RegisteredTool,
+    state: CallState,
+    params: unknown,
+    reason: string,
+    signal?: AbortSignal,
+  ): Promise<ToolCallResult | undefined> {
+    const answer = await this.askPerson(control, tool, state, params, tool.dangerLevel, reason, signal);
     state.approval = answer.outcome;
     state.approvedBy = answer.answeredBy;
     this.policy.recordAnswer(tool.name, answer);
@@ -292,12 +308,7 @@ export class ToolExecutor implements AgentToolbox {
     );
   }
 
-  private async execute(
-    tool: RegisteredTool,
-    state: CallState,
-    params: unknown,
-    options: ExecuteToolOptions,
-  ): Promise<ToolCallResult> {
+  private execute(tool: RegisteredTool, state: CallState, params: unknown, options: ExecuteToolOptions): Promise<ToolCallResult> {
     const timeoutMs = options.timeout ?? this.options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
     if (this.events.has('tool_started'))
       this.events.emit('tool_started', {
@@ -309,12 +320,20 @@ export class ToolExecutor implements AgentToolbox {
       });
     const wrap = options.wrap || this.options.wrap ? composeToolCallWrappers(options.wrap, this.options.wrap) : undefined;
     if (!wrap) return this.runWithTimeout(tool, state, params, timeoutMs, options.signal);
+    return this.executeWrapped(wrap, tool, state, params, timeoutMs, options.signal);
+  }
+
+  /** Runs the call inside the `wrapToolCall` chain; a hook that fails or returns no tool result gives an ok=false result. */
+  private async executeWrapped(
+    wrap: ToolCallWrapper,
+    tool: RegisteredTool,
+    state: CallState,
+    params: unknown,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<ToolCallResult> {
     try {
-      const wrapped: unknown = await wrap(
-        tool.name,
-        () => this.runWithTimeout(tool, state, params, timeoutMs, options.signal),
-        params,
-      );
+      const wrapped: unknown = await wrap(tool.name, () => this.runWithTimeout(tool, state, params, timeoutMs, signal), params);
       if (isToolCallResult(wrapped)) return wrapped;
       return this.failure(
         state,
@@ -476,7 +495,7 @@ export class ToolExecutor implements AgentToolbox {
 
   /** Remembers, announces and logs the call; returns the audit write to wait for, when there is an audit trail. */
   private finish(state: CallState, result: ToolCallResult, store: boolean, callAudit?: ToolAuditSink): Promise<void> | undefined {
-    if (store) this.memory.add({ at: new Date().toISOString(), params: shownParams(state), result });
+    if (store) this.memory.record(Date.now(), shownParams(state), result);
     if (this.events.has('tool_finished')) this.events.emit('tool_finished', { result, params: shownParams(state) });
     // The record's fields only when the record goes anywhere (a logger of the caller's own decides for itself).
     if (this.options.logger || logLevelEnabled('debug'))

@@ -7,21 +7,32 @@ export interface RememberedToolCall {
   result: ToolCallResult;
 }
 
-/** A bounded list of the most recent tool calls (oldest dropped first) an agent can read back. */
+/** A remembered call as kept: its time as epoch milliseconds until someone reads it (see {@link ToolResultMemory.record}). */
+type StoredCall = RememberedToolCall | { atMs: number; params: unknown; result: ToolCallResult };
+
+/**
+ * A bounded list of the most recent tool calls (oldest dropped first) an agent can read back. A call's time is kept
+ * as a number and written as an ISO string when read: most remembered calls are never read, and formatting a date
+ * per call was a large share of what remembering cost.
+ */
 export class ToolResultMemory {
-  private readonly entries: RememberedToolCall[] = [];
+  private readonly entries: StoredCall[] = [];
 
   constructor(readonly capacity = 50) {}
 
   /** Remembers one call, dropping the oldest beyond capacity. */
   add(entry: RememberedToolCall): void {
-    this.entries.push(entry);
-    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    this.keep(entry);
+  }
+
+  /** Remembers one call made at `atMs` (epoch milliseconds, e.g. `Date.now()`). */
+  record(atMs: number, params: unknown, result: ToolCallResult): void {
+    this.keep({ atMs, params, result });
   }
 
   /** The most recent calls, oldest first (at most `limit`). */
   recent(limit = this.capacity): RememberedToolCall[] {
-    return this.entries.slice(-Math.max(0, limit));
+    return this.entries.slice(-Math.max(0, limit)).map(remembered);
   }
 
   /** Forgets everything. */
@@ -29,8 +40,17 @@ export class ToolResultMemory {
     this.entries.length = 0;
   }
 
+  private keep(entry: StoredCall): void {
+    this.entries.push(entry);
+    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+  }
+
   /** Number of remembered calls. */
   get size(): number {
     return this.entries.length;
   }
+}
+
+function remembered(entry: StoredCall): RememberedToolCall {
+  return 'atMs' in entry ? { at: new Date(entry.atMs).toISOString(), params: entry.params, result: entry.result } : entry;
 }

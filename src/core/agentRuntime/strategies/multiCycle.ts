@@ -59,6 +59,8 @@ export class MultiCycleStrategy implements ExecutionStrategy {
     const handlers = host.createCycleHandlers(run, prompt, prepared);
     const actionHistory: ActionRecord[] = [];
     const observations: string[] = [];
+    /** When each action was taken (epoch ms), formatted into its `timestamp` at the end: one pass over warm code. */
+    const actionTimes: number[] = [];
     let terminationReason: TerminationReason = 'max_cycles';
     let lastParsed: unknown;
     let error: ErrorInfo | undefined;
@@ -68,23 +70,31 @@ export class MultiCycleStrategy implements ExecutionStrategy {
         run.throwIfCancelled();
         run.cycles = cycle;
         if (run.observed) run.emit({ type: 'cycle_started', agentId: run.agentId, cycle });
-        const messages = await handlers.preCycle(cycle, observations, prepared);
+        // Handlers may answer at once or with a promise; only a promise is awaited (each await is a microtask hop).
+        let messages = handlers.preCycle(cycle, observations, prepared);
+        if (isThenable(messages)) messages = await messages;
         const result = await run.callModel(prompt, messages, { ...handlers.modelOptions?.(cycle), cycle });
-        lastParsed = await handlers.parseCycleResult(result, cycle);
-        if (await handlers.shouldTerminate(lastParsed, cycle)) {
+        lastParsed = handlers.parseCycleResult(result, cycle);
+        if (isThenable(lastParsed)) lastParsed = await lastParsed;
+        let done = handlers.shouldTerminate(lastParsed, cycle);
+        if (isThenable(done)) done = await done;
+        if (done) {
           terminationReason = 'finish';
           break;
         }
         const steps = await handlers.extractObservation(lastParsed, cycle, {
           maxToolCallsPerMessage: this.maxToolCallsPerMessage,
         });
-        // The steps of one cycle were taken together: one timestamp for them all.
-        const timestamp = steps.length > 0 ? new Date().toISOString() : '';
+        // The steps of one cycle were taken together: one time for them all, written out when the run ends.
+        const at = Date.now();
         for (const step of steps) {
-          actionHistory.push({ cycle, ...step, timestamp });
+          actionHistory.push({ cycle, ...step, timestamp: '' });
+          actionTimes.push(at);
           observations.push(step.observation);
         }
-        if (await handlers.doneAfterObservation?.(cycle)) {
+        let reached = handlers.doneAfterObservation?.(cycle);
+        if (isThenable(reached)) reached = await reached;
+        if (reached) {
           terminationReason = 'finish';
           break;
         }
@@ -94,6 +104,7 @@ export class MultiCycleStrategy implements ExecutionStrategy {
       terminationReason = run.signal?.aborted ? 'cancelled' : failureTermination(err.error_code);
       error = err.toJSON();
     }
+    stampActions(actionHistory, actionTimes);
     let output = await handlers.finalOutput({ lastParsed, terminationReason, actionHistory, observations });
     output = { ...output, action_history: actionHistory, observations };
     if (!error)
@@ -103,4 +114,13 @@ export class MultiCycleStrategy implements ExecutionStrategy {
       );
     return error ? { output, terminationReason, error, failure } : { output, terminationReason };
   }
+}
+
+/** Writes each action's time as its ISO `timestamp`. */
+function stampActions(actions: ActionRecord[], times: readonly number[]): void {
+  for (let i = 0; i < actions.length; i++) actions[i]!.timestamp = new Date(times[i]!).toISOString();
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
