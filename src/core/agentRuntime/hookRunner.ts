@@ -229,7 +229,8 @@ export function checkHookSet(hook: unknown): asserts hook is AgentLifecycle {
   if (problems.length > 0) throw new AgentSettingsError(problems);
 }
 
-function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+/** True for a promise (or any thenable): a value that is not one is used as is, without an await's microtask hop. */
+export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
 

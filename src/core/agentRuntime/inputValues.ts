@@ -23,6 +23,7 @@ const LOSSY_OBJECTS: ReadonlyArray<[new (...args: never[]) => object, string]> =
  * and `details.problems` lists every problem found. `undefined` values count as absent.
  */
 export function checkInputValues(inputs: Record<string, unknown>): void {
+  if (allPlainScalars(inputs)) return;
   const problems: InputProblem[] = [];
   const ancestors = new Set<object>();
   for (const key of Object.keys(inputs)) {
@@ -35,6 +36,17 @@ export function checkInputValues(inputs: Record<string, unknown>): void {
     lines.length === 1 ? lines[0]! : `${lines[0]!} (and ${lines.length - 1} more: ${lines.slice(1).join('; ')})`,
     { field: problems[0]!.path, fields: problems.map((p) => p.path), problems: lines },
   );
+}
+
+/** True when every input is text, a boolean, a finite number or null (most inputs): nothing in them to refuse. */
+function allPlainScalars(inputs: Record<string, unknown>): boolean {
+  for (const key of Object.keys(inputs)) {
+    const value = inputs[key];
+    const kind = typeof value;
+    if (kind === 'string' || kind === 'boolean' || kind === 'undefined' || value === null) continue;
+    if (kind !== 'number' || !Number.isFinite(value)) return false;
+  }
+  return true;
 }
 
 interface InputProblem {

@@ -3,6 +3,7 @@ import type { AgentRun } from '../agentRun';
 import { toRunError } from '../errorCauses';
 import { AgentSettingsError } from '../errors';
 import { outputFields, preparedInputs } from '../extensionResults';
+import { isThenable } from '../hookRunner';
 import { checkInputValues } from '../inputValues';
 import { failureTermination, type TerminationReason } from '../events';
 import type { ActionRecord, ExecutionStrategy, StrategyHost, StrategyResult } from './types';
@@ -119,8 +120,4 @@ export class MultiCycleStrategy implements ExecutionStrategy {
 /** Writes each action's time as its ISO `timestamp`. */
 function stampActions(actions: ActionRecord[], times: readonly number[]): void {
   for (let i = 0; i < actions.length; i++) actions[i]!.timestamp = new Date(times[i]!).toISOString();
-}
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }

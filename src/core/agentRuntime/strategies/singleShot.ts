@@ -1,5 +1,6 @@
 import type { AgentRun } from '../agentRun';
 import { outputFields, preparedInputs } from '../extensionResults';
+import { isThenable } from '../hookRunner';
 import { checkInputValues } from '../inputValues';
 import { callWithRepair } from '../repair';
 import type { ExecutionStrategy, StrategyHost, StrategyResult } from './types';
@@ -14,11 +15,17 @@ export class SingleShotStrategy implements ExecutionStrategy {
 
   /** One execution: preExecute → preparePrompt → model call with bounded repair → parseResult → postExecute. */
   async run(host: StrategyHost, run: AgentRun, inputs: Record<string, unknown>): Promise<StrategyResult> {
-    const prepared = preparedInputs(await host.preExecute(inputs, run));
+    // The extension points answer at once unless overridden with async ones: only a promise is awaited.
+    let given = host.preExecute(inputs, run);
+    if (isThenable(given)) given = await given;
+    const prepared = preparedInputs(given);
     checkInputValues(prepared);
     const prompt = await host.preparePrompt(prepared, run);
     const { value } = await callWithRepair(run, prompt);
-    const parsed = outputFields('parseResult', await host.parseResult(value, run));
-    return { output: outputFields('postExecute', await host.postExecute(parsed, run)), terminationReason: 'finish' };
+    let parsed = host.parseResult(value, run);
+    if (isThenable(parsed)) parsed = await parsed;
+    let output = host.postExecute(outputFields('parseResult', parsed), run);
+    if (isThenable(output)) output = await output;
+    return { output: outputFields('postExecute', output), terminationReason: 'finish' };
   }
 }
