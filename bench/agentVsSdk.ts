@@ -236,9 +236,16 @@ export async function measureAgentVsSdk(rounds = Number(process.env.BENCH_AGENT_
   }
 }
 
+/** Issue 24's targets: the agent side within 5 % of the floor for one answer and within 10 % for the loop. */
+export const AGENT_VS_SDK_TARGETS = { answer: 1.05, loop: 1.1 } as const;
+
 /** Renders the section (between the markers). */
 export function renderSection(f: AgentVsSdkFigures): string {
   const { agentAnswer: answer, clientAnswer: client, agentLoop: loop, clientLoop, safeAnswer, safeLoop, executorLoop } = f.ratio;
+  // Issue 24 compares the agent with the floor, not with the bare SDK: each ratio over its floor's ratio.
+  const answerOverFloor = answer / safeAnswer;
+  const loopOverFloor = loop / safeLoop;
+  const over = (x: number) => `${x.toFixed(3)}× the floor`;
   return [
     '## Agent core vs a bare `openai` SDK call',
     '',
@@ -246,30 +253,31 @@ export function renderSection(f: AgentVsSdkFigures): string {
     `the same process; each comparison interleaved in the same run (${f.rounds} rounds of the single answers, then ${f.rounds} of the loops), the order alternating. A ratio is the median over rounds of each round's own ratio to the bare SDK (the variants of one round run back to back, so the host's drift cancels in each pair); the milliseconds are medians.`,
     'The agent side keeps everything it does in use: the project LLM client (retries, error mapping, normalisation), output',
     'validation, the lifecycle-hook path, events, and for the loop a real ToolExecutor (zod validation of the arguments,',
-    'approval policy, result memory). Both sides send the same messages: the bare side replays the system prompt and user',
-    "message of the agents' own first request.",
+    'approval policy, per-call timeout, redaction, result memory). Both sides send the same messages: the bare side replays the',
+    "system prompt and user message of the agents' own first request. Issue 24's targets are relative to the floors (the bare",
+    "SDK with only the guarantees the issue keeps): the Met column compares each ratio divided by its floor's ratio.",
     '',
     ...machineLines(),
     '',
-    '| Figure | Before issue 14 | Measured | Target | Met | How |',
+    '| Figure | Before issue 24 | Measured | Target | Met | How |',
     '|---|---|---|---|---|---|',
-    `| One answer: BaseAgent vs one SDK call | about 1.05–1.09× | ${answer.toFixed(3)}× | ≤ 1.02× | ${answer <= 1.02 ? 'yes' : 'no'} | medians ${f.agentAnswer.toFixed(3)} ms vs ${f.bareAnswer.toFixed(3)} ms |`,
+    `| One answer: BaseAgent vs one SDK call | about 1.10× (floor 1.01–1.04×) | ${answer.toFixed(3)}× (${over(answerOverFloor)}) | within 5 % of the floor | ${answerOverFloor <= AGENT_VS_SDK_TARGETS.answer ? 'yes' : 'no'} | medians ${f.agentAnswer.toFixed(3)} ms vs ${f.bareAnswer.toFixed(3)} ms |`,
     `| the floor: the bare call with a per-call timeout and cancellation signal handed to the SDK | — | ${safeAnswer.toFixed(3)}× | — | — | median ${f.safeAnswer.toFixed(3)} ms: the least a client that can be cancelled and cannot hang adds |`,
     `| of which the project LLM client alone (\`LlmClient.call\`, same messages) | — | ${client.toFixed(3)}× | — | — | median ${f.clientAnswer.toFixed(3)} ms: per-attempt timeout and cancellation (an AbortSignal handed to the SDK), response-size limit, retry loop, error mapping, normalisation |`,
-    `| Five-call tool loop: ReActAgent + ToolExecutor vs the same six SDK calls | about 1.04–1.13× | ${loop.toFixed(3)}× | ≤ 1.03× | ${loop <= 1.03 ? 'yes' : 'no'} | medians ${f.agentLoop.toFixed(3)} ms vs ${f.bareLoop.toFixed(3)} ms |`,
+    `| Five-call tool loop: ReActAgent + ToolExecutor vs the same six SDK calls | about 1.18–1.23× (floor 1.03–1.05×) | ${loop.toFixed(3)}× (${over(loopOverFloor)}) | within 10 % of the floor | ${loopOverFloor <= AGENT_VS_SDK_TARGETS.loop ? 'yes' : 'no'} | medians ${f.agentLoop.toFixed(3)} ms vs ${f.bareLoop.toFixed(3)} ms |`,
     `| the floor: the bare loop, hand-written, with only what the issue keeps | — | ${safeLoop.toFixed(3)}× | — | — | median ${f.safeLoop.toFixed(3)} ms: a per-call timeout and cancellation signal, zod validation of each call's arguments, redaction of each result |`,
     `| of which the project LLM client (the same loop on \`LlmClient.call\`, the tool a plain function) | — | ${clientLoop.toFixed(3)}× | — | — | median ${f.clientLoop.toFixed(3)} ms |`,
     `| …and the ToolExecutor (that loop with each call through \`executeCall\`, no agent) | — | ${executorLoop.toFixed(3)}× | — | — | median ${f.executorLoop.toFixed(3)} ms: argument parsing and zod validation, approval policy, per-call timeout, redaction of parameters and result, result memory, events |`,
     '',
-    'Notes: a loopback call takes about a millisecond, so a tenth of a millisecond is 10 %. The floors say what the',
-    'targets leave: the bare SDK with only what the issue says to keep (a deadline and a way to cancel each call, zod',
-    "validation of each call's arguments, redaction of each result) measured 1.01–1.04× for one answer (target 1.02×)",
-    'and 1.03–1.05× for the loop (target 1.03×) in six runs on 2026-11-23, so nothing beyond the floor fits in either',
-    "target. The executor's own work per call, timed inside the loop on 2026-11-23: about 50 µs between two loopback",
-    'calls against 17 µs in a tight loop of calls alone (the same code, its caches cold after each HTTP round trip); it',
-    "was 85 µs before the tool's AbortSignal was made on first read and the parameters redacted once. What is left is",
-    'what the issue asks to keep (validation, approval, timeout, redaction, memory, events), the ReAct cycle handlers and',
-    "the client's per-attempt timeout and response-size limit. Shared machines are noisy: rerun before drawing conclusions.",
+    'Notes: a loopback call takes about a millisecond, so a tenth of a millisecond is 10 %. Code between two loopback calls',
+    'runs with cold caches: timed inside the loop on 2026-11-26, a tool call through the executor took about 40 µs there',
+    'against 3 µs in a tight loop of calls alone, and a formatted date or a zod parse about 5 µs each, so every step a',
+    'call takes counts several times over. Since issue 24 the hot path takes fewer steps without dropping a guarantee: no',
+    'named closures per call (tsx, which runs the bench, gives each a name with a defineProperty; a class per model-call',
+    "attempt and per tool call is now the abort listener and the timer's argument), no debug-record fields unless debug",
+    "logging is on, the fixed approval verdicts made once, the memory's and the action history's times formatted when",
+    'read or once at the end, flat parameters redacted without the walk, handlers and extension points that answer at',
+    'once not awaited. Shared machines are noisy: rerun before drawing conclusions.',
   ].join('\n');
 }
 
