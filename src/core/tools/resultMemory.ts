@@ -42,7 +42,9 @@ export class ToolResultMemory {
 
   private keep(entry: StoredCall): void {
     this.entries.push(entry);
-    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    // Once full, every call drops the oldest: shift() allocates nothing, where splice() returns a new array each time.
+    if (this.entries.length === this.capacity + 1) this.entries.shift();
+    else if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
   }
 
   /** Number of remembered calls. */
