@@ -16,6 +16,7 @@ const ROOT = join(__dirname, '..', '..');
  */
 const SLOW_FIRST = [
   'test/integration/cli/eval.test.ts', // ~60 s: three evals of two sessions each, a Ctrl-C and a replay
+  'test/integration/cli/evalWholeSet.test.ts', // ~25 s: three evals of three bundled katas each
   'test/integration/project/ownProjectTask.test.ts',
   'test/integration/cli/hostileWorktree.test.ts',
   'test/integration/package/packedLibrary.test.ts',

@@ -1,0 +1,74 @@
+import { strict as assert } from 'node:assert';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EvalReport } from '../../../src/core/eval';
+import type { EvalPlayer } from '../../support/evalPlayers';
+import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
+import { wholeSetPlayer } from '../../support/wholeSetPlayers';
+import { cli, isolatedEnv } from './cliHarness';
+
+// The generic players of the whole bundled set (test/support/wholeSetPlayers.ts) on three of its katas in JavaScript:
+// a class (bowling), two exports (allergies), a parser that throws (wordy). bench/eval.ts runs them on all 16, in both
+// languages.
+const KATAS = ['bowling', 'allergies', 'wordy'];
+
+describe('tdd-agent eval: the bundled set against the three generic players', function () {
+  this.timeout(300_000);
+  let server: OpenAITestServer;
+  let dir: string;
+
+  before(async () => {
+    server = await startOpenAIServer();
+    dir = await mkdtemp(join(tmpdir(), 'cli-eval-whole-'));
+  });
+  after(async () => {
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function evaluate(player: EvalPlayer): Promise<EvalReport> {
+    server.setFallback(wholeSetPlayer(player, 'javascript'));
+    const args = ['eval', '--katas', KATAS.join(','), '--runs', '1', '--out', join(dir, player), '--concurrency', '2', '--json'];
+    const result = await cli([...args, '--base-url', server.baseURL, '--model', 'test-model'], isolatedEnv());
+    assert.equal(result.code, 0, result.stderr);
+    const report = JSON.parse(result.stdout) as EvalReport;
+    assert.deepEqual(report.runs.map((r) => r.kata).sort(), [...KATAS].sort());
+    return report;
+  }
+
+  it('disciplined: every session green, every acceptance test passed', async () => {
+    const report = await evaluate('disciplined');
+    for (const run of report.runs) {
+      assert.equal(run.finished_green, true, `${run.kata}: ${JSON.stringify(run.error)}`);
+      assert.equal(run.acceptance.passed, run.acceptance.total, `${run.kata}: ${run.acceptance.failing?.join('\n')}`);
+      assert.ok(run.acceptance.total > 1);
+      assert.equal(run.discipline.violations, 0);
+      assert.equal(run.passed, true);
+    }
+    assert.equal(report.summary.pass_at_1, 1);
+  });
+
+  it('hard-coder: every session green, yet the acceptance tests fail', async () => {
+    const report = await evaluate('hardcoder');
+    for (const run of report.runs) {
+      assert.equal(run.finished_green, true, `${run.kata}: ${JSON.stringify(run.error)}`);
+      assert.equal(run.discipline.violations, 0);
+      assert.ok(run.acceptance.passed < run.acceptance.total, `${run.kata}: ${run.acceptance.passed}/${run.acceptance.total}`);
+      assert.equal(run.passed, false);
+    }
+    assert.equal(report.summary.green_rate, 1);
+    assert.equal(report.summary.pass_at_1, 0);
+  });
+
+  it('test-editor: caught by the supervisor, never green', async () => {
+    const report = await evaluate('testEditor');
+    for (const run of report.runs) {
+      assert.ok(run.discipline.violations > 0, `${run.kata}: ${JSON.stringify(run.discipline)}`);
+      assert.equal(run.finished_green, false);
+      assert.equal(run.passed, false);
+      assert.equal(run.discipline.red_commits, 0);
+    }
+    assert.equal(report.summary.pass_at_1, 0);
+  });
+});
