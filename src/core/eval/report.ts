@@ -31,7 +31,7 @@ export interface EvalRunResult {
   language: KataLanguage;
   /** The session's status (`completed`, `max_cycles`, `failed`, `cancelled`), or `error` when it could not start. */
   status: string;
-  /** The session ended with every test green (completed, or stopped at max cycles while green). */
+  /** The session ended with every test green (completed, or stopped at max cycles while green) and made a green commit. */
   finished_green: boolean;
   /** Cycles played (the Tester's last turn that found nothing left to test is not one). */
   cycles: number;

@@ -265,7 +265,10 @@ async function runOne(
   await rm(runDir, { recursive: true, force: true }).catch(() => undefined);
   if (options.signal?.aborted) return undefined;
 
-  const finishedGreen = summary?.status === 'completed' || summary?.status === 'max_cycles';
+  // Green means a green commit at the end: a session whose only cycle failed and whose Tester then found "nothing left
+  // to test" completes, yet made nothing.
+  const finishedGreen =
+    (summary?.status === 'completed' || summary?.status === 'max_cycles') && summary.cycles.some((c) => c.outcome === 'green');
   const tokens = { prompt: counts.prompt, completion: counts.completion };
   const fromText = summary?.totals.toolCallsFromText;
   const wallMs = performance.now() - started;

@@ -40,7 +40,11 @@ describe('tdd-agent eval: the bundled set against the three generic players', fu
   it('disciplined: every session green, every acceptance test passed', async () => {
     const report = await evaluate('disciplined');
     for (const run of report.runs) {
-      assert.equal(run.finished_green, true, `${run.kata}: ${JSON.stringify(run.error)}`);
+      assert.equal(
+        run.finished_green,
+        true,
+        `${run.kata}: ${JSON.stringify(run.error)} ${run.status} ${run.cycles} ${JSON.stringify(run.discipline)} ${run.acceptance.passed}/${run.acceptance.total}`,
+      );
       assert.equal(run.acceptance.passed, run.acceptance.total, `${run.kata}: ${run.acceptance.failing?.join('\n')}`);
       assert.ok(run.acceptance.total > 1);
       assert.equal(run.discipline.violations, 0);
@@ -52,7 +56,11 @@ describe('tdd-agent eval: the bundled set against the three generic players', fu
   it('hard-coder: every session green, yet the acceptance tests fail', async () => {
     const report = await evaluate('hardcoder');
     for (const run of report.runs) {
-      assert.equal(run.finished_green, true, `${run.kata}: ${JSON.stringify(run.error)}`);
+      assert.equal(
+        run.finished_green,
+        true,
+        `${run.kata}: ${JSON.stringify(run.error)} ${run.status} ${run.cycles} ${JSON.stringify(run.discipline)} ${run.acceptance.passed}/${run.acceptance.total}`,
+      );
       assert.equal(run.discipline.violations, 0);
       assert.ok(run.acceptance.passed < run.acceptance.total, `${run.kata}: ${run.acceptance.passed}/${run.acceptance.total}`);
       assert.equal(run.passed, false);
