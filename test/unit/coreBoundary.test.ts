@@ -71,7 +71,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
     'vocabulary',
   ],
   // evaluating a model on a set of katas
-  eval: ['errors', 'git', 'llm', 'logging', 'osSandbox', 'replay', 'tdd', 'testRunners'],
+  eval: ['errors', 'git', 'llm', 'logging', 'osSandbox', 'replay', 'sandbox', 'tdd', 'testRunners'],
 };
 
 // The agent core must run without VS Code: no file under src/core imports 'vscode',

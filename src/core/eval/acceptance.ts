@@ -1,6 +1,7 @@
-import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { untrustedTreeGit } from '../git/untrustedTreeGit';
+import { readTreeText } from '../sandbox/untrustedTree';
 import type { GitRun } from '../git/gitClient';
 import { createProcessSandbox, worktreePolicy, type ProcessSandbox, type SandboxMode } from '../osSandbox';
 import { CommandTestRunner, DEFAULT_TEST_TIMEOUT_MS, detectTestRunner, type TestRunResult } from '../testRunners';
@@ -64,7 +65,7 @@ export class SessionCheckout {
     // Python imports the kata's module from src/ (the scaffold's pytest config says so too; this holds if the agents changed it).
     const sandbox = await createProcessSandbox(mode, { ...policy, prependPaths: { PYTHONPATH: [join(dir, 'src')] } });
     const checkout = new SessionCheckout(dir, await untrustedTreeGit(dir), sandbox, repository);
-    if (await declaresPackages(join(dir, 'package.json')))
+    if (await declaresPackages(dir))
       await installDependencies(dir, {
         manifests: {
           description: `commit ${commit.slice(0, 10)}`,
@@ -158,10 +159,15 @@ export class SessionCheckout {
   }
 }
 
-/** True when a package.json declares dependencies or devDependencies (a malformed one declares none). */
-async function declaresPackages(path: string): Promise<boolean> {
+/**
+ * True when the checkout's package.json declares dependencies or devDependencies (a malformed one declares none). The
+ * checkout is the agents' commit: a link or special file is no package.json, and one over 1 MiB is not read.
+ */
+async function declaresPackages(dir: string): Promise<boolean> {
   try {
-    const pkg = JSON.parse(await readFile(path, 'utf8')) as { dependencies?: object; devDependencies?: object } | null;
+    const text = await readTreeText(dir, 'package.json', 1024 * 1024);
+    if (text === undefined) return false;
+    const pkg = JSON.parse(text) as { dependencies?: object; devDependencies?: object } | null;
     return Object.keys(pkg?.dependencies ?? {}).length + Object.keys(pkg?.devDependencies ?? {}).length > 0;
   } catch {
     return false;

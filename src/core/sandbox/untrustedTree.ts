@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { lstat, mkdir, open, readlink, rename, rm, symlink, unlink } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readlink, rename, rm, symlink, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { AgentError } from '../errors/agentError';
@@ -114,6 +114,34 @@ async function existingParent(root: string, segments: readonly string[]): Promis
     if (!(await lstatOrUndefined(dir))?.isDirectory()) return undefined;
   }
   return dir;
+}
+
+/**
+ * The UTF-8 text of a regular file at `relative` below `root` (read as {@link readTreeEntry} reads: no link followed,
+ * no special file opened, at most `maxBytes`), or undefined for anything else: missing, a link, a folder, a device, too
+ * large, or a path that could leave the root.
+ */
+export async function readTreeText(root: string, relative: string, maxBytes: number): Promise<string | undefined> {
+  try {
+    const entry = await readTreeEntry(root, relative, maxBytes);
+    return entry.kind === 'file' ? entry.content.toString('utf8') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The names in the real folder at `relative` below `root` (`''` for the root), or none when a link or file stands on the way. */
+export async function readTreeFolder(root: string, relative: string): Promise<string[]> {
+  try {
+    const segments = relative === '' ? [] : segmentsOf(relative);
+    const parent = segments.length ? await existingParent(root, segments) : root;
+    if (parent === undefined) return [];
+    const path = segments.length ? join(parent, segments.at(-1)!) : root;
+    if (!(await lstatOrUndefined(path))?.isDirectory()) return [];
+    return await readdir(path);
+  } catch {
+    return [];
+  }
 }
 
 /**

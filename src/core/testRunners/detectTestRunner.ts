@@ -1,5 +1,4 @@
-import { readFile, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readTreeFolder, readTreeText } from '../sandbox/untrustedTree';
 import type { ProcessSandbox } from '../osSandbox/types';
 import { CommandTestRunner } from './commandTestRunner';
 import { TestConfigError, TestRunnerNotFoundError } from './errors';
@@ -25,21 +24,24 @@ export interface DetectTestRunnerOptions {
 /** npm's placeholder script: not a test runner. */
 const NPM_PLACEHOLDER = /no test specified/;
 
-async function readText(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch {
-    return undefined;
-  }
+/** Largest manifest or runner config read (a real one is far smaller). */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * A file of the workspace as text. The workspace may be a session's worktree, every byte of it written by generated
+ * code: a link (to a host file, to /dev/zero) or a special file is no file here, and a file over 1 MiB is not read.
+ */
+function readText(workspace: string, name: string): Promise<string | undefined> {
+  return readTreeText(workspace, name, MAX_CONFIG_BYTES);
 }
 
 async function looksLikePytestProject(workspace: string): Promise<boolean> {
-  if ((await readText(join(workspace, 'pyproject.toml'))) !== undefined) return true;
-  if ((await readText(join(workspace, 'pytest.ini'))) !== undefined) return true;
-  if (/^\[tool:pytest\]/m.test((await readText(join(workspace, 'setup.cfg'))) ?? '')) return true;
-  if (/^\[pytest\]/m.test((await readText(join(workspace, 'tox.ini'))) ?? '')) return true;
-  for (const dir of [workspace, join(workspace, 'tests'), join(workspace, 'test')]) {
-    const names = await readdir(dir).catch(() => [] as string[]);
+  if ((await readText(workspace, 'pyproject.toml')) !== undefined) return true;
+  if ((await readText(workspace, 'pytest.ini')) !== undefined) return true;
+  if (/^\[tool:pytest\]/m.test((await readText(workspace, 'setup.cfg')) ?? '')) return true;
+  if (/^\[pytest\]/m.test((await readText(workspace, 'tox.ini')) ?? '')) return true;
+  for (const dir of ['', 'tests', 'test']) {
+    const names = await readTreeFolder(workspace, dir);
     if (names.some((n) => /^test_.*\.py$|_test\.py$|^conftest\.py$/.test(n))) return true;
   }
   return false;
@@ -72,7 +74,7 @@ export async function detectTestRunner(workspace: string, options: DetectTestRun
     sandbox: options.sandbox,
     reportTests: options.reportTests,
   };
-  const packageText = await readText(join(workspace, 'package.json'));
+  const packageText = await readText(workspace, 'package.json');
   const explicit = options.testCommand?.trim();
   if (explicit) {
     let pkg: PackageJson | undefined;

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { simpleGit } from 'simple-git';
@@ -70,6 +70,33 @@ describe('eval: a checkout of a session’s commits, in the sandbox', function (
       await checkout.close();
     }
     assert.equal((await simpleGit(repo).raw(['worktree', 'list'])).trim().split('\n').length, 1, 'the checkout is gone');
+  });
+
+  it('a hostile commit: a package.json linked to a host file is not read, an acceptance folder linked outside is not written through', async () => {
+    const repo = await repository();
+    const outside = join(dir, 'outside');
+    await mkdir(outside);
+    await writeFile(join(outside, 'keep.txt'), 'the person’s file\n');
+    await writeFile(join(outside, 'package.json'), JSON.stringify({ dependencies: { 'left-pad': '1.3.0' } }));
+    // What generated code can commit: links to files and folders on the host.
+    await symlink(join(outside, 'package.json'), join(repo, 'package.json'));
+    await symlink(outside, join(repo, 'acceptance'));
+    const hostile = await commit(repo, { 'src/leap.js': LEAP }, 'hostile');
+
+    const set = await loadEvalSet(FIXTURE);
+    const leap = set.exercises.find((e) => e.slug === 'leap')!;
+    // Whether the commit declares packages is read without following the link: a link is no package.json, so nothing
+    // is installed from what the host file says.
+    const checkout = await SessionCheckout.open(repo, join(dir, 'checkout'), hostile);
+    try {
+      assert.deepEqual(await readdir(checkout.dir).then((names) => names.includes('node_modules')), false, 'nothing installed');
+      const result = await checkout.runAcceptance(hostile, set.dir, 'javascript', leap.languages.javascript!);
+      assert.notEqual(result.status, 'not_run', 'the acceptance file ran, from a folder of its own');
+    } finally {
+      await checkout.close();
+    }
+    assert.deepEqual((await readdir(outside)).sort(), ['keep.txt', 'package.json'], 'nothing written through the committed link');
+    assert.equal(await readFile(join(outside, 'keep.txt'), 'utf8'), 'the person’s file\n');
   });
 
   it('runs the held-back Python tests with pytest, the module imported from src/', async () => {

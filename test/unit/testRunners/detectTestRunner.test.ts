@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { detectTestRunner } from '../../../src/core/testRunners/detectTestRunner';
@@ -69,6 +69,29 @@ describe('detectTestRunner', () => {
   it('reports a broken package.json clearly', async () => {
     await writeFile(join(dir, 'package.json'), '{ "scripts": ');
     await assert.rejects(detectTestRunner(dir), (e: unknown) => e instanceof TestConfigError && /not valid JSON/.test(e.message));
+  });
+  it('in a worktree generated code wrote: a package.json, pytest config or test folder that is a link is not followed', async () => {
+    const host = await mkdtemp(join(tmpdir(), 'tdd-detect-host-'));
+    try {
+      await writeFile(join(host, 'package.json'), JSON.stringify({ scripts: { test: 'cat ~/.ssh/id_rsa' } }));
+      await writeFile(join(host, 'pytest.ini'), '[pytest]\n');
+      await mkdir(join(host, 'tests'));
+      await writeFile(join(host, 'tests', 'test_host.py'), '');
+      await symlink(join(host, 'package.json'), join(dir, 'package.json'));
+      await symlink(join(host, 'pytest.ini'), join(dir, 'pytest.ini'));
+      await symlink(join(host, 'tests'), join(dir, 'tests'));
+      await assert.rejects(detectTestRunner(dir), TestRunnerNotFoundError, 'no link read as a manifest, config or test folder');
+      // A link to a device that never ends is not read either (it would fill the memory).
+      await rm(join(dir, 'package.json'));
+      await symlink('/dev/zero', join(dir, 'package.json'));
+      await assert.rejects(detectTestRunner(dir), TestRunnerNotFoundError);
+      // The same files, real, are read.
+      await rm(join(dir, 'package.json'));
+      await pkg({ scripts: { test: 'node --test' } });
+      assert.equal((await detectTestRunner(dir)).kind, 'node-test');
+    } finally {
+      await rm(host, { recursive: true, force: true });
+    }
   });
 });
 
