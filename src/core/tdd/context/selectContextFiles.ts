@@ -1,4 +1,4 @@
-import { tokenCounter } from '../../llm/tokenCount';
+import { tokenCounter, type TokenCount } from '../../llm/tokenCount';
 import { truncateHeadTail } from '../../testRunners/truncateOutput';
 import { listWorkspaceFiles, MAX_CONTEXT_FILE_BYTES, readTextFile, type WorkspaceFile } from './workspaceSnapshot';
 import { isLockFile, isProjectCode } from './codeFiles';
@@ -99,13 +99,15 @@ export async function selectContextFiles(input: ContextFilesInput): Promise<Cont
     const text = texts.get(path)!;
     if (text === '') continue; // listed as empty in the map
     const block = fileBlock(path, text);
-    const tokens = countTokens(block);
-    if (used + tokens <= budget * (1 - MAP_SHARE)) {
+    // Counted only as far as the room left: a file far over it is not tokenized whole.
+    const room = Math.max(0, Math.floor(budget * (1 - MAP_SHARE) - used));
+    const tokens = countTokens(block, room);
+    if (tokens <= room) {
       shown.push({ path, block, mtimeMs: byPath.get(path)!.mtimeMs });
       used += tokens;
     } else if (tierOf.get(path) === 0 && shown.length === 0) {
-      // A focus file larger than the whole budget: its head and tail, the cut marked.
-      const chars = Math.max(400, Math.floor(((budget * (1 - MAP_SHARE)) / tokens) * text.length));
+      // A focus file larger than the whole budget: its head and tail, the cut marked (sized from its whole count).
+      const chars = Math.max(400, Math.floor(((budget * (1 - MAP_SHARE)) / countTokens(block)) * text.length));
       const cut = fileBlock(path, truncateHeadTail(text, chars, 'characters cut to fit the context budget; use read_file'));
       shown.push({ path, block: cut, mtimeMs: byPath.get(path)!.mtimeMs });
       used += countTokens(cut);
@@ -133,7 +135,7 @@ export async function selectContextFiles(input: ContextFilesInput): Promise<Cont
 }
 
 /** The map lines that fit in `tokens`; the rest summarised as a count per top folder. */
-function withinBudget(lines: string[], tokens: number, countTokens: (text: string) => number): string[] {
+function withinBudget(lines: string[], tokens: number, countTokens: TokenCount): string[] {
   const out: string[] = [];
   let used = 0;
   let i = 0;
