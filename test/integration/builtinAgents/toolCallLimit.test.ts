@@ -1,17 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import type { ExecutionStrategy } from '../../../src/core/agentRuntime/strategies/types';
 import { MultiCycleStrategy } from '../../../src/core/agentRuntime/strategies/multiCycle';
 import { ReActAgent } from '../../../src/core/builtinAgents/reactAgent';
-import { createOpenAIClient } from '../../../src/core/llm';
-import { setLogSink } from '../../../src/core/logging/logger';
-import { ApprovalPolicy } from '../../../src/core/tools/approvalPolicy';
 import { createBuiltinTools } from '../../../src/core/tools/builtin';
-import { ToolExecutor } from '../../../src/core/tools/executor';
-import { ToolRegistry } from '../../../src/core/tools/registry';
-import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
+import { useWorkspaceLoopback } from './workspaceLoopback';
 
 /** `count` write_file calls, one file each: f000.txt, f001.txt, ... */
 function writeCalls(count: number) {
@@ -28,43 +21,25 @@ function toolMessages(body: { messages: Array<{ role: string; tool_call_id?: str
 
 describe('ReActAgent: a cap on the tool calls executed per model message (loopback server, real write_file)', function () {
   this.timeout(60_000);
-  let server: OpenAITestServer;
-  let workspace: string;
-  let restoreSink: ReturnType<typeof setLogSink>;
+  const lb = useWorkspaceLoopback('tool-call-cap');
 
-  beforeEach(async () => {
-    restoreSink = setLogSink(() => undefined);
-    server = await startOpenAIServer();
-    workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tool-call-cap-')));
-  });
-  afterEach(async () => {
-    await server.close();
-    rmSync(workspace, { recursive: true, force: true });
-    setLogSink(restoreSink);
-  });
-
-  const executor = () =>
-    new ToolExecutor({
-      registry: new ToolRegistry().register(...createBuiltinTools()),
-      workspaceRoot: workspace,
-      policy: new ApprovalPolicy({ levels: { MEDIUM: 'allow' } }),
-    });
-  const llm = () => createOpenAIClient({ baseURL: server.baseURL, maxRetries: 0 });
+  const executor = () => lb.executor(createBuiltinTools());
+  const llm = () => lb.llm();
 
   it('runs the first 32 of 200 write_file calls; every call gets a tool message, 168 say they were not executed', async () => {
-    server.enqueue({ toolCalls: writeCalls(200) }, { text: 'Done.' });
+    lb.server.enqueue({ toolCalls: writeCalls(200) }, { text: 'Done.' });
     const agent = new ReActAgent({ llm: llm(), toolbox: executor(), config: { model: 'm' } });
     const result = await agent.execute({ task: 'write the files' });
 
     assert.equal(result.final_answer, 'Done.');
-    const written = readdirSync(workspace).sort();
+    const written = readdirSync(lb.workspace).sort();
     assert.equal(written.length, 32);
     assert.deepEqual(
       written,
       writeCalls(32).map((c) => c.arguments.path),
     );
 
-    const second = server.chatRequests()[1]!.body;
+    const second = lb.server.chatRequests()[1]!.body;
     const tools = toolMessages(second);
     assert.equal(tools.length, 200, 'every tool_call id is answered');
     assert.deepEqual(
@@ -96,11 +71,11 @@ describe('ReActAgent: a cap on the tool calls executed per model message (loopba
         return new MultiCycleStrategy({ maxCycles: 5, maxToolCallsPerMessage: 3 });
       }
     }
-    server.enqueue({ toolCalls: writeCalls(5) }, { text: 'Done.' });
+    lb.server.enqueue({ toolCalls: writeCalls(5) }, { text: 'Done.' });
     const agent = new ThreeCallsAgent({ llm: llm(), toolbox: executor(), config: { model: 'm' } });
     await agent.execute({ task: 'write the files' });
-    assert.deepEqual(readdirSync(workspace).sort(), ['f000.txt', 'f001.txt', 'f002.txt']);
-    const refused = toolMessages(server.chatRequests()[1]!.body).filter((m) => /not executed/i.test(String(m.content)));
+    assert.deepEqual(readdirSync(lb.workspace).sort(), ['f000.txt', 'f001.txt', 'f002.txt']);
+    const refused = toolMessages(lb.server.chatRequests()[1]!.body).filter((m) => /not executed/i.test(String(m.content)));
     assert.equal(refused.length, 2);
     assert.match(String(refused[0]!.content), /at most 3 tool calls/);
   });

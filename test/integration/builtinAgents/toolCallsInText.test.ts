@@ -1,58 +1,21 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentEvent } from '../../../src/core/agentRuntime/events';
 import { FROM_TEXT_NOTE } from '../../../src/core/agentRuntime/strategies/toolLoop';
-import { ReActAgent } from '../../../src/core/builtinAgents/reactAgent';
-import { createOpenAIClient } from '../../../src/core/llm';
-import { setLogSink } from '../../../src/core/logging/logger';
-import { ApprovalPolicy } from '../../../src/core/tools/approvalPolicy';
-import { createWorkspaceTools } from '../../../src/core/tools/builtin';
-import { ToolExecutor } from '../../../src/core/tools/executor';
-import { ToolRegistry } from '../../../src/core/tools/registry';
-import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
-
-type Message = {
-  role: string;
-  content?: string | null;
-  tool_call_id?: string;
-  tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
-};
+import { type RecordedMessage, useWorkspaceLoopback } from './workspaceLoopback';
 
 // A model without a tool parser writes its calls as text: they run, the model is told in one line that its call was
 // read from its text, and the run counts them.
 describe('ReActAgent: tool calls written in the text (loopback server, real workspace tools)', function () {
   this.timeout(60_000);
-  let server: OpenAITestServer;
-  let workspace: string;
-  let restoreSink: ReturnType<typeof setLogSink>;
+  const lb = useWorkspaceLoopback('text-calls');
 
-  beforeEach(async () => {
-    restoreSink = setLogSink(() => undefined);
-    server = await startOpenAIServer();
-    workspace = realpathSync(mkdtempSync(join(tmpdir(), 'text-calls-')));
-  });
-  afterEach(async () => {
-    await server.close();
-    rmSync(workspace, { recursive: true, force: true });
-    setLogSink(restoreSink);
-  });
-
-  const agent = () =>
-    new ReActAgent({
-      llm: createOpenAIClient({ baseURL: server.baseURL, maxRetries: 0 }),
-      toolbox: new ToolExecutor({
-        registry: new ToolRegistry().register(...createWorkspaceTools()),
-        workspaceRoot: workspace,
-        policy: new ApprovalPolicy({ levels: { MEDIUM: 'allow' } }),
-      }),
-      config: { model: 'm' },
-    });
+  const agent = () => lb.agent();
 
   for (const streamText of [false, true]) {
     it(`runs a <tool_call> written in the text and says so in its tool message (${streamText ? 'streamed' : 'not streamed'})`, async () => {
-      server.enqueue(
+      lb.server.enqueue(
         {
           text:
             'Writing two files.\n<tool_call>\n{"name": "write_file", "arguments": {"path": "a.txt", "content": "a\\n"}}\n</tool_call>\n' +
@@ -65,8 +28,8 @@ describe('ReActAgent: tool calls written in the text (loopback server, real work
 
       assert.equal(result.error, undefined);
       assert.equal(result.final_answer, 'Done.');
-      assert.equal(readFileSync(join(workspace, 'a.txt'), 'utf8'), 'a\n');
-      assert.equal(readFileSync(join(workspace, 'b.txt'), 'utf8'), 'b\n');
+      assert.equal(readFileSync(join(lb.workspace, 'a.txt'), 'utf8'), 'a\n');
+      assert.equal(readFileSync(join(lb.workspace, 'b.txt'), 'utf8'), 'b\n');
       assert.equal(result.metadata.toolCallsFromText, 2);
       const calls = events.filter((e) => e.type === 'model_called');
       assert.deepEqual(
@@ -78,7 +41,7 @@ describe('ReActAgent: tool calls written in the text (loopback server, real work
       );
 
       // The next request: the calls as real tool calls, each tool message opening with the one-line note.
-      const messages = (server.chatRequests()[1]!.body as { messages: Message[] }).messages;
+      const messages = (lb.server.chatRequests()[1]!.body as { messages: RecordedMessage[] }).messages;
       const assistant = messages.find((m) => m.role === 'assistant')!;
       assert.equal(assistant.content, 'Writing two files.');
       assert.deepEqual(
@@ -99,10 +62,10 @@ describe('ReActAgent: tool calls written in the text (loopback server, real work
   }
 
   it('a real tool call gets no note', async () => {
-    server.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'a\n' } }] }, { text: 'Done.' });
+    lb.server.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'a\n' } }] }, { text: 'Done.' });
     const result = await agent().execute({ task: 'write a file' });
     assert.equal(result.metadata.toolCallsFromText, undefined);
-    const messages = (server.chatRequests()[1]!.body as { messages: Message[] }).messages;
+    const messages = (lb.server.chatRequests()[1]!.body as { messages: RecordedMessage[] }).messages;
     const tool = messages.find((m) => m.role === 'tool')!;
     assert.ok(!String(tool.content).includes(FROM_TEXT_NOTE));
   });

@@ -1,57 +1,20 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ReActAgent } from '../../../src/core/builtinAgents/reactAgent';
-import { createOpenAIClient } from '../../../src/core/llm';
-import { setLogSink } from '../../../src/core/logging/logger';
-import { ApprovalPolicy } from '../../../src/core/tools/approvalPolicy';
-import { createWorkspaceTools } from '../../../src/core/tools/builtin';
-import { ToolExecutor } from '../../../src/core/tools/executor';
-import { ToolRegistry } from '../../../src/core/tools/registry';
-import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
-
-type Message = {
-  role: string;
-  content?: string | null;
-  tool_call_id?: string;
-  tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
-};
+import { type RecordedMessage, useWorkspaceLoopback } from './workspaceLoopback';
 
 // A model that runs out of output tokens half-way through a tool call (finish_reason "length"): the cut-off
 // call never runs, and the next request says so and how to make the change fit.
 describe('ReActAgent: a tool call cut off at the output limit (loopback server, real workspace tools)', function () {
   this.timeout(60_000);
-  let server: OpenAITestServer;
-  let workspace: string;
-  let restoreSink: ReturnType<typeof setLogSink>;
+  const lb = useWorkspaceLoopback('truncated-call');
 
-  beforeEach(async () => {
-    restoreSink = setLogSink(() => undefined);
-    server = await startOpenAIServer();
-    workspace = realpathSync(mkdtempSync(join(tmpdir(), 'truncated-call-')));
-  });
-  afterEach(async () => {
-    await server.close();
-    rmSync(workspace, { recursive: true, force: true });
-    setLogSink(restoreSink);
-  });
-
-  const agent = () =>
-    new ReActAgent({
-      llm: createOpenAIClient({ baseURL: server.baseURL, maxRetries: 0 }),
-      toolbox: new ToolExecutor({
-        registry: new ToolRegistry().register(...createWorkspaceTools()),
-        workspaceRoot: workspace,
-        policy: new ApprovalPolicy({ levels: { MEDIUM: 'allow' } }),
-      }),
-      config: { model: 'm' },
-    });
+  const agent = () => lb.agent();
 
   for (const streamText of [false, true]) {
     it(`does not run the cut-off write_file; the complete call before it runs; the next request says why (${streamText ? 'streamed' : 'not streamed'})`, async () => {
       const cutOff = '{"path":"test/big.test.js","content":"import { test } from \'node:test\';\\ntest(\'one\', () => {';
-      server.enqueue(
+      lb.server.enqueue(
         {
           toolCalls: [
             { id: 'call_ok', name: 'write_file', arguments: { path: 'notes.txt', content: 'complete\n' } },
@@ -64,10 +27,10 @@ describe('ReActAgent: a tool call cut off at the output limit (loopback server, 
       const result = await agent().execute({ task: 'add a test' }, { streamText });
 
       assert.equal(result.final_answer, 'Done.');
-      assert.equal(readFileSync(join(workspace, 'notes.txt'), 'utf8'), 'complete\n', 'the complete call ran');
-      assert.equal(existsSync(join(workspace, 'test', 'big.test.js')), false, 'the cut-off call did not run');
+      assert.equal(readFileSync(join(lb.workspace, 'notes.txt'), 'utf8'), 'complete\n', 'the complete call ran');
+      assert.equal(existsSync(join(lb.workspace, 'test', 'big.test.js')), false, 'the cut-off call did not run');
 
-      const messages = (server.chatRequests()[1]!.body as { messages: Message[] }).messages;
+      const messages = (lb.server.chatRequests()[1]!.body as { messages: RecordedMessage[] }).messages;
       const tools = messages.filter((m) => m.role === 'tool');
       assert.deepEqual(
         tools.map((m) => m.tool_call_id),
@@ -87,8 +50,8 @@ describe('ReActAgent: a tool call cut off at the output limit (loopback server, 
   }
 
   it('a complete call answered with finish_reason "tool_calls" still runs', async () => {
-    server.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'a\n' } }] }, { text: 'Done.' });
+    lb.server.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'a\n' } }] }, { text: 'Done.' });
     await agent().execute({ task: 'write a' });
-    assert.equal(readFileSync(join(workspace, 'a.txt'), 'utf8'), 'a\n');
+    assert.equal(readFileSync(join(lb.workspace, 'a.txt'), 'utf8'), 'a\n');
   });
 });
