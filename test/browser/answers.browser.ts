@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { stateMessage, type PanelState } from '../../src/shared/panelProtocol';
 import { longSessionState, T0 } from './fixtures/panelStates';
-import { cspViolations, sendToPanel, startHarness, waitForPosted, type PanelHarness } from './harness';
+import { cspViolations, sendToPanel, startHarness, waitForPosted, type PanelHarness, openPanel } from './harness';
 
 /** The issue's window: a side bar 794 px high. */
 const VIEW = { width: 380, height: 794 };
@@ -56,12 +56,8 @@ describe('Ask / Explain answers in view (issue 25)', function () {
   }
 
   it('a question asked below a long session shows at once in view, with Cancel; its answer streams, then arrives in view', async () => {
-    const context = await harness.browser.newContext({ viewport: VIEW });
-    page = await context.newPage();
-    await page.goto(`${harness.origin}/panel.html?theme=dark`);
-    await waitForPosted(page, 1);
     const session = longSessionState(10, false, 70);
-    await sendToPanel(page, stateMessage(session));
+    page = await openPanel(harness, { viewport: VIEW, state: stateMessage(session) });
     await page.waitForSelector('#session');
     await page.locator('details.history > summary').click();
     // The person has scrolled down to the end of the history.

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { stateMessage } from '../../src/shared/panelProtocol';
 import { emptyState } from './fixtures/panelStates';
-import { cspViolations, sendToPanel, startHarness, waitForPosted, type PanelHarness } from './harness';
+import { cspViolations, sendToPanel, startHarness, waitForPosted, type PanelHarness, openPanel } from './harness';
 
 const SCREENSHOTS = path.resolve(__dirname, '../../test-results');
 
@@ -24,11 +24,7 @@ describe('agent panel in Chromium: the first-run card and fix buttons', function
   });
 
   async function open(): Promise<Page> {
-    const context = await harness.browser.newContext({ viewport: { width: 320, height: 900 }, deviceScaleFactor: 2 });
-    const opened = await context.newPage();
-    await opened.goto(`${harness.origin}/panel.html?theme=dark`);
-    await waitForPosted(opened, 1);
-    return opened;
+    return openPanel(harness, { viewport: { width: 320, height: 900 }, deviceScaleFactor: 2 });
   }
 
   it('says what is missing with the buttons that fix it; a button posts its command', async () => {

@@ -161,6 +161,25 @@ export async function waitForPosted(page: Page, count: number): Promise<PanelMes
   return postedMessages(page);
 }
 
+/**
+ * A new page on the panel, loaded and ready (its `ready` posted), in a browser context of its own with `viewport`
+ * (and `deviceScaleFactor`) and the theme; with `state`, that snapshot sent to it.
+ */
+export async function openPanel(
+  harness: PanelHarness,
+  options: { viewport: { width: number; height: number }; theme?: Theme; deviceScaleFactor?: number; state?: unknown },
+): Promise<Page> {
+  const context = await harness.browser.newContext({
+    viewport: options.viewport,
+    ...(options.deviceScaleFactor ? { deviceScaleFactor: options.deviceScaleFactor } : {}),
+  });
+  const page = await context.newPage();
+  await page.goto(`${harness.origin}/panel.html?theme=${options.theme ?? 'dark'}`);
+  await waitForPosted(page, 1);
+  if (options.state !== undefined) await sendToPanel(page, options.state);
+  return page;
+}
+
 /** Whether a <details> element is open. */
 export async function isOpen(details: Locator): Promise<boolean> {
   return (await details.getAttribute('open')) !== null;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { stateMessage, type PanelState } from '../../src/shared/panelProtocol';
 import { longSessionState, T0 } from './fixtures/panelStates';
-import { cspViolations, sendToPanel, startHarness, waitForPosted, type PanelHarness } from './harness';
+import { cspViolations, sendToPanel, startHarness, type PanelHarness, openPanel } from './harness';
 
 describe('a long session in the panel (issue 25)', function () {
   this.timeout(60_000);
@@ -26,11 +26,7 @@ describe('a long session in the panel (issue 25)', function () {
   });
 
   async function open(state: PanelState): Promise<void> {
-    const context = await harness.browser.newContext({ viewport: { width: 380, height: 794 } });
-    page = await context.newPage();
-    await page.goto(`${harness.origin}/panel.html?theme=dark`);
-    await waitForPosted(page, 1);
-    await sendToPanel(page, stateMessage(state));
+    page = await openPanel(harness, { viewport: { width: 380, height: 794 }, state: stateMessage(state) });
     await page.waitForSelector('#session');
     await page.locator('details.history > summary').click();
   }

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { stateMessage } from '../../src/shared/panelProtocol';
 import { textContrast } from './contrast';
 import { signalState } from './fixtures/panelStates';
-import { sendToPanel, startHarness, THEMES, waitForPosted, type PanelHarness, type Theme } from './harness';
+import { startHarness, THEMES, type PanelHarness, type Theme, openPanel } from './harness';
 
 /** Every text that carries red, green or a warning. */
 const SIGNAL_TEXT = [
@@ -37,11 +37,11 @@ describe('red / green signal contrast in Chromium (issue 25)', function () {
   });
 
   async function openWith(theme: Theme): Promise<Page> {
-    const context = await harness.browser.newContext({ viewport: { width: 380, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(`${harness.origin}/panel.html?theme=${theme}`);
-    await waitForPosted(page, 1);
-    await sendToPanel(page, stateMessage(signalState(Date.now() + 300_000)));
+    const page = await openPanel(harness, {
+      viewport: { width: 380, height: 900 },
+      theme,
+      state: stateMessage(signalState(Date.now() + 300_000)),
+    });
     await page.waitForSelector('#session');
     await page.locator('details.history > summary').click();
     return page;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { stateMessage, type PanelState } from '../../src/shared/panelProtocol';
 import { approvalState, finishedState, testRunAction, T0 } from './fixtures/panelStates';
-import { cspViolations, sendToPanel, startHarness, waitForPosted, type PanelHarness } from './harness';
+import { cspViolations, startHarness, waitForPosted, type PanelHarness, openPanel } from './harness';
 
 describe("the panel's words (issue 25)", function () {
   this.timeout(60_000);
@@ -27,11 +27,7 @@ describe("the panel's words (issue 25)", function () {
   });
 
   async function open(state: PanelState): Promise<void> {
-    const context = await harness.browser.newContext({ viewport: { width: 380, height: 900 } });
-    page = await context.newPage();
-    await page.goto(`${harness.origin}/panel.html?theme=dark`);
-    await waitForPosted(page, 1);
-    await sendToPanel(page, stateMessage(state));
+    page = await openPanel(harness, { viewport: { width: 380, height: 900 }, state: stateMessage(state) });
     await page.waitForSelector('#root > *');
   }
 
