@@ -340,14 +340,15 @@ export class CycleLoop {
    * was left to commit.
    */
   private async commit(n: number, label: string, kind: 'green' | 'refactor'): Promise<string | undefined> {
-    if (
-      (await this.revertUnapprovedProtectedPaths(n, kind === 'green' ? 'implementer' : 'refactorer')) &&
-      !(await this.o.git.changedFiles()).length
-    ) {
-      this.treeClean = true;
-      return undefined;
+    let changed = await this.o.git.changedFiles();
+    if (await this.revertUnapprovedProtectedPaths(n, kind === 'green' ? 'implementer' : 'refactorer', changed)) {
+      changed = await this.o.git.changedFiles();
+      if (!changed.length) {
+        this.treeClean = true;
+        return undefined;
+      }
     }
-    for (const change of await this.o.git.changedFiles()) if (change.change !== 'deleted') this.sessionFiles.add(change.path);
+    for (const change of changed) if (change.change !== 'deleted') this.sessionFiles.add(change.path);
     // The message is built from the model's report, which may repeat a secret: the event must not carry it either.
     const message = redactSecrets(label);
     const sha = await this.o.git.commitAll(message);
@@ -361,10 +362,10 @@ export class CycleLoop {
   /**
    * Puts back, as HEAD has them, the changed protected paths that no approved tool call wrote as they are now (a
    * generated test writes files without asking anyone, and `git add -A` would commit them), reports them, and keeps
-   * a notice for the next role. Returns true when it reverted anything.
+   * a notice for the next role. `changed` is the tree's difference from HEAD now. Returns true when it reverted anything.
    */
-  private async revertUnapprovedProtectedPaths(n: number, role: Role): Promise<boolean> {
-    const found = await unapprovedProtectedChanges(await this.o.git.changedFiles(), this.o.approvedProtectedChange);
+  private async revertUnapprovedProtectedPaths(n: number, role: Role, changed: readonly ChangedFile[]): Promise<boolean> {
+    const found = await unapprovedProtectedChanges(changed, this.o.approvedProtectedChange);
     if (found.length === 0) return false;
     for (let i = 0; i < found.length; i += 500) await this.o.git.revertPaths(found.slice(i, i + 500).map((f) => f.path));
     const reason =
