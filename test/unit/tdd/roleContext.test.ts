@@ -105,6 +105,21 @@ describe('role context: stable-to-volatile order, each thing once', () => {
     assert.ok(red.endsWith('# Last test output\n```\nnot ok 1 - one\n```'), red);
   });
 
+  it("leaves the session's own set-up commits out of the recent commits", async () => {
+    const context = await buildRoleContext(
+      input({
+        recentCommits: [
+          'a1b2c3d feat: returns Fizz',
+          'abc1234 chore: scaffold a javascript project for FizzBuzz',
+          'def5678 chore: initial empty commit (tdd-agent)',
+        ],
+      }),
+    );
+    assert.ok(context.includes('# Recent commits\n- feat: returns Fizz\n\n'), context);
+    const setupOnly = await buildRoleContext(input({ recentCommits: ['def5678 chore: initial empty commit (tdd-agent)'] }));
+    assert.ok(setupOnly.includes('# Recent commits\n(none yet)'));
+  });
+
   it('names the kata in a heading when its description has none', async () => {
     const context = await buildRoleContext(input({ kataDescription: 'Write `fizzbuzz(n)`.' }));
     assert.ok(context.startsWith('# Kata: FizzBuzz\n\nWrite `fizzbuzz(n)`.\n\n# Session\n'), context);

@@ -16,6 +16,7 @@ import { copyWorkingTree } from './workingTreeSnapshot';
 import { isRealFolderBelow, removeGitEntry } from './worktreeFolders';
 import { parseWorktreeList, WORKTREE_LIST_ARGS } from './worktreeList';
 import { assertWorktreesRootOutside } from './worktreePlacement';
+import { INITIAL_COMMIT_SUBJECT } from './setupCommits';
 
 const log = getLogger('tdd.git');
 
@@ -158,7 +159,7 @@ export class SessionWorktree {
           'commit-tree',
           (await personRun(['hash-object', '-t', 'tree', '-w', '/dev/null'])).trim(),
           '-m',
-          'chore: initial empty commit (tdd-agent)',
+          INITIAL_COMMIT_SUBJECT,
         ])
       ).trim();
 

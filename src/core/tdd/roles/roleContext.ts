@@ -2,6 +2,7 @@ import { compactTestOutput } from '../../testRunners/compactTestOutput';
 import { truncateHeadTail } from '../../testRunners/truncateOutput';
 import { isTestFile as isTestFileByRules } from '../boundaries/isTestFile';
 import { selectContextFiles } from '../context/selectContextFiles';
+import { isSetupCommitSubject } from '../git/setupCommits';
 import type { Role } from '../events';
 
 /** Keeps the head and tail of a long text, marking what was cut. */
@@ -169,7 +170,7 @@ function withoutHash(line: string): string {
   return line.replace(/^[0-9a-f]{7,40} /, '');
 }
 
-/** The commits the session makes before any role works (an empty first commit, a kata's scaffold): nothing to read. */
+/** A commit line (`<hash> <subject>`) of the session's own set-up (see `setupCommits.ts`): nothing for a role to read. */
 function isSetupCommit(line: string): boolean {
-  return /^(?:[0-9a-f]{7,40} )?chore: (?:initial empty commit \(tdd-agent\)|scaffold a \w+ project for )/.test(line);
+  return isSetupCommitSubject(withoutHash(line));
 }

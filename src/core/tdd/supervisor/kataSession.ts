@@ -29,6 +29,7 @@ import { type Kata, type KataLanguage, type TaskSpec } from '../kata';
 import { createAgentRoleRunners } from '../roles/agentRoleRunner';
 import type { RoleRunners } from '../roles/roleRunner';
 import { CycleLoop, type LoopGit } from './cycleLoop';
+import { scaffoldCommitSubject } from '../git/setupCommits';
 import { PersonQuestions } from './personQuestions';
 import { ApprovedProtectedWrites } from './protectedChanges';
 import { connectSessionMcpServers } from './sessionMcpServers';
@@ -315,7 +316,7 @@ async function runInWorktree(
     if (checked.resumed) {
       await worktree.rollbackToHead(); // a stop or crash may have left a half-done phase behind
     } else if ((scaffolded = await prepareProject(dir, kata))) {
-      await worktree.commitAll(`chore: scaffold a ${kata.language} project for ${kata.title}`);
+      await worktree.commitAll(scaffoldCommitSubject(kata.language, kata.title));
     }
     // Before any agent turn, so package.json is the scaffold's or the person's; node_modules is git-ignored.
     await installDependencies(dir, {
