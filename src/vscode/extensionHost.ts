@@ -266,7 +266,9 @@ export class ExtensionHost implements vscode.Disposable {
 
   /** Reveals the panel. */
   openPanel(): Thenable<unknown> {
-    return vscode.commands.executeCommand(`${PANEL_VIEW_ID}.focus`);
+    const request = vscode.commands.executeCommand(`${PANEL_VIEW_ID}.focus`);
+    this.store.revealing(request);
+    return request;
   }
 
   private onPanelMessage(message: Exclude<PanelMessage, { type: 'ready' }>): void {

@@ -41,7 +41,7 @@ export async function showErrorNotice(
     ...(action ? { action } : {}),
   });
   log.warn(`${error.error_code}: ${error.message}`); // the log keeps the core's full wording
-  if (store.panelVisible && buttons.length === 0) return undefined; // the card says it, with its buttons
+  if (buttons.length === 0 && (await store.isPanelShown())) return undefined; // the card says it, with its buttons
   const fixes = errorFixes(error.error_code, error.details);
   const labels = fixes.map((fix) => PANEL_COMMAND_LABELS[fix]);
   const choice = await vscode.window.showErrorMessage(

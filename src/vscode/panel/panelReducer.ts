@@ -134,6 +134,12 @@ function withoutQuestion(state: PanelState, id: string): PanelState {
 }
 
 /** True when a session is running in this state. */
+/** The error a reloaded window shows for the session that was running in the window that is gone. */
+export const RELOADED_WHILE_RUNNING = 'The window was reloaded while the kata was running; the session stopped.';
+
+/** Record statuses that say a session ended on its own (not stopped): they win over a reload's "cancelled". */
+const ENDED_ON_ITS_OWN: ReadonlySet<string> = new Set(['completed', 'max_cycles', 'failed']);
+
 export function isSessionRunning(state: PanelState): boolean {
   return state.session?.status === 'running';
 }
@@ -256,12 +262,10 @@ function apply(state: PanelState, action: PanelAction): PanelState {
       const next = { ...state, repository: action.repository };
       // The session on screen was deleted or pruned (here, from a terminal or another window): nothing of it stays.
       const shown = state.session?.sessionId;
-      const gone =
-        shown !== undefined &&
-        state.session?.status !== 'running' &&
-        action.repository !== null &&
-        !action.repository.sessions.some((s) => s.id === shown);
-      return gone ? withoutSession(next) : next;
+      const record = shown === undefined ? undefined : action.repository?.sessions.find((s) => s.id === shown);
+      const gone = shown !== undefined && state.session?.status !== 'running' && action.repository !== null && !record;
+      if (gone) return withoutSession(next);
+      return record ? withRecordedEnd(next, record) : next;
     }
   }
 }
@@ -594,6 +598,22 @@ function lastFullRun(state: PanelState): { passed: number; failed: number } | un
 /** The panel without the session it showed (deleted): no header, timeline or history of it. */
 function withoutSession(state: PanelState): PanelState {
   return { ...state, session: null, cycles: [], actions: [], approvals: [], errors: [] };
+}
+
+/**
+ * A session restored as stopped by a reload whose record says it ended on its own (the window's last saved
+ * state can be older than its end): the record is the truth, so the header takes its status and the reload's
+ * error goes.
+ */
+function withRecordedEnd(state: PanelState, record: RepositorySessions['sessions'][number]): PanelState {
+  const session = state.session;
+  if (!session || session.status !== 'cancelled' || !ENDED_ON_ITS_OWN.has(record.status)) return state;
+  if (!state.errors.some((e) => e.message === RELOADED_WHILE_RUNNING)) return state;
+  return {
+    ...state,
+    session: { ...session, status: record.status as SessionHeader['status'] },
+    errors: state.errors.filter((e) => e.message !== RELOADED_WHILE_RUNNING),
+  };
 }
 
 function withSession(state: PanelState, change: (session: SessionHeader) => SessionHeader): PanelState {

@@ -5,10 +5,12 @@
  * No `vscode` import: the provider subscribes, the activation code passes `persist`.
  */
 import { emptyPanelState, parsePanelState, type PanelState } from '../../shared/panelProtocol';
-import { reducePanel, type PanelAction } from './panelReducer';
+import { RELOADED_WHILE_RUNNING, reducePanel, type PanelAction } from './panelReducer';
 
 /** Default minimum time between two change notifications. */
 export const DEFAULT_THROTTLE_MS = 100;
+/** How long an error waits for the panel being revealed before it tells a notification instead. */
+export const REVEAL_TIMEOUT_MS = 3000;
 
 /** Options of a {@link PanelStore}. */
 export interface PanelStoreOptions {
@@ -38,7 +40,7 @@ export function restoreState(persisted: unknown, instanceId: string, trusted: bo
     state = reducePanel(state, { type: 'sessionAborted', status: 'cancelled', at: now });
     state = reducePanel(state, {
       type: 'error',
-      error: { error_code: 'CANCELLED', message: 'The window was reloaded while the kata was running; the session stopped.' },
+      error: { error_code: 'CANCELLED', message: RELOADED_WHILE_RUNNING },
       at: now,
     });
     state = { ...state, revision: 0 };
@@ -48,11 +50,10 @@ export function restoreState(persisted: unknown, instanceId: string, trusted: bo
 
 /** The host-side holder of the panel state. */
 export class PanelStore {
-  /**
-   * True while the panel is visible (the view provider keeps it): an error or an outcome is then told in the panel
-   * alone, and as a notification too only while the panel is hidden.
-   */
-  panelVisible = false;
+  private visible = false;
+  private readonly visibleWaiters = new Set<() => void>();
+  /** Settles once a reveal asked for by {@link revealing} showed the panel, or gave up waiting. */
+  private reveal: Promise<void> | undefined;
   private current: PanelState;
   private readonly listeners = new Set<(state: PanelState) => void>();
   private readonly throttleMs: number;
@@ -67,6 +68,50 @@ export class PanelStore {
     this.throttleMs = Math.max(0, options.throttleMs ?? DEFAULT_THROTTLE_MS);
     this.persistFn = options.persist;
     this.current = restoreState(options.persisted, options.instanceId, options.trusted, this.now());
+  }
+
+  /**
+   * True while the panel is visible (the view provider keeps it): an error or an outcome is then told in the panel
+   * alone, and as a notification too only while the panel is hidden.
+   */
+  get panelVisible(): boolean {
+    return this.visible;
+  }
+
+  set panelVisible(visible: boolean) {
+    this.visible = visible;
+    if (!visible) return;
+    for (const wake of [...this.visibleWaiters]) wake();
+  }
+
+  /**
+   * Notes that the panel is being revealed (`request`: the focus command). VS Code resolves the view a moment
+   * later, so until it shows (or `timeoutMs` passed) {@link isPanelShown} waits instead of answering "hidden".
+   */
+  revealing(request: PromiseLike<unknown>, timeoutMs = REVEAL_TIMEOUT_MS): void {
+    const shown = new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.visibleWaiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      (timer as { unref?: () => void }).unref?.();
+      this.visibleWaiters.add(done);
+      if (this.visible) done();
+    });
+    // A failed focus command shows nothing: stop waiting at once.
+    Promise.resolve(request).then(undefined, () => this.visibleWaiters.forEach((wake) => wake()));
+    this.reveal = shown;
+  }
+
+  /**
+   * Whether the panel shows now, after waiting for a reveal in progress: an error raised while the panel is
+   * opening is told in the panel alone, not in a notification too.
+   */
+  async isPanelShown(): Promise<boolean> {
+    if (!this.visible && this.reveal) await this.reveal;
+    return this.visible;
   }
 
   /** The current state (the latest, even when a notification is still pending). */

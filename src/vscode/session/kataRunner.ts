@@ -480,24 +480,21 @@ export class KataRunner implements vscode.Disposable {
       void vscode.window.showInformationMessage(text);
     } else {
       // The panel shows the failure with its error card: a notification only while it is hidden.
-      if (this.deps.store.panelVisible) return;
       const action = summary.error ? errorAction(summary.error.error_code) : undefined;
-      void vscode.window
-        .showErrorMessage(
-          `${text}${summary.error ? ` ${vscodeErrorMessage(summary.error)}` : ''}${action ? ` ${action}` : ''}`,
-          'Open panel',
-        )
-        .then((choice) => choice && this.deps.openPanel());
+      const message = `${text}${summary.error ? ` ${vscodeErrorMessage(summary.error)}` : ''}${action ? ` ${action}` : ''}`;
+      void this.deps.store.isPanelShown().then(async (shown) => {
+        if (!shown && (await vscode.window.showErrorMessage(message, 'Open panel'))) void this.deps.openPanel();
+      });
     }
   }
 
   /** A role's question waits on a card in the panel: a person who cannot see the panel is told, with a way to it. */
   private notifyQuestion(question: PendingPersonQuestion): void {
-    if (this.deps.store.panelVisible) return;
     const who = question.asker ? `The ${question.asker}` : 'An agent';
-    void vscode.window
-      .showInformationMessage(`TDD Agent: ${who} has a question.`, 'Open panel')
-      .then((choice) => choice && this.deps.openPanel());
+    void this.deps.store.isPanelShown().then(async (shown) => {
+      if (!shown && (await vscode.window.showInformationMessage(`TDD Agent: ${who} has a question.`, 'Open panel')))
+        void this.deps.openPanel();
+    });
   }
 
   private refuse(code: string, message: string): undefined {

@@ -176,9 +176,11 @@ export class SessionActions implements vscode.TextDocumentContentProvider, vscod
   /** Tells the outcome of a session action: in the panel, and as a notification too while the panel is hidden. */
   private tell(level: 'info' | 'warning', text: string): void {
     this.deps.store.dispatch({ type: 'notice', notice: { level, text, at: Date.now() } });
-    if (this.deps.store.panelVisible) return;
-    if (level === 'info') void vscode.window.showInformationMessage(`TDD Agent: ${text}`);
-    else void vscode.window.showWarningMessage(`TDD Agent: ${text}`);
+    void this.deps.store.isPanelShown().then((shown) => {
+      if (shown) return;
+      if (level === 'info') void vscode.window.showInformationMessage(`TDD Agent: ${text}`);
+      else void vscode.window.showWarningMessage(`TDD Agent: ${text}`);
+    });
   }
 
   /** Opens the changes of commit `sha` of session `id` (a hash in the panel's cycle list) in VS Code's diff views. */

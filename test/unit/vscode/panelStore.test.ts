@@ -87,6 +87,56 @@ describe('panel store: throttled snapshots and persistence', () => {
     assert.equal(restored.revision, 0);
   });
 
+  it("a session restored as stopped by the reload takes its record's end when the record says it finished", () => {
+    let running = emptyPanelState({ instanceId: 'old', trusted: true });
+    // The window saved its state mid-session, then the session completed (its record says so) before the reload.
+    for (const event of wholeSession(2).slice(0, -3)) running = reducePanel(running, { type: 'supervisor', event, at: 1 });
+    const restored = restoreState(running, 'new', true, 500);
+    const id = restored.session?.sessionId;
+    assert.ok(id, 'the restored session has its id');
+    const record = (status: 'completed' | 'cancelled' | 'interrupted') => ({
+      branch: 'main',
+      sessions: [
+        {
+          id,
+          kata: 'FizzBuzz',
+          status,
+          branch: 'tdd/x',
+          baseBranch: 'main',
+          cycles: 2,
+          commits: 2,
+          merged: false,
+          resumable: false,
+        },
+      ],
+    });
+    const reconciled = reducePanel(restored, { type: 'repository', repository: record('completed') });
+    assert.equal(reconciled.session?.status, 'completed', 'the record wins');
+    assert.equal(reconciled.errors.length, restored.errors.length - 1, "the reload's error goes");
+    assert.ok(!reconciled.errors.some((e) => /reloaded/.test(e.message)));
+    // A record that also says stopped (or interrupted) leaves the reload's account as it is.
+    for (const status of ['cancelled', 'interrupted'] as const) {
+      const kept = reducePanel(restored, { type: 'repository', repository: record(status) });
+      assert.equal(kept.session?.status, 'cancelled', status);
+      assert.match(kept.errors.at(-1)?.message ?? '', /reloaded/, status);
+    }
+  });
+
+  it('while the panel is being revealed, isPanelShown waits for the view instead of answering "hidden"', async () => {
+    const store = new PanelStore({ instanceId: 'i', trusted: true, throttleMs: 0 });
+    assert.equal(await store.isPanelShown(), false, 'hidden, nothing being revealed: at once');
+    let focused!: () => void;
+    store.revealing(new Promise<void>((r) => (focused = r)), 5_000);
+    const answer = store.isPanelShown();
+    focused();
+    setTimeout(() => (store.panelVisible = true), 20); // VS Code resolves the view after the command returned
+    assert.equal(await answer, true);
+    // A reveal that never shows the panel (a failed focus command) answers "hidden" without waiting out the timeout.
+    store.panelVisible = false;
+    store.revealing(Promise.reject(new Error('no such view')), 60_000);
+    assert.equal(await store.isPanelShown(), false);
+  });
+
   it('an invalid persisted value is dropped: the store starts empty', () => {
     for (const persisted of [
       undefined,
