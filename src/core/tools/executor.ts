@@ -19,6 +19,7 @@ import { toToolSpecs } from './toolSpecs';
 import type {
   AgentToolbox,
   ApprovalOutcome,
+  ExecuteCallOptions,
   DangerLevel,
   ToolCallResult,
   ToolCallWrapper,
@@ -159,11 +160,10 @@ export class ToolExecutor implements AgentToolbox {
   }
 
   /** Runs one model-issued call (raw JSON arguments). Never throws for a bad call. */
-  executeCall(
-    call: LlmToolCall,
-    options: { signal?: AbortSignal; wrap?: ToolCallWrapper; requestedBy?: string } = {},
-  ): Promise<ToolCallResult> {
-    return this.executeTool(call.name, call.arguments, { ...options, callId: call.id });
+  executeCall(call: LlmToolCall, options: ExecuteCallOptions = {}): Promise<ToolCallResult> {
+    const { parsedArguments, signal, wrap, requestedBy } = options;
+    const params = isPlainObject(parsedArguments) ? parsedArguments : call.arguments;
+    return this.executeTool(call.name, params, { signal, wrap, requestedBy, callId: call.id });
   }
 
   /** Runs one tool by name; `params` is an object or a JSON string. Never throws for a bad call. */
@@ -656,6 +656,10 @@ function timeOut(call: RunningCall): void {
 function isToolCallResult(value: unknown): value is ToolCallResult {
   const result = value as Partial<ToolCallResult> | null | undefined;
   return typeof result === 'object' && result !== null && typeof result.ok === 'boolean' && typeof result.content === 'string';
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function errorMessage(error: unknown): string {

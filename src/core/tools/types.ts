@@ -117,8 +117,18 @@ export interface AgentToolbox {
   /** The OpenAI function tools the model is offered. */
   toolSpecs(): import('../llm/types').ToolSpec[];
   /** Runs one model-issued call; never throws for a bad call (see above). */
-  executeCall(
-    call: import('../llm/types').LlmToolCall,
-    options?: { signal?: AbortSignal; wrap?: ToolCallWrapper; requestedBy?: string },
-  ): Promise<ToolCallResult>;
+  executeCall(call: import('../llm/types').LlmToolCall, options?: ExecuteCallOptions): Promise<ToolCallResult>;
+}
+
+/** Options of {@link AgentToolbox.executeCall}. */
+export interface ExecuteCallOptions {
+  signal?: AbortSignal;
+  wrap?: ToolCallWrapper;
+  /** Which agent or role asked (audit trail). */
+  requestedBy?: string;
+  /**
+   * The call's arguments when the caller already parsed `call.arguments` into an object (the tool loop does, for its
+   * events): used as they are instead of parsing the JSON again. Anything but a plain object is ignored.
+   */
+  parsedArguments?: unknown;
 }

@@ -13,7 +13,8 @@ export interface ConversationWindowOptions {
 /** One cycle's messages and its one-line summary (used once the cycle leaves the verbatim window). */
 export interface WindowCycle {
   messages: ChatMessage[];
-  summary: string;
+  /** The summary, or a function that writes it: called only if the cycle leaves the verbatim window (most never do). */
+  summary: string | (() => string);
 }
 
 /**
@@ -47,7 +48,8 @@ export class ConversationWindow {
     if (this.recent.length <= this.keep) return;
     const old = this.recent.shift()!;
     this.summarised++;
-    this.summaries.push(capText(old.summary.replace(/\s+/g, ' '), this.lineChars));
+    const summary = typeof old.summary === 'string' ? old.summary : old.summary();
+    this.summaries.push(capText(summary.replace(/\s+/g, ' '), this.lineChars));
     if (this.summaries.length > this.maxLines) {
       this.summaries.shift();
       this.dropped++;

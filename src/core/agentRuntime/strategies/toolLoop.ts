@@ -100,6 +100,7 @@ export function createToolLoopCycles(
       }
       const steps: CycleStep[] = [];
       const toolMessages: ChatMessage[] = [];
+      const outcomes: ToolCallResult[] = [];
       const summaries: string[] = [];
       const maxCalls = limits?.maxToolCallsPerMessage ?? DEFAULT_MAX_TOOL_CALLS_PER_MESSAGE;
       // Out of output tokens while writing a call: the last call is cut off and never runs (a half-written file).
@@ -123,9 +124,7 @@ export function createToolLoopCycles(
           });
         toolMessages.push({ role: 'tool', tool_call_id: call.id, content: capText(outcome.content, maxChars) });
         steps.push({ thought: result.text, action: call.name, action_input: params, observation: outcome.content });
-        summaries.push(
-          `${call.name}(${capText(call.arguments, 80)}) → ${outcome.ok ? '' : 'failed: '}${capText(outcome.content, 120)}`,
-        );
+        outcomes.push(outcome);
       }
       // Past the cap nothing runs, but every tool_call id still needs its tool message.
       const skipped = complete.slice(maxCalls);
@@ -166,7 +165,14 @@ export function createToolLoopCycles(
           },
           ...toolMessages,
         ],
-        summary: `cycle ${cycle}: ${summaries.join('; ')}`,
+        // Written only if the cycle leaves the verbatim window.
+        summary: () => {
+          const calls = executed.map(
+            (call, i) =>
+              `${call.name}(${capText(call.arguments, 80)}) → ${outcomes[i]!.ok ? '' : 'failed: '}${capText(outcomes[i]!.content, 120)}`,
+          );
+          return `cycle ${cycle}: ${[...calls, ...summaries].join('; ')}`;
+        },
       });
       if (goalCheck && executed.length > 0 && (await goalCheck(steps, cycle))) {
         goalReached = true;
@@ -207,7 +213,7 @@ async function runTool(
         `Tool ${call.name} is not available to this agent; nothing was executed. Use one of: ${names.join(', ') || '(none)'}.`,
       );
     }
-    return await toolbox.executeCall(call, { signal: run.signal, wrap, requestedBy: run.agentId });
+    return await toolbox.executeCall(call, { signal: run.signal, wrap, requestedBy: run.agentId, parsedArguments: params });
   } catch (e) {
     if (run.signal?.aborted || e instanceof HookError || e instanceof HookRejectedError) throw e;
     const message = e instanceof Error ? e.message : String(e);
