@@ -8,6 +8,7 @@ import { getLogger, logLevelEnabled, type Logger } from '../logging/logger';
 import type { ProcessSandbox } from '../osSandbox/types';
 import { redactSecrets, redactValue } from '../security/redact';
 import { ApprovalPolicy } from './approvalPolicy';
+import { Deadlines, type Expiring } from './callDeadlines';
 import { DEFAULT_MAX_CONTENT_CHARS } from './contentLimits';
 import { TypedEvents, type ToolExecutorEvents } from './executorEvents';
 import type { ToolRegistry, RegisteredTool } from './registry';
@@ -593,17 +594,19 @@ class ToolCallContext implements ToolContext {
 /** How a running call ended: the tool's result, or its deadline or the caller's abort came first. */
 type CallOutcome = ToolCallResult | 'timeout' | 'cancelled';
 
+/** Every executor's running calls' deadlines, on one timer. */
+const callDeadlines = new Deadlines();
+
 /**
  * One running tool call: settles once, with the tool's result or on its deadline or the caller's abort, whichever
  * comes first, and then aborts the tool's signal. That signal is made when the tool first reads it (most calls
  * never do: an AbortSignal per call was a large share of the executor's own cost); read after the abort, it is
- * already aborted. The instance is the abort listener and the timer's argument, so a call makes no closures.
+ * already aborted. The instance is the abort listener and its own deadline's entry (one shared timer: callDeadlines.ts), so a call makes no closures and no timer.
  */
-class RunningCall {
+class RunningCall implements Expiring {
   readonly outcome: Promise<CallOutcome>;
   private resolve!: (outcome: CallOutcome) => void;
   private settled = false;
-  private readonly timer: NodeJS.Timeout;
   private controller?: AbortController;
   private abortReason?: { value: unknown };
 
@@ -614,7 +617,7 @@ class RunningCall {
     this.outcome = new Promise<CallOutcome>((resolve) => {
       this.resolve = resolve;
     });
-    this.timer = setTimeout(timeOut, timeoutMs, this);
+    callDeadlines.add(this, timeoutMs);
     outer?.addEventListener('abort', this, { once: true });
   }
 
@@ -624,6 +627,11 @@ class RunningCall {
       if (this.abortReason) this.controller.abort(this.abortReason.value);
     }
     return this.controller.signal;
+  }
+
+  /** Its deadline passed. */
+  expire(): void {
+    this.end('timeout', new Error('timeout'));
   }
 
   /** The caller's signal aborted. */
@@ -642,14 +650,10 @@ class RunningCall {
   settle(outcome: CallOutcome): void {
     if (this.settled) return;
     this.settled = true;
-    clearTimeout(this.timer);
+    callDeadlines.delete(this);
     this.outer?.removeEventListener('abort', this);
     this.resolve(outcome);
   }
-}
-
-function timeOut(call: RunningCall): void {
-  call.end('timeout', new Error('timeout'));
 }
 
 /** True for a value shaped like a ToolCallResult (what a wrapToolCall hook must resolve to). */
