@@ -10,7 +10,6 @@ import { redactSecrets, redactValue } from '../security/redact';
 import { ApprovalPolicy } from './approvalPolicy';
 import { Deadlines, type Expiring } from './callDeadlines';
 import { DEFAULT_MAX_CONTENT_CHARS } from './contentLimits';
-import { TypedEvents, type ToolExecutorEvents } from './executorEvents';
 import type { ToolRegistry, RegisteredTool } from './registry';
 import { ToolResultMemory, type RememberedToolCall } from './resultMemory';
 import type { EscalationRecord, ToolAuditRecord, ToolAuditSink } from './toolAudit';
@@ -111,7 +110,7 @@ interface CallState {
   dangerLevel?: DangerLevel;
   /** The parameters as the model sent them (never shown: see `params`). */
   rawParams: unknown;
-  /** The redacted parameters memory, events and the audit trail show; set by {@link shownParams}. */
+  /** The redacted parameters memory and the audit trail show; set by {@link shownParams}. */
   params?: unknown;
   approval: ApprovalOutcome;
   approvedBy?: string;
@@ -132,7 +131,6 @@ export class ToolExecutor implements AgentToolbox {
   private readonly options: ToolExecutorOptions;
   private readonly logger: Logger;
   private readonly memory: ToolResultMemory;
-  private readonly events: TypedEvents<ToolExecutorEvents>;
 
   constructor(options: ToolExecutorOptions) {
     this.options = options;
@@ -140,19 +138,11 @@ export class ToolExecutor implements AgentToolbox {
     this.policy = options.policy ?? new ApprovalPolicy();
     this.logger = options.logger ?? getLogger('tools');
     this.memory = new ToolResultMemory(options.memorySize ?? 50);
-    this.events = new TypedEvents((event, error) =>
-      this.logger.warn('a tool executor listener threw', { event: String(event), error: String(error) }),
-    );
   }
 
   /** The absolute real path of the workspace the tools work in (handed to every tool). */
   get workspaceRoot(): string {
     return this.options.workspaceRoot;
-  }
-
-  /** Subscribes to an executor event; returns an unsubscribe function. */
-  on<K extends keyof ToolExecutorEvents>(event: K, listener: (payload: ToolExecutorEvents[K]) => void): () => void {
-    return this.events.on(event, listener);
   }
 
   /** The OpenAI function tools of every registered tool (read at call time: MCP tools come and go). */
@@ -235,7 +225,7 @@ export class ToolExecutor implements AgentToolbox {
 
     const parsed = parseToolArguments(tool.name, rawParams);
     if (!parsed.ok) return this.failure(state, 'VALIDATION', `${parsed.message} ${NOTHING_CHANGED}`);
-    // Redacted once, as parsed: memory, events and the audit trail all read state.params (see shownParams).
+    // Redacted once, as parsed: memory and the audit trail read state.params (see shownParams).
     state.params = redactValue(parsed.value);
 
     const valid = validateToolParams(tool.name, tool.parameters, parsed.value);
@@ -311,14 +301,6 @@ export class ToolExecutor implements AgentToolbox {
 
   private execute(tool: RegisteredTool, state: CallState, params: unknown, options: ExecuteToolOptions): Promise<ToolCallResult> {
     const timeoutMs = options.timeout ?? this.options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
-    if (this.events.has('tool_started'))
-      this.events.emit('tool_started', {
-        tool: tool.name,
-        callId: state.callId,
-        params: shownParams(state),
-        approval: state.approval,
-        approvedBy: state.approvedBy,
-      });
     const wrap = options.wrap || this.options.wrap ? composeToolCallWrappers(options.wrap, this.options.wrap) : undefined;
     if (!wrap) return this.runWithTimeout(tool, state, params, timeoutMs, options.signal);
     return this.executeWrapped(wrap, tool, state, params, timeoutMs, options.signal);
@@ -409,7 +391,7 @@ export class ToolExecutor implements AgentToolbox {
     return record(answer.outcome === 'approved' || answer.outcome === 'always', answer.answeredBy);
   }
 
-  /** Sends one approval request (with its preview) through the control channel, announcing it and its answer as events. */
+  /** Sends one approval request (with its preview) through the control channel. */
   private async askPerson(
     control: ControlProtocol,
     tool: RegisteredTool,
@@ -422,15 +404,6 @@ export class ToolExecutor implements AgentToolbox {
     const requestId = randomUUID();
     const toolName = tool.name;
     const preview = await this.previewFor(tool, params);
-    this.events.emit('approval_requested', {
-      requestId,
-      tool: toolName,
-      callId: state.callId,
-      dangerLevel,
-      params: shownParams(state),
-      ...(preview !== undefined ? { preview } : {}),
-      reason,
-    });
     const answer = await control.requestApproval(
       {
         id: requestId,
@@ -443,14 +416,6 @@ export class ToolExecutor implements AgentToolbox {
       },
       signal,
     );
-    this.events.emit('approval_answered', {
-      requestId,
-      tool: toolName,
-      callId: state.callId,
-      outcome: answer.outcome,
-      answeredBy: answer.answeredBy,
-      reason: answer.reason,
-    });
     return answer;
   }
 
@@ -467,7 +432,7 @@ export class ToolExecutor implements AgentToolbox {
     if (!preview) return undefined;
     const name = tool.name;
     try {
-      // Redacted here, so the events and the request show the same safe preview.
+      // Redacted here, so the request shows a safe preview.
       const value = await preview();
       if (value === undefined || value === null) return undefined;
       return redactValue(typeof value === 'string' ? { kind: 'text', text: value } : value);
@@ -494,10 +459,9 @@ export class ToolExecutor implements AgentToolbox {
     return text.length > max ? `${text.slice(0, max)}\n[… ${text.length - max} more characters cut]` : text;
   }
 
-  /** Remembers, announces and logs the call; returns the audit write to wait for, when there is an audit trail. */
+  /** Remembers and logs the call; returns the audit write to wait for, when there is an audit trail. */
   private finish(state: CallState, result: ToolCallResult, store: boolean, callAudit?: ToolAuditSink): Promise<void> | undefined {
     if (store) this.memory.record(Date.now(), shownParams(state), result);
-    if (this.events.has('tool_finished')) this.events.emit('tool_finished', { result, params: shownParams(state) });
     // The record's fields only when the record goes anywhere (a logger of the caller's own decides for itself).
     if (this.options.logger || logLevelEnabled('debug'))
       this.logger.debug('tool call finished', {
@@ -560,7 +524,7 @@ function callResult(
   return result;
 }
 
-/** The parameters memory, events and the audit trail show: the parsed ones, else the raw ones, redacted once. */
+/** The parameters memory and the audit trail show: the parsed ones, else the raw ones, redacted once. */
 function shownParams(state: CallState): unknown {
   if (!('params' in state))
     state.params = typeof state.rawParams === 'string' ? redactSecrets(state.rawParams) : redactValue(state.rawParams);

@@ -7,7 +7,6 @@ export * from './approvalPolicy';
 export * from './toolArguments';
 export * from './toolCallWrapper';
 export * from './resultMemory';
-export * from './executorEvents';
 export * from './toolAudit';
 export * from './executor';
 export * from './builtin';

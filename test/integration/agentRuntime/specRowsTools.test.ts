@@ -61,9 +61,8 @@ describe('specification rows through tdd-agent/core (loopback server)', () => {
 
   describe('003 D2: toolRegistry and toolExecutor together', () => {
     it('are accepted when the executor works on that registry (and in that workspace): the agent uses the given executor', async () => {
-      const executor = new ToolExecutor({ registry, workspaceRoot: workspace });
       const ran: string[] = [];
-      executor.on('tool_finished', ({ result }) => ran.push(result.toolName));
+      const executor = new ToolExecutor({ registry, workspaceRoot: workspace, audit: (r) => void ran.push(r.tool) });
       const agent = new BaseAgent({ llm: lb.llm, toolRegistry: registry, toolExecutor: executor, workspaceRoot: workspace });
       assert.equal(agent.hasToolSupport(), true);
       const result = await agent.executeTool('read_file', { path: 'notes.txt' });

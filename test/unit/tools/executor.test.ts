@@ -10,7 +10,6 @@ import { AgentError } from '../../../src/core/errors/agentError';
 import { setLogSink, type LogRecord } from '../../../src/core/logging/logger';
 import { ApprovalPolicy } from '../../../src/core/tools/approvalPolicy';
 import { ToolExecutor, type ToolExecutorOptions } from '../../../src/core/tools/executor';
-import type { ToolExecutorEvents } from '../../../src/core/tools/executorEvents';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import type { ToolAuditRecord } from '../../../src/core/tools/toolAudit';
 import { composeToolCallWrappers } from '../../../src/core/tools/toolCallWrapper';
@@ -152,17 +151,9 @@ describe('ToolExecutor', () => {
     assert.equal(transport.sent.length, 0);
   });
 
-  it('asks for a MEDIUM tool with a preview; approved → runs; events in order', async () => {
+  it('asks for a MEDIUM tool with a preview; approved → runs; the audit record says who approved', async () => {
     const requests = answerAll('approve');
     const ex = executor({ preview: (name, params) => `${name} would write ${(params as { name: string }).name}` });
-    let eventPreview: unknown;
-    ex.on('approval_requested', (e) => (eventPreview = e.preview));
-    const events: string[] = [];
-    for (const e of ['approval_requested', 'approval_answered', 'tool_started', 'tool_finished'] as const) {
-      ex.on(e, (payload: ToolExecutorEvents[typeof e]) =>
-        events.push(`${e}:${'tool' in payload ? payload.tool : payload.result.toolName}`),
-      );
-    }
     const result = await ex.executeTool('write_note', { name: 'a.txt', text: 'A' });
     assert.equal(result.ok, true, result.content);
     assert.deepEqual([result.approval, result.approvedBy, result.data], ['approved', 'panel', { bytes: 1 }]);
@@ -174,13 +165,10 @@ describe('ToolExecutor', () => {
       [request.tool, request.dangerLevel, request.preview],
       ['write_note', 'MEDIUM', { kind: 'text', text: 'write_note would write a.txt' }],
     );
-    assert.deepEqual(eventPreview, { kind: 'text', text: 'write_note would write a.txt' });
-    assert.deepEqual(events, [
-      'approval_requested:write_note',
-      'approval_answered:write_note',
-      'tool_started:write_note',
-      'tool_finished:write_note',
-    ]);
+    assert.deepEqual(
+      audit.map((r) => [r.tool, r.approval, r.approvedBy, r.ok]),
+      [['write_note', 'approved', 'panel', true]],
+    );
   });
 
   it('denied → nothing runs, the result says so plainly and why', async () => {
@@ -503,15 +491,11 @@ describe('ToolExecutor', () => {
     assert.deepEqual([missing!.ok, missing!.errorCode], [false, 'TOOL_NOT_FOUND']);
   });
 
-  it('a failing audit sink or event listener is logged, never breaks the call', async () => {
+  it('a failing audit sink is logged, never breaks the call', async () => {
     const ex = executor({ audit: () => Promise.reject(new Error('disk full')) });
-    ex.on('tool_finished', () => {
-      throw new Error('listener bug');
-    });
     const result = await ex.executeTool('read_note', { name: 'hello.txt' });
     assert.equal(result.ok, true);
     assert.ok(logs.some((r) => /audit sink failed/.test(r.message)));
-    assert.ok(logs.some((r) => /listener threw/.test(r.message)));
   });
 
   it('keeps recent calls in a bounded memory unless told not to', async () => {
@@ -575,16 +559,14 @@ describe('ToolExecutor', () => {
     );
   });
 
-  it('redacts secrets from previews in the request and the events', async () => {
+  it('redacts secrets from previews in the request', async () => {
     const requests = answerAll('deny');
     const ex = executor({
       preview: () => ({ kind: 'diff', path: '.env', diff: '+OPENAI_API_KEY=sk-proj-previewsecret0123456' }),
     });
-    let eventPreview = '';
-    ex.on('approval_requested', (e) => (eventPreview = JSON.stringify(e.preview)));
     await ex.executeTool('write_note', { name: '.env', text: 'x' });
-    assert.match(eventPreview, /\[REDACTED\]/);
-    assert.doesNotMatch(JSON.stringify(requests) + eventPreview, /previewsecret/);
+    assert.match(JSON.stringify(requests), /\[REDACTED\]/);
+    assert.doesNotMatch(JSON.stringify(requests), /previewsecret/);
   });
 
   it("uses a tool's own preview (validated parameters, the workspace root) unless the executor is given one", async () => {
