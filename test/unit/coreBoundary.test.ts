@@ -14,15 +14,16 @@ const CORE = join(__dirname, '..', '..', 'src', 'core');
  */
 const ALLOWED_CORE_IMPORTS: AllowedImports = {
   // leaves
+  async: [],
   vocabulary: [],
   security: [],
   logging: ['security'],
   errors: ['security'],
   batch: ['errors'],
   osSandbox: ['errors', 'logging'],
-  process: ['osSandbox'],
+  process: ['async', 'osSandbox'],
   git: ['process'],
-  llm: ['errors', 'logging', 'security'],
+  llm: ['async', 'errors', 'logging', 'security'],
   metrics: ['llm'],
   replay: ['errors', 'llm'],
   audit: ['errors', 'llm', 'logging', 'security'],
@@ -30,9 +31,10 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
   json: [],
   project: ['errors', 'json', 'testRunners'],
   // tools and their protocols
-  control: ['logging', 'security', 'vocabulary'],
+  control: ['async', 'logging', 'security', 'vocabulary'],
   sandbox: ['errors', 'vocabulary'],
   tools: [
+    'async',
     'control',
     'errors',
     'git',
@@ -45,7 +47,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
     'testRunners',
     'vocabulary',
   ],
-  mcp: ['control', 'errors', 'llm', 'logging', 'security', 'tools', 'vocabulary'],
+  mcp: ['async', 'control', 'errors', 'llm', 'logging', 'security', 'tools', 'vocabulary'],
   // agents
   agentsAsData: ['errors', 'json', 'llm'],
   agentRuntime: ['agentsAsData', 'audit', 'batch', 'control', 'errors', 'json', 'llm', 'logging', 'metrics', 'tools'],

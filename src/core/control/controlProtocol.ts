@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { settleOnce } from '../async/settleOnce';
 import { getLogger, type Logger } from '../logging/logger';
 import { redactSecrets, redactValue } from '../security/redact';
 import type { DangerLevel } from '../vocabulary';
@@ -213,25 +214,26 @@ export class ControlProtocol {
     if (this.closed) return Promise.resolve(handlers.unanswered('closed', 'the control channel is closed'));
     if (signal?.aborted) return Promise.resolve(handlers.unanswered('cancelled'));
     return new Promise<T>((resolve) => {
-      let done = false;
+      // `signal` is not aborted here (checked above), so no handler runs before `wait` is assigned.
+      const wait = settleOnce({
+        timeoutMs,
+        onTimeout: () => withdraw('timeout'),
+        signal,
+        onAbort: () => withdraw('cancelled'),
+        unref: true,
+      });
       const finish = (value: T): void => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        this.pending.delete(id);
-        resolve(value);
+        wait.settle(() => {
+          this.pending.delete(id);
+          resolve(value);
+        });
       };
       const withdraw = (reason: CancelMessage['reason']): void => {
-        if (done) return;
+        if (wait.settled) return;
         finish(handlers.unanswered(reason));
         // Tell the person side to drop the prompt/card; the channel may already be gone.
         if (reason !== 'closed') this.deliver({ type: 'cancel', id, reason }).catch(() => undefined);
       };
-      const onAbort = (): void => withdraw('cancelled');
-      const timer = setTimeout(() => withdraw('timeout'), timeoutMs);
-      timer.unref?.();
-      signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(id, {
         kind: handlers.kind,
         settle: (m) => finish(handlers.answered(m)),

@@ -1,3 +1,4 @@
+import { settleOnce } from '../async/settleOnce';
 import { AgentError } from '../errors/agentError';
 import { getLogger } from '../logging/logger';
 import { registerSecret } from '../security/redact';
@@ -351,18 +352,11 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
   if (!signal) return promise;
   checkAborted(signal);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(cancelled());
-    signal.addEventListener('abort', onAbort, { once: true });
+    const wait = settleOnce({ signal, onAbort: (w) => w.settle(() => reject(cancelled())) });
     promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes the original rejection through unchanged
-        reject(error);
-      },
+      (value) => wait.settle(() => resolve(value)),
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes the original rejection through unchanged
+      (error: unknown) => wait.settle(() => reject(error)),
     );
   });
 }

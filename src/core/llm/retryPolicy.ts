@@ -5,6 +5,7 @@
  * that the delays are configurable for tests, every retry is logged, the retry count ends
  * up in the error details, and a stream that already delivered text is never replayed.
  */
+import { settleOnce } from '../async/settleOnce';
 
 /** Knobs of the retry loop. */
 export interface RetryPolicy {
@@ -79,20 +80,12 @@ export function computeRetryDelay(
 /** Waits `ms`, or rejects as soon as `signal` aborts (the caller maps that to CANCELLED). */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
+    settleOnce({
+      timeoutMs: ms,
+      onTimeout: (wait) => wait.settle(resolve),
+      signal,
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rejects with the caller's own abort reason, as fetch does
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rejects with the caller's own abort reason, as fetch does
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+      onAbort: (wait) => wait.settle(() => reject(signal!.reason)),
+    });
   });
 }

@@ -4,6 +4,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { settleOnce } from '../async/settleOnce';
 
 /** Default longest JSON-RPC line an MCP stdio server may write: 4 MB. */
 export const DEFAULT_MCP_MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -141,7 +142,10 @@ export class BoundedStdioTransport implements Transport {
     }
     const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
     const waitOrGiveUp = (): Promise<void> =>
-      Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, 2000).unref())]);
+      new Promise<void>((resolve) => {
+        const wait = settleOnce({ timeoutMs: 2000, onTimeout: (w) => w.settle(resolve), unref: true });
+        void exited.then(() => wait.settle(resolve));
+      });
     try {
       child.stdin?.end();
     } catch {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { settleOnce } from '../async/settleOnce';
 import type { ProcessSandbox, WrappedLaunch } from '../osSandbox/types';
 import { scrubEnv } from './scrubEnv';
 
@@ -108,7 +109,6 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
   return new Promise((resolve) => {
     let timedOut = false;
     let cancelled = false;
-    let settled = false;
 
     let launch: WrappedLaunch;
     try {
@@ -153,24 +153,23 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       }
     };
 
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    timer.unref?.();
-
-    const onAbort = (): void => {
-      cancelled = true;
-      killGroup();
-    };
-    if (options.signal?.aborted) onAbort();
-    else options.signal?.addEventListener('abort', onAbort, { once: true });
+    // The deadline and the abort kill the group; the run ends (once) when the child closes.
+    const wait = settleOnce({
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      onTimeout: () => {
+        timedOut = true;
+        killGroup();
+      },
+      signal: options.signal,
+      onAbort: () => {
+        cancelled = true;
+        killGroup();
+      },
+      unref: true,
+    });
 
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null, spawnError?: string): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
+      if (!wait.settle()) return;
       // The group may still hold a grandchild that kept running after the leader exited.
       if (timedOut || cancelled) killGroup();
       const result: RunProcessResult = {

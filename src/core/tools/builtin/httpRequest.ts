@@ -1,6 +1,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { z } from 'zod';
+import { settleOnce } from '../../async/settleOnce';
 import { AgentError } from '../../errors/agentError';
 import { pinnedLookup, vetUrl, type HostResolver } from '../../sandbox/networkGuard';
 import { defineTool } from '../types';
@@ -143,15 +144,6 @@ function send(
 ): Promise<RawResponse> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<RawResponse>((resolve, reject) => {
-    let settled = false;
-    const finish = (error: AgentError | undefined, value?: RawResponse): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      limits.signal.removeEventListener('abort', onAbort);
-      if (error) reject(error);
-      else resolve(value!);
-    };
     let request: http.ClientRequest;
     try {
       // agent: false → a fresh connection through the pinned lookup, never a pooled socket.
@@ -160,21 +152,28 @@ function send(
       reject(new AgentError('VALIDATION', `Invalid request: ${(error as Error).message}. Nothing was sent.`, { url: url.href }));
       return;
     }
-    const timer = setTimeout(() => {
-      finish(
-        new AgentError(
-          'TIMEOUT',
-          `No complete response from ${url.origin} within ${formatDuration(limits.timeoutMs)}; the request was abandoned.`,
-        ),
-      );
-      request.destroy();
-    }, limits.timeoutMs);
-    const onAbort = (): void => {
-      finish(new AgentError('CANCELLED', 'The HTTP request was cancelled.'));
-      request.destroy();
+    const wait = settleOnce({
+      timeoutMs: limits.timeoutMs,
+      onTimeout: (w) => {
+        w.settle(() =>
+          reject(
+            new AgentError(
+              'TIMEOUT',
+              `No complete response from ${url.origin} within ${formatDuration(limits.timeoutMs)}; the request was abandoned.`,
+            ),
+          ),
+        );
+        request.destroy();
+      },
+      signal: limits.signal,
+      onAbort: (w) => {
+        w.settle(() => reject(new AgentError('CANCELLED', 'The HTTP request was cancelled.')));
+        request.destroy();
+      },
+    });
+    const finish = (error: AgentError | undefined, value?: RawResponse): void => {
+      wait.settle(() => (error ? reject(error) : resolve(value!)));
     };
-    if (limits.signal.aborted) onAbort();
-    else limits.signal.addEventListener('abort', onAbort, { once: true });
 
     request.on('error', (error) => {
       finish(
@@ -188,7 +187,7 @@ function send(
       let size = 0;
       const done = (truncated: boolean): void => finish(undefined, { response, body: Buffer.concat(chunks), truncated });
       response.on('data', (chunk: Buffer) => {
-        if (settled) return;
+        if (wait.settled) return;
         if (size + chunk.length > limits.maxBytes) {
           chunks.push(chunk.subarray(0, limits.maxBytes - size));
           size = limits.maxBytes;
