@@ -154,7 +154,7 @@ const ERROR_TITLES: Readonly<Record<string, string>> = {
   PROVIDER_NOT_CONFIGURED: 'No model to talk to yet',
   AUTH: 'The API key was refused',
   RATE_LIMIT: 'The model provider asks to slow down',
-  TIMEOUT: 'The model did not answer in time',
+  TIMEOUT: 'Time ran out',
   CONNECTION: 'The model server cannot be reached',
   CONTEXT_LENGTH: 'Too much for this model',
   INVALID_REQUEST: 'The model server turned the request down',
@@ -173,7 +173,9 @@ const ERROR_TITLES: Readonly<Record<string, string>> = {
   NO_SELECTION: 'Nothing is selected',
   SESSION_RUNNING: 'A kata is already running',
   EXECUTION_FAILED: 'A step failed',
-  TIMED_OUT: 'A step took too long',
+  QUALITY_GATE_FAILED: 'A quality gate failed',
+  GREEN_NOT_REACHED: 'The tests did not turn green',
+  NOTHING_TO_COMMIT: 'There was nothing to commit',
 };
 
 /** The title of an error card for `errorCode` ("Something went wrong" for a code without one). */

@@ -1,4 +1,4 @@
-import { isAgentError } from '../core/errors/agentError';
+import { isAgentError, type ErrorCode } from '../core/errors/agentError';
 import { escapeTerminalText } from '../core/security/terminalText';
 import { setLogLevel } from '../core/logging/logger';
 import { EXIT, UsageError, type CliIo } from './cliIo';
@@ -32,7 +32,7 @@ Provider: OPENAI_API_KEY (+ OPENAI_BASE_URL), --base-url URL for any OpenAI-comp
 or a running Ollama (OLLAMA_HOST); flags win over the environment.`;
 
 /** Errors that are the user's to fix (exit 2), as opposed to a session that ran and failed (exit 1). */
-const CONFIGURATION_CODES = new Set([
+const CONFIGURATION_CODES: ReadonlySet<string> = new Set<ErrorCode>([
   'CONFIG',
   'PROVIDER_NOT_CONFIGURED',
   'AUTH',
@@ -43,7 +43,7 @@ const CONFIGURATION_CODES = new Set([
 ]);
 
 /** What to do on the command line, for errors whose core message cannot name flags. */
-const CLI_HINTS: Partial<Record<string, string>> = {
+const CLI_HINTS: Partial<Record<ErrorCode, string>> = {
   SANDBOX_UNAVAILABLE: "Pass --sandbox=off to run without one (see 'tdd-agent doctor').",
   KATA_NOT_APPROVED: 'Answer the prompt in a terminal, or pass --yes=HIGH to approve it.',
 };
@@ -95,7 +95,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 }
 
 /** The exit code, error code and one-line message of a failed invocation. */
-function describeFailure(err: unknown): { code: number; errorCode: string; message: string } {
+function describeFailure(err: unknown): { code: number; errorCode: ErrorCode; message: string } {
   if (err instanceof UsageError) return { code: EXIT.usage, errorCode: 'USAGE', message: err.message };
   if (isAgentError(err)) {
     const hint = CLI_HINTS[err.error_code];

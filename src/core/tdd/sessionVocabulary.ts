@@ -1,5 +1,6 @@
 // The words of a TDD session (roles, phases, outcomes, statuses) as constants and types. A leaf of
 // `tdd/`: `events.ts` and `supervisor/sessionSummary.ts` both build on it, so neither imports the other's values.
+import type { ErrorCode } from '../errors/agentError';
 
 /** The three TDD roles. */
 export const ROLES = ['tester', 'implementer', 'refactorer'] as const;
@@ -39,11 +40,11 @@ export const PHASE_OUTCOMES = [
 export type PhaseOutcome = (typeof PHASE_OUTCOMES)[number];
 
 /**
- * Why a role's turn did not succeed: its attempts ran but never reached the phase's goal
- * (`EXECUTION_FAILED`), its last test run was killed at the time limit (`TIMED_OUT`), or the tests passed
- * and a quality gate failed (`QUALITY_GATE_FAILED`).
+ * Why a role's turn did not succeed, as error codes of the one list (`ERROR_CODES`): its attempts ran but
+ * never reached the phase's goal (`EXECUTION_FAILED`), its last test run was killed at the time limit
+ * (`TIMEOUT`), or the tests passed and a quality gate failed (`QUALITY_GATE_FAILED`).
  */
-export const ROLE_ERROR_CODES = ['EXECUTION_FAILED', 'TIMED_OUT', 'QUALITY_GATE_FAILED'] as const;
+export const ROLE_ERROR_CODES = ['EXECUTION_FAILED', 'TIMEOUT', 'QUALITY_GATE_FAILED'] as const satisfies readonly ErrorCode[];
 /** One of {@link ROLE_ERROR_CODES}. */
 export type RoleErrorCode = (typeof ROLE_ERROR_CODES)[number];
 

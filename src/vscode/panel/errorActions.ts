@@ -30,6 +30,8 @@ const ACTIONS: Readonly<Record<string, string>> = {
   NO_SELECTION: 'Select some code in the editor first.',
   VALIDATION: 'Correct what the message names (a file it names opens at that line from the link), then try again.',
   SESSION_RUNNING: "A kata is already running. Stop it with 'TDD Agent: Stop kata' first.",
+  GREEN_NOT_REACHED:
+    'The workspace is at the last green commit. The cycle history shows the failing tests; run the kata again, or try a stronger model.',
 };
 
 /** Buttons that fix the problem in one click, by error code (the panel's error card and the notification show them). */

@@ -81,6 +81,7 @@ describe('TDD supervisor: quality gates', function () {
       { qualityGates: ['node -e "process.exit(3)"'], maxCycles: 1 },
     );
     assert.equal(summary.status, 'failed');
+    assert.equal(summary.error?.error_code, 'GREEN_NOT_REACHED');
     const implementer = summary.cycles[0]!.phases.find((p) => p.role === 'implementer')!;
     assert.equal(implementer.success, false);
     assert.equal(implementer.error?.error_code, 'QUALITY_GATE_FAILED');

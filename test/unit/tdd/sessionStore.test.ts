@@ -81,6 +81,19 @@ describe('SessionStore', () => {
     assert.equal((await store.load())?.metrics.toolCallsFromText, 3);
   });
 
+  it('reads a role error recorded as TIMED_OUT (before one word, TIMEOUT, named every deadline) as TIMEOUT', async () => {
+    const store = new SessionStore(dir, 'fizzbuzz-20260101-000000');
+    const state = sampleState(dir);
+    const result = { success: false, files_modified: [], tests_passed: 0, overshoot_detected: false, commits_made: [] };
+    const older = structuredClone(state) as unknown as { cycles: { phases: Record<string, unknown>[] }[] };
+    older.cycles[0]!.phases[0]!.result = { ...result, error: { error_code: 'TIMED_OUT', message: 'The tests timed out.' } };
+    await writeFile(store.path, JSON.stringify(older));
+    assert.deepEqual((await store.load())?.cycles[0]!.phases[0]!.result?.error, {
+      error_code: 'TIMEOUT',
+      message: 'The tests timed out.',
+    });
+  });
+
   it('writes atomically and in call order, leaving no temp files', async () => {
     const store = new SessionStore(dir, 'fizzbuzz-20260101-000000');
     const saves = [1, 2, 3, 4, 5].map((n) => store.save({ ...sampleState(dir), id: `session-${n}` }));

@@ -18,7 +18,13 @@ export const RoleResultSchema = z.object({
   overshoot_detected: z.boolean(),
   /** Commits made from the role's work (the green commit for the Implementer, the refactor commit). */
   commits_made: z.array(z.string()),
-  error: z.object({ error_code: z.enum(ROLE_ERROR_CODES), message: z.string() }).optional(),
+  error: z
+    .object({
+      // A record written before TIMED_OUT became TIMEOUT (one word for every deadline) still reads.
+      error_code: z.preprocess((code) => (code === 'TIMED_OUT' ? 'TIMEOUT' : code), z.enum(ROLE_ERROR_CODES)),
+      message: z.string(),
+    })
+    .optional(),
 });
 /** See {@link RoleResultSchema}. */
 export type RoleResult = z.infer<typeof RoleResultSchema>;

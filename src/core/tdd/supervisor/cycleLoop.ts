@@ -191,7 +191,7 @@ export class CycleLoop {
           return this.result(
             'failed',
             new AgentError(
-              'VALIDATION',
+              'GREEN_NOT_REACHED',
               `Two cycles in a row failed to reach green; stopping at the last green commit. See the cycle history for the test output.`,
               { cycle: n },
             ),
@@ -203,7 +203,7 @@ export class CycleLoop {
         return this.result(
           'failed',
           new AgentError(
-            'VALIDATION',
+            'GREEN_NOT_REACHED',
             `The last cycle failed to reach green before the cycle limit; the workspace is at the last green commit.`,
             { cycle: first + this.o.maxCycles - 1 },
           ),
@@ -443,7 +443,7 @@ export class CycleLoop {
       if (tests.status === 'timeout') {
         await checkpoint.restore();
         hint = `The tests timed out after your change (${tests.reason ?? 'no output'}). Write a test that finishes quickly.`;
-        this.turnOutcome.error = { error_code: 'TIMED_OUT', message: 'The tests timed out after the tester’s change.' };
+        this.turnOutcome.error = { error_code: 'TIMEOUT', message: 'The tests timed out after the tester’s change.' };
         continue;
       }
       if (tests.status === 'error' && tests.errorKind && TESTER_FIXABLE.has(tests.errorKind)) {
@@ -548,7 +548,7 @@ export class CycleLoop {
       if (!green) {
         hint = `Attempt ${attempt} did not make the tests pass (${describe(tests)}). Test output:\n${tests.output}`;
         this.turnOutcome.error = {
-          error_code: tests.status === 'timeout' ? 'TIMED_OUT' : 'EXECUTION_FAILED',
+          error_code: tests.status === 'timeout' ? 'TIMEOUT' : 'EXECUTION_FAILED',
           message: `The tests did not pass after the last attempt (${describe(tests)}).`,
         };
         continue;
@@ -614,7 +614,7 @@ export class CycleLoop {
           : `The refactoring broke the tests (${describe(tests)}):\n${tests.output}`;
       this.turnOutcome.error = gate
         ? { error_code: 'QUALITY_GATE_FAILED', message: `The quality gate '${gate.command}' failed after the refactoring.` }
-        : { error_code: tests.status === 'timeout' ? 'TIMED_OUT' : 'EXECUTION_FAILED', message: reason.split('\n')[0]! };
+        : { error_code: tests.status === 'timeout' ? 'TIMEOUT' : 'EXECUTION_FAILED', message: reason.split('\n')[0]! };
       await checkpoint.restore();
       this.o.recorder.count('reverts', 'refactorer');
       this.o.emit({ type: 'reverted', cycle: n, role: 'refactorer', reason: reason.split('\n')[0]! });
@@ -753,7 +753,7 @@ export class CycleLoop {
       }
       await checkpoint.restore();
       this.turnOutcome.error = {
-        error_code: error.error_code === 'TIMEOUT' ? 'TIMED_OUT' : 'EXECUTION_FAILED',
+        error_code: error.error_code === 'TIMEOUT' ? 'TIMEOUT' : 'EXECUTION_FAILED',
         message: error.message.split('\n')[0]!,
       };
       this.o.emit({

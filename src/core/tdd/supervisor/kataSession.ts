@@ -128,7 +128,8 @@ function loopGit(git: SessionWorktree): LoopGit {
     revertPaths: (paths) => git.revertPaths(paths),
     async commitAll(message) {
       const sha = await git.commitAll(message);
-      if (!sha) throw new AgentError('UNKNOWN', 'Nothing to commit after a green phase; the working tree had no changes.', {});
+      if (!sha)
+        throw new AgentError('NOTHING_TO_COMMIT', 'Nothing to commit after a green phase; the working tree had no changes.', {});
       if (history) history = [`${sha.slice(0, 7)} ${commitSubject(message)}`, ...history].slice(0, historyDepth);
       return sha;
     },
