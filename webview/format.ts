@@ -1,13 +1,19 @@
 /** Human-readable labels and numbers for the panel (pure functions, no DOM). */
+import {
+  PHASE_LABELS as PHASE_WORDS,
+  PHASES,
+  ROLE_TITLES,
+  type ApprovalOutcome,
+  type DangerLevel,
+  type ErrorCode,
+  type Phase,
+  type Role,
+} from '../src/core/vocabulary';
 import type {
   PanelCycleOutcome,
-  PanelApprovalOutcome,
-  PanelDangerLevel,
   PanelPhaseOutcome,
   RecordedSessionStatus,
-  SessionPhase,
   PanelSessionStatus,
-  TddRole,
 } from '../src/shared/panelProtocol';
 
 /** "850 ms", "3.2 s", "2 min 05 s". */
@@ -90,24 +96,17 @@ export const RECORDED_STATUS_LABELS: Record<RecordedSessionStatus, string> = {
   cancelled: 'Cancelled',
 };
 
-/** What the current phase means to a person. */
-export const PHASE_LABELS: Record<SessionPhase, string> = {
-  TESTING: 'Tester is writing a failing test',
-  IMPLEMENTING: 'Implementer is making it pass',
-  REFACTORING: 'Refactorer is tidying up',
-  DONE: 'Cycle done',
-};
+/** What the current phase means to a person: "Implementer is making it pass", "Cycle done". */
+export const PHASE_LABELS = Object.fromEntries(
+  PHASES.map((phase) => {
+    const { role, doing } = PHASE_WORDS[phase];
+    return [phase, role ? `${ROLE_TITLES[role]} is ${doing}` : `Cycle ${doing}`];
+  }),
+) as Readonly<Record<Phase, string>>;
 
-/** Role names as shown. */
-export const ROLE_LABELS: Record<TddRole, string> = {
-  tester: 'Tester',
-  implementer: 'Implementer',
-  refactorer: 'Refactorer',
-};
-
-/** A role's name as shown: a TDD role's label, another agent's name as it is. */
+/** A role's name as shown: a TDD role's title, another agent's name as it is. */
 export function roleLabel(role: string): string {
-  return role in ROLE_LABELS ? ROLE_LABELS[role as TddRole] : role;
+  return role in ROLE_TITLES ? ROLE_TITLES[role as Role] : role;
 }
 
 /** Phase outcomes as shown. */
@@ -131,7 +130,7 @@ export const CYCLE_OUTCOME_LABELS: Record<PanelCycleOutcome, string> = {
 };
 
 /** How a recorded tool call was allowed, as shown. */
-export const APPROVAL_OUTCOME_LABELS: Record<PanelApprovalOutcome, string> = {
+export const APPROVAL_OUTCOME_LABELS: Record<ApprovalOutcome, string> = {
   auto: 'Auto-approved',
   approved: 'Approved',
   always: 'Always allowed',
@@ -141,7 +140,7 @@ export const APPROVAL_OUTCOME_LABELS: Record<PanelApprovalOutcome, string> = {
 };
 
 /** Danger levels as shown. */
-export const DANGER_LABELS: Record<PanelDangerLevel, string> = {
+export const DANGER_LABELS: Record<DangerLevel, string> = {
   SAFE: 'Safe',
   LOW: 'Low risk',
   MEDIUM: 'Medium risk',
@@ -150,7 +149,7 @@ export const DANGER_LABELS: Record<PanelDangerLevel, string> = {
 };
 
 /** What went wrong, by error code, as the title of an error card (the code itself goes on a line of its own). */
-const ERROR_TITLES: Readonly<Record<string, string>> = {
+const ERROR_TITLES: Readonly<Partial<Record<ErrorCode, string>>> = {
   PROVIDER_NOT_CONFIGURED: 'No model to talk to yet',
   AUTH: 'The API key was refused',
   RATE_LIMIT: 'The model provider asks to slow down',
@@ -180,7 +179,7 @@ const ERROR_TITLES: Readonly<Record<string, string>> = {
 
 /** The title of an error card for `errorCode` ("Something went wrong" for a code without one). */
 export function errorTitle(errorCode: string): string {
-  return ERROR_TITLES[errorCode] ?? 'Something went wrong';
+  return ERROR_TITLES[errorCode as ErrorCode] ?? 'Something went wrong';
 }
 
 /**
@@ -188,7 +187,7 @@ export function errorTitle(errorCode: string): string {
  * becomes a sentence about the person's approval settings; any other reason (an escalation: a protected path, a
  * kata's own test command) is shown as it is.
  */
-export function approvalReasonText(reason: string | undefined, dangerLevel: PanelDangerLevel): string {
+export function approvalReasonText(reason: string | undefined, dangerLevel: DangerLevel): string {
   if (!reason) return 'This tool call needs your approval.';
   const byLevel = /^the policy for (SAFE|LOW|MEDIUM|HIGH|CRITICAL) (?:tools|actions) is "ask"$/.exec(reason);
   if (byLevel) return `Your approval settings ask before every ${DANGER_LABELS[dangerLevel].toLowerCase()} step.`;

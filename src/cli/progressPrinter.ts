@@ -1,14 +1,14 @@
 import type { Writable } from 'node:stream';
 import { describeProjectProfile } from '../core/project/describeProfile';
 import { escapeTerminalText } from '../core/security/terminalText';
-import type { SupervisorEvent } from '../core/tdd/events';
+import type { Phase, SupervisorEvent } from '../core/tdd/events';
+import { PHASE_LABELS, ROLE_TITLES } from '../core/vocabulary';
 
-const PHASE_LABEL = {
-  TESTING: 'red: Tester',
-  IMPLEMENTING: 'green: Implementer',
-  REFACTORING: 'refactor: Refactorer',
-  DONE: 'done',
-} as const;
+/** A phase on a progress line: `red: Tester`, `done`. */
+function phaseLabel(phase: Phase): string {
+  const { role, step } = PHASE_LABELS[phase];
+  return role ? `${step}: ${ROLE_TITLES[role]}` : step;
+}
 
 /**
  * One readable line per supervisor event (or none for chatty ones unless verbose). Behaviours, reports,
@@ -33,7 +33,7 @@ function describeEvent(event: SupervisorEvent, verbose: boolean): string | undef
       return `Cycle ${event.cycle}`;
     case 'phase_changed':
       if (event.phase === 'DONE') return undefined;
-      return `  ${PHASE_LABEL[event.phase]}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}${event.attempt > 1 && event.hint ? ` — ${event.hint}` : ''}`;
+      return `  ${phaseLabel(event.phase)}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}${event.attempt > 1 && event.hint ? ` — ${event.hint}` : ''}`;
     case 'tool_called':
       return verbose ? `    ${event.ok ? '·' : '✗'} ${event.tool} ${event.summary}` : undefined;
     case 'model_called':

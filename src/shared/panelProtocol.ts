@@ -18,6 +18,15 @@
  */
 import * as z from 'zod/mini';
 import {
+  APPROVAL_DECISIONS,
+  APPROVAL_OUTCOMES,
+  DANGER_LEVELS,
+  PHASES,
+  ROLES,
+  SESSION_STATUSES,
+  type ApprovalDecision,
+} from '../core/vocabulary';
+import {
   PendingPersonQuestionSchema,
   PERSON_QUESTION_MESSAGE,
   PersonQuestionAnswerMessageSchema,
@@ -25,28 +34,17 @@ import {
 } from './personQuestionProtocol';
 
 // ---------------------------------------------------------------------------------------------
-// Vocabularies (one list each; the UI and the host switch on these, never on loose literals)
+// Vocabularies (one list each; the UI and the host switch on these, never on loose literals). The words the core
+// shares (danger levels, approval outcomes and decisions, roles, phases, session statuses) are declared once, in
+// the import-free src/core/vocabulary; the panel's own words are here.
 // ---------------------------------------------------------------------------------------------
 
-/** Danger levels, lowest first. Same list as the core's `DANGER_LEVELS` (a unit test keeps them equal). */
-export const PANEL_DANGER_LEVELS = ['SAFE', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
-/** A tool's danger level as the panel shows it. */
-export type PanelDangerLevel = (typeof PANEL_DANGER_LEVELS)[number];
+export { APPROVAL_DECISIONS, type ApprovalDecision } from '../core/vocabulary';
 
 /** Lifecycle of a kata session: `idle` before any run, then `running`, then one of the CLI's final statuses. */
-export const PANEL_SESSION_STATUSES = ['idle', 'running', 'completed', 'max_cycles', 'failed', 'cancelled'] as const;
+export const PANEL_SESSION_STATUSES = ['idle', ...SESSION_STATUSES] as const;
 /** The status shown in the session header. */
 export type PanelSessionStatus = (typeof PANEL_SESSION_STATUSES)[number];
-
-/** The supervisor's phase within the current cycle (as in `CycleState`). */
-export const SESSION_PHASES = ['TESTING', 'IMPLEMENTING', 'REFACTORING', 'DONE'] as const;
-/** The current phase of a running cycle. */
-export type SessionPhase = (typeof SESSION_PHASES)[number];
-
-/** The three TDD roles. */
-export const TDD_ROLES = ['tester', 'implementer', 'refactorer'] as const;
-/** One TDD role. */
-export type TddRole = (typeof TDD_ROLES)[number];
 
 /**
  * How one role's phase ended. `passed` means the role's goal was verified by the supervisor
@@ -61,16 +59,6 @@ export type PanelPhaseOutcome = (typeof PANEL_PHASE_OUTCOMES)[number];
 export const PANEL_CYCLE_OUTCOMES = ['running', 'passed', 'complete', 'failed', 'cancelled'] as const;
 /** Outcome of one red-green-refactor cycle. */
 export type PanelCycleOutcome = (typeof PANEL_CYCLE_OUTCOMES)[number];
-
-/** How a tool call got (or did not get) permission. Same values as the core's `ApprovalOutcome`. */
-export const APPROVAL_OUTCOMES = ['auto', 'approved', 'always', 'denied', 'timeout', 'policy_denied'] as const;
-/** Approval outcome of one recorded tool call. */
-export type PanelApprovalOutcome = (typeof APPROVAL_OUTCOMES)[number];
-
-/** What a person can answer on an approval card. `always` = always allow this tool for this session. Same values as the control protocol's. */
-export const APPROVAL_DECISIONS = ['approve', 'deny', 'always'] as const;
-/** One answer to an approval request. */
-export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number];
 
 /**
  * Commands the panel may ask the host to run: the toolbar's, and the fixes offered on the first-run card and on
@@ -200,7 +188,7 @@ export const SessionHeaderSchema = z.object({
   cycle: count,
   maxCycles: count,
   /** Phase of the current cycle; null when no cycle is running. */
-  phase: z.nullable(z.enum(SESSION_PHASES)),
+  phase: z.nullable(z.enum(PHASES)),
   totals: PanelSessionTotalsSchema,
   startedAt: z.optional(epochMs),
   finishedAt: z.optional(epochMs),
@@ -225,7 +213,7 @@ export const PanelTestCountsSchema = z.object({ passed: count, failed: count });
 
 /** One role's phase within a cycle. */
 export const PhaseSummarySchema = z.object({
-  role: z.enum(TDD_ROLES),
+  role: z.enum(ROLES),
   outcome: z.enum(PANEL_PHASE_OUTCOMES),
   attempts: count,
   duration_ms: count,
@@ -306,7 +294,7 @@ export const ApprovalPreviewSchema = z.discriminatedUnion('kind', [
 export const PendingApprovalSchema = z.object({
   requestId,
   tool: text,
-  dangerLevel: z.enum(PANEL_DANGER_LEVELS),
+  dangerLevel: z.enum(DANGER_LEVELS),
   params: z.unknown(),
   preview: z.optional(ApprovalPreviewSchema),
   /** Epoch ms after which the executor denies the call (fail closed); the core's ISO `expiresAt` through `Date.parse`. */

@@ -18,7 +18,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
   vocabulary: [],
   security: [],
   logging: ['security'],
-  errors: ['security'],
+  errors: ['security', 'vocabulary'],
   batch: ['errors'],
   osSandbox: ['errors', 'logging'],
   process: ['async', 'osSandbox'],

@@ -7,6 +7,7 @@ import {
   type PanelPhaseOutcome,
   type PhaseSummary,
 } from '../../src/shared/panelProtocol';
+import { ROLE_TITLES } from '../../src/core/vocabulary';
 import { h } from '../dom';
 import {
   CYCLE_OUTCOME_LABELS,
@@ -15,7 +16,6 @@ import {
   formatTokens,
   PHASE_OUTCOME_LABELS,
   plural,
-  ROLE_LABELS,
   shortSha,
 } from '../format';
 import { icon, type IconName } from '../icons';
@@ -44,7 +44,7 @@ function renderPhase(phase: PhaseSummary): HTMLElement {
   return h(
     'tr',
     { class: `phase-row outcome-${phase.outcome}` },
-    h('th', { scope: 'row' }, ROLE_LABELS[phase.role]),
+    h('th', { scope: 'row' }, ROLE_TITLES[phase.role]),
     h(
       'td',
       { class: 'phase-outcome' },
@@ -105,7 +105,7 @@ function renderUsage(cycle: PanelCycleSummary, price: ModelPrice | undefined): H
       h(
         'span',
         { class: `role-tokens role-${p.role}` },
-        `${ROLE_LABELS[p.role]} ${formatTokens(p.usage!.input + p.usage!.output)}`,
+        `${ROLE_TITLES[p.role]} ${formatTokens(p.usage!.input + p.usage!.output)}`,
       ),
     ]),
   );

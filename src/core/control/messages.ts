@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DANGER_LEVELS } from '../vocabulary';
+import { APPROVAL_DECISIONS, DANGER_LEVELS } from '../vocabulary';
 
 /**
  * The control protocol's messages, defined once (zod schema + inferred type). The agent side
@@ -43,10 +43,7 @@ export const approvalRequestSchema = z.object({
 /** An `approval_request` message. */
 export type ApprovalRequestMessage = z.infer<typeof approvalRequestSchema>;
 
-/** A person's decision: approve once, deny, or always allow this tool for the session. */
-export const APPROVAL_DECISIONS = ['approve', 'deny', 'always'] as const;
-/** One of APPROVAL_DECISIONS. */
-export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number];
+export { APPROVAL_DECISIONS, type ApprovalDecision } from '../vocabulary';
 
 /** The person's answer to an approval request. */
 export const approvalResponseSchema = z.object({

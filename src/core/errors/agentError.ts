@@ -1,54 +1,7 @@
 import { redactSecrets, redactValue } from '../security/redact';
+import type { ErrorCode } from '../vocabulary';
 
-/**
- * Every error code there is: the one taxonomy of failures. The core's errors, a role's failed turn, the CLI and
- * the VS Code extension all name what went wrong with one of these, so the CLI, the panel and the audit trail can
- * switch on `error_code` without guessing. The code is the kind; an error class (a subclass of {@link AgentError})
- * only says where the error came from and carries its own fields, and always sets one code from this list.
- */
-export const ERROR_CODES = [
-  // model provider (TIMEOUT is also any other deadline: a tool call, a test run, an HTTP request)
-  'AUTH',
-  'RATE_LIMIT',
-  'TIMEOUT',
-  'CONNECTION',
-  'INVALID_REQUEST',
-  'CONTEXT_LENGTH',
-  'RESPONSE_TOO_LARGE',
-  'PROVIDER_NOT_CONFIGURED',
-  // agents
-  'CONFIG',
-  'VALIDATION',
-  'OUTPUT_VALIDATION_FAILED',
-  'HOOK_REJECTED',
-  // tools
-  'TOOL_NOT_FOUND',
-  'TOOL_DENIED',
-  'SANDBOX_VIOLATION',
-  'SANDBOX_UNAVAILABLE',
-  'TOOL_FAILED',
-  // a role's turn: its attempts never reached the phase's goal, or the tests passed and a quality gate failed
-  'EXECUTION_FAILED',
-  'QUALITY_GATE_FAILED',
-  // sessions
-  'KATA_NOT_APPROVED',
-  'REPLAY_DIVERGED',
-  'GIT_FAILED',
-  'SESSION_STATE_INVALID',
-  'GREEN_NOT_REACHED',
-  'NOTHING_TO_COMMIT',
-  // the front ends: a command line the CLI cannot read; what the VS Code extension refuses before a session starts
-  'USAGE',
-  'UNTRUSTED_WORKSPACE',
-  'NO_WORKSPACE',
-  'NO_SELECTION',
-  'SESSION_RUNNING',
-  // generic
-  'CANCELLED',
-  'UNKNOWN',
-] as const;
-/** One of {@link ERROR_CODES}: the stable, machine-readable kind of an {@link AgentError}. */
-export type ErrorCode = (typeof ERROR_CODES)[number];
+export { ERROR_CODES, type ErrorCode } from '../vocabulary';
 
 /** The plain shape of an error as it crosses a boundary (JSON, panel, audit trail). */
 export interface ErrorInfo {

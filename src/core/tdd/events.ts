@@ -15,6 +15,8 @@ export {
   SUCCESSFUL_PHASE_OUTCOMES,
   QUESTION_OUTCOMES,
   ROLE_TITLES,
+  PHASE_LABELS,
+  type PhaseLabel,
   type QuestionOutcome,
   type Role,
   type Phase,

@@ -1,21 +1,19 @@
-// The words of a TDD session (roles, phases, outcomes, statuses) as constants and types. A leaf of
-// `tdd/`: `events.ts` and `supervisor/sessionSummary.ts` both build on it, so neither imports the other's values.
-import type { ErrorCode } from '../errors/agentError';
+// The words of a TDD session's outcomes as constants and types. A leaf of `tdd/`: `events.ts` and
+// `supervisor/sessionSummary.ts` both build on it, so neither imports the other's values. The words the CLI and the
+// panel share too (roles, phases and their labels, session statuses) are declared once in `core/vocabulary`.
+import type { ErrorCode } from '../vocabulary';
 
-/** The three TDD roles. */
-export const ROLES = ['tester', 'implementer', 'refactorer'] as const;
-/** One of {@link ROLES}. */
-export type Role = (typeof ROLES)[number];
-
-/** The phase a cycle is in; `DONE` once it has committed or failed. */
-export const PHASES = ['TESTING', 'IMPLEMENTING', 'REFACTORING', 'DONE'] as const;
-/** One of {@link PHASES}. */
-export type Phase = (typeof PHASES)[number];
-
-/** How a session stands: running, or how it ended. */
-export const SESSION_STATUSES = ['running', 'completed', 'max_cycles', 'failed', 'cancelled'] as const;
-/** One of {@link SESSION_STATUSES}. */
-export type SessionStatus = (typeof SESSION_STATUSES)[number];
+export {
+  PHASE_LABELS,
+  PHASES,
+  ROLE_TITLES,
+  ROLES,
+  SESSION_STATUSES,
+  type Phase,
+  type PhaseLabel,
+  type Role,
+  type SessionStatus,
+} from '../vocabulary';
 
 /** How a cycle ended: committed green, rolled back, stopped, or the Tester found nothing left to test. */
 export const CYCLE_OUTCOMES = ['green', 'failed', 'cancelled', 'kata_complete'] as const;
@@ -56,13 +54,6 @@ export const SUCCESSFUL_PHASE_OUTCOMES: ReadonlySet<PhaseOutcome> = new Set([
   'no_change',
   'kata_complete',
 ]);
-
-/** A role as a person names it, in messages. */
-export const ROLE_TITLES: Readonly<Record<Role, string>> = {
-  tester: 'Tester',
-  implementer: 'Implementer',
-  refactorer: 'Refactorer',
-};
 
 /**
  * What came of a role's question to the person: `answered`, `declined` (no one can answer: `--yes`, no terminal),

@@ -6,7 +6,7 @@ import type { ApprovalOutcome, DangerLevel } from '../vocabulary';
 
 // Danger levels and approval outcomes live in the leaf `vocabulary/` (the control protocol needs them too);
 // re-exported here so tool authors find them next to `defineTool`.
-export { DANGER_LEVELS, dangerRank, type DangerLevel, type ApprovalOutcome } from '../vocabulary';
+export { APPROVAL_OUTCOMES, DANGER_LEVELS, dangerRank, type DangerLevel, type ApprovalOutcome } from '../vocabulary';
 
 /** What a tool works on; used by `ToolRegistry.discoverTools({ category })`. */
 export const TOOL_CATEGORIES = ['file', 'search', 'shell', 'git', 'test', 'http', 'mcp', 'custom'] as const;

@@ -9,7 +9,12 @@
 import type { ApprovalRequestMessage } from '../../core/control/messages';
 import { describeProjectProfile } from '../../core/project/describeProfile';
 import { redactSecrets, redactValue } from '../../core/security/redact';
-import type { PhaseOutcome as CorePhaseOutcome, CycleOutcome as CoreCycleOutcome, SupervisorEvent } from '../../core/tdd/events';
+import type {
+  PhaseOutcome as CorePhaseOutcome,
+  CycleOutcome as CoreCycleOutcome,
+  Role,
+  SupervisorEvent,
+} from '../../core/tdd/events';
 import type {
   PanelActionRecord,
   Answer,
@@ -28,7 +33,6 @@ import type {
   SessionHeader,
   PanelSessionTotals,
   SetupProblem,
-  TddRole,
 } from '../../shared/panelProtocol';
 import { isSessionId } from '../../shared/panelProtocol';
 import { approvalPreview } from './approvalPreview';
@@ -632,7 +636,7 @@ function updateCycle(state: PanelState, n: number, change: (cycle: PanelCycleSum
 
 function upsertPhase(
   cycle: PanelCycleSummary,
-  role: TddRole,
+  role: Role,
   change: Partial<PanelCycleSummary['phases'][number]>,
 ): PanelCycleSummary {
   const existing = cycle.phases.find((p) => p.role === role);

@@ -30,6 +30,7 @@ import { ApprovalBridge } from '../panel/approvalBridge';
 import { errorAction, vscodeErrorMessage } from '../panel/errorActions';
 import { MAX_ACTIONS, testRunId } from '../panel/panelReducer';
 import { redactSecrets } from '../../core/security/redact';
+import { PHASE_LABELS } from '../../core/vocabulary';
 import { showErrorNotice } from '../panel/errorNotice';
 import type { PanelStore } from '../panel/panelStore';
 import { uncommittedChangeCount } from './repositorySessions';
@@ -73,13 +74,6 @@ export interface RunKataOptions {
   /** Start from the person's uncommitted files too; asked when absent and the repository has uncommitted changes. */
   fromWorkingTree?: boolean;
 }
-
-const PHASE_TEXT: Record<string, string> = {
-  TESTING: 'writing a failing test',
-  IMPLEMENTING: 'making it pass',
-  REFACTORING: 'refactoring',
-  DONE: 'done',
-};
 
 /** Labels of the two questions' items (the e2e tests pick them by label). */
 export const QUESTION_LABELS = {
@@ -435,7 +429,7 @@ export class KataRunner implements vscode.Disposable {
     if (event.type === 'phase_changed') {
       this.role = event.role;
       const max = this.deps.store.state.session?.maxCycles ?? 0;
-      progress.report({ message: `cycle ${event.cycle}/${max}: ${PHASE_TEXT[event.phase] ?? event.phase}` });
+      progress.report({ message: `cycle ${event.cycle}/${max}: ${PHASE_LABELS[event.phase].doing}` });
     } else if (event.type === 'commit_made') {
       this.deps.log.info(`cycle ${event.cycle} committed ${event.sha.slice(0, 8)} ${event.message.split('\n')[0]}`);
     } else if (event.type === 'session_started') {

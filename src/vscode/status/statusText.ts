@@ -2,6 +2,7 @@
  * What the status bar item says for a panel state: cycle n/N, phase, tests passed/failed and tokens
  * while a kata runs; the final status afterwards. Pure (no `vscode`).
  */
+import { PHASE_LABELS } from '../../core/vocabulary';
 import type { PanelState } from '../../shared/panelProtocol';
 
 /** Text, tooltip and whether the item is shown. Codicons are written as `$(name)`. */
@@ -10,13 +11,6 @@ export interface StatusView {
   text: string;
   tooltip: string;
 }
-
-const PHASE_LABEL: Record<string, string> = {
-  TESTING: 'red',
-  IMPLEMENTING: 'green',
-  REFACTORING: 'refactor',
-  DONE: 'done',
-};
 
 const STATUS_LABEL: Record<string, string> = {
   completed: 'done',
@@ -45,11 +39,7 @@ export function statusView(state: PanelState): StatusView {
     // Nothing is red before the Tester's new test has run (issue 25): until then the Tester is writing it.
     const testRan = (state.cycles.find((c) => c.n === session.cycle)?.tests.failed ?? 0) > 0;
     const phase =
-      session.phase === 'TESTING' && !testRan
-        ? 'writing a test'
-        : session.phase
-          ? (PHASE_LABEL[session.phase] ?? session.phase.toLowerCase())
-          : 'starting';
+      session.phase === 'TESTING' && !testRan ? 'writing a test' : session.phase ? PHASE_LABELS[session.phase].step : 'starting';
     return {
       visible: true,
       text: `$(sync~spin) TDD ${cycle} ${phase} ${tests} ${tokens}`,

@@ -1,8 +1,9 @@
 import type { ChangedFile } from '../git/changedFiles';
+import { ROLE_TITLES, type Role } from '../../vocabulary';
 import { isTestFile, type TestFileRules } from './isTestFile';
 
-/** The three TDD roles. */
-export type TddRole = 'tester' | 'implementer' | 'refactorer';
+/** One of the three TDD roles (the list is `ROLES` in the core's vocabulary). */
+export type TddRole = Role;
 
 /** Which rule a change broke. */
 export type BoundaryRule =
@@ -30,8 +31,6 @@ export interface BoundaryTestCounts {
   kata?: TestFileRules;
 }
 
-const ROLE_NAME: Record<TddRole, string> = { tester: 'Tester', implementer: 'Implementer', refactorer: 'Refactorer' };
-
 /**
  * Checks a role's changes (from the diff, never from its report) against the TDD rules:
  * - the Tester may change only test files — creating a production file, even an empty stub, is a
@@ -47,7 +46,7 @@ export function checkRoleBoundary(
   counts: BoundaryTestCounts = {},
 ): BoundaryViolation[] {
   const violations: BoundaryViolation[] = [];
-  const who = ROLE_NAME[role];
+  const who = ROLE_TITLES[role];
   for (const change of changes) {
     const test = isTestFile(change.path, counts.kata);
     if (role === 'tester' && !test) {
