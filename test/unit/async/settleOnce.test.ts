@@ -6,16 +6,23 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 const abortListeners = (signal: AbortSignal) => getEventListeners(signal, 'abort').length;
 
+/** A wait whose deadline and abort each settle it, noting which did in `calls`. */
+function raceOf(timeoutMs: number) {
+  const controller = new AbortController();
+  const calls: string[] = [];
+  const before = timers();
+  const wait = settleOnce({
+    timeoutMs,
+    onTimeout: (w) => w.settle(() => calls.push('timeout')),
+    signal: controller.signal,
+    onAbort: (w) => w.settle(() => calls.push('abort')),
+  });
+  return { controller, calls, before, wait };
+}
+
 describe('settleOnce', () => {
   it('the deadline ends the wait once; the abort listener is gone and a later abort or settle does nothing', async () => {
-    const controller = new AbortController();
-    const calls: string[] = [];
-    const wait = settleOnce({
-      timeoutMs: 5,
-      onTimeout: (w) => w.settle(() => calls.push('timeout')),
-      signal: controller.signal,
-      onAbort: (w) => w.settle(() => calls.push('abort')),
-    });
+    const { controller, calls, wait } = raceOf(5);
     assert.equal(abortListeners(controller.signal), 1);
     await pause(30);
     assert.deepEqual(calls, ['timeout']);
@@ -30,15 +37,7 @@ describe('settleOnce', () => {
   });
 
   it('an abort ends the wait once and clears the timer', async () => {
-    const controller = new AbortController();
-    const calls: string[] = [];
-    const before = timers();
-    const wait = settleOnce({
-      timeoutMs: 20,
-      onTimeout: (w) => w.settle(() => calls.push('timeout')),
-      signal: controller.signal,
-      onAbort: (w) => w.settle(() => calls.push('abort')),
-    });
+    const { controller, calls, before, wait } = raceOf(20);
     assert.equal(timers(), before + 1);
     controller.abort();
     controller.abort();
@@ -67,15 +66,7 @@ describe('settleOnce', () => {
   });
 
   it('the work settling first runs its own callback once, clears the timer and detaches from the signal', async () => {
-    const controller = new AbortController();
-    const calls: string[] = [];
-    const before = timers();
-    const wait = settleOnce({
-      timeoutMs: 20,
-      onTimeout: (w) => w.settle(() => calls.push('timeout')),
-      signal: controller.signal,
-      onAbort: (w) => w.settle(() => calls.push('abort')),
-    });
+    const { controller, calls, before, wait } = raceOf(20);
     assert.equal(wait.settled, false);
     assert.equal(
       wait.settle(() => calls.push('work')),
