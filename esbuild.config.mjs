@@ -1,6 +1,7 @@
 // Builds the bundles: the extension host (cjs, `vscode` external), the panel (browser), the CLI, and the
-// core as a library (`tdd-agent/core`, ESM and CJS, dependencies left to npm).
+// library (`tdd-agent/core`, `tdd-agent/tdd`, `tdd-agent/testing`; ESM and CJS, dependencies left to npm).
 // `--production` minifies; every build writes source maps.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -22,6 +23,16 @@ const tokenizerOutside = {
   },
 };
 
+/**
+ * The library's entry points (package.json `exports`): `tdd-agent/<name>` is built from `source`. Each exports its
+ * names one by one; their lists are the public API (api/*.api.md, docs/api-*.md).
+ */
+export const LIBRARY_ENTRY_POINTS = [
+  { name: 'core', source: 'src/core/index.ts' },
+  { name: 'tdd', source: 'src/core/tddApi.ts' },
+  { name: 'testing', source: 'src/core/testingApi.ts' },
+];
+
 const common = {
   bundle: true,
   sourcemap: true,
@@ -29,6 +40,9 @@ const common = {
   logLevel: 'info',
   legalComments: 'none',
 };
+
+/** The library builds: Node, dependencies left to npm, readable. */
+const lib = { ...common, platform: 'node', target: 'node20', packages: 'external', minify: false };
 
 /** @type {Array<import('esbuild').BuildOptions & { name: string }>} */
 const all = [
@@ -88,30 +102,54 @@ const all = [
     define: { TDD_AGENT_VERSION: JSON.stringify(process.env.npm_package_version ?? 'dev') },
     plugins: [tokenizerOutside],
   },
-  ...['cjs', 'esm'].map((format) => ({
-    ...common,
+  // The library: one ESM build whose entry points share their code in chunks (dist/lib/), and one CJS bundle of all
+  // three (dist/lib/index.cjs) that each entry point's CJS file takes its part of. So `tdd-agent/core` and
+  // `tdd-agent/tdd` are one copy of the code: one logger, one secret registry, and `instanceof AgentError` holds for
+  // an error either of them throws.
+  {
+    ...lib,
     name: 'lib',
-    entryPoints: ['src/core/index.ts'],
-    outfile: `dist/core/index.${format === 'esm' ? 'mjs' : 'cjs'}`,
-    platform: 'node',
-    format,
-    target: 'node20',
-    packages: 'external',
-    minify: false,
-    // The core finds its bundled katas and agent configs from its own folder.
-    ...(format === 'esm'
-      ? {
-          banner: {
-            js: "import { fileURLToPath as __tddFileURL } from 'node:url'; import { dirname as __tddDirname } from 'node:path'; const __filename = __tddFileURL(import.meta.url); const __dirname = __tddDirname(__filename);",
-          },
-        }
-      : {}),
-  })),
+    entryPoints: Object.fromEntries(LIBRARY_ENTRY_POINTS.map(({ name, source }) => [`${name}/index`, source])),
+    outdir: 'dist',
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'lib/[name]-[hash]',
+    splitting: true,
+    format: 'esm',
+    // The core finds its bundled katas and agent configs walking up from its own folder.
+    banner: {
+      js: "import { fileURLToPath as __tddFileURL } from 'node:url'; import { dirname as __tddDirname } from 'node:path'; const __filename = __tddFileURL(import.meta.url); const __dirname = __tddDirname(__filename);",
+    },
+  },
+  {
+    ...lib,
+    name: 'lib',
+    stdin: {
+      contents: LIBRARY_ENTRY_POINTS.map(({ name, source }) => `export * as ${name} from './${source}';`).join('\n'),
+      resolveDir: '.',
+      sourcefile: 'library.ts',
+      loader: 'ts',
+    },
+    outfile: 'dist/lib/index.cjs',
+    format: 'cjs',
+  },
 ];
 // The tokenizer bundle goes with the host and the CLI, which load it.
 const wanted = (name) =>
   !only || only.includes(name) || (name === 'tokenizer' && (only.includes('cli') || only.includes('extension')));
 const builds = all.filter((b) => wanted(b.name)).map(({ name: _name, ...options }) => options);
+
+if (wanted('lib')) {
+  // The chunks' names change with their contents: last build's must not stay (npm pack would ship them).
+  rmSync('dist/lib', { recursive: true, force: true });
+  // Each entry point's CJS file is its part of the one CJS bundle.
+  for (const { name } of LIBRARY_ENTRY_POINTS) {
+    mkdirSync(`dist/${name}`, { recursive: true });
+    writeFileSync(
+      `dist/${name}/index.cjs`,
+      `'use strict';\n// tdd-agent/${name}: its part of the library's one CJS bundle.\nmodule.exports = require('../lib/index.cjs').${name};\n`,
+    );
+  }
+}
 
 if (watch) {
   for (const options of builds) {

@@ -7,7 +7,8 @@
  *
  *   OPENAI_API_KEY=sk-... npx tsx examples/tdd-session.ts            (MAX_CYCLES=3 by default; KEEP=1 keeps the folder)
  */
-import { createAgentRuntime, runKataSession, type SupervisorEvent } from 'tdd-agent/core';
+import { createAgentRuntime } from 'tdd-agent/core';
+import { runKataSession, type SupervisorEvent } from 'tdd-agent/tdd';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -26,7 +26,7 @@ export const HookAction = {
 };
 
 /** A value or a promise of it: hooks may be sync or async. */
-type MaybePromise<T> = T | Promise<T>;
+export type MaybePromise<T> = T | Promise<T>;
 
 /**
  * Six optional hooks around an agent run. A missing hook is a passthrough. Hooks run in

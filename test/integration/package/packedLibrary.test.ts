@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -40,8 +40,8 @@ async function installTarball(tarball: string, project: string): Promise<void> {
   }
 }
 
-// The core as a library, the way a user gets it: npm pack, a fresh folder, the tarball installed there.
-describe('tdd-agent/core from the packed tarball (npm pack, installed in a fresh folder)', function () {
+// The library, the way a user gets it: npm pack, a fresh folder, the tarball installed there.
+describe('tdd-agent/core, /tdd and /testing from the packed tarball (npm pack, installed in a fresh folder)', function () {
   this.timeout(300_000);
   let server: OpenAITestServer;
   let scratch: string;
@@ -56,12 +56,16 @@ describe('tdd-agent/core from the packed tarball (npm pack, installed in a fresh
       (await run('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: ROOT, env: toolEnv() })).stdout,
     ) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const files = packed[0]!.files.map((f) => f.path);
-    assert.ok(
-      files.includes('dist/core/index.mjs') &&
-        files.includes('dist/core/index.cjs') &&
-        files.includes('dist/types/core/index.d.ts'),
-      files.slice(0, 20).join(', '),
-    );
+    for (const [name, types] of [
+      ['core', 'index'],
+      ['tdd', 'tddApi'],
+      ['testing', 'testingApi'],
+    ]) {
+      for (const file of [`dist/${name}/index.mjs`, `dist/${name}/index.cjs`, `dist/types/core/${types}.d.ts`]) {
+        assert.ok(files.includes(file), `${file} not in ${files.slice(0, 20).join(', ')}`);
+      }
+    }
+    assert.ok(files.includes('dist/lib/index.cjs'), 'the CJS bundle the entry points share');
     assert.ok(files.includes('config/agents/qa/v1.json'), 'the agent configs the core loads');
     assert.ok(
       !files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.map')),
@@ -106,21 +110,28 @@ describe('tdd-agent/core from the packed tarball (npm pack, installed in a fresh
     assert.match(String(server.chatRequests().at(-1)!.body.messages.at(-1).content), /What does add return\?/);
   });
 
-  it('require() gets the same API (CJS), and the library never loads vscode', async () => {
-    const { stdout } = await run(
+  it('require() gets the same API (CJS), one copy of the code behind the three entry points, and never loads vscode', async () => {
+    const program = [
+      "const core = require('tdd-agent/core'), tdd = require('tdd-agent/tdd'), testing = require('tdd-agent/testing');",
+      'console.log([typeof core.QAAgent, typeof core.createAgentRuntime, typeof tdd.runKataSession, typeof testing.createScriptedLlmClient,',
+      "  new tdd.KataError('x') instanceof core.AgentError].join(','))",
+    ].join('\n');
+    const { stdout } = await run('node', ['-e', program], { cwd: project, env: toolEnv() });
+    assert.equal(stdout.trim(), 'function,function,function,function,true');
+    const esm = await run(
       'node',
       [
+        '--input-type=module',
         '-e',
-        "const core = require('tdd-agent/core'); console.log([typeof core.QAAgent, typeof core.createAgentRuntime, typeof core.runKataSession].join(','))",
+        "import { AgentError } from 'tdd-agent/core'; import { KataError } from 'tdd-agent/tdd'; console.log(new KataError('x') instanceof AgentError)",
       ],
       { cwd: project, env: toolEnv() },
     );
-    assert.equal(stdout.trim(), 'function,function,function');
-    for (const file of ['index.mjs', 'index.cjs']) {
-      assert.doesNotMatch(
-        await readFile(join(project, 'node_modules', 'tdd-agent', 'dist', 'core', file), 'utf8'),
-        /require\(["']vscode["']\)|from ["']vscode["']/,
-      );
+    assert.equal(esm.stdout.trim(), 'true');
+    const dist = join(project, 'node_modules', 'tdd-agent', 'dist');
+    const shared = (await readdir(join(dist, 'lib'))).filter((f) => /\.[cm]js$/.test(f)).map((f) => `lib/${f}`);
+    for (const file of ['core/index.mjs', 'tdd/index.mjs', 'testing/index.mjs', ...shared]) {
+      assert.doesNotMatch(await readFile(join(dist, file), 'utf8'), /require\(["']vscode["']\)|from ["']vscode["']/);
     }
   });
 });

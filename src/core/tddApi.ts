@@ -1,0 +1,131 @@
+/**
+ * `tdd-agent/tdd`, the TDD session API: `import { runKataSession } from 'tdd-agent/tdd'`. A kata session
+ * (`runKataSession`) and the events it emits, the summary it returns; katas (bundled, from a file, from a task);
+ * the sessions a workspace keeps (list, preview and merge, delete, prune); the project profile a session detects;
+ * the test runners it runs. The model client, agents, tools and the control protocol a session takes come from
+ * `tdd-agent/core`, and so do the types of theirs this entry point's names use.
+ *
+ * Every name is exported on purpose, one by one: the list is the public API, recorded in `api/tdd.api.md` and
+ * explained in docs/api-tdd.md. The supervisor's parts (the cycle loop, checkpoints, role runners, git plumbing,
+ * dependency installs) are internal.
+ * @packageDocumentation
+ */
+
+// A session
+export { runKataSession, type KataSessionOptions } from './tdd/supervisor/kataSession';
+export {
+  CYCLE_OUTCOMES,
+  PHASE_OUTCOMES,
+  PHASES,
+  QUESTION_OUTCOMES,
+  ROLE_ERROR_CODES,
+  ROLES,
+  SESSION_STATUSES,
+  type CycleOutcome,
+  type Phase,
+  type PhaseOutcome,
+  type QuestionOutcome,
+  type Role,
+  type RoleErrorCode,
+  type SessionStatus,
+  type SupervisorEvent,
+  type SupervisorEventListener,
+  type TestCounts,
+} from './tdd/events';
+export {
+  CycleSummarySchema,
+  PhaseSummarySchema,
+  SessionSummarySchema,
+  SessionTotalsSchema,
+  type CycleSummary,
+  type PhaseSummary,
+  type SessionSummary,
+  type SessionTotals,
+} from './tdd/supervisor/sessionSummary';
+export type { RoleRunner, RoleRunners, RoleTurn, RoleTurnResult } from './tdd/roles/roleRunner';
+
+// Katas
+export {
+  bundledKatasDir,
+  isKataLanguage,
+  KATA_LANGUAGES,
+  KataError,
+  KataFrontMatterSchema,
+  listBundledKatas,
+  loadKata,
+  parseKata,
+  taskKata,
+  type BundledKata,
+  type Kata,
+  type KataFrontMatter,
+  type KataLanguage,
+  type ParseKataOptions,
+  type TaskSpec,
+} from './tdd/kata';
+
+// The sessions a workspace keeps
+export {
+  CycleStateSchema,
+  deleteSession,
+  listSessions,
+  mergeSession,
+  PhaseRecordSchema,
+  previewMerge,
+  pruneSessions,
+  QuestionRecordSchema,
+  RoleResultSchema,
+  SessionLockedError,
+  SessionMetricsSchema,
+  SessionStateError,
+  SessionStateSchema,
+  type CycleState,
+  type MergeFileChange,
+  type MergeOptions,
+  type MergePreview,
+  type MergeResult,
+  type PhaseRecord,
+  type QuestionRecord,
+  type RoleResult,
+  type SessionListing,
+  type SessionLockHolder,
+  type SessionMetrics,
+  type SessionState,
+} from './tdd/session';
+export { GitOperationError } from './tdd/git';
+
+// The project profile
+export {
+  describeProjectProfile,
+  detectProjectProfile,
+  FIELD_SOURCES,
+  PACKAGE_MANAGERS,
+  PROFILE_FIELDS,
+  PROJECT_CONFIG_FILE,
+  PROJECT_LANGUAGES,
+  ProjectConfigSchema,
+  readProjectConfig,
+  resolveProjectProfile,
+  type FieldSource,
+  type PackageManager,
+  type ProfileDescription,
+  type ProfileField,
+  type ProjectConfig,
+  type ProjectLanguage,
+  type ProjectOverrides,
+  type ProjectProfile,
+  type ProjectSettings,
+  type PythonEnvironment,
+  type ResolveProfileOptions,
+} from './project';
+
+// Test runners (the `TestRunner` interface and its result types are `tdd-agent/core`'s: the `run_tests` tool takes one)
+export {
+  CommandTestRunner,
+  detectTestRunner,
+  identifyRunner,
+  TestConfigError,
+  TestRunnerNotFoundError,
+  type CommandTestRunnerOptions,
+  type DetectTestRunnerOptions,
+  type DiagnosedTestRunResult,
+} from './testRunners';
