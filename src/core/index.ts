@@ -10,6 +10,7 @@
  * `tdd-agent/testing` (src/core/testingApi.ts). The rest of src/core is internal: the CLI and the extension import
  * it by module path.
  * @packageDocumentation
+ * @module tdd-agent/core
  */
 
 // The LLM client

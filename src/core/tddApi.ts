@@ -9,6 +9,7 @@
  * explained in docs/api-tdd.md. The supervisor's parts (the cycle loop, checkpoints, role runners, git plumbing,
  * dependency installs) are internal.
  * @packageDocumentation
+ * @module tdd-agent/tdd
  */
 
 // A session

@@ -7,6 +7,7 @@
  * Every name is exported on purpose, one by one: the list is the public API, recorded in `api/testing.api.md` and
  * explained in docs/api-testing.md.
  * @packageDocumentation
+ * @module tdd-agent/testing
  */
 export {
   createScriptedLlmClient,

@@ -24,7 +24,7 @@ export const BaseAgentConfigSchema = z.strictObject({
   maxTokens: z.int().positive().optional(),
   /**
    * Per model call (each attempt), in ms. Unset (the default): the timeout the client was created with, else
-   * {@link DEFAULT_MODEL_CALL_TIMEOUT_MS}. Set, and the client was created with one too: the tighter applies.
+   * `DEFAULT_MODEL_CALL_TIMEOUT_MS`. Set, and the client was created with one too: the tighter applies.
    */
   timeoutMs: z.int().positive().max(3_600_000).optional(),
   strategy: z.enum(STRATEGY_NAMES).default('single_shot'),
@@ -60,7 +60,7 @@ export type BaseAgentConfigInput = z.input<typeof BaseAgentConfigSchema>;
 /**
  * What `frameworkConfigExtensions()` and `configExtensions()` return: defaults for any base setting, plus keys
  * of their own (e.g. `generation_config`), which the settings then accept too. Keys of their own are
- * provider-specific settings: every model call sends them in its request body (see {@link requestExtensions}).
+ * provider-specific settings: every model call sends them in its request body (see `requestExtensions`).
  */
 export type AgentConfigExtensions = BaseAgentConfigInput & { [key: string]: unknown };
 

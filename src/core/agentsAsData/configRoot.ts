@@ -77,7 +77,7 @@ export function agentConfigPath(root: string, agentName: string, version: string
 
 /**
  * Lists the agents and versions that exist under `root`, as `name/version` strings, sorted. Only names and
- * versions that {@link agentConfigPath} accepts are listed (case preserved), so every listed entry can be
+ * versions that `agentConfigPath` accepts are listed (case preserved), so every listed entry can be
  * passed to `AgentFactory.create` as shown; a folder like `my agent/` or a file like `v1.bak.json.json` is skipped.
  */
 export function listAgentConfigs(root: string): string[] {

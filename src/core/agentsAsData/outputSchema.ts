@@ -3,7 +3,7 @@ import { INPUT_KEY_PATTERN } from './schema';
 /**
  * The JSON-schema subset an agent's `output_schema` may use. It is small on purpose: every keyword here is
  * accepted by OpenAI's strict structured outputs (and by Ollama, vLLM and LM Studio), and is enforced by
- * {@link validateOutput}. Any other keyword makes the config invalid, so a schema never promises a check
+ * `validateOutput`. Any other keyword makes the config invalid, so a schema never promises a check
  * that nothing performs.
  *
  * - every node: `type` (one of string, number, integer, boolean, array, object; required), `description`, `title`

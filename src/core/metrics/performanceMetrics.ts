@@ -20,7 +20,7 @@ export interface MetricsSnapshot {
 /** The names a {@link PerformanceTargets} object may have; any other key is refused by the agents. */
 export const PERFORMANCE_TARGET_NAMES = ['frameworkInitMs', 'executionP95Ms', 'agentCreationP95Ms', 'minSuccessRate'] as const;
 
-/** Limits an agent's executions should meet; see {@link checkTargets}. */
+/** Limits an agent's executions should meet; see `checkTargets`. */
 export interface PerformanceTargets {
   /** Framework initialisation (`createAgentRuntime`: provider resolution and client), in ms. */
   frameworkInitMs?: number;

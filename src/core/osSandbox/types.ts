@@ -44,7 +44,7 @@ export interface SandboxPolicy {
    * `PYTHONPATH` (the worktree's `src`, ahead of an editable install's path into the person's checkout).
    */
   prependPaths?: Record<string, string[]>;
-  /** Bounds of each launch (bubblewrap); each unset one takes its {@link DEFAULT_SANDBOX_LIMITS} value. */
+  /** Bounds of each launch (bubblewrap); each unset one takes its `DEFAULT_SANDBOX_LIMITS` value. */
   limits?: Partial<SandboxLimits>;
 }
 

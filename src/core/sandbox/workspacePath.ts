@@ -129,7 +129,7 @@ export interface WorkspaceAccess {
 
 /**
  * Resolves a model-given path for `access` and enforces the whole sandbox policy:
- * everything {@link confineToWorkspace} refuses; any write or delete of the workspace root itself
+ * everything `confineToWorkspace` refuses; any write or delete of the workspace root itself
  * or under `.git/` (any depth, any case, also through a symlink); and, for protected paths (see
  * `protectedPaths.ts`), a one-off escalation at HIGH through `context.requestEscalation`. No one
  * to ask, a refusal, or a failing request all refuse.

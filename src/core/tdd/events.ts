@@ -110,7 +110,7 @@ export type SupervisorEvent =
       /** A related run was asked for but the test command could not be narrowed: why the whole suite ran instead. */
       fullRunReason?: string;
       /** The command that ran. */ command?: string;
-      /** The runner's output, redacted, at most {@link TEST_RUN_OUTPUT_CHARS} characters (head and tail). */ output?: string;
+      /** The runner's output, redacted, at most `TEST_RUN_OUTPUT_CHARS` characters (head and tail). */ output?: string;
       /**
        * Each test's result (the run's `tests`, names and messages redacted), when the runner's report could be read;
        * absent otherwise (then only `output` says which tests ran). The Testing view prefers it to parsing `output`.

@@ -17,7 +17,7 @@ export type ToolCategory = (typeof TOOL_CATEGORIES)[number];
 export interface ToolContext {
   /**
    * Absolute real path of the workspace root; file tools never leave it. `''` under an agent built without a
-   * workspace, which only runs tools that declare they need none (see {@link toolUsesWorkspace}).
+   * workspace, which only runs tools that declare they need none (see `toolUsesWorkspace`).
    */
   workspaceRoot: string;
   signal: AbortSignal;

@@ -245,7 +245,7 @@ export async function previewMerge(workspace: string, id: string): Promise<Merge
   return previewBranchMerge(state.git.repository, state.git.sessionBranch);
 }
 
-/** Merges session `id`'s branch into the person's current branch, on their explicit request (see {@link mergeBranch}). */
+/** Merges session `id`'s branch into the person's current branch, on their explicit request (see `mergeBranch`). */
 export async function mergeSession(workspace: string, id: string, options: MergeOptions = {}): Promise<MergeResult> {
   const { state } = await loadSession(workspace, id);
   return mergeBranch(state.git.repository, state.git.sessionBranch, options);
