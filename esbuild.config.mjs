@@ -27,7 +27,7 @@ const tokenizerOutside = {
  * The library's entry points (package.json `exports`): `tdd-agent/<name>` is built from `source`. Each exports its
  * names one by one; their lists are the public API (api/*.api.md, docs/api-*.md).
  */
-export const LIBRARY_ENTRY_POINTS = [
+const LIBRARY_ENTRY_POINTS = [
   { name: 'core', source: 'src/core/index.ts' },
   { name: 'tdd', source: 'src/core/tddApi.ts' },
   { name: 'testing', source: 'src/core/testingApi.ts' },
