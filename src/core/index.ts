@@ -137,6 +137,7 @@ export type { EnumValue } from './agentsAsData/outputSchema';
 // Tools: definitions, the registry, the executor and its approval policy, the built-in tools
 export {
   APPROVAL_RULES,
+  APPROVAL_OUTCOMES,
   ApprovalPolicy,
   approvalPolicyConfigSchema,
   BuiltinToolError,
@@ -158,6 +159,7 @@ export {
   type BuiltinToolsOptions,
   type DangerLevel,
   type EscalationRecord,
+  type ExecuteCallOptions,
   type ExecuteToolOptions,
   type HttpRequestOptions,
   type RegisteredTool,
@@ -174,7 +176,6 @@ export {
   type ToolContext,
   type ToolDefinition,
   type ToolDiscoveryQuery,
-  type ToolExecutorEvents,
   type ToolExecutorOptions,
   type ToolOutput,
   type ToolPreview,
