@@ -301,8 +301,10 @@ export const PendingApprovalSchema = z.object({
   expiresAt: epochMs,
   /** Why approval is needed (policy, escalation reason). */
   reason: z.optional(text),
-  /** Who asks: a TDD role or an agent name. */
+  /** Who asks: a TDD role or an agent name (the request's `requestedBy`). */
   role: z.optional(text),
+  /** The model's tool-call id the request is for: its history entry gets the same id once it ran. */
+  callId: z.optional(text),
 });
 
 /** A QA agent's answer about selected code. */

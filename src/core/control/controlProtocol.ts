@@ -27,6 +27,10 @@ export interface ApprovalRequestInput {
   /** A structured preview, or plain text (sent as `{ kind: 'text' }`). */
   preview?: ToolCallPreviewMessage | string;
   reason?: string;
+  /** Who asked: a TDD role or an agent's id (shown on the approval card). */
+  requestedBy?: string;
+  /** The model's tool-call id the request is for. */
+  callId?: string;
   timeoutMs?: number;
 }
 
@@ -127,6 +131,8 @@ export class ControlProtocol {
       params: redactValue(input.params),
       ...(input.preview !== undefined ? { preview: redactValue(toPreview(input.preview)) } : {}),
       ...(input.reason !== undefined ? { reason: input.reason } : {}),
+      ...(input.requestedBy !== undefined ? { requestedBy: input.requestedBy } : {}),
+      ...(input.callId !== undefined ? { callId: input.callId } : {}),
       timeoutMs,
       expiresAt: new Date(Date.now() + timeoutMs).toISOString(),
     };

@@ -36,6 +36,10 @@ export const approvalRequestSchema = z.object({
   preview: toolCallPreviewSchema.optional(),
   /** Why approval is needed (e.g. "writes under .vscode/ need HIGH approval"). */
   reason: z.string().optional(),
+  /** Who asked: a TDD role (`tester`) or an agent's id; absent for the supervisor's own requests. */
+  requestedBy: z.string().max(200).optional(),
+  /** The model's tool-call id the request is for (the same id as the call's result and history entry). */
+  callId: z.string().max(200).optional(),
   timeoutMs: z.number().int().positive(),
   /** ISO time after which the request is denied automatically. */
   expiresAt: z.string(),

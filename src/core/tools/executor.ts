@@ -412,6 +412,8 @@ export class ToolExecutor implements AgentToolbox {
         params: shownParams(state),
         preview,
         reason,
+        requestedBy: state.requestedBy,
+        callId: state.callId,
         timeoutMs: this.options.approvalTimeoutMs,
       },
       signal,

@@ -36,8 +36,6 @@ export class ApprovalBridge implements MessageChannelLike {
   constructor(
     private readonly store: PanelStore,
     private readonly log: BridgeLog,
-    /** Which role is acting now (shown on the card), if known. */
-    private readonly currentRole: () => string | undefined = () => undefined,
     /** Also sees each approval request whole (the host keeps a file write's proposed content for "Open diff"). */
     private readonly onRequest?: (request: Extract<AgentToPersonMessage, { type: 'approval_request' }>) => void,
     /** Also sees each question card (the host tells a person whose panel is hidden). */
@@ -53,7 +51,7 @@ export class ApprovalBridge implements MessageChannelLike {
       case 'approval_request':
         this.pending.add(message.id);
         this.onRequest?.(message);
-        this.store.dispatch({ type: 'approvalRequested', request: message, role: this.currentRole() });
+        this.store.dispatch({ type: 'approvalRequested', request: message });
         this.store.flush();
         this.log.info(`approval requested: ${message.tool} (${message.dangerLevel}) [${message.id}]`);
         return true;

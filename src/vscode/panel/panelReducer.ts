@@ -85,8 +85,8 @@ export type PanelAction =
       sessionId?: string;
       sandboxMode?: PanelSandboxMode;
     }
-  /** The control protocol asks a person to approve a tool call. */
-  | { type: 'approvalRequested'; request: ApprovalRequestMessage; role?: string }
+  /** The control protocol asks a person to approve a tool call (the request says who asks and for which call). */
+  | { type: 'approvalRequested'; request: ApprovalRequestMessage }
   /** A request was answered, withdrawn (timeout, cancellation) or the channel closed: the card goes away. */
   | { type: 'approvalClosed'; requestId: string }
   /** A role asks the person a question (`ask_person`, through the `ApprovalBridge`): a question card. */
@@ -186,7 +186,7 @@ function apply(state: PanelState, action: PanelAction): PanelState {
       };
     }
     case 'approvalRequested':
-      return addApproval(state, fromControlRequest(action.request, action.role));
+      return addApproval(state, fromControlRequest(action.request));
     case 'approvalClosed':
       return removeApproval(state, action.requestId);
     case 'personQuestionAsked':
@@ -736,7 +736,7 @@ function addError(
 }
 
 /** The control protocol's approval request as an approval card. */
-export function fromControlRequest(request: ApprovalRequestMessage, role?: string): PendingApproval {
+export function fromControlRequest(request: ApprovalRequestMessage): PendingApproval {
   const expires = Date.parse(request.expiresAt);
   const preview = approvalPreview(request.tool, request.params, request.preview);
   return {
@@ -747,7 +747,8 @@ export function fromControlRequest(request: ApprovalRequestMessage, role?: strin
     ...(preview ? { preview } : {}),
     expiresAt: Number.isFinite(expires) && expires > 0 ? expires : 0,
     reason: request.reason ?? defaultApprovalReason(request.dangerLevel),
-    ...(role ? { role } : {}),
+    ...(request.requestedBy ? { role: request.requestedBy } : {}),
+    ...(request.callId ? { callId: request.callId } : {}),
   };
 }
 

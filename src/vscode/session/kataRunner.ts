@@ -207,7 +207,6 @@ async function askTask(given?: string): Promise<TaskSpec | undefined> {
 /** Starts and stops kata sessions. */
 export class KataRunner implements vscode.Disposable {
   private active: { abort: AbortController; bridge: ApprovalBridge; done: Promise<unknown>; sessionId?: string } | undefined;
-  private role: string | undefined;
   /** Full runner output of the recent supervisor test runs, by history entry id ("Open full output"). */
   private readonly testOutputs = new Map<string, string>();
   /** True while the picker or a question before the run is open (a second run must not start meanwhile). */
@@ -317,7 +316,6 @@ export class KataRunner implements vscode.Disposable {
     const bridge = new ApprovalBridge(
       store,
       log,
-      () => this.role,
       (request) => this.deps.observers?.forEach((o) => o.approvalRequested?.(request)),
       (question) => this.notifyQuestion(question),
     );
@@ -328,7 +326,6 @@ export class KataRunner implements vscode.Disposable {
       done: new Promise<void>((r) => (resolveDone = r)),
       ...(typeof resume === 'string' ? { sessionId: resume } : {}),
     };
-    this.role = undefined;
     store.dispatch({
       type: 'sessionStarting',
       kata: label,
@@ -427,7 +424,6 @@ export class KataRunner implements vscode.Disposable {
       }
     }
     if (event.type === 'phase_changed') {
-      this.role = event.role;
       const max = this.deps.store.state.session?.maxCycles ?? 0;
       progress.report({ message: `cycle ${event.cycle}/${max}: ${PHASE_LABELS[event.phase].doing}` });
     } else if (event.type === 'commit_made') {

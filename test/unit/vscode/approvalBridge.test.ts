@@ -14,17 +14,15 @@ import type { PendingPersonQuestion } from '../../../src/shared/personQuestionPr
 function setup(options: { approvalTimeoutMs?: number } = {}) {
   const store = new PanelStore({ instanceId: 'i', trusted: true, throttleMs: 0 });
   const logs: string[] = [];
-  const bridge = new ApprovalBridge(
-    store,
-    { info: (m) => logs.push(m), warn: (m) => logs.push(`WARN ${m}`) },
-    () => 'implementer',
-  );
+  const bridge = new ApprovalBridge(store, { info: (m) => logs.push(m), warn: (m) => logs.push(`WARN ${m}`) });
   const control = new ControlProtocol(new PortTransport(bridge), { approvalTimeoutMs: options.approvalTimeoutMs ?? 60_000 });
   return { store, bridge, control, logs };
 }
 
 const request = {
   tool: 'write_file',
+  requestedBy: 'implementer',
+  callId: 'call-7',
   dangerLevel: 'MEDIUM' as const,
   params: { path: 'src/a.js', content: 'x' },
   preview: { kind: 'diff' as const, path: 'src/a.js', diff: '+x' },
@@ -37,7 +35,8 @@ describe('approval bridge: control protocol ↔ panel approval cards', () => {
     await new Promise((r) => setImmediate(r));
     assert.equal(store.state.approvals.length, 1);
     const card = store.state.approvals[0]!;
-    assert.equal(card.role, 'implementer');
+    assert.equal(card.role, 'implementer', 'the request says who asks: the host remembers no role');
+    assert.equal(card.callId, 'call-7');
     assert.deepEqual(card.preview, { kind: 'diff', path: 'src/a.js', diff: '+x' });
     assert.ok(bridge.answer(card.requestId, 'approve'));
     const answer = await pending;
@@ -120,7 +119,6 @@ describe('approval bridge: a role’s question becomes a question card in the pa
     const bridge = new ApprovalBridge(
       store,
       { info: (m) => logs.push(m), warn: (m) => logs.push(`WARN ${m}`) },
-      () => 'tester',
       undefined,
       (question) => shown.push(question),
       () => 1_000_000,
@@ -243,7 +241,7 @@ describe("approval bridge: a non-bundled kata's own test command (before the ses
     it(`shows a HIGH kata_test_command card with the command; ${decision} from the panel → ${outcome}`, async () => {
       const { file, cleanup } = await kataWithOwnCommand();
       const store = new PanelStore({ instanceId: 'i', trusted: true, throttleMs: 0 });
-      const bridge = new ApprovalBridge(store, { info: () => undefined, warn: () => undefined }, () => undefined);
+      const bridge = new ApprovalBridge(store, { info: () => undefined, warn: () => undefined });
       const control = new ControlProtocol(new PortTransport(bridge), { approvalTimeoutMs: 60_000 });
       try {
         const pending = approveKataCommands(await resolveKata(file), { control });

@@ -89,7 +89,10 @@ describe('panel reducer (pure): supervisor events → PanelState', () => {
 
   it('an approval request from the control protocol becomes a card with a diff preview, role and deadline; an answer removes it', () => {
     let state = fold(fresh(), events(wholeSession(1)).slice(0, 2));
-    state = reducePanel(state, { type: 'approvalRequested', request: writeRequest('req-1'), role: 'tester' });
+    state = reducePanel(state, {
+      type: 'approvalRequested',
+      request: { ...writeRequest('req-1'), requestedBy: 'tester', callId: 'call-1' },
+    });
     assertValid(state);
     assert.equal(state.approvals.length, 1);
     const card = state.approvals[0]!;
@@ -97,11 +100,15 @@ describe('panel reducer (pure): supervisor events → PanelState', () => {
     assert.equal(card.tool, 'write_file');
     assert.equal(card.dangerLevel, 'MEDIUM');
     assert.equal(card.role, 'tester');
+    assert.equal(card.callId, 'call-1');
     assert.equal(card.expiresAt, Date.parse('2026-11-22T08:05:00.000Z'));
     assert.deepEqual(card.preview?.kind, 'diff');
     assert.match(card.reason ?? '', /MEDIUM/);
     // The same request delivered again replaces its card (one card per request id).
-    state = reducePanel(state, { type: 'approvalRequested', request: writeRequest('req-1'), role: 'tester' });
+    state = reducePanel(state, {
+      type: 'approvalRequested',
+      request: { ...writeRequest('req-1'), requestedBy: 'tester', callId: 'call-1' },
+    });
     assert.equal(state.approvals.length, 1);
     state = reducePanel(state, { type: 'approvalClosed', requestId: 'req-1' });
     assert.equal(state.approvals.length, 0);

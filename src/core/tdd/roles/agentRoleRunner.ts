@@ -35,6 +35,17 @@ export interface AgentRoleRunnerOptions {
   maxFilesPerTurn?: number;
 }
 
+/**
+ * The toolbox with every call made in `role`'s name (not the turn's agent id): an approval request then says which
+ * role asks, with no one having to remember whose phase it is.
+ */
+function requestedAs(toolbox: AgentToolbox, role: Role): AgentToolbox {
+  return {
+    toolSpecs: () => toolbox.toolSpecs(),
+    executeCall: (call, options) => toolbox.executeCall(call, { ...options, requestedBy: role }),
+  };
+}
+
 /** Tools that change no file: a round of only these calls cannot have reached a turn's goal. */
 const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(['list_files', 'read_file', 'search_files', 'run_tests', 'ask_person']);
 
@@ -78,7 +89,7 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
         },
         agentConfig: { agent: role, version: 'v1', configRoot: options.configRoot },
         // A fresh count per turn: one turn writes at most maxFilesPerTurn distinct files.
-        toolbox: limitFilesWritten(options.toolbox, maxFilesPerTurn),
+        toolbox: limitFilesWritten(requestedAs(options.toolbox, role), maxFilesPerTurn),
         compactMessages: compactFileContents,
         ...(turn.goalReached
           ? {
