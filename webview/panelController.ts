@@ -3,39 +3,22 @@
  * post the person's decisions and commands back, and keep approval countdowns live.
  */
 import {
-  APPROVAL_DECISIONS,
   HOST_MESSAGE,
-  PANEL_COMMANDS,
-  SESSION_ACTIONS,
-  approvalResponseMessage,
-  commandMessage,
   isNewerSnapshot,
   logMessage,
   parseHostMessage,
   readyMessage,
-  sessionActionMessage,
-  openCommitMessage,
-  openFileMessage,
-  openTestOutputMessage,
-  openDiffMessage,
-  followUpMessage,
-  cancelQuestionMessage,
   type ApprovalDecision,
-  type PanelCommandName,
   type PanelState,
-  type SessionActionName,
 } from '../src/shared/panelProtocol';
 import { textNode } from './dom';
 import { fromPersisted, toPersisted } from './persistence';
 import { approvalKeyDecision, tickCountdowns } from './render/approvals';
-import { ACTION_ATTR, ACTIONS, HISTORY_FILTERS, type HistoryFilter } from './render/context';
+import { findIntent, intentOf, type PanelIntent } from './intents';
+import { KEY_ATTR, type HistoryFilter } from './render/context';
 import { renderPanel } from './render/panel';
 import { personQuestionController } from './personQuestionController';
 import type { VsCodeApi } from './vscodeApi';
-
-function isOneOf<T extends string>(list: readonly T[], value: string | null): value is T {
-  return value !== null && (list as readonly string[]).includes(value);
-}
 
 /** A running panel; `dispose` stops its countdown timer and removes its listeners. */
 export interface PanelController {
@@ -168,9 +151,10 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     if (!card) return;
     const decision = approvalKeyDecision(event);
     if (!decision) return;
-    const button = Array.from(card.querySelectorAll<HTMLButtonElement>(`button[${ACTION_ATTR.decision}]`)).find(
-      (b) => b.getAttribute(ACTION_ATTR.decision) === decision,
-    );
+    const button = Array.from(card.querySelectorAll<HTMLButtonElement>('button')).find((b) => {
+      const intent = intentOf(b);
+      return intent?.kind === 'approval' && intent.message.decision === decision;
+    });
     if (!button || button.disabled) return;
     event.preventDefault();
     button.click();
@@ -189,97 +173,61 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     }
   };
 
+  /** A person's decision on an approval card: posted once; the card greys out until the host drops it. */
+  const answerApproval = (message: Extract<PanelIntent, { kind: 'approval' }>['message']): void => {
+    if (answered.has(message.requestId)) return;
+    api.postMessage(message);
+    answered.set(message.requestId, message.decision); // optimistic: the card greys out until the host drops it
+    render();
+    persist();
+    // The answered card's buttons are now disabled: move keyboard focus to the next open request (the card, not its Approve button).
+    if (
+      !root.contains(document.activeElement) ||
+      document.activeElement === document.body ||
+      document.activeElement?.matches('button:disabled, .approval-card.is-settled')
+    ) {
+      root.querySelector<HTMLElement>('.approval-card:not(.is-settled)')?.focus();
+    }
+  };
+
+  /** Carries out what the clicked control was rendered to do (see `intents.ts`). */
   const onClick = (event: MouseEvent): void => {
-    const target =
-      event.target instanceof Element ? event.target.closest<HTMLButtonElement>(`button[${ACTION_ATTR.action}]`) : null;
-    if (!target || target.disabled) return;
-    if (personQuestions.onClick(target)) return;
-    const action = target.getAttribute(ACTION_ATTR.action);
-    if (action === ACTIONS.command) {
-      const name = target.getAttribute(ACTION_ATTR.command);
-      if (isOneOf<PanelCommandName>(PANEL_COMMANDS, name)) api.postMessage(commandMessage(name));
-      return;
-    }
-    if (action === ACTIONS.session) {
-      const sessionAction = target.getAttribute(ACTION_ATTR.sessionAction);
-      const sessionId = target.getAttribute(ACTION_ATTR.sessionId);
-      // The host checks, confirms (Delete) and carries it out; the panel only asks.
-      if (sessionId && isOneOf<SessionActionName>(SESSION_ACTIONS, sessionAction))
-        api.postMessage(sessionActionMessage(sessionAction, sessionId));
-      return;
-    }
-    if (action === ACTIONS.commit) {
-      const sessionId = target.getAttribute(ACTION_ATTR.sessionId);
-      const sha = target.getAttribute(ACTION_ATTR.sha);
-      if (sessionId && sha) api.postMessage(openCommitMessage(sessionId, sha));
-      return;
-    }
-    if (action === ACTIONS.testOutput) {
-      const id = target.getAttribute(ACTION_ATTR.entryId);
-      if (id) api.postMessage(openTestOutputMessage(id));
-      return;
-    }
-    if (action === ACTIONS.file) {
-      const filePath = target.getAttribute(ACTION_ATTR.path);
-      const line = Number(target.getAttribute(ACTION_ATTR.line));
-      if (filePath)
-        api.postMessage(
-          openFileMessage(
-            filePath,
-            Number.isInteger(line) && line > 0 ? line : undefined,
-            target.hasAttribute(ACTION_ATTR.sessionFile),
-          ),
-        );
-      return;
-    }
-    if (action === ACTIONS.historyFilter) {
-      const filter = target.getAttribute(ACTION_ATTR.filter);
-      if (!isOneOf<HistoryFilter>(HISTORY_FILTERS, filter) || filter === historyFilter) return;
-      historyFilter = filter;
-      render();
-      persist();
-      return;
-    }
-    if (action === ACTIONS.cancelQuestion) {
-      const id = target.getAttribute(ACTION_ATTR.entryId);
-      if (id) api.postMessage(cancelQuestionMessage(id));
-      target.disabled = true; // the host ends the question; the next snapshot drops the card
-      return;
-    }
-    if (action === ACTIONS.diff) {
-      const id = target.getAttribute(ACTION_ATTR.entryId);
-      if (id) api.postMessage(openDiffMessage(id));
-      return;
-    }
-    if (action === ACTIONS.approval) {
-      const requestId = target.getAttribute(ACTION_ATTR.requestId);
-      const decision = target.getAttribute(ACTION_ATTR.decision);
-      if (!requestId || !isOneOf<ApprovalDecision>(APPROVAL_DECISIONS, decision) || answered.has(requestId)) return;
-      api.postMessage(approvalResponseMessage(requestId, decision));
-      answered.set(requestId, decision); // optimistic: the card greys out until the host drops it
-      render();
-      persist();
-      // The answered card's buttons are now disabled: move keyboard focus to the next open request (the card, not its Approve button).
-      if (
-        !root.contains(document.activeElement) ||
-        document.activeElement === document.body ||
-        document.activeElement?.matches('button:disabled, .approval-card.is-settled')
-      ) {
-        root.querySelector<HTMLElement>('.approval-card:not(.is-settled)')?.focus();
-      }
+    const found = findIntent(event.target, root);
+    if (!found || !(found.element instanceof HTMLButtonElement) || found.element.disabled) return;
+    const { element: button, intent } = found;
+    switch (intent.kind) {
+      case 'post':
+        api.postMessage(intent.message);
+        if (intent.disableAfter) button.disabled = true;
+        return;
+      case 'approval':
+        answerApproval(intent.message);
+        return;
+      case 'historyFilter':
+        if (intent.filter === historyFilter) return;
+        historyFilter = intent.filter;
+        render();
+        persist();
+        return;
+      case 'personQuestion':
+        personQuestions.onIntent(intent);
+        return;
+      case 'submit':
+        return; // a form's, on submit
     }
   };
 
   /** A follow-up question typed under an answer: one message to the host, then the input is cleared. */
   const onSubmit = (event: SubmitEvent): void => {
     const form = event.target;
-    if (!(form instanceof HTMLFormElement) || !form.classList.contains('follow-up')) return;
+    if (!(form instanceof HTMLFormElement)) return;
+    const intent = intentOf(form);
+    if (intent?.kind !== 'submit') return;
     event.preventDefault();
-    const answerId = form.getAttribute(ACTION_ATTR.answerId);
-    const input = form.querySelector<HTMLInputElement>('input.follow-up-input');
-    const question = input?.value.trim() ?? '';
-    if (!answerId || !input || question === '') return;
-    api.postMessage(followUpMessage(answerId, question));
+    const input = form.querySelector<HTMLInputElement>('input');
+    const text = input?.value.trim() ?? '';
+    if (!input || text === '') return;
+    api.postMessage(intent.message(text));
     input.value = '';
     announcer.replaceChildren(textNode('Follow-up question sent.'));
   };
@@ -287,7 +235,7 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
   const onToggle = (event: Event): void => {
     const details = event.target;
     if (!(details instanceof HTMLDetailsElement)) return;
-    const key = details.getAttribute(ACTION_ATTR.key);
+    const key = details.getAttribute(KEY_ATTR);
     if (!key) return;
     openDetails.set(key, details.open);
     persist();

@@ -1,14 +1,12 @@
 /**
  * The question cards' behaviour (see `render/personQuestions.ts`): clicks on Send answer, a choice or Let the agent
- * decide, the keys of an open card, the focus a new question takes, the live countdowns, and what the panel
+ * decide (their intents, see `intents.ts`), the keys of an open card, the focus a new question takes, the live countdowns, and what the panel
  * already sent (the card greys out until the host drops it). `panelController.ts` hands it its events.
  */
-import { type PanelState } from '../src/shared/panelProtocol';
-import { personQuestionAnswerMessage, personQuestionDeclineMessage } from '../src/shared/personQuestionProtocol';
+import { personQuestionAnswerMessage, personQuestionDeclineMessage, type PanelState } from '../src/shared/panelProtocol';
 import { textNode } from './dom';
-import { ACTION_ATTR } from './render/context';
+import type { PanelIntent } from './intents';
 import {
-  PERSON_QUESTION_ACTIONS,
   PERSON_QUESTION_ATTR,
   PERSON_QUESTION_CARD_CLASS,
   PERSON_QUESTION_INPUT_CLASS,
@@ -33,7 +31,8 @@ export interface PersonQuestionControllerOptions {
 export interface PersonQuestionController {
   /** Questions this panel already answered or declined. */
   readonly sent: ReadonlyMap<string, PersonQuestionSent>;
-  onClick(button: HTMLButtonElement): boolean;
+  /** A question card's button was activated. */
+  onIntent(intent: Extract<PanelIntent, { kind: 'personQuestion' }>): void;
   onKeyDown(event: KeyboardEvent): boolean;
   /** After a new snapshot was rendered: forget what the host no longer lists, announce and focus a new question. */
   afterState(previous: PanelState | undefined, next: PanelState): void;
@@ -87,25 +86,9 @@ export function personQuestionController(options: PersonQuestionControllerOption
 
   return {
     sent,
-    onClick(button) {
-      const action = button.getAttribute(ACTION_ATTR.action);
-      const id = button.getAttribute(PERSON_QUESTION_ATTR.id);
-      if (!id) return false;
-      switch (action) {
-        case PERSON_QUESTION_ACTIONS.answer:
-          sendAnswer(id, typed(id));
-          return true;
-        case PERSON_QUESTION_ACTIONS.decline:
-          decline(id);
-          return true;
-        case PERSON_QUESTION_ACTIONS.choice: {
-          const choice = pending(id)?.choices?.[Number(button.getAttribute(PERSON_QUESTION_ATTR.choice))];
-          if (choice !== undefined) sendAnswer(id, choice);
-          return true;
-        }
-        default:
-          return false;
-      }
+    onIntent({ questionId, answer }) {
+      if ('decline' in answer) decline(questionId);
+      else sendAnswer(questionId, 'choice' in answer ? answer.choice : typed(questionId));
     },
     onKeyDown(event) {
       const card = event.target instanceof Element ? event.target.closest<HTMLElement>(`.${PERSON_QUESTION_CARD_CLASS}`) : null;

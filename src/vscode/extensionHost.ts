@@ -5,11 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { PanelCommandName, PanelMessage } from '../shared/panelProtocol';
+import { handlePanelMessage, type PanelCommandName, type PanelHost } from '../shared/panelProtocol';
 import { clearApiKey, readApiKey, setApiKey } from './commands/apiKey';
 import { COMMANDS, KATA_TESTS_STATE_KEY, PANEL_STATE_KEY, PANEL_VIEW_ID } from './commands/commandIds';
-import { workspaceFilePath } from './panel/workspacePath';
-
 import { SETTINGS_SECTION, configurationReader, readSettings, type ExtensionSettings } from './config/settings';
 import { checkSetup, sandboxFixText } from './config/setupCheck';
 import { chooseProvider, pickModel, type ProviderChoiceDeps } from './commands/providerChoice';
@@ -19,16 +17,14 @@ import { RepositoryWatcher } from './session/repositoryWatcher';
 import { routeCoreLogs } from './logging/outputChannelLog';
 import { isSessionRunning } from './panel/panelReducer';
 import { PanelStore } from './panel/panelStore';
+import { createPanelHost, TEST_OUTPUT_SCHEME } from './panel/panelHost';
 import { PanelViewProvider } from './panel/panelViewProvider';
 import { KataRunner, type RunKataOptions } from './session/kataRunner';
 import { SessionActions } from './session/sessionActions';
-import { askAboutSelection, askFollowUp, cancelQuestion, type SelectionAgentKind } from './session/selectionAgents';
+import { askAboutSelection, type SelectionAgentKind } from './session/selectionAgents';
 import { KataStatusBar } from './status/statusBar';
 import { SessionFiles } from './editor/sessionFiles';
 import { KataTests } from './testing/kataTestController';
-
-/** URI scheme of the read-only documents "Open full output" opens: `tdd-agent-output:/<history entry id>.log`. */
-const TEST_OUTPUT_SCHEME = 'tdd-agent-output';
 
 /** The loaded extension: one per activation. */
 export class ExtensionHost implements vscode.Disposable {
@@ -63,15 +59,16 @@ export class ExtensionHost implements vscode.Disposable {
       const now = isSessionRunning(state);
       if (now !== running) void vscode.commands.executeCommand('setContext', 'tddAgent.running', (running = now));
     });
+    const panelShown = (): void => {
+      void this.sessions.refresh();
+      void this.refreshSetup(false);
+    };
     this.provider = new PanelViewProvider(
       context.extensionUri,
       this.store,
       log,
-      (message) => this.onPanelMessage(message),
-      () => {
-        void this.sessions.refresh();
-        void this.refreshSetup(false);
-      },
+      (message) => handlePanelMessage(message, this.panelHost),
+      panelShown,
     );
     setPanelCommandRunner((name) => this.runPanelCommand(name));
     const deps = {
@@ -114,6 +111,18 @@ export class ExtensionHost implements vscode.Disposable {
       log,
     };
     this.selectionDeps = deps;
+    this.panelHost = createPanelHost({
+      log,
+      runner: this.runner,
+      sessions: this.sessions,
+      files: this.files,
+      selection: deps,
+      runCommand: (name) => this.runPanelCommand(name),
+      panelReady: () => {
+        this.provider.post();
+        panelShown();
+      },
+    });
     this.repositoryWatcher = new RepositoryWatcher(log, () => void this.sessions.refresh());
     this.disposables.push(
       vscode.workspace.registerTextDocumentContentProvider(TEST_OUTPUT_SCHEME, {
@@ -152,6 +161,8 @@ export class ExtensionHost implements vscode.Disposable {
   }
 
   private readonly providerChoice: ProviderChoiceDeps;
+  /** What the panel's messages are carried out with. */
+  private readonly panelHost: PanelHost;
   private readonly repositoryWatcher: RepositoryWatcher;
   /** Only the newest setup check's answer is shown (an older one may end later). */
   private setupCheck = 0;
@@ -269,82 +280,6 @@ export class ExtensionHost implements vscode.Disposable {
     const request = vscode.commands.executeCommand(`${PANEL_VIEW_ID}.focus`);
     this.store.revealing(request);
     return request;
-  }
-
-  private onPanelMessage(message: Exclude<PanelMessage, { type: 'ready' }>): void {
-    switch (message.type) {
-      case 'personQuestionAnswer':
-        this.runner.answerQuestion(message.questionId, { text: message.text });
-        return;
-      case 'personQuestionDecline':
-        this.runner.answerQuestion(message.questionId, { declined: true });
-        return;
-      case 'approvalResponse':
-        this.runner.answerApproval(message.requestId, message.decision);
-        return;
-      case 'command':
-        void Promise.resolve(this.runPanelCommand(message.name)).catch((error: unknown) =>
-          this.log.warn(`panel command ${message.name} failed: ${error instanceof Error ? error.message : String(error)}`),
-        );
-        return;
-      case 'sessionAction':
-        void this.sessions.run(message.action, message.sessionId);
-        return;
-      case 'openCommit':
-        void this.sessions.openCommit(message.sessionId, message.sha);
-        return;
-      case 'openFile':
-        void (message.session ? this.files.openFile(message.path, message.line) : this.openFile(message.path, message.line));
-        return;
-      case 'openDiff':
-        void this.files.openDiff(message.id);
-        return;
-      case 'openTestOutput':
-        void this.openTestOutput(message.id);
-        return;
-      case 'followUp':
-        void askFollowUp(this.selectionDeps, message.answerId, message.question);
-        return;
-      case 'cancelQuestion':
-        cancelQuestion(message.id);
-        return;
-      case 'log':
-        this.log[message.level](`panel: ${message.message}`);
-        return;
-    }
-  }
-
-  /** Opens the full runner output of a test run of the history in a read-only editor. */
-  private async openTestOutput(id: string): Promise<void> {
-    if (this.runner.testOutput(id) === undefined) {
-      void vscode.window.showInformationMessage(
-        'TDD Agent: the full output of this test run is no longer kept (it is kept for the runs of this window).',
-      );
-      return;
-    }
-    const uri = vscode.Uri.from({ scheme: TEST_OUTPUT_SCHEME, path: `/${id}.log` });
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
-  }
-
-  /** Opens a file the panel names (a file label), at `line` when given; only inside the workspace folder. */
-  private async openFile(relative: string, line: number | undefined): Promise<void> {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    const file = folder && folder.uri.scheme === 'file' ? workspaceFilePath(folder.uri.fsPath, relative) : undefined;
-    if (!file) {
-      void vscode.window.showWarningMessage(`TDD Agent: ${relative} is not a file of this workspace folder.`);
-      return;
-    }
-    try {
-      const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
-      await vscode.window.showTextDocument(vscode.Uri.file(file), {
-        selection: new vscode.Range(position, position),
-        preview: true,
-      });
-    } catch (error) {
-      void vscode.window.showWarningMessage(
-        `TDD Agent: cannot open ${relative}: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
   }
 
   async dispose(): Promise<void> {

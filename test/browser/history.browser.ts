@@ -87,6 +87,7 @@ describe('a long session in the panel (issue 25)', function () {
       actions: [
         ...state.actions,
         ...Array.from({ length: n }, (_, i) => ({
+          kind: 'toolCall' as const,
           id: `c10-x${i}`,
           role: 'implementer',
           tool: 'read_file',

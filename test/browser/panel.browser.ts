@@ -165,6 +165,7 @@ describe('agent panel in Chromium', function () {
       phases: [{ role: 'implementer', outcome: 'cancelled', attempts: 1, duration_ms: 0 }],
     });
     state.actions.push({
+      kind: 'toolCall',
       id: 'call-6',
       role: 'implementer',
       tool: 'run_tests',
@@ -281,27 +282,33 @@ describe('agent panel in Chromium', function () {
       {
         id: 'tests-2-tester-1',
         role: 'tester',
-        tool: 'test run',
+        kind: 'testRun',
         params: { command: 'node --test' },
         resultSummary:
           "failed: 1 passed, 1 failed\n\nFailing:\nnot ok 2 - 3 is Fizz\n  AssertionError: Expected values to be strictly equal: '3' !== 'Fizz'\n\nOutput:\n# fail 1",
         ok: true,
-        approval: 'auto',
         durationMs: 80,
         cycle: 2,
-        testRun: { status: 'failed', passed: 1, failed: 1, expectedRed: true, hasOutput: true },
+        status: 'failed',
+        passed: 1,
+        failed: 1,
+        expectedRed: true,
+        hasOutput: true,
       },
       {
         id: 'tests-2-implementer-2',
         role: 'implementer',
-        tool: 'test run',
+        kind: 'testRun',
         params: { command: 'node --test' },
         resultSummary: 'passed: 2 passed, 0 failed',
         ok: true,
-        approval: 'auto',
         durationMs: 75,
         cycle: 2,
-        testRun: { status: 'passed', passed: 2, failed: 0, expectedRed: false, hasOutput: false },
+        status: 'passed',
+        passed: 2,
+        failed: 0,
+        expectedRed: false,
+        hasOutput: false,
       },
     );
     await sendToPanel(page, stateMessage(state));
@@ -329,6 +336,7 @@ describe('agent panel in Chromium', function () {
     const state = approvalState(Date.now() + 60_000);
     state.actions.push(
       {
+        kind: 'toolCall',
         id: 'call-edit-7',
         role: 'implementer',
         tool: 'edit_file',
@@ -350,15 +358,18 @@ describe('agent panel in Chromium', function () {
       {
         id: 'tests-2-tester-9',
         role: 'tester',
-        tool: 'test run',
+        kind: 'testRun',
         params: { command: 'node --test' },
         resultSummary:
           "failed: 1 passed, 1 failed\n\nFailing:\nnot ok 2 - returns Fizz for 3\n  location: '/cache/worktrees/fizzbuzz-1/test/fizzbuzz.test.js:7:1'\n  at file:///x/node_modules/y.js:1:1",
         ok: true,
-        approval: 'auto',
         durationMs: 80,
         cycle: 2,
-        testRun: { status: 'failed', passed: 1, failed: 1, expectedRed: true, hasOutput: true },
+        status: 'failed',
+        passed: 1,
+        failed: 1,
+        expectedRed: true,
+        hasOutput: true,
       },
     );
     await sendToPanel(page, stateMessage(state));
@@ -781,7 +792,7 @@ describe('agent panel in Chromium', function () {
   async function showModelText(tool: string, answer: string): Promise<void> {
     page = await openPanel();
     const state = finishedState();
-    state.actions[0]!.tool = tool;
+    state.actions[0] = { ...state.actions[0]!, kind: 'toolCall', tool } as (typeof state.actions)[0];
     state.answers[0] = { ...state.answers[0]!, kind: 'qa', answer } as (typeof state.answers)[0];
     await sendToPanel(page, stateMessage(state));
     await waitForRevision('#session');
@@ -848,30 +859,20 @@ describe('agent panel in Chromium', function () {
       {
         id: 'message-1-tester-1-1',
         role: 'tester',
-        tool: 'message',
-        params: {},
-        resultSummary: '',
-        ok: true,
-        approval: 'auto',
-        durationMs: 0,
+        kind: 'message',
         cycle: 1,
-        message: {
-          text: 'I add a test for `fizzbuzz(3)`:\n\n- returns **Fizz**\n- keeps other numbers\n\n<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">',
-          final: true,
-          streaming: false,
-        },
+        text: 'I add a test for `fizzbuzz(3)`:\n\n- returns **Fizz**\n- keeps other numbers\n\n<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">',
+        final: true,
+        streaming: false,
       },
       {
         id: 'message-2-implementer-1-1',
         role: 'implementer',
-        tool: 'message',
-        params: {},
-        resultSummary: '',
-        ok: true,
-        approval: 'auto',
-        durationMs: 0,
+        kind: 'message',
         cycle: 2,
-        message: { text: 'Reading the failing test first, then writing the smallest', final: false, streaming: true },
+        text: 'Reading the failing test first, then writing the smallest',
+        final: false,
+        streaming: true,
       },
     );
     await sendToPanel(page, stateMessage(state));
@@ -1003,18 +1004,11 @@ describe('agent panel in Chromium', function () {
     state.actions.push({
       id: 'message-1-tester-1-1',
       role: 'refactorer',
-      tool: 'message',
-      params: {},
-      resultSummary: '',
-      ok: true,
-      approval: 'auto',
-      durationMs: 0,
+      kind: 'message',
       cycle: 1,
-      message: {
-        text: 'A very long first line of a report that certainly does not fit into a three hundred pixel wide sidebar at all',
-        final: true,
-        streaming: false,
-      },
+      text: 'A very long first line of a report that certainly does not fit into a three hundred pixel wide sidebar at all',
+      final: true,
+      streaming: false,
     });
     await sendToPanel(page, stateMessage(state));
     await waitForRevision('.approval-card');

@@ -72,6 +72,7 @@ describe("the panel's words (issue 25)", function () {
       params: { path: 'src/roman.js', content: 'export const roman = () => "I";' },
     };
     state.actions.push({
+      kind: 'toolCall',
       id: 'timed-out-1',
       role: 'implementer',
       tool: 'run_command',
@@ -103,26 +104,20 @@ describe("the panel's words (issue 25)", function () {
       {
         id: 'message-4-tester-1-1',
         role: 'tester',
-        tool: 'message',
-        params: {},
-        resultSummary: '',
-        ok: true,
-        approval: 'auto',
-        durationMs: 0,
+        kind: 'message',
         cycle: 3,
-        message: { text: 'KATA_COMPLETE', final: true, streaming: false },
+        text: 'KATA_COMPLETE',
+        final: true,
+        streaming: false,
       },
       {
         id: 'message-4-refactorer-1-1',
         role: 'refactorer',
-        tool: 'message',
-        params: {},
-        resultSummary: '',
-        ok: true,
-        approval: 'auto',
-        durationMs: 0,
+        kind: 'message',
         cycle: 3,
-        message: { text: 'NO_REFACTOR', final: true, streaming: false },
+        text: 'NO_REFACTOR',
+        final: true,
+        streaming: false,
       },
     ];
     await open(state);

@@ -1,25 +1,31 @@
 /** One entry of the action history: a tool call or a role's message, collapsible, with parameters and a result summary. */
-import type { PanelActionRecord } from '../../src/shared/panelProtocol';
+import {
+  openTestOutputMessage,
+  type MessageRecord,
+  type PanelActionRecord,
+  type SupervisorStepRecord,
+  type TestRunRecord,
+  type ToolCallRecord,
+} from '../../src/shared/panelProtocol';
 import { h } from '../dom';
 import { APPROVAL_OUTCOME_LABELS, formatDuration, formatJson } from '../format';
 import { icon } from '../icons';
 import { diffLine } from './approvals';
 import { markdownBlock } from '../markdown';
-import { ACTION_ATTR, ACTIONS } from './context';
+import { sends } from '../intents';
+import { KEY_ATTR } from './context';
 import { fileLink, openDiffButton, shortPath, testLocations, toolFilePath } from './fileLinks';
 
 /** True when the call never ran because it was denied or timed out: not a failure of the tool. */
 export function isDenied(action: PanelActionRecord): boolean {
-  return action.approval === 'denied' || action.approval === 'timeout' || action.approval === 'policy_denied';
-}
-
-/** A step the supervisor took itself (its test runs, quality gates, reverts), not a role's tool call. */
-function bySupervisor(action: PanelActionRecord): boolean {
-  return action.testRun !== undefined || action.role === 'supervisor';
+  return (
+    action.kind === 'toolCall' &&
+    (action.approval === 'denied' || action.approval === 'timeout' || action.approval === 'policy_denied')
+  );
 }
 
 /** Red or green of a supervisor test run; the Tester's red is the expected one. */
-function renderTestBadge(run: NonNullable<PanelActionRecord['testRun']>): HTMLElement {
+function renderTestBadge(run: TestRunRecord): HTMLElement {
   const red = run.status !== 'passed';
   const label = red ? (run.expectedRed ? 'red (expected)' : run.status === 'failed' ? 'red' : run.status) : 'green';
   return h(
@@ -33,9 +39,10 @@ function renderTestBadge(run: NonNullable<PanelActionRecord['testRun']>): HTMLEl
 }
 
 /** The file a file tool names, its compact diff with "Open diff", and the failing tests' locations of a test run. */
-function renderFiles(action: PanelActionRecord): (HTMLElement | null)[] {
-  const file = toolFilePath(action.tool, action.params);
-  const locations = action.testRun && action.testRun.status !== 'passed' ? testLocations(action.resultSummary) : [];
+function renderFiles(action: ToolCallRecord | TestRunRecord | SupervisorStepRecord): (HTMLElement | null)[] {
+  const file = action.kind === 'toolCall' ? toolFilePath(action.tool, action.params) : undefined;
+  const locations = action.kind === 'testRun' && action.status !== 'passed' ? testLocations(action.resultSummary) : [];
+  const change = action.kind === 'toolCall' ? action.fileChange : undefined;
   return [
     file ? h('p', { class: 'action-file' }, fileLink(file, undefined, true)) : null,
     locations.length > 0
@@ -46,14 +53,14 @@ function renderFiles(action: PanelActionRecord): (HTMLElement | null)[] {
           ...locations.map((l) => fileLink(l.path, l.line, true, `${shortPath(l.path)}:${l.line}`)),
         )
       : null,
-    action.fileChange
+    change
       ? h(
           'pre',
-          { class: 'diff', tabindex: 0, 'aria-label': `Changes to ${action.fileChange.path}` },
-          h('code', {}, action.fileChange.diff.split('\n').map(diffLine)),
+          { class: 'diff', tabindex: 0, 'aria-label': `Changes to ${change.path}` },
+          h('code', {}, change.diff.split('\n').map(diffLine)),
         )
       : null,
-    action.fileChange ? openDiffButton(action.id, action.fileChange.path) : null,
+    change ? openDiffButton(action.id, change.path) : null,
   ];
 }
 
@@ -75,8 +82,8 @@ export function messageText(text: string): string {
 }
 
 /** A role's own words: one line collapsed (click, Enter or Space on it expands), its whole text as Markdown. */
-function renderMessage(action: PanelActionRecord, raw: NonNullable<PanelActionRecord['message']>): HTMLElement {
-  const message = { ...raw, text: messageText(raw.text) };
+function renderMessage(action: MessageRecord): HTMLElement {
+  const message = { ...action, text: messageText(action.text) };
   const kind = message.streaming ? 'is writing' : message.final ? 'reports' : 'says';
   return h(
     'li',
@@ -87,7 +94,7 @@ function renderMessage(action: PanelActionRecord, raw: NonNullable<PanelActionRe
     },
     h(
       'details',
-      { [ACTION_ATTR.key]: `action:${action.id}` },
+      { [KEY_ATTR]: `action:${action.id}` },
       h(
         'summary',
         {
@@ -108,33 +115,52 @@ function renderMessage(action: PanelActionRecord, raw: NonNullable<PanelActionRe
   );
 }
 
+/** What an entry shows in its summary line: the tool or step, and who allowed it (the supervisor's own steps ask nobody). */
+function describe(action: ToolCallRecord | TestRunRecord | SupervisorStepRecord): {
+  name: string;
+  approval: HTMLElement;
+  durationMs: number | undefined;
+} {
+  if (action.kind === 'toolCall') {
+    const denied = isDenied(action);
+    return {
+      name: action.tool,
+      approval: h(
+        'span',
+        { class: `approval-badge approval-${action.approval} ${denied ? 'is-denied' : ''}` },
+        APPROVAL_OUTCOME_LABELS[action.approval],
+      ),
+      durationMs: denied && action.durationMs === 0 ? undefined : action.durationMs,
+    };
+  }
+  const bySupervisor = h('span', { class: 'approval-badge by-supervisor' }, 'by the supervisor');
+  return action.kind === 'testRun'
+    ? { name: 'test run', approval: bySupervisor, durationMs: action.durationMs }
+    : { name: action.step, approval: bySupervisor, durationMs: 0 };
+}
+
 /** One history entry. */
 export function renderAction(action: PanelActionRecord): HTMLElement {
-  if (action.message) return renderMessage(action, action.message);
+  if (action.kind === 'message') return renderMessage(action);
   const denied = isDenied(action);
   const status = denied ? 'not run' : action.ok ? 'succeeded' : 'failed';
+  const { name, approval, durationMs } = describe(action);
+  const testRun = action.kind === 'testRun' ? action : undefined;
   return h(
     'li',
     { class: `action ${denied ? 'is-denied' : action.ok ? 'is-ok' : 'is-failed'}`, 'data-action-id': action.id },
     h(
       'details',
-      { [ACTION_ATTR.key]: `action:${action.id}` },
+      { [KEY_ATTR]: `action:${action.id}` },
       h(
         'summary',
         {},
         h('span', { class: 'action-status', 'aria-label': status }, icon(denied ? 'stop' : action.ok ? 'check' : 'close')),
-        h('span', { class: 'action-tool mono' }, action.tool),
-        action.testRun ? renderTestBadge(action.testRun) : null,
+        h('span', { class: 'action-tool mono' }, name),
+        testRun ? renderTestBadge(testRun) : null,
         h('span', { class: 'action-role' }, action.role),
-        // The supervisor's own test runs and checks ask nobody: no approval to show.
-        bySupervisor(action)
-          ? h('span', { class: 'approval-badge by-supervisor' }, 'by the supervisor')
-          : h(
-              'span',
-              { class: `approval-badge approval-${action.approval} ${denied ? 'is-denied' : ''}` },
-              APPROVAL_OUTCOME_LABELS[action.approval],
-            ),
-        h('span', { class: 'action-duration' }, denied && action.durationMs === 0 ? '—' : formatDuration(action.durationMs)),
+        approval,
+        h('span', { class: 'action-duration' }, durationMs === undefined ? '—' : formatDuration(durationMs)),
       ),
       h(
         'div',
@@ -143,23 +169,21 @@ export function renderAction(action: PanelActionRecord): HTMLElement {
         ...renderFiles(action),
         h('div', { class: 'field-label' }, 'Parameters'),
         h('pre', { class: 'params', tabindex: 0 }, h('code', {}, formatJson(action.params))),
-        h('div', { class: 'field-label' }, action.testRun ? 'Test result' : 'Result'),
+        h('div', { class: 'field-label' }, testRun ? 'Test result' : 'Result'),
         h(
           'pre',
           { class: `result ${action.ok || denied ? '' : 'is-failed'}`, tabindex: 0 },
           h('code', {}, action.resultSummary || '(no output)'),
         ),
-        action.testRun?.hasOutput
-          ? h(
-              'button',
-              {
-                type: 'button',
-                class: 'button-secondary open-output',
-                [ACTION_ATTR.action]: ACTIONS.testOutput,
-                [ACTION_ATTR.entryId]: action.id,
-              },
-              icon('terminal'),
-              h('span', {}, 'Open full output'),
+        testRun?.hasOutput
+          ? sends(
+              h(
+                'button',
+                { type: 'button', class: 'button-secondary open-output' },
+                icon('terminal'),
+                h('span', {}, 'Open full output'),
+              ),
+              openTestOutputMessage(action.id),
             )
           : null,
       ),

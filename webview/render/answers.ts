@@ -4,7 +4,10 @@
  * earlier ones are folded away, so the section stays short at the top of the panel.
  */
 import {
+  cancelQuestionMessage,
   FOLLOW_UP_LIMIT,
+  followUpMessage,
+  openFileMessage,
   parseSourceLabel,
   type Answer,
   type CotAnswer,
@@ -15,7 +18,8 @@ import { h } from '../dom';
 import { formatConfidence } from '../format';
 import { icon } from '../icons';
 import { markdownBlock, markdownInline } from '../markdown';
-import { ACTION_ATTR, ACTIONS } from './context';
+import { sends, withIntent } from '../intents';
+import { KEY_ATTR } from './context';
 import { section } from './section';
 
 function confidenceMeter(confidence: number): HTMLElement {
@@ -36,17 +40,9 @@ function source(answer: { source?: string }): HTMLElement | null {
   return h(
     'p',
     { class: 'answer-source mono' },
-    h(
-      'button',
-      {
-        type: 'button',
-        class: 'link-button file-link',
-        title: `Open ${answer.source}`,
-        [ACTION_ATTR.action]: ACTIONS.file,
-        [ACTION_ATTR.path]: target.path,
-        ...(target.line !== undefined ? { [ACTION_ATTR.line]: String(target.line) } : {}),
-      },
-      answer.source,
+    sends(
+      h('button', { type: 'button', class: 'link-button file-link', title: `Open ${answer.source}` }, answer.source),
+      openFileMessage(target.path, target.line),
     ),
   );
 }
@@ -54,9 +50,9 @@ function source(answer: { source?: string }): HTMLElement | null {
 /** The input under an answer for a follow-up question (the same agent answers it, with this Q/A as context). */
 function followUpForm(answer: Answer): HTMLElement {
   const inputId = `follow-up-${answer.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-  return h(
+  const form = h(
     'form',
-    { class: 'follow-up', [ACTION_ATTR.answerId]: answer.id, 'aria-label': 'Follow-up question' },
+    { class: 'follow-up', 'aria-label': 'Follow-up question' },
     h('input', {
       type: 'text',
       id: inputId,
@@ -66,7 +62,7 @@ function followUpForm(answer: Answer): HTMLElement {
       placeholder: 'Ask a follow-up…',
       'aria-label': 'Follow-up question about this answer',
       autocomplete: 'off',
-      [ACTION_ATTR.key]: `follow-up:${answer.id}`,
+      [KEY_ATTR]: `follow-up:${answer.id}`,
     }),
     h(
       'button',
@@ -74,6 +70,7 @@ function followUpForm(answer: Answer): HTMLElement {
       'Ask',
     ),
   );
+  return withIntent(form, { kind: 'submit', message: (question) => followUpMessage(answer.id, question) });
 }
 
 function followUpLabel(answer: { followUpOf?: string }, answers: readonly Answer[]): HTMLElement | null {
@@ -97,7 +94,7 @@ function renderQa(answer: QaAnswer, answers: readonly Answer[]): HTMLElement {
     answer.reasoning
       ? h(
           'details',
-          { class: 'reasoning', [ACTION_ATTR.key]: `reasoning:${answer.id}` },
+          { class: 'reasoning', [KEY_ATTR]: `reasoning:${answer.id}` },
           h('summary', {}, 'Reasoning'),
           markdownBlock(answer.reasoning),
         )
@@ -151,17 +148,19 @@ function renderPending(question: PendingQuestion, answers: readonly Answer[]): H
     h(
       'div',
       { class: 'answer-pending-actions' },
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'button button-secondary',
-          [ACTION_ATTR.action]: ACTIONS.cancelQuestion,
-          [ACTION_ATTR.entryId]: question.id,
-          'aria-label': `Cancel the question: ${question.question.slice(0, 120)}`,
-        },
-        icon('stop'),
-        h('span', {}, 'Cancel'),
+      withIntent(
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'button button-secondary',
+            'aria-label': `Cancel the question: ${question.question.slice(0, 120)}`,
+          },
+          icon('stop'),
+          h('span', {}, 'Cancel'),
+        ),
+        // The host ends the question; the next snapshot drops the card.
+        { kind: 'post', message: cancelQuestionMessage(question.id), disableAfter: true },
       ),
     ),
   );
@@ -188,7 +187,7 @@ export function renderAnswers(answers: readonly Answer[], questions: readonly Pe
     earlier.length > 0
       ? h(
           'details',
-          { class: 'earlier-answers', [ACTION_ATTR.key]: 'earlier-answers' },
+          { class: 'earlier-answers', [KEY_ATTR]: 'earlier-answers' },
           h('summary', {}, `Earlier answers (${earlier.length})`),
           earlier.map((answer) => renderAnswer(answer, answers)),
         )

@@ -2,11 +2,19 @@
  * Approval cards (the control protocol in the panel): tool, danger level, parameters, a diff or
  * command preview, Approve / Deny / Always allow, and a live countdown to the automatic denial.
  */
-import type { ApprovalDecision, ApprovalPreview, PanelActionRecord, PendingApproval } from '../../src/shared/panelProtocol';
+import {
+  approvalResponseMessage,
+  openDiffMessage,
+  type ApprovalDecision,
+  type ApprovalPreview,
+  type PendingApproval,
+  type ToolCallRecord,
+} from '../../src/shared/panelProtocol';
 import { h } from '../dom';
 import { approvalReasonText, DANGER_LABELS, formatCountdown, formatJson, roleLabel } from '../format';
 import { icon } from '../icons';
-import { ACTION_ATTR, ACTIONS, type RenderContext } from './context';
+import { sends, withIntent } from '../intents';
+import { KEY_ATTR, type RenderContext } from './context';
 import { fileLink, openDiffButton } from './fileLinks';
 import { section } from './section';
 
@@ -95,17 +103,12 @@ function renderDiff(preview: Extract<ApprovalPreview, { kind: 'diff' }>, request
 
 /** The path of a file the card would create: opens the proposed content in the diff editor (against an empty file). */
 function newFileLink(requestId: string, path: string): HTMLButtonElement {
-  return h(
+  const link = h(
     'button',
-    {
-      type: 'button',
-      class: 'link-button file-link mono',
-      title: `${path} does not exist yet: show the proposed content`,
-      [ACTION_ATTR.action]: ACTIONS.diff,
-      [ACTION_ATTR.entryId]: requestId,
-    },
+    { type: 'button', class: 'link-button file-link mono', title: `${path} does not exist yet: show the proposed content` },
     `${path} (new file)`,
   );
+  return sends(link, openDiffMessage(requestId));
 }
 
 function countdownText(expiresAt: number, now: number): string {
@@ -120,20 +123,19 @@ function decisionButton(
   className: string,
   disabled: boolean,
 ): HTMLButtonElement {
-  return h(
+  const button = h(
     'button',
     {
       type: 'button',
       class: `button ${className}`,
-      [ACTION_ATTR.action]: ACTIONS.approval,
-      [ACTION_ATTR.requestId]: request.requestId,
-      [ACTION_ATTR.decision]: decision,
-      [ACTION_ATTR.key]: `approval:${request.requestId}:${decision}`,
+      'data-decision': decision, // a test hook
+      [KEY_ATTR]: `approval:${request.requestId}:${decision}`,
       'aria-label': `${label}: ${request.tool}`,
       disabled,
     },
     label,
   );
+  return withIntent(button, { kind: 'approval', message: approvalResponseMessage(request.requestId, decision) });
 }
 
 function renderCard(request: PendingApproval, context: RenderContext): HTMLElement {
@@ -150,7 +152,7 @@ function renderCard(request: PendingApproval, context: RenderContext): HTMLEleme
       'aria-labelledby': titleId,
       // Focusable itself (not its Approve button), so Enter never approves: see APPROVAL_KEYS.
       tabindex: -1,
-      [ACTION_ATTR.key]: `approval-card:${request.requestId}`,
+      [KEY_ATTR]: `approval-card:${request.requestId}`,
       ...(answered || expired ? {} : { 'aria-keyshortcuts': 'A Shift+A L D' }),
     },
     h(
@@ -173,7 +175,7 @@ function renderCard(request: PendingApproval, context: RenderContext): HTMLEleme
     request.preview
       ? h(
           'details',
-          { class: 'params-details', [ACTION_ATTR.key]: `approval-params:${request.requestId}` },
+          { class: 'params-details', [KEY_ATTR]: `approval-params:${request.requestId}` },
           h('summary', {}, 'Parameters'),
           paramsBlock,
         )
@@ -253,7 +255,7 @@ function cssSafe(value: string): string {
  * A request nobody answered in time: said where its card was, so the next card does not silently take its place.
  * `call` is the history's record of the denied call.
  */
-function renderTimedOut(call: PanelActionRecord): HTMLElement {
+function renderTimedOut(call: ToolCallRecord): HTMLElement {
   const role = roleLabel(call.role);
   return h(
     'p',
@@ -275,7 +277,7 @@ function renderTimedOut(call: PanelActionRecord): HTMLElement {
 export function renderApprovals(
   approvals: readonly PendingApproval[],
   context: RenderContext,
-  timedOut: readonly PanelActionRecord[] = [],
+  timedOut: readonly ToolCallRecord[] = [],
 ): HTMLElement | null {
   if (approvals.length === 0 && timedOut.length === 0) return null;
   return section(

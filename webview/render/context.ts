@@ -21,43 +21,5 @@ export interface RenderContext {
   personQuestionsSent?: ReadonlyMap<string, PersonQuestionSent>;
 }
 
-/** Data attributes the click handler dispatches on (one place, so renderers and main.ts agree). */
-export const ACTION_ATTR = {
-  action: 'data-action',
-  requestId: 'data-request-id',
-  decision: 'data-decision',
-  command: 'data-command',
-  /** A session button's action (`review`, `merge`, `delete`, `resume`) and the session it acts on. */
-  sessionAction: 'data-session-action',
-  sessionId: 'data-session-id',
-  /** A commit hash to open (with `sessionId`). */
-  sha: 'data-sha',
-  /** A workspace file to open, and the 1-based line to open it at. */
-  path: 'data-path',
-  line: 'data-line',
-  /** Present on a file link to a file of the panel's session (not of the workspace). */
-  sessionFile: 'data-session-file',
-  /** The history entry (or approval request) whose full test output or diff to open; the question to cancel. */
-  entryId: 'data-entry-id',
-  /** The history filter a filter button selects. */
-  filter: 'data-filter',
-  /** The answer a follow-up form asks about. */
-  answerId: 'data-answer-for',
-  /** Stable key to restore focus and the open state of <details> across re-renders. */
-  key: 'data-key',
-} as const;
-
-/** Values of the `data-action` attribute. */
-export const ACTIONS = {
-  approval: 'approval',
-  command: 'command',
-  session: 'session',
-  commit: 'commit',
-  file: 'file',
-  testOutput: 'testOutput',
-  diff: 'diff',
-  /** Cancel a question being answered (its id in `entryId`). */
-  cancelQuestion: 'cancelQuestion',
-  /** Show only some of the history (the filter in `filter`). */
-  historyFilter: 'historyFilter',
-} as const;
+/** The attribute with an element's stable key: focus, typed text and the open state of <details> survive re-renders by it. */
+export const KEY_ATTR = 'data-key';

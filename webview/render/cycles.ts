@@ -1,6 +1,7 @@
 /** The cycle timeline: one entry per red-green-refactor cycle with its phases, tests and commit. */
 import {
   estimatedCost,
+  openCommitMessage,
   type PanelCycleOutcome,
   type PanelCycleSummary,
   type ModelPrice,
@@ -19,7 +20,7 @@ import {
   shortSha,
 } from '../format';
 import { icon, type IconName } from '../icons';
-import { ACTION_ATTR, ACTIONS } from './context';
+import { sends } from '../intents';
 import { section } from './section';
 
 const PHASE_ICONS: Record<PanelPhaseOutcome, IconName> = {
@@ -71,19 +72,18 @@ function renderPhase(phase: PhaseSummary): HTMLElement {
 function renderCommit(sha: string, label: string, sessionId: string | undefined): HTMLElement {
   const content = [icon('commit'), shortSha(sha)];
   if (!sessionId) return h('span', { class: 'commit mono', title: `${label} ${sha}` }, ...content);
-  return h(
+  const button = h(
     'button',
     {
       type: 'button',
       class: 'commit mono link-button',
       title: `Open the changes of ${label.toLowerCase()} ${sha}`,
       'aria-label': `Open the changes of ${label.toLowerCase()} ${shortSha(sha)}`,
-      [ACTION_ATTR.action]: ACTIONS.commit,
-      [ACTION_ATTR.sessionId]: sessionId,
-      [ACTION_ATTR.sha]: sha,
+      'data-sha': sha, // a test hook
     },
     ...content,
   );
+  return sends(button, openCommitMessage(sessionId, sha));
 }
 
 /** The cycle's tokens (and estimated cost when the model's price is known), then each role's tokens. */

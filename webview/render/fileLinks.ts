@@ -1,7 +1,8 @@
 /** File links ("open this file at this line") and the "Open diff" button, shared by the approval cards and the history. */
 import { h } from '../dom';
 import { icon } from '../icons';
-import { ACTION_ATTR, ACTIONS } from './context';
+import { openDiffMessage, openFileMessage } from '../../src/shared/panelProtocol';
+import { sends } from '../intents';
 
 /** Tools whose `path` parameter names one file of the session. */
 const FILE_TOOLS = new Set(['read_file', 'write_file', 'edit_file', 'delete_file']);
@@ -17,35 +18,19 @@ export function fileLink(
   session: boolean,
   label = line !== undefined ? `${path}:${line}` : path,
 ): HTMLButtonElement {
-  return h(
-    'button',
-    {
-      type: 'button',
-      class: 'link-button file-link mono',
-      title: `Open ${label}`,
-      [ACTION_ATTR.action]: ACTIONS.file,
-      [ACTION_ATTR.path]: path,
-      ...(line !== undefined ? { [ACTION_ATTR.line]: String(line) } : {}),
-      ...(session ? { [ACTION_ATTR.sessionFile]: 'true' } : {}),
-    },
-    label,
-  );
+  const link = h('button', { type: 'button', class: 'link-button file-link mono', title: `Open ${label}` }, label);
+  return sends(link, openFileMessage(path, line, session));
 }
 
 /** The "Open diff" button of approval card or history entry `id`. */
 export function openDiffButton(id: string, path: string): HTMLButtonElement {
-  return h(
+  const button = h(
     'button',
-    {
-      type: 'button',
-      class: 'button-secondary open-diff',
-      [ACTION_ATTR.action]: ACTIONS.diff,
-      [ACTION_ATTR.entryId]: id,
-      'aria-label': `Open diff of ${path}`,
-    },
+    { type: 'button', class: 'button-secondary open-diff', 'aria-label': `Open diff of ${path}` },
     icon('file'),
     h('span', {}, 'Open diff'),
   );
+  return sends(button, openDiffMessage(id));
 }
 
 /** The file a file tool's parameters name, if any. */

@@ -1,21 +1,22 @@
 /** The buttons that fix a problem (on error cards and the first-run card): each runs one of the host's commands. */
-import { PANEL_COMMAND_LABELS, type PanelCommandName } from '../../src/shared/panelProtocol';
+import { commandMessage, PANEL_COMMAND_LABELS, type PanelCommandName } from '../../src/shared/panelProtocol';
 import { h } from '../dom';
-import { ACTION_ATTR, ACTIONS } from './context';
+import { sends } from '../intents';
+import { KEY_ATTR } from './context';
 
 /** One fix button; `scope` keeps its focus key apart from the same command's button elsewhere in the panel. */
 export function fixButton(name: PanelCommandName, scope: string, primary = false): HTMLButtonElement {
-  return h(
+  const button = h(
     'button',
     {
       type: 'button',
       class: `button ${primary ? 'button-primary' : 'button-secondary'}`,
-      [ACTION_ATTR.action]: ACTIONS.command,
-      [ACTION_ATTR.command]: name,
-      [ACTION_ATTR.key]: `fix:${scope}:${name}`,
+      'data-command': name, // a test hook
+      [KEY_ATTR]: `fix:${scope}:${name}`,
     },
     h('span', {}, PANEL_COMMAND_LABELS[name]),
   );
+  return sends(button, commandMessage(name));
 }
 
 /** A row of fix buttons, the first one primary; nothing when there are none. */

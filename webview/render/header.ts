@@ -3,7 +3,7 @@ import { estimatedCost, type SessionHeader } from '../../src/shared/panelProtoco
 import { h } from '../dom';
 import { formatCost, formatCount, PHASE_LABELS, STATUS_LABELS } from '../format';
 import { icon } from '../icons';
-import { ACTION_ATTR } from './context';
+import { KEY_ATTR } from './context';
 
 function stat(label: string, value: string, tone: string): HTMLElement {
   // dt before dd for assistive technology; CSS shows the value on top.
@@ -38,7 +38,7 @@ function renderSandbox(session: SessionHeader): HTMLElement | null {
   // One line (the sandbox's name and what it keeps out); the whole description with its paths on hover and when opened.
   return h(
     'details',
-    { class: 'session-sandbox', id: 'session-sandbox', title: session.sandbox, [ACTION_ATTR.key]: 'session-sandbox' },
+    { class: 'session-sandbox', id: 'session-sandbox', title: session.sandbox, [KEY_ATTR]: 'session-sandbox' },
     h(
       'summary',
       {},

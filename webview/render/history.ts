@@ -8,18 +8,27 @@ import { h } from '../dom';
 import { roleLabel } from '../format';
 import { icon } from '../icons';
 import { isDenied, renderAction } from './actions';
-import { ACTION_ATTR, ACTIONS, HISTORY_FILTERS, type HistoryFilter } from './context';
+import { withIntent } from '../intents';
+import { HISTORY_FILTERS, KEY_ATTR, type HistoryFilter } from './context';
 
 const FILTER_LABELS: Record<HistoryFilter, string> = { all: 'All', failures: 'Failures', approvals: 'Approvals' };
 
-/** A failure: a tool call that failed, or a red test run the role should not have left. */
+/** A failure: a tool call that failed, a red test run the role should not have left, a supervisor's step that failed. */
 function isFailure(action: PanelActionRecord): boolean {
-  return !action.ok && !isDenied(action);
+  switch (action.kind) {
+    case 'toolCall':
+      return !action.ok && !isDenied(action);
+    case 'testRun':
+    case 'supervisorStep':
+      return !action.ok;
+    case 'message':
+      return false;
+  }
 }
 
 /** An approval decision: a person's answer, a time-out or the policy's denial (not the calls the policy just allows). */
 function isDecision(action: PanelActionRecord): boolean {
-  return action.approval !== 'auto';
+  return action.kind === 'toolCall' && action.approval !== 'auto';
 }
 
 function matches(action: PanelActionRecord, filter: HistoryFilter): boolean {
@@ -61,7 +70,7 @@ function renderCycleGroup(
     { class: `history-cycle ${cycle?.outcome === 'running' ? 'is-running' : ''}`, 'data-cycle': n ?? '' },
     h(
       'details',
-      { [ACTION_ATTR.key]: key, open },
+      { [KEY_ATTR]: key, open },
       h(
         'summary',
         {},
@@ -80,17 +89,19 @@ function filterBar(filter: HistoryFilter, counts: Record<HistoryFilter, number>)
     'div',
     { class: 'history-filter', role: 'group', 'aria-label': 'Show in the history' },
     HISTORY_FILTERS.map((name) =>
-      h(
-        'button',
-        {
-          type: 'button',
-          class: `button button-secondary history-filter-button ${name === filter ? 'is-active' : ''}`,
-          'aria-pressed': name === filter ? 'true' : 'false',
-          [ACTION_ATTR.action]: ACTIONS.historyFilter,
-          [ACTION_ATTR.filter]: name,
-          [ACTION_ATTR.key]: `history-filter:${name}`,
-        },
-        `${FILTER_LABELS[name]} (${counts[name]})`,
+      withIntent(
+        h(
+          'button',
+          {
+            type: 'button',
+            class: `button button-secondary history-filter-button ${name === filter ? 'is-active' : ''}`,
+            'aria-pressed': name === filter ? 'true' : 'false',
+            'data-filter': name, // a test hook
+            [KEY_ATTR]: `history-filter:${name}`,
+          },
+          `${FILTER_LABELS[name]} (${counts[name]})`,
+        ),
+        { kind: 'historyFilter', filter: name },
       ),
     ),
   );
@@ -109,7 +120,7 @@ export function renderHistory(
   if (actions.length === 0) return null;
   // Denials and time-outs are the person's (or the clock's) answer, not failures of the tool.
   const failed = actions.filter(isFailure).length;
-  const messages = actions.filter((action) => action.message).length;
+  const messages = actions.filter((action) => action.kind === 'message').length;
   const counts: Record<HistoryFilter, number> = {
     all: actions.length,
     failures: failed,
@@ -123,7 +134,7 @@ export function renderHistory(
     { class: 'section section-actions', id: 'actions', 'aria-label': 'Action history' },
     h(
       'details',
-      { class: 'history', [ACTION_ATTR.key]: 'actions' },
+      { class: 'history', [KEY_ATTR]: 'actions' },
       h(
         'summary',
         { class: 'section-title' },

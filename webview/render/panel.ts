@@ -1,11 +1,11 @@
 /** Composes the whole panel from a snapshot and swaps it in, keeping focus and open/closed sections. */
-import type { PanelActionRecord, PanelState } from '../../src/shared/panelProtocol';
+import type { PanelState, ToolCallRecord } from '../../src/shared/panelProtocol';
 import { h } from '../dom';
 import { icon } from '../icons';
 import { renderAnswers } from './answers';
 import { renderApprovals } from './approvals';
 import { renderPersonQuestions } from './personQuestions';
-import { ACTION_ATTR, type RenderContext } from './context';
+import { KEY_ATTR, type RenderContext } from './context';
 import { renderCycles } from './cycles';
 import { renderErrors } from './errors';
 import { renderSessionHeader } from './header';
@@ -40,10 +40,12 @@ function endedSessionButtons(state: PanelState): HTMLElement | null {
 }
 
 /** The approval requests of the running cycle that nobody answered in time (their cards are gone; the history keeps them). */
-function timedOutThisCycle(state: PanelState): PanelActionRecord[] {
+function timedOutThisCycle(state: PanelState): ToolCallRecord[] {
   if (state.session?.status !== 'running') return [];
   const cycle = state.session.cycle;
-  return state.actions.filter((action) => action.approval === 'timeout' && action.cycle === cycle);
+  return state.actions.filter(
+    (action): action is ToolCallRecord => action.kind === 'toolCall' && action.approval === 'timeout' && action.cycle === cycle,
+  );
 }
 
 /** Builds the panel's children for a snapshot (pure apart from creating DOM nodes). */
@@ -86,31 +88,31 @@ export function renderPanel(
 ): void {
   const focusedKey =
     document.activeElement instanceof HTMLElement && root.contains(document.activeElement)
-      ? (document.activeElement.closest(`[${ACTION_ATTR.key}]`)?.getAttribute(ACTION_ATTR.key) ?? null)
+      ? (document.activeElement.closest(`[${KEY_ATTR}]`)?.getAttribute(KEY_ATTR) ?? null)
       : null;
   // Text being typed (a follow-up question, an answer to a role's question) survives the re-render, caret included.
-  const fields = `input[${ACTION_ATTR.key}], textarea[${ACTION_ATTR.key}]`;
+  const fields = `input[${KEY_ATTR}], textarea[${KEY_ATTR}]`;
   const typed = new Map(
     Array.from(root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(fields))
       .filter((input) => input.value !== '')
-      .map((input) => [input.getAttribute(ACTION_ATTR.key) ?? '', input] as const),
+      .map((input) => [input.getAttribute(KEY_ATTR) ?? '', input] as const),
   );
   root.replaceChildren(...buildPanel(state, context));
   for (const input of Array.from(root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(fields))) {
-    const old = typed.get(input.getAttribute(ACTION_ATTR.key) ?? '');
+    const old = typed.get(input.getAttribute(KEY_ATTR) ?? '');
     if (old === undefined) continue;
     input.value = old.value;
     const end = old.value.length;
     input.setSelectionRange(old.selectionStart ?? end, old.selectionEnd ?? end);
   }
-  for (const details of Array.from(root.querySelectorAll<HTMLDetailsElement>(`details[${ACTION_ATTR.key}]`))) {
-    const open = openDetails.get(details.getAttribute(ACTION_ATTR.key) ?? '');
+  for (const details of Array.from(root.querySelectorAll<HTMLDetailsElement>(`details[${KEY_ATTR}]`))) {
+    const open = openDetails.get(details.getAttribute(KEY_ATTR) ?? '');
     if (open !== undefined) details.open = open;
   }
   root.removeAttribute('aria-busy');
   if (focusedKey) {
-    const target = Array.from(root.querySelectorAll<HTMLElement>(`[${ACTION_ATTR.key}]`)).find(
-      (element) => element.getAttribute(ACTION_ATTR.key) === focusedKey,
+    const target = Array.from(root.querySelectorAll<HTMLElement>(`[${KEY_ATTR}]`)).find(
+      (element) => element.getAttribute(KEY_ATTR) === focusedKey,
     );
     const focusable = target?.matches('details') ? target.querySelector('summary') : target;
     // preventScroll: putting the focus back must not move the page (the person may have scrolled away from it).

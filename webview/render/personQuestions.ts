@@ -10,24 +10,16 @@ import { PERSON_ANSWER_LIMIT, type PendingPersonQuestion } from '../../src/share
 import { h } from '../dom';
 import { formatCountdown } from '../format';
 import { icon } from '../icons';
-import { ACTION_ATTR, type PersonQuestionSent, type RenderContext } from './context';
+import { withIntent, type PanelIntent } from '../intents';
+import { KEY_ATTR, type PersonQuestionSent, type RenderContext } from './context';
 import { section } from './section';
 
 export type { PersonQuestionSent };
 
-/** `data-action` values of the question cards' buttons. */
-export const PERSON_QUESTION_ACTIONS = {
-  answer: 'personQuestionAnswer',
-  decline: 'personQuestionDecline',
-  choice: 'personQuestionChoice',
-} as const;
-
 /** Attributes the question cards carry. */
 export const PERSON_QUESTION_ATTR = {
-  /** The question a card, button or text area belongs to. */
+  /** The question a card or text area belongs to. */
   id: 'data-person-question-id',
-  /** The index of a choice button in the question's choices. */
-  choice: 'data-person-choice-index',
   /** A card's deadline (epoch ms); the 1 s ticker updates the text of every element that has it. */
   expiresAt: 'data-person-question-expires-at',
   /** Who asks, for the ticker's words. */
@@ -69,19 +61,21 @@ function renderCard(question: PendingPersonQuestion, context: RenderContext): HT
   const settled = sent !== undefined || expired;
   const asker = who(question);
   const base = `person-question-${cssSafe(question.id)}`;
-  const button = (label: string, action: string, className: string, extra: Record<string, string | number> = {}) =>
-    h(
-      'button',
-      {
-        type: 'button',
-        class: `button ${className}`,
-        [ACTION_ATTR.action]: action,
-        [PERSON_QUESTION_ATTR.id]: question.id,
-        [ACTION_ATTR.key]: `${action}:${question.id}:${extra[PERSON_QUESTION_ATTR.choice] ?? ''}`,
-        disabled: settled,
-        ...extra,
-      },
-      label,
+  type Answer = Extract<PanelIntent, { kind: 'personQuestion' }>['answer'];
+  const button = (label: string, key: string, className: string, answer: Answer, ariaLabel: string) =>
+    withIntent(
+      h(
+        'button',
+        {
+          type: 'button',
+          class: `button ${className}`,
+          [KEY_ATTR]: `${key}:${question.id}`,
+          disabled: settled,
+          'aria-label': ariaLabel,
+        },
+        label,
+      ),
+      { kind: 'personQuestion', questionId: question.id, answer },
     );
   return h(
     'article',
@@ -90,7 +84,7 @@ function renderCard(question: PendingPersonQuestion, context: RenderContext): HT
       [PERSON_QUESTION_ATTR.id]: question.id,
       'aria-labelledby': `${base}-title`,
       'aria-describedby': `${base}-text`,
-      [ACTION_ATTR.key]: `person-question-card:${question.id}`,
+      [KEY_ATTR]: `person-question-card:${question.id}`,
       tabindex: -1,
       ...(settled ? {} : { 'aria-keyshortcuts': 'Enter Control+Enter Escape' }),
     },
@@ -107,10 +101,13 @@ function renderCard(question: PendingPersonQuestion, context: RenderContext): HT
           'div',
           { class: 'person-question-choices', role: 'group', 'aria-label': 'Suggested answers' },
           question.choices.map((choice, index) =>
-            button(choice, PERSON_QUESTION_ACTIONS.choice, 'button-secondary person-question-choice', {
-              [PERSON_QUESTION_ATTR.choice]: index,
-              'aria-label': `Answer: ${choice}`,
-            }),
+            button(
+              choice,
+              `personQuestionChoice:${index}`,
+              'button-secondary person-question-choice',
+              { choice },
+              `Answer: ${choice}`,
+            ),
           ),
         )
       : null,
@@ -122,16 +119,20 @@ function renderCard(question: PendingPersonQuestion, context: RenderContext): HT
       placeholder: 'Your answer…',
       'aria-label': `Your answer to ${asker}`,
       [PERSON_QUESTION_ATTR.id]: question.id,
-      [ACTION_ATTR.key]: `person-question-input:${question.id}`,
+      [KEY_ATTR]: `person-question-input:${question.id}`,
       disabled: settled,
     }),
     h(
       'div',
       { class: 'person-question-actions' },
-      button('Send answer', PERSON_QUESTION_ACTIONS.answer, 'button-primary', { 'aria-label': `Send your answer to ${asker}` }),
-      button('Let the agent decide', PERSON_QUESTION_ACTIONS.decline, 'button-secondary', {
-        'aria-label': `Let ${asker} decide without your answer`,
-      }),
+      button('Send answer', 'personQuestionAnswer', 'button-primary', { typed: true }, `Send your answer to ${asker}`),
+      button(
+        'Let the agent decide',
+        'personQuestionDecline',
+        'button-secondary',
+        { decline: true },
+        `Let ${asker} decide without your answer`,
+      ),
     ),
     settled
       ? null

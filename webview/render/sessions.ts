@@ -4,11 +4,18 @@
  * session in the "Sessions in this repository" list. Merge is offered only when the person's checkout
  * can take it; otherwise the reason is shown instead.
  */
-import type { PanelState, RecordedSession, RepositorySessions, SessionActionName } from '../../src/shared/panelProtocol';
+import {
+  sessionActionMessage,
+  type PanelState,
+  type RecordedSession,
+  type RepositorySessions,
+  type SessionActionName,
+} from '../../src/shared/panelProtocol';
 import { h } from '../dom';
 import { plural, RECORDED_STATUS_LABELS } from '../format';
 import { icon, type IconName } from '../icons';
-import { ACTION_ATTR, ACTIONS } from './context';
+import { sends } from '../intents';
+import { KEY_ATTR } from './context';
 import { section } from './section';
 
 /** Button labels (tests and the e2e specs find the buttons by them). */
@@ -26,21 +33,22 @@ function sessionButton(
   iconName: IconName,
   primary = false,
 ): HTMLButtonElement {
-  return h(
+  // The host checks, confirms (Delete) and carries it out; the panel only asks. `data-session-*`: test hooks.
+  const button = h(
     'button',
     {
       type: 'button',
       class: `button ${primary ? 'button-primary' : 'button-secondary'}`,
-      [ACTION_ATTR.action]: ACTIONS.session,
-      [ACTION_ATTR.sessionAction]: action,
-      [ACTION_ATTR.sessionId]: session.id,
-      [ACTION_ATTR.key]: `session:${action}:${session.id}`,
+      'data-session-action': action,
+      'data-session-id': session.id,
+      [KEY_ATTR]: `session:${action}:${session.id}`,
       'aria-label': `${label}: ${session.branch}`,
       title: `${label} (${session.branch})`,
     },
     icon(iconName),
     h('span', {}, label),
   );
+  return sends(button, sessionActionMessage(action, session.id));
 }
 
 /** Why the session cannot be merged now, or undefined when "Merge into <branch>" is offered. */

@@ -1,8 +1,9 @@
 /** The panel's toolbar: run / stop a kata, settings, API key; and the restricted-mode notice. */
-import type { PanelCommandName, PanelState } from '../../src/shared/panelProtocol';
+import { commandMessage, type PanelCommandName, type PanelState } from '../../src/shared/panelProtocol';
 import { h } from '../dom';
 import { icon, type IconName } from '../icons';
-import { ACTION_ATTR, ACTIONS } from './context';
+import { sends } from '../intents';
+import { KEY_ATTR } from './context';
 
 function commandButton(
   name: PanelCommandName,
@@ -10,14 +11,13 @@ function commandButton(
   iconName: IconName,
   options: { primary?: boolean; iconOnly?: boolean; disabled?: boolean; describedBy?: string },
 ): HTMLButtonElement {
-  return h(
+  const button = h(
     'button',
     {
       type: 'button',
       class: `button ${options.primary ? 'button-primary' : 'button-secondary'} ${options.iconOnly ? 'button-icon' : ''}`,
-      [ACTION_ATTR.action]: ACTIONS.command,
-      [ACTION_ATTR.command]: name,
-      [ACTION_ATTR.key]: `command:${name}`,
+      'data-command': name, // a test hook
+      [KEY_ATTR]: `command:${name}`,
       'aria-label': options.iconOnly ? label : undefined,
       title: label,
       disabled: options.disabled,
@@ -26,6 +26,7 @@ function commandButton(
     icon(iconName),
     options.iconOnly ? null : h('span', {}, label),
   );
+  return sends(button, commandMessage(name));
 }
 
 /** Renders the toolbar. Running disables Run; an untrusted workspace disables Run and says why. */

@@ -2,16 +2,17 @@
  * The agent panel as a webview view: strict-CSP HTML from `renderPanelHtml` with a fresh nonce,
  * resources only from `dist/` and `media/`, the whole {@link PanelState} posted on every
  * (throttled) change and whenever the panel says `ready`. Every message from the panel is
- * validated with `parsePanelMessage`; an invalid or unknown one is logged and dropped.
+ * validated with `parsePanelMessage` (an invalid or unknown one is logged and dropped) and handed to the
+ * host's handler (`handlePanelMessage`: the message's own definition says what it does).
  */
 import * as vscode from 'vscode';
 import { createNonce, PANEL_RESOURCES, renderPanelHtml } from '../../shared/panelHtml';
 import { parsePanelMessage, stateMessage, type PanelMessage } from '../../shared/panelProtocol';
 import type { PanelStore } from './panelStore';
 
-/** What the provider does with a valid panel message other than `ready`. */
+/** What the provider does with a valid panel message (`handlePanelMessage`); a returned promise's rejection is logged. */
 export interface PanelMessageHandler {
-  (message: Exclude<PanelMessage, { type: 'ready' }>): void;
+  (message: PanelMessage): unknown;
 }
 
 /** Serves the panel; one instance per activation. */
@@ -84,15 +85,13 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
       this.log.warn(`panel: dropped ${reason}`);
       return;
     }
-    if (message.type === 'ready') {
-      this.post();
-      this.onShown();
-      return;
-    }
-    try {
-      this.onPanelMessage(message);
-    } catch (error) {
+    const failed = (error: unknown): void =>
       this.log.error(`panel message ${message.type} failed: ${error instanceof Error ? error.message : String(error)}`);
+    try {
+      const result = this.onPanelMessage(message);
+      if (result instanceof Promise) result.catch(failed);
+    } catch (error) {
+      failed(error);
     }
   }
 

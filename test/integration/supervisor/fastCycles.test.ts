@@ -159,7 +159,9 @@ describe('TDD supervisor: the changed tests first, the whole suite once before e
         emptyPanelState({ instanceId: 'host-1', trusted: true }),
       );
     assert.ok(parsePanelState(panel), 'a valid panel snapshot');
-    assert.deepEqual(panel.actions.at(-1)!.params, {
+    const lastEntry = panel.actions.at(-1)!;
+    assert.ok(lastEntry.kind === 'testRun');
+    assert.deepEqual(lastEntry.params, {
       command: `node --test ${JS_TEST_PATH}`,
       scope: 'related',
       files: [JS_TEST_PATH],

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { emptyPanelState, parsePanelMessage, parsePanelState } from '../../../src/shared/panelProtocol';
 import {
-  PERSON_ANSWER_LIMIT,
-  pendingPersonQuestion,
+  emptyPanelState,
+  parsePanelMessage,
+  parsePanelState,
   personQuestionAnswerMessage,
   personQuestionDeclineMessage,
-} from '../../../src/shared/personQuestionProtocol';
+} from '../../../src/shared/panelProtocol';
+import { PERSON_ANSWER_LIMIT, pendingPersonQuestion } from '../../../src/shared/personQuestionProtocol';
 
 describe('panel protocol: question cards and their answers', () => {
   it('accepts an answer (trimmed) and a decline by question id', () => {

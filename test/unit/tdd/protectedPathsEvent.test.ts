@@ -23,6 +23,8 @@ describe('the protected_paths_reverted event, as the CLI and the panel show it',
     const state = reducePanel(emptyPanelState({ instanceId: 'host-1', trusted: true }), { type: 'supervisor', event, at: 1000 });
     assert.ok(parsePanelState(state));
     const entry = state.actions.at(-1)!;
+    assert.ok(entry.kind === 'supervisorStep', "a supervisor's own step, not a tool call");
+    assert.equal(entry.step, 'revert_protected_paths');
     assert.equal(entry.role, 'supervisor');
     assert.equal(entry.ok, false);
     assert.equal(entry.cycle, 2);

@@ -122,7 +122,9 @@ describe('file changes behind "Open diff" (host-side, bounded)', () => {
     const unknown = reducePanel(state, { type: 'fileChange', id: 'nope', path: 'src/big.js', diff });
     assert.equal(unknown, state, 'a change for an entry that is gone changes nothing');
     const next = reducePanel(state, { type: 'fileChange', id: 'c1', path: 'src/big.js', diff });
-    assert.deepEqual(next.actions[0]?.fileChange, { path: 'src/big.js', diff });
+    const entry = next.actions[0];
+    assert.ok(entry?.kind === 'toolCall');
+    assert.deepEqual(entry.fileChange, { path: 'src/big.js', diff });
     assert.ok(parsePanelState(next));
   });
 });

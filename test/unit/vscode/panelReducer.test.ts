@@ -42,7 +42,7 @@ describe('panel reducer (pure): supervisor events → PanelState', () => {
       );
     }
     // Six tool calls and six supervisor test runs (a red after each Tester, a green after each Implementer).
-    const calls = state.actions.filter((a) => !a.testRun);
+    const calls = state.actions.filter((a) => a.kind === 'toolCall');
     assert.equal(calls.length, 6);
     assert.deepEqual(
       calls.map((a) => a.approval),
@@ -50,8 +50,8 @@ describe('panel reducer (pure): supervisor events → PanelState', () => {
     );
     assert.deepEqual(
       state.actions
-        .filter((a) => a.testRun)
-        .map((a) => [a.role, a.ok, a.testRun!.expectedRed])
+        .filter((a) => a.kind === 'testRun')
+        .map((a) => [a.role, a.ok, a.expectedRed])
         .slice(0, 2),
       [
         ['tester', true, true],
@@ -301,6 +301,7 @@ describe('panel reducer (pure): supervisor events → PanelState', () => {
     assert.equal(state.actions.length, MAX_ACTIONS);
     assert.equal(state.actions[0]?.id, 'c25');
     const last = state.actions.at(-1)!;
+    assert.ok(last.kind === 'toolCall');
     assert.equal(typeof last.params, 'string');
     assert.ok((last.params as string).length < MAX_PARAMS_CHARS + 100);
     assert.match(last.params as string, /more characters/);
@@ -453,7 +454,7 @@ describe('panel reducer: test runs in the history (issue 11)', () => {
     );
     assertValid(state);
     const run = state.actions.at(-1)!;
-    assert.equal(run.tool, 'test run');
+    assert.ok(run.kind === 'testRun', 'a supervisor test run is an entry of its own kind');
     assert.equal(run.ok, false, 'a red after the Implementer is a failure');
     assert.deepEqual(run.params, { command: 'node --test' });
     assert.match(run.resultSummary, /^failed: 1 passed, 1 failed/);
@@ -461,7 +462,7 @@ describe('panel reducer: test runs in the history (issue 11)', () => {
     assert.doesNotMatch(run.resultSummary, /TestContext/, 'no stack frames in the failing lines');
     assert.match(run.resultSummary, /# fail 1$/, 'the output tail');
     assert.ok(run.resultSummary.length <= 2100);
-    assert.deepEqual(run.testRun, { status: 'failed', passed: 1, failed: 1, expectedRed: false, hasOutput: true });
+    assert.deepEqual([run.status, run.passed, run.failed, run.expectedRed, run.hasOutput], ['failed', 1, 1, false, true]);
   });
 });
 
@@ -483,9 +484,10 @@ describe("panel reducer: the roles' own words and their tokens (issue 11)", () =
       },
     ]);
     assertValid(state);
-    const entries = state.actions.filter((a) => a.message);
+    const entries = state.actions.filter((a) => a.kind === 'message');
     assert.equal(entries.length, 1);
-    assert.deepEqual(entries[0]!.message, { text: 'I will add a `fizz` test', final: false, streaming: true });
+    const { text, final, streaming } = entries[0]!;
+    assert.deepEqual({ text, final, streaming }, { text: 'I will add a `fizz` test', final: false, streaming: true });
     assert.equal(entries[0]!.cycle, 1);
     assert.equal(entries[0]!.at, 11, 'keeps the time its first piece arrived');
     state = fold(state, [
@@ -517,9 +519,9 @@ describe("panel reducer: the roles' own words and their tokens (issue 11)", () =
       },
     ]);
     assertValid(state);
-    const after = state.actions.filter((a) => a.message);
+    const after = state.actions.filter((a) => a.kind === 'message');
     assert.deepEqual(
-      after.map((a) => [a.role, a.message!.text, a.message!.final, a.message!.streaming]),
+      after.map((a) => [a.role, a.text, a.final, a.streaming]),
       [
         ['tester', 'I will add a `fizz` test.', false, false],
         ['tester', '- returns Fizz for 3', true, false],
@@ -550,9 +552,9 @@ describe("panel reducer: the roles' own words and their tokens (issue 11)", () =
         at: 2,
       },
     ]);
-    const [secret, bounded] = state.actions.filter((a) => a.message);
-    assert.ok(!secret!.message!.text.includes('sk-role-secret-123456'));
-    assert.ok(bounded!.message!.text.length < 9000);
+    const [secret, bounded] = state.actions.filter((a) => a.kind === 'message');
+    assert.ok(!secret!.text.includes('sk-role-secret-123456'));
+    assert.ok(bounded!.text.length < 9000);
   });
 
   it('counts input and output tokens per role, per cycle and for the session; a known price is kept for the cost', () => {

@@ -156,7 +156,7 @@ describe('panel store: streamed role text (issue 11)', () => {
   it('a stream of role text deltas reaches the panel as the first snapshot plus one with the whole text so far', () => {
     const seen: string[] = [];
     const store = new PanelStore({ instanceId: 'i', trusted: true, throttleMs: 10_000 });
-    store.onDidChange((s) => seen.push(s.actions.find((a) => a.message)?.message?.text ?? ''));
+    store.onDidChange((s) => seen.push(s.actions.find((a) => a.kind === 'message')?.text ?? ''));
     const words = Array.from({ length: 200 }, (_, i) => `word${i} `);
     for (const delta of words)
       store.dispatch({

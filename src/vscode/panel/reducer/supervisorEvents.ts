@@ -1,0 +1,192 @@
+/**
+ * The supervisor's events folded into the panel state: the session header and cycle timeline here, the history's
+ * entries through `./history`, error cards through `./cards`.
+ */
+import { describeProjectProfile } from '../../../core/project/describeProfile';
+import { redactSecrets } from '../../../core/security/redact';
+import type { SupervisorEvent } from '../../../core/tdd/events';
+import { isSessionId, type PanelState, type TokenUsageCounts } from '../../../shared/panelProtocol';
+import { addError } from './cards';
+import {
+  addUsage,
+  closeCycle,
+  closeRunningCycles,
+  cycleOutcome,
+  firstLine,
+  newCycle,
+  NO_TOTALS,
+  phaseOutcome,
+  updateCycle,
+  upsertPhase,
+  withResumedTokens,
+  withSession,
+} from './cycles';
+import {
+  addAction,
+  clip,
+  lastFullRun,
+  personQuestionRecord,
+  roleWords,
+  supervisorStepRecord,
+  testRunRecord,
+  toolCallRecord,
+} from './history';
+
+/** Longest project line in the session header. */
+export const MAX_PROJECT_CHARS = 600;
+
+/** Folds one supervisor event (at host time `at`) into the state. */
+export function applyEvent(state: PanelState, event: SupervisorEvent, at: number): PanelState {
+  switch (event.type) {
+    case 'session_started':
+      return {
+        ...state,
+        session: {
+          kata: event.kata,
+          model: event.model,
+          provider: event.provider,
+          branch: event.branch,
+          status: 'running',
+          cycle: event.resumedFromCycle ? Math.max(0, event.resumedFromCycle - 1) : 0,
+          maxCycles: event.maxCycles,
+          phase: null,
+          // A resumed session's header counts the tokens it had already used, not only the new ones.
+          totals: withResumedTokens(state.session?.status === 'running' ? state.session.totals : NO_TOTALS, event.resumedTokens),
+          startedAt: state.session?.status === 'running' && state.session.startedAt !== undefined ? state.session.startedAt : at,
+          ...(isSessionId(event.sessionId) ? { sessionId: event.sessionId } : {}),
+          baseBranch: event.baseBranch,
+          sandbox: event.sandbox,
+          ...(state.session?.status === 'running' && state.session.sandboxMode ? { sandboxMode: state.session.sandboxMode } : {}),
+        },
+        cycles: event.resumedFromCycle ? state.cycles : [],
+        actions: event.resumedFromCycle ? state.actions : [],
+        approvals: [],
+      };
+    case 'project_profile': {
+      // One compact line under the header: the project the session works in, and where that came from.
+      const { summary, origin } = describeProjectProfile(event.profile, { scaffolded: event.scaffolded });
+      return withSession(state, (s) => ({ ...s, project: clip(redactSecrets(`${summary} — ${origin}`), MAX_PROJECT_CHARS) }));
+    }
+    case 'cycle_started':
+      return withSession(
+        {
+          ...state,
+          cycles: [...state.cycles.filter((c) => c.n !== event.cycle), newCycle(event.cycle)],
+        },
+        (s) => ({ ...s, cycle: event.cycle, phase: null }),
+      );
+    case 'phase_changed': {
+      const withPhase = withSession(state, (s) => ({ ...s, cycle: Math.max(s.cycle, event.cycle), phase: event.phase }));
+      if (!event.role) return withPhase;
+      const role = event.role;
+      return updateCycle(withPhase, event.cycle, (c) => upsertPhase(c, role, { outcome: 'running', attempts: event.attempt }));
+    }
+    case 'model_called': {
+      const used: TokenUsageCounts = {
+        input: Math.max(0, Math.round(event.promptTokens)),
+        output: Math.max(0, Math.round(event.completionTokens)),
+      };
+      const withTotals = withSession(state, (s) => ({
+        ...s,
+        totals: { ...s.totals, tokens: s.totals.tokens + used.input + used.output },
+        usage: addUsage(s.usage, used),
+      }));
+      return updateCycle(withTotals, event.cycle, (c) => {
+        const phase = c.phases.find((p) => p.role === event.role);
+        return { ...upsertPhase(c, event.role, { usage: addUsage(phase?.usage, used) }), usage: addUsage(c.usage, used) };
+      });
+    }
+    case 'role_text':
+    case 'role_message':
+      return roleWords(state, event, at);
+    case 'tool_called':
+      return addAction(state, toolCallRecord(event, at, state.revision));
+    case 'test_run_finished': {
+      const tests = { passed: event.tests.passed, failed: event.tests.failed };
+      // The session's test state is the one of its last commit (see `commit_made`): a red run that is then
+      // rolled back never shows in the header. Before any commit, the baseline's run is that state.
+      const withTotals =
+        event.role !== 'baseline' || event.scope === 'related'
+          ? state
+          : withSession(state, (s) => ({
+              ...s,
+              totals: { ...s.totals, testsPassed: tests.passed, testsFailed: tests.failed },
+            }));
+      const withCycle = event.cycle > 0 ? updateCycle(withTotals, event.cycle, (c) => ({ ...c, tests })) : withTotals;
+      return addAction(withCycle, testRunRecord(event, at));
+    }
+    case 'reverted':
+      return updateCycle(state, event.cycle, (c) => upsertPhase(c, event.role, { outcome: 'reverted' }));
+    case 'quality_gate_failed':
+    case 'protected_paths_reverted':
+    case 'known_failures':
+      return addAction(state, supervisorStepRecord(event, at, state.revision));
+    case 'person_question':
+      return addAction(state, personQuestionRecord(event, at, state.revision));
+    case 'commit_made': {
+      // The Refactorer's commit is kept apart: the cycle's hash stays the one of its `feat:` subject.
+      const refactor = /^refactor\b/i.test(event.message) && state.cycles.some((c) => c.n === event.cycle && c.commit !== null);
+      const committed = updateCycle(state, event.cycle, (c) =>
+        refactor ? { ...c, refactorCommit: event.sha } : { ...c, commit: event.sha, title: c.title ?? firstLine(event.message) },
+      );
+      // What was committed is what the last whole-suite run saw (the supervisor runs the whole suite before a commit).
+      const run = lastFullRun(state);
+      return withSession(committed, (s) => ({
+        ...s,
+        totals: {
+          ...s.totals,
+          commits: s.totals.commits + 1,
+          ...(run ? { testsPassed: run.passed, testsFailed: run.failed } : {}),
+        },
+      }));
+    }
+    case 'phase_finished':
+      return updateCycle(state, event.cycle, (c) =>
+        upsertPhase(c, event.role, {
+          outcome: phaseOutcome(event.outcome),
+          attempts: event.attempts,
+          duration_ms: Math.max(0, Math.round(event.durationMs)),
+        }),
+      );
+    case 'cycle_finished':
+      // The cycle's counts are those of the tree it ended with (its last commit, or the one before a rollback).
+      return updateCycle(
+        withSession(state, (s) => ({
+          ...s,
+          totals: { ...s.totals, testsPassed: event.tests.passed, testsFailed: event.tests.failed },
+        })),
+        event.cycle,
+        (c) => ({
+          ...closeCycle(c, cycleOutcome(event.outcome)),
+          // `event.commit` is the cycle's last commit (the refactor one when there is one): the `feat:` hash wins.
+          commit: c.commit ?? (event.commit && event.commit !== c.refactorCommit ? event.commit : null),
+          tests: { passed: event.tests.passed, failed: event.tests.failed },
+          ...(event.outcome === 'kata_complete' && !c.title ? { title: 'kata complete: nothing left to test' } : {}),
+        }),
+      );
+    case 'session_finished': {
+      const { summary } = event;
+      const finished = withSession(state, (s) => ({
+        ...s,
+        status: event.status,
+        branch: summary.branch || s.branch,
+        phase: null,
+        finishedAt: at,
+        totals: {
+          // The summary counts the last green cycle; before any, the baseline the header already shows.
+          testsPassed: summary.totals.tests_passed || s.totals.testsPassed,
+          testsFailed: s.totals.testsFailed,
+          tokens: Math.max(summary.totals.tokens, s.totals.tokens),
+          commits: summary.totals.commits,
+        },
+      }));
+      const closed = closeRunningCycles(finished, event.status);
+      return summary.error ? addError(closed, summary.error, at) : closed;
+    }
+    case 'error':
+      return addError(state, event.error, at);
+    case 'overshoot':
+    case 'violation':
+      return state;
+  }
+}
