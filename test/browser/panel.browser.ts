@@ -619,6 +619,9 @@ describe('agent panel in Chromium', function () {
     );
     assert.equal(await page.locator('#announcer').innerText(), 'Problem: The model provider rejected the API key (HTTP 401).');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-error-dark.png'), fullPage: true });
+    // The example panel message of docs/extending.md: "Open the log" posts `openLog`.
+    await page.locator('.error-card .error-log button', { hasText: 'Open the log' }).click();
+    assert.deepEqual((await waitForPosted(page, 2)).at(-1), { type: 'openLog' });
   });
 
   it('toolbar buttons post commands; an untrusted workspace disables Run and says why', async () => {

@@ -1,11 +1,13 @@
 /**
  * Error cards in a person's words: a title saying what went wrong, the message (a file it names is a link, at the
- * line it names), what to do, and the stable code last, on its own line, for a bug report.
+ * line it names), what to do, and the stable code last, on its own line, for a bug report, with a link to the log.
  */
+import { openLogMessage } from '../../src/shared/panelMessages/openLog';
 import type { PanelError } from '../../src/shared/panelProtocol';
 import { h, type Child } from '../dom';
 import { errorTitle } from '../format';
 import { icon } from '../icons';
+import { sends } from '../intents';
 import { fixButtons } from './fixButtons';
 import { fileLink, shortPath } from './fileLinks';
 import { section } from './section';
@@ -40,6 +42,14 @@ function renderError(error: PanelError): HTMLElement {
     error.action ? h('p', { class: 'error-action' }, h('strong', {}, 'What to do: '), error.action) : null,
     fixButtons(error.fixes, error.id),
     h('p', { class: 'error-code-line' }, 'For a bug report: ', h('span', { class: 'error-code mono' }, error.error_code)),
+    h(
+      'p',
+      { class: 'error-log' },
+      sends(
+        h('button', { type: 'button', class: 'link-button', title: 'Show the TDD Agent output' }, 'Open the log'),
+        openLogMessage(),
+      ),
+    ),
   );
 }
 

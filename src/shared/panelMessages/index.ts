@@ -12,6 +12,7 @@ import { log } from './log';
 import { openCommit } from './openCommit';
 import { openDiff } from './openDiff';
 import { openFile } from './openFile';
+import { openLog } from './openLog';
 import { openTestOutput } from './openTestOutput';
 import type { PanelHost } from './panelHost';
 import { personQuestionAnswer } from './personQuestionAnswer';
@@ -34,6 +35,7 @@ export const PANEL_MESSAGES = [
   log,
   personQuestionAnswer,
   personQuestionDecline,
+  openLog,
 ] as const;
 
 type Definitions = typeof PANEL_MESSAGES;

@@ -21,6 +21,7 @@ import {
   type PanelHost,
   type PanelMessage,
 } from '../../../src/shared/panelProtocol';
+import { openLogMessage } from '../../../src/shared/panelMessages/openLog';
 
 /** A host that records every call (method name and arguments). */
 function recordingHost(): { host: PanelHost; calls: unknown[][] } {
@@ -60,6 +61,8 @@ const ROUTES: [PanelMessage, unknown[]][] = [
   [logMessage('warn', 'render failed'), ['log.warn', 'panel: render failed']],
   [personQuestionAnswerMessage('q-1', 'start at 1'), ['answerPersonQuestion', 'q-1', { text: 'start at 1' }]],
   [personQuestionDeclineMessage('q-1'), ['answerPersonQuestion', 'q-1', { declined: true }]],
+  // The example of docs/extending.md, "A new panel message".
+  [openLogMessage(), ['log.show']],
 ];
 
 describe('panel messages: one definition each, registered in one list', () => {
