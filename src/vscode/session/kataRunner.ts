@@ -52,7 +52,6 @@ export interface SessionObserver {
   approvalRequested?(request: ApprovalRequestMessage): void;
 }
 
-
 /** Starts and stops kata sessions. */
 export class KataRunner implements vscode.Disposable {
   private active: { abort: AbortController; bridge: ApprovalBridge; done: Promise<unknown>; sessionId?: string } | undefined;
