@@ -82,7 +82,7 @@ export function checkRoleBoundary(
 }
 
 /** The violations as one hint for the role's next attempt. */
-export function describeViolations(violations: readonly BoundaryViolation[]): string {
+export function describeViolations(violations: readonly Pick<BoundaryViolation, 'message'>[]): string {
   if (violations.length === 0) return '';
   return `Your changes were undone because they broke the role rules:\n${violations.map((v) => `- ${v.message}`).join('\n')}`;
 }

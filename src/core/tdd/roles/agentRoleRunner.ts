@@ -9,7 +9,7 @@ import { compactFileContents } from '../../tools/builtin/compactFileContents';
 import type { AgentToolbox } from '../../tools/types';
 import type { Role, SupervisorEvent } from '../events';
 import { DEFAULT_MAX_FILES_PER_TURN, limitFilesWritten } from './fileWriteBudget';
-import type { RoleRunner, RoleRunners, RoleTurn, RoleTurnResult } from './roleRunner';
+import { isTddRole, type RoleRunner, type RoleRunners, type RoleTurn, type RoleTurnResult } from './roleRunner';
 
 /** Options of {@link createAgentRoleRunners}. */
 export interface AgentRoleRunnerOptions {
@@ -33,13 +33,18 @@ export interface AgentRoleRunnerOptions {
   streamText?: boolean;
   /** Distinct files one turn may write with write_file / edit_file (default 50); further writes are refused. */
   maxFilesPerTurn?: number;
+  /**
+   * Told every model call of a role a team added (`createAgentRoleRunner` with a role outside the TDD three), whose
+   * calls are not `model_called` events (those name a TDD role): the session counts their tokens with it.
+   */
+  onModelCall?(usage: { promptTokens: number; completionTokens: number }, latencyMs: number): void;
 }
 
 /**
  * The toolbox with every call made in `role`'s name (not the turn's agent id): an approval request then says which
  * role asks, with no one having to remember whose phase it is.
  */
-function requestedAs(toolbox: AgentToolbox, role: Role): AgentToolbox {
+function requestedAs(toolbox: AgentToolbox, role: string): AgentToolbox {
   return {
     toolSpecs: () => toolbox.toolSpecs(),
     executeCall: (call, options) => toolbox.executeCall(call, { ...options, requestedBy: role }),
@@ -60,6 +65,20 @@ const summaryOf = (content: string): string => {
  * (no tool call) is the report. Each turn may write at most `maxFilesPerTurn` distinct files (default 50).
  */
 export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRunners {
+  return {
+    tester: createAgentRoleRunner(options, 'tester'),
+    implementer: createAgentRoleRunner(options, 'implementer'),
+    refactorer: createAgentRoleRunner(options, 'refactorer'),
+  };
+}
+
+/**
+ * One role as an agent defined by data (`<configRoot>/<role>/v1.json`), as {@link createAgentRoleRunners} makes each
+ * TDD role; also a role a team added (a Reviewer), whose turns are not reported as role events (the supervisor's
+ * events name the TDD roles only) and whose model calls go to `onModelCall`. Each turn's agent carries the turn's
+ * lifecycle hooks (the phase's file rule and a team's rules).
+ */
+export function createAgentRoleRunner(options: AgentRoleRunnerOptions, role: string): RoleRunner {
   const maxModelCalls = options.maxModelCalls ?? 25;
   const maxFilesPerTurn = options.maxFilesPerTurn ?? DEFAULT_MAX_FILES_PER_TURN;
   if (!Number.isInteger(maxFilesPerTurn) || maxFilesPerTurn < 1) {
@@ -67,7 +86,12 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
       maxFilesPerTurn: String(maxFilesPerTurn),
     });
   }
-  const runner = (role: Role): RoleRunner => ({
+  const emit = (event: SupervisorEvent): void => {
+    if (isTddRole(role)) options.emit(event);
+    else if (event.type === 'model_called')
+      options.onModelCall?.({ promptTokens: event.promptTokens, completionTokens: event.completionTokens }, event.latencyMs);
+  };
+  return {
     contextTokens: () => {
       try {
         return Promise.resolve(
@@ -78,6 +102,8 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
       }
     },
     async runTurn(turn: RoleTurn): Promise<RoleTurnResult> {
+      // Typed as a TDD role for the events; a team's role's events never reach options.emit (see emit above).
+      const eventRole = role as Role;
       const agent = new ReActAgent({
         llm: options.llm,
         id: `${role}-c${turn.cycle}a${turn.attempt}`,
@@ -91,6 +117,7 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
         // A fresh count per turn: one turn writes at most maxFilesPerTurn distinct files.
         toolbox: limitFilesWritten(requestedAs(options.toolbox, role), maxFilesPerTurn),
         compactMessages: compactFileContents,
+        ...(turn.hooks?.length ? { lifecycle: turn.hooks } : {}),
         ...(turn.goalReached
           ? {
               goalCheck: (steps: readonly CycleStep[]) =>
@@ -102,19 +129,19 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
       let lastWords: { message: number; text: string } | undefined;
       const onEvent = (event: AgentEvent): void => {
         if (event.type === 'text_delta') {
-          options.emit({
+          emit({
             type: 'role_text',
             cycle: turn.cycle,
-            role,
+            role: eventRole,
             attempt: turn.attempt,
             message: event.cycle,
             delta: event.delta,
           });
         } else if (event.type === 'model_called') {
-          options.emit({
+          emit({
             type: 'model_called',
             cycle: turn.cycle,
-            role,
+            role: eventRole,
             promptTokens: event.usage.promptTokens,
             completionTokens: event.usage.completionTokens,
             latencyMs: Math.round(event.latencyMs),
@@ -122,10 +149,10 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
           });
           if (event.text.trim()) lastWords = { message: event.cycle, text: redactSecrets(event.text) };
           if (event.text.trim())
-            options.emit({
+            emit({
               type: 'role_message',
               cycle: turn.cycle,
-              role,
+              role: eventRole,
               attempt: turn.attempt,
               message: event.cycle,
               text: redactSecrets(event.text),
@@ -133,10 +160,10 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
             });
         } else if (event.type === 'tool_called') {
           const r = event.result;
-          options.emit({
+          emit({
             type: 'tool_called',
             cycle: turn.cycle,
-            role,
+            role: eventRole,
             callId: event.callId,
             tool: event.toolName,
             params: redactValue(event.params),
@@ -156,10 +183,10 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
       if (result.goal_reached) {
         // Said beside its last tool call, these words became its report: the same message, now final.
         if (lastWords)
-          options.emit({
+          emit({
             type: 'role_message',
             cycle: turn.cycle,
-            role,
+            role: eventRole,
             attempt: turn.attempt,
             message: lastWords.message,
             text: lastWords.text,
@@ -172,6 +199,5 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
       }
       return { report };
     },
-  });
-  return { tester: runner('tester'), implementer: runner('implementer'), refactorer: runner('refactorer') };
+  };
 }

@@ -12,7 +12,8 @@ function truncateMiddle(text: string, maxChars: number): string {
 
 /** Inputs of {@link buildRoleContext}. */
 export interface RoleContextInput {
-  role: Role;
+  /** One of the TDD roles, or a role a team added. */
+  role: Role | (string & {});
   kataTitle: string;
   kataDescription: string;
   language: string;
@@ -53,6 +54,8 @@ export interface RoleContextInput {
   shownBefore?: Map<string, string>;
   /** Tokens the file contents and the repository map may take (a real tokenizer; default 6 000; the role config's `context_tokens`). */
   fileTokenBudget?: number;
+  /** A section of the phase's own, last (a Reviewer: the diff it reviews). */
+  extra?: string;
   signal?: AbortSignal;
 }
 
@@ -155,6 +158,7 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
   } else if (output && !error?.includes(output))
     sections.push(`# Last test output\n\`\`\`\n${truncateMiddle(local(output), TEST_OUTPUT_CHARS)}\n\`\`\``);
   if (error) sections.push(`# Your previous attempt was rejected\n${local(error)}`);
+  if (input.extra?.trim()) sections.push(input.extra.trim());
 
   return sections.join('\n\n');
 }

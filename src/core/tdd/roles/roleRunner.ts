@@ -1,8 +1,10 @@
-import type { Role } from '../events';
+import type { AgentLifecycle } from '../../agentRuntime/lifecycle';
+import { ROLES, type Role } from '../events';
 
 /** One turn of one role: the context message it reads, and the budget it works within. */
 export interface RoleTurn {
-  role: Role;
+  /** One of the TDD roles, or a role a team added (a phase's `role`, e.g. `reviewer`). */
+  role: string;
   cycle: number;
   attempt: number;
   /** The user message built by `buildRoleContext`. */
@@ -14,6 +16,12 @@ export interface RoleTurn {
    * asking the model for a report.
    */
   goalReached?: () => Promise<boolean>;
+  /**
+   * Lifecycle hooks for the role's agent in this turn: the phase's file rule as a `wrapToolCall` hook (refusing a
+   * write outside the role's files before it happens) and a team's own rules. A runner without an agent may ignore
+   * them: the supervisor checks the diff after every turn either way.
+   */
+  hooks?: readonly AgentLifecycle[];
 }
 
 /** What a turn produced: the role's report, and whether the turn ended because its goal was reached. */
@@ -46,4 +54,9 @@ export function reportLabel(report: string, fallback: string): string {
     .find((l) => l.length > 0);
   const label = (line ?? fallback).replace(/\s+/g, ' ');
   return label.length > 72 ? `${label.slice(0, 69)}...` : label;
+}
+
+/** True for a TDD role (the session's vocabulary: events and records name it); false for a role a team added. */
+export function isTddRole(role: string): role is Role {
+  return (ROLES as readonly string[]).includes(role);
 }

@@ -1,0 +1,79 @@
+import { lstat } from 'node:fs/promises';
+import { isAbsolute, join, relative } from 'node:path';
+import type { AgentLifecycle } from '../../agentRuntime/lifecycle';
+import type { ToolCallResult } from '../../tools/types';
+import type { ChangedFile } from '../git/changedFiles';
+import type { FileRefusal } from './phaseHost';
+import type { KataInfo } from './loopSetup';
+import type { FileRule } from './phaseSpec';
+
+/** The workspace tools that change a file, and how: the calls a role's file rule judges before they run. */
+const FILE_WRITERS: Readonly<Record<string, ChangedFile['change'] | 'write'>> = {
+  write_file: 'write',
+  edit_file: 'write',
+  delete_file: 'deleted',
+};
+
+/** The workspace-relative path a tool call names, or undefined when it names none (the tool itself refuses it). */
+function pathOf(params: unknown, workspaceRoot: string): string | undefined {
+  const path = (params as { path?: unknown } | null)?.path;
+  if (typeof path !== 'string' || path.trim() === '') return undefined;
+  const local = isAbsolute(path) ? relative(workspaceRoot, path) : path;
+  return local.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+}
+
+/** The change a call would make: a write of an existing file modifies it, of a missing one adds it. */
+async function changeOf(kind: ChangedFile['change'] | 'write', path: string, workspaceRoot: string): Promise<ChangedFile> {
+  if (kind !== 'write') return { path, change: kind };
+  const exists = await lstat(join(workspaceRoot, path)).then(
+    () => true,
+    () => false,
+  );
+  return { path, change: exists ? 'modified' : 'added' };
+}
+
+/** Options of {@link fileRuleHook}. */
+export interface FileRuleHookOptions {
+  /** The role's file rule (a phase's `files`). */
+  rule: FileRule;
+  kata: KataInfo;
+  workspaceRoot: string;
+  /** Told each refusal: the supervisor counts the attempt as a violation, as it would from the diff. */
+  onRefused?(refusal: FileRefusal): void;
+}
+
+/**
+ * A role rule as a lifecycle hook: a `wrapToolCall` that refuses a `write_file`, `edit_file` or `delete_file` call the
+ * role's file rule forbids (the Tester writing production code, the Implementer editing a test) before it runs,
+ * answering the model with the reason; nothing is written, and no person is asked to approve it. Every other call
+ * passes. The supervisor still checks the diff after the turn: a test run or a command may write files too.
+ */
+export function fileRuleHook(options: FileRuleHookOptions): AgentLifecycle {
+  return {
+    name: 'role-files',
+    async wrapToolCall(toolName, next, params): Promise<ToolCallResult> {
+      const kind = FILE_WRITERS[toolName];
+      const path = kind && pathOf(params, options.workspaceRoot);
+      if (!kind || !path) return next();
+      const refusals = options.rule([await changeOf(kind, path, options.workspaceRoot)], options.kata);
+      if (refusals.length === 0) return next();
+      for (const refusal of refusals) options.onRefused?.(refusal);
+      return refuseCall(toolName, refusals.map((r) => r.message).join(' '));
+    },
+  };
+}
+
+/**
+ * The result a role-rule hook gives instead of running a tool call: not run, refused by policy, with the reason the
+ * model reads. A team's own rule returns it too (see docs/extending.md, "A custom role rule as a hook").
+ */
+export function refuseCall(toolName: string, reason: string): ToolCallResult {
+  return {
+    toolName,
+    ok: false,
+    content: `Error: refused by the role rules, nothing was changed: ${reason}`,
+    error: { error_code: 'HOOK_REJECTED', message: reason },
+    approval: 'policy_denied',
+    durationMs: 0,
+  };
+}

@@ -1,0 +1,55 @@
+import type { TestRunResult } from '../../testRunners/types';
+import type { TestCounts } from '../events';
+import type { ChangedFile } from '../git/changedFiles';
+import type { TurnOutcome } from '../supervisor/sessionRecorder';
+import { suiteStateOf, type SuiteState } from '../supervisor/testJudgement';
+
+/** Thrown inside the loop to unwind to the cancellation handler. */
+export class Cancelled extends Error {}
+
+/** The counts of a test run. */
+export function counts(result: TestRunResult): TestCounts {
+  return { status: result.status, passed: result.passed, failed: result.failed, total: result.total };
+}
+
+/**
+ * What the cycle loop knows between turns, shared by the phases: the last test run and counts, the suite test by
+ * test at the last green state, what the next role is told, and what the current turn did so far.
+ */
+export class LoopState {
+  /** The counts of the last green state (or of the Tester's red, within a cycle). */
+  lastTests: TestCounts = { status: 'passed', passed: 0, failed: 0, total: 0 };
+  /** The output of the last test run, for the next role's context. */
+  lastOutput = '';
+  /** The last test run, for the next role's context. */
+  lastRun: TestRunResult | undefined;
+  /** The files each role was shown on its last turn: what changed since then goes after the rest (prefix caching). */
+  readonly shownTo = new Map<string, Map<string, string>>();
+  /** What the current role's turn did so far, for its result (reset when a phase starts). */
+  turnOutcome: TurnOutcome = { filesModified: [], testsPassed: 0 };
+  /** True right after a commit or a rollback to HEAD, until the next turn: nothing differs from HEAD. */
+  treeClean = false;
+  /** What the supervisor undid outside the role rules (protected paths), for the next role's context; cleared once shown. */
+  notices: string[] = [];
+  /** The test files the Tester wrote in this cycle: the related run of the Implementer and the Refactorer runs them. */
+  cycleTestFiles: string[] = [];
+  /**
+   * The test run of the current turn's last goal probe (see `goalReached` of a role turn). Every tool round that may
+   * write is probed, so the tree has not changed since: the phase judges that run, and the changes the probe saw
+   * before it ran the tests (a test run may write files itself), instead of running the same tests again.
+   */
+  probed: { tests: TestRunResult; changes: ChangedFile[] } | undefined;
+  /** Files the session's commits changed: a role's context shows them early (see `selectContextFiles`). */
+  readonly sessionFiles = new Set<string>();
+  /** The suite test by test at the last green state (when the runner reports each test), with the baseline's known failures. */
+  suite: SuiteState = suiteStateOf({
+    status: 'passed',
+    passed: 0,
+    failed: 0,
+    total: 0,
+    output: '',
+    command: '',
+    exitCode: 0,
+    durationMs: 0,
+  });
+}

@@ -1,0 +1,73 @@
+import { ROLE_TITLES } from '../sessionVocabulary';
+import { describeViolations } from '../boundaries';
+import type { PhaseCheckpoint } from '../supervisor/phaseCheckpoint';
+import { runQualityGates, type GateFailure } from '../supervisor/qualityGates';
+import { SessionCommits } from '../supervisor/sessionCommits';
+import { isTddRole } from '../roles/roleRunner';
+import type { LoopState } from './loopState';
+import type { LoopSetup } from './loopSetup';
+import { TestRuns } from './testRuns';
+
+/** A change a role may not make: the sentence the role reads, and the path involved (if any). */
+export interface FileRefusal {
+  message: string;
+  path?: string;
+}
+
+/** A role as a person names it, in messages: `Tester`, or a team's role by its name (`reviewer` → `Reviewer`). */
+export function roleTitle(role: string): string {
+  return isTddRole(role) ? ROLE_TITLES[role] : role.charAt(0).toUpperCase() + role.slice(1);
+}
+
+/**
+ * What a phase works with: the loop's setup and state, the supervisor's test runs, the session's commits, and the
+ * reactions every phase shares (a role-rule violation undone and told to the role, the quality gates on a green tree).
+ */
+export class PhaseHost {
+  /** The supervisor's own test runs. */
+  readonly tests: TestRuns;
+  /** Checkpoints, rollbacks and commits of the session's tree. */
+  readonly commits: SessionCommits;
+
+  constructor(
+    /** The session's workspace, git, tests, roles and record. */
+    readonly setup: LoopSetup,
+    /** What the loop knows between turns. */
+    readonly state: LoopState,
+    approvedProtectedChange?: (path: string) => Promise<boolean>,
+  ) {
+    this.tests = new TestRuns(setup, state);
+    this.commits = new SessionCommits({ ...setup, approvedProtectedChange }, state);
+  }
+
+  /**
+   * Counts and reports a role violation (a TDD role's; a team's role is only told), undoes the offending changes (or
+   * only `paths`), and returns the hint for the retry.
+   */
+  async violation(
+    n: number,
+    role: string,
+    attempt: number,
+    violations: readonly FileRefusal[],
+    checkpoint: PhaseCheckpoint,
+    paths?: string[],
+  ): Promise<string> {
+    if (isTddRole(role)) {
+      this.setup.recorder.count('violations', role);
+      this.setup.emit({ type: 'violation', cycle: n, role, attempt, reasons: violations.map((v) => v.message) });
+    }
+    await checkpoint.restore(paths);
+    return describeViolations(violations);
+  }
+
+  /** Runs the quality gates on a green tree; a failure is reported as an event and returned. */
+  async qualityGates(n: number): Promise<GateFailure | undefined> {
+    const gate = await runQualityGates(this.setup.qualityGates ?? [], this.setup.workspaceRoot, {
+      timeoutMs: this.setup.testTimeoutMs,
+      signal: this.setup.signal,
+      sandbox: this.setup.sandbox,
+    });
+    if (gate) this.setup.emit({ type: 'quality_gate_failed', cycle: n, command: gate.command, output: gate.output });
+    return gate;
+  }
+}

@@ -1,0 +1,67 @@
+import { AgentError } from '../../errors/agentError';
+import { redactSecrets } from '../../security/redact';
+import { truncateHeadTail } from '../../testRunners/truncateOutput';
+import type { TestRunResult } from '../../testRunners/types';
+import type { SupervisorEvent } from '../events';
+import { counts, type LoopState } from '../phases/loopState';
+import type { TestRuns } from '../phases/testRuns';
+import { failingTests, suiteStateOf, testNames } from './testJudgement';
+
+/**
+ * The run before any model request: the project's tests must run in the session's sandbox. One that could not run
+ * (a load error, a missing module or runner, a config error, test files but no test) or timed out stops the session
+ * with the runner's own words and a next step. Tests already failing are known failures: listed, and never blamed
+ * on a role. Without per-test results, failing tests cannot be told apart, and the session refuses to start.
+ */
+export async function runBaseline(
+  tests: TestRuns,
+  state: LoopState,
+  emit: (event: SupervisorEvent) => void,
+  first: number,
+): Promise<void> {
+  const baseline = await tests.run('baseline', first);
+  if (baseline.status === 'error' || baseline.status === 'timeout') {
+    const tail = truncateHeadTail(redactSecrets(baseline.output.trim()), 1_500);
+    throw new AgentError(
+      'CONFIG',
+      `The project's tests cannot run in the session's sandbox (\`${baseline.command}\`): ${baseline.reason ?? baseline.status}\n${tail ? `${tail}\n` : ''}${baselineNextStep(baseline)} No model request was made.`,
+      { command: baseline.command, errorKind: baseline.errorKind, status: baseline.status },
+    );
+  }
+  const failing = failingTests(baseline);
+  if (baseline.status === 'failed' && failing.length === 0) {
+    throw new AgentError(
+      'CONFIG',
+      `The project's tests are not green before the session starts (${baseline.failed} failing), and the runner does not say which tests fail, so they could not be set aside. Make them pass first, or use a test command whose runner reports each test (node --test, mocha, jest, vitest, pytest). No model request was made.`,
+      { command: baseline.command, failed: baseline.failed },
+    );
+  }
+  state.suite = suiteStateOf(baseline, new Set(failing.map((t) => t.id)));
+  state.lastTests = counts(baseline);
+  if (failing.length > 0) {
+    state.notices.push(
+      `These tests already failed before the session started; they are set aside (no role is asked to fix them, and they do not count against anyone):\n${testNames(failing)}`,
+    );
+    emit({
+      type: 'known_failures',
+      cycle: first,
+      tests: failing.map((t) => redactSecrets(`${t.file ? `${t.file} › ` : ''}${t.name}`)),
+    });
+  }
+}
+
+/** What to do when the baseline run could not run the project's tests. */
+function baselineNextStep(run: TestRunResult): string {
+  switch (run.errorKind) {
+    case 'missing_module':
+      return "Next step: install the project's dependencies in your checkout (the session reuses them), or name the test command with --test-command / test_command.";
+    case 'runner_missing':
+      return 'Next step: install the test runner (or the project dependencies that bring it), or name the test command with --test-command / test_command.';
+    case 'no_tests':
+      return "Next step: check that the test command finds the project's test files (its config's include / testMatch / testpaths).";
+    default:
+      return run.status === 'timeout'
+        ? 'Next step: raise the time limit of a test run (--test-timeout, tddAgent.testTimeoutMs) or make the suite faster.'
+        : 'Next step: run the same command in your checkout and fix what it reports, or name another test command with --test-command / test_command.';
+  }
+}
