@@ -7,14 +7,9 @@ export { runKataSession, type KataSessionOptions } from './supervisor/kataSessio
 export * from './supervisor/sessionSummary';
 export { SessionRecorder, type NewSessionInfo, type SessionCounter, type TurnOutcome } from './supervisor/sessionRecorder';
 export { PersonQuestions, type PersonQuestionsOptions } from './supervisor/personQuestions';
-export {
-  CycleLoop,
-  MAX_ATTEMPTS,
-  type CycleLoopOptions,
-  type CycleLoopResult,
-  type KataInfo,
-  type LoopGit,
-} from './supervisor/cycleLoop';
+export { CycleLoop, type CycleLoopOptions, type CycleLoopResult } from './supervisor/cycleLoop';
+export * from './phases';
+export { SessionCommits, type SessionCommitsOptions } from './supervisor/sessionCommits';
 export { PhaseCheckpoint, type CheckpointGit } from './supervisor/phaseCheckpoint';
 export { runQualityGates, type GateFailure } from './supervisor/qualityGates';
 export {
@@ -48,8 +43,15 @@ export {
   type PythonDependencies,
 } from './supervisor/projectDependencies';
 export { approveKataCommands, checkProvider, checkTestRunner, commandProgram, isBundledKata } from './supervisor/preflight';
-export { createAgentRoleRunners, type AgentRoleRunnerOptions } from './roles/agentRoleRunner';
-export { reportLabel, type RoleRunner, type RoleRunners, type RoleTurn, type RoleTurnResult } from './roles/roleRunner';
+export { createAgentRoleRunner, createAgentRoleRunners, type AgentRoleRunnerOptions } from './roles/agentRoleRunner';
+export {
+  isTddRole,
+  reportLabel,
+  type RoleRunner,
+  type RoleRunners,
+  type RoleTurn,
+  type RoleTurnResult,
+} from './roles/roleRunner';
 export { buildRoleContext, type RoleContextInput } from './roles/roleContext';
 export * from './kata';
 export * from './git';

@@ -462,6 +462,12 @@ export class SessionWorktree {
     }
   }
 
+  /** The patch a commit of the session made (`git show`, without its message or colour): what a Reviewer reads. */
+  async commitDiff(sha: string): Promise<string> {
+    if (!/^[0-9a-f]{7,64}$/i.test(sha)) throw new GitOperationError(`Not a commit sha: ${sha}`, { sha });
+    return this.run(['show', '--format=', '--no-color', '--no-ext-diff', '--no-textconv', sha]);
+  }
+
   /** The last `n` commits of the session branch, newest first. */
   async recentCommits(n = 5): Promise<CommitInfo[]> {
     const format = ['%H', '%h', '%s', '%an', '%aI'].join('%x1f') + '%x1e';

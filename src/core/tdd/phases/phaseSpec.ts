@@ -68,7 +68,8 @@ export interface PhaseSpec {
   readonly name: string;
   /**
    * Whose turn it is: the agent config's name (`config/agents/<role>/v1.json`). The three TDD roles are reported in
-   * the session's events and record; any other role's phase is only told through `phase_note` events its judge emits.
+   * the session's events and record; any other role's turns are not (its spec tells what it found its own way, e.g. a
+   * Reviewer's callback with its comments), though its model calls count in the session's token totals.
    */
   readonly role: string;
   /** The phase a TDD role's `phase_changed` event shows. */

@@ -7,7 +7,6 @@ import { getLogger } from '../../logging/logger';
 import type { McpServerConfig } from '../../mcp/config';
 import type { McpHub, McpServerStatus } from '../../mcp/mcpHub';
 import { createProcessSandbox, worktreePolicy, type ProcessSandbox, type SandboxMode } from '../../osSandbox';
-import { redactSecrets } from '../../security/redact';
 import { DEFAULT_TEST_TIMEOUT_MS, detectTestRunner } from '../../testRunners';
 import type { TestRunner } from '../../testRunners/types';
 import { ApprovalPolicy, type ApprovalPolicyConfig } from '../../tools/approvalPolicy';
@@ -26,9 +25,13 @@ import {
 } from '../git';
 import type { ProjectOverrides } from '../../project/projectProfile';
 import { type Kata, type KataLanguage, type TaskSpec } from '../kata';
-import { createAgentRoleRunners } from '../roles/agentRoleRunner';
+import { createAgentRoleRunner, createAgentRoleRunners, type AgentRoleRunnerOptions } from '../roles/agentRoleRunner';
+import { isTddRole } from '../roles/roleRunner';
+import type { PhaseSpec } from '../phases/phaseSpec';
+import type { AgentLifecycle } from '../../agentRuntime/lifecycle';
 import type { RoleRunners } from '../roles/roleRunner';
-import { CycleLoop, type LoopGit } from './cycleLoop';
+import { CycleLoop } from './cycleLoop';
+import { loopGit } from './loopGit';
 import { scaffoldCommitSubject } from '../git/setupCommits';
 import { PersonQuestions } from './personQuestions';
 import { ApprovedProtectedWrites } from './protectedChanges';
@@ -113,49 +116,22 @@ export interface KataSessionOptions {
   modelTimeoutMs?: number;
   /** Stream the roles' text: `role_text` events while the model writes (the panel shows it as it arrives). */
   streamRoleText?: boolean;
+  /**
+   * The phases of every cycle, in order (default `TDD_PHASES`: red, green, refactor). A phase of a role a team added
+   * (`[...TDD_PHASES, reviewPhase]`) runs the agent `<agentsDir>/<role>/v1.json` (the bundled `config/agents` has a
+   * `reviewer`); see docs/extending.md, "A new role: a Reviewer".
+   */
+  phases?: readonly PhaseSpec[];
+  /**
+   * A team's own role rules: lifecycle hooks put on a role's agent for each of its turns, by role name
+   * (`{ implementer: [noConsoleLog] }`), typically `wrapToolCall` hooks refusing a call with the reason (see
+   * docs/extending.md, "A custom role rule as a hook"). They run after the phase's own file rule.
+   */
+  roleHooks?: Readonly<Record<string, readonly AgentLifecycle[]>>;
 }
 
 const DEFAULT_MAX_CYCLES = 10;
 const log = getLogger('tdd.session');
-
-/** Adapts the session's worktree to what the loop and its checkpoints need. */
-function loopGit(git: SessionWorktree): LoopGit {
-  // The history changes only through commitAll: read it once, then put each new commit on top (no git log per turn).
-  let history: string[] | undefined;
-  let historyDepth = 0;
-  return {
-    changedFiles: () => git.changedFiles(),
-    revertPaths: (paths) => git.revertPaths(paths),
-    async commitAll(message) {
-      const sha = await git.commitAll(message);
-      if (!sha)
-        throw new AgentError('NOTHING_TO_COMMIT', 'Nothing to commit after a green phase; the working tree had no changes.', {});
-      if (history) history = [`${sha.slice(0, 7)} ${commitSubject(message)}`, ...history].slice(0, historyDepth);
-      return sha;
-    },
-    async rollbackToHead() {
-      await git.rollbackToHead();
-    },
-    removedNestedRepositories: () => git.lastRemovedNestedRepositories,
-    async recentCommits(n) {
-      if (!history || n > historyDepth) {
-        history = (await git.recentCommits(n)).map((c) => `${c.shortSha} ${c.subject}`);
-        historyDepth = n;
-      }
-      return history.slice(0, n);
-    },
-  };
-}
-
-/** What `git log --format=%s` shows of a message: its first paragraph on one line (as redacted for the commit). */
-function commitSubject(message: string): string {
-  const clean = redactSecrets(message).trim() || 'chore: tdd-agent commit';
-  return clean
-    .split(/\n\s*\n/)[0]!
-    .split('\n')
-    .map((l) => l.trim())
-    .join(' ');
-}
 
 function checkAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new AgentError('CANCELLED', 'The session was cancelled before it started; nothing was changed.', {});
@@ -174,6 +150,8 @@ interface Preflight {
  */
 async function preflight(options: KataSessionOptions, kata: Kata, signal: AbortSignal): Promise<Preflight> {
   if (!options.roles) for (const role of ROLES) AgentFactory.create(role, 'v1', undefined, { configRoot: options.agentsDir });
+  for (const phase of options.phases ?? [])
+    if (!isTddRole(phase.role)) AgentFactory.create(phase.role, 'v1', undefined, { configRoot: options.agentsDir });
   const workspace = await inspectWorkspace(options.workspace);
   let resumed: SessionState | undefined;
   if (options.resume) {
@@ -395,22 +373,25 @@ async function runInWorktree(
     });
     const profileEvent = projectProfileEvent(kata, testRunner, scaffolded);
     if (profileEvent) emit(profileEvent);
+    const agents: AgentRoleRunnerOptions = {
+      llm: options.llm,
+      model: options.model,
+      toolbox: executor,
+      emit: record,
+      configRoot: options.agentsDir,
+      timeoutMs: options.modelTimeoutMs,
+      streamText: options.streamRoleText,
+      onModelCall: (usage, latencyMs) => recorder.modelCall(usage, latencyMs),
+    };
     const result = await new CycleLoop({
       workspaceRoot: dir,
       kata,
       git: loopGit(worktree),
       testRunner,
-      roles:
-        options.roles ??
-        createAgentRoleRunners({
-          llm: options.llm,
-          model: options.model,
-          toolbox: executor,
-          emit: record,
-          configRoot: options.agentsDir,
-          timeoutMs: options.modelTimeoutMs,
-          streamText: options.streamRoleText,
-        }),
+      roles: options.roles ?? createAgentRoleRunners(agents),
+      runnerFor: (role) => createAgentRoleRunner(agents, role),
+      roleHooks: options.roleHooks,
+      phases: options.phases,
       maxCycles: Math.max(1, maxCycles - (firstCycle - 1)),
       firstCycle,
       recorder,
