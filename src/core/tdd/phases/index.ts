@@ -10,3 +10,4 @@ export { fileRuleHook, refuseCall, type FileRuleHookOptions } from './fileRuleHo
 export { LoopState } from './loopState';
 export { TestRuns, describeRun, type TurnFiles } from './testRuns';
 export type { KataInfo, LoopGit, LoopSetup } from './loopSetup';
+export type { SuiteState } from '../supervisor/testJudgement';

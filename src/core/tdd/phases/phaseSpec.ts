@@ -91,7 +91,9 @@ export interface PhaseSpec {
    * them, and whether the turn's goal is reached (which ends the turn; the judge then gets that same run).
    */
   readonly probe?: {
+    /** Runs the tests of the turn's changes as the judge would. */
     run(files: TurnFiles, cycle: CycleSoFar, host: PhaseHost): Promise<TestRunResult>;
+    /** True when that run says the turn's goal is reached. */
     reached(tests: TestRunResult, host: PhaseHost): boolean;
   };
   /** Judges an attempt within the file rule: accept, retry with a hint, or fail. */

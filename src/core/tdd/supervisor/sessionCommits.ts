@@ -19,6 +19,7 @@ export interface SessionCommitsOptions {
   workspaceRoot: string;
   git: LoopGit;
   recorder: SessionRecorder;
+  /** Receives the commit and protected-path events. */
   emit(event: SupervisorEvent): void;
   /** Says whether a protected path holds exactly what a tool call a person approved left there (see `CycleLoopOptions`). */
   approvedProtectedChange?: (path: string) => Promise<boolean>;
