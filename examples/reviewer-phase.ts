@@ -6,10 +6,8 @@
  *
  *   OPENAI_API_KEY=sk-... npx tsx examples/reviewer-phase.ts        (MAX_CYCLES=4 by default)
  */
-import { createAgentRuntime, runKataSession, TDD_PHASES, type PhaseSpec } from 'tdd-agent/core';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { TDD_PHASES, type PhaseSpec } from 'tdd-agent/core';
+import { runFizzBuzz, runMain } from './support/fizzbuzzSession';
 
 /** The Reviewer's phase: after a refactor commit, comments on its diff (passed to `onReview`); changes nothing. */
 export function reviewPhase(onReview: (cycle: number, comments: string) => void): PhaseSpec {
@@ -36,34 +34,13 @@ export function reviewPhase(onReview: (cycle: number, comments: string) => void)
   };
 }
 
-async function main(): Promise<void> {
-  const workspace = await mkdtemp(join(tmpdir(), 'tdd-review-'));
-  try {
-    const runtime = await createAgentRuntime({ model: process.env.MODEL });
-    const summary = await runKataSession({
-      workspace,
-      kataPath: 'fizzbuzz',
-      language: 'javascript',
-      llm: runtime.llm,
-      model: runtime.provider.model,
-      provider: runtime.provider.provider,
-      maxCycles: Number(process.env.MAX_CYCLES ?? 4),
-      approvalPolicy: { autoApproveUpTo: 'MEDIUM' },
-      testTimeoutMs: 30_000,
-      phases: [...TDD_PHASES, reviewPhase((cycle, comments) => console.log(`review of cycle ${cycle}: ${comments}`))],
-      onEvent: (event) => {
-        if (event.type === 'commit_made') console.log(`  commit ${event.message}`);
-        if (event.type === 'cycle_finished') console.log(`cycle ${event.cycle}: ${event.outcome}`);
-      },
-    });
-    console.log(`status: ${summary.status}; ${summary.totals.commits} commits`);
-    if (summary.status !== 'completed' && summary.status !== 'max_cycles') process.exitCode = 1;
-  } finally {
-    await rm(workspace, { recursive: true, force: true });
-  }
-}
-
-main().catch((error: { error_code?: string; message?: string }) => {
-  console.error(`${error.error_code ?? 'ERROR'}: ${error.message}`);
-  process.exitCode = 1;
-});
+runMain(() =>
+  runFizzBuzz({
+    maxCycles: 4,
+    phases: [...TDD_PHASES, reviewPhase((cycle, comments) => console.log(`review of cycle ${cycle}: ${comments}`))],
+    onEvent: (event) => {
+      if (event.type === 'commit_made') console.log(`  commit ${event.message}`);
+      if (event.type === 'cycle_finished') console.log(`cycle ${event.cycle}: ${event.outcome}`);
+    },
+  }),
+);

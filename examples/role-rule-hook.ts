@@ -7,10 +7,8 @@
  *
  *   OPENAI_API_KEY=sk-... npx tsx examples/role-rule-hook.ts        (MAX_CYCLES=3 by default)
  */
-import { createAgentRuntime, isTestFile, refuseCall, runKataSession, type AgentLifecycle } from 'tdd-agent/core';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isTestFile, refuseCall, type AgentLifecycle } from 'tdd-agent/core';
+import { runFizzBuzz, runMain } from './support/fizzbuzzSession';
 
 /** What a write_file or edit_file call would write, and where. */
 function writeOf(toolName: string, params: unknown): { path: string; text: string } | undefined {
@@ -33,35 +31,13 @@ export const noConsoleLog: AgentLifecycle = {
   },
 };
 
-async function main(): Promise<void> {
-  const workspace = await mkdtemp(join(tmpdir(), 'tdd-rule-'));
-  try {
-    const runtime = await createAgentRuntime({ model: process.env.MODEL });
-    const summary = await runKataSession({
-      workspace,
-      kataPath: 'fizzbuzz',
-      language: 'javascript',
-      llm: runtime.llm,
-      model: runtime.provider.model,
-      provider: runtime.provider.provider,
-      maxCycles: Number(process.env.MAX_CYCLES ?? 3),
-      approvalPolicy: { autoApproveUpTo: 'MEDIUM' },
-      testTimeoutMs: 30_000,
-      roleHooks: { implementer: [noConsoleLog] },
-      onEvent: (event) => {
-        if (event.type === 'tool_called' && !event.ok && event.approval === 'policy_denied')
-          console.log(`  refused ${event.tool} of the ${event.role}: ${event.summary}`);
-        if (event.type === 'cycle_finished') console.log(`cycle ${event.cycle}: ${event.outcome}`);
-      },
-    });
-    console.log(`status: ${summary.status}; ${summary.totals.commits} commits`);
-    if (summary.status !== 'completed' && summary.status !== 'max_cycles') process.exitCode = 1;
-  } finally {
-    await rm(workspace, { recursive: true, force: true });
-  }
-}
-
-main().catch((error: { error_code?: string; message?: string }) => {
-  console.error(`${error.error_code ?? 'ERROR'}: ${error.message}`);
-  process.exitCode = 1;
-});
+runMain(() =>
+  runFizzBuzz({
+    roleHooks: { implementer: [noConsoleLog] },
+    onEvent: (event) => {
+      if (event.type === 'tool_called' && !event.ok && event.approval === 'policy_denied')
+        console.log(`  refused ${event.tool} of the ${event.role}: ${event.summary}`);
+      if (event.type === 'cycle_finished') console.log(`cycle ${event.cycle}: ${event.outcome}`);
+    },
+  }),
+);

@@ -30,7 +30,7 @@ describe('examples of new phases and role rules (docs/extending.md) against the 
     assert.deepEqual(run.stdout.match(/review of cycle \d+: .*/g), [
       'review of cycle 3: LGTM: the named divisibility check reads well',
     ]);
-    assert.match(run.stdout, /status: completed; 4 commits/);
+    assert.match(run.stdout, /status: completed; 4 cycles, 4 commits/);
     const reviews = server().requests.filter((r) => systemText(r).startsWith('agent: reviewer/v1'));
     assert.equal(reviews.length, 1);
     const context = userText(reviews[0]!);
@@ -63,6 +63,6 @@ describe('examples of new phases and role rules (docs/extending.md) against the 
       [1, 2],
     );
     assert.match(run.stdout, /cycle 1: green\n[\s\S]*cycle 2: green\n[\s\S]*cycle 3: kata_complete/);
-    assert.match(run.stdout, /status: completed; 2 commits/);
+    assert.match(run.stdout, /status: completed; 3 cycles, 2 commits/);
   });
 });
