@@ -6,7 +6,7 @@
  *
  *   OPENAI_API_KEY=sk-... npx tsx examples/reviewer-phase.ts        (MAX_CYCLES=4 by default)
  */
-import { TDD_PHASES, type PhaseSpec } from 'tdd-agent/core';
+import { TDD_PHASES, type PhaseSpec } from 'tdd-agent/tdd';
 import { runFizzBuzz, runMain } from './support/fizzbuzzSession';
 
 /** The Reviewer's phase: after a refactor commit, comments on its diff (passed to `onReview`); changes nothing. */

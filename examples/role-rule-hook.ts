@@ -7,7 +7,8 @@
  *
  *   OPENAI_API_KEY=sk-... npx tsx examples/role-rule-hook.ts        (MAX_CYCLES=3 by default)
  */
-import { isTestFile, refuseCall, type AgentLifecycle } from 'tdd-agent/core';
+import type { AgentLifecycle } from 'tdd-agent/core';
+import { isTestFile, refuseCall } from 'tdd-agent/tdd';
 import { runFizzBuzz, runMain } from './support/fizzbuzzSession';
 
 /** What a write_file or edit_file call would write, and where. */

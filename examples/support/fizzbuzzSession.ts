@@ -3,7 +3,8 @@
  * temporary git workspace with the model the environment names (see the README), file writes and test runs approved
  * as the CLI's `--yes` does. The workspace is removed afterwards unless KEEP=1 is set.
  */
-import { createAgentRuntime, runKataSession, type KataSessionOptions, type SessionSummary } from 'tdd-agent/core';
+import { createAgentRuntime } from 'tdd-agent/core';
+import { runKataSession, type KataSessionOptions, type SessionSummary } from 'tdd-agent/tdd';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

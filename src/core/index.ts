@@ -159,6 +159,7 @@ export {
   type BuiltinToolsOptions,
   type DangerLevel,
   type EscalationRecord,
+  type AskPerson,
   type ExecuteCallOptions,
   type ExecuteToolOptions,
   type HttpRequestOptions,

@@ -45,6 +45,28 @@ export {
 } from './tdd/supervisor/sessionSummary';
 export type { RoleRunner, RoleRunners, RoleTurn, RoleTurnResult } from './tdd/roles/roleRunner';
 
+// Phases as data and role rules as hooks (docs/extending.md: a Reviewer, a custom role rule)
+export {
+  refuseCall,
+  TDD_PHASES,
+  type CycleSoFar,
+  type FileRule,
+  type PhaseAttempt,
+  type PhaseHost,
+  type PhaseResult,
+  type PhaseSpec,
+  type PhaseVerdict,
+} from './tdd/phases';
+export { isTestFile, type TestFileRules } from './tdd/boundaries/isTestFile';
+// What a phase's judge, file rule and context are handed (types only: the supervisor builds them).
+export type { FileRefusal, KataInfo, LoopGit, LoopSetup, LoopState, SuiteState, TestRuns, TurnFiles } from './tdd/phases';
+export type { ChangedFile, FileChange } from './tdd/git/changedFiles';
+export type { PhaseCheckpoint } from './tdd/supervisor/phaseCheckpoint';
+export type { SessionCommits, SessionCommitsOptions } from './tdd/supervisor/sessionCommits';
+export type { GateFailure } from './tdd/supervisor/qualityGates';
+export type { PersonQuestions } from './tdd/supervisor/personQuestions';
+export type { SessionCounter, SessionRecorder, TurnOutcome } from './tdd/supervisor/sessionRecorder';
+
 // Katas
 export {
   bundledKatasDir,
