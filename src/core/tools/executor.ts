@@ -1,24 +1,31 @@
+/** The ToolExecutor: runs a model's tool calls (look the tool up, validate, approve, run within a deadline, record). */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { ApprovalAnswer, ControlProtocol } from '../control/controlProtocol';
-import type { ToolCallPreviewMessage } from '../control/messages';
 import { isAgentError, type ErrorCode } from '../errors/agentError';
 import type { LlmToolCall, ToolSpec } from '../llm/types';
 import { getLogger, logLevelEnabled, type Logger } from '../logging/logger';
-import type { ProcessSandbox } from '../osSandbox/types';
 import { redactSecrets, redactValue } from '../security/redact';
 import { ApprovalPolicy } from './approvalPolicy';
-import { Deadlines, type Expiring } from './callDeadlines';
 import { DEFAULT_MAX_CONTENT_CHARS } from './contentLimits';
+import {
+  DEFAULT_TOOL_TIMEOUT_MS,
+  type ExecuteToolOptions,
+  type ToolChainResult,
+  type ToolChainStep,
+  type ToolExecutorOptions,
+} from './executorOptions';
 import type { ToolRegistry, RegisteredTool } from './registry';
 import { ToolResultMemory, type RememberedToolCall } from './resultMemory';
-import type { EscalationRecord, ToolAuditRecord, ToolAuditSink } from './toolAudit';
+import type { ToolAuditSink } from './toolAudit';
 import { parseToolArguments, validateToolParams } from './toolArguments';
 import { composeToolCallWrappers } from './toolCallWrapper';
 import { toToolSpecs } from './toolSpecs';
+import { RunningCall, ToolCallContext } from './runningCall';
+import { previewOf } from './toolCallPreview';
+import { auditRecordOf, callResult, shownParams, type CallState } from './toolCallState';
 import type {
   AgentToolbox,
-  ApprovalOutcome,
   ExecuteCallOptions,
   DangerLevel,
   ToolCallResult,
@@ -27,96 +34,10 @@ import type {
   ToolOutput,
 } from './types';
 
-/** Default time a tool may run: 30 s. */
-export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
+export * from './executorOptions';
 export { DEFAULT_MAX_CONTENT_CHARS };
 
-/** Says what a call would change (a diff, a command line, or text), shown in the approval request. */
-export type ToolPreview = (
-  toolName: string,
-  params: unknown,
-  workspaceRoot: string,
-) => Promise<ToolCallPreviewMessage | string | undefined> | ToolCallPreviewMessage | string | undefined;
-
-/** Options of a ToolExecutor. */
-export interface ToolExecutorOptions {
-  registry: ToolRegistry;
-  /** Absolute real path of the workspace root, handed to every tool. */
-  workspaceRoot: string;
-  /** Default: `new ApprovalPolicy()` (SAFE/LOW allowed, the rest asked). */
-  policy?: ApprovalPolicy;
-  /** Who to ask. Without one, every `ask` verdict is denied ("no one to ask"). */
-  control?: ControlProtocol;
-  /** Time a person has to answer one approval request (default: the protocol's, 5 min). */
-  approvalTimeoutMs?: number;
-  /** Previews for approval requests; default: each tool's own `preview` (see `ToolDefinition`); `false`: none. */
-  preview?: ToolPreview | false;
-  /** The audit trail: one record per call when given. */
-  audit?: ToolAuditSink;
-  /** Default per-call timeout (30 s). */
-  defaultTimeoutMs?: number;
-  /** How many recent calls `recentCalls()` keeps (50). */
-  memorySize?: number;
-  /** Longest result content fed back to the model (100 000 characters; the rest is cut with a marker); a tool's own `maxContentChars` wins. */
-  maxContentChars?: number;
-  /** A wrapper applied inside the per-call `wrap` of every execution. */
-  wrap?: ToolCallWrapper;
-  logger?: Logger;
-  /** The OS sandbox handed to every tool in its ToolContext (`run_command` runs its command in it). */
-  sandbox?: ProcessSandbox;
-}
-
-/** Options of one `executeTool` call. */
-export interface ExecuteToolOptions {
-  /** Milliseconds the tool may run (default: the executor's, 30 s). */
-  timeout?: number;
-  /** Keep the call in the recent-calls memory (default true). */
-  storeInMemory?: boolean;
-  signal?: AbortSignal;
-  /** Which agent or role asked (audit trail). */
-  requestedBy?: string;
-  /** The `wrapToolCall` chain composed from the agent's lifecycle hooks. */
-  wrap?: ToolCallWrapper;
-  /** The model's tool-call id, echoed in the result. */
-  callId?: string;
-  /** A second audit sink for this call (an agent's own trail), besides the executor's `audit`. */
-  audit?: ToolAuditSink;
-}
-
-/** One step of a tool chain. */
-export interface ToolChainStep {
-  name: string;
-  params: unknown;
-  options?: ExecuteToolOptions;
-}
-
-/** What a chain did: every result in order, and where it stopped when it stopped early. */
-export interface ToolChainResult {
-  results: ToolCallResult[];
-  /** True when every executed step succeeded and none was skipped. */
-  ok: boolean;
-  /** Index of the failing step that stopped the chain (stopOnError only). */
-  stoppedAt?: number;
-  /** Steps never run because the chain stopped. */
-  skipped: string[];
-}
-
 const NOTHING_CHANGED = 'Nothing was executed or changed.';
-
-interface CallState {
-  name: string;
-  callId?: string;
-  requestedBy?: string;
-  dangerLevel?: DangerLevel;
-  /** The parameters as the model sent them (never shown: see `params`). */
-  rawParams: unknown;
-  /** The redacted parameters memory and the audit trail show; set by {@link shownParams}. */
-  params?: unknown;
-  approval: ApprovalOutcome;
-  approvedBy?: string;
-  escalations: EscalationRecord[];
-  started: number;
-}
 
 /**
  * Runs tool calls for agents: looks the tool up, parses and validates the arguments, applies
@@ -403,7 +324,7 @@ export class ToolExecutor implements AgentToolbox {
   ): Promise<ApprovalAnswer> {
     const requestId = randomUUID();
     const toolName = tool.name;
-    const preview = await this.previewFor(tool, params);
+    const preview = await previewOf(this.options.preview, tool, params, this.options.workspaceRoot, this.logger);
     const answer = await control.requestApproval(
       {
         id: requestId,
@@ -419,29 +340,6 @@ export class ToolExecutor implements AgentToolbox {
       signal,
     );
     return answer;
-  }
-
-  private async previewFor(tool: RegisteredTool, params: unknown): Promise<ToolCallPreviewMessage | undefined> {
-    const option = this.options.preview;
-    if (option === false) return undefined;
-    const workspaceRoot = this.options.workspaceRoot;
-    const preview =
-      option !== undefined
-        ? () => option(tool.name, params, workspaceRoot)
-        : tool.preview
-          ? () => tool.preview?.(params, { workspaceRoot })
-          : undefined;
-    if (!preview) return undefined;
-    const name = tool.name;
-    try {
-      // Redacted here, so the request shows a safe preview.
-      const value = await preview();
-      if (value === undefined || value === null) return undefined;
-      return redactValue(typeof value === 'string' ? { kind: 'text', text: value } : value);
-    } catch (error) {
-      this.logger.debug('no preview for tool call', { tool: name, error: errorMessage(error) });
-      return undefined;
-    }
   }
 
   private success(state: CallState, tool: RegisteredTool, output: ToolOutput | string): ToolCallResult {
@@ -478,21 +376,7 @@ export class ToolExecutor implements AgentToolbox {
   }
 
   private async writeAudit(sinks: readonly ToolAuditSink[], state: CallState, result: ToolCallResult): Promise<void> {
-    const record: ToolAuditRecord = {
-      time: new Date().toISOString(),
-      tool: state.name,
-      ...(state.callId !== undefined ? { callId: state.callId } : {}),
-      ...(state.requestedBy !== undefined ? { requestedBy: state.requestedBy } : {}),
-      ...(state.dangerLevel !== undefined ? { dangerLevel: state.dangerLevel } : {}),
-      params: shownParams(state),
-      approval: result.approval,
-      ...(result.approvedBy !== undefined ? { approvedBy: result.approvedBy } : {}),
-      ok: result.ok,
-      ...(result.error ? { errorCode: result.error.error_code } : {}),
-      durationMs: result.durationMs,
-      resultSize: result.content.length,
-      ...(state.escalations.length ? { escalations: [...state.escalations] } : {}),
-    };
+    const record = auditRecordOf(state, result);
     for (const sink of sinks) {
       try {
         await sink(record);
@@ -500,125 +384,6 @@ export class ToolExecutor implements AgentToolbox {
         this.logger.warn('the audit sink failed', { tool: state.name, error: errorMessage(error) });
       }
     }
-  }
-}
-
-/**
- * A result's common fields, in the order results always had them (the optional ones only when set): one object
- * built in place instead of spreads of small ones.
- */
-function callResult(
-  state: CallState,
-  ok: boolean,
-  content: string,
-  data?: unknown,
-  error?: ToolCallResult['error'],
-): ToolCallResult {
-  const result = { toolName: state.name } as ToolCallResult;
-  if (state.callId !== undefined) result.callId = state.callId;
-  result.ok = ok;
-  result.content = content;
-  if (data !== undefined) result.data = data;
-  if (error) result.error = error;
-  result.approval = state.approval;
-  if (state.approvedBy !== undefined) result.approvedBy = state.approvedBy;
-  result.durationMs = performance.now() - state.started;
-  return result;
-}
-
-/** The parameters memory and the audit trail show: the parsed ones, else the raw ones, redacted once. */
-function shownParams(state: CallState): unknown {
-  if (!('params' in state))
-    state.params = typeof state.rawParams === 'string' ? redactSecrets(state.rawParams) : redactValue(state.rawParams);
-  return state.params;
-}
-
-/**
- * The ToolContext of one call. Its signal and logger are made when the tool first reads them (most calls never do),
- * as getters of the class: getters in an object literal were made anew for every call.
- */
-class ToolCallContext implements ToolContext {
-  requestEscalation?: (level: DangerLevel, reason: string) => Promise<boolean>;
-
-  constructor(
-    readonly workspaceRoot: string,
-    private readonly parentLogger: Logger,
-    private readonly toolName: string,
-    private readonly call: RunningCall,
-    readonly sandbox: ProcessSandbox | undefined,
-  ) {}
-
-  get signal(): AbortSignal {
-    return this.call.signal;
-  }
-
-  get logger(): Logger {
-    return this.parentLogger.child(this.toolName);
-  }
-}
-
-/** How a running call ended: the tool's result, or its deadline or the caller's abort came first. */
-type CallOutcome = ToolCallResult | 'timeout' | 'cancelled';
-
-/** Every executor's running calls' deadlines, on one timer. */
-const callDeadlines = new Deadlines();
-
-/**
- * One running tool call: settles once, with the tool's result or on its deadline or the caller's abort, whichever
- * comes first, and then aborts the tool's signal. That signal is made when the tool first reads it (most calls
- * never do: an AbortSignal per call was a large share of the executor's own cost); read after the abort, it is
- * already aborted. The instance is the abort listener and its own deadline's entry (one shared timer: callDeadlines.ts), so a call makes no closures and no timer.
- */
-class RunningCall implements Expiring {
-  readonly outcome: Promise<CallOutcome>;
-  private resolve!: (outcome: CallOutcome) => void;
-  private settled = false;
-  private controller?: AbortController;
-  private abortReason?: { value: unknown };
-
-  constructor(
-    private readonly outer: AbortSignal | undefined,
-    timeoutMs: number,
-  ) {
-    this.outcome = new Promise<CallOutcome>((resolve) => {
-      this.resolve = resolve;
-    });
-    callDeadlines.add(this, timeoutMs);
-    outer?.addEventListener('abort', this, { once: true });
-  }
-
-  get signal(): AbortSignal {
-    if (!this.controller) {
-      this.controller = new AbortController();
-      if (this.abortReason) this.controller.abort(this.abortReason.value);
-    }
-    return this.controller.signal;
-  }
-
-  /** Its deadline passed. */
-  expire(): void {
-    this.end('timeout', new Error('timeout'));
-  }
-
-  /** The caller's signal aborted. */
-  handleEvent(): void {
-    this.end('cancelled', this.outer?.reason);
-  }
-
-  /** Aborts the tool's signal and settles with `why` (unless already settled). */
-  end(why: 'timeout' | 'cancelled', reason: unknown): void {
-    if (this.settled) return;
-    this.abortReason = { value: reason };
-    this.controller?.abort(reason);
-    this.settle(why);
-  }
-
-  settle(outcome: CallOutcome): void {
-    if (this.settled) return;
-    this.settled = true;
-    callDeadlines.delete(this);
-    this.outer?.removeEventListener('abort', this);
-    this.resolve(outcome);
   }
 }
 
