@@ -56,6 +56,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
   tdd: [
     'agentRuntime',
     'agentsAsData',
+    'audit',
     'builtinAgents',
     'control',
     'errors',

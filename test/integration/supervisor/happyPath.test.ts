@@ -63,6 +63,22 @@ describe('TDD supervisor: happy paths', function () {
     assert.equal(saved.worktreeKept, false, 'a finished session removes its worktree');
     assert.equal(summary.session?.worktree, null);
     assert.equal(saved.cycles.length, 4);
+
+    // Its audit log is the framework's audit trail: one line per tool call, in the name of the role that made it.
+    const auditPath = join(h.workspace, '.git', 'tdd-agent', 'sessions', `${summary.session!.id}.audit.jsonl`);
+    const audit = (await readFile(auditPath, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { agentId: string; event: string; tool: string; requestedBy?: string; ok: boolean });
+    const toolCalls = events.filter((e) => e.type === 'tool_called');
+    assert.equal(audit.length, toolCalls.length, 'every tool call the events report is in the audit trail');
+    assert.ok(audit.every((r) => r.event === 'tool_call' && r.agentId === summary.session!.id));
+    assert.deepEqual(
+      [...new Set(audit.map((r) => r.requestedBy))].sort(),
+      ['implementer', 'refactorer', 'tester'],
+      'each line names the role that asked',
+    );
+    assert.ok(audit.some((r) => r.tool === 'write_file' || r.tool === 'edit_file'));
   });
 
   it('runs three cycles of FizzBuzz in Python with pytest', async () => {

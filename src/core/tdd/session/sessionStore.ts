@@ -33,6 +33,11 @@ export class SessionStore {
   readonly dir: string;
   /** `<dir>/<id>.json` */
   readonly path: string;
+  /**
+   * `<dir>/<id>.audit.jsonl`: the framework's audit trail of the session, one JSON line per tool call (which role
+   * asked, redacted parameters, approval, outcome, duration); appended across resumes, removed with the record.
+   */
+  readonly auditPath: string;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -42,6 +47,7 @@ export class SessionStore {
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id)) throw new AgentError('VALIDATION', `'${id}' is not a session id.`, { id });
     this.dir = sessionsDir;
     this.path = join(sessionsDir, `${id}.json`);
+    this.auditPath = join(sessionsDir, `${id}.audit.jsonl`);
   }
 
   /** Every session record in `sessionsDir`, newest first; unreadable records are listed with their problem. */
@@ -129,5 +135,6 @@ export class SessionStore {
   async clear(): Promise<void> {
     await this.queue;
     await rm(this.path, { force: true });
+    await rm(this.auditPath, { force: true });
   }
 }

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { AgentFactory } from '../../agentsAsData/agentFactory';
+import { AuditTrail, toolCallAuditSink } from '../../audit/auditTrail';
 import { AgentError, toAgentError } from '../../errors/agentError';
 import { getLogger } from '../../logging/logger';
 import type { McpHub } from '../../mcp/mcpHub';
@@ -202,6 +203,7 @@ async function runInWorktree(
         sandbox: sandbox.kind,
       });
   let mcpHub: McpHub | undefined;
+  let audit: AuditTrail | undefined;
   let scaffolded = false;
   try {
     await recorder.save();
@@ -257,7 +259,10 @@ async function runInWorktree(
     }
     // Which protected files a person approved a tool call for: a test writing them gets them put back before a commit.
     const approvedWrites = new ApprovedProtectedWrites(dir);
+    // The session's audit log is the framework's audit trail: one line per tool call, in the role's name.
+    audit = AuditTrail.toFile(store.auditPath);
     const executor = new ToolExecutor({
+      audit: toolCallAuditSink(audit, store.id),
       wrap: approvedWrites.wrapToolCall,
       registry,
       workspaceRoot: dir,
@@ -325,6 +330,7 @@ async function runInWorktree(
   } finally {
     // Stops every MCP child process, also after a failure or a cancel.
     await mcpHub?.close().catch((err) => log.error('could not close the MCP servers', { error: err }));
+    await audit?.close();
   }
   if (recorder.state.status !== 'cancelled') {
     // Finished or failed: the branch holds every green commit and the worktree sits at the last one, so it is no longer
