@@ -21,8 +21,8 @@ import { createPanelHost, TEST_OUTPUT_SCHEME } from './panel/panelHost';
 import { PanelViewProvider } from './panel/panelViewProvider';
 import { KataRunner } from './session/kataRunner';
 import type { RunKataOptions } from './session/runChoice';
-import { SessionActions } from './session/sessionActions';
-import { askAboutSelection, type SelectionAgentKind } from './session/selectionAgents';
+import { SessionCommands } from './session/sessionCommands';
+import { askAboutSelection, type SelectionAgentKind } from './selection/selectionAgents';
 import { KataStatusBar } from './status/statusBar';
 import { SessionFiles } from './editor/sessionFiles';
 import { KataTests } from './testing/kataTestController';
@@ -32,7 +32,7 @@ export class ExtensionHost implements vscode.Disposable {
   readonly store: PanelStore;
   readonly provider: PanelViewProvider;
   readonly runner: KataRunner;
-  readonly sessions: SessionActions;
+  readonly sessions: SessionCommands;
   /** Diffs and file links of the sessions' files in the editor. */
   readonly files: SessionFiles;
   /** The kata's tests in the Testing view. */
@@ -100,7 +100,7 @@ export class ExtensionHost implements vscode.Disposable {
       },
       reviewSession: (id) => void this.sessions.run('review', id),
     });
-    this.sessions = new SessionActions({
+    this.sessions = new SessionCommands({
       store: this.store,
       log,
       runner: this.runner,

@@ -7,8 +7,8 @@ import * as vscode from 'vscode';
 import type { PanelCommandName, PanelHost } from '../../shared/panelProtocol';
 import type { SessionFiles } from '../editor/sessionFiles';
 import type { KataRunner } from '../session/kataRunner';
-import { askFollowUp, cancelQuestion, type askAboutSelection } from '../session/selectionAgents';
-import type { SessionActions } from '../session/sessionActions';
+import { askFollowUp, cancelQuestion, type askAboutSelection } from '../selection/selectionAgents';
+import type { SessionCommands } from '../session/sessionCommands';
 import { workspaceFilePath } from './workspacePath';
 
 /** URI scheme of the read-only documents "Open full output" opens: `tdd-agent-output:/<history entry id>.log`. */
@@ -18,7 +18,7 @@ export const TEST_OUTPUT_SCHEME = 'tdd-agent-output';
 export interface PanelHostDeps {
   log: vscode.LogOutputChannel;
   runner: Pick<KataRunner, 'answerApproval' | 'answerQuestion' | 'testOutput'>;
-  sessions: Pick<SessionActions, 'run' | 'openCommit'>;
+  sessions: Pick<SessionCommands, 'run' | 'openCommit'>;
   files: Pick<SessionFiles, 'openFile' | 'openDiff'>;
   selection: Parameters<typeof askAboutSelection>[0];
   runCommand(name: PanelCommandName): unknown;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { followUpContextText, selectionContextText } from '../../../src/vscode/session/selectionContext';
-import { selectedLines, selectionLineRange } from '../../../src/vscode/session/selectionRange';
+import { followUpContextText, selectionContextText } from '../../../src/vscode/selection/selectionContext';
+import { selectedLines, selectionLineRange } from '../../../src/vscode/selection/selectionRange';
 
 describe('Ask / Explain context: file, language, surrounding lines, follow-ups', () => {
   it('names the file and language and marks the lines around the selection as context, apart from the selected code', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { selectionLineRange } from '../../../src/vscode/session/selectionRange';
+import { selectionLineRange } from '../../../src/vscode/selection/selectionRange';
 
 describe('selection line range (the label of an Ask / Explain answer)', () => {
   it('lines 1–3 selected with the cursor at column 1 of line 4 is 1-3', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { streamedAnswerText, streamedField } from '../../../src/vscode/session/streamedAnswer';
+import { streamedAnswerText, streamedField } from '../../../src/vscode/selection/streamedAnswer';
 
 describe('a QA / CoT answer while it streams (issue 25)', () => {
   it('reads a string field as far as it has arrived, escapes decoded, an escape cut in two left for later', () => {

@@ -66,7 +66,7 @@ export function changeTriples(changes: SessionChanges): Array<[vscode.Uri, vscod
 }
 
 /** Reads the repository's sessions into the panel and runs the panel's session buttons. */
-export class SessionActions implements vscode.TextDocumentContentProvider, vscode.Disposable {
+export class SessionCommands implements vscode.TextDocumentContentProvider, vscode.Disposable {
   /** Repositories whose documents the content provider serves (only those a review opened). */
   private readonly reviewed = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
