@@ -21,18 +21,9 @@ export interface RecordedRequest {
   body: any;
 }
 
-/** Token counts a scripted reply may force (otherwise they are estimated from the text). */
-export interface ScriptedUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-}
-
-/** A scripted tool call; `arguments` objects are JSON-encoded. */
-export interface ScriptedToolCall {
-  id?: string;
-  name: string;
-  arguments: string | Record<string, unknown>;
-}
+// Token counts a reply may force, and a scripted tool call: the same shapes as the in-process scripted client's.
+import type { ScriptedToolCall, ScriptedUsage } from '../../src/core/replay/scriptedLlmClient';
+export type { ScriptedToolCall, ScriptedUsage };
 
 /** What the server does with one chat-completions request. */
 export type ScriptedReply =
