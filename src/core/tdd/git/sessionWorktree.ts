@@ -1,119 +1,35 @@
-import { lstat, mkdir, readdir, readFile, realpath, rmdir } from 'node:fs/promises';
-import { dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
-import { AgentError } from '../../errors/agentError';
-import { FALLBACK_GIT_IDENTITY } from '../../git/gitEnvironment';
-import { GitCommandError, productGit, type GitRun } from '../../git/gitClient';
+/** The session's own worktree and branch: creating, re-attaching, committing, rolling back and reading it. */
+import { mkdir, realpath } from 'node:fs/promises';
+import { productGit, type GitRun } from '../../git/gitClient';
 import { configArgs, DriverOverrideError } from '../../git/gitConfigOverrides';
 import { untrustedTreeGit } from '../../git/untrustedTreeGit';
 import { getLogger } from '../../logging/logger';
 import { redactSecrets } from '../../security/redact';
+import { addSessionWorktree, personIdentity, type CreateSessionWorktreeOptions } from './addSessionWorktree';
 import { isSessionStatePath, parsePorcelainStatus, type ChangedFile } from './changedFiles';
 import { GitOperationError } from './errors';
+import { removeNested } from './nestedRepositories';
 import type { PersonRepository } from './personRepository';
-import { SESSION_BRANCH_PREFIX, sessionBranchName } from './sessionBranchName';
+import { sessionBranchName } from './sessionBranchName';
+import type { CommitInfo, SessionGitInfo } from './sessionGitInfo';
 import { worktreesRootFor } from './sessionPaths';
+import { assertBranch, assertBranchOnlyHere, assertSessionWorktree, safeRelative } from './sessionWorktreeChecks';
 import { copyWorkingTree } from './workingTreeSnapshot';
-import { isRealFolderBelow, removeGitEntry } from './worktreeFolders';
-import { parseWorktreeList, WORKTREE_LIST_ARGS } from './worktreeList';
+import { pruneEmptyDirs } from './worktreeFolders';
 import { assertWorktreesRootOutside } from './worktreePlacement';
 import { INITIAL_COMMIT_SUBJECT } from './setupCommits';
+import { branchOfStatusHeader, nestedRepositoryFolders, STATUS_ARGS } from './worktreeStatus';
+
+export type { CreateSessionWorktreeOptions } from './addSessionWorktree';
+export type { CommitInfo, SessionGitInfo } from './sessionGitInfo';
+export { removeSessionWorktree, type RemoveSessionWorktreeOptions } from './removeSessionWorktree';
 
 const log = getLogger('tdd.git');
-
-/** How many names {@link SessionWorktree.create} tries: `tdd/<kata>-<time>`, then `-2`, `-3`, … */
-const MAX_BRANCH_NAME_TRIES = 50;
-
-/** How many rounds of removing nested repositories a commit makes: each round uncovers those nested in the last. */
-const MAX_NESTED_ROUNDS = 20;
-
-/** What git says when `worktree add -b` lost the race for a branch name to another session. */
-const NAME_TAKEN = /already exists|cannot lock ref/i;
-
-/** `git status` of the worktree: every changed file, untracked ones one by one, nested repositories never entered. */
-const STATUS_ARGS = ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'];
-
-/** Where a session lives in git, persisted with the session so it can be resumed, reviewed or deleted. */
-export interface SessionGitInfo {
-  /** The person's working tree root: read, never written. */
-  repository: string;
-  /** The repository's common git dir. */
-  commonDir: string;
-  /** The session's own worktree folder (outside the person's working tree). */
-  worktree: string;
-  /** The worktree's git dir (`<commonDir>/worktrees/<name>`), named explicitly in every session git call. */
-  worktreeGitDir: string;
-  /** `tdd/<kata>-<time>`. */
-  sessionBranch: string;
-  /** The commit the session branch started from. */
-  baseCommit: string;
-  /** The person's branch when the session started (null: detached HEAD, or a branch without commits yet). */
-  baseBranch: string | null;
-  /** True when the session ran `git init` (the folder was not a repository). */
-  createdRepository: boolean;
-  /** True when the session's first commit is a snapshot of the person's working tree. */
-  fromWorkingTree: boolean;
-}
-
-/** A commit as the agents' context shows it. */
-export interface CommitInfo {
-  sha: string;
-  shortSha: string;
-  subject: string;
-  author: string;
-  date: string;
-}
-
-/** Options of {@link SessionWorktree.create}. */
-export interface CreateSessionWorktreeOptions {
-  /** Kata slug for the branch name. */
-  slug: string;
-  /** Copy the person's uncommitted (tracked and untracked, not ignored) files into the session's first commit. */
-  fromWorkingTree?: boolean;
-  /** True when the session ran `git init` itself. */
-  createdRepository?: boolean;
-  /** Folder for worktrees (default: the product's cache folder, see worktreesRootFor). */
-  worktreesRoot?: string;
-  env?: NodeJS.ProcessEnv;
-  now?: Date;
-}
 
 /** What {@link SessionWorktree.create} made besides the worktree: the snapshot commit, when asked for. */
 export interface CreatedWorktree {
   worktree: SessionWorktree;
   snapshotCommit?: string;
-}
-
-/** Makes a workspace-relative path safe for git: no absolute paths, no `..`, nothing inside .git. */
-function safeRelative(root: string, path: string): string {
-  const normalized = normalize(path).split(sep).join('/').replace(/^\.\//, '').replace(/\/+$/, '');
-  const absolute = resolve(root, normalized);
-  if (isAbsolute(path) || normalized.startsWith('../') || normalized === '..' || !absolute.startsWith(root + sep)) {
-    throw new AgentError(
-      'VALIDATION',
-      `Path '${path}' is outside the workspace; only workspace-relative paths can be reverted.`,
-      { path },
-    );
-  }
-  if (normalized === '.git' || normalized.startsWith('.git/')) {
-    throw new AgentError('VALIDATION', `Path '${path}' is inside .git and cannot be reverted.`, { path });
-  }
-  return normalized;
-}
-
-/**
- * `user.name=…` and `user.email=…` for the session's commits: the person's, as their own git config says
- * (system, global and repository config, read once in their repository), else FALLBACK_GIT_IDENTITY. Session
- * calls read no global config, so the identity is always given explicitly.
- */
-async function personIdentity(repository: string, env?: NodeJS.ProcessEnv): Promise<string[]> {
-  const { run } = productGit(repository, { env });
-  const get = async (key: string): Promise<string> => (await run(['config', '--get', key]).catch(() => '')).trim();
-  const [name, email] = await Promise.all([get('user.name'), get('user.email')]);
-  return [`user.name=${name || FALLBACK_GIT_IDENTITY.name}`, `user.email=${email || FALLBACK_GIT_IDENTITY.email}`];
-}
-
-function invalidSession(message: string, details: Record<string, unknown>): AgentError {
-  return new AgentError('SESSION_STATE_INVALID', `${message} Nothing was changed.`, details);
 }
 
 /**
@@ -199,38 +115,7 @@ export class SessionWorktree {
    * Anything else is a SESSION_STATE_INVALID refusal that changes nothing.
    */
   static async attach(info: SessionGitInfo, env?: NodeJS.ProcessEnv): Promise<SessionWorktree> {
-    const details = { branch: info.sessionBranch, worktree: info.worktree };
-    if (!info.sessionBranch.startsWith(SESSION_BRANCH_PREFIX) || info.sessionBranch.length <= SESSION_BRANCH_PREFIX.length) {
-      throw invalidSession(
-        `The saved session names the branch '${info.sessionBranch}', which is not a session branch (tdd/…); refusing to work on it.`,
-        details,
-      );
-    }
-    const { run: personRun } = productGit(info.repository, { env });
-    if (!(await personRun(['rev-parse', '--verify', '-q', `refs/heads/${info.sessionBranch}`]).catch(() => '')).trim()) {
-      throw invalidSession(`The session branch ${info.sessionBranch} does not exist any more; start a new session.`, details);
-    }
-    const listing = parseWorktreeList(await personRun(WORKTREE_LIST_ARGS).catch(() => ''));
-    const registered = listing.some((w) => w.path === info.worktree && w.branch === `refs/heads/${info.sessionBranch}`);
-    if (!registered) {
-      throw invalidSession(
-        `The session's worktree ${info.worktree} is not registered with git for ${info.sessionBranch} (was it removed or moved?); start a new session.`,
-        details,
-      );
-    }
-    const expectedGitDir = resolve(info.commonDir, 'worktrees') + sep;
-    const backLink = (await readFile(join(info.worktreeGitDir, 'gitdir'), 'utf8').catch(() => '')).trim();
-    const dotGit = (await readFile(join(info.worktree, '.git'), 'utf8').catch(() => '')).trim();
-    if (
-      !info.worktreeGitDir.startsWith(expectedGitDir) ||
-      backLink !== join(info.worktree, '.git') ||
-      dotGit !== `gitdir: ${info.worktreeGitDir}`
-    ) {
-      throw invalidSession(
-        `The session's worktree ${info.worktree} does not point back to its own git data; refusing to use it.`,
-        details,
-      );
-    }
+    await assertSessionWorktree(info, env);
     const worktree = await SessionWorktree.open(info, env);
     await worktree.assertOnSessionBranch('resume');
     return worktree;
@@ -271,7 +156,7 @@ export class SessionWorktree {
   }
 
   private async assertOnSessionBranch(action: string): Promise<void> {
-    this.assertBranch(action, (await this.run(['symbolic-ref', '--short', '-q', 'HEAD']).catch(() => '')).trim());
+    assertBranch(this.info, action, (await this.run(['symbolic-ref', '--short', '-q', 'HEAD']).catch(() => '')).trim());
   }
 
   /** The branch HEAD is on ('' when detached), every changed file and the nested repositories, from one git status. */
@@ -287,36 +172,6 @@ export class SessionWorktree {
     };
   }
 
-  private assertBranch(action: string, current: string): void {
-    if (current !== this.info.sessionBranch) {
-      throw new GitOperationError(
-        `Refusing to ${action}: the session worktree is on ${current || 'a detached HEAD'}, not on ${this.info.sessionBranch}.`,
-        {
-          current,
-          sessionBranch: this.info.sessionBranch,
-        },
-      );
-    }
-  }
-
-  /**
-   * Refuses to commit while the session branch is checked out in another worktree too (the person ran
-   * `git checkout --ignore-other-worktrees tdd/…`): the commit would move the branch under that checkout, whose
-   * files and index would then show the session's changes undone. One `git worktree list`.
-   */
-  private async assertBranchOnlyHere(): Promise<void> {
-    const ref = `refs/heads/${this.info.sessionBranch}`;
-    const elsewhere = parseWorktreeList(await this.run(WORKTREE_LIST_ARGS))
-      .filter((w) => w.branch === ref && w.path !== this.info.worktree)
-      .map((w) => w.path);
-    if (elsewhere.length === 0) return;
-    throw new GitOperationError(
-      `Refusing to commit: the session branch ${this.info.sessionBranch} is also checked out in ${elsewhere.join(', ')}; ` +
-        'a commit would move that checkout’s branch under it. Switch that checkout to another branch, then continue. Nothing was staged or committed.',
-      { sessionBranch: this.info.sessionBranch, checkedOutIn: elsewhere },
-    );
-  }
-
   /**
    * Commits every change (untracked files included) and returns the new sha, or null when there was nothing to
    * commit. Before staging, the `.git` of every nested repository is removed (see {@link removeNestedRepositories})
@@ -327,9 +182,9 @@ export class SessionWorktree {
     this.removedNested = [];
     // The branch check and "anything to commit?" in one status call.
     const { branch, changed, nested } = await this.branchAndChanges();
-    this.assertBranch('commit', branch);
+    assertBranch(this.info, 'commit', branch);
     if (changed.length === 0) return null;
-    await this.assertBranchOnlyHere();
+    await assertBranchOnlyHere(this.info, this.run);
     this.removedNested = await this.removeNested(nested);
     await this.run(['add', '-A']).catch((cause: unknown) => {
       // e.g. a FIFO where a tracked file was: git stages only files, links and folders, and then stages nothing.
@@ -360,39 +215,13 @@ export class SessionWorktree {
    * Returns the removed entries, worktree-relative.
    */
   async removeNestedRepositories(): Promise<string[]> {
-    return this.removeNested(nestedRepositoryFolders(await this.run(STATUS_ARGS)));
+    const found = nestedRepositoryFolders(await this.run(STATUS_ARGS));
+    return this.removeNested(found);
   }
 
   /** {@link removeNestedRepositories}, given the nested repositories a status already found. */
   private async removeNested(found: string[]): Promise<string[]> {
-    const removed: string[] = [];
-    let nested = found;
-    for (const gitlink of await this.gitlinkPaths()) {
-      const entry = await removeGitEntry(this.dir, gitlink);
-      if (entry) removed.push(entry);
-    }
-    for (let round = 1; nested.length > 0; round++) {
-      if (round > MAX_NESTED_ROUNDS) {
-        throw new GitOperationError(
-          `Refusing to stage anything: repositories are nested more than ${MAX_NESTED_ROUNDS} deep in the session worktree (${nested.join(', ')}).`,
-          { nested },
-        );
-      }
-      for (const folder of nested) {
-        const entry = await removeGitEntry(this.dir, folder);
-        if (!entry) {
-          throw new GitOperationError(
-            `Refusing to stage anything: git sees a nested repository at ${folder} but its .git could not be removed safely.`,
-            { folder },
-          );
-        }
-        removed.push(entry);
-      }
-      // The folders just made plain may hold repositories of their own.
-      nested = nestedRepositoryFolders(await this.run(STATUS_ARGS));
-    }
-    if (removed.length > 0) log.warn('removed nested repositories from the session worktree', { removed });
-    return removed;
+    return removeNested(this.run, this.dir, found, await this.gitlinkPaths());
   }
 
   /**
@@ -413,12 +242,15 @@ export class SessionWorktree {
    */
   async rollbackToHead(): Promise<ChangedFile[]> {
     const { branch, changed } = await this.branchAndChanges();
-    this.assertBranch('discard changes', branch);
+    assertBranch(this.info, 'discard changes', branch);
     if (changed.length === 0) return [];
     await this.run(['reset', '-q', '--hard', 'HEAD']);
     // Twice -f: nested repositories generated code made go too (git removes them without following links).
     await this.run(['clean', '-f', '-f', '-d', '-q']);
-    await this.pruneEmptyDirs(changed.filter((f) => f.change === 'added').map((f) => f.path));
+    await pruneEmptyDirs(
+      this.dir,
+      changed.filter((f) => f.change === 'added').map((f) => f.path),
+    );
     return changed;
   }
 
@@ -433,23 +265,7 @@ export class SessionWorktree {
       .filter(Boolean);
     if (tracked.length > 0) await this.run(['checkout', '-q', 'HEAD', '--', ...tracked]);
     await this.run(['clean', '-f', '-f', '-d', '-q', '--', ...relative]);
-    await this.pruneEmptyDirs(relative);
-  }
-
-  /**
-   * Removes folders left empty by removing session files (git does not track folders). Only real folders of the
-   * worktree: a folder reached through a symbolic link (which could lead outside) is never listed or removed.
-   */
-  private async pruneEmptyDirs(paths: string[]): Promise<void> {
-    for (const path of paths) {
-      let dir = dirname(resolve(this.dir, path));
-      while (dir.startsWith(this.dir + sep) && (await isRealFolderBelow(this.dir, dir))) {
-        const entries = await readdir(dir).catch(() => undefined);
-        if (!entries || entries.length > 0) break;
-        await rmdir(dir).catch(() => undefined);
-        dir = dirname(dir);
-      }
-    }
+    await pruneEmptyDirs(this.dir, relative);
   }
 
   /** A file's content in HEAD, or null when HEAD has no such file. */
@@ -486,85 +302,4 @@ export class SessionWorktree {
   async commitCount(): Promise<number> {
     return Number((await this.run(['rev-list', '--count', `${this.info.baseCommit}..HEAD`]).catch(() => '0')).trim()) || 0;
   }
-}
-
-/** Options of {@link removeSessionWorktree}. */
-export interface RemoveSessionWorktreeOptions {
-  /** Called with a sentence saying why the worktree was left in place (the person locked it). */
-  onKept?: (reason: string) => void;
-}
-
-/**
- * Removes a session's worktree folder and git's record of it; the branch and its commits stay. Runs in
- * the person's repository with one `--force` (the worktree's uncommitted files are the session's own), which
- * git refuses for a locked worktree: a worktree the person locked (`git worktree lock`) is left in place, and
- * `onKept` says why. Resolves to true when it was removed, false when it was not registered or is locked.
- */
-export async function removeSessionWorktree(
-  info: Pick<SessionGitInfo, 'repository' | 'worktree'>,
-  env?: NodeJS.ProcessEnv,
-  options: RemoveSessionWorktreeOptions = {},
-): Promise<boolean> {
-  const { run } = productGit(info.repository, { env });
-  const record = parseWorktreeList(await run(WORKTREE_LIST_ARGS).catch(() => '')).find((w) => w.path === info.worktree);
-  if (!record) return false;
-  if (record.locked !== null) {
-    const reason =
-      `The session worktree ${info.worktree} is locked (git worktree lock${record.locked ? `: ${record.locked}` : ''}) and was left in place; ` +
-      `run git worktree unlock ${info.worktree} to let it be removed.`;
-    log.warn('kept the locked session worktree', { worktree: info.worktree, lock: record.locked });
-    options.onKept?.(reason);
-    return false;
-  }
-  await run(['worktree', 'remove', '--force', info.worktree]);
-  log.info('removed the session worktree', { worktree: info.worktree });
-  return true;
-}
-
-/**
- * Creates the session branch and its worktree in one `git worktree add -b`, which fails when the branch exists:
- * a name another session took in the meantime (two sessions started in the same second) moves on to the next
- * suffix. A folder left where a name's worktree would go is skipped the same way (git would create the branch,
- * then refuse the folder).
- */
-async function addSessionWorktree(
-  personRun: GitRun,
-  target: { root: string; branchBase: string; base: string },
-): Promise<{ branch: string; path: string }> {
-  for (let n = 1; n <= MAX_BRANCH_NAME_TRIES; n++) {
-    const branch = n === 1 ? target.branchBase : `${target.branchBase}-${n}`;
-    const path = join(target.root, branch.slice(SESSION_BRANCH_PREFIX.length));
-    if (await lstat(path).catch(() => undefined)) continue;
-    try {
-      await personRun(['worktree', 'add', '-q', '-b', branch, path, target.base]);
-      return { branch, path };
-    } catch (err) {
-      if (err instanceof GitCommandError && NAME_TAKEN.test(err.message)) continue;
-      throw err;
-    }
-  }
-  throw new GitOperationError(
-    `No free session branch name: ${target.branchBase} and ${MAX_BRANCH_NAME_TRIES - 1} numbered names after it are taken (or their folders in ${target.root} exist). Delete old tdd/ branches or their folders, then start again.`,
-    { branch: target.branchBase, worktreesRoot: target.root },
-  );
-}
-
-/**
- * The folders (`vendor`) that `git status --porcelain -z --untracked-files=all` reports as untracked `vendor/`:
- * with every untracked file listed one by one, git names a folder only for a nested repository (a `.git` folder
- * or a gitfile pointing to a repository), which `git add` would stage as a gitlink. `.tdd/` included.
- */
-function nestedRepositoryFolders(status: string): string[] {
-  return status
-    .split('\0')
-    .filter((entry) => entry.startsWith('?? ') && entry.endsWith('/'))
-    .map((entry) => entry.slice(3, -1));
-}
-
-/** The branch named by `git status --branch`'s header (without `## `): '' for a detached HEAD. */
-function branchOfStatusHeader(header: string): string {
-  if (header.startsWith('HEAD (no branch)')) return '';
-  const unborn = /^(?:No commits yet on|Initial commit on) (\S+)/.exec(header);
-  if (unborn) return unborn[1]!;
-  return header.split('...')[0]!.split(' ')[0]!;
 }

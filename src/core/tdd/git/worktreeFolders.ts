@@ -1,5 +1,6 @@
-import { lstat, rm, unlink } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+/** Folders of the session worktree, looked at and removed without ever following a link. */
+import { lstat, readdir, rm, rmdir, unlink } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /**
  * True when `dir` is `root` or below it through real folders only: every component from `root` down is a
@@ -34,4 +35,20 @@ export async function removeGitEntry(root: string, dir: string): Promise<string 
   if (info.isDirectory()) await rm(entry, { recursive: true, force: true });
   else await unlink(entry);
   return `${dir}/.git`;
+}
+
+/**
+ * Removes folders left empty by removing session files (git does not track folders). Only real folders of the
+ * worktree: a folder reached through a symbolic link (which could lead outside) is never listed or removed.
+ */
+export async function pruneEmptyDirs(root: string, paths: string[]): Promise<void> {
+  for (const path of paths) {
+    let dir = dirname(resolve(root, path));
+    while (dir.startsWith(root + sep) && (await isRealFolderBelow(root, dir))) {
+      const entries = await readdir(dir).catch(() => undefined);
+      if (!entries || entries.length > 0) break;
+      await rmdir(dir).catch(() => undefined);
+      dir = dirname(dir);
+    }
+  }
 }
