@@ -1,246 +1,42 @@
-import { createHash } from 'node:crypto';
-import { lstat, mkdir, readdir, readFile, readlink, realpath, stat, symlink } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { productGit, type GitRun } from '../../git/gitClient';
+/** A session's dependency plan: which installed Node packages and Python environment it uses, and what it is missing. */
+import { lstat, mkdir, realpath } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { productGit } from '../../git/gitClient';
 import { getLogger } from '../../logging/logger';
-import type { SandboxMode, WorktreeDependencies } from '../../osSandbox';
-import type { SessionGitInfo } from '../git/sessionWorktree';
+import type { SessionGitInfo } from '../git/sessionGitInfo';
 import { productCacheDir } from '../git/sessionPaths';
+import { commitTree, type CommitTree } from './commitTree';
+import { isDirectory, within } from './hostPaths';
+import { LOCKFILES, nodeManager, personInstall, storeKey } from './nodePackages';
+import type {
+  MissingDependencies,
+  NodeDependencies,
+  ProjectDependencies,
+  ProjectDependenciesOptions,
+  PythonDependencies,
+} from './projectDependencyTypes';
+import {
+  declaresPythonDependencies,
+  editableSourceRoots,
+  findVirtualEnvironment,
+  interpreterRoots,
+  PYTHON_MANIFESTS,
+  venvCommand,
+} from './pythonEnvironment';
+
+export { linkNodeModules } from './installedModules';
+export { declaredPackageManager, LOCKFILES, storeKey } from './nodePackages';
+export type {
+  MissingDependencies,
+  NodeDependencies,
+  NodePackageManager,
+  ProjectDependencies,
+  ProjectDependenciesOptions,
+  PythonDependencies,
+} from './projectDependencyTypes';
+export { editableSourceRoots } from './pythonEnvironment';
 
 const log = getLogger('tdd.session');
-
-/** The package managers whose installs a session can reuse or make. */
-export type NodePackageManager = 'npm' | 'pnpm' | 'yarn';
-
-/** Lockfiles by package manager, in the order they are looked for. */
-export const LOCKFILES: Readonly<Record<NodePackageManager, readonly string[]>> = Object.freeze({
-  pnpm: ['pnpm-lock.yaml'],
-  npm: ['npm-shrinkwrap.json', 'package-lock.json'],
-  yarn: ['yarn.lock'],
-});
-
-/** Where the session's `node_modules` comes from. */
-export interface NodeDependencies {
-  packageManager: NodePackageManager;
-  /** The version `packageManager` in package.json names (`10.34.9`), when it names one of this manager. */
-  version?: string;
-  /**
-   * `person`: the person's own `<repo>/node_modules`; `store`: the product's install of the same lockfile, shared by
-   * every session (made once by `installDependencies` when missing); `tracked`: the base commit holds a
-   * `node_modules` of its own, nothing to add.
-   */
-  source: 'person' | 'store' | 'tracked';
-  /** The folder the tests see as the worktree's `node_modules` (real path; for `store`, it may not exist yet). */
-  path: string;
-  /** The lockfile of the base commit (`pnpm-lock.yaml`), and the sha256 of its manager, name and content (the store's key). */
-  lockfile?: { name: string; text: string; key: string };
-  /** The base commit's package.json (a store install reads it with the lockfile, never the worktree's). */
-  packageJson: string;
-  /** How the worktree sees it: mounted by the sandbox, or a folder of links the supervisor makes (no sandbox, macOS). */
-  how: 'mount' | 'linked' | 'none';
-  /** The install a person would run (`pnpm install`), for messages. */
-  installCommand: string;
-}
-
-/** The person's Python virtual environment, as the session uses it. */
-export interface PythonDependencies {
-  /** The environment's folder (real path). */
-  venv: string;
-  /** Where its interpreter lives (pyvenv.cfg's `home`, and where `bin/python` leads). */
-  interpreterRoots: string[];
-  /** The worktree's folders that an editable install points at in the person's checkout (else `src/` or the root). */
-  sourceRoots: string[];
-}
-
-/** Something the session needs and cannot make itself: what to run, and why. */
-export interface MissingDependencies {
-  language: 'node' | 'python';
-  /** What the person runs in their repository (`pnpm install`, `python3 -m venv .venv && .venv/bin/pip install -e .`). */
-  command: string;
-  reason: string;
-}
-
-/** What {@link prepareProjectDependencies} found: what the session's processes use, and what is missing. */
-export interface ProjectDependencies {
-  /** The person's working tree the dependencies were looked for in. */
-  repository: string;
-  node?: NodeDependencies;
-  python?: PythonDependencies;
-  /** Each thing the session cannot run without; `installDependencies` refuses with their commands. */
-  missing: MissingDependencies[];
-  /** What the sandbox is told (`worktreePolicy`'s last argument). */
-  sandbox: WorktreeDependencies;
-}
-
-/** Options of {@link prepareProjectDependencies}. */
-export interface ProjectDependenciesOptions {
-  /** The session's sandbox mode: `off` (or a platform without bubblewrap) makes a folder of links instead of a mount. */
-  sandbox?: SandboxMode;
-  /** Where the shared installs live. Default `<productCacheDir>/deps`. */
-  storeRoot?: string;
-  /** Environment read for `VIRTUAL_ENV` (default: this process's). */
-  env?: NodeJS.ProcessEnv;
-  /** Default `process.platform`. */
-  platform?: NodeJS.Platform;
-}
-
-/** The files of the base commit's root a plan reads. */
-const PYTHON_MANIFESTS = ['pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt', 'requirements-dev.txt'];
-
-/** The manager a package.json's `packageManager` field names, and its version (`pnpm@10.34.9+sha512…`). */
-export function declaredPackageManager(packageJson: string): { name: NodePackageManager; version?: string } | undefined {
-  try {
-    const field = (JSON.parse(packageJson) as { packageManager?: unknown }).packageManager;
-    const m = typeof field === 'string' ? /^(npm|pnpm|yarn)@([^+\s]+)/.exec(field.trim()) : null;
-    return m ? { name: m[1] as NodePackageManager, version: m[2] } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The key of a shared install: the manager, the lockfile's name and its bytes. */
-export function storeKey(manager: NodePackageManager, lockfileName: string, lockfileText: string): string {
-  return createHash('sha256').update(`${manager}\0${lockfileName}\0`).update(lockfileText).digest('hex').slice(0, 32);
-}
-
-/** The command a person runs to install a project with `manager`. */
-function personInstall(manager: NodePackageManager): string {
-  return manager === 'npm' ? 'npm install' : `${manager} install`;
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then(
-    (s) => s.isDirectory(),
-    () => false,
-  );
-}
-
-async function isFile(path: string): Promise<boolean> {
-  return stat(path).then(
-    (s) => s.isFile(),
-    () => false,
-  );
-}
-
-/** True when `path` is `root` or below it. */
-function within(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
-/** A commit's root entries (name → `blob` / `tree`), a reader of its files, and git's ignore check where it is checked out. */
-interface CommitTree {
-  entries: Map<string, string>;
-  read: (path: string) => Promise<string | null>;
-  ignored: (path: string) => Promise<boolean>;
-}
-
-/** The root of `commit` read through `run` (files through git: a worktree's files may be the agents'). */
-async function commitTree(run: GitRun, commit: string): Promise<CommitTree> {
-  const listing = await run(['ls-tree', '-z', commit]).catch(() => '');
-  const entries = new Map<string, string>();
-  for (const line of listing.split('\0')) {
-    const m = /^\d+ (\w+) [0-9a-f]+\t(.+)$/.exec(line);
-    if (m) entries.set(m[2]!, m[1]!);
-  }
-  return {
-    entries,
-    read: (path) =>
-      entries.get(path) === 'blob' ? run(['cat-file', 'blob', `${commit}:${path}`]).catch(() => null) : Promise.resolve(null),
-    // check-ignore prints the path when it is ignored (its exit code 1 without output reads as success here).
-    ignored: (path) =>
-      run(['check-ignore', '--', path]).then(
-        (out) => out.trim() !== '',
-        () => false,
-      ),
-  };
-}
-
-/** The virtual environment the person uses for this repository: `.venv`, `venv`, then `VIRTUAL_ENV`; a folder with pyvenv.cfg and bin/python. */
-async function findVirtualEnvironment(repository: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  const candidates = [join(repository, '.venv'), join(repository, 'venv')];
-  if (env.VIRTUAL_ENV && isAbsolute(env.VIRTUAL_ENV)) candidates.push(env.VIRTUAL_ENV);
-  for (const dir of candidates) {
-    if ((await isFile(join(dir, 'pyvenv.cfg'))) && (await isFile(join(dir, 'bin', 'python')))) return realpath(dir);
-  }
-  return undefined;
-}
-
-/** Where a virtual environment's interpreter lives: pyvenv.cfg's `home` (its prefix when it is a `bin`), and where `bin/python` leads. */
-async function interpreterRoots(venv: string): Promise<string[]> {
-  const roots = new Set<string>();
-  const cfg = await readFile(join(venv, 'pyvenv.cfg'), 'utf8').catch(() => '');
-  const home = /^\s*home\s*=\s*(.+?)\s*$/m.exec(cfg)?.[1];
-  if (home && isAbsolute(home)) roots.add(basename(home) === 'bin' ? dirname(home) : home);
-  const python = await realpath(join(venv, 'bin', 'python')).catch(() => undefined);
-  if (python && !within(python, venv))
-    roots.add(basename(dirname(python)) === 'bin' ? dirname(dirname(python)) : dirname(python));
-  return [...roots].filter((root) => root !== '/' && !within(venv, root));
-}
-
-/**
- * The folders of the person's checkout an editable install put on the environment's path: the lines of its `.pth`
- * files, and the package folders setuptools' editable finders map (`MAPPING = {'pkg': '/repo/src/pkg'}`), kept when
- * they lie in `repository`.
- */
-export async function editableSourceRoots(venv: string, repository: string): Promise<string[]> {
-  const found = new Set<string>();
-  const lib = join(venv, 'lib');
-  const versions = await readdir(lib).catch(() => [] as string[]);
-  for (const version of versions) {
-    const site = join(lib, version, 'site-packages');
-    for (const name of await readdir(site).catch(() => [] as string[])) {
-      const file = join(site, name);
-      if (name.endsWith('.pth')) {
-        for (const line of (await readFile(file, 'utf8').catch(() => '')).split(/\r?\n/)) {
-          const path = line.trim();
-          if (isAbsolute(path) && within(resolve(path), repository)) found.add(resolve(path));
-        }
-      } else if (/^__editable__.*finder\.py$/.test(name)) {
-        const text = await readFile(file, 'utf8').catch(() => '');
-        const mapping = /MAPPING\s*(?::[^=]*)?=\s*\{([^}]*)\}/.exec(text)?.[1] ?? '';
-        for (const m of mapping.matchAll(/:\s*['"]([^'"]+)['"]/g)) {
-          const path = resolve(m[1]!);
-          if (within(path, repository)) found.add(dirname(path));
-        }
-      }
-    }
-  }
-  return [...found];
-}
-
-/** True when a Python project declares packages it needs (`[project] dependencies`, a requirements file with lines, a setup.py). */
-function declaresPythonDependencies(files: Map<string, string | null>): boolean {
-  const pyproject = files.get('pyproject.toml');
-  if (pyproject) {
-    const project = /^\[project\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(pyproject)?.[1] ?? '';
-    const deps = /^dependencies\s*=\s*\[([\s\S]*?)\]/m.exec(project)?.[1] ?? '';
-    if (/["']/.test(deps.replace(/#.*$/gm, ''))) return true;
-  }
-  for (const name of ['requirements.txt', 'requirements-dev.txt']) {
-    if ((files.get(name) ?? '').split(/\r?\n/).some((l) => l.trim() && !l.trim().startsWith('#'))) return true;
-  }
-  return files.get('setup.py') != null;
-}
-
-/** The command that makes the virtual environment a session uses. */
-function venvCommand(files: Map<string, string | null>): string {
-  const installable = files.get('pyproject.toml') != null || files.get('setup.py') != null;
-  const what = [installable ? '-e .' : '', files.get('requirements.txt') != null ? '-r requirements.txt' : '']
-    .filter(Boolean)
-    .join(' ');
-  return `python3 -m venv .venv && .venv/bin/pip install ${what || '-e .'}`;
-}
-
-/** The manager of a Node project: package.json's `packageManager`, else the lockfile found, else npm. */
-function nodeManager(packageJson: string, entries: Map<string, string>): { manager: NodePackageManager; version?: string } {
-  const declared = declaredPackageManager(packageJson);
-  if (declared) return { manager: declared.name, version: declared.version };
-  for (const manager of ['pnpm', 'yarn', 'npm'] as const) {
-    if (LOCKFILES[manager].some((name) => entries.get(name) === 'blob')) return { manager };
-  }
-  return { manager: 'npm' };
-}
 
 /**
  * Finds the project's installed dependencies for a session, before its sandbox is made (the result's `sandbox` goes
@@ -406,30 +202,6 @@ async function planDependencies(
 async function ensureFolder(dir: string): Promise<void> {
   const entry = await lstat(dir).catch(() => undefined);
   if (!entry) await mkdir(dir);
-}
-
-/**
- * For sandboxes that cannot mount (off, macOS): fills the worktree's `node_modules` folder with a link per top-level
- * entry of `source` (a link of the source's own is copied with its text), as the mount shows it under bubblewrap.
- * Entries already there are left alone. Tool caches (`.vite`, `.cache`) are not linked, so they are written in the
- * worktree's folder.
- */
-export async function linkNodeModules(source: string, worktree: string): Promise<number> {
-  const target = join(worktree, 'node_modules');
-  const folder = await lstat(target).catch(() => undefined);
-  if (!folder?.isDirectory()) return 0;
-  let made = 0;
-  for (const entry of await readdir(source, { withFileTypes: true }).catch(() => [])) {
-    if (entry.name.startsWith('.') && !['.bin', '.pnpm', '.modules.yaml', '.package-lock.json'].includes(entry.name)) continue;
-    const link = entry.isSymbolicLink() ? await readlink(join(source, entry.name)) : join(source, entry.name);
-    try {
-      await symlink(link, join(target, entry.name));
-      made++;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-  }
-  return made;
 }
 
 /** The message of a session that cannot start for what is missing. */

@@ -1,0 +1,83 @@
+/** The person's Python virtual environment for a session: where it and its interpreter are, what an editable install points at, what to run without one. */
+import { readdir, readFile, realpath } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { isFile, within } from './hostPaths';
+
+/** The files of the base commit's root a plan reads. */
+export const PYTHON_MANIFESTS = ['pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt', 'requirements-dev.txt'];
+
+/** The virtual environment the person uses for this repository: `.venv`, `venv`, then `VIRTUAL_ENV`; a folder with pyvenv.cfg and bin/python. */
+export async function findVirtualEnvironment(repository: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const candidates = [join(repository, '.venv'), join(repository, 'venv')];
+  if (env.VIRTUAL_ENV && isAbsolute(env.VIRTUAL_ENV)) candidates.push(env.VIRTUAL_ENV);
+  for (const dir of candidates) {
+    if ((await isFile(join(dir, 'pyvenv.cfg'))) && (await isFile(join(dir, 'bin', 'python')))) return realpath(dir);
+  }
+  return undefined;
+}
+
+/** Where a virtual environment's interpreter lives: pyvenv.cfg's `home` (its prefix when it is a `bin`), and where `bin/python` leads. */
+export async function interpreterRoots(venv: string): Promise<string[]> {
+  const roots = new Set<string>();
+  const cfg = await readFile(join(venv, 'pyvenv.cfg'), 'utf8').catch(() => '');
+  const home = /^\s*home\s*=\s*(.+?)\s*$/m.exec(cfg)?.[1];
+  if (home && isAbsolute(home)) roots.add(basename(home) === 'bin' ? dirname(home) : home);
+  const python = await realpath(join(venv, 'bin', 'python')).catch(() => undefined);
+  if (python && !within(python, venv))
+    roots.add(basename(dirname(python)) === 'bin' ? dirname(dirname(python)) : dirname(python));
+  return [...roots].filter((root) => root !== '/' && !within(venv, root));
+}
+
+/**
+ * The folders of the person's checkout an editable install put on the environment's path: the lines of its `.pth`
+ * files, and the package folders setuptools' editable finders map (`MAPPING = {'pkg': '/repo/src/pkg'}`), kept when
+ * they lie in `repository`.
+ */
+export async function editableSourceRoots(venv: string, repository: string): Promise<string[]> {
+  const found = new Set<string>();
+  const lib = join(venv, 'lib');
+  const versions = await readdir(lib).catch(() => [] as string[]);
+  for (const version of versions) {
+    const site = join(lib, version, 'site-packages');
+    for (const name of await readdir(site).catch(() => [] as string[])) {
+      const file = join(site, name);
+      if (name.endsWith('.pth')) {
+        for (const line of (await readFile(file, 'utf8').catch(() => '')).split(/\r?\n/)) {
+          const path = line.trim();
+          if (isAbsolute(path) && within(resolve(path), repository)) found.add(resolve(path));
+        }
+      } else if (/^__editable__.*finder\.py$/.test(name)) {
+        const text = await readFile(file, 'utf8').catch(() => '');
+        const mapping = /MAPPING\s*(?::[^=]*)?=\s*\{([^}]*)\}/.exec(text)?.[1] ?? '';
+        for (const m of mapping.matchAll(/:\s*['"]([^'"]+)['"]/g)) {
+          const path = resolve(m[1]!);
+          if (within(path, repository)) found.add(dirname(path));
+        }
+      }
+    }
+  }
+  return [...found];
+}
+
+/** True when a Python project declares packages it needs (`[project] dependencies`, a requirements file with lines, a setup.py). */
+export function declaresPythonDependencies(files: Map<string, string | null>): boolean {
+  const pyproject = files.get('pyproject.toml');
+  if (pyproject) {
+    const project = /^\[project\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(pyproject)?.[1] ?? '';
+    const deps = /^dependencies\s*=\s*\[([\s\S]*?)\]/m.exec(project)?.[1] ?? '';
+    if (/["']/.test(deps.replace(/#.*$/gm, ''))) return true;
+  }
+  for (const name of ['requirements.txt', 'requirements-dev.txt']) {
+    if ((files.get(name) ?? '').split(/\r?\n/).some((l) => l.trim() && !l.trim().startsWith('#'))) return true;
+  }
+  return files.get('setup.py') != null;
+}
+
+/** The command that makes the virtual environment a session uses. */
+export function venvCommand(files: Map<string, string | null>): string {
+  const installable = files.get('pyproject.toml') != null || files.get('setup.py') != null;
+  const what = [installable ? '-e .' : '', files.get('requirements.txt') != null ? '-r requirements.txt' : '']
+    .filter(Boolean)
+    .join(' ');
+  return `python3 -m venv .venv && .venv/bin/pip install ${what || '-e .'}`;
+}
