@@ -44,16 +44,11 @@ export {
 } from './llm';
 
 // Agents: the base class, the runtime that makes them, signatures, configs and errors
-export {
-  BaseAgent,
-  DEFAULT_PERFORMANCE_TARGETS,
-  type AgentResult,
-  type AgentToolCallOptions,
-  type BaseAgentOptions,
-  type ExecuteOptions,
-  type ExecutionMetadata,
-  type ToolDiscoveryOptions,
-} from './agentRuntime/baseAgent';
+export { BaseAgent } from './agentRuntime/baseAgent';
+export { type BaseAgentOptions } from './agentRuntime/agentOptions';
+export { DEFAULT_PERFORMANCE_TARGETS } from './agentRuntime/agentPerformanceTargets';
+export { type AgentResult, type ExecuteOptions, type ExecutionMetadata } from './agentRuntime/agentResult';
+export { type AgentToolCallOptions, type ToolDiscoveryOptions } from './agentRuntime/agentTools';
 export { createAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from './agentRuntime/runtime';
 export {
   createSignature,

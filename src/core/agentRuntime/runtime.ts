@@ -2,7 +2,8 @@ import { toAgentError } from '../errors/agentError';
 import { createLlmClient, resolveProvider, type LlmClientOptions, type ProviderSettings, type ResolvedProvider } from '../llm';
 import type { LlmClient } from '../llm/types';
 import { PerformanceMetrics } from '../metrics/performanceMetrics';
-import type { BaseAgent, BaseAgentOptions } from './baseAgent';
+import type { BaseAgentOptions } from './agentOptions';
+import type { BaseAgent } from './baseAgent';
 
 /** Options of {@link createAgentRuntime}. */
 export interface AgentRuntimeOptions {

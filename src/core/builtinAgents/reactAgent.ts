@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AgentRun } from '../agentRuntime/agentRun';
-import { BaseAgent, type BaseAgentOptions } from '../agentRuntime/baseAgent';
+import type { BaseAgentOptions } from '../agentRuntime/agentOptions';
+import { BaseAgent } from '../agentRuntime/baseAgent';
 import type { BaseAgentConfigInput } from '../agentRuntime/config';
 import { AgentSettingsError } from '../agentRuntime/errors';
 import type { PreparedPrompt } from '../agentRuntime/promptSource';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AgentRun } from '../../../src/core/agentRuntime/agentRun';
-import { BaseAgent, DEFAULT_PERFORMANCE_TARGETS } from '../../../src/core/agentRuntime/baseAgent';
+import { DEFAULT_PERFORMANCE_TARGETS } from '../../../src/core/agentRuntime/agentPerformanceTargets';
+import { BaseAgent } from '../../../src/core/agentRuntime/baseAgent';
 import type { AgentConfigExtensions } from '../../../src/core/agentRuntime/config';
 import { AgentSettingsError, HookError } from '../../../src/core/agentRuntime/errors';
 import type { ExecutionStrategy } from '../../../src/core/agentRuntime/strategies/types';
