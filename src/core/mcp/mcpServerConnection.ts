@@ -1,20 +1,16 @@
+/** One MCP server connection: its options and state, and connecting, listing and calling tools, closing. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode as McpErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Listeners } from '../control/transport';
-import { formatByteSize } from '../llm/responseSizeLimit';
 import { getLogger, type Logger } from '../logging/logger';
 import { redactSecrets, registerSecret } from '../security/redact';
 import type { ToolOutput } from '../tools/types';
-import {
-  BoundedStdioTransport,
-  DEFAULT_MCP_MAX_LINE_BYTES,
-  DEFAULT_MCP_MAX_NON_PROTOCOL_BYTES,
-  type StdioOutputLimitError,
-} from './boundedStdioTransport';
-import { boundedMessageFetch, type HttpMessageLimitError } from './boundedHttpFetch';
+import type { BoundedStdioTransport } from './boundedStdioTransport';
+import type { HttpMessageLimitError } from './boundedHttpFetch';
 import type { McpServerConfig } from './config';
+import { closedError, describeFailure, messageOf, outputLimitError, type McpConnectionFacts } from './mcpConnectionErrors';
+import { createMcpTransport, delay, stopStdioChild } from './mcpTransport';
 import { McpServerError, McpToolError } from './errors';
 import { mcpResultToOutput, type McpCallResult } from './toolResult';
 
@@ -101,9 +97,17 @@ export class McpServerConnection {
     return this.errorValue;
   }
 
-  /** What errors name the server by: its command (stdio) or its URL (HTTP). */
-  private get endpoint(): string {
-    return this.config.transport === 'stdio' ? this.config.command : this.config.url;
+  /** What errors quote, as it is now; the server is named by its command (stdio) or its URL (HTTP). */
+  private get facts(): McpConnectionFacts {
+    const config = this.config;
+    return {
+      name: config.name,
+      transport: config.transport,
+      endpoint: config.transport === 'stdio' ? config.command : config.url,
+      stderrTail: this.stderrTail,
+      httpLimit: this.httpLimit,
+      stdioLimit: this.stdio?.outputError,
+    };
   }
 
   /** Pid of the stdio child process while it was started (for diagnostics and tests). */
@@ -135,11 +139,11 @@ export class McpServerConnection {
       client.onclose = () => this.onTransportClosed();
       client.onerror = (error) => this.logger.debug('MCP transport error', { error: redactSecrets(error.message) });
       await client.connect(transport, { timeout, signal });
-      if (this.stateValue !== 'connecting') throw this.closedError('during startup');
+      if (this.stateValue !== 'connecting') throw closedError(this.facts, 'during startup');
       this.stateValue = 'connected';
     } catch (error) {
       await this.exitedOrSoon();
-      const failure = this.describe(error, 'connect', timeout);
+      const failure = describeFailure(this.facts, error, 'connect', timeout);
       await this.fail(failure);
       throw failure;
     }
@@ -166,7 +170,7 @@ export class McpServerConnection {
       } while (cursor);
       return tools;
     } catch (error) {
-      const failure = this.describe(error, 'list tools', timeout);
+      const failure = describeFailure(this.facts, error, 'list tools', timeout);
       await this.fail(failure);
       throw failure;
     }
@@ -196,7 +200,7 @@ export class McpServerConnection {
     } catch (error) {
       if (options.signal?.aborted)
         throw new McpToolError('CANCELLED', this.name, tool, `MCP tool ${tool} was cancelled.`, { cause: error });
-      const overLimit = this.outputLimitError();
+      const overLimit = outputLimitError(this.facts);
       if (overLimit)
         throw new McpToolError('TOOL_FAILED', this.name, tool, `MCP tool ${tool} failed: ${overLimit.message}`, { cause: error });
       const timedOut = error instanceof McpError && error.code === (McpErrorCode.RequestTimeout as number);
@@ -230,52 +234,28 @@ export class McpServerConnection {
     const client = this.client;
     const closed = client ? client.close().catch(() => undefined) : Promise.resolve();
     if (this.config.transport === 'stdio' && pid !== undefined) {
-      // The SDK waits up to 2 s per signal; a server that ignores stdin EOF gets SIGKILL after a short grace.
-      await Promise.race([this.exited, delay(this.options.closeGraceMs ?? 500)]);
-      if (isAlive(pid)) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      }
-      await Promise.race([this.exited, delay(2000)]);
+      await stopStdioChild(pid, this.exited, this.options.closeGraceMs ?? 500);
     }
     await Promise.race([closed, delay(2000)]);
     this.stateValue = 'closed';
   }
 
   private createTransport(): Transport {
-    const config = this.config;
-    if (config.transport === 'stdio') {
-      const transport = new BoundedStdioTransport({
-        command: config.command,
-        args: config.args ?? [],
-        ...(config.env ? { env: config.env } : {}),
-        ...(config.cwd ? { cwd: config.cwd } : {}),
-        maxLineBytes: this.options.maxStdoutLineBytes ?? DEFAULT_MCP_MAX_LINE_BYTES,
-        maxNonProtocolBytes: this.options.maxNonProtocolBytes ?? DEFAULT_MCP_MAX_NON_PROTOCOL_BYTES,
-        onStderr: (chunk) => {
-          this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
-        },
-      });
-      this.stdio = transport;
-      // Remember the pid as soon as the child exists: close() must still be able to make sure it is gone.
-      const start = transport.start.bind(transport);
-      transport.start = async () => {
-        await start();
-        this.childPid = transport.pid;
-      };
-      return transport;
-    }
-    const maxBytes = this.options.maxHttpMessageBytes ?? DEFAULT_MCP_MAX_LINE_BYTES;
-    return new StreamableHTTPClientTransport(new URL(config.url), {
-      ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
-      fetch: boundedMessageFetch(maxBytes, (error) => {
+    return createMcpTransport(this.config, this.options, {
+      stderr: (chunk) => {
+        this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
+      },
+      stdio: (transport) => {
+        this.stdio = transport;
+      },
+      started: (pid) => {
+        this.childPid = pid;
+      },
+      httpLimit: (error) => {
         this.httpLimit ??= error;
         // Pending requests fail now (connection closed) instead of at their timeouts; onclose reports why.
         void this.client?.close().catch(() => undefined);
-      }),
+      },
     });
   }
 
@@ -294,7 +274,7 @@ export class McpServerConnection {
       this.stateValue = 'failed';
       return;
     }
-    const error = this.outputLimitError() ?? this.closedError('unexpectedly');
+    const error = outputLimitError(this.facts) ?? closedError(this.facts, 'unexpectedly');
     this.errorValue = error;
     this.stateValue = 'failed';
     this.logger.warn('MCP server went away', { server: this.name, error: error.message });
@@ -303,93 +283,10 @@ export class McpServerConnection {
     }
   }
 
-  private closedError(when: string): McpServerError {
-    return new McpServerError(
-      'CONNECTION',
-      this.name,
-      `MCP server "${this.name}" closed the connection ${when}.${this.stderrNote()}`,
-      {
-        stderr: this.stderrTail.trim().slice(-1000),
-      },
-    );
-  }
-
-  /** The error for a server whose output crossed a bound (a stdio child has been killed, HTTP disconnected), if it did. */
-  private outputLimitError(): McpServerError | undefined {
-    const http = this.httpLimit;
-    if (http) {
-      const what = http.kind === 'event' ? 'a server-sent event' : 'a response';
-      return new McpServerError(
-        'CONNECTION',
-        this.name,
-        `MCP server "${this.name}" (${this.endpoint}) sent ${what} of more than ${formatByteSize(http.limitBytes)}, far larger than an MCP message should be. It was disconnected.`,
-        { reason: `http_${http.kind}_too_large`, limitBytes: http.limitBytes },
-      );
-    }
-    const crossed: StdioOutputLimitError | undefined = this.stdio?.outputError;
-    if (!crossed) return undefined;
-    const limit = formatByteSize(crossed.limitBytes);
-    const what =
-      crossed.kind === 'line_too_long'
-        ? `wrote a line of more than ${limit} to stdout; an MCP stdio server writes one JSON-RPC message per line, so this is not MCP output (or a message far too large)`
-        : `wrote more than ${limit} to stdout that is not MCP (one JSON-RPC message per line); servers must write their logs to stderr`;
-    return new McpServerError(
-      'CONNECTION',
-      this.name,
-      `MCP server "${this.name}" ${what}. It was stopped. Check that "${this.endpoint}" is an MCP server started in stdio mode.${this.stderrNote()}`,
-      { reason: crossed.kind, limitBytes: crossed.limitBytes, stderr: this.stderrTail.trim().slice(-1000) },
-    );
-  }
-
-  private describe(error: unknown, step: 'connect' | 'list tools', timeoutMs: number): McpServerError {
-    if (error instanceof McpServerError) return error;
-    const overLimit = this.outputLimitError();
-    if (overLimit) return overLimit;
-    const where = this.config.transport === 'stdio' ? `"${this.endpoint}"` : this.endpoint;
-    if (error instanceof McpError && error.code === (McpErrorCode.RequestTimeout as number)) {
-      return new McpServerError(
-        'TIMEOUT',
-        this.name,
-        `MCP server "${this.name}" (${where}) did not answer within ${timeoutMs / 1000} s (${step}). Check that it speaks MCP over ${this.config.transport}.${this.stderrNote()}`,
-        { step, timeoutMs },
-        { cause: error },
-      );
-    }
-    if (error instanceof McpError && error.code === (McpErrorCode.ConnectionClosed as number)) {
-      return this.closedError(step === 'connect' ? 'during startup' : 'while listing tools');
-    }
-    const code = (error as NodeJS.ErrnoException | undefined)?.code;
-    if (code === 'ENOENT' || code === 'EACCES') {
-      return new McpServerError(
-        'CONNECTION',
-        this.name,
-        `MCP server "${this.name}" could not be started: ${where} (${code}). Check the command and PATH.`,
-        {
-          step,
-        },
-        { cause: error },
-      );
-    }
-    return new McpServerError(
-      'CONNECTION',
-      this.name,
-      `MCP server "${this.name}" (${where}) failed to ${step}: ${messageOf(error)}${this.stderrNote()}`,
-      { step },
-      {
-        cause: error,
-      },
-    );
-  }
-
   private async fail(error: McpServerError): Promise<void> {
     this.errorValue = error;
     await this.close();
     this.stateValue = 'failed';
-  }
-
-  private stderrNote(): string {
-    const tail = this.stderrTail.trim();
-    return tail ? ` Its stderr ends with: ${tail.slice(-500)}` : '';
   }
 
   private requireClient(): Client {
@@ -398,21 +295,4 @@ export class McpServerConnection {
     }
     return this.client;
   }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
