@@ -43,7 +43,8 @@ export function readToolCallsFromText(
   offered: readonly string[],
   newId: () => string = textCallId,
 ): TextToolCalls | undefined {
-  if (offered.length === 0 || text.trim() === '') return undefined;
+  // Every form of a call is JSON: a text without a brace holds none (most final answers), so nothing is parsed.
+  if (offered.length === 0 || !text.includes('{')) return undefined;
   const resolve = nameResolver(offered);
   const found: Array<{ start: number; end: number; calls: LlmToolCall[] }> = [];
   const opaque: Array<[number, number]> = [];
