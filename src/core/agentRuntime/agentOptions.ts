@@ -92,6 +92,28 @@ export function checkAgentOptions(options: BaseAgentOptions, extra: readonly str
   }
 }
 
+/**
+ * An agent's `provider` and `baseURL` settings name where its calls should go; the client it is given decides where
+ * they do go. Given, they must agree with the client: a mismatch (an agent configured for Ollama handed an OpenAI
+ * client) is refused here, not discovered in the bill.
+ */
+export function checkClientMatchesConfig(
+  config: { provider?: string; baseURL?: string },
+  llm: { provider: string; baseURL?: string },
+): void {
+  const problems: string[] = [];
+  if (config.provider !== undefined && config.provider !== llm.provider)
+    problems.push(
+      `provider: the agent is configured for ${config.provider}, but its llm client talks to ${llm.provider}; create the client for ${config.provider} (createAgentRuntime({ provider: '${config.provider}' })) or drop the setting`,
+    );
+  const wanted = config.baseURL?.replace(/\/+$/, '');
+  if (wanted !== undefined && llm.baseURL !== undefined && wanted !== llm.baseURL)
+    problems.push(
+      `baseURL: the agent is configured for ${wanted}, but its llm client calls ${llm.baseURL}; create the client with that baseURL or drop the setting`,
+    );
+  if (problems.length > 0) throw new AgentSettingsError(problems);
+}
+
 const counters = new Map<string, number>();
 
 /**

@@ -8,7 +8,7 @@ import type { LlmClient } from '../llm/types';
 import { getLogger } from '../logging/logger';
 import { PerformanceMetrics, type PerformanceTargets } from '../metrics/performanceMetrics';
 import { AgentRun } from './agentRun';
-import { agentId, checkAgentOptions, type BaseAgentOptions } from './agentOptions';
+import { agentId, checkAgentOptions, checkClientMatchesConfig, type BaseAgentOptions } from './agentOptions';
 import { DEFAULT_PERFORMANCE_TARGETS, effectivePerformanceTargets, missedPerformanceTargets } from './agentPerformanceTargets';
 import { executionMetadata, finishExecution, type AgentResult, type ExecuteOptions, type ExecutionMetadata } from './agentResult';
 import {
@@ -81,6 +81,7 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
     this.control = options.control;
     this.toolExecutor = createAgentToolExecutor(options);
     this.config = parseAgentConfig(options.config, this.configExtensions(), this.frameworkConfigExtensions());
+    checkClientMatchesConfig(this.config, options.llm);
     this.options = options;
     this.llm = options.llm;
     this.id = agentId(this.agentKind(), options.id ?? '');

@@ -17,8 +17,10 @@ export const DEFAULT_MODEL_CALL_TIMEOUT_MS = 120_000;
  * the agent's prompt config (`config/agents/...`) and then the provider default. Unknown keys are rejected.
  */
 export const BaseAgentConfigSchema = z.strictObject({
+  /** Where the calls should go; given, it must be the llm client's provider (a mismatch is refused at construction). */
   provider: z.enum(['openai', 'ollama', 'replay']).optional(),
   model: z.string().min(1).optional(),
+  /** The server the calls should go to; given, it must be the llm client's (a mismatch is refused at construction). */
   baseURL: z.url().optional(),
   temperature: z.number().min(0).max(2).optional(),
   maxTokens: z.int().positive().optional(),

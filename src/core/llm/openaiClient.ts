@@ -230,7 +230,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
     return assembler.result(callOptions.model, Date.now() - started);
   }
 
-  return { provider, call, checkModel, ...(ceilingMs !== undefined ? { timeoutMs: ceilingMs } : {}) };
+  return { provider, baseURL, call, checkModel, ...(ceilingMs !== undefined ? { timeoutMs: ceilingMs } : {}) };
 }
 
 /** A throw from the caller's onDelta: passed through untouched, never retried. */

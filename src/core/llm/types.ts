@@ -81,6 +81,8 @@ export type ProviderName = 'openai' | 'ollama' | 'replay';
 /** Anything that answers model calls: the OpenAI-SDK client, a replay cassette, a recorder around either. */
 export interface LlmClient {
   readonly provider: ProviderName;
+  /** The server the calls go to (credentials, query and trailing slash removed), when the client has one. */
+  readonly baseURL?: string;
   /**
    * The per-attempt timeout (ms) the client was created with, when one was given (absent when it uses its
    * default). A per-call `timeoutMs` never loosens it; agents take it as their limit when they set none.

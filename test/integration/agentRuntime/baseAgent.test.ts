@@ -19,6 +19,27 @@ describe('BaseAgent against the loopback server', () => {
   const lb = useLoopback({ apiKey: 'sk-loopbacktestkey1234567890' });
   beforeEach(() => lb.server.setFallback(undefined));
 
+  it('config.provider and config.baseURL must agree with the client: a mismatch is refused before any call', async () => {
+    const before = lb.server.chatRequests().length;
+    // Agreeing settings (the trailing slash aside) are accepted, and the calls go where they say.
+    const agreeing = new BaseAgent({ llm: lb.llm, config: { model: 'm', provider: 'openai', baseURL: `${lb.server.baseURL}/` } });
+    lb.server.enqueue({ text: 'ok' });
+    assert.equal((await agreeing.execute({ prompt: 'hi' })).response, 'ok');
+    assert.throws(
+      () => new BaseAgent({ llm: lb.llm, config: { model: 'm', provider: 'ollama' } }),
+      (e: Error & { error_code?: string }) =>
+        e.error_code === 'CONFIG' &&
+        /provider: the agent is configured for ollama, but its llm client talks to openai/.test(e.message),
+    );
+    assert.throws(
+      () => new BaseAgent({ llm: lb.llm, config: { model: 'm', baseURL: 'http://127.0.0.1:1/v1' } }),
+      (e: Error & { error_code?: string }) =>
+        e.error_code === 'CONFIG' &&
+        /baseURL: the agent is configured for http:\/\/127\.0\.0\.1:1\/v1, but its llm client calls/.test(e.message),
+    );
+    assert.equal(lb.server.chatRequests().length, before + 1, 'only the agreeing agent called the server');
+  });
+
   it('fallback mode: plain prompt in, { response } out, with metadata', async () => {
     const agent = new BaseAgent({ llm: lb.llm, config: { model: 'm-1' } });
     lb.server.enqueue({ text: 'hello there', usage: { prompt_tokens: 7, completion_tokens: 3 } });
