@@ -248,7 +248,7 @@ export {
   type PathAccess,
   type WorkspaceAccess,
   type WorkspacePath,
-} from './sandbox';
+} from './workspaceSandbox';
 export {
   createProcessSandbox,
   probeSandbox,

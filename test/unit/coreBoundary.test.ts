@@ -27,12 +27,12 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
   metrics: ['llm'],
   replay: ['errors', 'llm'],
   audit: ['errors', 'llm', 'logging', 'security'],
-  testRunners: ['errors', 'logging', 'osSandbox', 'process', 'sandbox'],
+  testRunners: ['errors', 'logging', 'osSandbox', 'process', 'workspaceSandbox'],
   json: [],
   project: ['errors', 'json', 'testRunners'],
   // tools and their protocols
   control: ['async', 'logging', 'security', 'vocabulary'],
-  sandbox: ['errors', 'vocabulary'],
+  workspaceSandbox: ['errors', 'vocabulary'],
   tools: [
     'async',
     'control',
@@ -42,7 +42,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
     'logging',
     'osSandbox',
     'process',
-    'sandbox',
+    'workspaceSandbox',
     'security',
     'testRunners',
     'vocabulary',
@@ -67,14 +67,14 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
     'osSandbox',
     'process',
     'project',
-    'sandbox',
+    'workspaceSandbox',
     'security',
     'testRunners',
     'tools',
     'vocabulary',
   ],
   // evaluating a model on a set of katas
-  eval: ['errors', 'git', 'llm', 'logging', 'osSandbox', 'replay', 'sandbox', 'tdd', 'testRunners'],
+  eval: ['errors', 'git', 'llm', 'logging', 'osSandbox', 'replay', 'workspaceSandbox', 'tdd', 'testRunners'],
 };
 
 // The agent core must run without VS Code: no file under src/core imports 'vscode',

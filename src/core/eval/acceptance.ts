@@ -1,7 +1,7 @@
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { untrustedTreeGit } from '../git/untrustedTreeGit';
-import { readTreeText } from '../sandbox/untrustedTree';
+import { readTreeText } from '../workspaceSandbox/untrustedTree';
 import type { GitRun } from '../git/gitClient';
 import { createProcessSandbox, worktreePolicy, type ProcessSandbox, type SandboxMode } from '../osSandbox';
 import { CommandTestRunner, DEFAULT_TEST_TIMEOUT_MS, detectTestRunner, type TestRunResult } from '../testRunners';

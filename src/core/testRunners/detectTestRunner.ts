@@ -1,4 +1,4 @@
-import { readTreeFolder, readTreeText } from '../sandbox/untrustedTree';
+import { readTreeFolder, readTreeText } from '../workspaceSandbox/untrustedTree';
 import type { ProcessSandbox } from '../osSandbox/types';
 import { CommandTestRunner } from './commandTestRunner';
 import { TestConfigError, TestRunnerNotFoundError } from './errors';

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { isAgentError } from '../../../src/core/errors/agentError';
-import { blockedAddressReason } from '../../../src/core/sandbox/ipRanges';
-import { pinnedLookup, vetUrl, type HostResolver } from '../../../src/core/sandbox/networkGuard';
-import { SandboxViolationError } from '../../../src/core/sandbox';
+import { blockedAddressReason } from '../../../src/core/workspaceSandbox/ipRanges';
+import { pinnedLookup, vetUrl, type HostResolver } from '../../../src/core/workspaceSandbox/networkGuard';
+import { SandboxViolationError } from '../../../src/core/workspaceSandbox';
 
 async function refused(promise: Promise<unknown>, pattern: RegExp): Promise<SandboxViolationError> {
   try {

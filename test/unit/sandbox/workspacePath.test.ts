@@ -2,9 +2,9 @@ import { strict as assert } from 'node:assert';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isAgentError } from '../../../src/core/errors/agentError';
-import { isGitInternalPath, protectedPathReason } from '../../../src/core/sandbox/protectedPaths';
-import { SandboxViolationError } from '../../../src/core/sandbox/sandboxError';
-import { confineToWorkspace, resolveWorkspacePath, toWorkspaceRelative } from '../../../src/core/sandbox/workspacePath';
+import { isGitInternalPath, protectedPathReason } from '../../../src/core/workspaceSandbox/protectedPaths';
+import { SandboxViolationError } from '../../../src/core/workspaceSandbox/sandboxError';
+import { confineToWorkspace, resolveWorkspacePath, toWorkspaceRelative } from '../../../src/core/workspaceSandbox/workspacePath';
 import { createTempWorkspace, escalation, type TempWorkspace } from '../../integration/tools/builtin/support/workspace';
 
 async function refused(promise: Promise<unknown>, pattern: RegExp, ws?: TempWorkspace): Promise<SandboxViolationError> {

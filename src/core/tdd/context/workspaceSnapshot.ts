@@ -1,6 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { readTreeEntry } from '../../sandbox/untrustedTree';
+import { readTreeEntry } from '../../workspaceSandbox/untrustedTree';
 import { SKIPPED_DIRS } from '../../testRunners/testFiles';
 
 const MAX_FILES = 400;

@@ -6,7 +6,7 @@ import {
   writeTreeFile,
   writeTreeSymlink,
   type TreeEntry,
-} from '../../sandbox/untrustedTree';
+} from '../../workspaceSandbox/untrustedTree';
 import type { ChangedFile } from '../git/changedFiles';
 
 const log = getLogger('tdd.checkpoint');

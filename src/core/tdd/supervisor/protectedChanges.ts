@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { protectedPathReason } from '../../sandbox/protectedPaths';
-import { readTreeEntry } from '../../sandbox/untrustedTree';
+import { protectedPathReason } from '../../workspaceSandbox/protectedPaths';
+import { readTreeEntry } from '../../workspaceSandbox/untrustedTree';
 import type { ToolCallWrapper } from '../../tools/types';
 import type { ChangedFile } from '../git/changedFiles';
 

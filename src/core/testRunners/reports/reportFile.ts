@@ -1,6 +1,6 @@
 import { lstat, mkdir, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readTreeEntry, removeTreeEntry } from '../../sandbox/untrustedTree';
+import { readTreeEntry, removeTreeEntry } from '../../workspaceSandbox/untrustedTree';
 import { TestReportError } from '../errors';
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { getLogger } from '../../logging/logger';
 import { TestReportError } from '../errors';
-import { writeTreeFile } from '../../sandbox/untrustedTree';
+import { writeTreeFile } from '../../workspaceSandbox/untrustedTree';
 import { reportingCommand, type FlagSlot, type ReportingKind } from './reportCommand';
 import type { ParsedReport, ReportContext } from './reportedTest';
 import { prepareReportsFolder, readReport, removeReportFiles, REPORTS_DIR } from './reportFile';

@@ -1,6 +1,6 @@
 import { lstat, unlink } from 'node:fs/promises';
 import { z } from 'zod';
-import { resolveWorkspacePath } from '../../sandbox/workspacePath';
+import { resolveWorkspacePath } from '../../workspaceSandbox/workspacePath';
 import { defineTool } from '../types';
 import { fileDiffPreview } from './filePreview';
 import { BuiltinToolError, withFsErrors } from './errors';

@@ -1,4 +1,4 @@
-import { confineToWorkspace } from '../../sandbox/workspacePath';
+import { confineToWorkspace } from '../../workspaceSandbox/workspacePath';
 import { readExistingFile } from './existingFile';
 import { unifiedDiff } from './unifiedDiff';
 

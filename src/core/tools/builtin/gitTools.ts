@@ -1,7 +1,7 @@
 import type { SimpleGit } from 'simple-git';
 import { z } from 'zod';
-import { protectedPathReason } from '../../sandbox/protectedPaths';
-import { resolveWorkspacePath } from '../../sandbox/workspacePath';
+import { protectedPathReason } from '../../workspaceSandbox/protectedPaths';
+import { resolveWorkspacePath } from '../../workspaceSandbox/workspacePath';
 import { redactSecrets } from '../../security/redact';
 import { defineTool } from '../types';
 import { BuiltinToolError } from './errors';

@@ -3,7 +3,7 @@ import https from 'node:https';
 import { z } from 'zod';
 import { settleOnce } from '../../async/settleOnce';
 import { AgentError } from '../../errors/agentError';
-import { pinnedLookup, vetUrl, type HostResolver } from '../../sandbox/networkGuard';
+import { pinnedLookup, vetUrl, type HostResolver } from '../../workspaceSandbox/networkGuard';
 import { defineTool } from '../types';
 import { formatDuration } from './textLimits';
 

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { resolveWorkspacePath } from '../../sandbox/workspacePath';
+import { resolveWorkspacePath } from '../../workspaceSandbox/workspacePath';
 import { defineTool, type ToolContext, type ToolOutput } from '../types';
 import { BuiltinToolError } from './errors';
 import { walkWorkspace } from './workspaceWalk';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { resolveWorkspacePath } from '../../sandbox/workspacePath';
+import { resolveWorkspacePath } from '../../workspaceSandbox/workspacePath';
 import { defineTool } from '../types';
 import { BuiltinToolError, withFsErrors } from './errors';
 import { readExistingFile } from './existingFile';

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { protectedPathReason } from '../../sandbox/protectedPaths';
-import { resolveWorkspacePath } from '../../sandbox/workspacePath';
+import { protectedPathReason } from '../../workspaceSandbox/protectedPaths';
+import { resolveWorkspacePath } from '../../workspaceSandbox/workspacePath';
 import { defineTool } from '../types';
 import { BuiltinToolError } from './errors';
 import { looksBinary } from './textLimits';

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { toWorkspaceRelative } from '../../sandbox/workspacePath';
+import { toWorkspaceRelative } from '../../workspaceSandbox/workspacePath';
 
 /** Folders listed but never entered by `list_files` and `search_files` (case-insensitive). */
 export const SKIPPED_DIRECTORIES: readonly string[] = ['.git', 'node_modules'];

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { resolveWorkspacePath } from '../../sandbox/workspacePath';
+import { resolveWorkspacePath } from '../../workspaceSandbox/workspacePath';
 import { defineTool } from '../types';
 import { fileDiffPreview } from './filePreview';
 import { BuiltinToolError, withFsErrors } from './errors';
