@@ -22,7 +22,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
   batch: ['errors'],
   osSandbox: ['errors', 'logging'],
   process: ['async', 'osSandbox'],
-  git: ['process'],
+  hostGit: ['process'],
   llm: ['async', 'errors', 'logging', 'security'],
   metrics: ['llm'],
   replay: ['errors', 'llm'],
@@ -37,7 +37,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
     'async',
     'control',
     'errors',
-    'git',
+    'hostGit',
     'llm',
     'logging',
     'osSandbox',
@@ -60,7 +60,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
     'builtinAgents',
     'control',
     'errors',
-    'git',
+    'hostGit',
     'llm',
     'logging',
     'mcp',
@@ -74,7 +74,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
     'vocabulary',
   ],
   // evaluating a model on a set of katas
-  eval: ['errors', 'git', 'llm', 'logging', 'osSandbox', 'replay', 'workspaceSandbox', 'tdd', 'testRunners'],
+  eval: ['errors', 'hostGit', 'llm', 'logging', 'osSandbox', 'replay', 'workspaceSandbox', 'tdd', 'testRunners'],
 };
 
 // The agent core must run without VS Code: no file under src/core imports 'vscode',

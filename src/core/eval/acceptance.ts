@@ -1,8 +1,8 @@
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve } from 'node:path';
-import { untrustedTreeGit } from '../git/untrustedTreeGit';
+import { untrustedTreeGit } from '../hostGit/untrustedTreeGit';
 import { readTreeText } from '../workspaceSandbox/untrustedTree';
-import type { GitRun } from '../git/gitClient';
+import type { GitRun } from '../hostGit/gitClient';
 import { createProcessSandbox, worktreePolicy, type ProcessSandbox, type SandboxMode } from '../osSandbox';
 import { CommandTestRunner, DEFAULT_TEST_TIMEOUT_MS, detectTestRunner, type TestRunResult } from '../testRunners';
 import type { KataLanguage } from '../tdd/kata/languageDefaults';

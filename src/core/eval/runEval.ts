@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AgentError, toAgentError } from '../errors/agentError';
-import { untrustedTreeGit } from '../git/untrustedTreeGit';
+import { untrustedTreeGit } from '../hostGit/untrustedTreeGit';
 import type { LlmClient } from '../llm/types';
 import { getLogger } from '../logging/logger';
 import { createProcessSandbox, type SandboxMode } from '../osSandbox';

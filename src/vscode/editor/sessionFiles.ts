@@ -8,7 +8,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { ApprovalRequestMessage } from '../../core/control/messages';
-import { productGit } from '../../core/git/gitClient';
+import { productGit } from '../../core/hostGit/gitClient';
 import type { SupervisorEvent } from '../../core/tdd/events';
 import type { PanelStore } from '../panel/panelStore';
 import { workspaceFilePath } from '../panel/workspacePath';

@@ -6,7 +6,7 @@
  */
 import { access } from 'node:fs/promises';
 import { inspectWorkspace } from '../../core/tdd/git';
-import { productGit } from '../../core/git/gitClient';
+import { productGit } from '../../core/hostGit/gitClient';
 import { listSessions, mergeBlocker, type SessionListing } from '../../core/tdd/session';
 import type { SessionState } from '../../core/tdd/session';
 import {

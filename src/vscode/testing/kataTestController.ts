@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { z } from 'zod';
-import { productGit } from '../../core/git/gitClient';
+import { productGit } from '../../core/hostGit/gitClient';
 import { createProcessSandbox, worktreePolicy, type SandboxMode } from '../../core/osSandbox';
 import { redactSecrets } from '../../core/security/redact';
 import type { SupervisorEvent } from '../../core/tdd/events';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { configArgs, driverOverrides, PROGRAM_OVERRIDES } from '../../../src/core/git/gitConfigOverrides';
+import { configArgs, driverOverrides, PROGRAM_OVERRIDES } from '../../../src/core/hostGit/gitConfigOverrides';
 
 describe('git config overrides', () => {
   it('turns off every filter, diff and merge driver the config names, once each, keeping the driver name’s case and dots', () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { gitEnvironment } from '../../../src/core/git/gitEnvironment';
+import { gitEnvironment } from '../../../src/core/hostGit/gitEnvironment';
 
 describe('gitEnvironment', () => {
   it('drops credentials, program launchers and every GIT_* variable but identity and config isolation', () => {

@@ -1,8 +1,8 @@
 /** Making a session's branch and worktree in the person's repository: what it is asked, a free branch name, the identity its commits are made as. */
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FALLBACK_GIT_IDENTITY } from '../../git/gitEnvironment';
-import { GitCommandError, productGit, type GitRun } from '../../git/gitClient';
+import { FALLBACK_GIT_IDENTITY } from '../../hostGit/gitEnvironment';
+import { GitCommandError, productGit, type GitRun } from '../../hostGit/gitClient';
 import { GitOperationError } from './errors';
 import { SESSION_BRANCH_PREFIX } from './sessionBranchName';
 

@@ -1,5 +1,5 @@
 /** Removing the repositories nested in the session worktree before staging, so git never stages one as a gitlink. */
-import type { GitRun } from '../../git/gitClient';
+import type { GitRun } from '../../hostGit/gitClient';
 import { getLogger } from '../../logging/logger';
 import { GitOperationError } from './errors';
 import { removeGitEntry } from './worktreeFolders';

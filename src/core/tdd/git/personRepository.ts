@@ -1,7 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { AgentError } from '../../errors/agentError';
-import { productGit, type GitRun } from '../../git/gitClient';
+import { productGit, type GitRun } from '../../hostGit/gitClient';
 
 /**
  * What a session needs to know about the person's repository, read without changing anything: no

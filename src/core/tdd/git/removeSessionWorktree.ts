@@ -1,5 +1,5 @@
 /** Removing a session's worktree (folder and git's record of it) from the person's repository; its branch stays. */
-import { productGit } from '../../git/gitClient';
+import { productGit } from '../../hostGit/gitClient';
 import { getLogger } from '../../logging/logger';
 import type { SessionGitInfo } from './sessionGitInfo';
 import { parseWorktreeList, WORKTREE_LIST_ARGS } from './worktreeList';

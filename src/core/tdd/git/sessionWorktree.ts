@@ -1,8 +1,8 @@
 /** The session's own worktree and branch: creating, re-attaching, committing, rolling back and reading it. */
 import { mkdir, realpath } from 'node:fs/promises';
-import { productGit, type GitRun } from '../../git/gitClient';
-import { configArgs, DriverOverrideError } from '../../git/gitConfigOverrides';
-import { untrustedTreeGit } from '../../git/untrustedTreeGit';
+import { productGit, type GitRun } from '../../hostGit/gitClient';
+import { configArgs, DriverOverrideError } from '../../hostGit/gitConfigOverrides';
+import { untrustedTreeGit } from '../../hostGit/untrustedTreeGit';
 import { getLogger } from '../../logging/logger';
 import { redactSecrets } from '../../security/redact';
 import { addSessionWorktree, personIdentity, type CreateSessionWorktreeOptions } from './addSessionWorktree';

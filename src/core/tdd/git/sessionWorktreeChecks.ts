@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import { AgentError } from '../../errors/agentError';
-import { productGit, type GitRun } from '../../git/gitClient';
+import { productGit, type GitRun } from '../../hostGit/gitClient';
 import { GitOperationError } from './errors';
 import { SESSION_BRANCH_PREFIX } from './sessionBranchName';
 import type { SessionGitInfo } from './sessionGitInfo';

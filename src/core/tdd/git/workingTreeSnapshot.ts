@@ -1,6 +1,6 @@
 import { copyFile, lstat, mkdir, readlink, rm, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { productGit } from '../../git/gitClient';
+import { productGit } from '../../hostGit/gitClient';
 
 /** What {@link copyWorkingTree} copied into the worktree. */
 export interface SnapshotResult {

@@ -1,6 +1,6 @@
 import { access } from 'node:fs/promises';
 import { AgentError } from '../../errors/agentError';
-import { productGit } from '../../git/gitClient';
+import { productGit } from '../../hostGit/gitClient';
 import { inspectWorkspace, removeSessionWorktree, SESSION_BRANCH_PREFIX, sessionsDirFor } from '../git';
 import { isResumable, isRunningElsewhere } from './findSession';
 import { diskUsage } from './diskUsage';

@@ -13,7 +13,7 @@
 import { access, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AgentError } from '../../errors/agentError';
-import { productGit, type GitRun } from '../../git/gitClient';
+import { productGit, type GitRun } from '../../hostGit/gitClient';
 import { loadSession } from './sessionActions';
 
 /** Why the person's checkout cannot take a merge now, or undefined when it can. */

@@ -1,5 +1,5 @@
 /** A commit's root as a dependency plan reads it: through git, never the worktree's files, which may be the agents'. */
-import type { GitRun } from '../../git/gitClient';
+import type { GitRun } from '../../hostGit/gitClient';
 
 /** A commit's root entries (name → `blob` / `tree`), a reader of its files, and git's ignore check where it is checked out. */
 export interface CommitTree {

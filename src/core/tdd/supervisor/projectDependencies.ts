@@ -1,7 +1,7 @@
 /** A session's dependency plan: which installed Node packages and Python environment it uses, and what it is missing. */
 import { lstat, mkdir, realpath } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { productGit } from '../../git/gitClient';
+import { productGit } from '../../hostGit/gitClient';
 import { getLogger } from '../../logging/logger';
 import type { SessionGitInfo } from '../git/sessionGitInfo';
 import { productCacheDir } from '../git/sessionPaths';

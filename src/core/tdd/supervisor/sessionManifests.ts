@@ -1,6 +1,6 @@
 /** Where a session's install reads the project's manifests: a commit the agents cannot have changed, never the worktree. */
 import { AgentError } from '../../errors/agentError';
-import { productGit } from '../../git/gitClient';
+import { productGit } from '../../hostGit/gitClient';
 import type { SessionGitInfo } from '../git/sessionGitInfo';
 import type { Kata } from '../kata';
 import { scaffoldPlan } from '../scaffold';

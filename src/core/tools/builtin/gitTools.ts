@@ -5,7 +5,7 @@ import { resolveWorkspacePath } from '../../workspaceSandbox/workspacePath';
 import { redactSecrets } from '../../security/redact';
 import { defineTool } from '../types';
 import { BuiltinToolError } from './errors';
-import { FALLBACK_GIT_IDENTITY } from '../../git/gitEnvironment';
+import { FALLBACK_GIT_IDENTITY } from '../../hostGit/gitEnvironment';
 import { gitFailure, openWorkspaceGit, workspaceGit } from './gitWorkspace';
 import { DEFAULT_MAX_CONTENT_CHARS, truncateText } from './textLimits';
 

@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { simpleGit, type SimpleGit } from 'simple-git';
-import { gitEnvironment } from '../../git/gitEnvironment';
+import { gitEnvironment } from '../../hostGit/gitEnvironment';
 import type { ToolContext } from '../types';
 import { BuiltinToolError } from './errors';
 

@@ -11,7 +11,7 @@ import {
   type GitCommitData,
   type GitStatusData,
 } from '../../../../src/core/tools/builtin/gitTools';
-import { FALLBACK_GIT_IDENTITY } from '../../../../src/core/git/gitEnvironment';
+import { FALLBACK_GIT_IDENTITY } from '../../../../src/core/hostGit/gitEnvironment';
 import { callTool, createTempWorkspace, type TempWorkspace } from './support/workspace';
 
 async function fails(promise: Promise<unknown>, pattern: RegExp): Promise<void> {
