@@ -6,26 +6,15 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { stateMessage, type PanelState } from '../../src/shared/panelProtocol';
 import { longSessionState, T0 } from './fixtures/panelStates';
-import { cspViolations, sendToPanel, startHarness, waitForPosted, type PanelHarness, openPanel } from './harness';
+import { sendToPanel, waitForPosted, usePanelPages } from './harness';
 
 /** The issue's window: a side bar 794 px high. */
 const VIEW = { width: 380, height: 794 };
 
 describe('Ask / Explain answers in view (issue 25)', function () {
   this.timeout(60_000);
-  let harness: PanelHarness;
+  const pages = usePanelPages();
   let page: Page;
-
-  before(async () => {
-    harness = await startHarness();
-  });
-  after(async () => {
-    await harness?.close();
-  });
-  afterEach(async () => {
-    assert.deepEqual(await cspViolations(page), []);
-    await page.context().close();
-  });
 
   /** Where `selector`'s top and bottom are in the view (px), or null when it is not on the page. */
   async function box(selector: string): Promise<{ top: number; bottom: number } | null> {
@@ -57,7 +46,7 @@ describe('Ask / Explain answers in view (issue 25)', function () {
 
   it('a question asked below a long session shows at once in view, with Cancel; its answer streams, then arrives in view', async () => {
     const session = longSessionState(10, false, 70);
-    page = await openPanel(harness, { viewport: VIEW, state: stateMessage(session) });
+    page = await pages.open({ viewport: VIEW, state: stateMessage(session) });
     await page.waitForSelector('#session');
     await page.locator('details.history > summary').click();
     // The person has scrolled down to the end of the history.

@@ -7,24 +7,17 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { stateMessage } from '../../src/shared/panelProtocol';
 import { emptyState } from './fixtures/panelStates';
-import { cspViolations, sendToPanel, startHarness, waitForPosted, type PanelHarness, openPanel } from './harness';
+import { sendToPanel, waitForPosted, usePanelPages } from './harness';
 
 const SCREENSHOTS = path.resolve(__dirname, '../../test-results');
 
 describe('agent panel in Chromium: the first-run card and fix buttons', function () {
   this.timeout(60_000);
-  let harness: PanelHarness;
+  const pages = usePanelPages();
   let page: Page;
 
-  before(async () => (harness = await startHarness()));
-  after(async () => harness?.close());
-  afterEach(async () => {
-    assert.deepEqual(await cspViolations(page), [], 'no Content-Security-Policy violations');
-    await page.context().close();
-  });
-
   async function open(): Promise<Page> {
-    return openPanel(harness, { viewport: { width: 320, height: 900 }, deviceScaleFactor: 2 });
+    return pages.open({ viewport: { width: 320, height: 900 }, deviceScaleFactor: 2 });
   }
 
   it('says what is missing with the buttons that fix it; a button posts its command', async () => {

@@ -3,6 +3,7 @@
  * HTML that `renderPanelHtml` produces (the same document the extension host serves, plus a theme
  * stylesheet and a fake `acquireVsCodeApi`), and drives Debian's Chromium with playwright-core.
  */
+import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -178,6 +179,29 @@ export async function openPanel(
   await waitForPosted(page, 1);
   if (options.state !== undefined) await sendToPanel(page, options.state);
   return page;
+}
+
+/**
+ * The mocha hooks of a spec of panel pages: one harness for the spec and, after each test, a check that the page it
+ * opened saw no Content-Security-Policy violation, then that page's context closed. `open` opens the test's page.
+ */
+export function usePanelPages(): { open(options: Parameters<typeof openPanel>[1]): Promise<Page> } {
+  let harness: PanelHarness | undefined;
+  let page: Page | undefined;
+  before(async () => {
+    harness = await startHarness();
+  });
+  after(async () => {
+    await harness?.close();
+  });
+  afterEach(async () => {
+    const opened = page;
+    page = undefined;
+    if (!opened) return;
+    assert.deepEqual(await cspViolations(opened), [], 'no Content-Security-Policy violations');
+    await opened.context().close();
+  });
+  return { open: async (options) => (page = await openPanel(harness!, options)) };
 }
 
 /** Whether a <details> element is open. */

@@ -7,26 +7,15 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { stateMessage, type PanelState } from '../../src/shared/panelProtocol';
 import { longSessionState, T0 } from './fixtures/panelStates';
-import { cspViolations, sendToPanel, startHarness, type PanelHarness, openPanel } from './harness';
+import { sendToPanel, usePanelPages } from './harness';
 
 describe('a long session in the panel (issue 25)', function () {
   this.timeout(60_000);
-  let harness: PanelHarness;
+  const pages = usePanelPages();
   let page: Page;
 
-  before(async () => {
-    harness = await startHarness();
-  });
-  after(async () => {
-    await harness?.close();
-  });
-  afterEach(async () => {
-    assert.deepEqual(await cspViolations(page), []);
-    await page.context().close();
-  });
-
   async function open(state: PanelState): Promise<void> {
-    page = await openPanel(harness, { viewport: { width: 380, height: 794 }, state: stateMessage(state) });
+    page = await pages.open({ viewport: { width: 380, height: 794 }, state: stateMessage(state) });
     await page.waitForSelector('#session');
     await page.locator('details.history > summary').click();
   }
