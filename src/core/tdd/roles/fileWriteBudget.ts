@@ -20,13 +20,16 @@ export function limitFilesWritten(toolbox: AgentToolbox, maxFiles: number): Agen
   return {
     toolSpecs: () => toolbox.toolSpecs(),
     async executeCall(call, options) {
-      const target = WRITING_TOOLS.has(call.name) ? pathArgument(call) : undefined;
+      if (!WRITING_TOOLS.has(call.name)) return toolbox.executeCall(call, options);
+      // The tool loop hands over the arguments it already parsed: a whole file's content is not parsed again here.
+      const args = options?.parsedArguments ?? safeParse(call.arguments);
+      const target = pathArgument(args);
       if (target === undefined) return toolbox.executeCall(call, options);
       const key = normalizeWorkspacePath(target);
       const isNew = !written.has(key);
       if (isNew && written.size >= maxFiles) {
         const refusal = (): Promise<ToolCallResult> => Promise.resolve(refuse(call, target, maxFiles));
-        return options?.wrap ? options.wrap(call.name, refusal, safeParse(call.arguments)) : refusal();
+        return options?.wrap ? options.wrap(call.name, refusal, args) : refusal();
       }
       if (isNew) written.add(key);
       const result = await toolbox.executeCall(call, options);
@@ -52,9 +55,8 @@ function refuse(call: LlmToolCall, target: string, maxFiles: number): ToolCallRe
   };
 }
 
-/** The `path` argument of a call, or undefined when the arguments are not JSON with a string `path` (the tool reports that). */
-function pathArgument(call: LlmToolCall): string | undefined {
-  const args = safeParse(call.arguments);
+/** The `path` argument of a call's arguments, or undefined when they have no string `path` (the tool reports that). */
+function pathArgument(args: unknown): string | undefined {
   const value = args && typeof args === 'object' ? (args as { path?: unknown }).path : undefined;
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
