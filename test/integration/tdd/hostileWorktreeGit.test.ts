@@ -198,7 +198,12 @@ describe('session git in a worktree written by generated code (real git)', funct
       await put(worktree.dir, 'src/a.js', 'changed\n');
       await put(worktree.dir, 'notes.txt', 'new\n');
 
-      assert.ok(await worktree.commitAll('feat: attributes'));
+      const sha = await worktree.commitAll('feat: attributes');
+      assert.ok(sha);
+      // The diff a Reviewer phase reads of a commit: the committed text itself, through no diff driver or textconv.
+      const diff = await worktree.commitDiff(sha);
+      assert.match(diff, /^\+changed$/m);
+      assert.match(diff, /^\+new$/m);
       await put(worktree.dir, 'src/a.js', 'changed again\n');
       await put(worktree.dir, 'notes.txt', 'changed too\n');
       await worktree.changedFiles();
@@ -208,7 +213,9 @@ describe('session git in a worktree written by generated code (real git)', funct
       assert.equal(await readFile(join(worktree.dir, 'src', 'a.js'), 'utf8'), 'changed\n');
       await ranNothing();
 
-      // The payload is live: plain git in the worktree runs the clean filter.
+      // The payload is live: plain git showing that commit runs a driver the attributes select, and git add the clean filter.
+      gitOrEmpty(worktree.dir, 'show', sha);
+      assert.notDeepEqual(await readdir(markers), [], 'plain git show ran a driver the attributes select');
       await put(worktree.dir, 'src/a.js', 'once more\n');
       gitOrEmpty(worktree.dir, 'add', 'src/a.js');
       assert.ok((await readdir(markers)).includes('clean'), 'plain git add ran the clean filter');
