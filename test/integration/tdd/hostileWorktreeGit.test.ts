@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isAgentError } from '../../../src/core/errors/agentError';
 import { readRepository, removeSessionWorktree, SessionWorktree, type PersonRepository } from '../../../src/core/tdd/git';
+import { MAX_COMMIT_DIFF_CHARS } from '../../../src/core/tdd/git/sessionWorktree';
 import { git, gitOrEmpty, personRepoState } from '../../support/personRepo';
 
 // Every byte of a session's worktree is written by generated code. The supervisor's own git calls there must
@@ -204,6 +205,11 @@ describe('session git in a worktree written by generated code (real git)', funct
       const diff = await worktree.commitDiff(sha);
       assert.match(diff, /^\+changed$/m);
       assert.match(diff, /^\+new$/m);
+      // Its size is not trusted: a commit of a 300 KB file gives a diff cut at the limit, with a marker.
+      await put(worktree.dir, 'big.txt', `${'x'.repeat(99)}\n`.repeat(3000));
+      const big = await worktree.commitDiff((await worktree.commitAll('feat: a big file'))!);
+      assert.ok(big.length < MAX_COMMIT_DIFF_CHARS + 100, `a diff of ${big.length} characters`);
+      assert.match(big, /more characters of the diff cut\]$/);
       await put(worktree.dir, 'src/a.js', 'changed again\n');
       await put(worktree.dir, 'notes.txt', 'changed too\n');
       await worktree.changedFiles();

@@ -32,6 +32,9 @@ export interface CreatedWorktree {
   snapshotCommit?: string;
 }
 
+/** The longest commit diff {@link SessionWorktree.commitDiff} returns (200 000 characters; the rest is cut with a marker). */
+export const MAX_COMMIT_DIFF_CHARS = 200_000;
+
 /**
  * A session's own git worktree on its own `tdd/<kata>-<time>` branch. Every commit, rollback and revert
  * happens here; the person's working tree, index, HEAD, stash and ignored files are never touched.
@@ -278,10 +281,15 @@ export class SessionWorktree {
     }
   }
 
-  /** The patch a commit of the session made (`git show`, without its message or colour): what a Reviewer reads. */
+  /**
+   * The patch a commit of the session made (`git show`, without its message or colour): what a Reviewer reads. The
+   * agents wrote it, so its size is not trusted: past {@link MAX_COMMIT_DIFF_CHARS} it is cut, with a marker.
+   */
   async commitDiff(sha: string): Promise<string> {
     if (!/^[0-9a-f]{7,64}$/i.test(sha)) throw new GitOperationError(`Not a commit sha: ${sha}`, { sha });
-    return this.run(['show', '--format=', '--no-color', '--no-ext-diff', '--no-textconv', sha]);
+    const diff = await this.run(['show', '--format=', '--no-color', '--no-ext-diff', '--no-textconv', sha]);
+    if (diff.length <= MAX_COMMIT_DIFF_CHARS) return diff;
+    return `${diff.slice(0, MAX_COMMIT_DIFF_CHARS)}\n[… ${diff.length - MAX_COMMIT_DIFF_CHARS} more characters of the diff cut]`;
   }
 
   /** The last `n` commits of the session branch, newest first. */
