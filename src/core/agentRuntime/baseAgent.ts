@@ -169,8 +169,8 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
     return inputs;
   }
 
-  /** Builds this execution's prompt from the agent's prompt source. */
-  async preparePrompt(inputs: Record<string, unknown>, _run: AgentRun): Promise<PreparedPrompt> {
+  /** Builds this execution's prompt from the agent's prompt source (an override may return a promise). */
+  preparePrompt(inputs: Record<string, unknown>, _run: AgentRun): PreparedPrompt | Promise<PreparedPrompt> {
     return this.promptSource().prepare(inputs);
   }
 
@@ -258,6 +258,8 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
       run.throwIfCancelled();
       if (run.observed) run.emit({ type: 'run_started', agentId: this.id, strategy: this.executionStrategy().name });
       const current = this.hookRunner ? await this.hookRunner.beforeAgent(inputs) : inputs;
+      // A strategy is handed checked inputs (it checks only what preExecute makes of them).
+      if (current !== inputs) checkInputValues(current);
       const outcome = await this.executionStrategy().run(this, run, current);
       if (!outcome || typeof outcome.output !== 'object' || outcome.output === null || Array.isArray(outcome.output)) {
         throw new AgentSettingsError([
@@ -269,11 +271,9 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
       if (outcome.error && !this.config.errorHandling)
         throw outcome.failure ?? new AgentError(outcome.error.error_code, outcome.error.message, outcome.error.details);
       // The strategy's output passed the agent's output validator (or is the agent's own free-text shape).
-      let result = {
-        ...outcome.output,
-        ...(outcome.error ? { error: outcome.error } : {}),
-        metadata: this.metadata(run, started, outcome.terminationReason),
-      } as AgentResult<TOutput>;
+      let result = { ...outcome.output } as AgentResult<TOutput>;
+      if (outcome.error) result.error = outcome.error;
+      result.metadata = this.metadata(run, started, outcome.terminationReason);
       if (this.hookRunner) result = (await this.hookRunner.afterAgent(result)) as AgentResult<TOutput>;
       finishExecution(this, this.audit, run, inputs, result, outcome.error);
       return result;

@@ -1,13 +1,7 @@
 import type { LlmResult } from '../llm/types';
 import type { AgentRun } from './agentRun';
 import { OutputValidationError } from './errors';
-import type { PreparedPrompt } from './promptSource';
-
-/** The validated output of a call (or `{ response }` for free-text prompts) and the response it came from. */
-export interface ValidatedCall {
-  value: Record<string, unknown>;
-  response: LlmResult;
-}
+import type { OutputCheck, PreparedPrompt } from './promptSource';
 
 /** The message that asks the model to fix its previous reply. */
 export function repairMessage(violations: readonly string[]): string {
@@ -19,14 +13,34 @@ export function repairMessage(violations: readonly string[]): string {
 }
 
 /**
- * Calls the model and validates its reply. Invalid output gets a bounded repair: the model is asked again
- * with the violations, at most `maxRepairAttempts` times and within `repairTokenBudget` tokens; then an
- * {@link OutputValidationError} (OUTPUT_VALIDATION_FAILED) carries the last violations. Never loops unbounded.
+ * The output of a model reply: `{ response }` for a free-text prompt, else the reply validated against the prompt's
+ * schema. A reply that is valid (or free text) is returned as it is, with no trip through the microtask queue;
+ * an invalid one gets a bounded repair (see {@link repairUntilValid}), a promise.
  */
-export async function callWithRepair(run: AgentRun, prompt: PreparedPrompt): Promise<ValidatedCall> {
-  let response = await run.callModel(prompt, prompt.messages, { responseFormat: prompt.responseFormat });
-  if (!prompt.validate) return { value: { response: response.text }, response };
-  let check = prompt.validate(response.text);
+export function validatedOutput(
+  run: AgentRun,
+  prompt: PreparedPrompt,
+  response: LlmResult,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  if (!prompt.validate) return { response: response.text };
+  const check = prompt.validate(response.text);
+  return check.ok ? check.value : repairUntilValid(run, prompt, response, check.violations);
+}
+
+/**
+ * Invalid output gets a bounded repair: the model is asked again with the violations, at most
+ * `maxRepairAttempts` times and within `repairTokenBudget` tokens; then an {@link OutputValidationError}
+ * (OUTPUT_VALIDATION_FAILED) carries the last violations. Never loops unbounded.
+ */
+async function repairUntilValid(
+  run: AgentRun,
+  prompt: PreparedPrompt,
+  first: LlmResult,
+  firstViolations: string[],
+): Promise<Record<string, unknown>> {
+  const validate = prompt.validate!;
+  let response = first;
+  let check: OutputCheck = { ok: false, violations: firstViolations };
   let spent = 0;
   while (!check.ok) {
     const ask = repairMessage(check.violations);
@@ -52,7 +66,7 @@ export async function callWithRepair(run: AgentRun, prompt: PreparedPrompt): Pro
     ];
     response = await run.callModel(prompt, messages, { responseFormat: prompt.responseFormat });
     spent += response.usage.totalTokens;
-    check = prompt.validate(response.text);
+    check = validate(response.text);
   }
-  return { value: check.value, response };
+  return check.value;
 }

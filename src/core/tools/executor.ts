@@ -1,6 +1,5 @@
 /** The ToolExecutor: runs a model's tool calls (look the tool up, validate, approve, run within a deadline, record). */
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import type { ApprovalAnswer, ControlProtocol } from '../control/controlProtocol';
 import { isAgentError, type ErrorCode } from '../errors/agentError';
 import type { LlmToolCall, ToolSpec } from '../llm/types';
@@ -23,7 +22,7 @@ import { composeToolCallWrappers } from './toolCallWrapper';
 import { toToolSpecs } from './toolSpecs';
 import { RunningCall, ToolCallContext } from './runningCall';
 import { previewOf } from './toolCallPreview';
-import { auditRecordOf, callResult, shownParams, type CallState } from './toolCallState';
+import { auditRecordOf, callResult, CallState } from './toolCallState';
 import type {
   AgentToolbox,
   ExecuteCallOptions,
@@ -80,18 +79,12 @@ export class ToolExecutor implements AgentToolbox {
 
   /** Runs one tool by name; `params` is an object or a JSON string. Never throws for a bad call. */
   async executeTool(name: string, params: unknown, options: ExecuteToolOptions = {}): Promise<ToolCallResult> {
-    const state: CallState = {
-      name,
-      callId: options.callId,
-      requestedBy: options.requestedBy,
-      rawParams: params,
-      approval: 'denied',
-      escalations: [],
-      started: performance.now(),
-    };
+    const state = new CallState(name, options.callId, options.requestedBy, params);
     let result: ToolCallResult;
     try {
-      result = await this.run(state, params, options);
+      // A call refused before it runs is answered without a trip through the microtask queue.
+      const running = this.run(state, params, options);
+      result = running instanceof Promise ? await running : running;
     } catch (error) {
       // Defensive: run() handles every expected failure itself.
       result = this.failure(state, 'TOOL_FAILED', `Tool ${name} failed unexpectedly: ${errorMessage(error)}`);
@@ -132,7 +125,7 @@ export class ToolExecutor implements AgentToolbox {
     this.memory.clear();
   }
 
-  private async run(state: CallState, rawParams: unknown, options: ExecuteToolOptions): Promise<ToolCallResult> {
+  private run(state: CallState, rawParams: unknown, options: ExecuteToolOptions): ToolCallResult | Promise<ToolCallResult> {
     const tool = this.registry.get(state.name);
     if (!tool) {
       const available = this.registry.names();
@@ -146,8 +139,7 @@ export class ToolExecutor implements AgentToolbox {
 
     const parsed = parseToolArguments(tool.name, rawParams);
     if (!parsed.ok) return this.failure(state, 'VALIDATION', `${parsed.message} ${NOTHING_CHANGED}`);
-    // Redacted once, as parsed: memory and the audit trail read state.params (see shownParams).
-    state.params = redactValue(parsed.value);
+    state.parsedAs(parsed.value);
 
     const valid = validateToolParams(tool.name, tool.parameters, parsed.value);
     if (!valid.ok) return this.failure(state, 'VALIDATION', `${valid.message}\n${NOTHING_CHANGED}`);
@@ -155,10 +147,9 @@ export class ToolExecutor implements AgentToolbox {
     if (options.signal?.aborted)
       return this.failure(state, 'CANCELLED', `The run was cancelled before ${tool.name} started. ${NOTHING_CHANGED}`);
 
-    let refusal = this.approve(tool, state, valid.value, options.signal);
-    if (refusal instanceof Promise) refusal = await refusal;
+    const refusal = this.approve(tool, state, valid.value, options.signal);
+    if (refusal instanceof Promise) return refusal.then((refused) => refused ?? this.execute(tool, state, valid.value, options));
     if (refusal) return refusal;
-
     return this.execute(tool, state, valid.value, options);
   }
 
@@ -300,7 +291,7 @@ export class ToolExecutor implements AgentToolbox {
   ): Promise<boolean> {
     const verdict = this.policy.decideLevel(level);
     const record = (granted: boolean, answeredBy?: string): boolean => {
-      state.escalations.push({ level, reason, granted, ...(answeredBy ? { answeredBy } : {}) });
+      (state.escalations ??= []).push({ level, reason, granted, ...(answeredBy ? { answeredBy } : {}) });
       return granted;
     };
     if (verdict.rule === 'deny') return record(false);
@@ -330,7 +321,7 @@ export class ToolExecutor implements AgentToolbox {
         id: requestId,
         tool: toolName,
         dangerLevel,
-        params: shownParams(state),
+        params: state.shownParams(),
         preview,
         reason,
         requestedBy: state.requestedBy,
@@ -361,7 +352,7 @@ export class ToolExecutor implements AgentToolbox {
 
   /** Remembers and logs the call; returns the audit write to wait for, when there is an audit trail. */
   private finish(state: CallState, result: ToolCallResult, store: boolean, callAudit?: ToolAuditSink): Promise<void> | undefined {
-    if (store) this.memory.record(Date.now(), shownParams(state), result);
+    if (store) this.memory.remember(Date.now(), state, result);
     // The record's fields only when the record goes anywhere (a logger of the caller's own decides for itself).
     if (this.options.logger || logLevelEnabled('debug'))
       this.logger.debug('tool call finished', {

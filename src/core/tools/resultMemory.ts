@@ -1,3 +1,4 @@
+import { isoTime } from '../logging/isoTime';
 import type { ToolCallResult } from './types';
 
 /** One remembered tool call: what was called with which (redacted) parameters, and the result. */
@@ -7,8 +8,19 @@ export interface RememberedToolCall {
   result: ToolCallResult;
 }
 
-/** A remembered call as kept: its time as epoch milliseconds until someone reads it (see {@link ToolResultMemory.record}). */
-type StoredCall = RememberedToolCall | { atMs: number; params: unknown; result: ToolCallResult };
+/** Where a remembered call's parameters come from when read: made (e.g. redacted) only then. */
+export interface ShownParams {
+  shownParams(): unknown;
+}
+
+/**
+ * A remembered call as kept: its time as epoch milliseconds and its parameters' source until someone reads it
+ * (see {@link ToolResultMemory.record} and {@link ToolResultMemory.remember}).
+ */
+type StoredCall =
+  | RememberedToolCall
+  | { atMs: number; params: unknown; result: ToolCallResult }
+  | { atMs: number; source: ShownParams; result: ToolCallResult };
 
 /**
  * A bounded list of the most recent tool calls (oldest dropped first) an agent can read back. A call's time is kept
@@ -28,6 +40,11 @@ export class ToolResultMemory {
   /** Remembers one call made at `atMs` (epoch milliseconds, e.g. `Date.now()`). */
   record(atMs: number, params: unknown, result: ToolCallResult): void {
     this.keep({ atMs, params, result });
+  }
+
+  /** Remembers one call made at `atMs` whose parameters `source` shows when the call is read back. */
+  remember(atMs: number, source: ShownParams, result: ToolCallResult): void {
+    this.keep({ atMs, source, result });
   }
 
   /** The most recent calls, oldest first (at most `limit`). */
@@ -54,5 +71,7 @@ export class ToolResultMemory {
 }
 
 function remembered(entry: StoredCall): RememberedToolCall {
-  return 'atMs' in entry ? { at: new Date(entry.atMs).toISOString(), params: entry.params, result: entry.result } : entry;
+  if (!('atMs' in entry)) return entry;
+  const params = 'source' in entry ? entry.source.shownParams() : entry.params;
+  return { at: isoTime(entry.atMs), params, result: entry.result };
 }

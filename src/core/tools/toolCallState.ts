@@ -4,20 +4,42 @@ import { redactSecrets, redactValue } from '../security/redact';
 import type { EscalationRecord, ToolAuditRecord } from './toolAudit';
 import type { ApprovalOutcome, DangerLevel, ToolCallResult } from './types';
 
-/** What the executor knows of one call while it runs. */
-export interface CallState {
-  name: string;
-  callId?: string;
-  requestedBy?: string;
+/**
+ * What the executor knows of one call while it runs. The parameters it shows (memory, the audit trail, an approval
+ * card) are redacted when first asked for: most calls are remembered and never read back.
+ */
+export class CallState {
   dangerLevel?: DangerLevel;
-  /** The parameters as the model sent them (never shown: see `params`). */
-  rawParams: unknown;
-  /** The redacted parameters memory and the audit trail show; set by {@link shownParams}. */
-  params?: unknown;
-  approval: ApprovalOutcome;
+  approval: ApprovalOutcome = 'denied';
   approvedBy?: string;
-  escalations: EscalationRecord[];
-  started: number;
+  /** Escalations the tool asked for while it ran (none for most calls). */
+  escalations?: EscalationRecord[];
+  readonly started = performance.now();
+  /** The parameters as parsed (a plain value), once they parsed. */
+  private parsed?: { value: unknown };
+  private shown?: { value: unknown };
+
+  constructor(
+    readonly name: string,
+    readonly callId: string | undefined,
+    readonly requestedBy: string | undefined,
+    /** The parameters as the model sent them (never shown: see {@link shownParams}). */
+    readonly rawParams: unknown,
+  ) {}
+
+  /** The arguments parsed; from now on they are what is shown (redacted). */
+  parsedAs(value: unknown): void {
+    this.parsed = { value };
+  }
+
+  /** The redacted parameters memory, the audit trail and an approval card show: the parsed ones, else the raw ones. */
+  shownParams(): unknown {
+    if (!this.shown) {
+      const source = this.parsed ? this.parsed.value : this.rawParams;
+      this.shown = { value: typeof source === 'string' ? redactSecrets(source) : redactValue(source) };
+    }
+    return this.shown.value;
+  }
 }
 
 /**
@@ -43,13 +65,6 @@ export function callResult(
   return result;
 }
 
-/** The parameters memory and the audit trail show: the parsed ones, else the raw ones, redacted once. */
-export function shownParams(state: CallState): unknown {
-  if (!('params' in state))
-    state.params = typeof state.rawParams === 'string' ? redactSecrets(state.rawParams) : redactValue(state.rawParams);
-  return state.params;
-}
-
 /** The audit trail's record of a finished call. */
 export function auditRecordOf(state: CallState, result: ToolCallResult): ToolAuditRecord {
   return {
@@ -58,13 +73,13 @@ export function auditRecordOf(state: CallState, result: ToolCallResult): ToolAud
     ...(state.callId !== undefined ? { callId: state.callId } : {}),
     ...(state.requestedBy !== undefined ? { requestedBy: state.requestedBy } : {}),
     ...(state.dangerLevel !== undefined ? { dangerLevel: state.dangerLevel } : {}),
-    params: shownParams(state),
+    params: state.shownParams(),
     approval: result.approval,
     ...(result.approvedBy !== undefined ? { approvedBy: result.approvedBy } : {}),
     ok: result.ok,
     ...(result.error ? { errorCode: result.error.error_code } : {}),
     durationMs: result.durationMs,
     resultSize: result.content.length,
-    ...(state.escalations.length ? { escalations: [...state.escalations] } : {}),
+    ...(state.escalations?.length ? { escalations: [...state.escalations] } : {}),
   };
 }

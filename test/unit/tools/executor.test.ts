@@ -514,6 +514,21 @@ describe('ToolExecutor', () => {
     assert.equal(ex.recentCalls().length, 0);
   });
 
+  it('remembers calls with their parameters redacted, parsed or raw (shown only when read back)', async () => {
+    const ex = executor();
+    const key = 'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789';
+    await ex.executeTool('read_note', { name: `notes ${key}.txt`, password: 'hunter2-hunter2' });
+    await ex.executeCall({ id: 'c1', name: 'read_note', arguments: `{"name": "${key}"` });
+    await ex.executeCall({ id: 'c2', name: 'read_note', arguments: JSON.stringify({ name: key }) });
+    const recent = ex.recentCalls();
+    assert.equal(recent.length, 3);
+    assert.doesNotMatch(JSON.stringify(recent), /sk-proj-|hunter2/);
+    assert.equal((recent[0]!.params as { password: string }).password, '[REDACTED]');
+    assert.equal(typeof recent[1]!.params, 'string', 'arguments that did not parse are shown as the text sent');
+    assert.equal(typeof recent[2]!.params, 'object', 'parsed arguments are shown as parsed');
+    assert.equal(recent[0]!.at, new Date(Date.parse(recent[0]!.at)).toISOString());
+  });
+
   it('escalations go to a person (once; "always" grants nothing) and are audited', async () => {
     const requests = answerAll('always');
     const ex = executor();

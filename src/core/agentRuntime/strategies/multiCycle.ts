@@ -1,4 +1,5 @@
 import type { AgentError, ErrorInfo } from '../../errors/agentError';
+import { isoTime } from '../../logging/isoTime';
 import type { AgentRun } from '../agentRun';
 import { toRunError } from '../errorCauses';
 import { AgentSettingsError } from '../errors';
@@ -51,9 +52,14 @@ export class MultiCycleStrategy implements ExecutionStrategy {
 
   /** One execution: cycles of preCycle → model call → parseCycleResult → shouldTerminate → extractObservation, up to maxCycles. */
   async run(host: StrategyHost, run: AgentRun, inputs: Record<string, unknown>): Promise<StrategyResult> {
-    const prepared = preparedInputs(await host.preExecute(inputs, run));
-    checkInputValues(prepared);
-    const prompt = await host.preparePrompt(prepared, run);
+    // The extension points answer at once unless overridden with async ones: only a promise is awaited.
+    let given = host.preExecute(inputs, run);
+    if (isThenable(given)) given = await given;
+    const prepared = preparedInputs(given);
+    // The agent checked the inputs it was given; only what preExecute made of them is new.
+    if (prepared !== inputs) checkInputValues(prepared);
+    let prompt = host.preparePrompt(prepared, run);
+    if (isThenable(prompt)) prompt = await prompt;
     if (!host.createCycleHandlers) {
       throw new AgentSettingsError(['strategy: multi_cycle needs an agent that defines cycles (e.g. ReActAgent)']);
     }
@@ -106,18 +112,20 @@ export class MultiCycleStrategy implements ExecutionStrategy {
       error = err.toJSON();
     }
     stampActions(actionHistory, actionTimes);
-    let output = await handlers.finalOutput({ lastParsed, terminationReason, actionHistory, observations });
-    output = { ...output, action_history: actionHistory, observations };
-    if (!error)
-      output = outputFields(
-        'postExecute',
-        await host.postExecute(outputFields('parseResult', await host.parseResult(output, run)), run),
-      );
-    return error ? { output, terminationReason, error, failure } : { output, terminationReason };
+    let final = handlers.finalOutput({ lastParsed, terminationReason, actionHistory, observations });
+    if (isThenable(final)) final = await final;
+    let output: Record<string, unknown> = { ...final, action_history: actionHistory, observations };
+    if (error) return { output, terminationReason, error, failure };
+    let parsed = host.parseResult(output, run);
+    if (isThenable(parsed)) parsed = await parsed;
+    let posted = host.postExecute(outputFields('parseResult', parsed), run);
+    if (isThenable(posted)) posted = await posted;
+    output = outputFields('postExecute', posted);
+    return { output, terminationReason };
   }
 }
 
 /** Writes each action's time as its ISO `timestamp`. */
 function stampActions(actions: ActionRecord[], times: readonly number[]): void {
-  for (let i = 0; i < actions.length; i++) actions[i]!.timestamp = new Date(times[i]!).toISOString();
+  for (let i = 0; i < actions.length; i++) actions[i]!.timestamp = isoTime(times[i]!);
 }

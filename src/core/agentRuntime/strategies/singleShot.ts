@@ -2,7 +2,7 @@ import type { AgentRun } from '../agentRun';
 import { outputFields, preparedInputs } from '../extensionResults';
 import { isThenable } from '../hookRunner';
 import { checkInputValues } from '../inputValues';
-import { callWithRepair } from '../repair';
+import { validatedOutput } from '../repair';
 import type { ExecutionStrategy, StrategyHost, StrategyResult } from './types';
 
 /**
@@ -19,9 +19,13 @@ export class SingleShotStrategy implements ExecutionStrategy {
     let given = host.preExecute(inputs, run);
     if (isThenable(given)) given = await given;
     const prepared = preparedInputs(given);
-    checkInputValues(prepared);
-    const prompt = await host.preparePrompt(prepared, run);
-    const { value } = await callWithRepair(run, prompt);
+    // The agent checked the inputs it was given; only what preExecute made of them is new.
+    if (prepared !== inputs) checkInputValues(prepared);
+    let prompt = host.preparePrompt(prepared, run);
+    if (isThenable(prompt)) prompt = await prompt;
+    const response = await run.callModel(prompt, prompt.messages, { responseFormat: prompt.responseFormat });
+    let value = validatedOutput(run, prompt, response);
+    if (isThenable(value)) value = await value;
     let parsed = host.parseResult(value, run);
     if (isThenable(parsed)) parsed = await parsed;
     let output = host.postExecute(outputFields('parseResult', parsed), run);

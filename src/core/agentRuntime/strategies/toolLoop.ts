@@ -111,7 +111,12 @@ export function createToolLoopCycles(
         const params = parseArguments(call.arguments);
         if (run.observed)
           run.emit({ type: 'tool_started', agentId: run.agentId, cycle, toolName: call.name, callId: call.id, params });
-        const outcome = await runTool(run, toolbox, allowed, specs, call, params);
+        let outcome: ToolCallResult;
+        try {
+          outcome = await startTool(run, toolbox, allowed, specs, call, params);
+        } catch (e) {
+          outcome = toolFailure(run, call, e);
+        }
         if (run.observed)
           run.emit({
             type: 'tool_called',
@@ -186,8 +191,11 @@ export function createToolLoopCycles(
   };
 }
 
-/** Runs one model-issued call; a toolbox that throws (against its contract) becomes a failed result. */
-async function runTool(
+/**
+ * Starts one model-issued call (or its refusal, which still goes through the wrapToolCall hooks). Not an async
+ * function: the loop awaits the toolbox's own promise, one hop per call; what it throws goes to {@link toolFailure}.
+ */
+function startTool(
   run: AgentRun,
   toolbox: AgentToolbox | undefined,
   allowed: ((toolName: string) => boolean) | undefined,
@@ -196,37 +204,41 @@ async function runTool(
   params: unknown,
 ): Promise<ToolCallResult> {
   const wrap = run.toolCallWrapper();
-  try {
-    if (!toolbox)
-      return await refuseCall(
-        wrap,
-        call,
-        params,
-        `No tools are available to this agent; nothing was executed. Answer without calling ${call.name}.`,
-      );
-    if (allowed && !allowed(call.name)) {
-      const names = offered.map((s) => s.function.name);
-      return await refuseCall(
-        wrap,
-        call,
-        params,
-        `Tool ${call.name} is not available to this agent; nothing was executed. Use one of: ${names.join(', ') || '(none)'}.`,
-      );
-    }
-    return await toolbox.executeCall(call, { signal: run.signal, wrap, requestedBy: run.agentId, parsedArguments: params });
-  } catch (e) {
-    if (run.signal?.aborted || e instanceof HookError || e instanceof HookRejectedError) throw e;
-    const message = e instanceof Error ? e.message : String(e);
-    return {
-      toolName: call.name,
-      callId: call.id,
-      ok: false,
-      content: `Tool ${call.name} failed: ${message}`,
-      error: { error_code: 'TOOL_FAILED', message },
-      approval: 'auto',
-      durationMs: 0,
-    };
+  if (!toolbox)
+    return refuseCall(
+      wrap,
+      call,
+      params,
+      `No tools are available to this agent; nothing was executed. Answer without calling ${call.name}.`,
+    );
+  if (allowed && !allowed(call.name)) {
+    const names = offered.map((s) => s.function.name);
+    return refuseCall(
+      wrap,
+      call,
+      params,
+      `Tool ${call.name} is not available to this agent; nothing was executed. Use one of: ${names.join(', ') || '(none)'}.`,
+    );
   }
+  return toolbox.executeCall(call, { signal: run.signal, wrap, requestedBy: run.agentId, parsedArguments: params });
+}
+
+/**
+ * A toolbox (or hook) that threw against its contract: a failed result the model reads. A cancelled run and the
+ * hooks' own errors end the run instead.
+ */
+function toolFailure(run: AgentRun, call: LlmToolCall, e: unknown): ToolCallResult {
+  if (run.signal?.aborted || e instanceof HookError || e instanceof HookRejectedError) throw e;
+  const message = e instanceof Error ? e.message : String(e);
+  return {
+    toolName: call.name,
+    callId: call.id,
+    ok: false,
+    content: `Tool ${call.name} failed: ${message}`,
+    error: { error_code: 'TOOL_FAILED', message },
+    approval: 'auto',
+    durationMs: 0,
+  };
 }
 
 /**

@@ -68,7 +68,7 @@ export interface StrategyHost {
   /** See `BaseAgent.preExecute`. */
   preExecute(inputs: Record<string, unknown>, run: AgentRun): Record<string, unknown> | Promise<Record<string, unknown>>;
   /** See `BaseAgent.preparePrompt`. */
-  preparePrompt(inputs: Record<string, unknown>, run: AgentRun): Promise<PreparedPrompt>;
+  preparePrompt(inputs: Record<string, unknown>, run: AgentRun): PreparedPrompt | Promise<PreparedPrompt>;
   /** See `BaseAgent.parseResult`. */
   parseResult(output: Record<string, unknown>, run: AgentRun): Record<string, unknown> | Promise<Record<string, unknown>>;
   /** See `BaseAgent.postExecute`. */
