@@ -27,6 +27,8 @@ export interface AgentRunDeps {
   signal?: AbortSignal;
   /** Stream each model call's text as `text_delta` events (only when someone listens). */
   streamText?: boolean;
+  /** `requestExtensions(config)` when the caller has read it already (an agent does once); read per run otherwise. */
+  extraBody?: Record<string, unknown>;
 }
 
 /**
@@ -58,6 +60,7 @@ export class AgentRun {
     this.agentId = deps.agentId;
     this.config = deps.config;
     this.signal = deps.signal;
+    if ('extraBody' in deps) this.extraBody = deps.extraBody;
   }
 
   /** True when someone listens to events (so callers can skip building them). */

@@ -19,7 +19,7 @@ import {
   type AgentToolCallOptions,
   type ToolDiscoveryOptions,
 } from './agentTools';
-import { parseAgentConfig, type AgentConfigExtensions, type BaseAgentConfig } from './config';
+import { parseAgentConfig, requestExtensions, type AgentConfigExtensions, type BaseAgentConfig } from './config';
 import { configPromptSource, type AgentConfigRef, type AgentPromptLoader } from './configPromptSource';
 import { AgentInputError, AgentSettingsError } from './errors';
 import { failureTermination, type AgentEventListener, type TerminationReason } from './events';
@@ -55,8 +55,8 @@ const defaultLoader: AgentPromptLoader = (name, version, _inputs, options) =>
 export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, unknown>> implements StrategyHost {
   /** Stable id used in metadata, events, logs and the audit trail. */
   readonly id: string;
-  /** The validated settings. */
-  readonly config: BaseAgentConfig;
+  /** The validated settings, frozen: a setting changed afterwards would skip validation. */
+  readonly config: Readonly<BaseAgentConfig>;
   /** Shared or own metrics (undefined without performance tracking). */
   readonly metrics?: PerformanceMetrics;
   protected readonly llm: LlmClient;
@@ -66,6 +66,8 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
   private hookRunner?: HookRunner;
   private listeners?: Set<AgentEventListener>;
   private strategy?: ExecutionStrategy;
+  /** The settings' request extensions (000 EP-4), read once: the settings are frozen. */
+  private readonly extraBody: Record<string, unknown> | undefined;
   private source?: PromptSource;
   /** The executor behind the tool methods (from `toolExecutor` or built from `toolRegistry`); undefined without tools. */
   protected readonly toolExecutor?: ToolExecutor;
@@ -80,7 +82,8 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
     checkAgentOptions(options, this.extraOptionKeys(), new.target.name);
     this.control = options.control;
     this.toolExecutor = createAgentToolExecutor(options);
-    this.config = parseAgentConfig(options.config, this.configExtensions(), this.frameworkConfigExtensions());
+    this.config = Object.freeze(parseAgentConfig(options.config, this.configExtensions(), this.frameworkConfigExtensions()));
+    this.extraBody = requestExtensions(this.config);
     checkClientMatchesConfig(this.config, options.llm);
     this.options = options;
     this.llm = options.llm;
@@ -249,6 +252,7 @@ export class BaseAgent<TOutput extends Record<string, unknown> = Record<string, 
       onEvent: options.onEvent,
       signal: options.signal,
       streamText: options.streamText,
+      extraBody: this.extraBody,
     });
     try {
       if (!inputs || typeof inputs !== 'object' || Array.isArray(inputs)) {

@@ -40,6 +40,24 @@ describe('BaseAgent against the loopback server', () => {
     assert.equal(lb.server.chatRequests().length, before + 1, 'only the agreeing agent called the server');
   });
 
+  it('the settings are frozen once validated: a change afterwards throws instead of skipping validation', async () => {
+    class TunedAgent extends BaseAgent {
+      protected override configExtensions() {
+        return { generation_config: { top_k: 3 } };
+      }
+    }
+    const agent = new TunedAgent({ llm: lb.llm, config: { model: 'm' } });
+    assert.ok(Object.isFrozen(agent.config));
+    assert.throws(() => {
+      (agent.config as { temperature?: number }).temperature = 99;
+    }, TypeError);
+    lb.server.enqueue({ text: 'ok' });
+    await agent.execute({ prompt: 'hi' });
+    const body = lb.server.chatRequests().at(-1)!.body as { temperature?: number; generation_config?: unknown };
+    assert.equal(body.temperature, undefined);
+    assert.deepEqual(body.generation_config, { top_k: 3 }, 'the request extensions, read once, still reach the request');
+  });
+
   it('fallback mode: plain prompt in, { response } out, with metadata', async () => {
     const agent = new BaseAgent({ llm: lb.llm, config: { model: 'm-1' } });
     lb.server.enqueue({ text: 'hello there', usage: { prompt_tokens: 7, completion_tokens: 3 } });
