@@ -228,6 +228,9 @@ describe('TDD Agent extension: the first-run card', function () {
     await pickQuickItem(page, 'test-model');
     await model.waitFor({ state: 'detached', timeout: 30_000 });
     assert.equal(await panel.locator('#setup').count(), 0, 'nothing is missing any more');
+    // The error card of the wrong model goes with it: the check finds the model served now.
+    await card.waitFor({ state: 'detached', timeout: 10_000 });
+    assert.equal(await panel.locator('.error-card', { hasText: /no-such-model/ }).count(), 0, 'no error card for the fixed model');
     assert.match(
       await fsp.readFile(path.join(wb.workspace, '.vscode', 'settings.json'), 'utf8'),
       /"tddAgent\.model":\s*"test-model"/,

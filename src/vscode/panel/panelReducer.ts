@@ -27,7 +27,15 @@ import type {
 import { isSessionId } from '../../shared/panelProtocol';
 import type { PendingPersonQuestion } from '../../shared/personQuestionProtocol';
 import { addPersonQuestion, removePersonQuestion } from './personQuestionCards';
-import { addApproval, addError, fromControlRequest, MAX_ANSWERS, removeApproval, withoutQuestion } from './reducer/cards';
+import {
+  addApproval,
+  addError,
+  fromControlRequest,
+  MAX_ANSWERS,
+  removeApproval,
+  withoutFixedErrors,
+  withoutQuestion,
+} from './reducer/cards';
 import { closeRunningCycles, NO_TOTALS, withSession } from './reducer/cycles';
 import { clip, MAX_MESSAGE_CHARS, withFileChange } from './reducer/history';
 import { applyEvent } from './reducer/supervisorEvents';
@@ -186,12 +194,10 @@ function apply(state: PanelState, action: PanelAction): PanelState {
     case 'error':
       return addError(state, action.error, action.at, action.action);
     case 'setup': {
-      // A refusal the check now finds fixed (a provider is configured, the sandbox starts) is no longer a problem.
-      const fixed = new Set<string>();
-      if (!action.problems.some((p) => p.item === 'model')) fixed.add('PROVIDER_NOT_CONFIGURED');
-      if (!action.problems.some((p) => p.item === 'sandbox')) fixed.add('SANDBOX_UNAVAILABLE');
-      const errors = state.errors.filter((e) => !fixed.has(e.error_code));
-      if (errors.length === state.errors.length && JSON.stringify(state.setup) === JSON.stringify(action.problems)) return state;
+      // An error card whose cause the check reported and now finds fixed (a provider configured, the model served,
+      // the sandbox working or turned off) is no longer a problem.
+      const errors = withoutFixedErrors(state.errors, state.setup, action.problems);
+      if (errors === state.errors && JSON.stringify(state.setup) === JSON.stringify(action.problems)) return state;
       return { ...state, setup: action.problems, errors };
     }
     case 'notice':

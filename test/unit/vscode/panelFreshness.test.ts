@@ -4,7 +4,13 @@
  * for goes away when it is fixed; a session action's outcome is shown in the panel.
  */
 import assert from 'node:assert/strict';
-import { emptyPanelState, parsePanelState, type PanelState, type RepositorySessions } from '../../../src/shared/panelProtocol';
+import {
+  emptyPanelState,
+  parsePanelState,
+  type PanelState,
+  type RepositorySessions,
+  type SetupProblem,
+} from '../../../src/shared/panelProtocol';
 import { reducePanel, type PanelAction } from '../../../src/vscode/panel/panelReducer';
 import { statusView } from '../../../src/vscode/status/statusText';
 import { wholeSession } from './fixtures';
@@ -83,13 +89,26 @@ describe('panel state stays fresh after actions', () => {
   });
 
   it('a refusal the first-run check now finds fixed (a provider, the sandbox) leaves the Problems list', () => {
-    let state = emptyPanelState({ instanceId: 'h', trusted: true });
+    const noModel: SetupProblem = {
+      item: 'model',
+      title: 'No model is configured',
+      detail: '…',
+      fixes: ['setApiKey', 'chooseProvider'],
+    };
+    const noSandbox: SetupProblem = {
+      item: 'sandbox',
+      title: 'No OS sandbox works here',
+      detail: '…',
+      fixes: ['showSandboxFix', 'openSandboxSetting'],
+    };
+    // The check runs when the window opens; the refusals come when the person runs a kata anyway.
+    let state = reducePanel(emptyPanelState({ instanceId: 'h', trusted: true }), {
+      type: 'setup',
+      problems: [noModel, noSandbox],
+    });
     for (const error_code of ['PROVIDER_NOT_CONFIGURED', 'SANDBOX_UNAVAILABLE', 'AUTH'])
       state = reducePanel(state, { type: 'error', error: { error_code, message: `${error_code}.` }, at: 1 });
-    const sandboxStill = reducePanel(state, {
-      type: 'setup',
-      problems: [{ item: 'sandbox', title: 'No OS sandbox works here', detail: '…', fixes: ['showSandboxFix'] }],
-    });
+    const sandboxStill = reducePanel(state, { type: 'setup', problems: [noSandbox] });
     assert.deepEqual(
       sandboxStill.errors.map((e) => e.error_code),
       ['SANDBOX_UNAVAILABLE', 'AUTH'],
@@ -100,6 +119,42 @@ describe('panel state stays fresh after actions', () => {
       ['AUTH'],
       'a refused key is not something the check can see fixed',
     );
+  });
+
+  it('the wrong-model card goes once the check finds the model served; one the check never reported stays', () => {
+    const notServed: SetupProblem = {
+      item: 'model',
+      title: "The model 'no-such-model' is not served at http://127.0.0.1:1234/v1",
+      detail: 'It serves test-model. Pick one of them.',
+      fixes: ['pickModel'],
+    };
+    const wrongModel: PanelAction = {
+      type: 'error',
+      error: {
+        error_code: 'INVALID_REQUEST',
+        message: "The model 'no-such-model' is not available at http://127.0.0.1:1234/v1 (HTTP 404).",
+        details: { reason: 'model_not_found', status: 404 },
+      },
+      at: 2,
+    };
+    const refused = fold(emptyPanelState({ instanceId: 'h', trusted: true }), [
+      { type: 'setup', problems: [notServed] },
+      wrongModel,
+    ]);
+    assert.deepEqual(
+      refused.errors.map((e) => e.error_code),
+      ['INVALID_REQUEST'],
+    );
+    assert.equal(reducePanel(refused, { type: 'setup', problems: [notServed] }), refused, 'still not served: the card stays');
+    const picked = reducePanel(refused, { type: 'setup', problems: [] });
+    assert.deepEqual(picked.errors, [], 'the model picked from the served list: the card goes');
+    assert.deepEqual(picked.setup, []);
+    assert.ok(parsePanelState(picked));
+
+    // api.openai.com: the check does not ask it for its models, so it never reported the model; nothing says it is fixed.
+    const official = fold(emptyPanelState({ instanceId: 'h', trusted: true }), [{ type: 'setup', problems: [] }, wrongModel]);
+    assert.equal(official.errors.length, 1);
+    assert.equal(reducePanel(official, { type: 'setup', problems: [] }).errors.length, 1);
   });
 
   it('an error card carries the buttons that fix it: the model picker for a model the server does not serve', () => {

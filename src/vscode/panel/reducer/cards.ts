@@ -4,7 +4,7 @@
  */
 import type { ApprovalRequestMessage } from '../../../core/control/messages';
 import { redactSecrets } from '../../../core/security/redact';
-import type { PanelError, PanelState, PendingApproval } from '../../../shared/panelProtocol';
+import type { PanelError, PanelState, PendingApproval, SetupProblem } from '../../../shared/panelProtocol';
 import { approvalPreview } from '../approvalPreview';
 import { errorAction, errorFixes, vscodeErrorMessage } from '../errorActions';
 import { boundedParams, clip, MAX_SUMMARY_CHARS } from './history';
@@ -64,6 +64,21 @@ export function addError(
   const last = state.errors.at(-1);
   if (last && last.error_code === card.error_code && last.message === card.message) return state;
   return { ...state, errors: [...state.errors, card].slice(-MAX_ERRORS) };
+}
+
+/**
+ * The error cards without those whose cause the first-run check found and now finds fixed. A card offers the buttons
+ * that fix its cause, and so does the check's item for the same cause (no provider: Set API key and Choose provider;
+ * a model the server does not serve: Pick a model; no sandbox: Show the fix and Open sandbox setting; invalid
+ * settings: Open settings): a card whose buttons an item of `before` offered, and no item of `after` offers, is
+ * fixed. A card the check never reported stays (a refused key, a model of api.openai.com, which the check does not
+ * ask for its models): the check cannot see those fixed.
+ */
+export function withoutFixedErrors(errors: PanelError[], before: SetupProblem[], after: SetupProblem[]): PanelError[] {
+  const key = (fixes: readonly string[]) => [...fixes].sort().join(' ');
+  const asked = (problems: SetupProblem[], card: PanelError) => problems.some((p) => key(p.fixes) === key(card.fixes ?? []));
+  const fixed = (card: PanelError) => card.fixes !== undefined && asked(before, card) && !asked(after, card);
+  return errors.some(fixed) ? errors.filter((card) => !fixed(card)) : errors;
 }
 
 /** The QA / CoT question `id` no longer pending (answered, cancelled, failed). */
