@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { ERROR_CODES } from '../../../src/core/errors/agentError';
+import { ERROR_CODES, isAgentError } from '../../../src/core/errors/agentError';
+import { parseKata } from '../../../src/core/tdd/kata/parseKata';
 import { emptyPanelState } from '../../../src/shared/panelProtocol';
 import { errorAction, vscodeErrorMessage } from '../../../src/vscode/panel/errorActions';
 import { reducePanel } from '../../../src/vscode/panel/panelReducer';
@@ -25,6 +26,34 @@ describe('what the extension tells a person to do about an error (VS Code words)
     assert.match(text, /user settings/);
     assert.match(text, /unconfined on your machine/);
     assert.match(text, /bubblewrap/);
+  });
+
+  it('VALIDATION (a broken kata file) says to correct what the message names, opening the file at its line from the link', () => {
+    const text = errorAction('VALIDATION');
+    assert.ok(text, 'a "What to do" line for VALIDATION');
+    assert.match(text, /^Correct what the message names/);
+    assert.match(text, /opens at that line from the link/);
+    assert.match(text, /then try again\.$/);
+    // The line reaches the error card of a kata whose front matter is not valid YAML, under the parser's whole reason.
+    let message = '';
+    try {
+      parseKata('---\ntitle: Broken\ntags: [a, b\nlanguage: javascript\n---\n# Broken\n', { fileName: '/ws/katas/broken.md' });
+    } catch (error) {
+      assert.ok(isAgentError(error));
+      assert.equal(error.error_code, 'VALIDATION');
+      message = error.message;
+    }
+    assert.match(
+      message,
+      /^Kata \/ws\/katas\/broken\.md: the front matter is not valid YAML \(front matter line \d+, column \d+\): \S/,
+    );
+    const card = reducePanel(emptyPanelState({ instanceId: 'h', trusted: true }), {
+      type: 'error',
+      error: { error_code: 'VALIDATION', message },
+      at: 1,
+    }).errors[0];
+    assert.equal(card?.action, text);
+    assert.equal(card?.message, message, 'the whole reason, not cut after "column 1:"');
   });
 
   it('the new session refusals say what to do in the panel', () => {
