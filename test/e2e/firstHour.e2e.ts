@@ -5,15 +5,18 @@
  * - nothing stale: staging or unstaging a file outside VS Code shows or takes away the "Not mergeable" note at once
  *   (the repository is watched), and "Delete session" takes the session off the panel and the status bar;
  * - the first-run card: no model and no sandbox are said with buttons that fix them (a served model picked from the
- *   server's list), and each item goes as soon as it is fixed.
+ *   server's list), and each item goes as soon as it is fixed, and the error card of the wrong model with it;
+ * - one test state: after a red refactoring was rolled back, the header, the status bar and the Testing view (before
+ *   any run of its own) show the committed tests; a Testing-view run of a branch with two tests now shows 2 in all three.
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fsp from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { simpleGit } from 'simple-git';
-import { fizzbuzzJs, JS_SOURCE_PATH } from '../support/fizzbuzzPlans';
+import { fizzbuzzJs, JS, JS_SOURCE_PATH, JS_TEST_PATH } from '../support/fizzbuzzPlans';
 import { scriptedKataModel } from '../support/scriptedKataModel';
 import { alwaysAllowUntilFinished, EXTENSION_ID, GIT_ENV, sessionBranches, useWorkbench } from './kataHarness';
 import { answerInputBox, eventually, extensionOutputLog, findWebviewFrame, pickQuickItem, runCommand, screenshot } from './lib';
@@ -32,6 +35,21 @@ const breakingRefactor = (k: number) => ({
   writes: [{ path: JS_SOURCE_PATH, content: `export function fizzbuzz(n) {\n  return n; // attempt ${k}\n}\n` }],
   report: `inline the conversion (${k})`,
 });
+
+/** Commits `files` onto `branch` without checking it out (a temporary index): a commit the person adds to the branch. */
+function commitOnBranch(repository: string, branch: string, files: Record<string, string>, message: string): void {
+  const index = path.join(os.tmpdir(), `e2e-index-${process.pid}-${Date.now()}`);
+  const env = { ...process.env, ...GIT_ENV, GIT_INDEX_FILE: index };
+  const git = (args: string[], input?: string) => execFileSync('git', args, { cwd: repository, env, input }).toString().trim();
+  try {
+    git(['read-tree', branch]);
+    for (const [file, content] of Object.entries(files))
+      git(['update-index', '--add', '--cacheinfo', `100644,${git(['hash-object', '-w', '--stdin'], content)},${file}`]);
+    git(['update-ref', `refs/heads/${branch}`, git(['commit-tree', git(['write-tree']), '-p', branch, '-m', message])]);
+  } finally {
+    execFileSync('rm', ['-f', index]);
+  }
+}
 
 /** The text of the status bar's TDD item. */
 async function tddStatusItem(page: Page): Promise<string> {
@@ -230,7 +248,11 @@ describe('TDD Agent extension: the first-run card', function () {
     assert.equal(await panel.locator('#setup').count(), 0, 'nothing is missing any more');
     // The error card of the wrong model goes with it: the check finds the model served now.
     await card.waitFor({ state: 'detached', timeout: 10_000 });
-    assert.equal(await panel.locator('.error-card', { hasText: /no-such-model/ }).count(), 0, 'no error card for the fixed model');
+    assert.equal(
+      await panel.locator('.error-card', { hasText: /no-such-model/ }).count(),
+      0,
+      'no error card for the fixed model',
+    );
     assert.match(
       await fsp.readFile(path.join(wb.workspace, '.vscode', 'settings.json'), 'utf8'),
       /"tddAgent\.model":\s*"test-model"/,
@@ -246,7 +268,7 @@ describe('TDD Agent extension: one test state (the last commit’s) in the heade
     'tddAgent.testTimeoutMs': 30_000,
   });
 
-  it('a red refactoring rolled back leaves "1 passed, 0 failed" everywhere; a Testing-view run is the state after it', async function () {
+  it('a red refactoring rolled back leaves "1 passed, 0 failed" everywhere, the Testing view too before any run of its own; a Testing-view run (2 tests now) is the state after it', async function () {
     const { page } = wb;
     wb.model.setFallback(
       scriptedKataModel({
@@ -266,19 +288,42 @@ describe('TDD Agent extension: one test state (the last commit’s) in the heade
     assert.match(await panel.locator('.cycle').first().innerText(), /1 passed/);
     await screenshot(page, 'one-test-state-after-red-refactor');
 
-    // The Testing view shows the committed tests passing, and running them there is the state all three show.
-    await runCommand(page, 'Test: Run All Tests');
-    const output = () => extensionOutputLog(wb.server, EXTENSION_ID);
-    assert.match(
-      await eventually(output, /Testing view: .* \(1 passed, 0 failed\)/, 120_000),
-      /Testing view: .* \(1 passed, 0 failed\)/,
-    );
-    assert.equal((await stat('tests failed').innerText()).trim(), '0');
-    assert.match(await tddStatusItem(page), /✓1 ✗0/);
+    // The Testing view right after the session, before any run of its own: the committed test, passing; not the red
+    // run the supervisor rolled back.
     await runCommand(page, 'Testing: Focus on Test Explorer View');
     const explorer = page.locator('.test-explorer');
     await explorer.getByText('returns the number itself for 1').first().waitFor({ timeout: 30_000 });
+    assert.equal(
+      await explorer.locator('.codicon-testing-failed-icon').count(),
+      0,
+      'no red test in the Testing view after the session',
+    );
+    assert.ok((await explorer.locator('.codicon-testing-passed-icon').count()) >= 1, 'the committed test shows passed');
+    await screenshot(page, 'one-test-state-testing-view-after-session');
+
+    // The person adds a second test to the session's branch (a commit of their own): a run from the Testing view has
+    // two tests now, so the header, the status bar and the Testing view show 2 only if they took that run.
+    const [branch] = await sessionBranches(wb.workspace);
+    assert.ok(branch, 'a session branch');
+    commitOnBranch(wb.workspace, branch!, { [JS_TEST_PATH]: JS.testFile(2), [JS_SOURCE_PATH]: JS.impl(2) }, 'test: Fizz');
+    await runCommand(page, 'Test: Run All Tests');
+    const output = () => extensionOutputLog(wb.server, EXTENSION_ID);
+    assert.match(
+      await eventually(output, /Testing view: .* \(2 passed, 0 failed\)/, 120_000),
+      /Testing view: .* \(2 passed, 0 failed\)/,
+    );
+    await explorer.getByText('returns Fizz for multiples of three').first().waitFor({ timeout: 30_000 });
     assert.equal(await explorer.locator('.codicon-testing-failed-icon').count(), 0, 'no red test in the Testing view');
     await screenshot(page, 'one-test-state-testing-view');
+    assert.match(
+      await eventually(() => tddStatusItem(page), /✓2 ✗0/, 10_000),
+      /✓2 ✗0/,
+      'the status bar shows the Testing view run',
+    );
+    await runCommand(page, 'TDD Agent: Open panel');
+    const shown = await findWebviewFrame(page, '#session .stat', 30_000);
+    const after = (label: string) => shown.locator('#session .stat', { hasText: label }).locator('.stat-value');
+    assert.equal((await after('tests passed').innerText()).trim(), '2', 'the header shows the Testing view run');
+    assert.equal((await after('tests failed').innerText()).trim(), '0');
   });
 });
