@@ -7,7 +7,8 @@
  * - the first-run card: no model and no sandbox are said with buttons that fix them (a served model picked from the
  *   server's list), and each item goes as soon as it is fixed, and the error card of the wrong model with it;
  * - one test state: after a red refactoring was rolled back, the header, the status bar and the Testing view (before
- *   any run of its own) show the committed tests; a Testing-view run of a branch with two tests now shows 2 in all three.
+ *   any run of its own) show the committed tests; a Testing-view run of a branch with two tests now shows 2 in all three;
+ * - a commit the person makes in a terminal takes "Not mergeable: uncommitted changes" away at once.
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -325,5 +326,21 @@ describe('TDD Agent extension: one test state (the last commit’s) in the heade
     const after = (label: string) => shown.locator('#session .stat', { hasText: label }).locator('.stat-value');
     assert.equal((await after('tests passed').innerText()).trim(), '2', 'the header shows the Testing view run');
     assert.equal((await after('tests failed').innerText()).trim(), '0');
+  });
+
+  it('a commit the person makes in a terminal lifts "Not mergeable: uncommitted changes" at once', async function () {
+    const { page } = wb;
+    const panel = await findWebviewFrame(page, '#session-status', 30_000);
+    const merge = panel.locator('#session .session-actions button[data-session-action="merge"]');
+    await merge.waitFor({ timeout: 30_000 });
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: wb.workspace, env: { ...process.env, ...GIT_ENV } });
+    await fsp.writeFile(path.join(wb.workspace, 'notes.txt'), 'my notes\n');
+    git('add', 'notes.txt');
+    const note = panel.locator('#session .merge-note', { hasText: /uncommitted changes/ });
+    await note.waitFor({ timeout: 30_000 });
+    git('commit', '-q', '-m', 'my notes');
+    await note.waitFor({ state: 'detached', timeout: 10_000 });
+    await merge.waitFor({ timeout: 10_000 });
+    await screenshot(page, 'one-test-state-committed-outside');
   });
 });
