@@ -8,7 +8,9 @@
  *   server's list), and each item goes as soon as it is fixed, and the error card of the wrong model with it;
  * - one test state: after a red refactoring was rolled back, the header, the status bar and the Testing view (before
  *   any run of its own) show the committed tests; a Testing-view run of a branch with two tests now shows 2 in all three;
- * - a commit the person makes in a terminal takes "Not mergeable: uncommitted changes" away at once.
+ * - a commit the person makes in a terminal takes "Not mergeable: uncommitted changes" away at once;
+ * - a kata whose front matter is not valid YAML: the error card's whole reason, its link to the file at the line, and
+ *   what to do.
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -342,5 +344,38 @@ describe('TDD Agent extension: one test state (the last commit’s) in the heade
     await note.waitFor({ state: 'detached', timeout: 10_000 });
     await merge.waitFor({ timeout: 10_000 });
     await screenshot(page, 'one-test-state-committed-outside');
+  });
+
+  it('a kata whose front matter is not valid YAML: the error card has the whole reason, a link to the file at its line, and what to do', async function () {
+    const { page } = wb;
+    // Line 3 of the front matter (line 4 of the file) is where the YAML parser notices the unclosed list.
+    await fsp.writeFile(
+      path.join(wb.workspace, 'broken.kata.md'),
+      '---\ntitle: Broken kata\ntags: [a, b\nlanguage: javascript\n---\n# Broken kata\n',
+    );
+    // Committed, so no "where should the session start" question comes first.
+    execFileSync('git', ['add', 'broken.kata.md'], { cwd: wb.workspace });
+    execFileSync('git', ['commit', '-q', '-m', 'a kata of my own'], { cwd: wb.workspace, env: { ...process.env, ...GIT_ENV } });
+    await runCommand(page, 'TDD Agent: Run TDD kata');
+    await pickQuickItem(page, 'Broken kata');
+    const panel = await findWebviewFrame(page, '.error-card', 60_000);
+    const card = panel.locator('.error-card', { hasText: 'VALIDATION' });
+    await card.waitFor({ timeout: 30_000 });
+    assert.match(
+      await card.locator('.error-message').innerText(),
+      /broken\.kata\.md:4: the front matter is not valid YAML \(front matter line 3, column 1\): Flow sequence .* end with a \]\.$/,
+      'the whole reason, not cut after "column 1:"',
+    );
+    assert.match(await card.locator('.error-action').innerText(), /^What to do: Correct what the message names/);
+    assert.equal(
+      await page.locator('.notifications-toasts .notification-toast', { hasText: /not valid YAML/ }).count(),
+      0,
+      'the panel is visible: no notification repeats the card',
+    );
+    await screenshot(page, 'broken-kata-card');
+    await card.locator('.error-message .file-link', { hasText: /broken\.kata\.md:4$/ }).click();
+    await page.locator('.tabs-container .tab.active', { hasText: 'broken.kata.md' }).waitFor({ timeout: 30_000 });
+    await page.locator('.statusbar-item', { hasText: /Ln 4, Col 1/ }).waitFor({ timeout: 10_000 });
+    await screenshot(page, 'broken-kata-opened');
   });
 });
