@@ -19,6 +19,8 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
   /** Parsed JSON, or the raw string if the body was not JSON, or undefined when empty. */
   body: any;
+  /** True once the client went away before the answer was complete (e.g. it aborted a hanging or paused request). */
+  aborted?: boolean;
 }
 
 // Token counts a reply may force, and a scripted tool call: the same shapes as the in-process scripted client's.
@@ -27,7 +29,17 @@ export type { ScriptedToolCall, ScriptedUsage };
 
 /** What the server does with one chat-completions request. */
 export type ScriptedReply =
-  | { text: string; finishReason?: 'stop' | 'length'; usage?: ScriptedUsage; model?: string }
+  /**
+   * `pauseAfter`: streamed, the first `words` word deltas go out, then the stream waits for `until` before the rest
+   * (the client sees a partial answer meanwhile); not streamed, the answer waits for `until`.
+   */
+  | {
+      text: string;
+      finishReason?: 'stop' | 'length';
+      usage?: ScriptedUsage;
+      model?: string;
+      pauseAfter?: { words: number; until: Promise<unknown> };
+    }
   /** `finishReason: 'length'`: the model ran out of output tokens while writing the (last) call. */
   | {
       toolCalls: ScriptedToolCall[];
@@ -128,6 +140,9 @@ export async function startOpenAIServer(options: { models?: string[]; ollama?: b
         body,
       };
       handle.requests.push(recorded);
+      res.on('close', () => {
+        if (!res.writableFinished) recorded.aborted = true;
+      });
       route(recorded, req, res).catch((err: unknown) => {
         if (!res.headersSent)
           sendJson(res, 500, { error: { message: `test server failure: ${String(err)}`, type: 'server_error' } });
@@ -177,7 +192,12 @@ export async function startOpenAIServer(options: { models?: string[]; ollama?: b
     });
   }
 
-  function answerChat(reply: StaticReply, rec: RecordedRequest, req: http.IncomingMessage, res: http.ServerResponse): void {
+  async function answerChat(
+    reply: StaticReply,
+    rec: RecordedRequest,
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+  ): Promise<void> {
     const body = (rec.body && typeof rec.body === 'object' ? rec.body : {}) as Record<string, any>;
     const stream = body.stream === true;
     const includeUsage = stream && body.stream_options?.include_usage === true;
@@ -245,6 +265,7 @@ export async function startOpenAIServer(options: { models?: string[]; ollama?: b
     let text: string | null;
     let toolCalls: Array<{ id: string; name: string; arguments: string }> = [];
     let finish: 'stop' | 'length' | 'tool_calls' = 'stop';
+    let pause: { words: number; until: Promise<unknown> } | undefined;
     if ('toolCalls' in reply) {
       text = reply.text ?? null;
       toolCalls = reply.toolCalls.map((t) => ({
@@ -260,17 +281,24 @@ export async function startOpenAIServer(options: { models?: string[]; ollama?: b
     } else {
       text = reply.text;
       finish = reply.finishReason ?? 'stop';
+      pause = reply.pauseAfter;
     }
     const usage = reply.usage
       ? { ...reply.usage, total_tokens: reply.usage.prompt_tokens + reply.usage.completion_tokens }
       : estimateUsage(body, (text ?? '') + toolCalls.map((t) => t.name + t.arguments).join(''));
 
     if (!stream) {
+      if (pause) await pause.until;
       return sendJson(res, 200, completion(id, created, model, text, toolCalls, finish, usage));
     }
     startSse(res);
     sse(res, chunk(id, created, model, { role: 'assistant', content: text === null ? null : '' }, null, includeUsage));
-    for (const piece of splitWords(text ?? '')) {
+    const pieces = splitWords(text ?? '');
+    for (const [index, piece] of pieces.entries()) {
+      if (pause && index === pause.words) {
+        await pause.until;
+        if (res.destroyed) return;
+      }
       sse(res, chunk(id, created, model, { content: piece }, null, includeUsage));
     }
     toolCalls.forEach((call, index) => {

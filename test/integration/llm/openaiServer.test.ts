@@ -165,6 +165,31 @@ describe('test support: loopback OpenAI-compatible server', () => {
     assert.ok((await pending) instanceof OpenAI.APIConnectionError);
   });
 
+  it('pauses a stream after N words until told to go on; a request the client aborts is recorded as aborted', async () => {
+    let go: () => void = () => undefined;
+    server.enqueue({ text: 'one two three four', pauseAfter: { words: 2, until: new Promise<void>((r) => (go = r)) } });
+    const stream = await sdk.chat.completions.create({ model: 'm1', messages: [], stream: true });
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const part of stream) seen.push(part.choices[0]?.delta?.content ?? '');
+    })();
+    while (seen.join('') !== 'one two ') await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(seen.join(''), 'one two ', 'nothing more while paused');
+    go();
+    await reading;
+    assert.equal(seen.join(''), 'one two three four');
+    assert.equal(server.chatRequests()[0]!.aborted, undefined, 'answered in full');
+
+    server.enqueue({ hang: true });
+    const abort = new AbortController();
+    const pending = sdk.chat.completions.create({ model: 'm1', messages: [] }, { signal: abort.signal }).catch((e: unknown) => e);
+    while (server.chatRequests().length < 2) await new Promise((r) => setTimeout(r, 5));
+    abort.abort();
+    assert.ok((await pending) instanceof OpenAI.APIUserAbortError);
+    while (server.chatRequests()[1]!.aborted !== true) await new Promise((r) => setTimeout(r, 5));
+  });
+
   it('resets the connection', async () => {
     server.enqueue({ reset: true });
     await assert.rejects(
