@@ -130,12 +130,10 @@ let installed = false;
 export function installFakeVscode(): void {
   if (installed) return;
   installed = true;
-  const loader = Module as unknown as {
-    _resolveFilename(request: string, ...rest: unknown[]): string;
-    _cache: Record<string, unknown>;
-  };
+  type Resolve = (this: unknown, request: string, ...rest: unknown[]) => string;
+  const loader = Module as unknown as { _resolveFilename: Resolve; _cache: Record<string, unknown> };
   const resolve = loader._resolveFilename;
-  loader._resolveFilename = function (request: string, ...rest: unknown[]): string {
+  loader._resolveFilename = function (request, ...rest) {
     return request === 'vscode' ? FAKE_PATH : resolve.call(this, request, ...rest);
   };
   const module = new Module(FAKE_PATH);
