@@ -105,6 +105,20 @@ describe('TDD Agent extension in a real VS Code: run a kata end to end', functio
       reports.some((line) => /^returns the number itself/.test(line.trim())),
       `the Tester's report is visible: ${JSON.stringify(reports.slice(0, 5))}`,
     );
+    // The README's picture of a finished session's history: grouped per cycle and role, the first two cycles opened,
+    // each entry one line.
+    await panel
+      .evaluate(
+        `(() => {
+        for (const d of document.querySelectorAll('.history-cycle li details[open]')) d.open = false;
+        const cycles = [...document.querySelectorAll('.history-cycle > details')];
+        cycles.forEach((d, i) => (d.open = i < 2));
+        document.querySelector('#actions')?.scrollIntoView({ block: 'start' });
+      })()`,
+      )
+      .catch(() => undefined);
+    assert.ok((await panel.locator('.history-cycles > .history-cycle').count()) >= 3, 'the history is grouped per cycle');
+    await screenshot(page, 'kata-history-grouped');
     const usage = await panel.locator('.timeline > li.cycle .cycle-usage').allInnerTexts();
     assert.ok(
       usage.length >= 3 && usage.every((line) => /^\d[\d.]*k? tokens( \(.*\))? — Tester \d/.test(line.trim())),
