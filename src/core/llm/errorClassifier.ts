@@ -106,7 +106,8 @@ function describeCause(error: Error): string | undefined {
   const cause = (error as { cause?: unknown }).cause;
   const code = cause && typeof cause === 'object' ? (cause as { code?: unknown; cause?: { code?: unknown } }) : undefined;
   const errno = typeof code?.code === 'string' ? code.code : typeof code?.cause?.code === 'string' ? code.cause.code : undefined;
-  return shorten(errno ? `${error.message} (${errno})` : error.message);
+  // "Connection error (ECONNREFUSED)", not "Connection error. (ECONNREFUSED)".
+  return shorten(errno ? `${error.message.replace(/(?<!\.)\.\s*$/, '')} (${errno})` : error.message);
 }
 
 function shorten(text: string | undefined): string | undefined {

@@ -105,7 +105,9 @@ export function buildLlmError(failure: LlmFailure, ctx: LlmCallContext): LlmErro
   const where = `the model server at ${ctx.baseURL}`;
   // The server's own words, without its stack traces and file paths (NFR-015).
   const serverMessage = failure.serverMessage ? withoutInternalPaths(failure.serverMessage) : undefined;
-  const said = serverMessage ? `: ${serverMessage}` : '';
+  // Each message goes on with ". " after the server's words: their own closing full stop would double it
+  // ("Connection error.. Check …").
+  const said = serverMessage ? `: ${withoutClosingStop(serverMessage)}` : '';
   const afterRetries = ctx.retries > 0 ? ` after ${ctx.retries} ${ctx.retries === 1 ? 'retry' : 'retries'}` : '';
   const http = failure.status !== undefined ? ` (HTTP ${failure.status})` : '';
   let message: string;
@@ -176,4 +178,9 @@ export function buildLlmError(failure: LlmFailure, ctx: LlmCallContext): LlmErro
     if (failure.receivedBytes !== undefined) details.receivedBytes = failure.receivedBytes;
   }
   return new LlmError(failure.code, message, details);
+}
+
+/** The server's words without the full stop that ends them, so the sentence they go into ends once. */
+function withoutClosingStop(text: string): string {
+  return text.replace(/(?<!\.)\.\s*$/, '');
 }

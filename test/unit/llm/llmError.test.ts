@@ -108,6 +108,17 @@ describe('llm: typed errors', () => {
       buildLlmError({ code: 'CONNECTION', retryable: true, reason: 'stream_incomplete' }, ctx).message,
       /ended the answer before it was complete/,
     );
+    // The SDK's own words end in a full stop ("Connection error."): the message ends that sentence once.
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+    const retries = { ...ctx, retries: 3 };
+    for (const [error, said] of [
+      [new OpenAI.APIConnectionError({}), 'Connection error. Check'],
+      [new OpenAI.APIConnectionError({ cause: refused }), 'Connection error (ECONNREFUSED). Check'],
+    ] as const) {
+      const message = buildLlmError(classifyFailure(error, undefined), retries).message;
+      assert.ok(message.includes(`at http://127.0.0.1:1/v1 after 3 retries: ${said} that the server is running`), message);
+      assert.doesNotMatch(message, /\.\.|\. \(/);
+    }
     const partial = buildLlmError(
       { code: 'CONNECTION', retryable: true, serverType: 't', serverCode: 'c' },
       { ...ctx, partial: true },
