@@ -31,7 +31,7 @@ const ACTIONS: Readonly<Record<string, string>> = {
   VALIDATION: 'Correct what the message names (a file it names opens at that line from the link), then try again.',
   SESSION_RUNNING: "A kata is already running. Stop it with 'TDD Agent: Stop kata' first.",
   GREEN_NOT_REACHED:
-    'The workspace is at the last green commit. The cycle history shows the failing tests; run the kata again, or try a stronger model.',
+    "Nothing red was committed: the session's worktree is at its last green commit (or as it began, when no cycle reached green). The cycle history shows the failing tests; run the kata again, or try a stronger model.",
 };
 
 /** Buttons that fix the problem in one click, by error code (the panel's error card and the notification show them). */

@@ -82,6 +82,11 @@ describe('TDD supervisor: quality gates', function () {
     );
     assert.equal(summary.status, 'failed');
     assert.equal(summary.error?.error_code, 'GREEN_NOT_REACHED');
+    // No cycle ever committed: the message says so instead of naming a "last green commit" there is none of.
+    assert.equal(
+      summary.error?.message,
+      'The last cycle failed to reach green before the cycle limit; no cycle reached green, so the session made no commit and its worktree is as it began.',
+    );
     const implementer = summary.cycles[0]!.phases.find((p) => p.role === 'implementer')!;
     assert.equal(implementer.success, false);
     assert.equal(implementer.error?.error_code, 'QUALITY_GATE_FAILED');

@@ -63,7 +63,7 @@ export class CycleLoop {
             'failed',
             new AgentError(
               'GREEN_NOT_REACHED',
-              `Two cycles in a row failed to reach green; stopping at the last green commit. See the cycle history for the test output.`,
+              `Two cycles in a row failed to reach green; ${this.whereItStops('stopping at')}. See the cycle history for the test output.`,
               { cycle: n },
             ),
           );
@@ -75,7 +75,7 @@ export class CycleLoop {
           'failed',
           new AgentError(
             'GREEN_NOT_REACHED',
-            `The last cycle failed to reach green before the cycle limit; the workspace is at the last green commit.`,
+            `The last cycle failed to reach green before the cycle limit; ${this.whereItStops('the workspace is at')}.`,
             { cycle: first + this.o.maxCycles - 1 },
           ),
         );
@@ -102,6 +102,16 @@ export class CycleLoop {
     this.cycleInProgress = undefined;
     this.o.recorder.finishCycle(outcome, this.state.lastTests);
     this.o.emit({ type: 'cycle_finished', cycle: n, outcome, tests: this.state.lastTests });
+  }
+
+  /**
+   * Where a failed session leaves the worktree, in words that are true: at its last green commit, or, when no cycle
+   * (of this run or of the one it resumes) ever committed, where it began.
+   */
+  private whereItStops(lead: string): string {
+    return this.o.recorder.state.metrics.commits > 0
+      ? `${lead} the last green commit`
+      : `no cycle reached green, so the session made no commit and its worktree is as it began`;
   }
 
   private result(status: CycleLoopResult['status'], error?: AgentError): CycleLoopResult {
