@@ -1,6 +1,6 @@
 import { createLlmClient, resolveProvider, type ProviderSettings } from '../core/llm';
 import type { LlmClient } from '../core/llm/types';
-import { RecordingLlmClient, ReplayLlmClient } from '../core/replay';
+import { readCassette, RecordingLlmClient, ReplayLlmClient } from '../core/replay';
 import { UsageError } from './cliIo';
 import { intFlag } from './args';
 
@@ -50,8 +50,12 @@ export async function modelFromFlags(flags: ProviderFlags, env: NodeJS.ProcessEn
     throw new UsageError(`--timeout is in milliseconds and at most ${MAX_MODEL_TIMEOUT_MS} (one hour), got '${flags.timeout}'.`);
   if (provider === 'replay' || (flags.cassette && provider === 'auto')) {
     if (!flags.cassette) throw new UsageError('--provider replay needs --cassette FILE (a session recorded with --record FILE).');
-    const llm = await ReplayLlmClient.fromFile(flags.cassette);
-    return { llm, model: flags.model ?? 'replay', provider: 'replay', source: `replaying ${flags.cassette}`, timeoutMs };
+    const cassette = await readCassette(flags.cassette);
+    const llm = new ReplayLlmClient(cassette, flags.cassette);
+    // The model the recording answered with ("replay test-model"), not "replay replay".
+    const recorded = cassette.exchanges.find((e) => e.response.model)?.response.model;
+    const model = flags.model ?? recorded ?? 'recorded model';
+    return { llm, model, provider: 'replay', source: `replaying ${flags.cassette}`, timeoutMs };
   }
   const settings: ProviderSettings = {
     provider: provider as ProviderSettings['provider'],

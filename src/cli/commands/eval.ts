@@ -4,6 +4,7 @@ import {
   defaultConcurrency,
   describeEvalSet,
   loadEvalSet,
+  replayCommand,
   runEval,
   selectExercises,
   type EvalProgress,
@@ -47,8 +48,9 @@ Options:
   -v, --verbose          a line per run start too
 
 A run passes when its session finished green and every acceptance test passed. Ctrl-C stops the running
-sessions; the report keeps the runs that finished. To watch a run again: tdd-agent kata <set>/<kata>.md
---language LANG --provider replay --cassette <out>/recordings/<run>.json --yes (see report.md).
+sessions; the report keeps the runs that finished. --out holds the kata files too, so a run replays in that
+folder, without a model (see report.md):
+  ${replayCommand('<kata>', 'LANG', 'recordings/<kata>-LANG-<n>.json')}
 
 Exit codes: 0 the eval ran (whatever the pass rate), 1 it was interrupted or could not run, 2 usage or configuration error.`;
 
@@ -173,6 +175,7 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
     modelTimeoutMs: model.timeoutMs,
     price,
     outDir,
+    frontEnd: 'cli',
     sandbox,
     testTimeoutMs,
     maxCycles,

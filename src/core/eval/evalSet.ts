@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { AgentError } from '../errors/agentError';
 import { bundledKatasDir } from '../tdd/kata/bundledKatas';
@@ -134,4 +135,57 @@ export function describeEvalSet(set: EvalSet): Array<{ slug: string; title: stri
     tags: e.tags,
     languages: KATA_LANGUAGES.filter((l) => e.languages[l] !== undefined),
   }));
+}
+
+/** What a report says about the set it ran: enough to tell whether two reports ran the same set, and no local path. */
+export interface EvalSetIdentity {
+  /** `katas/eval` for the set bundled with tdd-agent, otherwise the set folder's name. */
+  name: string;
+  /** The set is the one bundled with this tdd-agent (`katas/eval`). */
+  bundled: boolean;
+  /** SHA-256 (first 16 hex digits) of `set.json` and every kata and acceptance file it names: same digest, same set. */
+  digest: string;
+  /** The commits of the exercises' source (problem-specifications for the bundled set) the set records, if any. */
+  source_commits: string[];
+}
+
+/** The set's name, digest and source commits (see {@link EvalSetIdentity}). */
+export async function identifyEvalSet(set: EvalSet): Promise<EvalSetIdentity> {
+  const bundledDir = bundledEvalSetDir();
+  const bundled = bundledDir !== undefined && resolve(bundledDir) === resolve(set.dir);
+  const files = [
+    'set.json',
+    ...set.exercises.flatMap((e) => [`${e.slug}.md`, ...Object.values(e.languages).map((l) => l.acceptance)]),
+  ];
+  const hash = createHash('sha256');
+  for (const file of [...new Set(files)].sort()) {
+    hash.update(`${file}\0`);
+    hash.update(await readFile(join(set.dir, file)));
+    hash.update('\0');
+  }
+  const commits = set.exercises.map((e) => e.source?.commit).filter((c): c is string => Boolean(c));
+  return {
+    name: bundled ? 'katas/eval' : basename(set.dir),
+    bundled,
+    digest: hash.digest('hex').slice(0, 16),
+    source_commits: [...new Set(commits)].sort(),
+  };
+}
+
+/**
+ * This tdd-agent's version: the `version` of the package.json beside its bundled `katas/` folder (the repository's
+ * or the installed package's root), or `unknown`.
+ */
+export function productVersion(): string {
+  const katas = bundledKatasDir();
+  if (!katas) return 'unknown';
+  try {
+    const manifest = JSON.parse(readFileSync(join(dirname(katas), 'package.json'), 'utf8')) as {
+      name?: unknown;
+      version?: unknown;
+    };
+    return manifest.name === 'tdd-agent' && typeof manifest.version === 'string' ? manifest.version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
 }

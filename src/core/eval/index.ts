@@ -5,20 +5,25 @@ export {
   describeEvalSet,
   EvalExerciseSchema,
   EvalLanguageSchema,
+  identifyEvalSet,
   kataFileOf,
   loadEvalSet,
+  productVersion,
   selectExercises,
   type EvalExercise,
   type EvalLanguage,
   type EvalSet,
+  type EvalSetIdentity,
 } from './evalSet';
 export { acceptanceOf, SessionCheckout, type AcceptanceResult, type CommitReplay, type RunLimits } from './acceptance';
 export { median, passAtK } from './passAtK';
 export {
   costOf,
   renderMarkdown,
+  replayCommand,
   summarize,
   type DisciplineEvents,
+  type EvalFrontEnd,
   type EvalKataSummary,
   type EvalReport,
   type EvalRunResult,

@@ -1,5 +1,6 @@
 import type { KataLanguage } from '../tdd/kata/languageDefaults';
 import type { AcceptanceResult } from './acceptance';
+import type { EvalSetIdentity } from './evalSet';
 import { median, passAtK } from './passAtK';
 
 /** A model's price in USD per million tokens (input = prompt, output = completion). */
@@ -105,14 +106,28 @@ export interface EvalReport {
   language: KataLanguage;
   runs_per_kata: number;
   concurrency: number;
-  /** The set's folder and the exercises asked for. */
-  set: { dir: string; katas: string[] };
+  /** The tdd-agent that ran the eval, and from where: the command line (`tdd-agent eval`) or VS Code's command. */
+  tdd_agent: { version: string; front_end: EvalFrontEnd };
+  /** Which set ran (its name, digest and source commits: no local path) and the exercises asked for. */
+  set: EvalSetIdentity & { katas: string[] };
   price: TokenPrice | null;
   /** The machine: its OS sandbox, CPUs and Node version. */
   machine: { sandbox: string; cpus: number; node: string; platform: string };
   summary: EvalSummary;
   katas: EvalKataSummary[];
   runs: EvalRunResult[];
+}
+
+/** Where an eval was started: `tdd-agent eval`, or VS Code's "Evaluate the configured model…". */
+export type EvalFrontEnd = 'cli' | 'vscode';
+
+/**
+ * The command that replays a recorded run, as report.md, the README and `tdd-agent eval --help` print it: run in the
+ * report's folder, which holds the kata files (`katas/`) and the recordings (`recordings/`). The session goes to a
+ * new temporary folder, so the report's folder is never made a repository.
+ */
+export function replayCommand(kata: string, language: string, recording: string): string {
+  return `tdd-agent kata katas/${kata}.md --language ${language} --provider replay --cassette ${recording} --yes --workspace "$(mktemp -d)"`;
 }
 
 const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
@@ -195,6 +210,13 @@ export function renderMarkdown(report: EvalReport): string {
   const s = report.summary;
   const lines: string[] = [];
   lines.push(`# TDD Agent eval: ${report.model} (${report.provider}), ${report.language}`, '');
+  const set = report.set;
+  const sources = set.source_commits.map((c) => c.slice(0, 12)).join(', ');
+  lines.push(
+    `Set **${set.name}**${set.bundled ? ' (bundled)' : ''}, digest \`${set.digest}\`${sources ? `, exercises from source commit ${sources}` : ''}; ` +
+      `tdd-agent ${report.tdd_agent.version} (${report.tdd_agent.front_end === 'vscode' ? 'VS Code' : 'CLI'}).`,
+    '',
+  );
   lines.push(
     `${report.summary.katas} kata(s) × ${report.runs_per_kata} run(s), ${report.started_at.slice(0, 19).replace('T', ' ')} UTC; ` +
       `concurrency ${report.concurrency}; sandbox ${report.machine.sandbox}; Node ${report.machine.node} on ${report.machine.platform} (${report.machine.cpus} CPUs).` +
@@ -271,10 +293,10 @@ export function renderMarkdown(report: EvalReport): string {
   lines.push(
     '## Replaying a run',
     '',
-    'Each run was recorded. To watch one again (no model, no key):',
+    "Each run was recorded. To watch one again (no model, no key), in this report's folder (it holds the katas and the recordings):",
     '',
     '```sh',
-    `tdd-agent kata ${report.set.dir}/<kata>.md --language ${report.language} --provider replay --cassette <report folder>/<recording> --yes --workspace "$(mktemp -d)"`,
+    replayCommand('<kata>', report.language, `recordings/<kata>-${report.language}-<n>.json`),
     '```',
     '',
     ...report.runs.map((r) => `- ${r.kata} run ${r.run}: \`${r.recording}\``),

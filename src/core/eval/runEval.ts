@@ -1,5 +1,5 @@
-import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
+import { copyFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { cpus, homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AgentError, toAgentError } from '../errors/agentError';
 import { untrustedTreeGit } from '../hostGit/untrustedTreeGit';
@@ -12,8 +12,16 @@ import type { KataLanguage } from '../tdd/kata/languageDefaults';
 import { runKataSession } from '../tdd/supervisor/kataSession';
 import type { SessionSummary } from '../tdd/supervisor/sessionSummary';
 import { SessionCheckout, type AcceptanceResult, type CommitReplay } from './acceptance';
-import { acceptanceFor, kataFileOf, type EvalExercise, type EvalSet } from './evalSet';
-import { costOf, renderMarkdown, summarize, type EvalReport, type EvalRunResult, type TokenPrice } from './report';
+import { acceptanceFor, identifyEvalSet, kataFileOf, productVersion, type EvalExercise, type EvalSet } from './evalSet';
+import {
+  costOf,
+  renderMarkdown,
+  summarize,
+  type EvalFrontEnd,
+  type EvalReport,
+  type EvalRunResult,
+  type TokenPrice,
+} from './report';
 
 const log = getLogger('eval');
 
@@ -35,8 +43,10 @@ export interface EvalOptions {
   modelTimeoutMs?: number;
   /** The model's price (the price table's); null or absent: tokens only. */
   price?: TokenPrice | null;
-  /** Where `report.json`, `report.md` and `recordings/` go (created). */
+  /** Where `report.json`, `report.md`, `recordings/` and the kata files (`katas/`, for replaying) go (created). */
   outDir: string;
+  /** Who started the eval (default `cli`): the report names it, and says how to give a model's price there. */
+  frontEnd?: EvalFrontEnd;
   /** Where each run's throw-away repository is made (default: the system's temp folder); each is removed after its run. */
   workRoot?: string;
   /** The sessions' OS sandbox (the acceptance tests and the replay of commits run in the same). */
@@ -85,6 +95,12 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
   const concurrency = Math.max(1, options.concurrency ?? defaultConcurrency());
   const outDir = resolve(options.outDir);
   await mkdir(join(outDir, 'recordings'), { recursive: true });
+  // The kata texts beside the recordings: the report's folder replays on its own, wherever it is shared.
+  await mkdir(join(outDir, 'katas'), { recursive: true });
+  for (const exercise of options.exercises)
+    await copyFile(kataFileOf(options.set, exercise), join(outDir, 'katas', `${exercise.slug}.md`));
+  const setIdentity = await identifyEvalSet(options.set);
+  const version = productVersion();
   const workRoot = await mkdtemp(join(options.workRoot ?? tmpdir(), 'tdd-agent-eval-'));
   const startedAt = new Date().toISOString();
   const jobs = options.exercises.flatMap((exercise) => Array.from({ length: runs }, (_, i) => ({ exercise, run: i + 1 })));
@@ -108,7 +124,8 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
       language: options.language,
       runs_per_kata: runs,
       concurrency,
-      set: { dir: options.set.dir, katas: options.exercises.map((e) => e.slug) },
+      tdd_agent: { version, front_end: options.frontEnd ?? 'cli' },
+      set: { ...setIdentity, katas: options.exercises.map((e) => e.slug) },
       price,
       machine: {
         sandbox: sandboxKind ?? (options.sandbox === 'off' ? 'none' : 'unknown'),
@@ -155,6 +172,14 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
   }
   options.onProgress?.({ type: 'report_written', json: paths.jsonPath, markdown: paths.markdownPath });
   return { report, ...paths };
+}
+
+/** `text` with the run's throw-away folder shown as `<run>` and the home folder as `~`. */
+function withoutLocalPaths(text: string, runDir: string): string {
+  const home = homedir();
+  let out = text.split(runDir).join('<run>');
+  if (home && home !== '/') out = out.split(home).join('~');
+  return out;
 }
 
 /** Writes a file through a temporary name, so a reader never sees half of it. */
@@ -273,6 +298,9 @@ async function runOne(
   const fromText = summary?.totals.toolCallsFromText;
   const wallMs = performance.now() - started;
   const failure = error ? error.toJSON() : summary?.error;
+  // A report is made to be shared: no path of this machine in what it quotes.
+  const local = (text: string): string => withoutLocalPaths(text, runDir);
+  if (acceptance.reason) acceptance.reason = local(acceptance.reason);
   return {
     sandbox: summary?.session?.sandbox,
     run: {
@@ -300,7 +328,7 @@ async function runOne(
       session_ms: Math.round(sessionMs),
       recording,
       final_commit: finalCommit,
-      ...(failure ? { error: { error_code: failure.error_code, message: failure.message } } : {}),
+      ...(failure ? { error: { error_code: failure.error_code, message: local(failure.message) } } : {}),
     },
   };
 }

@@ -106,6 +106,7 @@ export async function evaluateModel(deps: EvaluateModelDeps): Promise<EvalOutcom
           provider: model.provider,
           price: modelPrice(model.model, settings.modelPrices) ?? null,
           outDir,
+          frontEnd: 'vscode',
           sandbox: settings.sandbox,
           testTimeoutMs: settings.testTimeoutMs,
           ...(settings.agentsDir && root ? { agentsDir: path.resolve(root, settings.agentsDir) } : {}),

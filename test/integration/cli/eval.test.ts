@@ -151,7 +151,7 @@ describe('tdd-agent eval: the fixture set against three scripted players', funct
     const result = await cli([...args, '--base-url', server.baseURL, '--model', 'test-model'], isolatedEnv());
     assert.equal(result.code, 0, result.stderr);
     const report = JSON.parse(result.stdout) as EvalReport;
-    assert.match(report.set.dir, /katas[\\/]eval$/);
+    assert.deepEqual([report.set.name, report.set.bundled], ['katas/eval', true]);
     assert.deepEqual(report.runs.map((r) => [r.kata, r.passed, `${r.acceptance.passed}/${r.acceptance.total}`]).sort(), [
       ['leap', true, '9/9'],
       ['raindrops', true, '18/18'],

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,12 +11,14 @@ import {
   median,
   passAtK,
   renderMarkdown,
+  replayCommand,
   selectExercises,
   summarize,
   type EvalReport,
   type EvalRunResult,
 } from '../../../src/core/eval';
 import { defaultConcurrency } from '../../../src/core/eval/runEval';
+import { EVAL_USAGE } from '../../../src/cli/commands/eval';
 
 const FIXTURE = resolve(__dirname, '..', '..', 'fixtures', 'eval-set');
 
@@ -110,7 +113,8 @@ describe('eval: pass@k, medians and the summary', () => {
       language: 'javascript',
       runs_per_kata: 2,
       concurrency: 1,
-      set: { dir: '/set', katas: ['leap'] },
+      tdd_agent: { version: '0.1.0', front_end: 'cli' },
+      set: { name: 'katas/eval', bundled: true, digest: '0123456789abcdef', source_commits: ['03f83310ed05'], katas: ['leap'] },
       price: null,
       machine: { sandbox: 'bubblewrap', cpus: 2, node: '20', platform: 'linux-x64' },
       summary,
@@ -125,6 +129,50 @@ describe('eval: pass@k, medians and the summary', () => {
     assert.match(md, /^\| leap \| 2 \| completed \| yes .* \| 1 \| — \| 2\.0 s \|$/m);
     assert.match(md, /X: a \\\| b c/);
     assert.match(md, /No price is known for m: tokens only/);
+    // Which set and which tdd-agent ran: what tells two shared reports apart, and no local path.
+    assert.match(
+      md,
+      /^Set \*\*katas\/eval\*\* \(bundled\), digest `0123456789abcdef`, exercises from source commit 03f83310ed05; tdd-agent 0\.1\.0 \(CLI\)\.$/m,
+    );
+    assert.doesNotMatch(md, /\/set\b/);
+  });
+});
+
+describe('eval: replaying a shared report, one command everywhere', () => {
+  const command = replayCommand('leap', 'python', 'recordings/leap-python-2.json');
+
+  it('runs in the report folder, into a new temporary workspace (never the report folder itself)', () => {
+    assert.equal(
+      command,
+      'tdd-agent kata katas/leap.md --language python --provider replay --cassette recordings/leap-python-2.json --yes --workspace "$(mktemp -d)"',
+    );
+  });
+
+  it('report.md, the README and tdd-agent eval --help print that command', () => {
+    const readme = readFileSync(resolve(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+    const generic = replayCommand('<kata>', '<lang>', 'recordings/<kata>-<lang>-<n>.json');
+    assert.ok(readme.includes(generic), `README.md shows: ${generic}`);
+    assert.ok(EVAL_USAGE.includes(replayCommand('<kata>', 'LANG', 'recordings/<kata>-LANG-<n>.json')), EVAL_USAGE);
+    const md = renderMarkdown({
+      format: 'tdd-agent-eval',
+      version: 1,
+      started_at: '2026-11-26T07:00:00.000Z',
+      finished_at: '2026-11-26T07:01:00.000Z',
+      interrupted: false,
+      model: 'm',
+      provider: 'openai',
+      language: 'python',
+      runs_per_kata: 1,
+      concurrency: 1,
+      tdd_agent: { version: '0.1.0', front_end: 'vscode' },
+      set: { name: 'my-set', bundled: false, digest: 'fedcba9876543210', source_commits: [], katas: ['leap'] },
+      price: null,
+      machine: { sandbox: 'none', cpus: 1, node: '20', platform: 'linux-x64' },
+      ...summarize([], 1, null),
+      runs: [],
+    });
+    assert.ok(md.includes(replayCommand('<kata>', 'python', 'recordings/<kata>-python-<n>.json')), md);
+    assert.match(md, /^Set \*\*my-set\*\*, digest `fedcba9876543210`; tdd-agent 0\.1\.0 \(VS Code\)\.$/m);
   });
 });
 
