@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
 import {
+  acceptanceFor,
   bundledEvalSetDir,
   defaultConcurrency,
   describeEvalSet,
   loadEvalSet,
+  matchExercises,
   replayCommand,
   runEval,
   selectExercises,
@@ -35,7 +37,8 @@ Options:
   --concurrency N        sessions at once (default here: ${defaultConcurrency()}: half the CPUs, 1 to 4)
   --out DIR              where the report and recordings go (default: ./tdd-agent-eval-<time>)
   --set DIR              a kata set of your own (a folder with set.json; default: the bundled katas/eval)
-  --list                 print the set (with --json: each exercise and the languages it has acceptance tests for)
+  --list                 print the set, or the exercises --katas (and --language) select (with --json: each
+                         exercise and the languages it has acceptance tests for)
   --max-cycles N         overrides each kata's max_cycles
   --test-timeout MS      per test run (default 60000)
   --sandbox MODE         auto (default) | off (run generated code unconfined: only if you accept that)
@@ -132,7 +135,12 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
     throw new UsageError(`tdd-agent eval takes no positional argument (got '${positionals[0]}'); choose katas with --katas.`);
   const set = await loadEvalSet(setDir(values.set));
   if (values.list) {
-    const list = describeEvalSet(set);
+    // --katas (and --language, when given) narrow the list as they narrow a run.
+    const language = values.language;
+    if (language !== undefined && !isKataLanguage(language))
+      throw new UsageError(`--language must be javascript, python or typescript, got '${language}'.`);
+    const listed = matchExercises(set, values.katas ?? []).filter((e) => !language || acceptanceFor(e, language) !== undefined);
+    const list = describeEvalSet(set, listed);
     if (values.json) io.stdout.write(`${JSON.stringify({ set: set.dir, exercises: list })}\n`);
     else
       for (const e of list)

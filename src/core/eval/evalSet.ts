@@ -106,6 +106,17 @@ export function acceptanceFor(exercise: EvalExercise, language: KataLanguage): E
  * acceptance tests in `language`. A selector that matches nothing is an AgentError (`CONFIG`) listing the names.
  */
 export function selectExercises(set: EvalSet, selectors: readonly string[], language: KataLanguage): EvalExercise[] {
+  const runnable = matchExercises(set, selectors).filter((e) => acceptanceFor(e, language) !== undefined);
+  if (runnable.length === 0)
+    throw new AgentError('CONFIG', `None of the selected exercises has acceptance tests in ${language}.`, { language });
+  return runnable;
+}
+
+/**
+ * The exercises named by slug or tag in `selectors` (comma-separated or repeated; all of them when there is none), in
+ * the set's order. A selector that matches nothing is an AgentError (`CONFIG`) listing the names and tags.
+ */
+export function matchExercises(set: EvalSet, selectors: readonly string[]): EvalExercise[] {
   const wanted = selectors
     .flatMap((s) => s.split(','))
     .map((s) => s.trim().toLowerCase())
@@ -118,18 +129,20 @@ export function selectExercises(set: EvalSet, selectors: readonly string[], lang
         { selector },
       );
   }
-  const chosen = set.exercises.filter(
+  return set.exercises.filter(
     (e) => wanted.length === 0 || wanted.some((selector) => e.slug === selector || e.tags.includes(selector)),
   );
-  const runnable = chosen.filter((e) => acceptanceFor(e, language) !== undefined);
-  if (runnable.length === 0)
-    throw new AgentError('CONFIG', `None of the selected exercises has acceptance tests in ${language}.`, { language });
-  return runnable;
 }
 
-/** The set as `tdd-agent eval --list --json` prints it: each exercise and the languages it has acceptance tests for. */
-export function describeEvalSet(set: EvalSet): Array<{ slug: string; title: string; tags: string[]; languages: KataLanguage[] }> {
-  return set.exercises.map((e) => ({
+/**
+ * The set as `tdd-agent eval --list --json` prints it: each exercise (of `exercises`, by default the whole set) and the
+ * languages it has acceptance tests for.
+ */
+export function describeEvalSet(
+  set: EvalSet,
+  exercises: readonly EvalExercise[] = set.exercises,
+): Array<{ slug: string; title: string; tags: string[]; languages: KataLanguage[] }> {
+  return exercises.map((e) => ({
     slug: e.slug,
     title: e.title,
     tags: e.tags,

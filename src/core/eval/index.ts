@@ -8,6 +8,7 @@ export {
   identifyEvalSet,
   kataFileOf,
   loadEvalSet,
+  matchExercises,
   productVersion,
   selectExercises,
   type EvalExercise,
