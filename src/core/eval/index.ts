@@ -31,4 +31,4 @@ export {
   type EvalSummary,
   type TokenPrice,
 } from './report';
-export { defaultConcurrency, runEval, type EvalOptions, type EvalOutcome, type EvalProgress } from './runEval';
+export { defaultConcurrency, greenCycles, runEval, type EvalOptions, type EvalOutcome, type EvalProgress } from './runEval';

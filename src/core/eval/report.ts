@@ -34,7 +34,7 @@ export interface EvalRunResult {
   status: string;
   /** The session ended with every test green (completed, or stopped at max cycles while green) and made a green commit. */
   finished_green: boolean;
-  /** Cycles played (the Tester's last turn that found nothing left to test is not one). */
+  /** Green cycles (see `greenCycles`): not a failed cycle, nor the Tester's closing KATA_COMPLETE turn. */
   cycles: number;
   acceptance: AcceptanceResult;
   /** Finished green and every acceptance test passed: what pass@k counts. */

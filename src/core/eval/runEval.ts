@@ -220,6 +220,15 @@ function sessionCommits(summary: SessionSummary): string[] {
   return [...new Set(commits.length > 0 ? commits : fromCycles)];
 }
 
+/**
+ * The cycles a run counts: its green ones, each a behaviour test-driven and committed. A failed cycle is not one (the
+ * status and "What went wrong" tell of it), nor the Tester's closing turn that answers KATA_COMPLETE: it adds no test
+ * and commits nothing (so a replay's "Session completed: 4 cycles" is 3 here).
+ */
+export function greenCycles(summary: Pick<SessionSummary, 'cycles'>): number {
+  return summary.cycles.filter((c) => c.outcome === 'green').length;
+}
+
 /** One run: the session, the replay of its commits, the acceptance tests; undefined when Ctrl-C cancelled it. */
 async function runOne(
   options: EvalOptions,
@@ -310,7 +319,7 @@ async function runOne(
       language: options.language,
       status: summary?.status ?? 'error',
       finished_green: finishedGreen,
-      cycles: summary ? summary.cycles.filter((c) => c.outcome !== 'kata_complete').length : 0,
+      cycles: summary ? greenCycles(summary) : 0,
       acceptance,
       passed: finishedGreen && acceptance.status === 'passed' && acceptance.total > 0 && acceptance.passed === acceptance.total,
       discipline: {

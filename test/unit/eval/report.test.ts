@@ -17,7 +17,7 @@ import {
   type EvalReport,
   type EvalRunResult,
 } from '../../../src/core/eval';
-import { defaultConcurrency } from '../../../src/core/eval/runEval';
+import { defaultConcurrency, greenCycles } from '../../../src/core/eval/runEval';
 import { EVAL_USAGE } from '../../../src/cli/commands/eval';
 
 const FIXTURE = resolve(__dirname, '..', '..', 'fixtures', 'eval-set');
@@ -251,5 +251,61 @@ describe('eval: the set', () => {
 
   it('the default concurrency: half the CPUs, between 1 and 4', () => {
     assert.deepEqual([1, 2, 3, 8, 64].map(defaultConcurrency), [1, 1, 1, 4, 4]);
+  });
+});
+
+describe('eval: the README explains every column of the report', () => {
+  const readme = readFileSync(resolve(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Which model should I use?'), readme.indexOf('## The command line'));
+  /** The names in the first column of the README's table, each row's bold names split at commas. */
+  const explained = new Set(
+    [...section.matchAll(/^\| \*\*(.+?)\*\* \|/gm)].flatMap((m) => m[1]!.split(',').map((name) => name.trim())),
+  );
+
+  it('each column of the per-run table (the optional "calls from text" included) has a row', () => {
+    const md = renderMarkdown({
+      format: 'tdd-agent-eval',
+      version: 1,
+      started_at: '2026-11-26T07:00:00.000Z',
+      finished_at: '2026-11-26T07:01:00.000Z',
+      interrupted: false,
+      model: 'm',
+      provider: 'openai',
+      language: 'javascript',
+      runs_per_kata: 1,
+      concurrency: 1,
+      tdd_agent: { version: '0.1.0', front_end: 'cli' },
+      set: { name: 'katas/eval', bundled: true, digest: '0123456789abcdef', source_commits: [], katas: ['leap'] },
+      price: null,
+      machine: { sandbox: 'none', cpus: 1, node: '20', platform: 'linux-x64' },
+      ...summarize([run('leap', 1, true, { tool_calls_from_text: 2 })], 1, null),
+      runs: [run('leap', 1, true, { tool_calls_from_text: 2 })],
+    });
+    const header = md.split('\n').find((line) => line.startsWith('| kata | run | status |'))!;
+    const columns = header
+      .split('|')
+      .map((c) => c.trim())
+      .filter((c) => c && c !== 'kata' && c !== 'run');
+    assert.ok(columns.includes('calls from text'), header);
+    assert.deepEqual(
+      columns.filter((c) => !explained.has(c)),
+      [],
+      `README rows: ${[...explained].join(', ')}`,
+    );
+  });
+
+  it('cycles are green cycles: not a failed one, nor the closing KATA_COMPLETE turn; the README says why', () => {
+    const cycle = (outcome: 'green' | 'failed' | 'kata_complete') => ({
+      n: 1,
+      outcome,
+      commit: null,
+      tests: { passed: 0, failed: 0 },
+      phases: [],
+    });
+    assert.equal(greenCycles({ cycles: [cycle('green'), cycle('failed'), cycle('green'), cycle('kata_complete')] }), 2);
+    assert.equal(greenCycles({ cycles: [cycle('failed'), cycle('failed')] }), 0);
+    const row = section.split('\n').find((line) => line.startsWith('| **cycles** |'));
+    assert.match(row ?? '', /green cycles/);
+    assert.match(row ?? '', /KATA_COMPLETE/);
   });
 });
