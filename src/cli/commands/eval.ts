@@ -19,6 +19,7 @@ import { isKataLanguage, type KataLanguage } from '../../core/tdd/kata';
 import { modelPrice } from '../../vscode/config/modelPrices';
 import { intFlag, parseCommandArgs, PROVIDER_OPTIONS } from '../args';
 import { EXIT, UsageError, type CliIo } from '../cliIo';
+import { PRICE_FILE_SHAPE, readPriceFile } from '../priceFile';
 import { modelFromFlags } from '../providerFromFlags';
 
 /** `tdd-agent eval --help`. */
@@ -43,6 +44,9 @@ Options:
   --test-timeout MS      per test run (default 60000)
   --sandbox MODE         auto (default) | off (run generated code unconfined: only if you accept that)
   --agents-dir DIR       role configs to use instead of the bundled ones
+  --prices FILE          model prices for the estimated cost, over the built-in table (OpenAI list prices of
+                         common models): JSON ${PRICE_FILE_SHAPE}
+                         (the shape of VS Code's tddAgent.modelPrices setting)
   --provider P           auto | openai | ollama (default auto)
   --base-url URL         any OpenAI-compatible server (default: OPENAI_BASE_URL, or detection)
   --model NAME           model id (default: the provider's)
@@ -71,6 +75,7 @@ const EVAL_OPTIONS = {
   'test-timeout': { type: 'string' },
   sandbox: { type: 'string' },
   'agents-dir': { type: 'string' },
+  prices: { type: 'string' },
 } as const;
 
 /** The folder of the set to run: `--set`, else the bundled one. */
@@ -164,9 +169,10 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   const testTimeoutMs = intFlag(values['test-timeout'], 'test-timeout');
   const exercises = selectExercises(set, values.katas ?? [], language);
   const outDir = resolve(values.out ?? `tdd-agent-eval-${stamp()}`);
+  const prices = values.prices !== undefined ? await readPriceFile(values.prices) : {};
 
   const model = await modelFromFlags(values, io.env, io.signal);
-  const price = modelPrice(model.model) ?? null;
+  const price = modelPrice(model.model, prices) ?? null;
   io.stderr.write(
     `Eval: ${exercises.length} kata(s) × ${runs} run(s) in ${language}, ${model.provider} ${model.model} (${model.source}), ` +
       `${concurrency} at once; report in ${outDir}\n`,

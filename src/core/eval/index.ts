@@ -20,6 +20,7 @@ export { acceptanceOf, SessionCheckout, type AcceptanceResult, type CommitReplay
 export { median, passAtK } from './passAtK';
 export {
   costOf,
+  noPriceHint,
   renderMarkdown,
   replayCommand,
   summarize,

@@ -203,6 +203,21 @@ const count = (n: number): string => n.toLocaleString('en-US');
 const cell = (text: string): string => text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
 
 /**
+ * What report.md says when the model has no price: how to give one where the eval was started (the command line reads
+ * no VS Code setting, VS Code passes no flag), in the same shape either way.
+ */
+export function noPriceHint(report: Pick<EvalReport, 'model' | 'tdd_agent'>): string {
+  const how =
+    report.tdd_agent.front_end === 'vscode'
+      ? `add it to the \`tddAgent.modelPrices\` setting`
+      : `run \`tdd-agent eval\` with \`--prices FILE\``;
+  return (
+    `No price is known for ${report.model}: tokens only. To estimate the cost, ${how}: ` +
+    `\`{ "${report.model}": { "input": <USD per million prompt tokens>, "output": <USD per million completion tokens> } }\`.`
+  );
+}
+
+/**
  * The report for people: what was run, the summary (pass rates, medians, totals), a table per kata and one per run,
  * and how to replay a run. GitHub-flavoured Markdown, readable in VS Code's preview and pasted into an issue.
  */
@@ -243,11 +258,7 @@ export function renderMarkdown(report: EvalReport): string {
     // a local model's calls written as text; shown when there were any
     lines.push(`| tool calls recovered from text | ${s.totals.tool_calls_from_text} |`);
   lines.push('');
-  if (!report.price)
-    lines.push(
-      `No price is known for ${report.model}: tokens only (the price table is the \`tddAgent.modelPrices\` setting's).`,
-      '',
-    );
+  if (!report.price) lines.push(noPriceHint(report), '');
 
   lines.push(
     '## Per kata',

@@ -3,7 +3,17 @@
  * published list prices of common models (standard tier, uncached input) as of August 2025: estimates only,
  * prices change — a person's `tddAgent.modelPrices` setting adds models or overrides these.
  */
+import { z } from 'zod';
 import type { ModelPrice } from '../../shared/panelProtocol';
+
+/**
+ * A price table: model id → USD per million tokens, `input` (prompt) and `output` (completion). The shape of the
+ * `tddAgent.modelPrices` setting and of the file `tdd-agent eval --prices FILE` reads.
+ */
+export const MODEL_PRICES_SCHEMA = z.record(
+  z.string().min(1),
+  z.object({ input: z.number().min(0), output: z.number().min(0) }).strict(),
+);
 
 /** When the default prices were taken from OpenAI's pricing page. */
 export const DEFAULT_MODEL_PRICES_DATE = '2025-08';

@@ -9,6 +9,7 @@ import { mcpServerConfigSchema, type McpServerConfig } from '../../core/mcp/conf
 import type { ApprovalPolicyConfig } from '../../core/tools/approvalPolicy';
 import { DANGER_LEVELS } from '../../core/tools/types';
 import { SANDBOX_MODES, type PanelSandboxMode } from '../../shared/panelProtocol';
+import { MODEL_PRICES_SCHEMA } from './modelPrices';
 
 /** The configuration section. */
 export const SETTINGS_SECTION = 'tddAgent';
@@ -42,7 +43,7 @@ export const extensionSettingsSchema = z.object({
   sandboxEnvironment: z
     .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, 'must be a variable name, or a prefix ending in *'))
     .default([]),
-  modelPrices: z.record(z.string().min(1), z.object({ input: z.number().min(0), output: z.number().min(0) })).default({}),
+  modelPrices: MODEL_PRICES_SCHEMA.default({}),
 });
 
 /** Validated settings. */

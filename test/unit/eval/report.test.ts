@@ -9,6 +9,7 @@ import {
   costOf,
   loadEvalSet,
   median,
+  noPriceHint,
   passAtK,
   renderMarkdown,
   replayCommand,
@@ -307,5 +308,19 @@ describe('eval: the README explains every column of the report', () => {
     const row = section.split('\n').find((line) => line.startsWith('| **cycles** |'));
     assert.match(row ?? '', /green cycles/);
     assert.match(row ?? '', /KATA_COMPLETE/);
+  });
+});
+
+describe('eval: a model without a price, said where the report is read', () => {
+  it('the CLI’s report names --prices FILE, VS Code’s the tddAgent.modelPrices setting; each in the same shape', () => {
+    const cli = noPriceHint({ model: 'qwen', tdd_agent: { version: '0.1.0', front_end: 'cli' } });
+    assert.equal(
+      cli,
+      'No price is known for qwen: tokens only. To estimate the cost, run `tdd-agent eval` with `--prices FILE`: `{ "qwen": { "input": <USD per million prompt tokens>, "output": <USD per million completion tokens> } }`.',
+    );
+    assert.doesNotMatch(cli, /tddAgent\.modelPrices/, 'the CLI reads no VS Code setting');
+    const vscode = noPriceHint({ model: 'qwen', tdd_agent: { version: '0.1.0', front_end: 'vscode' } });
+    assert.match(vscode, /add it to the `tddAgent\.modelPrices` setting: `\{ "qwen": \{ "input"/);
+    assert.doesNotMatch(vscode, /--prices/, 'VS Code passes no flag');
   });
 });
