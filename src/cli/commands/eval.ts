@@ -59,7 +59,12 @@ sessions; the report keeps the runs that finished. --out holds the kata files to
 folder, without a model (see report.md):
   ${replayCommand('<kata>', 'LANG', 'recordings/<kata>-LANG-<n>.json')}
 
-Exit codes: 0 the eval ran (whatever the pass rate), 1 it was interrupted or could not run, 2 usage or configuration error.`;
+A run that ends on a failure of the model provider rather than the model (connection refused or reset, a name
+that does not resolve, the key refused, the server not answering or failing) is not scored: it is left out of
+every figure and listed apart, and no new run starts after it.
+
+Exit codes: 0 the eval ran (whatever the pass rate), 1 it was interrupted, a run was not scored (the provider
+failed) or it could not run, 2 usage or configuration error.`;
 
 /** The flags of `tdd-agent eval`. */
 const EVAL_OPTIONS = {
@@ -101,6 +106,8 @@ export function runLine(r: EvalRunResult): string {
     d.reverted_refactors ? `${d.reverted_refactors} reverted refactor(s)` : '',
     d.red_commits ? `${d.red_commits} red commit(s)` : '',
   ].filter(Boolean);
+  if (r.scored === false)
+    return `NOT SCORED ${r.kata} run ${r.run} (${(r.wall_ms / 1000).toFixed(1)} s): the model provider failed — ${r.error ? `${r.error.error_code}: ${r.error.message}` : 'no answer'}`;
   return (
     `${r.passed ? 'PASS' : 'FAIL'} ${r.kata} run ${r.run}: ${r.finished_green ? 'green' : r.status}, ${r.cycles} cycle(s), ` +
     `acceptance ${r.acceptance.passed}/${r.acceptance.total}${events.length ? `, ${events.join(', ')}` : ''}, ` +
@@ -112,6 +119,8 @@ function progressLine(event: EvalProgress, verbose: boolean): string | undefined
   if (event.type === 'run_started')
     return verbose ? `[${event.index}/${event.total}] ${event.kata} run ${event.run} started` : undefined;
   if (event.type === 'run_finished') return `[${event.done}/${event.total}] ${runLine(event.result)}`;
+  if (event.type === 'stopping')
+    return `Stopping: the model provider failed on ${event.stopped.kata} run ${event.stopped.run} (${event.stopped.error_code}). That is not the model's doing: the run is not scored, and no new run starts; the runs under way finish.`;
   return undefined;
 }
 
@@ -120,8 +129,13 @@ export function summaryLines(report: EvalReport, markdownPath: string): string {
   const s = report.summary;
   const pct = (x: number): string => `${Math.round(x * 1000) / 10} %`;
   const cost = s.totals.cost_usd === null ? 'no price known (tokens only)' : `~$${s.totals.cost_usd.toFixed(4)}`;
+  const stopped = report.stopped
+    ? `Stopped after a failure of the model provider: ${s.not_scored} run(s) not scored, ${report.stopped.not_started} not started. Fix the provider and run the eval again.\n`
+    : s.not_scored > 0
+      ? `${s.not_scored} run(s) not scored: the model provider failed.\n`
+      : '';
   return [
-    `\n${report.interrupted ? 'Interrupted: the report keeps the runs that finished.\n' : ''}` +
+    `\n${report.interrupted ? 'Interrupted: the report keeps the runs that finished.\n' : ''}${stopped}` +
       `pass@1 ${pct(s.pass_at_1)}${s.pass_at_k !== undefined ? `, pass@${s.k} ${pct(s.pass_at_k)}` : ''}, ` +
       `green ${pct(s.green_rate)}, acceptance ${pct(s.acceptance_rate)} over ${s.runs} run(s) of ${s.katas} kata(s)`,
     `${s.totals.model_requests} request(s), ${s.totals.tokens.prompt + s.totals.tokens.completion} tokens, ${cost}`,
@@ -202,5 +216,6 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   });
   io.stderr.write(`${escapeTerminalText(summaryLines(outcome.report, outcome.markdownPath))}\n`);
   if (values.json) io.stdout.write(`${JSON.stringify(outcome.report)}\n`);
-  return outcome.report.interrupted ? EXIT.failed : EXIT.ok;
+  // A run not scored is an eval that did not measure what it was asked: a script must not take it for a result.
+  return outcome.report.interrupted || outcome.report.summary.not_scored > 0 ? EXIT.failed : EXIT.ok;
 }

@@ -32,4 +32,13 @@ export {
   type EvalSummary,
   type TokenPrice,
 } from './report';
-export { defaultConcurrency, greenCycles, runEval, type EvalOptions, type EvalOutcome, type EvalProgress } from './runEval';
+export {
+  defaultConcurrency,
+  greenCycles,
+  isProviderFailure,
+  runEval,
+  type EvalOptions,
+  type EvalOutcome,
+  type EvalProgress,
+  type EvalStop,
+} from './runEval';

@@ -39,6 +39,12 @@ export interface EvalRunResult {
   acceptance: AcceptanceResult;
   /** Finished green and every acceptance test passed: what pass@k counts. */
   passed: boolean;
+  /**
+   * False when the run ended on a failure of the model provider that is not the model's doing (the server went away,
+   * the key was refused: see `isProviderFailure`); `error` says which. Such a run is left out of pass@k, the medians
+   * and the totals, and listed apart.
+   */
+  scored: boolean;
   discipline: DisciplineEvents;
   model_requests: number;
   tokens: { prompt: number; completion: number };
@@ -74,6 +80,8 @@ export interface EvalKataSummary {
 export interface EvalSummary {
   runs: number;
   katas: number;
+  /** Runs not scored (a provider failure, not the model's doing), left out of every other figure. */
+  not_scored: number;
   /** The mean over katas of each kata's pass@1. */
   pass_at_1: number;
   /** The mean over katas of each kata's pass@k, k = runs per kata (absent for one run per kata). */
@@ -111,6 +119,11 @@ export interface EvalReport {
   /** Which set ran (its name, digest and source commits: no local path) and the exercises asked for. */
   set: EvalSetIdentity & { katas: string[] };
   price: TokenPrice | null;
+  /**
+   * The eval stopped starting runs: the first run that ended on a provider failure (not scored), and how many runs
+   * never started. Absent when it ran what it was asked (or Ctrl-C stopped it: `interrupted`).
+   */
+  stopped?: { kata: string; run: number; error_code: string; message: string; not_started: number };
   /** The machine: its OS sandbox, CPUs and Node version. */
   machine: { sandbox: string; cpus: number; node: string; platform: string };
   summary: EvalSummary;
@@ -135,10 +148,12 @@ const mean = (values: readonly number[]): number => (values.length ? sum(values)
 
 /** The per-kata figures and the summary of a list of runs (`k` = runs per kata). */
 export function summarize(
-  runs: readonly EvalRunResult[],
+  all: readonly EvalRunResult[],
   k: number,
   price: TokenPrice | null,
 ): { summary: EvalSummary; katas: EvalKataSummary[] } {
+  // A run the provider's failure ended says nothing about the model: it counts nowhere but in not_scored.
+  const runs = all.filter((r) => r.scored !== false);
   const byKata = new Map<string, EvalRunResult[]>();
   for (const run of runs) byKata.set(run.kata, [...(byKata.get(run.kata) ?? []), run]);
   const katas: EvalKataSummary[] = [...byKata.entries()].map(([kata, list]) => {
@@ -161,6 +176,7 @@ export function summarize(
   const summary: EvalSummary = {
     runs: runs.length,
     katas: katas.length,
+    not_scored: all.length - runs.length,
     pass_at_1: mean(katas.map((x) => x.pass_at_1)),
     ...(k > 1 && withK.length > 0 ? { pass_at_k: mean(withK.map((x) => x.pass_at_k!)) } : {}),
     k,
@@ -238,10 +254,19 @@ export function renderMarkdown(report: EvalReport): string {
       (report.interrupted ? ' **Interrupted (Ctrl-C): only the runs that finished are here.**' : ''),
     '',
   );
+  if (report.stopped)
+    lines.push(
+      `**Stopped after a failure of the model provider** (${cell(report.stopped.error_code)} on ${cell(report.stopped.kata)} run ${report.stopped.run}): ` +
+        `not the model's doing, so that run is not scored and no new run started (${report.stopped.not_started} not started). ` +
+        'Fix the provider and run the eval again.',
+      '',
+    );
   lines.push('## Summary', '', '| figure | value |', '| --- | --- |');
   lines.push(`| pass@1 (green and every acceptance test passed) | ${percent(s.pass_at_1)} |`);
   if (s.pass_at_k !== undefined) lines.push(`| pass@${s.k} | ${percent(s.pass_at_k)} |`);
   lines.push(`| finished green | ${percent(s.green_rate)} of ${s.runs} run(s) |`);
+  if (s.not_scored > 0)
+    lines.push(`| not scored (the model provider failed, not the model; left out of every figure) | ${s.not_scored} run(s) |`);
   lines.push(`| acceptance tests passed | ${percent(s.acceptance_rate)} |`);
   lines.push(
     `| discipline events (total) | ${s.totals.discipline.overshoots} overshoot(s), ${s.totals.discipline.violations} role violation(s), ${s.totals.discipline.reverted_refactors} reverted refactor(s), ${s.totals.discipline.red_commits} red commit(s) on replay |`,
@@ -279,14 +304,24 @@ export function renderMarkdown(report: EvalReport): string {
     `| kata | run | status | green | cycles | acceptance | overshoots | violations | reverted refactors | red commits | requests | prompt tok | completion tok${fromText ? ' | calls from text' : ''} | cost | wall |`,
     `| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | ---${fromText ? ' | ---' : ''} | --- | --- |`,
   );
-  for (const r of report.runs) {
+  const scored = report.runs.filter((r) => r.scored !== false);
+  for (const r of scored) {
     const d = r.discipline;
     lines.push(
       `| ${cell(r.kata)} | ${r.run} | ${cell(r.status)} | ${r.finished_green ? 'yes' : 'no'} | ${r.cycles} | ${r.acceptance.passed}/${r.acceptance.total} | ${d.overshoots} | ${d.violations} | ${d.reverted_refactors} | ${d.red_commits}/${d.commits_checked} | ${r.model_requests} | ${count(r.tokens.prompt)} | ${count(r.tokens.completion)}${fromText ? ` | ${r.tool_calls_from_text ?? '—'}` : ''} | ${usd(r.cost_usd)} | ${seconds(r.wall_ms)} |`,
     );
   }
   lines.push('');
-  const notes = report.runs.filter((r) => r.error || r.acceptance.reason || r.acceptance.failing);
+  const notScored = report.runs.filter((r) => r.scored === false);
+  if (notScored.length > 0) {
+    lines.push('## Not scored', '', 'These runs ended on a failure of the model provider, not of the model:', '');
+    for (const r of notScored)
+      lines.push(
+        `- **${cell(r.kata)} run ${r.run}**: ${r.error ? cell(`${r.error.error_code}: ${r.error.message}`) : 'the provider failed'} (recording \`${r.recording}\`)`,
+      );
+    lines.push('');
+  }
+  const notes = scored.filter((r) => r.error || r.acceptance.reason || r.acceptance.failing);
   if (notes.length > 0) {
     lines.push('## What went wrong', '');
     for (const r of notes) {

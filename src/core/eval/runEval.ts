@@ -1,7 +1,7 @@
 import { copyFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { cpus, homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { AgentError, toAgentError } from '../errors/agentError';
+import { AgentError, toAgentError, type ErrorInfo } from '../errors/agentError';
 import { untrustedTreeGit } from '../hostGit/untrustedTreeGit';
 import type { LlmClient } from '../llm/types';
 import { getLogger } from '../logging/logger';
@@ -66,6 +66,8 @@ export interface EvalOptions {
 export type EvalProgress =
   | { type: 'run_started'; kata: string; run: number; index: number; total: number }
   | { type: 'run_finished'; result: EvalRunResult; done: number; total: number }
+  /** A run ended on a provider failure that is not the model's doing: no new run starts (see {@link isProviderFailure}). */
+  | { type: 'stopping'; stopped: EvalStop }
   | { type: 'report_written'; json: string; markdown: string };
 
 /** The finished eval: the report and where it was written. */
@@ -73,6 +75,33 @@ export interface EvalOutcome {
   report: EvalReport;
   jsonPath: string;
   markdownPath: string;
+}
+
+/**
+ * Failures of the model provider that are not the model's doing: the server refused or reset the connection, its name
+ * did not resolve, it cut an answer off (`CONNECTION`), rejected the key (`AUTH`), no provider is configured, or — for
+ * a model call, whose error names the server (`details.baseURL`) — it did not answer in time after the client's
+ * retries (`TIMEOUT`), kept rate limiting or had no quota left (`RATE_LIMIT`), or failed itself (HTTP 5xx). A run that
+ * ends on one says nothing about the model: it is not scored, and the eval starts no new run. What the model did is
+ * scored: a conversation too long for it, an answer too large, a request the server refused as invalid, a test run
+ * that timed out (a `TIMEOUT` without a server).
+ */
+export function isProviderFailure(error: { error_code: string; details?: Record<string, unknown> } | undefined): boolean {
+  if (!error) return false;
+  if (error.error_code === 'CONNECTION' || error.error_code === 'AUTH' || error.error_code === 'PROVIDER_NOT_CONFIGURED')
+    return true;
+  const details = error.details ?? {};
+  if (typeof details.baseURL !== 'string') return false;
+  if (error.error_code === 'TIMEOUT' || error.error_code === 'RATE_LIMIT') return true;
+  return error.error_code === 'UNKNOWN' && typeof details.status === 'number' && details.status >= 500;
+}
+
+/** Why an eval started no new run: the first run that ended on a provider failure (see {@link isProviderFailure}). */
+export interface EvalStop {
+  kata: string;
+  run: number;
+  error_code: string;
+  message: string;
 }
 
 /** Sessions at once by default: half the CPUs (each session's test runs keep a core busy), between 1 and 4. */
@@ -108,6 +137,8 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
   const price = options.price ?? null;
   let sandboxKind: string | undefined;
   let done = 0;
+  let started = 0;
+  let stopped: EvalStop | undefined;
   const paths = { jsonPath: join(outDir, 'report.json'), markdownPath: join(outDir, 'report.md') };
 
   const build = (finished: boolean): EvalReport => {
@@ -133,6 +164,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
         node: process.versions.node,
         platform: `${process.platform}-${process.arch}`,
       },
+      ...(stopped ? { stopped: { ...stopped, not_started: jobs.length - started } } : {}),
       summary,
       katas,
       runs: list,
@@ -149,8 +181,9 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
 
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < jobs.length && !options.signal?.aborted) {
+    while (next < jobs.length && !options.signal?.aborted && !stopped) {
       const index = next++;
+      started++;
       const { exercise, run } = jobs[index]!;
       options.onProgress?.({ type: 'run_started', kata: exercise.slug, run, index: index + 1, total: jobs.length });
       const result = await runOne(options, exercise, run, outDir, workRoot);
@@ -159,6 +192,11 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
       results[index] = result.run;
       done++;
       options.onProgress?.({ type: 'run_finished', result: result.run, done, total: jobs.length });
+      if (!result.run.scored && !stopped && result.run.error) {
+        // The provider failed, not the model: every run after this one would fail alike and be scored as the model's.
+        stopped = { kata: exercise.slug, run, error_code: result.run.error.error_code, message: result.run.error.message };
+        options.onProgress?.({ type: 'stopping', stopped });
+      }
       await write(build(false)).catch((err) => log.warn('could not write the eval report', { error: err }));
     }
   };
@@ -191,6 +229,8 @@ async function writeAtomically(path: string, text: string): Promise<void> {
 
 /** What one session's events add up to. */
 interface EventTally {
+  /** The error the session ended on, with its details (the summary keeps only code and message). */
+  error?: ErrorInfo;
   requests: number;
   prompt: number;
   completion: number;
@@ -209,6 +249,7 @@ function tally(): { counts: EventTally; onEvent: (event: SupervisorEvent) => voi
         counts.completion += event.completionTokens;
       } else if (event.type === 'reverted' && event.role === 'refactorer') counts.revertedRefactors++;
       else if (event.type === 'project_profile') counts.testCommand = event.profile.testCommand;
+      else if (event.type === 'error') counts.error = event.error;
     },
   };
 }
@@ -307,6 +348,9 @@ async function runOne(
   const fromText = summary?.totals.toolCallsFromText;
   const wallMs = performance.now() - started;
   const failure = error ? error.toJSON() : summary?.error;
+  const scored = !isProviderFailure(
+    error ? error.toJSON() : summary?.status === 'failed' ? (counts.error ?? summary.error) : undefined,
+  );
   // A report is made to be shared: no path of this machine in what it quotes.
   const local = (text: string): string => withoutLocalPaths(text, runDir);
   if (acceptance.reason) acceptance.reason = local(acceptance.reason);
@@ -321,7 +365,13 @@ async function runOne(
       finished_green: finishedGreen,
       cycles: summary ? greenCycles(summary) : 0,
       acceptance,
-      passed: finishedGreen && acceptance.status === 'passed' && acceptance.total > 0 && acceptance.passed === acceptance.total,
+      passed:
+        scored &&
+        finishedGreen &&
+        acceptance.status === 'passed' &&
+        acceptance.total > 0 &&
+        acceptance.passed === acceptance.total,
+      scored,
       discipline: {
         overshoots: summary?.totals.overshoots ?? 0,
         violations: summary?.totals.violations ?? 0,

@@ -18,7 +18,7 @@ import {
   type EvalReport,
   type EvalRunResult,
 } from '../../../src/core/eval';
-import { defaultConcurrency, greenCycles } from '../../../src/core/eval/runEval';
+import { defaultConcurrency, greenCycles, isProviderFailure } from '../../../src/core/eval/runEval';
 import { EVAL_USAGE } from '../../../src/cli/commands/eval';
 
 const FIXTURE = resolve(__dirname, '..', '..', 'fixtures', 'eval-set');
@@ -34,6 +34,7 @@ function run(kata: string, n: number, passed: boolean, extra: Partial<EvalRunRes
     cycles: 3,
     acceptance: { passed: passed ? 9 : 7, total: 9, status: passed ? 'passed' : 'failed' },
     passed,
+    scored: true,
     discipline: { overshoots: 0, violations: 0, reverted_refactors: 0, red_commits: 0, commits_checked: 3 },
     model_requests: 10,
     tokens: { prompt: 1000, completion: 200 },
@@ -322,5 +323,55 @@ describe('eval: a model without a price, said where the report is read', () => {
     const vscode = noPriceHint({ model: 'qwen', tdd_agent: { version: '0.1.0', front_end: 'vscode' } });
     assert.match(vscode, /add it to the `tddAgent\.modelPrices` setting: `\{ "qwen": \{ "input"/);
     assert.doesNotMatch(vscode, /--prices/, 'VS Code passes no flag');
+  });
+});
+
+describe('eval: a run the provider ended is not scored', () => {
+  const server = { provider: 'openai', baseURL: 'http://127.0.0.1:9/v1', model: 'm', retries: 3 };
+
+  it('the provider’s failures, not the model’s: connection, key, no provider; a model call’s timeout, rate limit or 5xx', () => {
+    const yes = [
+      { error_code: 'CONNECTION', details: server },
+      { error_code: 'CONNECTION' },
+      { error_code: 'AUTH', details: { ...server, status: 401 } },
+      { error_code: 'PROVIDER_NOT_CONFIGURED' },
+      { error_code: 'TIMEOUT', details: { ...server, timeoutMs: 120000 } },
+      { error_code: 'RATE_LIMIT', details: { ...server, status: 429, reason: 'insufficient_quota' } },
+      { error_code: 'UNKNOWN', details: { ...server, status: 502 } },
+    ];
+    for (const error of yes) assert.equal(isProviderFailure(error), true, JSON.stringify(error));
+    const no = [
+      undefined,
+      { error_code: 'TIMEOUT', details: { cycle: 2 } }, // a test run that timed out: the model's code
+      { error_code: 'CONTEXT_LENGTH', details: server },
+      { error_code: 'RESPONSE_TOO_LARGE', details: server },
+      { error_code: 'INVALID_REQUEST', details: { ...server, status: 400 } },
+      { error_code: 'UNKNOWN', details: { ...server, reason: 'malformed_response' } },
+      { error_code: 'GREEN_NOT_REACHED', details: { cycle: 2 } },
+      { error_code: 'EXECUTION_FAILED' },
+    ];
+    for (const error of no) assert.equal(isProviderFailure(error), false, JSON.stringify(error));
+  });
+
+  it('summarize leaves it out of pass@k, the medians and the totals, and counts it apart', () => {
+    const lost = run('leap', 2, false, {
+      scored: false,
+      finished_green: false,
+      status: 'failed',
+      model_requests: 99,
+      wall_ms: 99_000,
+      error: { error_code: 'CONNECTION', message: 'Could not reach the model server' },
+    });
+    const { summary, katas } = summarize([run('leap', 1, true), lost, run('raindrops', 1, true)], 1, null);
+    assert.deepEqual([summary.runs, summary.not_scored, summary.pass_at_1, summary.green_rate], [2, 1, 1, 1]);
+    assert.equal(summary.totals.model_requests, 20);
+    assert.equal(summary.medians.wall_ms, 1000);
+    assert.deepEqual(
+      katas.map((k) => [k.kata, k.runs, k.passed]),
+      [
+        ['leap', 1, 1],
+        ['raindrops', 1, 1],
+      ],
+    );
   });
 });
