@@ -55,7 +55,7 @@ Options:
   -v, --verbose          a line per run start too
 
 A run passes when its session finished green and every acceptance test passed. Ctrl-C stops the running
-sessions; the report keeps the runs that finished. --out holds the kata files too, so a run replays in that
+sessions; the report keeps the runs that finished (a cut-short run and its recording are dropped). --out holds the kata files too, so a run replays in that
 folder, without a model (see report.md):
   ${replayCommand('<kata>', 'LANG', 'recordings/<kata>-LANG-<n>.json')}
 

@@ -270,7 +270,10 @@ export function greenCycles(summary: Pick<SessionSummary, 'cycles'>): number {
   return summary.cycles.filter((c) => c.outcome === 'green').length;
 }
 
-/** One run: the session, the replay of its commits, the acceptance tests; undefined when Ctrl-C cancelled it. */
+/**
+ * One run: the session, the replay of its commits, the acceptance tests; undefined when Ctrl-C cancelled it (its
+ * recording is removed then: the report and `recordings/` list the same runs).
+ */
 async function runOne(
   options: EvalOptions,
   exercise: EvalExercise,
@@ -312,8 +315,14 @@ async function runOne(
     error = toAgentError(err);
   }
   const sessionMs = performance.now() - started;
+  // A cancelled run is not in the report, so its partial recording does not stay in recordings/ either.
+  const dropRecording = async (): Promise<void> => {
+    await llm.flush().catch(() => undefined);
+    await rm(join(outDir, recording), { force: true }).catch(() => undefined);
+  };
   if (options.signal?.aborted || summary?.status === 'cancelled') {
     await rm(runDir, { recursive: true, force: true }).catch(() => undefined);
+    await dropRecording();
     return undefined;
   }
 
@@ -338,7 +347,10 @@ async function runOne(
     }
   }
   await rm(runDir, { recursive: true, force: true }).catch(() => undefined);
-  if (options.signal?.aborted) return undefined;
+  if (options.signal?.aborted) {
+    await dropRecording();
+    return undefined;
+  }
 
   // Green means a green commit at the end: a session whose only cycle failed and whose Tester then found "nothing left
   // to test" completes, yet made nothing.
