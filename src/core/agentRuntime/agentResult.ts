@@ -99,7 +99,10 @@ export function finishExecution(
   }
   agent.metrics?.recordExecution({ durationMs: meta.executionTimeMs, success: !error, usage: meta.usage });
   if (agent.config.logging) {
-    if (error) log.warn('Agent execution failed.', { agentId: agent.id, error_code: error.error_code, message: error.message });
+    // A run the person cancelled did not fail: no warning for it.
+    if (error?.error_code === 'CANCELLED') log.debug('Agent execution cancelled.', { agentId: agent.id });
+    else if (error)
+      log.warn('Agent execution failed.', { agentId: agent.id, error_code: error.error_code, message: error.message });
     else
       log.debug('Agent execution finished.', {
         agentId: agent.id,

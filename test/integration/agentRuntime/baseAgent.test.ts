@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { BaseAgent } from '../../../src/core/agentRuntime/baseAgent';
 import { createSignature } from '../../../src/core/agentRuntime/signature';
 import type { AgentEvent } from '../../../src/core/agentRuntime/events';
+import { setLogLevel, setLogSink, type LogRecord } from '../../../src/core/logging/logger';
 import { systemText, useLoopback } from './loopback';
 
 const answerSignature = createSignature({
@@ -156,6 +157,26 @@ describe('BaseAgent against the loopback server', () => {
     setTimeout(() => controller.abort(), 50);
     const late = await pending;
     assert.equal(late.error?.error_code, 'CANCELLED');
+  });
+
+  it('a cancelled run is no warning in the log; a failed one is', async () => {
+    const records: LogRecord[] = [];
+    const previousSink = setLogSink((r) => records.push(r));
+    const previousLevel = setLogLevel('info');
+    try {
+      const agent = new BaseAgent({ llm: lb.llm, config: { model: 'm', errorHandling: true } });
+      await agent.execute({ prompt: 'x' }, { signal: AbortSignal.abort() });
+      assert.deepEqual(
+        records.filter((r) => r.level === 'warn').map((r) => r.message),
+        [],
+      );
+      lb.server.enqueue({ error: { status: 400, message: 'bad request' } });
+      await agent.execute({ prompt: 'x' });
+      assert.ok(records.some((r) => r.level === 'warn' && r.message === 'Agent execution failed.'));
+    } finally {
+      setLogSink(previousSink);
+      setLogLevel(previousLevel);
+    }
   });
 
   it('emits run_started, model_called and finished events to agent and per-execution listeners', async () => {
