@@ -309,6 +309,32 @@ describe('ToolExecutor', () => {
     assert.equal(seen.aborted, true, 'the tool saw its signal abort');
   });
 
+  it('a tool still running when the caller aborts is cancelled and told so; it saw its signal abort', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 30);
+    const result = await executor().executeTool('hang', {}, { signal: controller.signal });
+    assert.equal(result.error?.error_code, 'CANCELLED');
+    assert.match(result.content, /hang was cancelled while running; it may have made partial changes/);
+    assert.equal(seen.aborted, true);
+  });
+
+  it('a tool whose output is the word "timeout" or "cancelled" succeeds with that output', async () => {
+    for (const word of ['timeout', 'cancelled']) {
+      const registry = new ToolRegistry().register(
+        defineTool({
+          name: 'say',
+          description: 'Says one word',
+          category: 'custom',
+          dangerLevel: 'SAFE',
+          parameters: z.object({}),
+          execute: async () => word,
+        }),
+      );
+      const result = await new ToolExecutor({ registry, workspaceRoot: root }).executeTool('say', {});
+      assert.deepEqual([result.ok, result.content], [true, word]);
+    }
+  });
+
   it('a tool that throws before returning a promise fails like one that rejects', async () => {
     const registry = new ToolRegistry().register(
       defineTool({
