@@ -55,6 +55,21 @@ function commitOnBranch(repository: string, branch: string, files: Record<string
 }
 
 /** The text of the status bar's TDD item. */
+/**
+ * Merge is offered; then the person writes notes.txt and stages it with git outside VS Code, and the panel's merge
+ * note says why Merge is not offered. Returns that git (in the workspace), the Merge button and the note.
+ */
+async function stageNotesOutside(panel: Frame, workspace: string) {
+  const merge = panel.locator('#session .session-actions button[data-session-action="merge"]');
+  await merge.waitFor({ timeout: 30_000 });
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace, env: { ...process.env, ...GIT_ENV } });
+  await fsp.writeFile(path.join(workspace, 'notes.txt'), 'my notes\n');
+  git('add', 'notes.txt');
+  const note = panel.locator('#session .merge-note', { hasText: /uncommitted changes/ });
+  await note.waitFor({ timeout: 30_000 });
+  return { git, merge, note };
+}
+
 async function tddStatusItem(page: Page): Promise<string> {
   return (await page.locator('.statusbar-item').allInnerTexts()).filter((t) => /TDD/.test(t)).join(' | ');
 }
@@ -81,14 +96,8 @@ describe('TDD Agent extension: merge into a freshly git-initialised folder, and 
     const { page } = wb;
     wb.model.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
     const panel = await runFizzBuzz(page);
-    const merge = panel.locator('#session .session-actions button[data-session-action="merge"]');
-    await merge.waitFor({ timeout: 30_000 });
     // The person stages a file in a terminal: the panel says why Merge is not offered, with no focus change...
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: wb.workspace, env: { ...process.env, ...GIT_ENV } });
-    await fsp.writeFile(path.join(wb.workspace, 'notes.txt'), 'my notes\n');
-    git('add', 'notes.txt');
-    const note = panel.locator('#session .merge-note', { hasText: /uncommitted changes/ });
-    await note.waitFor({ timeout: 30_000 });
+    const { git, merge, note } = await stageNotesOutside(panel, wb.workspace);
     await screenshot(page, 'first-hour-staged-outside');
     // ...and unstages it again: the note goes and Merge comes back.
     git('rm', '--cached', '-q', 'notes.txt');
@@ -333,13 +342,7 @@ describe('TDD Agent extension: one test state (the last commit’s) in the heade
   it('a commit the person makes in a terminal lifts "Not mergeable: uncommitted changes" at once', async function () {
     const { page } = wb;
     const panel = await findWebviewFrame(page, '#session-status', 30_000);
-    const merge = panel.locator('#session .session-actions button[data-session-action="merge"]');
-    await merge.waitFor({ timeout: 30_000 });
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: wb.workspace, env: { ...process.env, ...GIT_ENV } });
-    await fsp.writeFile(path.join(wb.workspace, 'notes.txt'), 'my notes\n');
-    git('add', 'notes.txt');
-    const note = panel.locator('#session .merge-note', { hasText: /uncommitted changes/ });
-    await note.waitFor({ timeout: 30_000 });
+    const { git, merge, note } = await stageNotesOutside(panel, wb.workspace);
     git('commit', '-q', '-m', 'my notes');
     await note.waitFor({ state: 'detached', timeout: 10_000 });
     await merge.waitFor({ timeout: 10_000 });

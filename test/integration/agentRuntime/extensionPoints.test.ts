@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { AgentRun } from '../../../src/core/agentRuntime/agentRun';
 import { DEFAULT_PERFORMANCE_TARGETS } from '../../../src/core/agentRuntime/agentPerformanceTargets';
 import { BaseAgent } from '../../../src/core/agentRuntime/baseAgent';
+import { ReActAgent } from '../../../src/core/builtinAgents/reactAgent';
 import type { AgentConfigExtensions } from '../../../src/core/agentRuntime/config';
 import { AgentSettingsError, HookError } from '../../../src/core/agentRuntime/errors';
 import type { ExecutionStrategy } from '../../../src/core/agentRuntime/strategies/types';
@@ -92,6 +93,76 @@ describe('BaseAgent extension points and errors (loopback server)', () => {
         (e: unknown) =>
           e instanceof AgentSettingsError && /createExecutionStrategy must return an ExecutionStrategy/.test(e.message),
       );
+    });
+  });
+
+  describe('extension points that answer with a promise', () => {
+    /** Every extension point async, each leaving a mark; a ReAct-like multi-cycle variant below. */
+    class AsyncAgent extends BaseAgent {
+      override async preExecute(inputs: Record<string, unknown>): Promise<Record<string, unknown>> {
+        await Promise.resolve();
+        return { ...inputs, prompt: `${String(inputs.prompt)} (prepared)` };
+      }
+      override async preparePrompt(inputs: Record<string, unknown>, run: AgentRun) {
+        const prompt = await super.preparePrompt(inputs, run);
+        return { ...prompt, messages: [{ role: 'system' as const, content: 'async prompt' }, ...prompt.messages] };
+      }
+      override async parseResult(output: Record<string, unknown>): Promise<Record<string, unknown>> {
+        await Promise.resolve();
+        return { ...output, parsed: true };
+      }
+      override async postExecute(output: Record<string, unknown>): Promise<Record<string, unknown>> {
+        return { ...output, posted: true };
+      }
+    }
+
+    it('single shot: each is awaited, in order, and what it resolves to is used', async () => {
+      lb.server.enqueue({ text: 'pong' });
+      const result = await new AsyncAgent({ llm: lb.llm, config: { model: 'm' } }).execute({ prompt: 'ping' });
+      assert.deepEqual([result.response, result.parsed, result.posted], ['pong', true, true]);
+      const sent = lb.server.chatRequests().at(-1)!.body.messages as Array<{ content: string }>;
+      assert.deepEqual(
+        sent.map((m) => m.content),
+        ['async prompt', 'ping (prepared)'],
+      );
+    });
+
+    it('multi-cycle (ReAct): the same extension points, awaited around the cycles', async () => {
+      class AsyncReAct extends ReActAgent {
+        override async preExecute(inputs: Record<string, unknown>): Promise<Record<string, unknown>> {
+          return { ...inputs, task: `${String(inputs.task)} (prepared)` };
+        }
+        override async parseResult(output: Record<string, unknown>): Promise<Record<string, unknown>> {
+          return { ...output, parsed: true };
+        }
+        override async postExecute(output: Record<string, unknown>): Promise<Record<string, unknown>> {
+          return { ...output, posted: true };
+        }
+      }
+      lb.server.enqueue({ text: 'done' });
+      const result = await new AsyncReAct({ llm: lb.llm, config: { model: 'm' } }).execute({ task: 'finish' });
+      assert.deepEqual([result.final_answer, result.parsed, result.posted], ['done', true, true]);
+      const sent = lb.server.chatRequests().at(-1)!.body.messages as Array<{ content: string }>;
+      assert.match(sent.at(-1)!.content, /finish \(prepared\)/);
+    });
+
+    it('a promise that rejects, or resolves to inputs that cannot be sent as JSON, fails before any model call', async () => {
+      const before = lb.server.chatRequests().length;
+      class Rejecting extends AsyncAgent {
+        override async preExecute(): Promise<Record<string, unknown>> {
+          throw new AgentError('VALIDATION', 'refused by preExecute', {});
+        }
+      }
+      class Unsendable extends AsyncAgent {
+        override async preExecute(inputs: Record<string, unknown>): Promise<Record<string, unknown>> {
+          return { ...inputs, callback: () => undefined };
+        }
+      }
+      for (const Agent of [Rejecting, Unsendable]) {
+        const result = await new Agent({ llm: lb.llm, config: { model: 'm', errorHandling: true } }).execute({ prompt: 'x' });
+        assert.equal(result.error?.error_code, 'VALIDATION', Agent.name);
+      }
+      assert.equal(lb.server.chatRequests().length, before, 'no model call');
     });
   });
 

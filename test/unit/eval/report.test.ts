@@ -47,6 +47,29 @@ function run(kata: string, n: number, passed: boolean, extra: Partial<EvalRunRes
   };
 }
 
+/** A whole report of `runs` for rendering, its header fields overridable. */
+function reportOf(runs: EvalRunResult[], header: Partial<EvalReport> = {}): EvalReport {
+  return {
+    format: 'tdd-agent-eval',
+    version: 1,
+    started_at: '2026-11-26T07:00:00.000Z',
+    finished_at: '2026-11-26T07:01:00.000Z',
+    interrupted: false,
+    model: 'm',
+    provider: 'openai',
+    language: 'javascript',
+    runs_per_kata: 1,
+    concurrency: 1,
+    tdd_agent: { version: '0.1.0', front_end: 'cli' },
+    set: { name: 'katas/eval', bundled: true, digest: '0123456789abcdef', source_commits: [], katas: ['leap'] },
+    price: null,
+    machine: { sandbox: 'none', cpus: 1, node: '20', platform: 'linux-x64' },
+    ...summarize(runs, 1, null),
+    runs,
+    ...header,
+  };
+}
+
 describe('eval: pass@k, medians and the summary', () => {
   it('pass@k is the unbiased estimator: 1 − C(n−c, k)/C(n, k)', () => {
     assert.equal(passAtK(1, 1, 1), 1);
@@ -155,24 +178,13 @@ describe('eval: replaying a shared report, one command everywhere', () => {
     const generic = replayCommand('<kata>', '<lang>', 'recordings/<kata>-<lang>-<n>.json');
     assert.ok(readme.includes(generic), `README.md shows: ${generic}`);
     assert.ok(EVAL_USAGE.includes(replayCommand('<kata>', 'LANG', 'recordings/<kata>-LANG-<n>.json')), EVAL_USAGE);
-    const md = renderMarkdown({
-      format: 'tdd-agent-eval',
-      version: 1,
-      started_at: '2026-11-26T07:00:00.000Z',
-      finished_at: '2026-11-26T07:01:00.000Z',
-      interrupted: false,
-      model: 'm',
-      provider: 'openai',
-      language: 'python',
-      runs_per_kata: 1,
-      concurrency: 1,
-      tdd_agent: { version: '0.1.0', front_end: 'vscode' },
-      set: { name: 'my-set', bundled: false, digest: 'fedcba9876543210', source_commits: [], katas: ['leap'] },
-      price: null,
-      machine: { sandbox: 'none', cpus: 1, node: '20', platform: 'linux-x64' },
-      ...summarize([], 1, null),
-      runs: [],
-    });
+    const md = renderMarkdown(
+      reportOf([], {
+        language: 'python',
+        tdd_agent: { version: '0.1.0', front_end: 'vscode' },
+        set: { name: 'my-set', bundled: false, digest: 'fedcba9876543210', source_commits: [], katas: ['leap'] },
+      }),
+    );
     assert.ok(md.includes(replayCommand('<kata>', 'python', 'recordings/<kata>-python-<n>.json')), md);
     assert.match(md, /^Set \*\*my-set\*\*, digest `fedcba9876543210`; tdd-agent 0\.1\.0 \(VS Code\)\.$/m);
   });
@@ -265,24 +277,7 @@ describe('eval: the README explains every column of the report', () => {
   );
 
   it('each column of the per-run table (the optional "calls from text" included) has a row', () => {
-    const md = renderMarkdown({
-      format: 'tdd-agent-eval',
-      version: 1,
-      started_at: '2026-11-26T07:00:00.000Z',
-      finished_at: '2026-11-26T07:01:00.000Z',
-      interrupted: false,
-      model: 'm',
-      provider: 'openai',
-      language: 'javascript',
-      runs_per_kata: 1,
-      concurrency: 1,
-      tdd_agent: { version: '0.1.0', front_end: 'cli' },
-      set: { name: 'katas/eval', bundled: true, digest: '0123456789abcdef', source_commits: [], katas: ['leap'] },
-      price: null,
-      machine: { sandbox: 'none', cpus: 1, node: '20', platform: 'linux-x64' },
-      ...summarize([run('leap', 1, true, { tool_calls_from_text: 2 })], 1, null),
-      runs: [run('leap', 1, true, { tool_calls_from_text: 2 })],
-    });
+    const md = renderMarkdown(reportOf([run('leap', 1, true, { tool_calls_from_text: 2 })]));
     const header = md.split('\n').find((line) => line.startsWith('| kata | run | status |'))!;
     const columns = header
       .split('|')

@@ -3,10 +3,9 @@ import { isoTime } from '../../logging/isoTime';
 import type { AgentRun } from '../agentRun';
 import { toRunError } from '../errorCauses';
 import { AgentSettingsError } from '../errors';
-import { outputFields, preparedInputs } from '../extensionResults';
 import { isThenable } from '../hookRunner';
-import { checkInputValues } from '../inputValues';
 import { failureTermination, type TerminationReason } from '../events';
+import { finishedOutput, prepareExecution } from './prepareExecution';
 import type { ActionRecord, ExecutionStrategy, StrategyHost, StrategyResult } from './types';
 
 /** Default of `maxToolCallsPerMessage`: tool calls one model message may have executed. */
@@ -52,14 +51,9 @@ export class MultiCycleStrategy implements ExecutionStrategy {
 
   /** One execution: cycles of preCycle → model call → parseCycleResult → shouldTerminate → extractObservation, up to maxCycles. */
   async run(host: StrategyHost, run: AgentRun, inputs: Record<string, unknown>): Promise<StrategyResult> {
-    // The extension points answer at once unless overridden with async ones: only a promise is awaited.
-    let given = host.preExecute(inputs, run);
-    if (isThenable(given)) given = await given;
-    const prepared = preparedInputs(given);
-    // The agent checked the inputs it was given; only what preExecute made of them is new.
-    if (prepared !== inputs) checkInputValues(prepared);
-    let prompt = host.preparePrompt(prepared, run);
-    if (isThenable(prompt)) prompt = await prompt;
+    let start = prepareExecution(host, run, inputs);
+    if (isThenable(start)) start = await start;
+    const { prepared, prompt } = start;
     if (!host.createCycleHandlers) {
       throw new AgentSettingsError(['strategy: multi_cycle needs an agent that defines cycles (e.g. ReActAgent)']);
     }
@@ -114,14 +108,11 @@ export class MultiCycleStrategy implements ExecutionStrategy {
     stampActions(actionHistory, actionTimes);
     let final = handlers.finalOutput({ lastParsed, terminationReason, actionHistory, observations });
     if (isThenable(final)) final = await final;
-    let output: Record<string, unknown> = { ...final, action_history: actionHistory, observations };
+    const output: Record<string, unknown> = { ...final, action_history: actionHistory, observations };
     if (error) return { output, terminationReason, error, failure };
-    let parsed = host.parseResult(output, run);
-    if (isThenable(parsed)) parsed = await parsed;
-    let posted = host.postExecute(outputFields('parseResult', parsed), run);
-    if (isThenable(posted)) posted = await posted;
-    output = outputFields('postExecute', posted);
-    return { output, terminationReason };
+    let finished = finishedOutput(host, run, output);
+    if (isThenable(finished)) finished = await finished;
+    return { output: finished, terminationReason };
   }
 }
 

@@ -1,8 +1,7 @@
 import type { AgentRun } from '../agentRun';
-import { outputFields, preparedInputs } from '../extensionResults';
 import { isThenable } from '../hookRunner';
-import { checkInputValues } from '../inputValues';
 import { validatedOutput } from '../repair';
+import { finishedOutput, prepareExecution } from './prepareExecution';
 import type { ExecutionStrategy, StrategyHost, StrategyResult } from './types';
 
 /**
@@ -15,21 +14,14 @@ export class SingleShotStrategy implements ExecutionStrategy {
 
   /** One execution: preExecute → preparePrompt → model call with bounded repair → parseResult → postExecute. */
   async run(host: StrategyHost, run: AgentRun, inputs: Record<string, unknown>): Promise<StrategyResult> {
-    // The extension points answer at once unless overridden with async ones: only a promise is awaited.
-    let given = host.preExecute(inputs, run);
-    if (isThenable(given)) given = await given;
-    const prepared = preparedInputs(given);
-    // The agent checked the inputs it was given; only what preExecute made of them is new.
-    if (prepared !== inputs) checkInputValues(prepared);
-    let prompt = host.preparePrompt(prepared, run);
-    if (isThenable(prompt)) prompt = await prompt;
+    let start = prepareExecution(host, run, inputs);
+    if (isThenable(start)) start = await start;
+    const { prompt } = start;
     const response = await run.callModel(prompt, prompt.messages, { responseFormat: prompt.responseFormat });
     let value = validatedOutput(run, prompt, response);
     if (isThenable(value)) value = await value;
-    let parsed = host.parseResult(value, run);
-    if (isThenable(parsed)) parsed = await parsed;
-    let output = host.postExecute(outputFields('parseResult', parsed), run);
+    let output = finishedOutput(host, run, value);
     if (isThenable(output)) output = await output;
-    return { output: outputFields('postExecute', output), terminationReason: 'finish' };
+    return { output, terminationReason: 'finish' };
   }
 }
