@@ -1,4 +1,4 @@
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { constants, createWriteStream, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { ErrorInfo } from '../errors/agentError';
@@ -38,7 +38,11 @@ export class AuditTrail {
     });
   }
 
-  /** Opens (creating folders) `path` for appending. */
+  /**
+   * Opens (creating folders) `path` for appending, owner-only. A link in its place is not followed (`O_NOFOLLOW`): a
+   * session's trail lives in the repository's git dir, which unconfined generated code could reach, and a write through
+   * a planted link would land wherever it points. Such a path is refused (CONFIG, naming it) before anything is written.
+   */
   static toFile(path: string): AuditTrail {
     try {
       mkdirSync(dirname(resolve(path)), { recursive: true });
@@ -50,7 +54,15 @@ export class AuditTrail {
         { cause: e },
       );
     }
-    return new AuditTrail(createWriteStream(path, { flags: 'a' }), { ownsStream: true });
+    const { O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW } = constants;
+    let fd: number;
+    try {
+      fd = openSync(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0o600);
+    } catch (e) {
+      const why = (e as NodeJS.ErrnoException).code === 'ELOOP' ? 'a link stands in its place' : (e as Error).message;
+      throw new AgentError('CONFIG', `The audit trail ${path} cannot be opened: ${why}.`, { path }, { cause: e });
+    }
+    return new AuditTrail(createWriteStream(path, { fd }), { ownsStream: true });
   }
 
   /** Appends one redacted record as a JSON line. */

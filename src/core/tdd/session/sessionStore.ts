@@ -86,7 +86,8 @@ export class SessionStore {
     const text = `${JSON.stringify(parsed.data, (key, value: unknown) => (typeof value === 'string' && !VERBATIM_KEYS.has(key) ? redactSecrets(value) : value), 2)}\n`;
     const temp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      await writeFile(temp, text, 'utf8');
+      // A new file only (O_EXCL): nothing planted at the temporary name is written through.
+      await writeFile(temp, text, { encoding: 'utf8', flag: 'wx' });
       await rename(temp, this.path);
     } catch (cause) {
       await rm(temp, { force: true }).catch(() => undefined);
