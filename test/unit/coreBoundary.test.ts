@@ -74,7 +74,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
     'vocabulary',
   ],
   // evaluating a model on a set of katas
-  eval: ['errors', 'hostGit', 'llm', 'logging', 'osSandbox', 'replay', 'workspaceSandbox', 'tdd', 'testRunners'],
+  eval: ['errors', 'hostGit', 'llm', 'logging', 'osSandbox', 'replay', 'security', 'workspaceSandbox', 'tdd', 'testRunners'],
 };
 
 // The agent core must run without VS Code: no file under src/core imports 'vscode',

@@ -1,10 +1,11 @@
 import { copyFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
-import { cpus, homedir, tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AgentError, toAgentError, type ErrorInfo } from '../errors/agentError';
 import { untrustedTreeGit } from '../hostGit/untrustedTreeGit';
 import type { LlmClient } from '../llm/types';
 import { getLogger } from '../logging/logger';
+import { redactSecrets } from '../security/redact';
 import { createProcessSandbox, type SandboxMode } from '../osSandbox';
 import { RecordingLlmClient } from '../replay/recordingClient';
 import type { SupervisorEvent } from '../tdd/events';
@@ -212,12 +213,9 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
   return { report, ...paths };
 }
 
-/** `text` with the run's throw-away folder shown as `<run>` and the home folder as `~`. */
+/** `text` with the run's throw-away folder shown as `<run>`, then redacted (which also writes the home folder as `~`). */
 function withoutLocalPaths(text: string, runDir: string): string {
-  const home = homedir();
-  let out = text.split(runDir).join('<run>');
-  if (home && home !== '/') out = out.split(home).join('~');
-  return out;
+  return redactSecrets(text.split(runDir).join('<run>'));
 }
 
 /** Writes a file through a temporary name, so a reader never sees half of it. */

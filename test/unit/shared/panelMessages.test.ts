@@ -13,6 +13,7 @@ import {
   PANEL_MESSAGE,
   PANEL_MESSAGES,
   parsePanelMessage,
+  emptyPanelState,
   parsePanelState,
   personQuestionAnswerMessage,
   personQuestionDeclineMessage,
@@ -167,14 +168,7 @@ describe('panel state: history entries are a discriminated union', () => {
 
   it('refuses an entry whose fields do not match its kind', () => {
     const state = parsePanelState({
-      instanceId: 'x',
-      revision: 0,
-      trusted: true,
-      session: null,
-      cycles: [],
-      approvals: [],
-      answers: [],
-      errors: [],
+      ...emptyPanelState({ instanceId: 'x', trusted: true }),
       actions: [{ kind: 'message', id: 'm', role: 'tester', tool: 'write_file', params: {}, ok: true }],
     });
     assert.equal(state, undefined);
