@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import type { LlmFailure } from './llmError';
+import { withoutClosingStop, type LlmFailure } from './llmError';
 import { findResponseTooLarge } from './responseSizeLimit';
 import { isRetryableStatus, parseRetryAfter } from './retryPolicy';
 import { withoutInternalPaths } from '../errors/internalPaths';
@@ -107,7 +107,7 @@ function describeCause(error: Error): string | undefined {
   const code = cause && typeof cause === 'object' ? (cause as { code?: unknown; cause?: { code?: unknown } }) : undefined;
   const errno = typeof code?.code === 'string' ? code.code : typeof code?.cause?.code === 'string' ? code.cause.code : undefined;
   // "Connection error (ECONNREFUSED)", not "Connection error. (ECONNREFUSED)".
-  return shorten(errno ? `${error.message.replace(/(?<!\.)\.\s*$/, '')} (${errno})` : error.message);
+  return shorten(errno ? `${withoutClosingStop(error.message)} (${errno})` : error.message);
 }
 
 function shorten(text: string | undefined): string | undefined {

@@ -180,7 +180,7 @@ export function buildLlmError(failure: LlmFailure, ctx: LlmCallContext): LlmErro
   return new LlmError(failure.code, message, details);
 }
 
-/** The server's words without the full stop that ends them, so the sentence they go into ends once. */
-function withoutClosingStop(text: string): string {
+/** The server's words without the full stop that ends them, so the sentence they go into ends once (an ellipsis stays). */
+export function withoutClosingStop(text: string): string {
   return text.replace(/(?<!\.)\.\s*$/, '');
 }
