@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolCallResult } from '../../../src/core/tools/types';
@@ -56,6 +56,62 @@ describe('a phase’s file rule as a wrapToolCall hook', () => {
     ] as const) {
       const passed = await call(greenPhase.files, tool, params);
       assert.deepEqual([passed.called, passed.refused.length, passed.result], [true, 0, ran], tool);
+    }
+  });
+});
+
+describe('a phase’s file rule hook in a hostile worktree', () => {
+  let root: string;
+  let outside: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'file-rule-'));
+    outside = mkdtempSync(join(tmpdir(), 'file-rule-outside-'));
+    mkdirSync(join(root, 'test'));
+    // A folder link planted by generated code, pointing at a folder of the person's where the file exists.
+    writeFileSync(join(outside, 'a.test.js'), 'the person’s file');
+    symlinkSync(outside, join(root, 'test', 'linked'));
+  });
+  afterEach(() => {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  const judge = async (params: unknown) => {
+    const judged: string[] = [];
+    let called = false;
+    const hook = fileRuleHook({
+      rule: (changes, kata) => {
+        judged.push(...changes.map((c) => `${c.path}:${c.change}`));
+        return greenPhase.files(changes, kata);
+      },
+      kata: KATA,
+      workspaceRoot: root,
+    });
+    const result = await hook.wrapToolCall!(
+      'write_file',
+      () => {
+        called = true;
+        return Promise.resolve({ toolName: 'write_file', ok: true, content: 'wrote', approval: 'auto', durationMs: 1 });
+      },
+      params,
+    );
+    return { judged, called, result };
+  };
+
+  it('does not look through a linked folder: a file below it is judged as git sees it (added), not by what the link points at', async () => {
+    const { judged, called } = await judge({ path: 'test/linked/a.test.js', content: 'x' });
+    assert.deepEqual(judged, ['test/linked/a.test.js:added']);
+    assert.equal(called, false, 'the Implementer may not add a test file either');
+  });
+
+  it('judges the normalised path, and leaves a path outside the workspace to the tool (never probes the host)', async () => {
+    writeFileSync(join(root, 'test', 'b.test.js'), 'test');
+    const inside = await judge({ path: 'src/../test/b.test.js', content: 'x' });
+    assert.deepEqual(inside.judged, ['test/b.test.js:modified']);
+    assert.equal(inside.called, false);
+    for (const path of ['../outside.txt', join(outside, 'a.test.js'), 'test/\0x']) {
+      const escaping = await judge({ path, content: 'x' });
+      assert.deepEqual([escaping.judged, escaping.called], [[], true], path);
     }
   });
 });

@@ -1,7 +1,7 @@
-import { lstat } from 'node:fs/promises';
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, posix, relative } from 'node:path';
 import type { AgentLifecycle } from '../../agentRuntime/lifecycle';
 import type { ToolCallResult } from '../../tools/types';
+import { readTreeEntry } from '../../workspaceSandbox/untrustedTree';
 import type { ChangedFile } from '../git/changedFiles';
 import type { FileRefusal } from './phaseHost';
 import type { KataInfo } from './loopSetup';
@@ -14,22 +14,28 @@ const FILE_WRITERS: Readonly<Record<string, ChangedFile['change'] | 'write'>> = 
   delete_file: 'deleted',
 };
 
-/** The workspace-relative path a tool call names, or undefined when it names none (the tool itself refuses it). */
+/**
+ * The workspace-relative path a tool call names, normalised, or undefined when it names none or one that is not below
+ * the workspace (the tool itself refuses those, with its own words).
+ */
 function pathOf(params: unknown, workspaceRoot: string): string | undefined {
   const path = (params as { path?: unknown } | null)?.path;
-  if (typeof path !== 'string' || path.trim() === '') return undefined;
-  const local = isAbsolute(path) ? relative(workspaceRoot, path) : path;
-  return local.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+  if (typeof path !== 'string' || path.trim() === '' || path.includes('\0')) return undefined;
+  const local = posix.normalize((isAbsolute(path) ? relative(workspaceRoot, path) : path).replace(/\\/g, '/'));
+  if (local === '.' || local === '..' || local.startsWith('../') || posix.isAbsolute(local)) return undefined;
+  return local.replace(/\/$/, '');
 }
 
-/** The change a call would make: a write of an existing file modifies it, of a missing one adds it. */
+/**
+ * The change a call would make: a write of a file that stands in the worktree modifies it, of a missing one adds it.
+ * The worktree is the generated code's: what stands there is read as git sees it, no link followed on the way (a path
+ * below a linked folder is missing), so the hook never looks outside it.
+ */
 async function changeOf(kind: ChangedFile['change'] | 'write', path: string, workspaceRoot: string): Promise<ChangedFile> {
   if (kind !== 'write') return { path, change: kind };
-  const exists = await lstat(join(workspaceRoot, path)).then(
-    () => true,
-    () => false,
-  );
-  return { path, change: exists ? 'modified' : 'added' };
+  // Unreadable (a folder on the way without permission): judged as a new file, as when nothing stands there.
+  const entry = await readTreeEntry(workspaceRoot, path, 0).catch(() => undefined);
+  return { path, change: !entry || entry.kind === 'missing' ? 'added' : 'modified' };
 }
 
 /** Options of {@link fileRuleHook}. */
