@@ -4,6 +4,7 @@ import {
   bundledEvalSetDir,
   defaultConcurrency,
   describeEvalSet,
+  evalFolderStamp,
   loadEvalSet,
   matchExercises,
   replayCommand,
@@ -92,11 +93,6 @@ function setDir(value: string | undefined): string {
   return bundled;
 }
 
-/** `20261126-0712`: a folder name that sorts by time. */
-function stamp(date = new Date()): string {
-  return date.toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
-}
-
 /** One line per finished run: how it went. */
 export function runLine(r: EvalRunResult): string {
   const d = r.discipline;
@@ -182,7 +178,7 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   const maxCycles = intFlag(values['max-cycles'], 'max-cycles');
   const testTimeoutMs = intFlag(values['test-timeout'], 'test-timeout');
   const exercises = selectExercises(set, values.katas ?? [], language);
-  const outDir = resolve(values.out ?? `tdd-agent-eval-${stamp()}`);
+  const outDir = resolve(values.out ?? `tdd-agent-eval-${evalFolderStamp()}`);
   const prices = values.prices !== undefined ? await readPriceFile(values.prices) : {};
 
   const model = await modelFromFlags(values, io.env, io.signal);

@@ -34,6 +34,7 @@ export {
 } from './report';
 export {
   defaultConcurrency,
+  evalFolderStamp,
   greenCycles,
   isProviderFailure,
   runEval,

@@ -105,6 +105,11 @@ export interface EvalStop {
   message: string;
 }
 
+/** `20261126-0712`: the name of an eval's report folder, which sorts by time (the CLI's default `--out`, VS Code's). */
+export function evalFolderStamp(date = new Date()): string {
+  return date.toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
+}
+
 /** Sessions at once by default: half the CPUs (each session's test runs keep a core busy), between 1 and 4. */
 export function defaultConcurrency(cpuCount: number = cpus().length): number {
   return Math.max(1, Math.min(4, Math.floor(cpuCount / 2)));

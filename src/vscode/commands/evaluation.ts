@@ -6,7 +6,15 @@
  */
 import * as path from 'node:path';
 import { AgentError } from '../../core/errors/agentError';
-import { bundledEvalSetDir, defaultConcurrency, loadEvalSet, runEval, selectExercises, type EvalOutcome } from '../../core/eval';
+import {
+  bundledEvalSetDir,
+  defaultConcurrency,
+  evalFolderStamp,
+  loadEvalSet,
+  runEval,
+  selectExercises,
+  type EvalOutcome,
+} from '../../core/eval';
 import type { KataLanguage } from '../../core/tdd/kata';
 import { createModelClient } from '../config/modelClient';
 import { modelPrice } from '../config/modelPrices';
@@ -63,11 +71,6 @@ export interface EvaluationDeps {
   setDir?: string;
 }
 
-/** `20261126-0712`: a folder name that sorts by time. */
-function stamp(date = new Date()): string {
-  return date.toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
-}
-
 /**
  * Runs the eval and opens its report; resolves to the outcome, or undefined when nothing ran (untrusted workspace,
  * dismissed question). A configuration problem (the replay provider, no set, an unknown kata) is an AgentError.
@@ -102,7 +105,7 @@ export async function runEvaluation(deps: EvaluationDeps): Promise<EvalOutcome |
     undefined,
     deps.extensionPath,
   );
-  const outDir = path.join(deps.storage, 'eval', stamp());
+  const outDir = path.join(deps.storage, 'eval', evalFolderStamp());
   const total = exercises.length * scope.runs;
   deps.log.info(
     `eval: ${exercises.length} kata(s) × ${scope.runs} run(s) in ${scope.language} against ${model.provider} ${model.model}; report in ${outDir}`,
