@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
+import { priceTableShape } from '../core/eval';
 import type { ModelPrice } from '../shared/panelProtocol';
 import { MODEL_PRICES_SCHEMA } from '../vscode/config/modelPrices';
 import { UsageError } from './cliIo';
 
 /** The shape `--prices FILE` takes, as its usage errors show it. */
-export const PRICE_FILE_SHAPE =
-  '{ "<model id>": { "input": <USD per million prompt tokens>, "output": <USD per million completion tokens> } }';
+export const PRICE_FILE_SHAPE = priceTableShape();
 
 /**
  * Reads `--prices FILE`: a JSON object of model prices in USD per million tokens, the same shape as VS Code's

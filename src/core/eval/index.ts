@@ -21,6 +21,7 @@ export { median, passAtK } from './passAtK';
 export {
   costOf,
   noPriceHint,
+  priceTableShape,
   renderMarkdown,
   replayCommand,
   summarize,

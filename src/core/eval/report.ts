@@ -218,6 +218,11 @@ const count = (n: number): string => n.toLocaleString('en-US');
 /** A table cell: no line break, no pipe that would end the cell. */
 const cell = (text: string): string => text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
 
+/** A price table's shape, as its hints and usage errors show it (`tddAgent.modelPrices`, `tdd-agent eval --prices FILE`). */
+export function priceTableShape(model = '<model id>'): string {
+  return `{ "${model}": { "input": <USD per million prompt tokens>, "output": <USD per million completion tokens> } }`;
+}
+
 /**
  * What report.md says when the model has no price: how to give one where the eval was started (the command line reads
  * no VS Code setting, VS Code passes no flag), in the same shape either way.
@@ -227,10 +232,7 @@ export function noPriceHint(report: Pick<EvalReport, 'model' | 'tdd_agent'>): st
     report.tdd_agent.front_end === 'vscode'
       ? `add it to the \`tddAgent.modelPrices\` setting`
       : `run \`tdd-agent eval\` with \`--prices FILE\``;
-  return (
-    `No price is known for ${report.model}: tokens only. To estimate the cost, ${how}: ` +
-    `\`{ "${report.model}": { "input": <USD per million prompt tokens>, "output": <USD per million completion tokens> } }\`.`
-  );
+  return `No price is known for ${report.model}: tokens only. To estimate the cost, ${how}: \`${priceTableShape(report.model)}\`.`;
 }
 
 /**
