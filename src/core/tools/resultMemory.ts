@@ -13,14 +13,12 @@ export interface ShownParams {
   shownParams(): unknown;
 }
 
-/**
- * A remembered call as kept: its time as epoch milliseconds and its parameters' source until someone reads it
- * (see {@link ToolResultMemory.record} and {@link ToolResultMemory.remember}).
- */
-type StoredCall =
-  | RememberedToolCall
-  | { atMs: number; params: unknown; result: ToolCallResult }
-  | { atMs: number; source: ShownParams; result: ToolCallResult };
+/** A remembered call as kept: its time as epoch milliseconds and its parameters' source until someone reads it. */
+interface StoredCall {
+  atMs: number;
+  source: ShownParams;
+  result: ToolCallResult;
+}
 
 /**
  * A bounded list of the most recent tool calls (oldest dropped first) an agent can read back. A call's time is kept
@@ -32,17 +30,10 @@ export class ToolResultMemory {
 
   constructor(readonly capacity = 50) {}
 
-  /** Remembers one call, dropping the oldest beyond capacity. */
-  add(entry: RememberedToolCall): void {
-    this.keep(entry);
-  }
-
-  /** Remembers one call made at `atMs` (epoch milliseconds, e.g. `Date.now()`). */
-  record(atMs: number, params: unknown, result: ToolCallResult): void {
-    this.keep({ atMs, params, result });
-  }
-
-  /** Remembers one call made at `atMs` whose parameters `source` shows when the call is read back. */
+  /**
+   * Remembers one call made at `atMs` (epoch milliseconds) whose parameters `source` shows when the call is read back,
+   * dropping the oldest beyond capacity.
+   */
   remember(atMs: number, source: ShownParams, result: ToolCallResult): void {
     this.keep({ atMs, source, result });
   }
@@ -71,7 +62,5 @@ export class ToolResultMemory {
 }
 
 function remembered(entry: StoredCall): RememberedToolCall {
-  if (!('atMs' in entry)) return entry;
-  const params = 'source' in entry ? entry.source.shownParams() : entry.params;
-  return { at: isoTime(entry.atMs), params, result: entry.result };
+  return { at: isoTime(entry.atMs), params: entry.source.shownParams(), result: entry.result };
 }
