@@ -193,6 +193,29 @@ describe('real test runners', function () {
       assert.deepEqual([failed.passed, failed.failed], [1, 1]);
     });
 
+    it('counts a test with failing subtests once, by its identity (pytest 9: unittest subTest and the subtests fixture)', async () => {
+      const subtests =
+        'import unittest\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        for x in [1, 2, 3]:\n' +
+        '            with self.subTest(x=x):\n                self.assertEqual(x, 5)\n\n    def test_b(self):\n' +
+        '        for x in [1, 2]:\n            with self.subTest(x=x):\n                self.assertEqual(x, x)\n\n' +
+        'def test_c(subtests):\n    for x in [1, 2]:\n        with subtests.test(x=x):\n            assert x == 1\n';
+      const dir = await make({ 'test_subtests.py': subtests });
+      for (const testCommand of ['python3 -m pytest', 'python3 -m pytest -q']) {
+        const result = await (await detectTestRunner(dir, { env, testCommand })).run({ timeoutMs: 20_000 });
+        assert.equal(result.status, 'failed', result.output);
+        assert.deepEqual([result.passed, result.failed, result.total], [1, 2, 3], `${testCommand}\n${result.output}`);
+        assert.deepEqual(
+          result.tests?.map((t) => [t.name, t.outcome]),
+          [
+            ['T > test_a', 'failed'],
+            ['T > test_b', 'passed'],
+            ['test_c', 'failed'],
+          ],
+          'the report is read: it agrees with the console',
+        );
+      }
+    });
+
     it('reports an import error as "could not run" and writes no __pycache__', async () => {
       const dir = await make({ 'test_leap.py': test('False') });
       const result = await (await detectTestRunner(dir, { env })).run({ timeoutMs: 20_000 });

@@ -64,6 +64,28 @@ describe('test output parsers', () => {
     });
   });
 
+  it("reads pytest 9's summaries with subtests as counts of tests", () => {
+    // `-q`/`-v` add the passed subtests to the summary: they are not tests.
+    assert.deepEqual(parsePytestOutput('736 passed, 21039 subtests passed in 15.98s'), {
+      passed: 736,
+      failed: 0,
+      errors: 0,
+      total: 736,
+    });
+    // Each failing subtest is one of `failed`, and a unittest method whose subtests failed is one of `passed`: the
+    // short summary's SUBFAILED lines say which tests they were (T::test_a three times, test_c once and FAILED too).
+    const output = [
+      '=========================== short test summary info ============================',
+      'SUBFAILED(x=1) test_s.py::T::test_a - AssertionError: 1 != 5',
+      "SUBFAILED[a message] (x='a b') test_s.py::T::test_a - AssertionError: 2 != 5",
+      'SUBFAILED(x=3) test_s.py::T::test_a',
+      'SUBFAILED(x=2) test_s.py::test_c - assert 2 == 1',
+      'FAILED test_s.py::test_c - contains 1 failed subtest',
+      '================ 5 failed, 2 passed, 3 subtests passed in 0.47s ================',
+    ].join('\n');
+    assert.deepEqual(parsePytestOutput(output), { passed: 1, failed: 2, errors: 0, total: 3 });
+  });
+
   it('tries every parser for a custom command', () => {
     assert.deepEqual(parserFor('custom')('  4 passing (3ms)\n'), { passed: 4, failed: 0, total: 4 });
     assert.equal(parserFor('custom')('hello'), undefined);
