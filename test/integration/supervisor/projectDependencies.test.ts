@@ -283,14 +283,24 @@ describe('Project dependencies: sessions on real projects use the person’s ins
     it('without a virtual environment, says which command makes one, before any session and when one starts', async () => {
       const bare = await person('py-src-pytest', false);
       const missing = await checkProjectDependencies(await readRepository(bare), { env: { PATH: process.env.PATH } });
+      // With pytest: an environment without it is refused next (the preflight's "pytest is not installed for …").
       assert.deepEqual(
         missing.map((m) => m.command),
+        ['python3 -m venv .venv && .venv/bin/pip install -e . pytest'],
+      );
+      const unittest = await checkProjectDependencies(await readRepository(bare), {
+        env: { PATH: process.env.PATH },
+        testCommand: 'python3 -m unittest',
+      });
+      assert.deepEqual(
+        unittest.map((m) => m.command),
         ['python3 -m venv .venv && .venv/bin/pip install -e .'],
+        'a test command without pytest does not need it',
       );
       const s = await session(bare);
       await assert.rejects(s.install(), (err: unknown) => {
         assert.ok(isAgentError(err) && err.error_code === 'CONFIG');
-        assert.match(err.message, /python3 -m venv \.venv && \.venv\/bin\/pip install -e \./);
+        assert.match(err.message, /python3 -m venv \.venv && \.venv\/bin\/pip install -e \. pytest/);
         assert.match(err.message, /no virtual environment/);
         return true;
       });

@@ -83,7 +83,10 @@ async function preflight(options: KataSessionOptions, kata: Kata, signal: AbortS
   await checkTestRunner(kata);
   if (workspace.kind === 'repository') {
     // The project's dependencies: the person's installs, or a lockfile the shared store can install; else say what to run.
-    const missing = await checkProjectDependencies(workspace.repository, { sandbox: options.sandbox });
+    const missing = await checkProjectDependencies(workspace.repository, {
+      sandbox: options.sandbox,
+      testCommand: kata.testCommand ?? kata.project?.testCommand,
+    });
     if (missing.length > 0)
       throw new AgentError('CONFIG', `${missingDependenciesMessage(missing, workspace.repository.root)} Nothing was created.`, {
         missing: missing.map((m) => m.command),
@@ -182,7 +185,10 @@ async function runInWorktree(
   const dir = worktree.dir;
   const branch = worktree.info.sessionBranch;
   // The person's node_modules / virtual environment (or the shared install of the same lockfile), shown read-only.
-  const dependencies = await prepareProjectDependencies(worktree.info, { sandbox: options.sandbox });
+  const dependencies = await prepareProjectDependencies(worktree.info, {
+    sandbox: options.sandbox,
+    testCommand: kata.testCommand ?? kata.project?.testCommand,
+  });
   const sandbox: ProcessSandbox = await createProcessSandbox(
     options.sandbox ?? 'auto',
     worktreePolicy(dir, worktree.info.commonDir, options.sandboxEnvironment, dependencies.sandbox),

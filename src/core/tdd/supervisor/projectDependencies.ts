@@ -185,7 +185,9 @@ async function planDependencies(
     } else if (declaresPythonDependencies(pythonFiles)) {
       result.missing.push({
         language: 'python',
-        command: venvCommand(pythonFiles),
+        command: venvCommand(pythonFiles, {
+          pytest: options.testCommand === undefined || /\bpytest\b/.test(options.testCommand),
+        }),
         reason: `the project declares Python dependencies and ${info.repository} has no virtual environment (.venv, venv or VIRTUAL_ENV)`,
       });
     }

@@ -67,4 +67,9 @@ export interface ProjectDependenciesOptions {
   env?: NodeJS.ProcessEnv;
   /** Default `process.platform`. */
   platform?: NodeJS.Platform;
+  /**
+   * The session's test command, when known: the command that makes a missing virtual environment installs pytest
+   * unless this is a command without it (default: with pytest, the Python default).
+   */
+  testCommand?: string;
 }

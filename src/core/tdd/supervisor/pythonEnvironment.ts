@@ -73,11 +73,14 @@ export function declaresPythonDependencies(files: Map<string, string | null>): b
   return files.get('setup.py') != null;
 }
 
-/** The command that makes the virtual environment a session uses. */
-export function venvCommand(files: Map<string, string | null>): string {
+/**
+ * The command that makes the virtual environment a session uses: the project (editable) and its requirements, and
+ * pytest when the tests run with it (the preflight refuses an environment without it), so one command is enough.
+ */
+export function venvCommand(files: Map<string, string | null>, options: { pytest?: boolean } = {}): string {
   const installable = files.get('pyproject.toml') != null || files.get('setup.py') != null;
   const what = [installable ? '-e .' : '', files.get('requirements.txt') != null ? '-r requirements.txt' : '']
     .filter(Boolean)
     .join(' ');
-  return `python3 -m venv .venv && .venv/bin/pip install ${what || '-e .'}`;
+  return `python3 -m venv .venv && .venv/bin/pip install ${what || '-e .'}${options.pytest === false ? '' : ' pytest'}`;
 }
