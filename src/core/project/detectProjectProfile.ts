@@ -63,9 +63,25 @@ function detectedLanguage(node?: NodeProjectFacts, python?: PythonProjectFacts):
   return undefined;
 }
 
-/** The home folder of a test file: the source root it sits in, else its first folder, else the root. */
-function testHome(path: string, sourceRoots: readonly string[]): string {
+/** True when a folder's own name says it holds tests (`tests`, `test`). */
+function isTestFolder(folder: string): boolean {
+  return /(^|\/)tests?$/.test(folder);
+}
+
+/**
+ * The home folder of a test file: the source root it sits in (for Python, the test folder inside it it lies in:
+ * `h11/tests/test_io.py` → `h11/tests`, a subpackage of the tests' own), else its first folder, else the root.
+ */
+function testHome(path: string, sourceRoots: readonly string[], python: boolean): string {
   const root = sourceRoots.find((s) => s !== '.' && within(path, s));
+  if (root && python) {
+    const folders = path
+      .slice(root.length + 1)
+      .split('/')
+      .slice(0, -1);
+    const at = folders.findIndex((f) => isTestFolder(f));
+    if (at >= 0) return `${root}/${folders.slice(0, at + 1).join('/')}`;
+  }
   if (root) return root;
   const slash = path.indexOf('/');
   return slash < 0 ? '.' : path.slice(0, slash);
@@ -212,7 +228,7 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
   } else {
     const existing =
       manifests.length > 0 ? (await projectFiles(absRoot)).filter((f) => matchesTestPattern(f, testFilePatterns)) : [];
-    const home = mostCommon(existing.map((f) => testHome(f, sourceRoots)));
+    const home = mostCommon(existing.map((f) => testHome(f, sourceRoots, !jsLike)));
     const folder = async (names: string[]): Promise<string | undefined> => {
       for (const name of names) if (await isProjectFolder(absRoot, name)) return name;
       return undefined;
@@ -225,7 +241,8 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
     testDir = found ?? DEFAULT_FOLDERS[language].testDir;
     fields.testDir = found !== undefined ? 'detected' : 'default';
   }
-  const beside = testsBesideSource(testDir, sourceRoots);
+  // A Python package's `tests` subpackage (`h11/tests`) is a folder of the tests' own, though inside the code.
+  const beside = !(language === 'python' && isTestFolder(testDir)) && testsBesideSource(testDir, sourceRoots);
   const explicitTestDir = fields.testDir !== 'detected' && fields.testDir !== 'default';
   const explicitPatterns = fields.testFilePatterns !== 'detected' && fields.testFilePatterns !== 'default';
   // A test folder of its own holds test support code too (helpers, fixtures): all of it counts as tests.

@@ -106,6 +106,70 @@ describe('sessions in the person’s own project', function () {
     assert.equal(profile.profile.fields.testFilePatterns, 'tdd-agent.json');
   });
 
+  it('a Python package with its tests in a subpackage (wire/tests/): the Tester may add to its helpers, the Implementer writes wire/', async () => {
+    await initPersonRepo(h.workspace, {
+      'pyproject.toml': '[project]\nname = "wire"\nversion = "0.1.0"\n',
+      'wire/__init__.py': '',
+      'wire/_util.py': 'def bytesify(s):\n    return s.encode() if isinstance(s, str) else bytes(s)\n',
+      'wire/tests/__init__.py': '',
+      'wire/tests/helpers.py': 'def ascii(s):\n    return s.encode("ascii")\n',
+      'wire/tests/test_util.py':
+        'from .._util import bytesify\nfrom .helpers import ascii\n\n\ndef test_bytesify():\n    assert bytesify("a") == ascii("a")\n',
+    });
+    const run = await h.run(
+      {
+        cycles: [
+          {
+            tester: {
+              edits: [
+                {
+                  path: 'wire/tests/helpers.py',
+                  edits: [
+                    {
+                      search: 'return s.encode("ascii")\n',
+                      replace: 'return s.encode("ascii")\n\n\ndef lower(s):\n    return ascii(s.lower())\n',
+                    },
+                  ],
+                },
+                {
+                  path: 'wire/tests/test_util.py',
+                  edits: [
+                    {
+                      search: 'from .._util import bytesify\nfrom .helpers import ascii\n',
+                      replace: 'from .._util import bytesify, lowerify\nfrom .helpers import ascii, lower\n',
+                    },
+                    {
+                      search: '== ascii("a")\n',
+                      replace: '== ascii("a")\n\n\ndef test_lowerify():\n    assert lowerify("AbC") == lower("AbC")\n',
+                    },
+                  ],
+                },
+              ],
+              report: 'lowerify lowers',
+            },
+            implementer: {
+              edits: [
+                {
+                  path: 'wire/_util.py',
+                  edits: [{ search: 'bytes(s)\n', replace: 'bytes(s)\n\n\ndef lowerify(s):\n    return bytesify(s).lower()\n' }],
+                },
+              ],
+              report: 'lowerify',
+            },
+          },
+        ],
+      },
+      { kataPath: undefined, task: 'Add lowerify(s)', maxCycles: 1 },
+    );
+    assert.deepEqual(violations(run.events), [], 'wire/tests/helpers.py is test support code, the Tester’s');
+    assert.equal(run.summary.status, 'max_cycles', JSON.stringify(run.summary.error));
+    assert.equal(run.summary.totals.commits, 1);
+    const profile = run.events.find((e) => e.type === 'project_profile');
+    assert.ok(profile?.type === 'project_profile');
+    assert.equal(profile.profile.testDir, 'wire/tests');
+    assert.ok(profile.profile.testFilePatterns.includes('wire/tests/**'), profile.profile.testFilePatterns.join(', '));
+  });
+
   it("a project's virtual environment without pytest is refused before anything is created, naming its interpreter", async () => {
     await writeFile(join(h.workspace, 'pyproject.toml'), '[project]\nname = "p"\n');
     const python = join(h.workspace, '.venv', 'bin', 'python');

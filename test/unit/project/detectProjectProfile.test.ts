@@ -152,6 +152,27 @@ describe('project profile: detection from the repository', () => {
     assert.equal(p.testsBesideSource, true);
   });
 
+  it('a flat package with its tests in a subpackage of its own (h11/tests/): that folder is the tests’, helpers included', async () => {
+    const root = await fx.make({
+      'setup.py': 'from setuptools import setup\nsetup(name="wire")\n',
+      'wire/__init__.py': '',
+      'wire/_util.py': '',
+      'wire/tests/__init__.py': '',
+      'wire/tests/helpers.py': '',
+      'wire/tests/data/request.txt': '',
+      'wire/tests/test_util.py': '',
+      'wire/tests/test_io.py': '',
+    });
+    const p = await detectProjectProfile(root, { env: ENV });
+    assert.deepEqual(p.sourceRoots, ['wire']);
+    assert.equal(p.testDir, 'wire/tests');
+    assert.equal(p.testsBesideSource, false);
+    assert.deepEqual(p.testFilePatterns, ['test_*.py', '*_test.py', 'wire/tests/**']);
+    for (const support of ['wire/tests/helpers.py', 'wire/tests/__init__.py', 'wire/tests/data/request.txt'])
+      assert.ok(matchesTestPattern(support, p.testFilePatterns), support);
+    assert.ok(!matchesTestPattern('wire/_util.py', p.testFilePatterns));
+  });
+
   it('a flat library of modules only: the root is the source', async () => {
     const root = await fx.make({ 'pyproject.toml': '[project]\nname = "one"\n', 'one.py': '', 'test_one.py': '' });
     const p = await detectProjectProfile(root, { env: ENV });
