@@ -10,6 +10,7 @@ import { createProcessSandbox } from '../../../src/core/osSandbox';
 import { detectTestRunner, type DetectTestRunnerOptions } from '../../../src/core/testRunners/detectTestRunner';
 import type { DiagnosedTestRunResult } from '../../../src/core/testRunners/commandTestRunner';
 import type { TestCaseResult } from '../../../src/core/testRunners/types';
+import { fixturePnpm } from '../../support/projectFixtures';
 import { createWorktree, requireBubblewrap } from '../osSandbox/fixture';
 
 const run = promisify(execFile);
@@ -395,6 +396,17 @@ describe('test runners: each test by identity, from the runner’s own report', 
       const result = await runIn(await vitestProject({ test: 'vitest run' }));
       assertSuite(result, JS_IDS, { message: /expected 2 to be 1/, line: 4 });
       assert.match(result.output, /Tests\s+1 failed \| 3 passed \| 1 skipped \(5\)/);
+    });
+
+    it('`pnpm vitest run` (the package’s own vitest through pnpm, as unjs libraries call it): each test by identity', async () => {
+      const pnpm = await fixturePnpm();
+      const dir = await vitestProject({ test: 'pnpm vitest run' });
+      const env = { PATH: `${pnpm.bin}:${process.env.PATH ?? ''}` };
+      const result = await runIn(dir, { env });
+      assert.equal(result.runner, 'vitest');
+      assertSuite(result, JS_IDS, { message: /expected 2 to be 1/, line: 4 });
+      const viaScript = await runIn(dir, { env, testCommand: 'pnpm test' });
+      assertSuite(viaScript, JS_IDS, { message: /expected 2 to be 1/, line: 4 });
     });
 
     it('a chained script (`tsc --version && vitest run`) runs as written: counts from the console, tests undefined', async () => {

@@ -85,6 +85,25 @@ describe('test report flags: direct runner invocations', () => {
     assert.equal(reporting('pytest tests/'), 'pytest tests/ <pytest>');
   });
 
+  it('appends the flags for the package’s own runner launched by pnpm or yarn (`yarn jest`, `pnpm vitest run`)', () => {
+    assert.equal(reporting('yarn jest'), 'yarn jest <jest>');
+    assert.equal(reporting('yarn exec jest --ci'), 'yarn exec jest --ci <jest>');
+    assert.equal(reporting('pnpm vitest run'), 'pnpm vitest run <vitest>');
+    assert.equal(reporting('CI=1 pnpm exec mocha'), 'CI=1 pnpm exec mocha <mocha>');
+    assert.equal(reporting('pnpm test', { test: 'yarn jest' }), 'pnpm run test <jest>', 'a script that launches the runner');
+    assert.equal(reporting('npm test', { test: 'pnpm vitest run' }), 'npm test -- <vitest>');
+    for (const command of [
+      'pnpm lint',
+      'yarn build',
+      'pnpm -r vitest',
+      'pnpm exec tsc',
+      'yarn jest --json',
+      'pnpm vitest watch',
+    ]) {
+      assert.equal(reporting(command), undefined, command);
+    }
+  });
+
   it('adds nothing when the person chose a reporter or output, a watch mode, or a -- after which flags are file names', () => {
     for (const command of [
       'node --test --test-reporter=dot',

@@ -81,6 +81,21 @@ describe('related runs: the test command narrowed to the changed files', () => {
     );
   });
 
+  it('narrows the package’s own runner launched by pnpm or yarn as it narrows a direct call', () => {
+    assert.equal(
+      subset('yarn jest', { testFiles: ['test/a.spec.ts'], sourceFiles: [] }),
+      'yarn jest --findRelatedTests test/a.spec.ts | yarn jest <F> --findRelatedTests test/a.spec.ts',
+    );
+    assert.equal(
+      subset('pnpm vitest run', { testFiles: ['test/a.test.ts'], sourceFiles: [] }),
+      'pnpm vitest related /real/ws/test/a.test.ts --run | pnpm vitest related /real/ws/test/a.test.ts --run <F>',
+    );
+    assert.equal(
+      subset('pnpm exec mocha --exit'),
+      `pnpm exec mocha --exit test/a.test.js 'test/b c.test.js' | pnpm exec mocha --exit <F> test/a.test.js 'test/b c.test.js'`,
+    );
+  });
+
   it('passes the words on to a package script that is one runner call naming no files of its own', () => {
     assert.equal(
       subset('npm run test:node'),

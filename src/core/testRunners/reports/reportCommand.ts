@@ -36,6 +36,8 @@ const OWN_CHOICE: Record<ReportingKind, RegExp> = {
   pytest: /^--(?:junitxml|junit-xml|collect-only|co)(?:=|$)|^no:junitxml$/,
 };
 const VITEST_OTHER_COMMANDS = new Set(['watch', 'dev', 'bench', 'init', 'list', 'typecheck']);
+/** The runners `pnpm <name>` and `yarn <name>` are recognised for (anything else there is a package script or a command of the manager). */
+const LAUNCHED_RUNNERS = new Set(['jest', 'vitest', 'mocha']);
 
 function basename(word: string): string {
   return word.slice(word.lastIndexOf('/') + 1);
@@ -62,7 +64,8 @@ export interface RunnerCall extends RunnerInvocation {
 /**
  * Recognises a command line that directly runs one test runner: `node [options] --test …`, `tsx --test …`,
  * `[npx] jest …`, `[npx] vitest [run] …`, `[npx] mocha …`, `pytest …`, `python3 -m pytest …` (a path to the
- * binary counts too, e.g. `./node_modules/.bin/jest`). Undefined for anything else: a chain of commands, a
+ * binary counts too, e.g. `./node_modules/.bin/jest`), and the package's own jest, vitest or mocha through its
+ * package manager (`pnpm vitest run`, `pnpm exec jest`, `yarn jest`, `yarn exec mocha`: both pass every later word on). Undefined for anything else: a chain of commands, a
  * redirection, a shell script, a vitest subcommand other than `run`, or a `--` after which added words would be
  * taken for file names. Unlike {@link runnerInvocation}, a command that chose its own reporter is recognised too
  * (`ownChoice`): the files of a subset can still be given to it.
@@ -71,9 +74,15 @@ export function runnerCall(command: string): RunnerCall | undefined {
   const words = simpleCommandWords(command);
   if (!words) return undefined;
   let i = afterAssignments(words);
-  if (plainWord(words[i] ?? '') === 'npx') {
+  const launcher = plainWord(words[i] ?? '');
+  if (launcher === 'npx') {
     i++;
     while (i < words.length && /^(?:-y|--yes|--no-install|--no)$/.test(plainWord(words[i]!) ?? '')) i++;
+  } else if (launcher === 'pnpm' || launcher === 'yarn') {
+    // `pnpm vitest run`, `pnpm exec jest`, `yarn jest`: the package's own binary, every later word passed on to it.
+    i++;
+    if (plainWord(words[i] ?? '') === 'exec') i++;
+    if (!LAUNCHED_RUNNERS.has(plainWord(words[i] ?? '') ?? '')) return undefined;
   }
   const program = plainWord(words[i] ?? '');
   if (program === undefined) return undefined;
