@@ -4,6 +4,7 @@ import { CommandTestRunner } from './commandTestRunner';
 import { TestConfigError, TestRunnerNotFoundError } from './errors';
 import { scriptFor } from './reports/reportCommand';
 import { identifyRunner } from './runnerKinds';
+import { splitTestScript } from './testScriptSteps';
 
 /** Options of detectTestRunner. */
 export interface DetectTestRunnerOptions {
@@ -60,7 +61,8 @@ function recordOf(value: unknown): Record<string, unknown> | undefined {
 
 /**
  * Finds how to run a workspace's tests: the explicit command first, then package.json's `scripts.test`
- * (node:test, mocha, jest or vitest, told apart by the script and devDependencies), then pytest
+ * (node:test, mocha, jest or vitest, told apart by the script and devDependencies; of a script that chains lint or
+ * type checks with the runner, the runner's step alone), then pytest
  * (`python3 -m pytest`). Throws TestRunnerNotFoundError saying what to add when nothing fits, and
  * TestConfigError when package.json cannot be parsed. The runner gets package.json's scripts, so that an
  * explicit `npm test` (or `npm run test:unit`) is seen through to its runner, for the kind and for its report.
@@ -106,12 +108,10 @@ export async function detectTestRunner(workspace: string, options: DetectTestRun
     const script = pkg?.scripts?.test;
     if (typeof script === 'string' && script.trim() && !NPM_PLACEHOLDER.test(script)) {
       const deps = { ...(pkg.dependencies ?? {}), ...(pkg.devDependencies ?? {}) };
-      return new CommandTestRunner({
-        ...common,
-        kind: identifyRunner(script, deps),
-        command: script.trim(),
-        packageScripts: recordOf(pkg.scripts),
-      });
+      const packageScripts = recordOf(pkg.scripts);
+      // Lint and type checks chained with the runner stay out of the test runs (see splitTestScript).
+      const command = splitTestScript(script.trim(), packageScripts)?.tests ?? script.trim();
+      return new CommandTestRunner({ ...common, kind: identifyRunner(command, deps), command, packageScripts });
     }
     placeholder = typeof script === 'string';
   }

@@ -170,6 +170,48 @@ describe('sessions in the person’s own project', function () {
     assert.ok(profile.profile.testFilePatterns.includes('wire/tests/**'), profile.profile.testFilePatterns.join(', '));
   });
 
+  it('a test script that chains a lint with the runner: the runs are the runner’s alone, a lint error is never a red', async () => {
+    await initPersonRepo(h.workspace, {
+      'package.json': JSON.stringify(
+        { name: 'strings', type: 'module', scripts: { test: 'npm run lint && node --test', lint: 'node lint.js' } },
+        null,
+        2,
+      ),
+      // The project's linter: no `var` in src/.
+      'lint.js':
+        "import { readdirSync, readFileSync } from 'node:fs';\nconst bad = readdirSync('src').filter((f) => /\\bvar\\b/.test(readFileSync(`src/${f}`, 'utf8')));\nif (bad.length) {\n  console.error(`error: var in ${bad.join(', ')}`);\n  process.exit(1);\n}\n",
+      'src/slug.js': "export const slug = (s) => s.toLowerCase().replace(/\\s+/g, '-');\n",
+      'src/slug.test.js':
+        "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { slug } from './slug.js';\n\ntest('slug', () => assert.equal(slug('A b'), 'a-b'));\n",
+    });
+    // The Tester's first test passes already and breaks the lint: an overshoot (the chain's lint failure was taken for a red).
+    const lintFailing = `import { test } from 'node:test';\nimport assert from 'node:assert/strict';\n\ntest('one is one', () => {\n  var one = 1;\n  assert.equal(one, 1);\n});\n`;
+    const run = await h.run(
+      {
+        cycles: besideTheCode(1),
+        overrides: { 'tester:1:1': { writes: [{ path: 'src/fizzbuzz.test.js', content: lintFailing }], report: 'one is one' } },
+      },
+      { maxCycles: 1 },
+    );
+    assert.equal(run.summary.status, 'max_cycles', JSON.stringify(run.summary.error));
+    const profile = run.events.find((e) => e.type === 'project_profile');
+    assert.ok(profile?.type === 'project_profile');
+    assert.equal(profile.profile.testCommand, 'node --test');
+    assert.equal(profile.profile.testRunner, 'node-test');
+    assert.match(profile.profile.notes.join('\n'), /also runs `npm run lint`.*--quality-gate 'npm run lint'/);
+    assert.deepEqual(
+      run.events.flatMap((e) => (e.type === 'overshoot' ? [e.attempt] : [])),
+      [1],
+      'the lint-breaking test that passes is an overshoot',
+    );
+    const runs = run.events.flatMap((e) => (e.type === 'test_run_finished' ? [e] : []));
+    assert.ok(
+      runs.every((r) => r.command?.startsWith('node --test') && r.testCases),
+      'every run is the runner’s, judged test by test',
+    );
+    assert.equal(run.summary.totals.commits, 1, 'the second test went red, then green');
+  });
+
   it("a project's virtual environment without pytest is refused before anything is created, naming its interpreter", async () => {
     await writeFile(join(h.workspace, 'pyproject.toml'), '[project]\nname = "p"\n');
     const python = join(h.workspace, '.venv', 'bin', 'python');

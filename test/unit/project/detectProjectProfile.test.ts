@@ -88,6 +88,33 @@ describe('project profile: detection from the repository', () => {
     assert.ok(p.readFrom.includes('jest.config.js'));
   });
 
+  it('a test script that chains lint and type checks with vitest (unjs): the runner’s step, and a note naming the checks', async () => {
+    const root = await fx.make({
+      'package.json': json({
+        name: 'defu',
+        scripts: {
+          lint: 'oxlint src && oxfmt --check src test',
+          'test:types': 'tsgo --noEmit',
+          test: 'pnpm lint && pnpm test:types && pnpm vitest run',
+        },
+        devDependencies: { vitest: '^4.1.2', typescript: '^6.0.2' },
+        packageManager: 'pnpm@10.33.0',
+      }),
+      'src/defu.ts': '',
+      'test/defu.test.ts': '',
+      'test/fixtures/index.ts': '',
+    });
+    const p = await detectProjectProfile(root, { env: ENV });
+    assert.equal(p.testRunner, 'vitest');
+    assert.equal(p.testCommand, 'pnpm vitest run');
+    assert.equal(p.fields.testCommand, 'detected');
+    assert.equal(p.testDir, 'test');
+    assert.match(
+      p.notes.join('\n'),
+      /also runs `pnpm lint`, `pnpm test:types`: the session's test runs are `pnpm vitest run` alone.*--quality-gate 'pnpm lint' --quality-gate 'pnpm test:types'/,
+    );
+  });
+
   it('jest configured in package.json, without a test script: the runner from the configuration', async () => {
     const root = await fx.make({
       'package.json': json({

@@ -1,0 +1,80 @@
+import { plainWord, simpleCommandWords } from './reports/commandLine';
+import { runnerCall, scriptFor } from './reports/reportCommand';
+
+/** A test script split into the step that runs the tests and the checks around it (lint, format, type checks). */
+export interface TestScriptSteps {
+  /** The step that runs the test runner: what the session runs for its red and green. */
+  tests: string;
+  /** The other steps, in order: each one a linter, a formatter's check or a type check. */
+  checks: string[];
+}
+
+/** Tools that only check: linters, formatters' checks, type tests. */
+const CHECK_TOOLS = new Set([
+  'eslint',
+  'oxlint',
+  'oxfmt',
+  'xo',
+  'standard',
+  'prettier',
+  'biome',
+  'dprint',
+  'tsd',
+  'publint',
+  'attw',
+  'stylelint',
+]);
+/** Type checkers: a check only with `--noEmit` (without it they build). */
+const TYPE_CHECKERS = new Set(['tsc', 'tsgo', 'vue-tsc']);
+/** Script names of checks: `lint`, `lint:src`, `format:check`, `test:types`, `typecheck`, `check-types`. */
+const CHECK_SCRIPT = /(?:^|[:_-])(?:lint|eslint|prettier|format|fmt|types|typecheck|tsc)(?:$|[:_-])|type-check|check-types/i;
+
+function basename(word: string): string {
+  return word.slice(word.lastIndexOf('/') + 1);
+}
+
+/** The package.json script a step calls (`pnpm lint`, `npm run lint`, `yarn run test:types`), when it names one. */
+function calledScript(words: readonly string[], scripts: Readonly<Record<string, unknown>>): string | undefined {
+  const [manager, verb, name] = words;
+  if (manager !== 'npm' && manager !== 'pnpm' && manager !== 'yarn' && manager !== 'bun') return undefined;
+  const script = verb === 'run' || verb === 'run-script' ? name : manager === 'pnpm' || manager === 'yarn' ? verb : undefined;
+  if (words.length > (script === verb ? 2 : 3)) return undefined;
+  return script !== undefined && typeof scripts[script] === 'string' ? script : undefined;
+}
+
+/** True when one step of a test script only checks the code: a lint, format or type-check tool or script. */
+function isCheck(step: string, scripts: Readonly<Record<string, unknown>>): boolean {
+  const raw = simpleCommandWords(step);
+  const words = raw?.map((w) => plainWord(w));
+  if (!words || words.some((w) => w === undefined)) return false;
+  const plain = words as string[];
+  const script = calledScript(plain, scripts);
+  if (script) return CHECK_SCRIPT.test(script);
+  const at = plain[0] === 'npx' ? 1 : 0;
+  const tool = basename(plain[at] ?? '');
+  if (CHECK_TOOLS.has(tool)) return tool !== 'prettier' || plain.includes('--check') || plain.includes('-c');
+  return TYPE_CHECKERS.has(tool) && plain.includes('--noEmit');
+}
+
+/** True when a step runs a test runner: directly (`vitest run`, `pnpm vitest run`), or through a script that does. */
+function runsTests(step: string, scripts: Readonly<Record<string, unknown>>): boolean {
+  if (runnerCall(step)) return true;
+  const script = scriptFor(step, scripts);
+  return script !== undefined && runnerCall(script) !== undefined;
+}
+
+/**
+ * A test script that chains checks and one test runner with `&&` (unjs' `pnpm lint && pnpm test:types && pnpm vitest
+ * run`, `tsc --noEmit && jest`, `jest && tsd`), split into the runner's step and the checks. Undefined for anything
+ * else: one command, a chain with a step that is neither (a build the tests may need), or more than one runner.
+ */
+export function splitTestScript(script: string, scripts: Readonly<Record<string, unknown>> = {}): TestScriptSteps | undefined {
+  if (!script.includes('&&')) return undefined;
+  const steps = script.split('&&').map((s) => s.trim());
+  if (steps.some((s) => !simpleCommandWords(s))) return undefined;
+  const runners = steps.filter((s) => runsTests(s, scripts));
+  if (runners.length !== 1) return undefined;
+  const checks = steps.filter((s) => s !== runners[0]);
+  if (checks.length === 0 || !checks.every((s) => isCheck(s, scripts))) return undefined;
+  return { tests: runners[0]!, checks };
+}

@@ -1,0 +1,49 @@
+import { strict as assert } from 'node:assert';
+import { splitTestScript } from '../../../src/core/testRunners/testScriptSteps';
+
+describe('test scripts that chain checks with the runner', () => {
+  const scripts = {
+    lint: 'oxlint src && oxfmt --check src test',
+    'test:types': 'tsgo --noEmit',
+    'test:unit': 'vitest run',
+    typecheck: 'tsc --noEmit',
+    build: 'unbuild',
+    'format:check': 'prettier --check .',
+  };
+
+  it('splits the runner’s step from lint, format and type checks, before or after it', () => {
+    assert.deepEqual(splitTestScript('pnpm lint && pnpm test:types && pnpm vitest run --coverage', scripts), {
+      tests: 'pnpm vitest run --coverage',
+      checks: ['pnpm lint', 'pnpm test:types'],
+    });
+    assert.deepEqual(splitTestScript('tsc --noEmit && jest --ci'), { tests: 'jest --ci', checks: ['tsc --noEmit'] });
+    assert.deepEqual(splitTestScript('npm run lint && npm run test:unit', scripts), {
+      tests: 'npm run test:unit',
+      checks: ['npm run lint'],
+    });
+    assert.deepEqual(splitTestScript('yarn run typecheck && yarn jest && npx tsd', scripts), {
+      tests: 'yarn jest',
+      checks: ['yarn run typecheck', 'npx tsd'],
+    });
+    assert.deepEqual(splitTestScript('eslint . && prettier --check . && node --test'), {
+      tests: 'node --test',
+      checks: ['eslint .', 'prettier --check .'],
+    });
+  });
+
+  it('keeps the script whole when a step may be needed by the tests, or is not a check', () => {
+    for (const script of [
+      'vitest run',
+      'npm run build && vitest run',
+      'tsc && node --test dist/',
+      'prettier --write . && jest',
+      'pnpm lint && pnpm test:unit && vitest run',
+      'xo && ava && tsd',
+      'eslint . || true && jest',
+      'jest -t "a && b"',
+      'pnpm missing-lint && vitest run',
+    ]) {
+      assert.equal(splitTestScript(script, scripts), undefined, script);
+    }
+  });
+});
