@@ -4,7 +4,7 @@ import { CommandTestRunner } from './commandTestRunner';
 import { TestConfigError, TestRunnerNotFoundError } from './errors';
 import { scriptFor } from './reports/reportCommand';
 import { identifyRunner } from './runnerKinds';
-import { splitTestScript } from './testScriptSteps';
+import { launchedRunner, splitTestScript } from './testScriptSteps';
 
 /** Options of detectTestRunner. */
 export interface DetectTestRunnerOptions {
@@ -62,7 +62,7 @@ function recordOf(value: unknown): Record<string, unknown> | undefined {
 /**
  * Finds how to run a workspace's tests: the explicit command first, then package.json's `scripts.test`
  * (node:test, mocha, jest or vitest, told apart by the script and devDependencies; of a script that chains lint or
- * type checks with the runner, the runner's step alone), then pytest
+ * type checks with the runner, the runner's step alone; `yarn jest`, `pnpm vitest run` as the runner's own command), then pytest
  * (`python3 -m pytest`). Throws TestRunnerNotFoundError saying what to add when nothing fits, and
  * TestConfigError when package.json cannot be parsed. The runner gets package.json's scripts, so that an
  * explicit `npm test` (or `npm run test:unit`) is seen through to its runner, for the kind and for its report.
@@ -110,7 +110,8 @@ export async function detectTestRunner(workspace: string, options: DetectTestRun
       const deps = { ...(pkg.dependencies ?? {}), ...(pkg.devDependencies ?? {}) };
       const packageScripts = recordOf(pkg.scripts);
       // Lint and type checks chained with the runner stay out of the test runs (see splitTestScript).
-      const command = splitTestScript(script.trim(), packageScripts)?.tests ?? script.trim();
+      const steps = splitTestScript(script.trim(), packageScripts)?.tests ?? script.trim();
+      const command = launchedRunner(steps, packageScripts) ?? steps;
       return new CommandTestRunner({ ...common, kind: identifyRunner(command, deps), command, packageScripts });
     }
     placeholder = typeof script === 'string';

@@ -78,3 +78,22 @@ export function splitTestScript(script: string, scripts: Readonly<Record<string,
   if (checks.length === 0 || !checks.every((s) => isCheck(s, scripts))) return undefined;
   return { tests: runners[0]!, checks };
 }
+
+/**
+ * The package's own jest, vitest or mocha that a script launches through pnpm or yarn (`yarn jest`, `pnpm vitest run`,
+ * `pnpm exec mocha`), as the runner's own command line (`jest`, `vitest run`, `mocha`): with the project's
+ * `node_modules/.bin` on PATH it runs the same binary, and no package manager has to start inside the sandbox (one
+ * that corepack provides would try to download itself there, with no network and HOME hidden). Undefined for any
+ * other command, or when package.json has a script of the runner's name (then the manager runs that script).
+ */
+export function launchedRunner(command: string, scripts: Readonly<Record<string, unknown>> = {}): string | undefined {
+  const call = runnerCall(command);
+  const words = simpleCommandWords(command);
+  if (!call || !words) return undefined;
+  const at = call.argsAt - 1; // the runner's own word
+  const launcher = words.slice(0, at).findIndex((w) => ['pnpm', 'yarn'].includes(plainWord(w) ?? ''));
+  if (launcher < 0) return undefined;
+  const runner = plainWord(words[at]!)!;
+  if (typeof scripts[runner] === 'string') return undefined;
+  return [...words.slice(0, launcher), ...words.slice(at)].join(' ');
+}

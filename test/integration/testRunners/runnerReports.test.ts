@@ -369,6 +369,16 @@ describe('test runners: each test by identity, from the runner’s own report', 
       assert.match(result.output, /Tests:\s+1 failed, 1 skipped, 3 passed, 5 total/);
     });
 
+    it('`yarn jest` runs as `jest`: no package manager starts (a corepack yarn would try to download itself)', async () => {
+      const dir = await jestProject({ test: 'yarn jest' });
+      const bin = await mkdtemp(join(tmpdir(), 'tdd-corepack-yarn-'));
+      dirs.push(bin);
+      await writeFile(join(bin, 'yarn'), '#!/bin/sh\necho "Error: Corepack cannot download yarn" >&2\nexit 1\n', { mode: 0o755 });
+      const result = await runIn(dir, { env: { PATH: `${bin}:${process.env.PATH ?? ''}` } });
+      assert.equal(result.command, 'jest');
+      assertSuite(result, JS_IDS, { message: /Expected: 1/, line: 3 });
+    });
+
     it('through `npm run <script>`', async () => {
       const result = await runIn(await jestProject({ 'test:unit': 'jest --ci' }), { testCommand: 'npm run test:unit' });
       assert.equal(result.runner, 'jest');
@@ -402,7 +412,7 @@ describe('test runners: each test by identity, from the runner’s own report', 
       const pnpm = await fixturePnpm();
       const dir = await vitestProject({ test: 'pnpm vitest run' });
       const env = { PATH: `${pnpm.bin}:${process.env.PATH ?? ''}` };
-      const result = await runIn(dir, { env });
+      const result = await runIn(dir, { env, testCommand: 'pnpm vitest run' }); // a command given: run as written
       assert.equal(result.runner, 'vitest');
       assertSuite(result, JS_IDS, { message: /expected 2 to be 1/, line: 4 });
       const viaScript = await runIn(dir, { env, testCommand: 'pnpm test' });

@@ -106,12 +106,12 @@ describe('project profile: detection from the repository', () => {
     });
     const p = await detectProjectProfile(root, { env: ENV });
     assert.equal(p.testRunner, 'vitest');
-    assert.equal(p.testCommand, 'pnpm vitest run');
+    assert.equal(p.testCommand, 'vitest run', 'the package’s own vitest, without pnpm');
     assert.equal(p.fields.testCommand, 'detected');
     assert.equal(p.testDir, 'test');
     assert.match(
       p.notes.join('\n'),
-      /also runs `pnpm lint`, `pnpm test:types`: the session's test runs are `pnpm vitest run` alone.*--quality-gate 'pnpm lint' --quality-gate 'pnpm test:types'/,
+      /also runs `pnpm lint`, `pnpm test:types`: the session's test runs are `vitest run` alone.*--quality-gate 'pnpm lint' --quality-gate 'pnpm test:types'/,
     );
   });
 

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { splitTestScript } from '../../../src/core/testRunners/testScriptSteps';
+import { launchedRunner, splitTestScript } from '../../../src/core/testRunners/testScriptSteps';
 
 describe('test scripts that chain checks with the runner', () => {
   const scripts = {
@@ -45,5 +45,14 @@ describe('test scripts that chain checks with the runner', () => {
     ]) {
       assert.equal(splitTestScript(script, scripts), undefined, script);
     }
+  });
+
+  it('runs the package’s own runner that pnpm or yarn launches as the runner itself', () => {
+    assert.equal(launchedRunner('yarn jest'), 'jest');
+    assert.equal(launchedRunner('pnpm vitest run --coverage'), 'vitest run --coverage');
+    assert.equal(launchedRunner('CI=1 pnpm exec mocha --exit'), 'CI=1 mocha --exit');
+    for (const command of ['jest', 'npx jest', 'pnpm test', 'yarn lint', 'pnpm exec tsc'])
+      assert.equal(launchedRunner(command), undefined, command);
+    assert.equal(launchedRunner('yarn jest', { jest: 'jest --config x.js' }), undefined, 'yarn runs the script named jest');
   });
 });
