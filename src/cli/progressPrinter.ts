@@ -82,8 +82,13 @@ function describeEvent(event: SupervisorEvent, verbose: boolean): string | undef
       return `    commit ${event.sha.slice(0, 7)} ${event.message}`;
     case 'phase_finished':
       return undefined;
-    case 'cycle_finished':
-      return `  cycle ${event.cycle}: ${event.outcome}${event.commit ? ` at ${event.commit.slice(0, 7)}` : ''} (${event.tests.passed} passing)`;
+    case 'cycle_finished': {
+      // The counts are where the session stands; a rolled-back attempt's are said to be that, not the branch's.
+      const back = event.rolledBackTests;
+      return back
+        ? `  cycle ${event.cycle}: ${event.outcome}, rolled back (${event.tests.passed} passing; the rolled-back attempt had ${back.passed} passed, ${back.failed} failed)`
+        : `  cycle ${event.cycle}: ${event.outcome}${event.commit ? ` at ${event.commit.slice(0, 7)}` : ''} (${event.tests.passed} passing)`;
+    }
     case 'session_finished': {
       const s = event.summary;
       return `Session ${s.status}: ${s.totals.cycles} cycles, ${s.totals.commits} commits, ${s.totals.tests_passed} tests passing, ${s.totals.tokens} tokens${s.totals.toolCallsFromText ? `, ${s.totals.toolCallsFromText} tool calls read from the model's text` : ''} (branch ${s.branch})${s.error ? `\n  ${s.error.message}` : ''}`;

@@ -147,7 +147,20 @@ export type SupervisorEvent =
     }
   | { type: 'commit_made'; cycle: number; sha: string; message: string }
   | { type: 'phase_finished'; cycle: number; role: Role; outcome: PhaseOutcome; attempts: number; durationMs: number }
-  | { type: 'cycle_finished'; cycle: number; outcome: CycleOutcome; commit?: string; tests: TestCounts }
+  /**
+   * A cycle ended. `tests`: the counts of the state it ended at, which is where the session stands — a failed or
+   * cancelled cycle's tree was rolled back, so the last commit's counts (the baseline's before any commit).
+   * `rolledBackTests`: when the cycle's tree was rolled back, the counts it had reached before (its red run), which
+   * are no longer in the branch; absent otherwise.
+   */
+  | {
+      type: 'cycle_finished';
+      cycle: number;
+      outcome: CycleOutcome;
+      commit?: string;
+      tests: TestCounts;
+      rolledBackTests?: TestCounts;
+    }
   | { type: 'session_finished'; status: SessionStatus; summary: SessionSummary }
   | { type: 'error'; error: ErrorInfo };
 

@@ -87,7 +87,13 @@ export const PanelCycleSummarySchema = z.object({
   refactorCommit: z.optional(text),
   /** The behaviour the cycle added (commit subject or the tester's report), if known. */
   title: z.optional(text),
+  /**
+   * While the cycle runs, its last run's counts; once it ended, those of the state it ended at (a failed cycle's tree
+   * was rolled back: the last commit's).
+   */
   tests: PanelTestCountsSchema,
+  /** A cycle whose tree was rolled back: the counts its attempt had reached (its red run), no longer in the branch. */
+  rolledBackTests: z.optional(PanelTestCountsSchema),
   phases: z.array(PhaseSummarySchema),
   /** Tokens the cycle's model calls used (all roles). */
   usage: z.optional(TokenUsageSchema),

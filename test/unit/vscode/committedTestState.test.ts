@@ -95,6 +95,36 @@ describe('the session’s test state is the one of its last commit', () => {
     );
   });
 
+  it('after a cycle rolled back: header and status bar say the last commit’s counts; the cycle row keeps its attempt’s apart', () => {
+    const red = greenCycle(2, 'sha2').slice(0, 5); // cycle 2 up to the Tester's red run (1 passed, 1 failed)
+    const events: SupervisorEvent[] = [
+      started!,
+      baseline,
+      ...greenCycle(1, 'sha1'),
+      ...red,
+      { type: 'test_run_finished', cycle: 2, role: 'implementer', tests: counts(1, 1), durationMs: 40 },
+      { type: 'reverted', cycle: 2, role: 'implementer', reason: 'No green state after the last attempt.' },
+      { type: 'phase_finished', cycle: 2, role: 'implementer', outcome: 'failed', attempts: 3, durationMs: 90 },
+      { type: 'cycle_finished', cycle: 2, outcome: 'failed', tests: counts(1, 0), rolledBackTests: counts(1, 1) },
+      {
+        type: 'session_finished',
+        status: 'failed',
+        summary: { ...completedSummary(1), status: 'failed', totals: { ...completedSummary(1).totals, cycles: 2 } },
+      },
+    ];
+    const state = fold(emptyPanelState({ instanceId: 'h', trusted: true }), supervisor(events));
+    assert.deepEqual(
+      { passed: state.session?.totals.testsPassed, failed: state.session?.totals.testsFailed },
+      { passed: 1, failed: 0 },
+    );
+    assert.match(statusView(state).text, /✓1 ✗0/);
+    const row = state.cycles.find((c) => c.n === 2)!;
+    assert.equal(row.outcome, 'failed');
+    assert.deepEqual(row.tests, { passed: 1, failed: 0 });
+    assert.deepEqual(row.rolledBackTests, { passed: 1, failed: 1 });
+    assert.equal(state.cycles.find((c) => c.n === 1)!.rolledBackTests, undefined);
+  });
+
   it('a run from the Testing view becomes the header’s and the status bar’s state (after the session ended)', () => {
     const done = fold(emptyPanelState({ instanceId: 'h', trusted: true }), supervisor(wholeSession(2)));
     const ran = reducePanel(done, { type: 'testingRun', tests: { passed: 1, failed: 1 } });

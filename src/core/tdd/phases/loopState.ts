@@ -17,8 +17,15 @@ export function counts(result: TestRunResult): TestCounts {
  * test at the last green state, what the next role is told, and what the current turn did so far.
  */
 export class LoopState {
-  /** The counts of the last green state (or of the Tester's red, within a cycle). */
+  /**
+   * The counts of the tree as it stands: the last green state's (or, within a cycle, of the Tester's red and what
+   * follows it). Once a cycle ended, they are the counts the session stands at: after a rollback, the last commit's.
+   */
   lastTests: TestCounts = { status: 'passed', passed: 0, failed: 0, total: 0 };
+  /** The counts of the tree at HEAD: the baseline run's, then those of each commit's run. */
+  committedTests: TestCounts = this.lastTests;
+  /** The current cycle's counts before the tree was rolled back to HEAD (its red attempt), when it was; else undefined. */
+  rolledBackTests: TestCounts | undefined;
   /** The output of the last test run, for the next role's context. */
   lastOutput = '';
   /** The last test run, for the next role's context. */
@@ -52,4 +59,18 @@ export class LoopState {
     exitCode: 0,
     durationMs: 0,
   });
+
+  /** The tree was committed: its counts ({@link lastTests}) are the ones at HEAD now. */
+  committed(): void {
+    this.committedTests = this.lastTests;
+  }
+
+  /**
+   * The tree was rolled back to HEAD: its counts are the last commit's (or the baseline's) again, and the cycle's own
+   * counts, when it had any, are kept as those of the rolled-back attempt.
+   */
+  rolledBack(): void {
+    if (this.lastTests !== this.committedTests) this.rolledBackTests = this.lastTests;
+    this.lastTests = this.committedTests;
+  }
 }

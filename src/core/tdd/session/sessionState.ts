@@ -56,8 +56,13 @@ export const CycleStateSchema = z.object({
   durationMs: count.optional(),
   attempts: z.object({ tester: count, implementer: count, refactorer: count }),
   phases: z.array(PhaseRecordSchema),
-  /** The last test run of the cycle. */
+  /**
+   * The counts of the state the cycle ended at: its last commit's, or, when its tree was rolled back, the commit's
+   * before it (the baseline's before any). Older records hold the cycle's last run instead.
+   */
   tests: TestCountsSchema.optional(),
+  /** When the cycle's tree was rolled back: the counts it had reached (its red run), no longer in the branch. */
+  rolledBackTests: TestCountsSchema.optional(),
   /** Time the supervisor's related runs of the cycle took (the changed tests first); absent in older records. */
   fastRunMs: count.optional(),
   /** Time the supervisor's whole-suite runs of the cycle took; absent in older records. */

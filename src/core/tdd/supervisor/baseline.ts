@@ -37,7 +37,7 @@ export async function runBaseline(
     );
   }
   state.suite = suiteStateOf(baseline, new Set(failing.map((t) => t.id)));
-  state.lastTests = counts(baseline);
+  state.lastTests = state.committedTests = counts(baseline);
   if (failing.length > 0) {
     state.notices.push(
       `These tests already failed before the session started; they are set aside (no role is asked to fix them, and they do not count against anyone):\n${testNames(failing)}`,

@@ -24,9 +24,10 @@ export interface CycleLoopOptions extends LoopSetup {
   phases?: readonly PhaseSpec[];
 }
 
-/** How the cycles ended, with the last test counts and, when it did not end well, why. */
+/** How the cycles ended, with the test counts of the state they ended at and, when it did not end well, why. */
 export interface CycleLoopResult {
   status: Exclude<SessionStatus, 'running'>;
+  /** The counts of the state the session ends at: its last commit's (a failed cycle was rolled back), or the baseline's. */
   lastTests: TestCounts;
   error?: AgentError;
 }
@@ -52,6 +53,7 @@ export class CycleLoop {
     const first = this.o.firstCycle ?? 1;
     try {
       await runBaseline(this.host.tests, this.state, (event) => this.o.emit(event), first);
+      this.o.recorder.baseline(this.state.lastTests);
 
       let consecutiveFailures = 0;
       for (let n = first; n < first + this.o.maxCycles; n++) {
@@ -84,11 +86,13 @@ export class CycleLoop {
     } catch (err) {
       if (err instanceof Cancelled || this.o.signal.aborted) {
         await this.o.git.rollbackToHead();
+        this.state.rolledBack();
         this.abandonCycle('cancelled');
         return this.result('cancelled');
       }
       const error = toAgentError(err);
       await this.o.git.rollbackToHead().catch(() => undefined);
+      this.state.rolledBack(); // what the branch holds, even when the worktree could not be put back
       this.abandonCycle('failed');
       this.o.emit({ type: 'error', error: error.toJSON() });
       return this.result('failed', error);
@@ -100,8 +104,18 @@ export class CycleLoop {
     const n = this.cycleInProgress;
     if (n === undefined) return;
     this.cycleInProgress = undefined;
-    this.o.recorder.finishCycle(outcome, this.state.lastTests);
-    this.o.emit({ type: 'cycle_finished', cycle: n, outcome, tests: this.state.lastTests });
+    const counts = this.cycleCounts();
+    this.o.recorder.finishCycle(outcome, counts.tests, counts.rolledBackTests);
+    this.o.emit({ type: 'cycle_finished', cycle: n, outcome, ...counts });
+  }
+
+  /**
+   * The counts a finished cycle reports: those of the state it ended at (after a rollback, the last commit's or the
+   * baseline's), and, when its tree was rolled back, those of the rolled-back attempt.
+   */
+  private cycleCounts(): { tests: TestCounts; rolledBackTests?: TestCounts } {
+    const { lastTests: tests, rolledBackTests } = this.state;
+    return rolledBackTests ? { tests, rolledBackTests } : { tests };
   }
 
   /**
@@ -123,6 +137,7 @@ export class CycleLoop {
     this.o.recorder.startCycle(n);
     this.cycleInProgress = n;
     this.state.cycleTestFiles = [];
+    this.state.rolledBackTests = undefined;
     this.o.emit({ type: 'cycle_started', cycle: n });
 
     const cycle: CycleSoFar = { n };
@@ -136,10 +151,11 @@ export class CycleLoop {
   }
 
   private async endCycle(n: number, outcome: CycleOutcome, commit: string | null): Promise<CycleOutcome> {
-    this.o.recorder.finishCycle(outcome, this.state.lastTests);
+    const counts = this.cycleCounts();
+    this.o.recorder.finishCycle(outcome, counts.tests, counts.rolledBackTests);
     this.cycleInProgress = undefined;
     this.o.emit({ type: 'phase_changed', cycle: n, phase: 'DONE', attempt: 0 });
-    this.o.emit({ type: 'cycle_finished', cycle: n, outcome, commit: commit ?? undefined, tests: this.state.lastTests });
+    this.o.emit({ type: 'cycle_finished', cycle: n, outcome, commit: commit ?? undefined, ...counts });
     await this.o.recorder.save();
     return outcome;
   }

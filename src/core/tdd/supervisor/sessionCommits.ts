@@ -42,10 +42,14 @@ export class SessionCommits {
     return checkpoint;
   }
 
-  /** Rolls the tree back to the last commit (nothing differs from HEAD afterwards). */
+  /**
+   * Rolls the tree back to the last commit (nothing differs from HEAD afterwards): the counts are the last commit's
+   * again, and the cycle's red ones are kept as the rolled-back attempt's (see `LoopState.rolledBack`).
+   */
   async rollback(): Promise<void> {
     await this.o.git.rollbackToHead();
     this.state.treeClean = true;
+    this.state.rolledBack();
   }
 
   /**
@@ -67,6 +71,7 @@ export class SessionCommits {
     const message = redactSecrets(label);
     const sha = await this.o.git.commitAll(message);
     this.state.treeClean = true;
+    this.state.committed();
     this.reportNestedRepositories(n, role);
     this.o.recorder.commit(kind, sha);
     this.o.emit({ type: 'commit_made', cycle: n, sha, message: message.split('\n')[0]! });

@@ -236,18 +236,31 @@ export class SessionRecorder {
     m.modelLatencyMs.max = Math.max(m.modelLatencyMs.max, Math.round(latencyMs));
   }
 
-  /** Closes the current cycle with its outcome and the last test counts. */
-  finishCycle(outcome: CycleOutcome, tests: TestCounts): void {
+  /**
+   * The counts of the tree the session stands at, before any cycle (the baseline run): what `tests_passed` says until
+   * a cycle ends.
+   */
+  baseline(tests: TestCounts): void {
+    this.state.metrics.testsPassing = tests.passed;
+  }
+
+  /**
+   * Closes the current cycle with its outcome, the counts of the state it ended at (after a rollback, the last
+   * commit's: where the session stands now), and, when its tree was rolled back, the counts of the rolled-back attempt.
+   */
+  finishCycle(outcome: CycleOutcome, tests: TestCounts, rolledBackTests?: TestCounts): void {
     const cycle = this.current;
     if (!cycle) return;
     const now = new Date();
     cycle.outcome = outcome;
     cycle.phase = 'DONE';
     cycle.tests = { passed: tests.passed, failed: tests.failed, total: tests.total };
+    if (rolledBackTests)
+      cycle.rolledBackTests = { passed: rolledBackTests.passed, failed: rolledBackTests.failed, total: rolledBackTests.total };
     cycle.finishedAt = now.toISOString();
     cycle.durationMs = Math.max(0, now.getTime() - Date.parse(cycle.startedAt));
     this.state.metrics.cycles = this.state.cycles.length;
-    if (outcome === 'green' || outcome === 'kata_complete') this.state.metrics.testsPassing = tests.passed;
+    this.state.metrics.testsPassing = tests.passed;
   }
 
   /** The session ended: how, and why when it did not end well. */
@@ -284,6 +297,9 @@ export class SessionRecorder {
           outcome: c.outcome as CycleOutcome,
           commit: c.commits.refactor ?? c.commits.green ?? null,
           tests: { passed: c.tests?.passed ?? 0, failed: c.tests?.failed ?? 0 },
+          ...(c.rolledBackTests
+            ? { rolled_back_tests: { passed: c.rolledBackTests.passed, failed: c.rolledBackTests.failed } }
+            : {}),
           ...(c.fastRunMs !== undefined ? { fast_run_ms: c.fastRunMs } : {}),
           ...(c.fullRunMs !== undefined ? { full_run_ms: c.fullRunMs } : {}),
           phases: c.phases.map((p) => ({

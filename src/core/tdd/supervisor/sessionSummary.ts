@@ -21,12 +21,21 @@ export const PhaseSummarySchema = z.object({
   error: z.object({ error_code: z.enum(ROLE_ERROR_CODES), message: z.string() }).optional(),
 });
 
+/** Passed and failed tests of one state of the tree. */
+const TestCountsSummarySchema = z.object({ passed: z.number().int().nonnegative(), failed: z.number().int().nonnegative() });
+
 /** One cycle: outcome, the commit it ended at (refactor commit if any), test counts and phases. */
 export const CycleSummarySchema = z.object({
   n: z.number().int().positive(),
   outcome: z.enum(CYCLE_OUTCOMES),
   commit: z.string().nullable(),
-  tests: z.object({ passed: z.number().int().nonnegative(), failed: z.number().int().nonnegative() }),
+  /**
+   * The counts of the state the cycle ended at: its commit's, or, when it failed and was rolled back, the last green
+   * commit's (the baseline's before any). The last cycle's are the session's, as `totals.tests_passed` says.
+   */
+  tests: TestCountsSummarySchema,
+  /** A cycle rolled back (failed, cancelled): the counts its attempt had reached (its red run), no longer in the branch. */
+  rolled_back_tests: TestCountsSummarySchema.optional(),
   /** Time the supervisor's related runs of the cycle took (the changed tests first), in ms; absent when there were none. */
   fast_run_ms: z.number().int().nonnegative().optional(),
   /** Time the supervisor's whole-suite runs of the cycle took, in ms; absent when there were none. */
@@ -38,6 +47,7 @@ export const CycleSummarySchema = z.object({
 export const SessionTotalsSchema = z.object({
   cycles: z.number().int().nonnegative(),
   commits: z.number().int().nonnegative(),
+  /** Passing tests in the state the session ends at: its last commit's, or the baseline's when no cycle committed. */
   tests_passed: z.number().int().nonnegative(),
   overshoots: z.number().int().nonnegative(),
   violations: z.number().int().nonnegative(),

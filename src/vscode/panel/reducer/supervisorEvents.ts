@@ -161,6 +161,9 @@ export function applyEvent(state: PanelState, event: SupervisorEvent, at: number
           // `event.commit` is the cycle's last commit (the refactor one when there is one): the `feat:` hash wins.
           commit: c.commit ?? (event.commit && event.commit !== c.refactorCommit ? event.commit : null),
           tests: { passed: event.tests.passed, failed: event.tests.failed },
+          ...(event.rolledBackTests
+            ? { rolledBackTests: { passed: event.rolledBackTests.passed, failed: event.rolledBackTests.failed } }
+            : {}),
           ...(event.outcome === 'kata_complete' && !c.title ? { title: 'kata complete: nothing left to test' } : {}),
         }),
       );
@@ -173,7 +176,7 @@ export function applyEvent(state: PanelState, event: SupervisorEvent, at: number
         phase: null,
         finishedAt: at,
         totals: {
-          // The summary counts the last green cycle; before any, the baseline the header already shows.
+          // The summary's count is the session's end state (its last commit's, or the baseline's), as the header's is.
           testsPassed: summary.totals.tests_passed || s.totals.testsPassed,
           testsFailed: s.totals.testsFailed,
           tokens: Math.max(summary.totals.tokens, s.totals.tokens),
