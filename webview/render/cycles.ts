@@ -111,6 +111,18 @@ function renderUsage(cycle: PanelCycleSummary, price: ModelPrice | undefined): H
   );
 }
 
+/** A line of passed and failed counts, after `lead`. */
+function renderTests(tests: PanelCycleSummary['tests'], lead: string, className = 'cycle-tests'): HTMLElement {
+  return h(
+    'p',
+    { class: className },
+    lead || null,
+    h('span', { class: 'tests-passed' }, `${tests.passed} passed`),
+    ' · ',
+    h('span', { class: tests.failed > 0 ? 'tests-failed' : 'tests-zero' }, `${tests.failed} failed`),
+  );
+}
+
 function renderCycle(cycle: PanelCycleSummary, sessionId: string | undefined, price?: ModelPrice): HTMLElement {
   return h(
     'li',
@@ -128,13 +140,9 @@ function renderCycle(cycle: PanelCycleSummary, sessionId: string | undefined, pr
         cycle.refactorCommit ? renderCommit(cycle.refactorCommit, 'Refactor commit', sessionId) : null,
       ),
       cycle.title ? h('p', { class: 'cycle-subject' }, cycle.title) : null,
-      h(
-        'p',
-        { class: 'cycle-tests' },
-        h('span', { class: 'tests-passed' }, `${cycle.tests.passed} passed`),
-        ' · ',
-        h('span', { class: cycle.tests.failed > 0 ? 'tests-failed' : 'tests-zero' }, `${cycle.tests.failed} failed`),
-      ),
+      renderTests(cycle.tests, cycle.rolledBackTests ? 'After the rollback: ' : ''),
+      // The attempt's red counts are not in the branch: shown apart, and said to be the rolled-back attempt's.
+      cycle.rolledBackTests ? renderTests(cycle.rolledBackTests, 'Rolled-back attempt: ', 'cycle-tests rolled-back') : null,
       renderUsage(cycle, price),
       cycle.phases.length > 0
         ? h(
