@@ -438,6 +438,32 @@ describe('agent panel in Chromium', function () {
     assert.equal(await tone('.cycle[data-cycle="4"] .outcome-badge'), await tone('.cycle[data-cycle="1"] .outcome-badge'));
   });
 
+  it('a rolled-back cycle says where the branch stands, and shows its attempt’s red counts apart', async () => {
+    page = await openPanel();
+    const state = finishedState();
+    state.cycles.push({
+      n: 4,
+      outcome: 'failed',
+      commit: null,
+      tests: { passed: 3, failed: 0 },
+      rolledBackTests: { passed: 3, failed: 1 },
+      phases: [
+        { role: 'tester', outcome: 'passed', attempts: 1, duration_ms: 2500 },
+        { role: 'implementer', outcome: 'failed', attempts: 3, duration_ms: 9100 },
+      ],
+    });
+    await sendToPanel(page, stateMessage(state));
+    await waitForRevision('.cycle[data-cycle="4"]');
+    const row = page.locator('.cycle[data-cycle="4"]');
+    const lines = await row.locator('.cycle-tests').allInnerTexts();
+    assert.deepEqual(
+      lines.map((l) => l.replace(/\s+/g, ' ').trim()),
+      ['After the rollback: 3 passed · 0 failed', 'Rolled-back attempt: 3 passed · 1 failed'],
+    );
+    // A green cycle keeps its one line, with no lead.
+    assert.deepEqual(await page.locator('.cycle[data-cycle="1"] .cycle-tests').allInnerTexts(), ['1 passed · 0 failed']);
+  });
+
   it('looks right in the light theme too (screenshot)', async () => {
     page = await openPanel('light');
     await sendToPanel(page, stateMessage(finishedState()));
