@@ -58,7 +58,19 @@ export class CycleLoop {
       let consecutiveFailures = 0;
       for (let n = first; n < first + this.o.maxCycles; n++) {
         const outcome = await this.runCycle(n);
-        if (outcome === 'kata_complete') return this.result('completed');
+        // The Tester found nothing left to test. A session is a success only when its last attempt went green, as at the
+        // cycle limit below: right after a failed cycle, whose behaviour was rolled back, the task is not done.
+        if (outcome === 'kata_complete')
+          return consecutiveFailures === 0
+            ? this.result('completed')
+            : this.result(
+                'failed',
+                new AgentError(
+                  'GREEN_NOT_REACHED',
+                  `The last cycle failed to reach green, and then the Tester found nothing left to test; ${this.whereItStops('the workspace is at')}. The behaviour of the failed cycle is not in the branch: see the cycle history for its test output.`,
+                  { cycle: n },
+                ),
+              );
         consecutiveFailures = outcome === 'failed' ? consecutiveFailures + 1 : 0;
         if (consecutiveFailures >= 2) {
           return this.result(
