@@ -174,9 +174,18 @@ export function commonPatternFolder(patterns: readonly string[]): string | undef
   return folders[0];
 }
 
-/** What tests look like when a project says nothing else, per language (the runners' own defaults). */
+/**
+ * What tests look like when a project says nothing else, per language (the runners' own defaults; a `test.js` is one
+ * for node --test and ava: sindresorhus' packages keep all their tests in a root `test.js`).
+ */
 export const DEFAULT_TEST_PATTERNS = {
-  javascript: ['**/*.{test,spec}.?(c|m)js?(x)', '**/*{-,_}test.?(c|m)js', '**/test-*.?(c|m)js', '**/__tests__/**'],
-  typescript: ['**/*.{test,spec}.?(c|m)[jt]s?(x)', '**/__tests__/**'],
+  javascript: [
+    '**/*.{test,spec}.?(c|m)js?(x)',
+    '**/*{-,_}test.?(c|m)js',
+    '**/test-*.?(c|m)js',
+    '**/test.?(c|m)js',
+    '**/__tests__/**',
+  ],
+  typescript: ['**/*.{test,spec}.?(c|m)[jt]s?(x)', '**/test.?(c|m)[jt]s', '**/__tests__/**'],
   python: ['test_*.py', '*_test.py'],
 } as const satisfies Record<string, readonly string[]>;

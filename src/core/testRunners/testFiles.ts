@@ -16,14 +16,14 @@ export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
 ]);
 
 const TEST_FILE_NAME =
-  /(\.(test|spec)\.[cm]?[jt]sx?$)|(^test_.*\.py$)|(_test\.py$)|(^test-.*\.[cm]?js$)|(-test\.[cm]?js$)|(_test\.[cm]?js$)/;
+  /(\.(test|spec)\.[cm]?[jt]sx?$)|(^test\.[cm]?[jt]s$)|(^test_.*\.py$)|(_test\.py$)|(^test-.*\.[cm]?js$)|(-test\.[cm]?js$)|(_test\.[cm]?js$)/;
 /** A path inside a `test/`, `tests/` or `__tests__/` folder (forward slashes). */
 export const TEST_DIR = /(^|\/)(tests?|__tests__)\//;
 const SOURCE_EXT = /\.([cm]?[jt]sx?|py)$/;
 
 /**
  * True when a workspace-relative path looks like a test file by the usual conventions of node:test,
- * mocha, jest, vitest and pytest: `*.test.*`, `*.spec.*`, `test_*.py`, `*_test.py`, or a source file
+ * mocha, jest, vitest and pytest: `*.test.*`, `*.spec.*`, `test.js`, `test_*.py`, `*_test.py`, or a source file
  * under `test/`, `tests/` or `__tests__/`. (The kata's own test_dir is added by the TDD boundaries.)
  */
 export function looksLikeTestFile(path: string): boolean {
@@ -34,7 +34,7 @@ export function looksLikeTestFile(path: string): boolean {
 }
 
 /**
- * True when a path's file name is a test file's by the runners' naming conventions (`*.test.*`, `*.spec.*`,
+ * True when a path's file name is a test file's by the runners' naming conventions (`*.test.*`, `*.spec.*`, `test.js`,
  * `test_*.py`, `*_test.py`, `test-*.js`, `*-test.js`, `*_test.js`), wherever it lies: a file a runner runs as tests.
  * A file that only lies in a test folder (a helper, a fixture, `conftest.py`) is test support code, not a test file.
  */

@@ -212,6 +212,54 @@ describe('sessions in the person’s own project', function () {
     assert.equal(run.summary.totals.commits, 1, 'the second test went red, then green');
   });
 
+  it('a root test.js (node --test, ava): the Tester adds to it, the Implementer writes index.js', async () => {
+    await initPersonRepo(h.workspace, {
+      'package.json': JSON.stringify({ name: 'slug', type: 'module', scripts: { test: 'node --test' } }, null, 2),
+      'index.js': "export const slug = (s) => s.toLowerCase().replace(/\\s+/g, '-');\n",
+      'test.js':
+        "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { slug } from './index.js';\n\ntest('slug', () => assert.equal(slug('A b'), 'a-b'));\n",
+    });
+    const run = await h.run(
+      {
+        cycles: [
+          {
+            tester: {
+              edits: [
+                {
+                  path: 'test.js',
+                  edits: [
+                    { search: "import { slug } from './index.js';", replace: "import { slug, trim } from './index.js';" },
+                    {
+                      search: "'a-b'));\n",
+                      replace: "'a-b'));\n\ntest('trim', () => assert.equal(trim('-a-'), 'a'));\n",
+                    },
+                  ],
+                },
+              ],
+              report: 'trim takes the dashes off both ends',
+            },
+            implementer: {
+              edits: [
+                {
+                  path: 'index.js',
+                  edits: [{ search: "'-');\n", replace: "'-');\nexport const trim = (s) => s.replace(/^-+|-+$/g, '');\n" }],
+                },
+              ],
+              report: 'trim',
+            },
+          },
+        ],
+      },
+      { kataPath: undefined, task: 'Add trim(s)', maxCycles: 1 },
+    );
+    assert.deepEqual(violations(run.events), [], 'test.js is a test file (node --test and ava run it)');
+    assert.equal(run.summary.status, 'max_cycles', JSON.stringify(run.summary.error));
+    assert.equal(run.summary.totals.commits, 1);
+    const profile = run.events.find((e) => e.type === 'project_profile');
+    assert.ok(profile?.type === 'project_profile');
+    assert.equal(profile.profile.testDir, '.', 'new tests go where the tests are');
+  });
+
   it("a project's virtual environment without pytest is refused before anything is created, naming its interpreter", async () => {
     await writeFile(join(h.workspace, 'pyproject.toml'), '[project]\nname = "p"\n');
     const python = join(h.workspace, '.venv', 'bin', 'python');

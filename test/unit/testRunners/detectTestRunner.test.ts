@@ -110,10 +110,12 @@ describe('test runner helpers', () => {
       'leap_test.py',
       '__tests__/x.js',
       'test/helpers.js',
+      'test.js',
+      'test.mjs',
     ]) {
       assert.ok(looksLikeTestFile(p), p);
     }
-    for (const p of ['src/fizz.js', 'leap.py', 'tests/conftest.py', 'src/testing.js', 'README.md'])
+    for (const p of ['src/fizz.js', 'leap.py', 'tests/conftest.py', 'src/testing.js', 'README.md', 'test.json', 'contest.js'])
       assert.ok(!looksLikeTestFile(p), p);
   });
 
