@@ -102,6 +102,19 @@ describe('role boundaries', () => {
     assert.match(tester!.message, /\(production code\) was added\. Test files are those matching src\/\*\*\/\*\.test\.ts\./);
   });
 
+  it("jest's and vitest's snapshots (__snapshots__/*.snap) are the tests' expected values: the Tester's, not the Implementer's", () => {
+    const snap = 'src/__snapshots__/string.test.ts.snap';
+    const besideTheCode = { testDir: 'src', sourceDir: 'src', testFilePatterns: ['**/*.{test,spec}.?(c|m)[jt]s?(x)'] };
+    assert.ok(isTestFile(snap, besideTheCode));
+    assert.ok(isTestFile('test/__snapshots__/a.spec.js.snap'));
+    assert.ok(!isTestFile('src/__snapshots__/helper.ts', besideTheCode), 'only the snapshots themselves');
+    assert.deepEqual(checkRoleBoundary('tester', [{ path: snap, change: 'modified' }], { kata: besideTheCode }), []);
+    assert.equal(
+      checkRoleBoundary('implementer', [{ path: snap, change: 'modified' }], { kata: besideTheCode })[0]?.rule,
+      'implementer_changed_tests',
+    );
+  });
+
   it('without patterns, a kata whose test_dir is its source_dir no longer makes every source file a test', () => {
     assert.ok(!isTestFile('src/index.ts', { testDir: 'src', sourceDir: 'src' }));
     assert.ok(isTestFile('src/index.test.ts', { testDir: 'src', sourceDir: 'src' }), 'the conventions still apply');
