@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { SupervisorEvent } from '../../../src/core/tdd/events';
 import { runKataSession } from '../../../src/core/tdd/supervisor/kataSession';
 import type { CyclePlan } from '../../support/scriptedKataModel';
-import { initPersonRepo, SessionHarness } from '../supervisor/sessionHarness';
+import { contextOf, initPersonRepo, SessionHarness } from '../supervisor/sessionHarness';
 
 /** FizzBuzz with its tests beside the code: `src/fizzbuzz.test.js` next to `src/fizzbuzz.js`. */
 function besideTheCode(cycles: number): CyclePlan[] {
@@ -258,6 +258,60 @@ describe('sessions in the person’s own project', function () {
     const profile = run.events.find((e) => e.type === 'project_profile');
     assert.ok(profile?.type === 'project_profile');
     assert.equal(profile.profile.testDir, '.', 'new tests go where the tests are');
+  });
+
+  it('a new test file the test command does not run is not an overshoot: the Tester is told which files run', async () => {
+    await initPersonRepo(h.workspace, {
+      // The script names its one test file (mime-types' `mocha --reporter spec test/test.js`).
+      'package.json': JSON.stringify({ name: 'slug', type: 'module', scripts: { test: 'node --test test/test.js' } }, null, 2),
+      'index.js': "export const slug = (s) => s.toLowerCase().replace(/\\s+/g, '-');\n",
+      'test/test.js':
+        "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { slug } from '../index.js';\n\ntest('slug', () => assert.equal(slug('A b'), 'a-b'));\n",
+    });
+    const trimTest =
+      "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport * as m from '../index.js';\n\ntest('trim', () => assert.equal(m.trim?.('-a-'), 'a'));\n";
+    const run = await h.run(
+      {
+        cycles: [
+          {
+            tester: {
+              edits: [
+                {
+                  path: 'test/test.js',
+                  edits: [
+                    { search: "'a-b'));\n", replace: "'a-b'));\n\ntest('trim', () => assert.equal(m.trim?.('-a-'), 'a'));\n" },
+                    {
+                      search: "import { slug } from '../index.js';",
+                      replace: "import * as m from '../index.js';\nconst { slug } = m;",
+                    },
+                  ],
+                },
+              ],
+              report: 'trim',
+            },
+            implementer: {
+              edits: [
+                {
+                  path: 'index.js',
+                  edits: [{ search: "'-');\n", replace: "'-');\nexport const trim = (s) => s.replace(/^-+|-+$/g, '');\n" }],
+                },
+              ],
+              report: 'trim',
+            },
+          },
+        ],
+        overrides: { 'tester:1:1': { writes: [{ path: 'test/trim.js', content: trimTest }], report: 'trim' } },
+      },
+      { kataPath: undefined, task: 'Add trim(s)', maxCycles: 1 },
+    );
+    assert.deepEqual(
+      run.events.filter((e) => e.type === 'overshoot'),
+      [],
+      'a test that never ran did not pass',
+    );
+    const hint = contextOf(run.server, 'tester', 1, 2);
+    assert.match(hint, /test\/trim\.js did not run: `node --test test\/test\.js` runs test\/test\.js/);
+    assert.equal(run.summary.totals.commits, 1, 'the test added to test/test.js went red, then green');
   });
 
   it("a project's virtual environment without pytest is refused before anything is created, naming its interpreter", async () => {

@@ -1,4 +1,6 @@
+import type { TestRunResult } from '../../testRunners/types';
 import { truncateHeadTail } from '../../testRunners/truncateOutput';
+import type { ChangedFile } from '../git/changedFiles';
 import { checkRoleBoundary, type BoundaryViolation } from '../boundaries';
 import { reportLabel } from '../roles/roleRunner';
 import { behaviourOf, judgeRed, testNames } from '../supervisor/testJudgement';
@@ -9,6 +11,24 @@ import { TESTER_FIXABLE } from './testRuns';
 const KATA_COMPLETE = /^\W*KATA_COMPLETE\b/i;
 /** Characters of runner output a Tester retry carries. */
 const RUNNER_ERROR_HINT_CHARS = 2_000;
+/** A file a runner could load as tests. */
+const CODE_FILE = /\.([cm]?[jt]sx?|py)$/;
+
+/**
+ * Why the Tester's new test did not run, when the whole suite ran no more tests than before and a code file the Tester
+ * added has no test in a run that says test by test which files ran (a test script that names its files, `mocha
+ * test/test.js`, or a runner that collects other files); undefined otherwise.
+ */
+function testFilesNotRun(changes: readonly ChangedFile[], tests: TestRunResult, testsBefore: number): string | undefined {
+  if (tests.scope === 'related' || tests.total > testsBefore) return undefined;
+  const ran = new Set((tests.tests ?? []).flatMap((t) => (t.file ? [t.file] : [])));
+  if (ran.size === 0) return undefined;
+  const missing = changes.filter((c) => c.change === 'added' && CODE_FILE.test(c.path) && !ran.has(c.path)).map((c) => c.path);
+  if (missing.length === 0) return undefined;
+  const files = [...ran].sort();
+  const shown = files.length > 5 ? `${files.slice(0, 5).join(', ')} and ${files.length - 5} more` : files.join(', ');
+  return `Your new test file ${missing.join(', ')} did not run: \`${tests.command}\` runs ${shown} only, so your test never ran (${tests.passed} passing, as before). It was undone. Write the test in a file the test command runs (${files[0]}).`;
+}
 
 /**
  * Red: the Tester writes one new failing test, changing test files only. No change with `KATA_COMPLETE` ends the
@@ -75,6 +95,12 @@ export const redPhase: PhaseSpec = {
       return { kind: 'retry', hint: await host.violation(n, 'tester', attempt, [violation], checkpoint) };
     }
     if (tests.status === 'passed' || verdict.kind === 'overshoot') {
+      const notRun = testFilesNotRun(changes, tests, state.lastTests.total);
+      if (notRun) {
+        // Not an overshoot: the test never ran (`mocha test/test.js` runs only the file it names).
+        await checkpoint.restore();
+        return { kind: 'retry', hint: notRun };
+      }
       setup.recorder.count('overshoots', 'tester');
       const reason = `Overshoot: your new test passed without any production change (${tests.passed} passing), so it does not specify new behaviour. Write a test for behaviour that is not implemented yet.`;
       setup.emit({ type: 'overshoot', cycle: n, attempt, reason });
