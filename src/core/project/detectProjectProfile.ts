@@ -210,7 +210,14 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
     testFilePatterns = [...nodeFacts.patterns];
     fields.testFilePatterns = 'detected';
   } else if (pythonFacts?.testpaths) {
-    testFilePatterns = pythonFacts.testpaths.map((p) => (p === '.' ? '**' : `${p}/**`));
+    // A testpath that holds the code (`src/pkg` for --doctest-modules, `src`, `.`) does not make the code tests: in it,
+    // the test modules are (`python_files`); a folder of the tests' own (`tests`, `pkg/tests`) is tests all through.
+    const modules = pythonFacts.pythonFiles ?? DEFAULT_TEST_PATTERNS.python;
+    testFilePatterns = [
+      ...new Set(
+        pythonFacts.testpaths.flatMap((p) => (testsBesideSource(p, sourceRoots) && !isTestFolder(p) ? modules : [`${p}/**`])),
+      ),
+    ];
     fields.testFilePatterns = 'detected';
   } else if (pythonFacts?.pythonFiles) {
     testFilePatterns = [...pythonFacts.pythonFiles];
@@ -226,8 +233,14 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
     testDir = normalizeFolder(testDirGiven.value);
     fields.testDir = testDirGiven.source;
   } else {
-    const existing =
+    let existing =
       manifests.length > 0 ? (await projectFiles(absRoot)).filter((f) => matchesTestPattern(f, testFilePatterns)) : [];
+    // pytest's testpaths count all of a folder (`docs/**`): its pages and images are not where the tests are. The test
+    // modules pytest collects say where new ones go (semver's `testpaths = tests docs`).
+    if (pythonFacts?.testpaths && testFilePatterns.some((p) => p.endsWith('/**') || p === '**')) {
+      const modules = existing.filter((f) => matchesTestPattern(f, pythonFacts.pythonFiles ?? DEFAULT_TEST_PATTERNS.python));
+      if (modules.length > 0) existing = modules;
+    }
     const home = mostCommon(existing.map((f) => testHome(f, sourceRoots, !jsLike)));
     const folder = async (names: string[]): Promise<string | undefined> => {
       for (const name of names) if (await isProjectFolder(absRoot, name)) return name;

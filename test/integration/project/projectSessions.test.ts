@@ -170,6 +170,64 @@ describe('sessions in the person’s own project', function () {
     assert.ok(profile.profile.testFilePatterns.includes('wire/tests/**'), profile.profile.testFilePatterns.join(', '));
   });
 
+  it('pytest testpaths naming the package for its doctests (tox.ini): the Implementer may change the package', async () => {
+    // sortedcontainers' shape: `testpaths = docs src/sortedcontainers tests` with --doctest-modules and .rst doctests.
+    await initPersonRepo(h.workspace, {
+      'pyproject.toml': '[project]\nname = "sl"\nversion = "0.1.0"\n',
+      'tox.ini': '[pytest]\naddopts = --doctest-modules --doctest-glob=*.rst\ntestpaths = docs sl tests\n',
+      'docs/index.rst': 'Usage\n=====\n\n    >>> from sl.core import first\n    >>> first([3, 1])\n    3\n',
+      'sl/__init__.py': '',
+      'sl/core.py': 'def first(xs):\n    """The first value.\n\n    >>> first([1, 2])\n    1\n    """\n    return xs[0]\n',
+      'tests/test_core.py': 'from sl.core import first\n\n\ndef test_first():\n    assert first([2]) == 2\n',
+    });
+    const run = await h.run(
+      {
+        cycles: [
+          {
+            tester: {
+              edits: [
+                {
+                  path: 'tests/test_core.py',
+                  edits: [
+                    {
+                      search: 'from sl.core import first\n',
+                      replace: 'from sl.core import first, last\n',
+                    },
+                    { search: '== 2\n', replace: '== 2\n\n\ndef test_last():\n    assert last([1, 2]) == 2\n' },
+                  ],
+                },
+              ],
+              report: 'last',
+            },
+            implementer: {
+              edits: [
+                {
+                  path: 'sl/core.py',
+                  edits: [
+                    {
+                      search: '    return xs[0]\n',
+                      replace:
+                        '    return xs[0]\n\n\ndef last(xs):\n    """The last value.\n\n    >>> last([1, 2])\n    2\n    """\n    return xs[-1]\n',
+                    },
+                  ],
+                },
+              ],
+              report: 'last',
+            },
+          },
+        ],
+      },
+      { kataPath: undefined, task: 'Add last(xs)', maxCycles: 1 },
+    );
+    assert.deepEqual(violations(run.events), [], 'sl/core.py is the code, the Implementer’s');
+    assert.equal(run.summary.status, 'max_cycles', JSON.stringify(run.summary.error));
+    assert.equal(run.summary.totals.commits, 1);
+    const profile = run.events.find((e) => e.type === 'project_profile');
+    assert.ok(profile?.type === 'project_profile');
+    assert.equal(profile.profile.testDir, 'tests');
+    assert.deepEqual(profile.profile.sourceRoots, ['sl']);
+  });
+
   it('a test script that chains a lint with the runner: the runs are the runner’s alone, a lint error is never a red', async () => {
     await initPersonRepo(h.workspace, {
       'package.json': JSON.stringify(

@@ -298,6 +298,79 @@ describe('project profile: detection from the repository', () => {
     });
   });
 
+  it('testpaths with a docs folder first: new tests go where the test modules are, not among the docs', async () => {
+    // python-semver's .pytest.ini (`testpaths = tests docs`, doctests in the .rst pages) and sortedcontainers' tox.ini.
+    const root = await fx.make({
+      'pyproject.toml': '[project]\nname = "semver"\nversion = "3.0.0"\n',
+      '.pytest.ini': '[pytest]\ntestpaths = docs tests\naddopts = --doctest-glob=*.rst --doctest-modules\n',
+      'src/semver/__init__.py': '',
+      'src/semver/version.py': '',
+      'tests/conftest.py': '',
+      'tests/test_bump.py': '',
+      'tests/test_parsing.py': '',
+      'docs/conf.py': '',
+      'docs/index.rst': '',
+      'docs/usage/parse.rst': '',
+      'docs/usage/bump.rst': '',
+      'docs/usage/compare.rst': '',
+      'docs/_static/logo.png': '',
+    });
+    const p = await detectProjectProfile(root, { env: ENV });
+    assert.deepEqual(p.testFilePatterns, ['docs/**', 'tests/**']);
+    assert.equal(p.testDir, 'tests');
+  });
+
+  it('testpaths naming the package (for --doctest-modules) leave its code to the Implementer', async () => {
+    // sortedcontainers' tox.ini: `testpaths = docs src/sortedcontainers tests` with `--doctest-modules`.
+    const root = await fx.make({
+      'pyproject.toml': '[project]\nname = "sortedcontainers"\n',
+      'tox.ini': '[pytest]\naddopts = --doctest-modules\ntestpaths=docs src/sortedcontainers tests\n',
+      'src/sortedcontainers/__init__.py': '',
+      'src/sortedcontainers/sortedlist.py': '',
+      'tests/test_sortedlist.py': '',
+      'docs/index.rst': '',
+    });
+    const p = await detectProjectProfile(root, { env: ENV });
+    assert.deepEqual(p.sourceRoots, ['src/sortedcontainers']);
+    assert.equal(p.testDir, 'tests');
+    assert.equal(p.testsBesideSource, false);
+    assert.ok(!matchesTestPattern('src/sortedcontainers/sortedlist.py', p.testFilePatterns), p.testFilePatterns.join(' '));
+    assert.ok(matchesTestPattern('src/sortedcontainers/test_inline.py', p.testFilePatterns), 'a test module there is a test');
+    assert.ok(matchesTestPattern('tests/helpers.py', p.testFilePatterns));
+    assert.ok(matchesTestPattern('docs/index.rst', p.testFilePatterns));
+  });
+
+  it('testpaths = . (or src) make test modules tests, not every file', async () => {
+    for (const [config, code] of [
+      ['[tool.pytest.ini_options]\ntestpaths = ["."]\n', 'pkg/core.py'],
+      ['[tool.pytest.ini_options]\ntestpaths = ["src"]\n', 'src/pkg/core.py'],
+    ] as const) {
+      const root = await fx.make({
+        'pyproject.toml': `[project]\nname = "pkg"\n\n${config}`,
+        [code]: '',
+        [code.replace('core.py', '__init__.py')]: '',
+        [code.replace('core.py', 'tests/__init__.py')]: '',
+        [code.replace('core.py', 'tests/test_core.py')]: '',
+        [code.replace('core.py', 'tests/helpers.py')]: '',
+      });
+      const p = await detectProjectProfile(root, { env: ENV });
+      assert.ok(!matchesTestPattern(code, p.testFilePatterns), `${config}: ${p.testFilePatterns.join(' ')}`);
+      assert.ok(matchesTestPattern(code.replace('core.py', 'tests/helpers.py'), p.testFilePatterns), config);
+      assert.equal(p.testDir, code.replace('/core.py', '/tests'));
+    }
+  });
+
+  it('testpaths naming only folders without test modules: the first of them', async () => {
+    const root = await fx.make({
+      'setup.cfg': '[tool:pytest]\ntestpaths = docs\naddopts = --doctest-glob=*.rst\n',
+      'docs/index.rst': '',
+      'docs/api.rst': '',
+      'lib/a.py': '',
+    });
+    const p = await detectProjectProfile(root, { env: ENV });
+    assert.equal(p.testDir, 'docs');
+  });
+
   it('a pyproject.toml that is not TOML is a note, and pytest decides', async () => {
     const root = await fx.make({ 'pyproject.toml': '[tool.pytest.ini_options\ntestpaths = ["t"]\n', 'tests/test_a.py': '' });
     const p = await detectProjectProfile(root, { env: ENV });
