@@ -3,6 +3,7 @@ import { parseMochaOutput } from './parsers/mochaOutput';
 import { parseNodeTestOutput } from './parsers/nodeTestOutput';
 import { parsePytestOutput } from './parsers/pytestOutput';
 import type { TestOutputParser } from './parsers/testCounts';
+import { parseUnittestOutput } from './parsers/unittestOutput';
 import { parseVitestOutput } from './parsers/vitestOutput';
 
 /** The test runners whose output we can read; `custom` is any other command (all parsers are tried). */
@@ -18,11 +19,14 @@ const PARSERS: Record<Exclude<RunnerKind, 'custom'>, TestOutputParser> = {
   pytest: parsePytestOutput,
 };
 
-/** The output parser of a runner; for `custom`, the first parser that finds a summary wins. */
+/**
+ * The output parser of a runner; for `custom`, the first parser that finds a summary wins (the runners' own, then
+ * `python -m unittest`'s, which is only ever a custom command).
+ */
 export function parserFor(kind: RunnerKind): TestOutputParser {
   if (kind !== 'custom') return PARSERS[kind];
   return (output) => {
-    for (const parse of Object.values(PARSERS)) {
+    for (const parse of [...Object.values(PARSERS), parseUnittestOutput]) {
       const counts = parse(output);
       if (counts) return counts;
     }

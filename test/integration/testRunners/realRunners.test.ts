@@ -173,6 +173,23 @@ describe('real test runners', function () {
     });
   });
 
+  describe('python -m unittest', () => {
+    it('counts the tests from its summary (tomli runs its tests with `python -m unittest`)', async () => {
+      const t =
+        'import unittest\n\nclass T(unittest.TestCase):\n    def test_ok(self):\n        pass\n\n' +
+        '    def test_new(self):\n        self.assertEqual(int("7"), 8)\n\n' +
+        '    @unittest.skip("later")\n    def test_skip(self):\n        pass\n';
+      const dir = await make({ 'tests/__init__.py': '', 'tests/test_t.py': t });
+      const red = await (await detectTestRunner(dir, { testCommand: 'python3 -m unittest' })).run({ timeoutMs: 20_000 });
+      assert.equal(red.status, 'failed', red.output);
+      assert.deepEqual([red.passed, red.failed, red.total], [1, 1, 3], red.output);
+      await writeFile(join(dir, 'tests/test_t.py'), t.replace('8)', '7)'));
+      const green = await (await detectTestRunner(dir, { testCommand: 'python3 -m unittest' })).run({ timeoutMs: 20_000 });
+      assert.equal(green.status, 'passed', green.output);
+      assert.deepEqual([green.passed, green.failed, green.total], [2, 0, 3], green.output);
+    });
+  });
+
   describe('pytest', () => {
     // Plugin auto-loading (pytest-benchmark etc. installed on this machine) costs seconds per run and is
     // irrelevant to what is tested here.

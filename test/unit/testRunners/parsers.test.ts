@@ -3,6 +3,7 @@ import { parseJestOutput } from '../../../src/core/testRunners/parsers/jestOutpu
 import { parseMochaOutput } from '../../../src/core/testRunners/parsers/mochaOutput';
 import { parseNodeTestOutput } from '../../../src/core/testRunners/parsers/nodeTestOutput';
 import { parsePytestOutput } from '../../../src/core/testRunners/parsers/pytestOutput';
+import { parseUnittestOutput } from '../../../src/core/testRunners/parsers/unittestOutput';
 import { parseVitestOutput } from '../../../src/core/testRunners/parsers/vitestOutput';
 import { parserFor } from '../../../src/core/testRunners/runnerKinds';
 
@@ -84,6 +85,26 @@ describe('test output parsers', () => {
       '================ 5 failed, 2 passed, 3 subtests passed in 0.47s ================',
     ].join('\n');
     assert.deepEqual(parsePytestOutput(output), { passed: 1, failed: 2, errors: 0, total: 3 });
+  });
+
+  it('reads `python -m unittest` summaries (Python 3.11 and 3.12+)', () => {
+    const failed =
+      'test_ok (test_a.T.test_ok) ... ok\n\n' +
+      '======================================================================\nFAIL: test_fail (test_a.T.test_fail)\n' +
+      '----------------------------------------------------------------------\nRan 5 tests in 0.000s\n\n' +
+      'FAILED (failures=1, errors=1, skipped=1, expected failures=1)\n';
+    assert.deepEqual(parseUnittestOutput(failed), { passed: 1, failed: 2, total: 5 });
+    assert.deepEqual(parseUnittestOutput('.......\n---\nRan 16 tests in 0.039s\n\nOK\n'), { passed: 16, failed: 0, total: 16 });
+    assert.deepEqual(parseUnittestOutput('Ran 3 tests in 0.001s\n\nOK (skipped=1)\n'), { passed: 2, failed: 0, total: 3 });
+    assert.deepEqual(parseUnittestOutput('E\nRan 1 test in 0.000s\n\nFAILED (errors=1)\n'), { passed: 0, failed: 1, total: 1 });
+    assert.deepEqual(parseUnittestOutput('Ran 2 tests in 0.000s\n\nFAILED (unexpected successes=1)\n'), {
+      passed: 1,
+      failed: 1,
+      total: 2,
+    });
+    assert.deepEqual(parseUnittestOutput('\nRan 0 tests in 0.000s\n\nNO TESTS RAN\n'), { passed: 0, failed: 0, total: 0 });
+    assert.equal(parseUnittestOutput('Traceback (most recent call last):\nImportError: x\n'), undefined);
+    assert.deepEqual(parserFor('custom')('Ran 16 tests in 0.039s\n\nOK\n'), { passed: 16, failed: 0, total: 16 });
   });
 
   it('tries every parser for a custom command', () => {
