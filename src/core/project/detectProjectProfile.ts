@@ -83,6 +83,10 @@ function testHome(path: string, sourceRoots: readonly string[], python: boolean)
     if (at >= 0) return `${root}/${folders.slice(0, at + 1).join('/')}`;
   }
   if (root) return root;
+  // A test folder below the root's first folder is the tests' own (a monorepo's `packages/app/test`), not that folder.
+  const folders = path.split('/').slice(0, -1);
+  const at = folders.findIndex((f) => isTestFolder(f) || f === '__tests__');
+  if (at > 0) return folders.slice(0, at + 1).join('/');
   const slash = path.indexOf('/');
   return slash < 0 ? '.' : path.slice(0, slash);
 }
@@ -229,6 +233,8 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
   // Where new tests go: as given, else where the tests already are, else where the runner looks, else a test folder.
   const testDirGiven = pick('testDir');
   let testDir: string;
+  let testFolders: string[] = [];
+  let holdsPackages = false;
   if (testDirGiven) {
     testDir = normalizeFolder(testDirGiven.value);
     fields.testDir = testDirGiven.source;
@@ -241,7 +247,17 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
       const modules = existing.filter((f) => matchesTestPattern(f, pythonFacts.pythonFiles ?? DEFAULT_TEST_PATTERNS.python));
       if (modules.length > 0) existing = modules;
     }
-    const home = mostCommon(existing.map((f) => testHome(f, sourceRoots, !jsLike)));
+    const homes = existing.map((f) => testHome(f, sourceRoots, !jsLike));
+    const home = mostCommon(homes);
+    // The test folders of the other packages of a monorepo are tests all through too, as the one chosen is.
+    testFolders = [...new Set(homes.filter((h) => h !== home && h.includes('/') && /(^|\/)(tests?|__tests__)$/.test(h)))];
+    // A folder that holds packages of their own (`packages/app/package.json`) and is not named for tests is not a
+    // folder of the tests': their tests sit beside each package's code (`packages/app/src/a.test.ts`).
+    holdsPackages =
+      home !== undefined &&
+      home !== '.' &&
+      !/(^|\/)(tests?|__tests__)$/.test(home) &&
+      (await projectFiles(absRoot)).some((f) => f.startsWith(`${home}/`) && f.endsWith('/package.json'));
     const folder = async (names: string[]): Promise<string | undefined> => {
       for (const name of names) if (await isProjectFolder(absRoot, name)) return name;
       return undefined;
@@ -255,13 +271,15 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
     fields.testDir = found !== undefined ? 'detected' : 'default';
   }
   // A Python package's `tests` subpackage (`h11/tests`) is a folder of the tests' own, though inside the code.
-  const beside = !(language === 'python' && isTestFolder(testDir)) && testsBesideSource(testDir, sourceRoots);
+  const beside = holdsPackages || (!(language === 'python' && isTestFolder(testDir)) && testsBesideSource(testDir, sourceRoots));
   const explicitTestDir = fields.testDir !== 'detected' && fields.testDir !== 'default';
   const explicitPatterns = fields.testFilePatterns !== 'detected' && fields.testFilePatterns !== 'default';
   // A test folder of its own holds test support code too (helpers, fixtures): all of it counts as tests.
   const knownTestDir = explicitTestDir || fields.testDir === 'detected' || manifests.length === 0;
   if (!beside && knownTestDir && (explicitTestDir || !explicitPatterns) && !testFilePatterns.includes(`${testDir}/**`))
     testFilePatterns.push(`${testDir}/**`);
+  if (!beside && fields.testDir === 'detected' && !explicitPatterns)
+    for (const folder of testFolders) if (!testFilePatterns.includes(`${folder}/**`)) testFilePatterns.push(`${folder}/**`);
 
   const readFrom = [
     ...manifests,

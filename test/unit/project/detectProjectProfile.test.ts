@@ -115,6 +115,44 @@ describe('project profile: detection from the repository', () => {
     );
   });
 
+  it('a monorepo’s root (packages/*): each package’s test folder is tests, the packages’ code is not', async () => {
+    const root = await fx.make({
+      'package.json': json({ private: true, scripts: { test: 'pnpm -r test' }, devDependencies: { vitest: '^3.2.0' } }),
+      'pnpm-workspace.yaml': 'packages:\n  - packages/*\n',
+      'packages/core/package.json': json({ name: 'core', scripts: { test: 'vitest run' } }),
+      'packages/core/src/index.ts': '',
+      'packages/core/test/a.test.ts': '',
+      'packages/core/test/b.test.ts': '',
+      'packages/core/test/fixtures/input.json': '{}',
+      'packages/cli/package.json': json({ name: 'cli', scripts: { test: 'vitest run' } }),
+      'packages/cli/src/index.ts': '',
+      'packages/cli/test/cli.test.ts': '',
+    });
+    const p = await detectProjectProfile(root, { env: ENV });
+    assert.equal(p.testDir, 'packages/core/test');
+    assert.equal(p.testsBesideSource, false);
+    assert.deepEqual(p.testFilePatterns, ['**/*.{test,spec}.?(c|m)[jt]s?(x)', 'packages/core/test/**', 'packages/cli/test/**']);
+    assert.ok(!matchesTestPattern('packages/cli/src/index.ts', p.testFilePatterns), 'a package’s code is not a test');
+    assert.ok(matchesTestPattern('packages/core/test/fixtures/input.json', p.testFilePatterns));
+
+    // Tests beside each package's code: the folder of the packages is not a test folder.
+    const beside = await fx.make({
+      'package.json': json({
+        private: true,
+        workspaces: ['packages/*'],
+        scripts: { test: 'vitest run' },
+        devDependencies: { vitest: '^3.2.0' },
+      }),
+      'packages/core/package.json': json({ name: 'core' }),
+      'packages/core/src/index.ts': '',
+      'packages/core/src/index.test.ts': '',
+    });
+    const q = await detectProjectProfile(beside, { env: ENV });
+    assert.equal(q.testsBesideSource, true);
+    assert.deepEqual(q.testFilePatterns, ['**/*.{test,spec}.?(c|m)[jt]s?(x)']);
+    assert.ok(!matchesTestPattern('packages/core/src/index.ts', q.testFilePatterns));
+  });
+
   it('jest configured in package.json, without a test script: the runner from the configuration', async () => {
     const root = await fx.make({
       'package.json': json({
