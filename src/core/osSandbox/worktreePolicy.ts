@@ -12,7 +12,15 @@ export interface WorktreeDependencies {
    * `<worktree>/node_modules` itself (links into `source`, for sandboxes that cannot mount), so `source` is only made
    * readable.
    */
-  nodeModules?: { source: string; how: 'mount' | 'linked' };
+  nodeModules?: {
+    source: string;
+    how: 'mount' | 'linked';
+    /**
+     * The workspace packages' own installed folders (a monorepo's `packages/app/node_modules`), each shown at
+     * `<worktree>/<folder>/node_modules` the same way (`folder` relative to the worktree, forward slashes).
+     */
+    packages?: Array<{ folder: string; source: string }>;
+  };
   /** The person's Python virtual environment, used as the interpreter of every run. */
   python?: {
     /** The environment's folder (`<repo>/.venv`, or `VIRTUAL_ENV`): readable inside, its `bin` first on PATH. */
@@ -47,7 +55,7 @@ export function worktreePolicy(
 ): SandboxPolicy {
   const { nodeModules, python } = dependencies;
   const readable = [
-    ...(nodeModules?.how === 'linked' ? [nodeModules.source] : []),
+    ...(nodeModules?.how === 'linked' ? [nodeModules.source, ...(nodeModules.packages ?? []).map((p) => p.source)] : []),
     ...(python ? [python.venv, ...python.interpreterRoots] : []),
   ];
   return {
@@ -56,7 +64,14 @@ export function worktreePolicy(
     readableRoots: [commonDir, ...readable],
     gitDirs: [commonDir],
     ...(passEnvironment?.length ? { passEnvironment } : {}),
-    ...(nodeModules?.how === 'mount' ? { modules: [{ source: nodeModules.source, target: join(dir, 'node_modules') }] } : {}),
+    ...(nodeModules?.how === 'mount'
+      ? {
+          modules: [
+            { source: nodeModules.source, target: join(dir, 'node_modules') },
+            ...(nodeModules.packages ?? []).map((p) => ({ source: p.source, target: join(dir, p.folder, 'node_modules') })),
+          ],
+        }
+      : {}),
     ...(python
       ? {
           setEnvironment: { VIRTUAL_ENV: python.venv },

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SupervisorEvent } from '../../../src/core/tdd/events';
 import { runKataSession } from '../../../src/core/tdd/supervisor/kataSession';
@@ -268,6 +268,60 @@ describe('sessions in the person’s own project', function () {
       'every run is the runner’s, judged test by test',
     );
     assert.equal(run.summary.totals.commits, 1, 'the second test went red, then green');
+  });
+
+  it('a pnpm workspace opened at its root: each package’s node_modules is seen, and its code is the Implementer’s', async () => {
+    const appTest = (extra = ''): string =>
+      `import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { greet${extra ? ', shout' : ''} } from '../src/index.js';\n\ntest('greet', () => assert.equal(greet('Ann'), 'Hello, Ann'));\n${extra}`;
+    await initPersonRepo(h.workspace, {
+      '.gitignore': 'node_modules\n',
+      'package.json': JSON.stringify({ name: 'mono', private: true, type: 'module', scripts: { test: 'node --test' } }),
+      'pnpm-workspace.yaml': 'packages:\n  - packages/*\n',
+      'packages/words/package.json': JSON.stringify({ name: 'words', type: 'module', exports: './index.js' }),
+      'packages/words/index.js': 'export const hello = (name) => `Hello, ${name}`;\n',
+      'packages/app/package.json': JSON.stringify({ name: 'app', type: 'module', dependencies: { words: 'workspace:*' } }),
+      'packages/app/src/index.js': "import { hello } from 'words';\n\nexport const greet = (name) => hello(name);\n",
+      'packages/app/test/app.test.js': appTest(),
+      'packages/app/test/names.js': "export const names = ['Ann'];\n",
+    });
+    // pnpm's install: the root's node_modules, and each package's own, where its workspace dependencies are links.
+    await mkdir(join(h.workspace, 'node_modules', '.pnpm'), { recursive: true });
+    await mkdir(join(h.workspace, 'packages', 'app', 'node_modules'));
+    await symlink('../../words', join(h.workspace, 'packages', 'app', 'node_modules', 'words'));
+    const shout = `\ntest('shout', () => assert.equal(shout('Ann'), 'HELLO, ANN'));\n`;
+    const run = await h.run(
+      {
+        cycles: [
+          {
+            tester: { writes: [{ path: 'packages/app/test/app.test.js', content: appTest(shout) }], report: 'shout' },
+            implementer: {
+              edits: [
+                {
+                  path: 'packages/app/src/index.js',
+                  edits: [
+                    {
+                      search: '(name) => hello(name);\n',
+                      replace: '(name) => hello(name);\nexport const shout = (name) => greet(name).toUpperCase();\n',
+                    },
+                  ],
+                },
+              ],
+              report: 'shout',
+            },
+          },
+        ],
+      },
+      { maxCycles: 1 },
+    );
+    assert.deepEqual(violations(run.events), [], 'no role broke a rule');
+    assert.equal(run.summary.status, 'max_cycles', JSON.stringify(run.summary.error));
+    assert.equal(run.summary.totals.commits, 1);
+    assert.equal(run.summary.cycles[0]!.tests.passed, 2);
+    const profile = run.events.find((e) => e.type === 'project_profile');
+    assert.ok(profile?.type === 'project_profile');
+    assert.equal(profile.profile.testDir, 'packages/app/test');
+    assert.ok(profile.profile.testFilePatterns.includes('packages/app/test/**'), profile.profile.testFilePatterns.join(', '));
+    assert.ok(!profile.profile.testFilePatterns.includes('packages/**'), 'the packages’ code is not tests');
   });
 
   it('a root test.js (node --test, ava): the Tester adds to it, the Implementer writes index.js', async () => {

@@ -6,6 +6,8 @@ export interface CommitTree {
   entries: Map<string, string>;
   read: (path: string) => Promise<string | null>;
   ignored: (path: string) => Promise<boolean>;
+  /** The folders below the root whose `package.json` the commit holds (workspace packages), outside any node_modules. */
+  packageFolders: () => Promise<string[]>;
 }
 
 /** The root of `commit` read through `run` (files through git: a worktree's files may be the agents'). */
@@ -20,6 +22,11 @@ export async function commitTree(run: GitRun, commit: string): Promise<CommitTre
     entries,
     read: (path) =>
       entries.get(path) === 'blob' ? run(['cat-file', 'blob', `${commit}:${path}`]).catch(() => null) : Promise.resolve(null),
+    packageFolders: async () =>
+      (await run(['ls-tree', '-r', '-z', '--name-only', commit]).catch(() => ''))
+        .split('\0')
+        .filter((path) => path.endsWith('/package.json') && !/(^|\/)node_modules\//.test(path))
+        .map((path) => path.slice(0, -'/package.json'.length)),
     // check-ignore prints the path when it is ignored (its exit code 1 without output reads as success here).
     ignored: (path) =>
       run(['check-ignore', '--', path]).then(

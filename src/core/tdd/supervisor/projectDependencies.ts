@@ -67,7 +67,16 @@ export async function prepareProjectDependencies(
     repositoryConfigOnly: true,
   });
   const result = await planDependencies(info, await commitTree(run, info.baseCommit), options);
-  if (result.sandbox.nodeModules) await ensureFolder(join(info.worktree, 'node_modules'));
+  if (result.sandbox.nodeModules) {
+    await ensureFolder(info.worktree, 'node_modules');
+    // A package folder the worktree no longer has as a folder of its own (deleted, or made a link) gets no mount point.
+    const packages = result.sandbox.nodeModules.packages ?? [];
+    const placed: typeof packages = [];
+    for (const p of packages) if (await ensureFolder(info.worktree, `${p.folder}/node_modules`)) placed.push(p);
+    if (packages.length) result.sandbox.nodeModules.packages = placed;
+    if (result.node?.packages)
+      result.node.packages = result.node.packages.filter((p) => placed.some((q) => q.folder === p.folder));
+  }
   return result;
 }
 
@@ -158,7 +167,15 @@ async function planDependencies(
         node = undefined;
       } else {
         node.how = options.sandbox === 'off' || platform !== 'linux' ? 'linked' : 'mount';
-        result.sandbox.nodeModules = { source: node.path, how: node.how === 'linked' ? 'linked' : 'mount' };
+        if (node.source === 'person') {
+          const packages = await packageModules(info.repository, tree);
+          if (packages.length) node.packages = packages;
+        }
+        result.sandbox.nodeModules = {
+          source: node.path,
+          how: node.how === 'linked' ? 'linked' : 'mount',
+          ...(node.packages ? { packages: node.packages.map((p) => ({ folder: p.folder, source: p.path })) } : {}),
+        };
       }
     }
     result.node = node;
@@ -200,10 +217,40 @@ async function planDependencies(
   return result;
 }
 
-/** Makes `dir` a folder unless something stands there (a folder already, or an entry left as it is). */
-async function ensureFolder(dir: string): Promise<void> {
-  const entry = await lstat(dir).catch(() => undefined);
-  if (!entry) await mkdir(dir);
+/**
+ * The workspace packages' installed folders in the person's checkout: for each folder whose package.json the commit
+ * holds, its `node_modules` when that is a folder there (not a link) and git ignores it.
+ */
+async function packageModules(repository: string, tree: CommitTree): Promise<Array<{ folder: string; path: string }>> {
+  const found: Array<{ folder: string; path: string }> = [];
+  for (const folder of await tree.packageFolders()) {
+    const modules = join(repository, folder, 'node_modules');
+    const entry = await lstat(modules).catch(() => undefined);
+    if (!entry?.isDirectory() || !(await tree.ignored(`${folder}/node_modules/`))) continue;
+    found.push({ folder, path: await realpath(modules) });
+  }
+  return found;
+}
+
+/**
+ * Makes `<root>/<path>` a folder unless something stands there (a folder already, or an entry left as it is). The
+ * worktree's files may be the agents': every folder on the way must be a folder of its own, never a link, or nothing
+ * is made. True when a folder stands there at the end.
+ */
+async function ensureFolder(root: string, path: string): Promise<boolean> {
+  const parts = path.split('/');
+  let dir = root;
+  for (const [i, part] of parts.entries()) {
+    dir = join(dir, part);
+    const entry = await lstat(dir).catch(() => undefined);
+    if (entry) {
+      if (!entry.isDirectory()) return false;
+      continue;
+    }
+    if (i < parts.length - 1) return false;
+    await mkdir(dir);
+  }
+  return true;
 }
 
 /** The message of a session that cannot start for what is missing. */

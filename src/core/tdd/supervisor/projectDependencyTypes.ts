@@ -25,6 +25,12 @@ export interface NodeDependencies {
   how: 'mount' | 'linked' | 'none';
   /** The install a person would run (`pnpm install`), for messages. */
   installCommand: string;
+  /**
+   * The workspace packages' own `node_modules` in the person's checkout (pnpm links each package's dependencies there,
+   * `packages/app/node_modules/lib` → `../../lib`), each shown at `<worktree>/<folder>/node_modules` as the root's is.
+   * Only with `source: 'person'`; absent when there are none.
+   */
+  packages?: Array<{ folder: string; path: string }>;
 }
 
 /** The person's Python virtual environment, as the session uses it. */

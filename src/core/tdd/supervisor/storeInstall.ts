@@ -78,7 +78,10 @@ export async function useNodeDependencies(
     await installIntoStore(node, options);
     installed = true;
   }
-  if (node.how === 'linked') await linkNodeModules(node.path, dir);
+  if (node.how === 'linked') {
+    await linkNodeModules(node.path, dir);
+    for (const p of node.packages ?? []) await linkNodeModules(p.path, join(dir, p.folder));
+  }
   log.info('the session uses installed packages', { source: node.source, path: node.path, how: node.how, installed });
   return installed;
 }
