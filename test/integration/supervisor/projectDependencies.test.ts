@@ -307,6 +307,38 @@ describe('Project dependencies: sessions on real projects use the person’s ins
     });
   });
 
+  it('a workspace package the worktree holds as a link gets no mount point: nothing is made through the link', async () => {
+    // A monorepo with per-package installs (as pnpm makes them): packages/a/node_modules is the person's, ignored.
+    const repo = await temp('tdd-person-workspace-');
+    git(repo, 'init', '-q', '-b', 'main');
+    await writeFile(join(repo, '.gitignore'), 'node_modules/\n');
+    await writeFile(join(repo, 'package.json'), JSON.stringify({ name: 'root', private: true, workspaces: ['packages/*'] }));
+    for (const name of ['a', 'b']) {
+      await mkdir(join(repo, 'packages', name, 'node_modules', 'dep'), { recursive: true });
+      await writeFile(join(repo, 'packages', name, 'package.json'), JSON.stringify({ name }));
+    }
+    await mkdir(join(repo, 'node_modules'));
+    git(repo, 'add', '-A');
+    git(repo, '-c', 'user.name=p', '-c', 'user.email=p@example.com', 'commit', '-q', '-m', 'workspace');
+    const { worktree } = await SessionWorktree.create(await readRepository(repo), {
+      slug: 'library',
+      worktreesRoot: await temp('tdd-worktrees-'),
+    });
+    // What generated code of an earlier turn may leave: packages/a replaced by a link to a folder outside the worktree.
+    const outside = await temp('tdd-outside-');
+    await rm(join(worktree.dir, 'packages', 'a'), { recursive: true, force: true });
+    await symlink(outside, join(worktree.dir, 'packages', 'a'));
+
+    const dependencies = await prepareProjectDependencies(worktree.info, { sandbox: 'auto' });
+    assert.equal(await exists(join(outside, 'node_modules')), false, 'no folder was made through the link');
+    assert.deepEqual(
+      dependencies.sandbox.nodeModules?.packages?.map((p) => p.folder),
+      ['packages/b'],
+      'only the package that is a folder of its own is mounted',
+    );
+    assert.equal(await exists(join(worktree.dir, 'packages', 'b', 'node_modules')), true);
+  });
+
   it('a pnpm project with neither node_modules nor a lockfile, or with node_modules not ignored, says what to run and mounts nothing', async () => {
     const noLock = await person('ts-vitest-pnpm', false);
     git(noLock, 'rm', '-q', 'pnpm-lock.yaml');
