@@ -8,6 +8,7 @@ import {
   diagnoseLoadError,
   diagnoseMissingRunner,
   type LoadProblem,
+  missingPytestPlugins,
   type TestErrorKind,
 } from './diagnoseLoadError';
 import type { TestCounts } from './parsers/testCounts';
@@ -32,7 +33,7 @@ export interface DiagnosedTestRunResult extends TestRunResult {
   runner: RunnerKind;
   /** Set when status is `error` (and for a run with no tests yet, `no_tests`). */
   errorKind?: TestErrorKind;
-  /** For missing_module / missing_export: the module or name that was not found. */
+  /** For missing_module / missing_export: the module or name that was not found; for plugin_missing: the plugins. */
   missingName?: string;
 }
 
@@ -240,6 +241,11 @@ export class CommandTestRunner implements TestRunner {
     const loadProblem = diagnoseLoadError(result.output, this.kind);
     if (loadProblem) return errorResult(loadProblem);
     if (!counts) {
+      const plugins = missingPytestPlugins(result.output);
+      if (plugins) {
+        const module = plugins.packages.length > 0 ? plugins.packages.join(', ') : undefined;
+        return errorResult({ kind: 'plugin_missing', line: plugins.line, ...(module ? { module } : {}) });
+      }
       const missing = diagnoseMissingRunner(result.output, result.exitCode);
       if (missing) return errorResult(missing);
       if (/No test files found|No tests found/i.test(result.output)) return this.noTests(base);

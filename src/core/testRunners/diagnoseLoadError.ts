@@ -6,7 +6,15 @@ import { stripAnsi } from './parsers/testCounts';
  * test imports does not exist yet — the supervisor may count that as red in the Tester's phase.
  */
 export type TestErrorKind =
-  'runner_missing' | 'syntax' | 'missing_module' | 'missing_export' | 'import' | 'collection' | 'no_tests' | 'crash';
+  | 'runner_missing'
+  | 'plugin_missing'
+  | 'syntax'
+  | 'missing_module'
+  | 'missing_export'
+  | 'import'
+  | 'collection'
+  | 'no_tests'
+  | 'crash';
 
 /** A load problem found in a runner's output: its kind, the line that shows it, and the module when known. */
 export interface LoadProblem {
@@ -53,6 +61,62 @@ export function diagnoseMissingRunner(output: string, exitCode: number | null): 
   return undefined;
 }
 
+/** Options of well-known pytest plugins, and the package that brings each. */
+const PYTEST_PLUGIN_OPTIONS: Array<{ re: RegExp; pkg: string }> = [
+  { re: /^--(?:no-)?cov(?:[-=]|$)/, pkg: 'pytest-cov' },
+  {
+    re: /^(?:-n|--numprocesses(?:=|$)|--maxprocesses(?:=|$)|--dist(?:=|$)|--tx(?:=|$)|--max-worker-restart(?:=|$))/,
+    pkg: 'pytest-xdist',
+  },
+  { re: /^--timeout(?:[-_=]|$)/, pkg: 'pytest-timeout' },
+  { re: /^--randomly-/, pkg: 'pytest-randomly' },
+];
+/** Plugins named with `-p NAME`, and the package that brings each. */
+const PYTEST_PLUGIN_NAMES: Record<string, string> = {
+  randomly: 'pytest-randomly',
+  pytest_randomly: 'pytest-randomly',
+  xdist: 'pytest-xdist',
+  'xdist.plugin': 'pytest-xdist',
+  pytest_cov: 'pytest-cov',
+  timeout: 'pytest-timeout',
+  pytest_timeout: 'pytest-timeout',
+};
+
+/** pytest options of plugins that are not installed, read from pytest's usage error or its failed `-p NAME`. */
+export interface MissingPytestPlugins {
+  /** pytest's own line (`error: unrecognized arguments: --cov=pkg`, `ImportError: Error importing plugin "randomly"…`). */
+  line: string;
+  /** The options pytest did not know (`--cov=pkg`, `-n`), or `-p NAME` for a plugin it could not import. */
+  options: string[];
+  /** The packages that bring them, for the well-known plugins (pytest-cov, pytest-xdist, pytest-timeout, pytest-randomly). */
+  packages: string[];
+}
+
+/**
+ * pytest stopped before collecting because an option it was given (usually by the config's `addopts`) belongs to a
+ * plugin that is not installed: `--cov=pkg` without pytest-cov, `-n auto` without pytest-xdist, `-p randomly` without
+ * pytest-randomly.
+ */
+export function missingPytestPlugins(output: string): MissingPytestPlugins | undefined {
+  const text = stripAnsi(output);
+  const unrecognized = /\[file_or_dir\][^]*?^.*?(error: unrecognized arguments: (.+))$/m.exec(text);
+  if (unrecognized) {
+    const options = unrecognized[2]
+      .trim()
+      .split(/\s+/)
+      .filter((o) => o.startsWith('-'));
+    const packages = options.map((o) => PYTEST_PLUGIN_OPTIONS.find((p) => p.re.test(o))?.pkg);
+    return { line: unrecognized[1].trim(), options, packages: unique(packages) };
+  }
+  const plugin = /^(ImportError: Error importing plugin "([^"]+)".*)$/m.exec(text);
+  if (plugin) return { line: plugin[1].trim(), options: [`-p ${plugin[2]}`], packages: unique([PYTEST_PLUGIN_NAMES[plugin[2]]]) };
+  return undefined;
+}
+
+function unique(names: Array<string | undefined>): string[] {
+  return [...new Set(names.filter((n): n is string => n !== undefined))];
+}
+
 /**
  * Finds the reason a test run could not load its tests (syntax error, missing module, missing export,
  * collection error). Only top-level messages count: an assertion that mentions "SyntaxError" inside a
@@ -83,6 +147,9 @@ export function diagnoseLoadError(output: string, kind: RunnerKind): LoadProblem
 export function describeProblem(problem: LoadProblem): string {
   const what: Record<TestErrorKind, string> = {
     runner_missing: 'the test runner is not installed or not on PATH',
+    plugin_missing: problem.module
+      ? `the pytest ${problem.module.includes(',') ? `plugins ${problem.module} are` : `plugin ${problem.module} is`} not installed`
+      : 'pytest was given an option of a plugin that is not installed',
     syntax: 'a file has a syntax error',
     missing_module: problem.module ? `module '${problem.module}' cannot be found` : 'a module cannot be found',
     missing_export: problem.module ? `'${problem.module}' is imported but not exported` : 'an imported name does not exist',

@@ -35,6 +35,60 @@ describe('TDD supervisor: the baseline must run (real node --test in the sandbox
     assert.deepEqual(await personRepoState(h.workspace), before);
   });
 
+  it("pytest's addopts naming a plugin that is not installed: the refusal names it, and the command it suggests runs", async () => {
+    const files = {
+      'pyproject.toml':
+        '[project]\nname = "sl"\nversion = "0.1.0"\n\n[tool.pytest.ini_options]\naddopts = "--cov=sl --cov-report=term-missing"\n',
+      'sl/__init__.py': '',
+      'sl/core.py': 'def first(xs):\n    return xs[0]\n',
+      'tests/test_core.py': 'from sl.core import first\n\n\ndef test_first():\n    assert first([2]) == 2\n',
+    };
+    await initPersonRepo(h.workspace, files);
+    const task = { kataPath: undefined, task: 'Add last(xs)', maxCycles: 1 };
+    const refused = await h.run({ cycles: [] }, task);
+    assert.equal(refused.summary.error?.error_code, 'CONFIG');
+    const message = refused.summary.error!.message;
+    assert.match(message, /the pytest plugin pytest-cov is not installed — error: unrecognized arguments: --cov=sl/);
+    assert.match(message, /Next step: install pytest-cov in the project's environment \(`python3 -m pip install pytest-cov`\)/);
+    const override = /--test-command "([^"]+)"/.exec(message)?.[1];
+    assert.equal(override, "python3 -m pytest -o addopts=''");
+    assert.doesNotMatch(message, /run the same command in your checkout/);
+    assert.equal(h.server.chatRequests().length, 0);
+
+    // The suggested command, as the person would pass it: the session runs (through the sandbox) and reaches green.
+    const last = 'def test_last():\n    assert last([1, 2]) == 2\n';
+    const run = await h.run(
+      {
+        cycles: [
+          {
+            tester: {
+              edits: [
+                {
+                  path: 'tests/test_core.py',
+                  edits: [
+                    { search: 'import first\n', replace: 'import first, last\n' },
+                    { search: '== 2\n', replace: `== 2\n\n\n${last}` },
+                  ],
+                },
+              ],
+              report: 'last',
+            },
+            implementer: {
+              edits: [
+                { path: 'sl/core.py', edits: [{ search: 'xs[0]\n', replace: 'xs[0]\n\n\ndef last(xs):\n    return xs[-1]\n' }] },
+              ],
+              report: 'last',
+            },
+          },
+        ],
+      },
+      { ...task, project: { testCommand: override! } },
+    );
+    assert.equal(run.summary.status, 'max_cycles', JSON.stringify(run.summary.error));
+    assert.equal(run.summary.totals.commits, 1);
+    assert.equal(run.summary.totals.tests_passed, 2);
+  });
+
   it('a suite that cannot load a dependency stops the session before any model request, in the runner’s words', async () => {
     await initPersonRepo(h.workspace, {
       'package.json': JSON.stringify({ name: 'mine', type: 'module', scripts: { test: 'node --test' } }, null, 2),

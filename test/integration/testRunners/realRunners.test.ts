@@ -241,5 +241,27 @@ describe('real test runners', function () {
       assert.equal(result.missingName, 'leap');
       assert.equal(existsSync(join(dir, '__pycache__')), false, 'no bytecode cache in the workspace');
     });
+
+    it("names the plugin an addopts option needs when it is not installed (pytest-cov's --cov, pytest-xdist's -n, -p randomly)", async () => {
+      const cases: Array<[string, RegExp, string | undefined]> = [
+        ['--cov=leap --cov-report=term', /error: unrecognized arguments: --cov=leap --cov-report=term/, 'pytest-cov'],
+        ['-n auto --timeout=5', /error: unrecognized arguments: -n --timeout=5/, 'pytest-xdist, pytest-timeout'],
+        ['-p randomly', /Error importing plugin "randomly"/, 'pytest-randomly'],
+        ['--no-such-option', /error: unrecognized arguments: --no-such-option/, undefined],
+      ];
+      for (const [addopts, line, plugins] of cases) {
+        const dir = await make({
+          'leap.py': src,
+          'test_leap.py': test('False'),
+          'pytest.ini': `[pytest]\naddopts = ${addopts}\n`,
+        });
+        const result = await (await detectTestRunner(dir, { env })).run({ timeoutMs: 20_000 });
+        assert.equal(result.status, 'error', result.output);
+        assert.equal(result.errorKind, 'plugin_missing', addopts);
+        assert.equal(result.missingName, plugins, addopts);
+        assert.match(result.reason!, line);
+        if (plugins) assert.match(result.reason!, new RegExp(`the pytest plugins? ${plugins} (is|are) not installed`));
+      }
+    });
   });
 });

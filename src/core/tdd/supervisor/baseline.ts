@@ -1,5 +1,6 @@
 import { AgentError } from '../../errors/agentError';
 import { redactSecrets } from '../../security/redact';
+import { missingPytestPlugins } from '../../testRunners/diagnoseLoadError';
 import { truncateHeadTail } from '../../testRunners/truncateOutput';
 import type { TestRunResult } from '../../testRunners/types';
 import type { SupervisorEvent } from '../events';
@@ -57,6 +58,8 @@ function baselineNextStep(run: TestRunResult): string {
       return "Next step: install the project's dependencies in your checkout (the session reuses them), or name the test command with --test-command / test_command.";
     case 'runner_missing':
       return 'Next step: install the test runner (or the project dependencies that bring it), or name the test command with --test-command / test_command.';
+    case 'plugin_missing':
+      return pluginNextStep(run);
     case 'no_tests':
       return "Next step: check that the test command finds the project's test files (its config's include / testMatch / testpaths).";
     default:
@@ -64,4 +67,28 @@ function baselineNextStep(run: TestRunResult): string {
         ? 'Next step: raise the time limit of a test run (--test-timeout, tddAgent.testTimeoutMs) or make the suite faster.'
         : 'Next step: run the same command in your checkout and fix what it reports, or name another test command with --test-command / test_command.';
   }
+}
+
+/**
+ * The two ways out when pytest was given an option of a plugin that is not installed: install the plugin where the
+ * tests run, or run pytest without the option (without the config's `addopts` when the command does not name it).
+ */
+function pluginNextStep(run: TestRunResult): string {
+  const missing = missingPytestPlugins(run.output);
+  const packages = missing?.packages ?? [];
+  const options = missing?.options ?? [];
+  const python = /^(\S*python[\d.]*)\s+-m\s+pytest\b/.exec(run.command)?.[1];
+  const pip = python ? `${python} -m pip` : 'pip';
+  const install =
+    packages.length > 0
+      ? `install ${packages.join(' and ')} in the project's environment (\`${pip} install ${packages.join(' ')}\`)`
+      : `install the pytest plugin that provides ${options.join(' ') || 'the option'} in the project's environment`;
+  const words = run.command.split(/\s+/);
+  const named = (option: string): boolean =>
+    option.startsWith('-p ') ? /\s-p\s*(\S+)/.exec(run.command)?.[1] === option.slice(3) : words.includes(option);
+  const inCommand = options.length > 0 && options.every(named);
+  const without = inCommand
+    ? `remove ${options.join(' ')} from the test command (--test-command / test_command)`
+    : `run pytest without the config's addopts: --test-command "${run.command} -o addopts=''" (this drops every option addopts names; add back those the tests need)`;
+  return `Next step: ${install}, or ${without}.`;
 }
