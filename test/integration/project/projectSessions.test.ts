@@ -228,6 +228,58 @@ describe('sessions in the person’s own project', function () {
     assert.deepEqual(profile.profile.sourceRoots, ['sl']);
   });
 
+  it('a Tester turn that breaks a doctest page is sent back with what went wrong, not the page’s first line', async () => {
+    await initPersonRepo(h.workspace, {
+      'pyproject.toml': '[project]\nname = "sl"\nversion = "0.1.0"\n',
+      'tox.ini': '[pytest]\naddopts = --doctest-glob=*.rst\ntestpaths = docs tests\n',
+      'docs/index.rst':
+        'Usage\n=====\n\nIf you need to check the first value, call first:\n\n    >>> from sl.core import first\n    >>> first([3, 1])\n    3\n',
+      'sl/__init__.py': '',
+      'sl/core.py': 'def first(xs):\n    return xs[0]\n',
+      'tests/test_core.py': 'from sl.core import first\n\n\ndef test_first():\n    assert first([2]) == 2\n',
+    });
+    // The new test imports `last` in its body: a failing test, not a collection error that would hide the doctest's.
+    const newTest = {
+      path: 'tests/test_core.py',
+      edits: [
+        {
+          search: '== 2\n',
+          replace: '== 2\n\n\ndef test_last():\n    from sl.core import last\n\n    assert last([1, 2]) == 2\n',
+        },
+      ],
+    };
+    const run = await h.run(
+      {
+        cycles: [
+          {
+            tester: { edits: [newTest], report: 'last' },
+            implementer: {
+              edits: [
+                { path: 'sl/core.py', edits: [{ search: 'xs[0]\n', replace: 'xs[0]\n\n\ndef last(xs):\n    return xs[-1]\n' }] },
+              ],
+              report: 'last',
+            },
+          },
+        ],
+        overrides: {
+          'tester:1:1': {
+            edits: [newTest, { path: 'docs/index.rst', edits: [{ search: '    3\n', replace: '    1\n' }] }],
+            report: 'last',
+            runTests: false,
+          },
+        },
+      },
+      { kataPath: undefined, task: 'Add last(xs)', maxCycles: 1 },
+    );
+    assert.equal(run.summary.status, 'max_cycles', JSON.stringify(run.summary.error));
+    const retry = contextOf(h.server, 'tester', 1, 2);
+    assert.match(
+      retry,
+      /made tests fail that passed before[^]*\n- docs\/index\.rst › index\.rst: Expected: 1, Got: 3 \(>>> first\(\[3, 1\]\)\)$/m,
+    );
+    assert.doesNotMatch(retry, /index\.rst: 00\d/, 'not the page’s numbered first line');
+  });
+
   it('a test script that chains a lint with the runner: the runs are the runner’s alone, a lint error is never a red', async () => {
     await initPersonRepo(h.workspace, {
       'package.json': JSON.stringify(

@@ -258,6 +258,29 @@ describe('test reports: pytest JUnit XML', () => {
     assert.deepEqual(parsePytestReport(XML, ctx).counts, { passed: 3, failed: 1, total: 9, errors: 3 });
   });
 
+  it('says first what went wrong in a doctest (Expected / Got, UNEXPECTED EXCEPTION), not the page’s first line', () => {
+    // Recorded from pytest 9 with --doctest-modules --doctest-glob=*.rst (paths changed; the last one made up).
+    const doctests = `<testsuites name="pytest tests"><testsuite name="pytest" errors="0" failures="4" skipped="0" tests="4">
+<testcase classname="docs.index.rst" name="index.rst" file="docs/index.rst" line="0"><failure message="001 Usage&#10;002 =====&#10;003 &#10;004 If you need to check the first value, call first:&#10;005 &#10;006     &gt;&gt;&gt; from sl.core import first&#10;007     &gt;&gt;&gt; first([3, 1])&#10;Expected:&#10;    1&#10;Got:&#10;    3&#10;&#10;/real/ws/docs/index.rst:7: DocTestFailure"></failure></testcase>
+<testcase classname="sl.core" name="sl.core.last" file="sl/core.py" line="10"><failure message="011 The last value.&#10;012 &#10;013     &gt;&gt;&gt; last([])&#10;UNEXPECTED EXCEPTION: IndexError('list index out of range')&#10;Traceback (most recent call last):&#10;  File &quot;/usr/lib/python3.11/doctest.py&quot;, line 1353, in __run&#10;    exec(compile(example.source, filename, &quot;single&quot;,&#10;  File &quot;&lt;doctest sl.core.last[0]&gt;&quot;, line 1, in &lt;module&gt;&#10;  File &quot;/real/ws/sl/core.py&quot;, line 16, in last&#10;    return xs[-1]&#10;           ~~^^^^&#10;IndexError: list index out of range&#10;/real/ws/sl/core.py:13: UnexpectedException"></failure></testcase>
+<testcase classname="sl.core" name="sl.core.pairs" file="sl/core.py" line="20"><failure message="022     &gt;&gt;&gt; pairs([1, 2])&#10;Expected:&#10;    (1, 2)&#10;    (2, 1)&#10;Got nothing&#10;&#10;/real/ws/sl/core.py:22: DocTestFailure"></failure></testcase>
+<testcase classname="tests.test_a" name="test_fail" file="tests/test_a.py" line="5"><failure message="001 is not 2&#10;assert 1 == 2"></failure></testcase>
+</testsuite></testsuites>`;
+    const { tests } = parsePytestReport(doctests, ctx);
+    assert.deepEqual(
+      tests.map((t) => [t.id, t.line, t.message!.split('\n')[0]]),
+      [
+        ['docs/index.rst::index.rst', 7, 'Expected: 1, Got: 3 (>>> first([3, 1]))'],
+        ['sl/core.py::sl.core.last', 13, "UNEXPECTED EXCEPTION: IndexError('list index out of range') (>>> last([]))"],
+        ['sl/core.py::sl.core.pairs', 22, 'Expected: (1, 2) … (2 lines), Got: nothing (>>> pairs([1, 2]))'],
+        ['tests/test_a.py::test_fail', 6, '001 is not 2'],
+      ],
+    );
+    assert.equal(tests[0]!.message, 'Expected: 1, Got: 3 (>>> first([3, 1]))\nExpected:\n    1\nGot:\n    3');
+    assert.match(tests[1]!.message!, /^UNEXPECTED[^\n]*\nTraceback[^]*IndexError: list index out of range$/);
+    assert.doesNotMatch(tests.map((t) => t.message).join('\n'), /If you need to check|DocTestFailure/, 'no page text');
+  });
+
   it('resolves files against the rootdir pytest printed', () => {
     const withRoot: ReportContext = { ...ctx, output: 'rootdir: /real/ws/py\nconfigfile: pyproject.toml\n' };
     assert.equal(parsePytestReport(XML, withRoot).tests[0]!.id, 'py/tests/sub/test_b.py::test_in_sub');

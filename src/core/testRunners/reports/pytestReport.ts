@@ -2,6 +2,7 @@ import { isAbsolute } from 'node:path';
 import { TestReportError } from '../errors';
 import { stripAnsi, type TestCounts } from '../parsers/testCounts';
 import type { TestCaseResult } from '../types';
+import { doctestFailure } from './doctestFailure';
 import { failureMessage, onePerId, testCase, workspaceFile, type ParsedReport, type ReportContext } from './reportedTest';
 import { readXml, type XmlElement } from './xmlReader';
 
@@ -68,8 +69,10 @@ export function parsePytestReport(text: string, ctx: ReportContext): ParsedRepor
     counts.total += 1 + (teardownOnly || (failure && errors.length > 0) ? errors.length : 0);
     if (failure) counts.failed++;
     else if (!skipped && (errors.length === 0 || teardownOnly)) counts.passed++;
-    const message = problem ? failureMessage(problem.attributes.message || problem.text) : undefined;
-    const lineNumber = line !== undefined && /^\d+$/.test(line) ? Number(line) + 1 : undefined;
+    const text = problem ? problem.attributes.message || problem.text : undefined;
+    const doctest = failure && typeof text === 'string' ? doctestFailure(text) : undefined;
+    const message = doctest ? failureMessage(doctest.message) : text !== undefined ? failureMessage(text) : undefined;
+    const lineNumber = doctest?.line ?? (line !== undefined && /^\d+$/.test(line) ? Number(line) + 1 : undefined);
     tests.push(
       testCase({
         path: [...classes, name],
