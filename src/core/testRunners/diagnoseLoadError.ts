@@ -124,6 +124,10 @@ function unique(names: Array<string | undefined>): string[] {
  */
 export function diagnoseLoadError(output: string, kind: RunnerKind): LoadProblem | undefined {
   const text = stripAnsi(output);
+  if (kind === 'custom') {
+    const unittest = unittestImportError(text);
+    if (unittest) return unittest;
+  }
   const python = kind === 'pytest' || (kind === 'custom' && PY_COLLECTION.test(text));
   if (python) {
     if (!PY_COLLECTION.test(text)) return undefined;
@@ -141,6 +145,30 @@ export function diagnoseLoadError(output: string, kind: RunnerKind): LoadProblem
     if (match) return { kind: problem, line: match[1].trim(), module: match[2] };
   }
   return undefined;
+}
+
+/**
+ * `python -m unittest` runs a test module that cannot be imported as one failing test (`unittest.loader._FailedTest`,
+ * "ImportError: Failed to import test module: tests.test_core"), and the module's own tests vanish from the count:
+ * what pytest calls a collection error, and judged as one (a missing name is the red of a new test, a syntax error goes
+ * back to the Tester). Read from the failed import's own section of the output, up to the next separator.
+ */
+function unittestImportError(text: string): LoadProblem | undefined {
+  const start = /^ImportError: Failed to import test module: (\S+)\s*$/m.exec(text);
+  if (!start) return undefined;
+  const after = text.slice(start.index);
+  const end = /^(?:={20,}|-{20,})\s*$/m.exec(after);
+  const section = end ? after.slice(0, end.index) : after;
+  for (const { re, kind: problem } of PY_PATTERNS) {
+    const match = re.exec(section);
+    if (match) return { kind: problem, line: match[1].trim(), module: match[2] };
+  }
+  const last = section
+    .trim()
+    .split('\n')
+    .filter((l) => /^\w+(?:\.\w+)*(?:Error|Exception)\b/.test(l))
+    .at(-1);
+  return { kind: 'import', line: (last ?? start[0]).trim() };
 }
 
 /** One line for a person or the model: what went wrong and what to look at. */

@@ -280,6 +280,58 @@ describe('sessions in the person’s own project', function () {
     assert.doesNotMatch(retry, /index\.rst: 00\d/, 'not the page’s numbered first line');
   });
 
+  it('python -m unittest: a new test whose module cannot import the new name yet is red, not "the number of tests went down"', async () => {
+    await initPersonRepo(h.workspace, {
+      'pyproject.toml': '[project]\nname = "sl"\nversion = "0.1.0"\n',
+      'sl/__init__.py': '',
+      'sl/core.py': 'def first(xs):\n    return xs[0]\n',
+      'tests/__init__.py': '',
+      'tests/test_core.py':
+        'import unittest\n\nfrom sl.core import first\n\n\nclass TestCore(unittest.TestCase):\n    def test_first(self):\n        self.assertEqual(first([2]), 2)\n\n    def test_first_of_two(self):\n        self.assertEqual(first([1, 2]), 1)\n\n    def test_first_str(self):\n        self.assertEqual(first("ab"), "a")\n',
+      'tests/test_other.py':
+        'import unittest\n\n\nclass TestOther(unittest.TestCase):\n    def test_a(self):\n        pass\n\n    def test_b(self):\n        pass\n',
+    });
+    const run = await h.run(
+      {
+        cycles: [
+          {
+            tester: {
+              edits: [
+                {
+                  path: 'tests/test_core.py',
+                  edits: [
+                    { search: 'import first\n', replace: 'import first, last\n' },
+                    {
+                      search: '"a")\n',
+                      replace: '"a")\n\n    def test_last(self):\n        self.assertEqual(last([1, 2]), 2)\n',
+                    },
+                  ],
+                },
+              ],
+              report: 'last',
+            },
+            implementer: {
+              edits: [
+                { path: 'sl/core.py', edits: [{ search: 'xs[0]\n', replace: 'xs[0]\n\n\ndef last(xs):\n    return xs[-1]\n' }] },
+              ],
+              report: 'last',
+            },
+          },
+        ],
+      },
+      { kataPath: undefined, task: 'Add last(xs)', maxCycles: 1, project: { testCommand: 'python3 -m unittest' } },
+    );
+    // unittest ran the module that failed to import as one failed test: 3 of the 5 tests, which read as removed tests.
+    assert.deepEqual(violations(run.events), [], 'the Tester removed no test');
+    assert.equal(run.summary.status, 'max_cycles', JSON.stringify(run.summary.error));
+    assert.equal(run.summary.totals.commits, 1);
+    assert.equal(run.summary.totals.tests_passed, 6);
+    const red = run.events.find((e) => e.type === 'test_run_finished' && e.role === 'tester');
+    assert.ok(red?.type === 'test_run_finished');
+    assert.equal(red.tests.status, 'error');
+    assert.match(red.reason ?? '', /'last' is imported but not exported/);
+  });
+
   it('a test script that chains a lint with the runner: the runs are the runner’s alone, a lint error is never a red', async () => {
     await initPersonRepo(h.workspace, {
       'package.json': JSON.stringify(

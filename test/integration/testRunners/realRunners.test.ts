@@ -188,6 +188,30 @@ describe('real test runners', function () {
       assert.equal(green.status, 'passed', green.output);
       assert.deepEqual([green.passed, green.failed, green.total], [2, 0, 3], green.output);
     });
+
+    it('judges a test module that cannot be imported as pytest does a collection error, not as one failed test', async () => {
+      const ok = 'import unittest\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        pass\n';
+      const cases: Array<[string, string, string | undefined, RegExp]> = [
+        ['from sl.core import first, last\n', 'missing_export', 'last', /cannot import name 'last' from 'sl.core'/],
+        ['import nosuchmod\n', 'missing_module', 'nosuchmod', /No module named 'nosuchmod'/],
+        ['def f(:\n', 'syntax', undefined, /SyntaxError: invalid syntax/],
+        ['raise RuntimeError("no config")\n', 'import', undefined, /RuntimeError: no config/],
+      ];
+      for (const [head, kind, name, reason] of cases) {
+        const dir = await make({
+          'sl/__init__.py': '',
+          'sl/core.py': 'def first(xs):\n    return xs[0]\n',
+          'tests/__init__.py': '',
+          'tests/test_core.py': `import unittest\n${head}\nclass C(unittest.TestCase):\n    def test_b(self):\n        pass\n\n    def test_c(self):\n        pass\n`,
+          'tests/test_ok.py': ok,
+        });
+        const result = await (await detectTestRunner(dir, { testCommand: 'python3 -m unittest' })).run({ timeoutMs: 20_000 });
+        assert.equal(result.status, 'error', result.output);
+        assert.equal(result.errorKind, kind, head);
+        assert.equal(result.missingName, name, head);
+        assert.match(result.reason!, reason);
+      }
+    });
   });
 
   describe('pytest', () => {

@@ -3,8 +3,9 @@ import { stripAnsi, type TestCounts } from './testCounts';
 /**
  * Reads `python -m unittest`'s summary: `Ran 5 tests in 0.001s`, then `OK`, `OK (skipped=1)`, `FAILED (failures=1,
  * errors=1, skipped=1, expected failures=1)` or `NO TESTS RAN`. An error is a failed test (an exception in its body is
- * unittest's usual red, and a test module that cannot be imported is one failed test); an unexpected success fails the
- * run, so it is failed too; skipped tests and expected failures are neither passed nor failed.
+ * unittest's usual red); an unexpected success fails the run, so it is failed too; skipped tests and expected failures
+ * are neither passed nor failed. A test module that cannot be imported, which unittest counts as one failed test, makes
+ * the whole run an error, as a collection error does with pytest (`diagnoseLoadError`).
  */
 export function parseUnittestOutput(output: string): TestCounts | undefined {
   const text = stripAnsi(output);
