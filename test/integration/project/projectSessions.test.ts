@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { SupervisorEvent } from '../../../src/core/tdd/events';
 import { runKataSession } from '../../../src/core/tdd/supervisor/kataSession';
 import type { CyclePlan } from '../../support/scriptedKataModel';
-import { contextOf, initPersonRepo, SessionHarness } from '../supervisor/sessionHarness';
+import { contextOf, initPersonRepo, SessionHarness, type SessionRun } from '../supervisor/sessionHarness';
 
 /** FizzBuzz with its tests beside the code: `src/fizzbuzz.test.js` next to `src/fizzbuzz.js`. */
 function besideTheCode(cycles: number): CyclePlan[] {
@@ -28,6 +28,20 @@ function besideTheCode(cycles: number): CyclePlan[] {
 
 const violations = (events: SupervisorEvent[]): string[] => events.flatMap((e) => (e.type === 'violation' ? e.reasons : []));
 
+/** Asserts that a session made `commits` commits with no role breaking a rule; returns its project profile. */
+function cleanCommits(
+  run: SessionRun,
+  commits: number,
+  why = 'no role broke a rule',
+): Extract<SupervisorEvent, { type: 'project_profile' }> {
+  assert.deepEqual(violations(run.events), [], why);
+  assert.equal(run.summary.status, 'max_cycles', JSON.stringify(run.summary.error));
+  assert.equal(run.summary.totals.commits, commits);
+  const profile = run.events.find((e) => e.type === 'project_profile');
+  assert.ok(profile?.type === 'project_profile');
+  return profile;
+}
+
 describe('sessions in the person’s own project', function () {
   this.timeout(60_000);
   let h: SessionHarness;
@@ -45,11 +59,7 @@ describe('sessions in the person’s own project', function () {
         "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { slug } from './slug.js';\n\ntest('slug', () => assert.equal(slug('A b'), 'a-b'));\n",
     });
     const run = await h.run({ cycles: besideTheCode(2) }, { maxCycles: 2 });
-    assert.deepEqual(violations(run.events), [], 'no role broke a rule');
-    assert.equal(run.summary.status, 'max_cycles', JSON.stringify(run.summary.error));
-    assert.equal(run.summary.totals.commits, 2);
-    const profile = run.events.find((e) => e.type === 'project_profile');
-    assert.ok(profile?.type === 'project_profile');
+    const profile = cleanCommits(run, 2);
     assert.equal(profile.scaffolded, false);
     assert.equal(profile.profile.testDir, 'src');
     assert.equal(profile.profile.testsBesideSource, true);
@@ -161,11 +171,7 @@ describe('sessions in the person’s own project', function () {
       },
       { kataPath: undefined, task: 'Add lowerify(s)', maxCycles: 1 },
     );
-    assert.deepEqual(violations(run.events), [], 'wire/tests/helpers.py is test support code, the Tester’s');
-    assert.equal(run.summary.status, 'max_cycles', JSON.stringify(run.summary.error));
-    assert.equal(run.summary.totals.commits, 1);
-    const profile = run.events.find((e) => e.type === 'project_profile');
-    assert.ok(profile?.type === 'project_profile');
+    const profile = cleanCommits(run, 1, 'wire/tests/helpers.py is test support code, the Tester’s');
     assert.equal(profile.profile.testDir, 'wire/tests');
     assert.ok(profile.profile.testFilePatterns.includes('wire/tests/**'), profile.profile.testFilePatterns.join(', '));
   });
@@ -219,11 +225,7 @@ describe('sessions in the person’s own project', function () {
       },
       { kataPath: undefined, task: 'Add last(xs)', maxCycles: 1 },
     );
-    assert.deepEqual(violations(run.events), [], 'sl/core.py is the code, the Implementer’s');
-    assert.equal(run.summary.status, 'max_cycles', JSON.stringify(run.summary.error));
-    assert.equal(run.summary.totals.commits, 1);
-    const profile = run.events.find((e) => e.type === 'project_profile');
-    assert.ok(profile?.type === 'project_profile');
+    const profile = cleanCommits(run, 1, 'sl/core.py is the code, the Implementer’s');
     assert.equal(profile.profile.testDir, 'tests');
     assert.deepEqual(profile.profile.sourceRoots, ['sl']);
   });
@@ -322,9 +324,7 @@ describe('sessions in the person’s own project', function () {
       { kataPath: undefined, task: 'Add last(xs)', maxCycles: 1, project: { testCommand: 'python3 -m unittest' } },
     );
     // unittest ran the module that failed to import as one failed test: 3 of the 5 tests, which read as removed tests.
-    assert.deepEqual(violations(run.events), [], 'the Tester removed no test');
-    assert.equal(run.summary.status, 'max_cycles', JSON.stringify(run.summary.error));
-    assert.equal(run.summary.totals.commits, 1);
+    cleanCommits(run, 1, 'the Tester removed no test');
     assert.equal(run.summary.totals.tests_passed, 6);
     const red = run.events.find((e) => e.type === 'test_run_finished' && e.role === 'tester');
     assert.ok(red?.type === 'test_run_finished');
@@ -417,12 +417,8 @@ describe('sessions in the person’s own project', function () {
       },
       { maxCycles: 1 },
     );
-    assert.deepEqual(violations(run.events), [], 'no role broke a rule');
-    assert.equal(run.summary.status, 'max_cycles', JSON.stringify(run.summary.error));
-    assert.equal(run.summary.totals.commits, 1);
+    const profile = cleanCommits(run, 1);
     assert.equal(run.summary.cycles[0]!.tests.passed, 2);
-    const profile = run.events.find((e) => e.type === 'project_profile');
-    assert.ok(profile?.type === 'project_profile');
     assert.equal(profile.profile.testDir, 'packages/app/test');
     assert.ok(profile.profile.testFilePatterns.includes('packages/app/test/**'), profile.profile.testFilePatterns.join(', '));
     assert.ok(!profile.profile.testFilePatterns.includes('packages/**'), 'the packages’ code is not tests');
@@ -468,11 +464,7 @@ describe('sessions in the person’s own project', function () {
       },
       { kataPath: undefined, task: 'Add trim(s)', maxCycles: 1 },
     );
-    assert.deepEqual(violations(run.events), [], 'test.js is a test file (node --test and ava run it)');
-    assert.equal(run.summary.status, 'max_cycles', JSON.stringify(run.summary.error));
-    assert.equal(run.summary.totals.commits, 1);
-    const profile = run.events.find((e) => e.type === 'project_profile');
-    assert.ok(profile?.type === 'project_profile');
+    const profile = cleanCommits(run, 1, 'test.js is a test file (node --test and ava run it)');
     assert.equal(profile.profile.testDir, '.', 'new tests go where the tests are');
   });
 
