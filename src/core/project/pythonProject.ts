@@ -1,4 +1,4 @@
-import { access, constants } from 'node:fs/promises';
+import { access, constants, realpath } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { iniWords, readIniSections } from './iniSections';
@@ -53,16 +53,20 @@ async function executable(path: string): Promise<boolean> {
 
 /**
  * The interpreter the tests run with: the activated virtual environment's (`VIRTUAL_ENV`), else one in the
- * project (`.venv/bin/python`, `venv/bin/python`), else `python3` from PATH.
+ * project (`.venv/bin/python`, `venv/bin/python`), else `python3` from PATH. The environment is named by its real path
+ * (a `.venv` that links to a folder elsewhere): the session's sandbox shows it there, and nowhere else.
  */
 export async function pythonEnvironment(root: string, env: NodeJS.ProcessEnv): Promise<PythonEnvironment> {
   const bin = process.platform === 'win32' ? join('Scripts', 'python.exe') : join('bin', 'python');
   const active = env.VIRTUAL_ENV;
-  if (active && isAbsolute(active) && (await executable(join(active, bin))))
-    return { interpreter: join(active, bin), venv: active, activated: true };
+  const found = async (venv: string, activated: boolean): Promise<PythonEnvironment> => {
+    const real = await realpath(venv).catch(() => venv);
+    return { interpreter: join(real, bin), venv: real, activated };
+  };
+  if (active && isAbsolute(active) && (await executable(join(active, bin)))) return found(active, true);
   for (const name of ['.venv', 'venv']) {
     const venv = join(root, name);
-    if (await executable(join(venv, bin))) return { interpreter: join(venv, bin), venv, activated: false };
+    if (await executable(join(venv, bin))) return found(venv, false);
   }
   return { interpreter: 'python3' };
 }

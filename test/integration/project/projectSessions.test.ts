@@ -1,8 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SupervisorEvent } from '../../../src/core/tdd/events';
 import { runKataSession } from '../../../src/core/tdd/supervisor/kataSession';
+import { treeDigest } from '../../support/projectFixtures';
 import type { CyclePlan } from '../../support/scriptedKataModel';
 import { contextOf, initPersonRepo, SessionHarness, type SessionRun } from '../supervisor/sessionHarness';
 
@@ -520,6 +523,85 @@ describe('sessions in the person’s own project', function () {
     const hint = contextOf(run.server, 'tester', 1, 2);
     assert.match(hint, /test\/trim\.js did not run: `node --test test\/test\.js` runs test\/test\.js/);
     assert.equal(run.summary.totals.commits, 1, 'the test added to test/test.js went red, then green');
+  });
+
+  describe('a virtual environment the person keeps outside the repository', () => {
+    let elsewhere: string;
+    const saved = process.env.VIRTUAL_ENV;
+    beforeEach(async () => {
+      elsewhere = await mkdtemp(join(tmpdir(), 'tdd-person-env-'));
+      await initPersonRepo(h.workspace, {
+        '.gitignore': '.venv\n',
+        'pyproject.toml': '[project]\nname = "sl"\nversion = "0.1.0"\ndependencies = []\n',
+        'sl/__init__.py': '',
+        'sl/core.py': 'def first(xs):\n    return xs[0]\n',
+        'tests/test_core.py': 'from sl.core import first\n\n\ndef test_first():\n    assert first([2]) == 2\n',
+      });
+    });
+    afterEach(async () => {
+      if (saved === undefined) delete process.env.VIRTUAL_ENV;
+      else process.env.VIRTUAL_ENV = saved;
+      await rm(elsewhere, { recursive: true, force: true });
+    });
+    // pytest comes from this machine's Python (--system-site-packages); the environment is a real one.
+    const venv = (path: string): void => void execFileSync('python3', ['-m', 'venv', '--system-site-packages', path]);
+
+    async function lastCycle(): Promise<SessionRun> {
+      return h.run(
+        {
+          cycles: [
+            {
+              tester: {
+                edits: [
+                  {
+                    path: 'tests/test_core.py',
+                    edits: [
+                      {
+                        search: 'import first\n',
+                        replace: 'import first, last\n\n\ndef test_last():\n    assert last([1, 2]) == 2\n',
+                      },
+                    ],
+                  },
+                ],
+                report: 'last',
+              },
+              implementer: {
+                edits: [
+                  {
+                    path: 'sl/core.py',
+                    edits: [{ search: 'xs[0]\n', replace: 'xs[0]\n\n\ndef last(xs):\n    return xs[-1]\n' }],
+                  },
+                ],
+                report: 'last',
+              },
+            },
+          ],
+        },
+        { kataPath: undefined, task: 'Add last(xs)', maxCycles: 1 },
+      );
+    }
+
+    it('an activated VIRTUAL_ENV elsewhere, beside a .venv of the repository: its interpreter runs in the sandbox, unchanged', async () => {
+      venv(join(elsewhere, 'env'));
+      venv(join(h.workspace, '.venv'));
+      process.env.VIRTUAL_ENV = join(elsewhere, 'env');
+      const before = await treeDigest(join(elsewhere, 'env'));
+      // The profile took the activated environment, the sandbox showed the repository's: "…/env/bin/python: not found".
+      const profile = cleanCommits(await lastCycle(), 1);
+      assert.equal(profile.profile.python?.venv, join(elsewhere, 'env'));
+      assert.equal(await treeDigest(join(elsewhere, 'env')), before, 'nothing was written to the environment');
+    });
+
+    it('a .venv that links to a folder elsewhere: the tests run with it, unchanged', async () => {
+      delete process.env.VIRTUAL_ENV;
+      venv(join(elsewhere, 'env'));
+      await symlink(join(elsewhere, 'env'), join(h.workspace, '.venv'));
+      const before = await treeDigest(join(elsewhere, 'env'));
+      // The test command named <repo>/.venv/bin/python, a path the sandbox does not show: "…/.venv/bin/python: not found".
+      const profile = cleanCommits(await lastCycle(), 1);
+      assert.equal(profile.profile.python?.venv, join(elsewhere, 'env'));
+      assert.equal(await treeDigest(join(elsewhere, 'env')), before, 'nothing was written to the environment');
+    });
   });
 
   it("a project's virtual environment without pytest is refused before anything is created, naming its interpreter", async () => {

@@ -49,7 +49,7 @@ const log = getLogger('tdd.session');
  *   into the worktree as before). The worktree's `node_modules` becomes an empty folder, the mount point, only when
  *   git ignores that path in the worktree; otherwise the session cannot use an install and says so.
  * - **Python** (pyproject.toml, setup.py, setup.cfg or requirements): the person's virtual environment (`.venv`,
- *   `venv`, `VIRTUAL_ENV`) as the interpreter, with the worktree's sources first on PYTHONPATH (the folders an
+ *   `venv`; the profile's order) as the interpreter, with the worktree's sources first on PYTHONPATH (the folders an
  *   editable install points at in the person's checkout, mapped into the worktree). Without one, a project that
  *   declares dependencies is `missing` (the command to make it), one that declares none runs the system's Python.
  *

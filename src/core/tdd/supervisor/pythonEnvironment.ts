@@ -6,10 +6,13 @@ import { isFile, within } from './hostPaths';
 /** The files of the base commit's root a plan reads. */
 export const PYTHON_MANIFESTS = ['pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt', 'requirements-dev.txt'];
 
-/** The virtual environment the person uses for this repository: `.venv`, `venv`, then `VIRTUAL_ENV`; a folder with pyvenv.cfg and bin/python. */
+/**
+ * The virtual environment the person uses for this repository, in the project profile's order (its interpreter runs
+ * the tests): `VIRTUAL_ENV`, then `.venv`, `venv`; a folder with pyvenv.cfg and bin/python, by its real path.
+ */
 export async function findVirtualEnvironment(repository: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const candidates = [join(repository, '.venv'), join(repository, 'venv')];
-  if (env.VIRTUAL_ENV && isAbsolute(env.VIRTUAL_ENV)) candidates.push(env.VIRTUAL_ENV);
+  if (env.VIRTUAL_ENV && isAbsolute(env.VIRTUAL_ENV)) candidates.unshift(env.VIRTUAL_ENV);
   for (const dir of candidates) {
     if ((await isFile(join(dir, 'pyvenv.cfg'))) && (await isFile(join(dir, 'bin', 'python')))) return realpath(dir);
   }
