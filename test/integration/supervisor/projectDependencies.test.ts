@@ -307,6 +307,41 @@ describe('Project dependencies: sessions on real projects use the person’s ins
     });
   });
 
+  it("a poetry, uv or pdm project without an environment is told its own tool's command; poetry's dependencies count", async () => {
+    const poetry =
+      '[tool.poetry]\nname = "sl"\nversion = "0.1.0"\n\n[tool.poetry.dependencies]\npython = "^3.9"\nattrs = "^23"\n\n[tool.poetry.group.dev.dependencies]\npytest = "^8"\n';
+    const pep621 =
+      '[project]\nname = "sl"\nversion = "0.1.0"\ndependencies = ["attrs"]\n\n[dependency-groups]\ndev = ["pytest"]\n';
+    const cases: Array<[Record<string, string>, string[]]> = [
+      // poetry 1's tables, not [project]: nothing was missing, and the baseline stopped at "No module named 'attrs'".
+      [
+        { 'pyproject.toml': poetry, 'poetry.lock': '# lock\n' },
+        ['poetry config virtualenvs.in-project true --local && poetry install'],
+      ],
+      [{ 'pyproject.toml': poetry.replace('attrs = "^23"\n', '') }, []],
+      [{ 'pyproject.toml': pep621, 'uv.lock': 'version = 1\n' }, ['uv sync']],
+      [{ 'pyproject.toml': pep621, 'pdm.lock': '# lock\n' }, ['pdm install']],
+      // A lock whose project does not name pytest does not bring it: pip's command, with pytest.
+      [
+        { 'pyproject.toml': pep621.replace('dev = ["pytest"]', 'dev = []'), 'uv.lock': 'version = 1\n' },
+        ['python3 -m venv .venv && .venv/bin/pip install -e . pytest'],
+      ],
+    ];
+    for (const [files, expected] of cases) {
+      const repo = await temp('tdd-person-lock-');
+      for (const [name, text] of Object.entries(files)) await writeFile(join(repo, name), text);
+      git(repo, 'init', '-q', '-b', 'main');
+      git(repo, 'add', '-A');
+      git(repo, '-c', 'user.name=p', '-c', 'user.email=p@example.com', 'commit', '-q', '-m', 'project');
+      const missing = await checkProjectDependencies(await readRepository(repo), { env: { PATH: process.env.PATH } });
+      assert.deepEqual(
+        missing.map((m) => m.command),
+        expected,
+        Object.keys(files).join(', '),
+      );
+    }
+  });
+
   it('a workspace package the worktree holds as a link gets no mount point: nothing is made through the link', async () => {
     // A monorepo with per-package installs (as pnpm makes them): packages/a/node_modules is the person's, ignored.
     const repo = await temp('tdd-person-workspace-');

@@ -20,6 +20,7 @@ import {
   editableSourceRoots,
   findVirtualEnvironment,
   interpreterRoots,
+  PYTHON_LOCKFILES,
   PYTHON_MANIFESTS,
   venvCommand,
 } from './pythonEnvironment';
@@ -183,6 +184,8 @@ async function planDependencies(
 
   const pythonFiles = new Map<string, string | null>();
   for (const name of PYTHON_MANIFESTS) if (entries.get(name) === 'blob') pythonFiles.set(name, await read(name));
+  // A lockfile counts only beside a manifest, and only its name is read.
+  if (pythonFiles.size > 0) for (const name of PYTHON_LOCKFILES) if (entries.get(name) === 'blob') pythonFiles.set(name, '');
   if (pythonFiles.size > 0) {
     const venv = await findVirtualEnvironment(info.repository, env);
     if (venv) {

@@ -62,13 +62,26 @@ export async function editableSourceRoots(venv: string, repository: string): Pro
   return [...found];
 }
 
-/** True when a Python project declares packages it needs (`[project] dependencies`, a requirements file with lines, a setup.py). */
+/** The lockfiles of the tools that make a project's environment themselves, each with the command that makes it in `.venv`. */
+export const PYTHON_LOCKFILES = ['uv.lock', 'pdm.lock', 'poetry.lock'];
+
+/** A TOML table's body (up to the next table's header), by its exact header. */
+function tomlTable(text: string, header: string): string {
+  const escaped = header.replace(/[.[\]]/g, '\\$&');
+  return new RegExp(`^\\[${escaped}\\]\\s*$([\\s\\S]*?)(?=^\\[|(?![\\s\\S]))`, 'm').exec(text)?.[1] ?? '';
+}
+
+/**
+ * True when a Python project declares packages it needs: `[project] dependencies`, poetry's
+ * `[tool.poetry.dependencies]` beyond `python`, a requirements file with lines, a setup.py.
+ */
 export function declaresPythonDependencies(files: Map<string, string | null>): boolean {
   const pyproject = files.get('pyproject.toml');
   if (pyproject) {
-    const project = /^\[project\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(pyproject)?.[1] ?? '';
-    const deps = /^dependencies\s*=\s*\[([\s\S]*?)\]/m.exec(project)?.[1] ?? '';
+    const deps = /^dependencies\s*=\s*\[([\s\S]*?)\]/m.exec(tomlTable(pyproject, 'project'))?.[1] ?? '';
     if (/["']/.test(deps.replace(/#.*$/gm, ''))) return true;
+    const poetry = tomlTable(pyproject, 'tool.poetry.dependencies').replace(/#.*$/gm, '');
+    if (/^\s*(?!python\s*=)["']?[A-Za-z0-9]/m.test(poetry)) return true;
   }
   for (const name of ['requirements.txt', 'requirements-dev.txt']) {
     if ((files.get(name) ?? '').split(/\r?\n/).some((l) => l.trim() && !l.trim().startsWith('#'))) return true;
@@ -81,6 +94,15 @@ export function declaresPythonDependencies(files: Map<string, string | null>): b
  * pytest when the tests run with it (the preflight refuses an environment without it), so one command is enough.
  */
 export function venvCommand(files: Map<string, string | null>, options: { pytest?: boolean } = {}): string {
+  // uv, pdm and poetry install what their lockfile says, dev group included, into the project's `.venv` (poetry keeps
+  // its environments elsewhere unless told). Only when the project names pytest: else the lock does not bring it.
+  const pyproject = files.get('pyproject.toml') ?? '';
+  if (options.pytest === false || /\bpytest\b/.test(pyproject)) {
+    if (files.has('uv.lock')) return 'uv sync';
+    if (files.has('pdm.lock')) return 'pdm install';
+    if (files.has('poetry.lock') || /^\[tool\.poetry\]/m.test(pyproject))
+      return 'poetry config virtualenvs.in-project true --local && poetry install';
+  }
   const installable = files.get('pyproject.toml') != null || files.get('setup.py') != null;
   const what = [installable ? '-e .' : '', files.get('requirements.txt') != null ? '-r requirements.txt' : '']
     .filter(Boolean)
