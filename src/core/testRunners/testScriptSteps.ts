@@ -1,4 +1,4 @@
-import { plainWord, simpleCommandWords } from './reports/commandLine';
+import { plainWord, shellWord, simpleCommandWords } from './reports/commandLine';
 import { runnerCall, scriptFor } from './reports/reportCommand';
 
 /** A test script split into the step that runs the tests and the checks around it (lint, format, type checks). */
@@ -52,7 +52,8 @@ function isCheck(step: string, scripts: Readonly<Record<string, unknown>>): bool
   if (script) return CHECK_SCRIPT.test(script);
   const at = plain[0] === 'npx' ? 1 : 0;
   const tool = basename(plain[at] ?? '');
-  if (CHECK_TOOLS.has(tool)) return tool !== 'prettier' || plain.includes('--check') || plain.includes('-c');
+  if (CHECK_TOOLS.has(tool))
+    return tool !== 'prettier' || ['--check', '-c', '--list-different', '-l'].some((flag) => plain.includes(flag));
   return TYPE_CHECKERS.has(tool) && plain.includes('--noEmit');
 }
 
@@ -63,14 +64,34 @@ function runsTests(step: string, scripts: Readonly<Record<string, unknown>>): bo
   return script !== undefined && runnerCall(script) !== undefined;
 }
 
+/** The name pattern pnpm runs the scripts of (`^test:.*` between slashes): a literal prefix or name only, never slow. */
+const SCRIPT_NAME_PATTERN = /^\/(\^?)([\w:.-]+)(\.\*|\.\+)?(\$?)\/$/;
+
+/**
+ * pnpm's `pnpm run` of a name pattern between slashes (zustand's `^test:.*`, also jotai's and valtio's): the scripts whose names match, each one a
+ * `pnpm run <name>` step, in package.json's order. Undefined for any other command.
+ */
+function matchedScripts(script: string, scripts: Readonly<Record<string, unknown>>): string[] | undefined {
+  const words = simpleCommandWords(script)?.map((w) => plainWord(w));
+  if (words?.length !== 3 || words[0] !== 'pnpm' || words[1] !== 'run') return undefined;
+  const m = SCRIPT_NAME_PATTERN.exec(words[2] ?? '');
+  if (!m) return undefined;
+  const [, start, name, rest, end] = m;
+  const literal = name!.replace(/\./g, '\\.');
+  const pattern = new RegExp(`${start}${literal}${rest === '.+' ? '.+' : ''}${end}`);
+  const names = Object.keys(scripts).filter((n) => typeof scripts[n] === 'string' && pattern.test(n));
+  return names.length > 0 ? names.map((n) => `pnpm run ${shellWord(n)}`) : undefined;
+}
+
 /**
  * A test script that chains checks and one test runner with `&&` (unjs' `pnpm lint && pnpm test:types && pnpm vitest
  * run`, `tsc --noEmit && jest`, `jest && tsd`), split into the runner's step and the checks. Undefined for anything
  * else: one command, a chain with a step that is neither (a build the tests may need), or more than one runner.
  */
 export function splitTestScript(script: string, scripts: Readonly<Record<string, unknown>> = {}): TestScriptSteps | undefined {
-  if (!script.includes('&&')) return undefined;
-  const steps = script.split('&&').map((s) => s.trim());
+  const matched = matchedScripts(script, scripts);
+  if (!matched && !script.includes('&&')) return undefined;
+  const steps = matched ?? script.split('&&').map((s) => s.trim());
   if (steps.some((s) => !simpleCommandWords(s))) return undefined;
   const runners = steps.filter((s) => runsTests(s, scripts));
   if (runners.length !== 1) return undefined;
@@ -80,13 +101,31 @@ export function splitTestScript(script: string, scripts: Readonly<Record<string,
 }
 
 /**
+ * The runner a pnpm or yarn step reaches through a package script of its own (`pnpm run test:spec`, `yarn test:unit`,
+ * whose script is `vitest run`): that script's command, with the runner launched as `launchedRunner` does.
+ */
+function scriptRunner(command: string, scripts: Readonly<Record<string, unknown>>, depth: number): string | undefined {
+  if (depth > 3) return undefined; // `"vitest": "pnpm vitest"` calls itself
+  const words = simpleCommandWords(command)?.map((w) => plainWord(w));
+  if (!words || words.some((w) => w === undefined) || (words[0] !== 'pnpm' && words[0] !== 'yarn')) return undefined;
+  const name = calledScript(words as string[], scripts);
+  const text = name === undefined ? undefined : (scripts[name] as string).trim();
+  if (!text || !runnerCall(text)) return undefined;
+  const resolved = launchedRunner(text, scripts, depth + 1) ?? text;
+  const first = plainWord(simpleCommandWords(resolved)?.[0] ?? '');
+  return first === 'pnpm' || first === 'yarn' ? undefined : resolved;
+}
+
+/**
  * The package's own jest, vitest or mocha that a script launches through pnpm or yarn (`yarn jest`, `pnpm vitest run`,
  * `pnpm exec mocha`), as the runner's own command line (`jest`, `vitest run`, `mocha`): with the project's
  * `node_modules/.bin` on PATH it runs the same binary, and no package manager has to start inside the sandbox (one
  * that corepack provides would try to download itself there, with no network and HOME hidden). Undefined for any
  * other command, or when package.json has a script of the runner's name (then the manager runs that script).
  */
-export function launchedRunner(command: string, scripts: Readonly<Record<string, unknown>> = {}): string | undefined {
+export function launchedRunner(command: string, scripts: Readonly<Record<string, unknown>> = {}, depth = 0): string | undefined {
+  const viaScript = scriptRunner(command, scripts, depth);
+  if (viaScript) return viaScript;
   const call = runnerCall(command);
   const words = simpleCommandWords(command);
   if (!call || !words) return undefined;

@@ -604,6 +604,28 @@ describe('sessions in the person’s own project', function () {
     });
   });
 
+  it('pnpm’s run of a name pattern (zustand’s pnpm run "/^test:.*/"): the runner’s script runs, without pnpm or the checks', async () => {
+    const scripts = {
+      test: 'pnpm run "/^test:.*/"',
+      'test:lint': 'eslint .',
+      'test:types': 'tsc --noEmit',
+      'test:spec': 'node --test',
+    };
+    await initPersonRepo(h.workspace, {
+      'package.json': JSON.stringify({ name: 'store', type: 'module', scripts }, null, 2),
+      'src/slug.js': "export const slug = (s) => s.toLowerCase().replace(/\\s+/g, '-');\n",
+      'src/slug.test.js':
+        "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { slug } from './slug.js';\n\ntest('slug', () => assert.equal(slug('A b'), 'a-b'));\n",
+    });
+    const run = await h.run({ cycles: besideTheCode(1) }, { maxCycles: 1 });
+    const profile = cleanCommits(run, 1, 'the baseline ran: no pnpm started in the sandbox');
+    assert.equal(profile.profile.testCommand, 'node --test');
+    assert.ok(
+      profile.profile.notes.some((n) => n.includes('`pnpm run test:lint`, `pnpm run test:types`')),
+      profile.profile.notes.join('\n'),
+    );
+  });
+
   it("a project's virtual environment without pytest is refused before anything is created, naming its interpreter", async () => {
     await writeFile(join(h.workspace, 'pyproject.toml'), '[project]\nname = "p"\n');
     const python = join(h.workspace, '.venv', 'bin', 'python');

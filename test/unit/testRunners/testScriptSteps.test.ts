@@ -53,6 +53,37 @@ describe('test scripts that chain checks with the runner', () => {
     assert.equal(launchedRunner('CI=1 pnpm exec mocha --exit'), 'CI=1 mocha --exit');
     for (const command of ['jest', 'npx jest', 'pnpm test', 'yarn lint', 'pnpm exec tsc'])
       assert.equal(launchedRunner(command), undefined, command);
-    assert.equal(launchedRunner('yarn jest', { jest: 'jest --config x.js' }), undefined, 'yarn runs the script named jest');
+    assert.equal(launchedRunner('yarn jest', { jest: 'jest --config x.js' }), 'jest --config x.js', 'the script named jest');
+  });
+
+  it('runs the runner a pnpm or yarn script call reaches (pnpm run test:spec), never pnpm or yarn themselves', () => {
+    const own = { 'test:spec': 'vitest run', 'test:unit': 'pnpm vitest run --dir test', lint: 'eslint .' };
+    assert.equal(launchedRunner('pnpm run test:spec', own), 'vitest run');
+    assert.equal(launchedRunner('yarn test:unit', own), 'vitest run --dir test');
+    assert.equal(launchedRunner('pnpm run lint', own), undefined, 'not a runner');
+    assert.equal(launchedRunner('npm run test:spec', own), undefined, 'npm comes with node');
+    assert.equal(launchedRunner('pnpm vitest', { vitest: 'pnpm vitest' }), undefined, 'a script that calls itself');
+  });
+
+  it('reads pnpm’s run of a name pattern (zustand’s pnpm run "/^test:.*/") as the steps of the scripts it matches', () => {
+    const zustand = {
+      test: 'pnpm run "/^test:.*/"',
+      'test:format': 'prettier . --list-different',
+      'test:types': 'tsc --noEmit',
+      'test:lint': 'eslint .',
+      'test:spec': 'vitest run',
+      'build:base': 'rollup -c',
+    };
+    assert.deepEqual(splitTestScript(zustand.test, zustand), {
+      tests: 'pnpm run test:spec',
+      checks: ['pnpm run test:format', 'pnpm run test:types', 'pnpm run test:lint'],
+    });
+    assert.equal(launchedRunner('pnpm run test:spec', zustand), 'vitest run');
+    assert.deepEqual(splitTestScript("pnpm run '/^check/'", { 'check:lint': 'eslint .', checks: 'jest' }), {
+      tests: 'pnpm run checks',
+      checks: ['pnpm run check:lint'],
+    });
+    for (const script of ['pnpm run "/^build:.*/"', 'pnpm run "/^(a+)+$/"', 'pnpm run "/^nothing/"', 'npm run "/^test:.*/"'])
+      assert.equal(splitTestScript(script, { ...zustand, 'build:x': 'vitest run' }), undefined, script);
   });
 });
