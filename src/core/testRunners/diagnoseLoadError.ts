@@ -36,6 +36,7 @@ const JS_PATTERNS: Array<{ re: RegExp; kind: TestErrorKind }> = [
   },
   { re: new RegExp(`${JS_PREFIX}(Error: Cannot find module '([^']+)'.*)$`, 'm'), kind: 'missing_module' },
   { re: new RegExp(`${JS_PREFIX}((?:SyntaxError|TSError|TransformError)\\b.*)$`, 'm'), kind: 'syntax' },
+  { re: /^(Cannot find module '([^']+)' from .*)$/m, kind: 'missing_module' }, // jest's, under its ● line
   { re: /^\s*(●\s+Test suite failed to run.*)$/m, kind: 'import' },
 ];
 
@@ -140,12 +141,18 @@ export function diagnoseLoadError(output: string, kind: RunnerKind): LoadProblem
       line: (/^.*ERROR collecting.*$/m.exec(text)?.[0] ?? 'collection error').replace(/^[_ =]+|[_ =]+$/g, ''),
     };
   }
+  // jest indents the error of a suite that failed to run under its `●` line (`    SyntaxError: …/a.test.js: Unexpected
+  // token`): that error is the diagnosis, not the heading (a test that does not parse goes back to the Tester).
+  const suiteError = JEST_SUITE_ERROR.exec(text)?.[1];
   for (const { re, kind: problem } of JS_PATTERNS) {
-    const match = re.exec(text);
+    const match = (suiteError !== undefined ? re.exec(suiteError) : null) ?? re.exec(text);
     if (match) return { kind: problem, line: match[1].trim(), module: match[2] };
   }
   return undefined;
 }
+
+/** The first line of the error under jest's `● Test suite failed to run`, without its indentation. */
+const JEST_SUITE_ERROR = /^\s*●\s+Test suite failed to run[ \t]*\r?\n(?:[ \t]*\r?\n)*[ \t]+(\S[^\n]*)$/m;
 
 /**
  * `python -m unittest` runs a test module that cannot be imported as one failing test (`unittest.loader._FailedTest`,

@@ -384,6 +384,19 @@ describe('test runners: each test by identity, from the runner’s own report', 
       assert.equal(result.runner, 'jest');
       assertSuite(result, JS_IDS, { message: /Expected: 1/, line: 3 });
     });
+
+    it('a suite that failed to run is diagnosed by the error jest indents under it: a syntax error, a missing module', async () => {
+      const dir = await jestProject({ test: 'jest' });
+      await writeFile(join(dir, 'test', 'bad.test.js'), "test('x', () => {\n  expect(1).toBe(1;\n});\n");
+      const syntax = await runIn(dir);
+      assert.equal(syntax.status, 'error', syntax.output);
+      assert.equal(syntax.errorKind, 'syntax', syntax.reason);
+      assert.match(syntax.reason ?? '', /SyntaxError: .*bad\.test\.js: /);
+      await writeFile(join(dir, 'test', 'bad.test.js'), "const { snake } = require('../src/snake');\ntest('x', () => {});\n");
+      const missing = await runIn(dir);
+      assert.equal(missing.errorKind, 'missing_module', missing.reason);
+      assert.equal(missing.missingName, '../src/snake');
+    });
   });
 
   describe('vitest (installed from the npm registry once)', function () {
