@@ -63,9 +63,9 @@ function detectedLanguage(node?: NodeProjectFacts, python?: PythonProjectFacts):
   return undefined;
 }
 
-/** True when a folder's own name says it holds tests (`tests`, `test`). */
-function isTestFolder(folder: string): boolean {
-  return /(^|\/)tests?$/.test(folder);
+/** True when a folder's own name says it holds tests (`tests`, `test`; with `dunder`, jest's `__tests__` too). */
+function isTestFolder(folder: string, dunder = false): boolean {
+  return (dunder ? /(^|\/)(tests?|__tests__)$/ : /(^|\/)tests?$/).test(folder);
 }
 
 /**
@@ -85,7 +85,7 @@ function testHome(path: string, sourceRoots: readonly string[], python: boolean)
   if (root) return root;
   // A test folder below the root's first folder is the tests' own (a monorepo's `packages/app/test`), not that folder.
   const folders = path.split('/').slice(0, -1);
-  const at = folders.findIndex((f) => isTestFolder(f) || f === '__tests__');
+  const at = folders.findIndex((f) => isTestFolder(f, true));
   if (at > 0) return folders.slice(0, at + 1).join('/');
   const slash = path.indexOf('/');
   return slash < 0 ? '.' : path.slice(0, slash);
@@ -239,8 +239,9 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
     testDir = normalizeFolder(testDirGiven.value);
     fields.testDir = testDirGiven.source;
   } else {
-    let existing =
-      manifests.length > 0 ? (await projectFiles(absRoot)).filter((f) => matchesTestPattern(f, testFilePatterns)) : [];
+    // The project's files, walked once: where its tests are, and whether a folder holds packages of their own.
+    const files = manifests.length > 0 ? await projectFiles(absRoot) : [];
+    let existing = files.filter((f) => matchesTestPattern(f, testFilePatterns));
     // pytest's testpaths count all of a folder (`docs/**`): its pages and images are not where the tests are. The test
     // modules pytest collects say where new ones go (semver's `testpaths = tests docs`).
     if (pythonFacts?.testpaths && testFilePatterns.some((p) => p.endsWith('/**') || p === '**')) {
@@ -250,14 +251,14 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
     const homes = existing.map((f) => testHome(f, sourceRoots, !jsLike));
     const home = mostCommon(homes);
     // The test folders of the other packages of a monorepo are tests all through too, as the one chosen is.
-    testFolders = [...new Set(homes.filter((h) => h !== home && h.includes('/') && /(^|\/)(tests?|__tests__)$/.test(h)))];
+    testFolders = [...new Set(homes.filter((h) => h !== home && h.includes('/') && isTestFolder(h, true)))];
     // A folder that holds packages of their own (`packages/app/package.json`) and is not named for tests is not a
     // folder of the tests': their tests sit beside each package's code (`packages/app/src/a.test.ts`).
     holdsPackages =
       home !== undefined &&
       home !== '.' &&
-      !/(^|\/)(tests?|__tests__)$/.test(home) &&
-      (await projectFiles(absRoot)).some((f) => f.startsWith(`${home}/`) && f.endsWith('/package.json'));
+      !isTestFolder(home, true) &&
+      files.some((f) => f.startsWith(`${home}/`) && f.endsWith('/package.json'));
     const folder = async (names: string[]): Promise<string | undefined> => {
       for (const name of names) if (await isProjectFolder(absRoot, name)) return name;
       return undefined;
