@@ -58,17 +58,24 @@ async function executable(path: string): Promise<boolean> {
  */
 export async function pythonEnvironment(root: string, env: NodeJS.ProcessEnv): Promise<PythonEnvironment> {
   const bin = process.platform === 'win32' ? join('Scripts', 'python.exe') : join('bin', 'python');
-  const active = env.VIRTUAL_ENV;
-  const found = async (venv: string, activated: boolean): Promise<PythonEnvironment> => {
+  for (const { venv, activated } of virtualEnvironmentCandidates(root, env)) {
+    if (!(await executable(join(venv, bin)))) continue;
     const real = await realpath(venv).catch(() => venv);
     return { interpreter: join(real, bin), venv: real, activated };
-  };
-  if (active && isAbsolute(active) && (await executable(join(active, bin)))) return found(active, true);
-  for (const name of ['.venv', 'venv']) {
-    const venv = join(root, name);
-    if (await executable(join(venv, bin))) return found(venv, false);
   }
   return { interpreter: 'python3' };
+}
+
+/**
+ * Where a project's virtual environment may be, in the order it wins: the activated one (`VIRTUAL_ENV`), then
+ * `.venv`, then `venv` in the project. The profile's interpreter and the folder the sandbox shows both come from it.
+ */
+export function virtualEnvironmentCandidates(root: string, env: NodeJS.ProcessEnv): Array<{ venv: string; activated: boolean }> {
+  const active = env.VIRTUAL_ENV;
+  return [
+    ...(active && isAbsolute(active) ? [{ venv: active, activated: true }] : []),
+    ...['.venv', 'venv'].map((name) => ({ venv: join(root, name), activated: false })),
+  ];
 }
 
 /** A TOML value that lists words: an array of strings, or one string split on whitespace (as pytest reads it). */

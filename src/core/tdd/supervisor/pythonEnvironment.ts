@@ -1,6 +1,7 @@
 /** The person's Python virtual environment for a session: where it and its interpreter are, what an editable install points at, what to run without one. */
 import { readdir, readFile, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { virtualEnvironmentCandidates } from '../../project/pythonProject';
 import { isFile, within } from './hostPaths';
 
 /** The files of the base commit's root a plan reads. */
@@ -11,9 +12,7 @@ export const PYTHON_MANIFESTS = ['pyproject.toml', 'setup.py', 'setup.cfg', 'req
  * the tests): `VIRTUAL_ENV`, then `.venv`, `venv`; a folder with pyvenv.cfg and bin/python, by its real path.
  */
 export async function findVirtualEnvironment(repository: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  const candidates = [join(repository, '.venv'), join(repository, 'venv')];
-  if (env.VIRTUAL_ENV && isAbsolute(env.VIRTUAL_ENV)) candidates.unshift(env.VIRTUAL_ENV);
-  for (const dir of candidates) {
+  for (const { venv: dir } of virtualEnvironmentCandidates(repository, env)) {
     if ((await isFile(join(dir, 'pyvenv.cfg'))) && (await isFile(join(dir, 'bin', 'python')))) return realpath(dir);
   }
   return undefined;
