@@ -63,35 +63,23 @@ export class CycleLoop {
         if (outcome === 'kata_complete')
           return consecutiveFailures === 0
             ? this.result('completed')
-            : this.result(
-                'failed',
-                new AgentError(
-                  'GREEN_NOT_REACHED',
-                  `The last cycle failed to reach green, and then the Tester found nothing left to test; ${this.whereItStops('the workspace is at')}. The behaviour of the failed cycle is not in the branch: see the cycle history for its test output.`,
-                  { cycle: n },
-                ),
+            : this.notGreen(
+                `The last cycle failed to reach green, and then the Tester found nothing left to test; ${this.whereItStops('the workspace is at')}. The behaviour of the failed cycle is not in the branch: see the cycle history for its test output.`,
+                n,
               );
         consecutiveFailures = outcome === 'failed' ? consecutiveFailures + 1 : 0;
         if (consecutiveFailures >= 2) {
-          return this.result(
-            'failed',
-            new AgentError(
-              'GREEN_NOT_REACHED',
-              `Two cycles in a row failed to reach green; ${this.whereItStops('stopping at')}. See the cycle history for the test output.`,
-              { cycle: n },
-            ),
+          return this.notGreen(
+            `Two cycles in a row failed to reach green; ${this.whereItStops('stopping at')}. See the cycle history for the test output.`,
+            n,
           );
         }
       }
       // Reaching the cycle limit is a success only when the last cycle ended green.
       if (consecutiveFailures > 0) {
-        return this.result(
-          'failed',
-          new AgentError(
-            'GREEN_NOT_REACHED',
-            `The last cycle failed to reach green before the cycle limit; ${this.whereItStops('the workspace is at')}.`,
-            { cycle: first + this.o.maxCycles - 1 },
-          ),
+        return this.notGreen(
+          `The last cycle failed to reach green before the cycle limit; ${this.whereItStops('the workspace is at')}.`,
+          first + this.o.maxCycles - 1,
         );
       }
       return this.result('max_cycles');
@@ -138,6 +126,11 @@ export class CycleLoop {
     return this.o.recorder.state.metrics.commits > 0
       ? `${lead} the last green commit`
       : `no cycle reached green, so the session made no commit and its worktree is as it began`;
+  }
+
+  /** The session ends failed because its last attempt did not reach green (GREEN_NOT_REACHED): `why`, at cycle `cycle`. */
+  private notGreen(why: string, cycle: number): CycleLoopResult {
+    return this.result('failed', new AgentError('GREEN_NOT_REACHED', why, { cycle }));
   }
 
   private result(status: CycleLoopResult['status'], error?: AgentError): CycleLoopResult {
