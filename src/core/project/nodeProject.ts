@@ -3,7 +3,7 @@ import { identifyRunner, type RunnerKind } from '../testRunners/runnerKinds';
 import { folderEntries, readProjectFile } from './projectFiles';
 import { PACKAGE_MANAGERS, type PackageManager } from './projectProfile';
 import { readConfigStrings } from './simpleConfigValues';
-import { launchedRunner, splitTestScript } from '../testRunners/testScriptSteps';
+import { testScriptCommand } from '../testRunners/testScriptSteps';
 import { shellWord } from '../testRunners/reports/commandLine';
 
 /** What package.json and the files around it say about a JavaScript or TypeScript project. */
@@ -165,19 +165,16 @@ export async function readNodeProject(root: string): Promise<NodeProjectFacts | 
   const testScript = script && !NPM_PLACEHOLDER.test(script) ? script : undefined;
   let runner: RunnerKind | undefined;
   let command: string | undefined;
-  const steps = testScript ? splitTestScript(testScript, pkg.scripts) : undefined;
-  if (steps) {
-    // Checks before or after the runner (lint, format, type checks) would stop the chain before the runner reports:
-    // a Tester's lint or type error would pass for a failing test, and the run never has a report to judge by.
+  if (testScript) {
+    // As detectTestRunner runs it: the runner's step alone (checks chained with it would stop the chain before the
+    // runner reports, and a Tester's lint error would pass for a failing test), with no package manager in the sandbox.
+    const steps = testScriptCommand(testScript, pkg.scripts);
     runner = identifyRunner(steps.tests, dependencies);
-    command = launchedRunner(steps.tests, pkg.scripts) ?? steps.tests;
-    notes.push(
-      `package.json's test script also runs ${steps.checks.map((c) => `\`${c}\``).join(', ')}: the session's test runs are \`${command}\` alone, so red and green come from the runner and a lint or type error is never taken for a failing test. To have every green state pass them too: ${steps.checks.map((c) => `--quality-gate ${shellWord(c)}`).join(' ')}.`,
-    );
-  } else if (testScript) {
-    runner = identifyRunner(testScript, dependencies);
-    // `yarn jest` runs as `jest` (node_modules/.bin is on PATH), as detectTestRunner runs it: no package manager in the sandbox.
-    command = launchedRunner(testScript, pkg.scripts) ?? testScript;
+    command = steps.command;
+    if (steps.checks.length > 0)
+      notes.push(
+        `package.json's test script also runs ${steps.checks.map((c) => `\`${c}\``).join(', ')}: the session's test runs are \`${command}\` alone, so red and green come from the runner and a lint or type error is never taken for a failing test. To have every green state pass them too: ${steps.checks.map((c) => `--quality-gate ${shellWord(c)}`).join(' ')}.`,
+      );
   } else {
     const byConfig: RunnerKind | undefined =
       hasConfig('vitest.config.') || (await viteHasTest())

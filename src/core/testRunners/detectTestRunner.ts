@@ -4,7 +4,7 @@ import { CommandTestRunner } from './commandTestRunner';
 import { TestConfigError, TestRunnerNotFoundError } from './errors';
 import { scriptFor } from './reports/reportCommand';
 import { identifyRunner } from './runnerKinds';
-import { launchedRunner, splitTestScript } from './testScriptSteps';
+import { testScriptCommand } from './testScriptSteps';
 
 /** Options of detectTestRunner. */
 export interface DetectTestRunnerOptions {
@@ -109,9 +109,8 @@ export async function detectTestRunner(workspace: string, options: DetectTestRun
     if (typeof script === 'string' && script.trim() && !NPM_PLACEHOLDER.test(script)) {
       const deps = { ...(pkg.dependencies ?? {}), ...(pkg.devDependencies ?? {}) };
       const packageScripts = recordOf(pkg.scripts);
-      // Lint and type checks chained with the runner stay out of the test runs (see splitTestScript).
-      const steps = splitTestScript(script.trim(), packageScripts)?.tests ?? script.trim();
-      const command = launchedRunner(steps, packageScripts) ?? steps;
+      // Lint and type checks chained with the runner stay out of the test runs (see testScriptCommand).
+      const { command } = testScriptCommand(script, packageScripts);
       return new CommandTestRunner({ ...common, kind: identifyRunner(command, deps), command, packageScripts });
     }
     placeholder = typeof script === 'string';

@@ -136,3 +136,18 @@ export function launchedRunner(command: string, scripts: Readonly<Record<string,
   if (typeof scripts[runner] === 'string') return undefined;
   return [...words.slice(0, launcher), ...words.slice(at)].join(' ');
 }
+
+/**
+ * What a session runs for a package.json test script: the runner's step of a script that chains checks with it (the
+ * checks returned apart, see {@link splitTestScript}), launched as the runner itself where pnpm or yarn would start it
+ * (see {@link launchedRunner}). `tests` is the step as the script writes it; `command` is what runs.
+ */
+export function testScriptCommand(
+  script: string,
+  scripts: Readonly<Record<string, unknown>> = {},
+): { tests: string; command: string; checks: string[] } {
+  const trimmed = script.trim();
+  const steps = splitTestScript(trimmed, scripts);
+  const tests = steps?.tests ?? trimmed;
+  return { tests, command: launchedRunner(tests, scripts) ?? tests, checks: steps?.checks ?? [] };
+}
