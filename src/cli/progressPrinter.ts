@@ -23,7 +23,7 @@ export function formatEvent(event: SupervisorEvent, verbose = false): string | u
 function describeEvent(event: SupervisorEvent, verbose: boolean): string | undefined {
   switch (event.type) {
     case 'session_started':
-      return `Session on branch ${event.branch} — kata '${event.kata}', ${event.provider} ${event.model}, up to ${event.maxCycles} cycles${event.resumedFromCycle ? `, resuming at cycle ${event.resumedFromCycle}` : ''}\n  workspace: ${event.workspace}`;
+      return `Session on branch ${event.branch} — kata '${event.kata}', ${event.provider} ${event.model}, up to ${event.maxCycles} cycles${event.resumedFromCycle ? `, resuming at cycle ${event.resumedFromCycle}` : ''}\n  workspace: ${event.workspace}${event.sandboxNotice ? `\n  note: ${event.sandboxNotice}` : ''}`;
     case 'project_profile': {
       const { summary, origin } = describeProjectProfile(event.profile, { scaffolded: event.scaffolded });
       const notes = event.profile.notes.map((n) => `\n  note: ${n}`).join('');

@@ -1,4 +1,4 @@
-import { probeSandbox } from '../../core/osSandbox';
+import { findBubblewrap, probeSandbox, processLimitMechanism } from '../../core/osSandbox';
 import { EXIT, type CliIo } from '../cliIo';
 
 /** `tdd-agent doctor`: which OS sandbox would confine the code the agents write, and why (not), with the fix. */
@@ -6,6 +6,8 @@ export async function doctorCommand(_argv: string[], io: CliIo): Promise<number>
   const probe = await probeSandbox();
   if (probe.available) {
     io.stdout.write(`sandbox: ${probe.kind} — ${probe.reason}\n`);
+    const bwrap = probe.kind === 'bubblewrap' ? findBubblewrap().path : undefined;
+    if (bwrap) io.stdout.write(`process limit: ${processLimitMechanism(bwrap).text}\n`);
     io.stdout.write(
       'Test runs, quality gates and commands run with only the session worktree writable, no network, a private /tmp and HOME, and their own process namespace.\n',
     );

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { accessSync, constants, lstatSync, statSync } from 'node:fs';
 import { release } from 'node:os';
 import { describeLimitHit, formatBytes } from './limitHit';
-import { createLaunchCgroup, pidsCgroupBase } from './pidsCgroup';
+import type { CgroupLayoutKind } from './cgroupLayout';
+import { createLaunchCgroup, pidsCgroupSupport, type PidsCgroupSupport } from './pidsCgroup';
 import { modulesMountArgs } from './modulesMount';
 import { homeToHide, isWithin, realPathOf, toolchainsUnderHome, withPolicyEnvironment, type ResolvedPolicy } from './policyPaths';
 import { sandboxEnvironment } from './sandboxEnvironment';
@@ -143,6 +144,64 @@ function limitSupport(bwrapPath: string): LimitSupport {
   return support;
 }
 
+/** Which mechanism bounds the processes of one sandboxed run on this host, for `tdd-agent doctor` and the sandbox's description. */
+export interface ProcessLimitMechanism {
+  /** `rlimit`: RLIMIT_NPROC counted in the sandbox's user namespace; `cgroup-v1` / `cgroup-v2`: a pids cgroup per run. */
+  kind: 'rlimit' | 'cgroup-v1' | 'cgroup-v2' | 'none';
+  /** One line for a person: the mechanism and where, or why none binds and what would. */
+  text: string;
+}
+
+const LAYOUT_WORDS: Record<CgroupLayoutKind, string> = {
+  v1: 'cgroup v1',
+  v2: 'cgroup v2',
+  hybrid: 'hybrid cgroups: v1 controllers beside a cgroup2 mount',
+  none: 'no cgroups mounted',
+};
+
+/** What decides the process limit of a run: whether RLIMIT_NPROC binds, the pids cgroups found, who runs. */
+export interface ProcessLimitFacts {
+  nproc: boolean;
+  cgroups: PidsCgroupSupport;
+  root: boolean;
+  processes: number;
+}
+
+/** The mechanism that bounds a run's processes, from the host's facts (pure: the doctor's tests give each layout). */
+export function describeProcessLimit(facts: ProcessLimitFacts): ProcessLimitMechanism {
+  const { processes, cgroups } = facts;
+  if (facts.nproc)
+    return { kind: 'rlimit', text: `RLIMIT_NPROC in the sandbox's user namespace: ${processes} processes and threads per run` };
+  const { layout, base, failure } = cgroups;
+  if (base) {
+    return {
+      kind: layout.pids?.version === 2 ? 'cgroup-v2' : 'cgroup-v1',
+      text: `a pids cgroup per run under ${base} (${LAYOUT_WORDS[layout.kind]}): ${processes} processes and threads per run`,
+    };
+  }
+  const why = failure ?? layout.reason ?? 'no pids hierarchy';
+  const nproc = facts.root
+    ? 'RLIMIT_NPROC does not bind root'
+    : 'RLIMIT_NPROC does not bind here (set-uid bubblewrap, or a kernel before 5.14)';
+  return {
+    kind: 'none',
+    text: `none: ${nproc}, and ${why} (${LAYOUT_WORDS[layout.kind]}). A run can start processes up to the machine's own limit.`,
+  };
+}
+
+/** The mechanism that bounds a run's processes on this host (RLIMIT_NPROC where it binds, else a pids cgroup, else none, and why). */
+export function processLimitMechanism(
+  bwrapPath: string,
+  processes: number = DEFAULT_SANDBOX_LIMITS.processes,
+): ProcessLimitMechanism {
+  return describeProcessLimit({
+    nproc: limitSupport(bwrapPath).nproc,
+    cgroups: pidsCgroupSupport(),
+    root: process.getuid?.() === 0,
+    processes,
+  });
+}
+
 /** Everything of a bubblewrap sandbox besides its paths. */
 export interface BubblewrapOptions {
   /** Keep the host's network (the confined install). */
@@ -169,6 +228,7 @@ const JOIN_CGROUP = 'echo 0 > "$0" && exec "$@"';
 export class BubblewrapSandbox implements ProcessSandbox {
   readonly kind = 'bubblewrap' as const;
   readonly description: string;
+  readonly notice?: string;
   private readonly limits: SandboxLimits;
   private readonly support: LimitSupport;
 
@@ -181,6 +241,9 @@ export class BubblewrapSandbox implements ProcessSandbox {
     this.support = limitSupport(bwrapPath);
     const readOnly = policy.readOnlyPaths.length ? ` (read-only inside: ${policy.readOnlyPaths.join(', ')})` : '';
     const readable = policy.readableRoots.length ? `; also readable: ${policy.readableRoots.join(', ')}` : '';
+    const processLimit = processLimitMechanism(bwrapPath, this.limits.processes);
+    if (processLimit.kind === 'none')
+      this.notice = `The sandbox cannot bound the number of processes a run starts on this host (${processLimit.text.replace(/^none: /, '').replace(/\. A run .*$/, '')}); tdd-agent doctor says more.`;
     this.description =
       `bubblewrap (${bwrapPath}): writes only in ${policy.writableRoots.join(', ') || 'nothing'}${readOnly}; ` +
       `${options.network ? 'network allowed' : 'no network'}; private /tmp, /run and process tree; HOME hidden${readable}; ` +
@@ -191,7 +254,9 @@ export class BubblewrapSandbox implements ProcessSandbox {
   private boundsText(): string {
     const l = this.limits;
     const bounds = [
-      this.support.nproc || pidsCgroupBase() ? `${l.processes} processes` : 'no process limit (no writable pids cgroup here)',
+      processLimitMechanism(this.bwrapPath, l.processes).kind === 'none'
+        ? 'no process limit (RLIMIT_NPROC does not bind and no writable pids cgroup here: tdd-agent doctor says why)'
+        : `${l.processes} processes`,
       ...(this.support.prlimit
         ? [`${formatBytes(l.fileSizeBytes)} per file`, `${formatBytes(l.dataBytes)} of data per process`]
         : []),

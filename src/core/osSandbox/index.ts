@@ -28,7 +28,18 @@ export {
   type NamespaceFacts,
 } from './diagnoseSandbox';
 export { worktreePolicy, type WorktreeDependencies } from './worktreePolicy';
-export { bubblewrapArgs, BubblewrapSandbox, type BubblewrapLayout, type BubblewrapOptions } from './bubblewrap';
+export {
+  bubblewrapArgs,
+  BubblewrapSandbox,
+  processLimitMechanism,
+  describeProcessLimit,
+  type ProcessLimitFacts,
+  type BubblewrapLayout,
+  type BubblewrapOptions,
+  type ProcessLimitMechanism,
+} from './bubblewrap';
+export { cgroupLayout, type CgroupLayout, type CgroupLayoutKind } from './cgroupLayout';
+export { pidsCgroupSupport, sweepStaleCgroups, type PidsCgroupSupport } from './pidsCgroup';
 export { seatbeltProfile, SeatbeltSandbox, SANDBOX_EXEC, type SeatbeltLayout } from './seatbelt';
 export { UnconfinedSandbox } from './unconfined';
 export type { ResolvedPolicy } from './policyPaths';

@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cgroupLayout, type CgroupLayout } from './cgroupLayout';
 import { getLogger } from '../logging/logger';
 
 const logger = getLogger('osSandbox');
@@ -21,69 +22,115 @@ export interface LaunchCgroup {
   remove(): Promise<boolean>;
 }
 
-/** Where pids cgroups can be made, found once per process (undefined: none here, or not writable). */
-let base: string | undefined | null = null;
-/** The cgroup version of {@link base}. */
+/** What this host offers for per-launch pids cgroups, found once per process. */
+export interface PidsCgroupSupport {
+  /** The host's cgroup layout, and why it has no usable pids hierarchy when it has none. */
+  layout: CgroupLayout;
+  /** The folder below which pids cgroups are made (a cgroup made and removed there to be sure); undefined: none. */
+  base?: string;
+  /** Why a found pids folder could not be used (the probe cgroup could not be made: read-only, not ours). */
+  failure?: string;
+}
+
+let support: PidsCgroupSupport | undefined;
+/** The cgroup version of the base. */
 let version: 1 | 2 = 1;
 let made = 0;
 
-/** Fields of one /proc/self/mountinfo line: mount root, mount point, file system type and super options. */
-function mounts(): { root: string; point: string; type: string; options: string[] }[] {
-  return readFileSync('/proc/self/mountinfo', 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const [left, right = ''] = line.split(' - ');
-      const fields = left!.split(' ');
-      const [type = '', , superOptions = ''] = right.split(' ');
-      return { root: fields[3] ?? '', point: fields[4] ?? '', type, options: superOptions.split(',') };
-    });
-}
-
-/** `path` (a cgroup path of this process) under the mount of its hierarchy, or undefined when the mount does not show it. */
-function under(mount: { root: string; point: string }, path: string): string | undefined {
-  const rel = posix.relative(mount.root, path);
-  if (rel.startsWith('..')) return undefined;
-  return posix.join(mount.point.replace(/\\040/g, ' '), rel);
-}
-
-/** The folder below which this process may make pids cgroups: its own cgroup in a v1 `pids` hierarchy, or in v2 when `pids` is delegated to children. */
-function findBase(): { dir: string; version: 1 | 2 } | undefined {
-  if (process.platform !== 'linux') return undefined;
-  const own = readFileSync('/proc/self/cgroup', 'utf8').split('\n');
-  const all = mounts();
-  const v1 = own.map((line) => line.split(':')).find((f) => f.length >= 3 && f[1]!.split(',').includes('pids'));
-  const v1Mount = all.find((m) => m.type === 'cgroup' && m.options.includes('pids'));
-  if (v1 && v1Mount) {
-    const dir = under(v1Mount, v1.slice(2).join(':'));
-    return dir ? { dir, version: 1 } : undefined;
+/** The host's layout from its /proc files (none off Linux, or when they cannot be read). */
+function hostLayout(): CgroupLayout {
+  if (process.platform !== 'linux') return { kind: 'none', reason: 'not Linux' };
+  try {
+    return cgroupLayout(readFileSync('/proc/self/mountinfo', 'utf8'), readFileSync('/proc/self/cgroup', 'utf8'), (dir) =>
+      readFileSync(join(dir, 'cgroup.subtree_control'), 'utf8'),
+    );
+  } catch (err) {
+    return { kind: 'none', reason: `the cgroup files of /proc cannot be read (${(err as Error).message})` };
   }
-  const v2 = own.find((line) => line.startsWith('0::'));
-  const v2Mount = all.find((m) => m.type === 'cgroup2');
-  if (!v2 || !v2Mount) return undefined;
-  const dir = under(v2Mount, v2.slice(3));
-  if (!dir) return undefined;
-  const delegated = readFileSync(join(dir, 'cgroup.subtree_control'), 'utf8').split(/\s+/).includes('pids');
-  return delegated ? { dir, version: 2 } : undefined;
+}
+
+/** The place for per-launch pids cgroups and the layout it was found in, tried once; stale cgroups of ended processes are swept then. */
+export function pidsCgroupSupport(): PidsCgroupSupport {
+  if (support) return support;
+  const layout = hostLayout();
+  support = { layout };
+  if (!layout.pids) return support;
+  try {
+    const probe = join(layout.pids.dir, `tdd-agent-${process.pid}-probe`);
+    mkdirSync(probe);
+    rmdirSync(probe);
+    support = { layout, base: layout.pids.dir };
+    version = layout.pids.version;
+    sweepStaleCgroups(layout.pids.dir);
+  } catch (err) {
+    support = {
+      layout,
+      failure: `cannot make a cgroup in ${layout.pids.dir} (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    };
+    logger.debug('no writable pids cgroup: process limits come from RLIMIT_NPROC only', { error: err });
+  }
+  return support;
 }
 
 /** The place for per-launch pids cgroups, tried once (a cgroup made and removed); undefined when there is none. */
 export function pidsCgroupBase(): string | undefined {
-  if (base !== null) return base;
-  base = undefined;
+  return pidsCgroupSupport().base;
+}
+
+/** True while a process with this id exists (ours or another user's). */
+function alive(pid: number): boolean {
   try {
-    const found = findBase();
-    if (found) {
-      const probe = join(found.dir, `tdd-agent-${process.pid}-probe`);
-      mkdirSync(probe);
-      rmdirSync(probe);
-      base = found.dir;
-      version = found.version;
-    }
+    process.kill(pid, 0);
+    return true;
   } catch (err) {
-    logger.debug('no writable pids cgroup: process limits come from RLIMIT_NPROC only', { error: err });
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
-  return base;
+}
+
+/** Blocks the thread for `ms` (the sweep runs once, at the first launch, and waits at most ~100 ms a cgroup). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
+}
+
+/**
+ * Removes the `tdd-agent-<pid>-<n>` cgroups of processes that no longer exist (a CLI killed with SIGKILL mid-run
+ * cannot remove its own), ending what is left in each first; returns their names. One that still holds
+ * processes after that is left for the next start.
+ */
+export function sweepStaleCgroups(base: string): string[] {
+  const swept: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(base);
+  } catch {
+    return swept;
+  }
+  for (const name of names) {
+    const owner = /^tdd-agent-(\d+)-/.exec(name)?.[1];
+    if (!owner || Number(owner) === process.pid || alive(Number(owner))) continue;
+    const dir = join(base, name);
+    for (let attempt = 0; attempt < 10; attempt++) {
+      for (const pid of members(dir)) killQuietly(pid);
+      try {
+        rmdirSync(dir);
+        swept.push(name);
+        break;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EBUSY') break;
+        pause(10);
+      }
+    }
+  }
+  if (swept.length) logger.info('removed pids cgroups left by ended sessions', { base, cgroups: swept });
+  return swept;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -134,13 +181,7 @@ export function createLaunchCgroup(maxProcesses: number): LaunchCgroup | undefin
       // With bubblewrap's first process gone, the kernel ends the rest of its PID namespace; they leave the
       // cgroup a moment later. Anything still there (no PID namespace, or slow to die) is ended here.
       for (let attempt = 0; attempt < 100; attempt++) {
-        for (const pid of members(dir)) {
-          try {
-            process.kill(pid, 'SIGKILL');
-          } catch {
-            /* already gone */
-          }
-        }
+        for (const pid of members(dir)) killQuietly(pid);
         try {
           rmdirSync(dir);
           return reached;

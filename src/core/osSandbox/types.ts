@@ -139,6 +139,8 @@ export interface ProcessSandbox {
   readonly kind: SandboxKind;
   /** One line for `tdd-agent doctor` and the panel: which sandbox, and what it allows. */
   readonly description: string;
+  /** A bound this host does not let the sandbox set (no process limit), in one sentence for the person; undefined when every bound holds. */
+  readonly notice?: string;
   /** The program, arguments and environment to spawn instead (shell: false afterwards; the sandbox runs `/bin/sh -c` itself when launch.shell). */
   wrap(launch: ProcessLaunch): WrappedLaunch;
 }

@@ -54,6 +54,8 @@ export type SupervisorEvent =
       sessionId: string;
       worktree: string;
       sandbox: string;
+      /** A bound the sandbox cannot set on this host, said once before the first run (no process limit here). */
+      sandboxNotice?: string;
       resumedFromCycle?: number;
       /** Tokens the resumed session had already used (absent for a new session). */ resumedTokens?: number;
     }

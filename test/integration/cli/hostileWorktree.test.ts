@@ -187,7 +187,9 @@ test('floods the machine', () => {
   if (!fs.existsSync('src/fizzbuzz.js')) return; // the Implementer's runs
   fs.writeFileSync('src/huge.bin', '');
   fs.truncateSync('src/huge.bin', 900 * 1024 * 1024); // sparse: no disk used, below the file-size limit
-  const run = spawnSync('sh', ['-c', 'i=0; while [ $i -lt 1500 ]; do sleep 2.5154 & i=$((i+1)); done; wait'], { encoding: 'utf8', timeout: 30000 });
+  // Long sleeps, so that the loop reaches the limit however slowly this host forks (a short sleep ends before
+  // the 1024th starts on a loaded 2-core machine); the shell stops at the first refused fork.
+  const run = spawnSync('sh', ['-c', 'i=0; while [ $i -lt 1500 ]; do sleep 62.5154 >/dev/null 2>&1 & i=$((i+1)); done; wait'], { encoding: 'utf8', timeout: 30000 });
   throw new Error('forked until: ' + (run.stderr || '').split('\\n')[0]);
 });
 `;
@@ -200,7 +202,7 @@ test('floods the machine', () => {
     const requests = JSON.stringify(server.chatRequests());
     assert.match(requests, /the run hit the sandbox's process limit \(1024 processes and threads\)/, 'the role read why');
     assert.match(requests, /src\/huge\.bin \(943718400 bytes\)/, 'the huge file is named, not read');
-    assert.equal(processCount('sleep 2.5154'), 0, 'nothing it started outlived the run');
+    assert.equal(processCount('sleep 62.5154'), 0, 'nothing it started outlived the run');
   });
 
   it('--resume installs nothing from the agents’ package.json (the base commit’s manifests only)', async () => {

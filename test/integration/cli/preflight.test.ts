@@ -133,6 +133,11 @@ describe('tdd-agent kata: preflight, before anything changes', function () {
       const doctor = await bin(['doctor'], isolatedEnv());
       assert.equal(doctor.code, 0, doctor.stderr);
       assert.match(doctor.stdout, /sandbox: bubblewrap/);
+      // Which mechanism bounds a run's processes on this host: RLIMIT_NPROC, a pids cgroup, or none and why.
+      assert.match(
+        doctor.stdout,
+        /^process limit: (RLIMIT_NPROC in the sandbox's user namespace|a pids cgroup per run under \/\S+ \((cgroup v[12]|hybrid cgroups[^)]*)\)|none: .* \((cgroup v[12]|hybrid|no cgroups)[^)]*\)\.)/m,
+      );
     });
   });
 });

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createProcessSandbox, type ProcessSandbox, type SandboxLimits } from '../../../src/core/osSandbox';
@@ -59,6 +60,52 @@ describe('OS sandbox (real bubblewrap): limits of a launch', function () {
         [],
         'the cgroup is gone',
       );
+  });
+
+  it('a launcher killed with SIGKILL mid-run leaves a cgroup that the next start sweeps away', async function () {
+    const base = pidsCgroupBase();
+    if (!base) {
+      process.stderr.write('  skipping: no writable pids cgroup here\n');
+      this.skip();
+    }
+    // A second process runs a long sandboxed sleep, and is killed with SIGKILL while its cgroup exists.
+    const core = join(process.cwd(), 'src/core');
+    const program = `
+      const load = async (path) => { const m = await import(path); return m.default ?? m; };
+      const { createProcessSandbox } = await load(${JSON.stringify(join(core, 'osSandbox/index.ts'))});
+      const { runProcess } = await load(${JSON.stringify(join(core, 'process/runProcess.ts'))});
+      const sandbox = await createProcessSandbox('auto', JSON.parse(process.env.POLICY));
+      await runProcess({ cwd: process.env.CWD, command: 'sleep 271.828', shell: true, sandbox });`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', program], {
+      env: { ...process.env, POLICY: JSON.stringify(fx.policy), CWD: fx.worktree },
+      stdio: 'ignore',
+    });
+    const own = () => readdirSync(base!).filter((name) => name.startsWith(`tdd-agent-${child.pid}-`));
+    for (let i = 0; i < 600 && own().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(own().length, 1, 'the run got a cgroup of its own');
+    const ended = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await ended;
+    assert.equal(own().length, 1, 'a launcher killed at once cannot remove its cgroup');
+    // The next start: a fresh process looks for the pids hierarchy, and sweeps on the way.
+    const next = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(join(core, 'osSandbox/pidsCgroup.ts'))}); console.log((m.default ?? m).pidsCgroupBase());`,
+      ],
+      { encoding: 'utf8' },
+    );
+    assert.equal(next.stdout.trim(), base, next.stderr);
+    assert.deepEqual(own(), [], 'the next start removed it');
+    assert.deepEqual(
+      hostProcesses().filter((line) => line.includes('sleep 271.828')),
+      [],
+      'nothing of the run is left',
+    );
   });
 
   it('a file written past the file-size limit is stopped there', async () => {
