@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import { handlePanelMessage, type PanelCommandName, type PanelHost } from '../shared/panelProtocol';
 import { clearApiKey, readApiKey, setApiKey } from './commands/apiKey';
 import { COMMANDS, KATA_TESTS_STATE_KEY, PANEL_STATE_KEY, PANEL_VIEW_ID } from './commands/commandIds';
-import { SETTINGS_SECTION, configurationReader, readSettings, type ExtensionSettings } from './config/settings';
+import { SETTINGS_SECTION, type ExtensionSettings } from './config/settings';
+import { currentSettings, warnAboutUnappliedSettings } from './config/currentSettings';
 import { checkSetup, sandboxFixText } from './config/setupCheck';
 import { chooseProvider, pickModel, type ProviderChoiceDeps } from './commands/providerChoice';
 import { evaluateModel } from './commands/evaluateModel';
@@ -167,10 +168,15 @@ export class ExtensionHost implements vscode.Disposable {
   private readonly repositoryWatcher: RepositoryWatcher;
   /** Only the newest setup check's answer is shown (an older one may end later). */
   private setupCheck = 0;
+  /** The warnings about settings that do not apply as written, already shown in this window. */
+  private readonly toldSettings = new Set<string>();
 
   /** Checks what a session still needs (model, sandbox) into the panel's first-run card. */
   async refreshSetup(refreshSandbox: boolean): Promise<void> {
     const check = ++this.setupCheck;
+    void warnAboutUnappliedSettings(this.toldSettings, this.log).catch((error: unknown) =>
+      this.log.warn(`could not read the workspace's settings files: ${error instanceof Error ? error.message : String(error)}`),
+    );
     try {
       let settings: ExtensionSettings;
       try {
@@ -231,10 +237,12 @@ export class ExtensionHost implements vscode.Disposable {
 
   private readonly selectionDeps: Parameters<typeof askAboutSelection>[0];
 
-  /** The validated `tddAgent.*` settings (throws a CONFIG AgentError naming each bad one); user-only ones from the user settings alone. */
+  /**
+   * The validated `tddAgent.*` settings (throws a CONFIG AgentError naming each bad one); user-only ones from the user
+   * settings alone, the approval policy never looser than the person's own.
+   */
   settings(): ExtensionSettings {
-    const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-    return readSettings(configurationReader(config));
+    return currentSettings();
   }
 
   /** Runs a kata (the command's argument may be a kata path or bundled slug). */

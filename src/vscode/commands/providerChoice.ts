@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { servedModels } from '../../core/llm';
-import { SETTINGS_SECTION } from '../config/settings';
+import { SETTINGS_SECTION, configurationReader } from '../config/settings';
 
 /** The provider choices of the quick pick (tests and the e2e specs pick them by label). */
 export const PROVIDER_PICKS = {
@@ -25,6 +25,12 @@ export interface ProviderChoiceDeps {
 
 function config(): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration(SETTINGS_SECTION);
+}
+
+/** A setting as the extension reads it: where the key goes from the user settings alone (never a workspace's). */
+function setting(key: string): string | undefined {
+  const value = configurationReader(config())(key);
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
 async function setUser(key: string, value: unknown): Promise<void> {
@@ -60,7 +66,7 @@ export async function chooseProvider(deps: ProviderChoiceDeps): Promise<void> {
   if (pick.id === 'compatible') {
     const url = await vscode.window.showInputBox({
       title: 'TDD Agent: base URL of the OpenAI-compatible server',
-      value: config().get<string>('baseUrl') || 'http://127.0.0.1:8000/v1',
+      value: setting('baseUrl') ?? 'http://127.0.0.1:8000/v1',
       ignoreFocusOut: true,
       validateInput: (value) =>
         /^https?:\/\/\S+$/i.test(value.trim()) ? undefined : 'An http(s) URL, e.g. http://127.0.0.1:8000/v1',
@@ -72,7 +78,7 @@ export async function chooseProvider(deps: ProviderChoiceDeps): Promise<void> {
   } else {
     const host = await vscode.window.showInputBox({
       title: 'TDD Agent: where Ollama runs',
-      value: config().get<string>('ollamaHost') || 'http://127.0.0.1:11434',
+      value: setting('ollamaHost') ?? 'http://127.0.0.1:11434',
       ignoreFocusOut: true,
       validateInput: (value) => (value.trim() === '' ? 'host:port or an http(s) URL' : undefined),
     });
@@ -91,12 +97,12 @@ export async function chooseProvider(deps: ProviderChoiceDeps): Promise<void> {
  */
 export async function pickModel(deps: ProviderChoiceDeps): Promise<void> {
   const c = config();
-  const provider = c.get<string>('provider');
+  // The key goes only where the person's own settings say: a workspace's provider, base URL or host is not read.
   const served = await servedModels({
-    provider: provider === 'ollama' ? 'ollama' : 'openai',
-    baseURL: c.get<string>('baseUrl') || undefined,
+    provider: setting('provider') === 'ollama' ? 'ollama' : 'openai',
+    baseURL: setting('baseUrl'),
     apiKey: await deps.apiKey(),
-    ollamaHost: c.get<string>('ollamaHost') || undefined,
+    ollamaHost: setting('ollamaHost'),
   });
   if (served.models.length === 0) {
     const choice = await vscode.window.showWarningMessage(

@@ -9,6 +9,7 @@ import { mcpServerConfigSchema, type McpServerConfig } from '../../core/mcp/conf
 import type { ApprovalPolicyConfig } from '../../core/tools/approvalPolicy';
 import { DANGER_LEVELS } from '../../core/tools/types';
 import { SANDBOX_MODES, type PanelSandboxMode } from '../../shared/panelProtocol';
+import { approvalPolicyConfig, combinedApprovalPolicy, type SettingLayers } from './approvalPolicySetting';
 import { MODEL_PRICES_SCHEMA } from './modelPrices';
 
 /** The configuration section. */
@@ -56,7 +57,7 @@ export interface ExtensionSettings {
   cassette?: string;
   /** Most cycles a run may take, when the person set it; unset, the kata's own `max_cycles` (or the core's 10) applies. */
   maxCycles?: number;
-  /** The approval policy as the core's ApprovalPolicy takes it. */
+  /** The approval policy as the core's ApprovalPolicy takes it (CRITICAL never `allow`). */
   approvalPolicy: ApprovalPolicyConfig;
   approvalTimeoutMs: number;
   qualityGates: string[];
@@ -78,11 +79,20 @@ export interface ExtensionSettings {
 }
 
 /**
- * Settings read only from the person's user settings (their workspace and folder values are ignored, and
- * the manifest gives them `application` scope): a repository's `.vscode/settings.json` must not be able to
- * turn the sandbox off.
+ * Settings read only from the person's user settings (their workspace and folder values are ignored, and the manifest
+ * gives them `application` scope): a repository's `.vscode/settings.json` must not choose where requests carrying the
+ * API key go (`provider`, `baseUrl`, `ollamaHost`), nor turn the sandbox off or let variables into it.
  */
-export const USER_ONLY_SETTING_KEYS: ReadonlySet<string> = new Set(['sandbox', 'sandboxEnvironment']);
+export const USER_ONLY_SETTING_KEYS: ReadonlySet<string> = new Set([
+  'provider',
+  'baseUrl',
+  'ollamaHost',
+  'sandbox',
+  'sandboxEnvironment',
+]);
+
+/** Of the user-only settings, those that choose where a request carrying the API key goes. */
+export const KEY_DESTINATION_SETTING_KEYS: ReadonlySet<string> = new Set(['provider', 'baseUrl', 'ollamaHost']);
 
 /**
  * Settings whose manifest default is not applied: only a value the person set counts, otherwise the
@@ -93,16 +103,22 @@ export const SET_ONLY_SETTING_KEYS: ReadonlySet<string> = new Set(['maxCycles'])
 /** The part of `vscode.WorkspaceConfiguration` the settings are read through. */
 export interface ConfigurationLike {
   get(key: string): unknown;
-  inspect(key: string): { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined;
+  inspect(key: string): SettingLayers | undefined;
 }
 
 /**
  * The `get(key)` {@link readSettings} takes, over a configuration: user-only keys from the user settings
- * alone, set-only keys without the manifest default, every other key as VS Code resolves it.
+ * alone (else the manifest default), the approval policy as the person's own made stricter by a workspace's
+ * (never looser: {@link combinedApprovalPolicy}), set-only keys without the manifest default, every other key
+ * as VS Code resolves it.
  */
 export function configurationReader(config: ConfigurationLike): (key: string) => unknown {
   return (key) => {
-    if (USER_ONLY_SETTING_KEYS.has(key)) return config.inspect(key)?.globalValue;
+    if (USER_ONLY_SETTING_KEYS.has(key)) {
+      const values = config.inspect(key);
+      return values?.globalValue ?? values?.defaultValue;
+    }
+    if (key === 'approvalPolicy') return combinedApprovalPolicy(config.inspect(key));
     if (SET_ONLY_SETTING_KEYS.has(key)) {
       const values = config.inspect(key);
       return values?.workspaceFolderValue ?? values?.workspaceValue ?? values?.globalValue;
@@ -139,7 +155,7 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
     ...(s.ollamaHost ? { ollamaHost: s.ollamaHost } : {}),
     ...(s.cassette ? { cassette: s.cassette } : {}),
     ...(s.maxCycles !== undefined ? { maxCycles: s.maxCycles } : {}),
-    approvalPolicy: Object.keys(s.approvalPolicy).length > 0 ? { levels: s.approvalPolicy } : {},
+    approvalPolicy: approvalPolicyConfig(s.approvalPolicy),
     approvalTimeoutMs: s.approvalTimeoutSeconds * 1000,
     qualityGates: s.qualityGates,
     testTimeoutMs: s.testTimeoutMs,
