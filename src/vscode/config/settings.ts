@@ -10,6 +10,7 @@ import type { ApprovalPolicyConfig } from '../../core/tools/approvalPolicy';
 import { DANGER_LEVELS } from '../../core/tools/types';
 import { SANDBOX_MODES, type PanelSandboxMode } from '../../shared/panelProtocol';
 import { approvalPolicyConfig, combinedApprovalPolicy, type SettingLayers } from './approvalPolicySetting';
+import { mcpServersSetting } from './mcpServersSetting';
 import { MODEL_PRICES_SCHEMA } from './modelPrices';
 
 /** The configuration section. */
@@ -109,8 +110,8 @@ export interface ConfigurationLike {
 /**
  * The `get(key)` {@link readSettings} takes, over a configuration: user-only keys from the user settings
  * alone (else the manifest default), the approval policy as the person's own made stricter by a workspace's
- * (never looser: {@link combinedApprovalPolicy}), set-only keys without the manifest default, every other key
- * as VS Code resolves it.
+ * (never looser: {@link combinedApprovalPolicy}), a workspace's MCP servers never below MEDIUM
+ * ({@link mcpServersSetting}), set-only keys without the manifest default, every other key as VS Code resolves it.
  */
 export function configurationReader(config: ConfigurationLike): (key: string) => unknown {
   return (key) => {
@@ -119,6 +120,7 @@ export function configurationReader(config: ConfigurationLike): (key: string) =>
       return values?.globalValue ?? values?.defaultValue;
     }
     if (key === 'approvalPolicy') return combinedApprovalPolicy(config.inspect(key));
+    if (key === 'mcpServers') return mcpServersSetting(config.inspect(key));
     if (SET_ONLY_SETTING_KEYS.has(key)) {
       const values = config.inspect(key);
       return values?.workspaceFolderValue ?? values?.workspaceValue ?? values?.globalValue;

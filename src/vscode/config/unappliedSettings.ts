@@ -4,6 +4,7 @@
  * `allow`. In VS Code's words (the settings' titles in the Settings editor), one sentence each. Pure.
  */
 import { looserWorkspaceRules, type SettingLayers } from './approvalPolicySetting';
+import { WORKSPACE_MCP_FLOOR, raisedMcpLevels } from './mcpServersSetting';
 import { KEY_DESTINATION_SETTING_KEYS, USER_ONLY_SETTING_KEYS, type ConfigurationLike } from './settings';
 
 /** A `tddAgent.*` value found in one of the workspace's own settings files (`.vscode/settings.json`, `*.code-workspace`). */
@@ -21,6 +22,7 @@ const SETTING_TITLES: Readonly<Record<string, string>> = {
   sandbox: 'Sandbox',
   sandboxEnvironment: 'Sandbox Environment',
   approvalPolicy: 'Approval Policy',
+  mcpServers: 'MCP Servers',
 };
 
 /** `TDD Agent: Base URL` for `baseUrl`. */
@@ -87,11 +89,27 @@ function approvalNotices(layers: SettingLayers | undefined): string[] {
   return notices;
 }
 
+/** The notice for the danger levels of a workspace's MCP servers that were raised. */
+function mcpNotices(layers: SettingLayers | undefined): string[] {
+  const raised = raisedMcpLevels(layers);
+  if (raised.length === 0) return [];
+  const what = raised
+    .map(({ server, tool, level }) => `${tool === undefined ? `server “${server}”` : `tool “${server}__${tool}”`} ${level}`)
+    .join(', ');
+  return [
+    `This workspace's settings declare ${settingTitle('mcpServers')} ${what}; ${raised.length > 1 ? 'they are' : 'it is'} taken as ${WORKSPACE_MCP_FLOOR}: only your user settings can lower an MCP server's danger level.`,
+  ];
+}
+
 /**
  * Every setting that does not apply as written, one sentence each (none when all apply): `config` is the
  * `tddAgent` configuration as VS Code resolves it, `files` what the workspace's own settings files say (VS Code
  * leaves a workspace's value of a user-only setting out of `inspect()`, so the files are read too).
  */
 export function unappliedSettingNotices(config: ConfigurationLike, files: readonly WorkspaceFileSetting[]): string[] {
-  return [...userOnlyNotices(config, files), ...approvalNotices(config.inspect('approvalPolicy'))];
+  return [
+    ...userOnlyNotices(config, files),
+    ...approvalNotices(config.inspect('approvalPolicy')),
+    ...mcpNotices(config.inspect('mcpServers')),
+  ];
 }

@@ -284,4 +284,25 @@ describe('extension settings (tddAgent.*)', () => {
       (error: any) => error.error_code === 'CONFIG' && error.message.includes('tddAgent.approvalPolicy.MEDIUM'),
     );
   });
+
+  it("a workspace's MCP servers cannot declare their tools SAFE or LOW (they would run unasked): MEDIUM at least; the user's can", () => {
+    const server = { name: 'docs', transport: 'stdio', command: 'docs-server' };
+    const declared = [
+      { ...server, dangerLevel: 'SAFE', toolDangerLevels: { read: 'LOW', wipe: 'CRITICAL' } },
+      { ...server, name: 'other', dangerLevel: 'HIGH' },
+    ];
+    for (const layer of ['workspaceValue', 'workspaceFolderValue'] as const) {
+      const s = readSettings(configurationReader(layered({ mcpServers: { defaultValue: [], [layer]: declared } })));
+      assert.equal(s.mcpServers[0]?.dangerLevel, 'MEDIUM', layer);
+      assert.deepEqual(s.mcpServers[0]?.toolDangerLevels, { read: 'MEDIUM', wipe: 'CRITICAL' }, layer);
+      assert.equal(s.mcpServers[1]?.dangerLevel, 'HIGH', 'a stricter level stays');
+    }
+    const own = readSettings(configurationReader(layered({ mcpServers: { defaultValue: [], globalValue: declared } })));
+    assert.equal(own.mcpServers[0]?.dangerLevel, 'SAFE', "the person's own declaration is theirs to make");
+    assert.deepEqual(own.mcpServers[0]?.toolDangerLevels, { read: 'LOW', wipe: 'CRITICAL' });
+    assert.throws(
+      () => readSettings(configurationReader(layered({ mcpServers: { workspaceValue: [{ ...server, dangerLevel: 'NONE' }] } }))),
+      (error: any) => error.error_code === 'CONFIG' && error.message.includes('tddAgent.mcpServers.0.dangerLevel'),
+    );
+  });
 });

@@ -94,6 +94,25 @@ describe('settings that do not apply as written: what the person is told', () =>
     assert.deepEqual(unappliedSettingNotices(layered({ approvalPolicy: { defaultValue: POLICY_DEFAULT } }), []), []);
   });
 
+  it("a workspace's MCP server declared below MEDIUM is named, with the level it is taken as", () => {
+    assert.deepEqual(
+      unappliedSettingNotices(
+        layered({
+          mcpServers: {
+            defaultValue: [],
+            workspaceValue: [
+              { name: 'docs', transport: 'stdio', command: 'x', dangerLevel: 'SAFE', toolDangerLevels: { read: 'LOW' } },
+            ],
+          },
+        }),
+        [],
+      ),
+      [
+        "This workspace's settings declare TDD Agent: MCP Servers server “docs” SAFE, tool “docs__read” LOW; they are taken as MEDIUM: only your user settings can lower an MCP server's danger level.",
+      ],
+    );
+  });
+
   it('a long value is cut short', () => {
     const [notice] = unappliedSettingNotices(layered({}), [{ key: 'baseUrl', value: `http://${'a'.repeat(500)}.invalid/v1` }]);
     assert.ok(notice!.length < 250, notice);
