@@ -192,16 +192,19 @@ async function planDependencies(
       const editable = await editableSourceRoots(venv, info.repository);
       const mapped = editable.map((path) => join(worktree, relative(info.repository, path)));
       const fallback = entries.get('src') === 'tree' ? [join(worktree, 'src')] : [worktree];
+      const { roots, refused } = await interpreterRoots(venv, { home: env.HOME, gitDirs: [info.commonDir] });
+      if (refused.length) log.info('the sandbox does not show these folders the virtual environment names', { venv, refused });
       const python: PythonDependencies = {
         venv,
-        interpreterRoots: await interpreterRoots(venv),
+        interpreterRoots: roots,
+        ...(refused.length ? { refusedRoots: refused } : {}),
         sourceRoots: mapped.length ? mapped : fallback,
       };
       result.python = python;
       // The person's own sources the editable install points at are hidden (bubblewrap), unless one holds the
       // environment or the git dir (a flat layout's `.pth` names the repository's root): PYTHONPATH still wins there.
       const hidden = editable.filter((path) => !within(venv, path) && !within(info.commonDir, path));
-      result.sandbox.python = { ...python, hiddenSources: hidden };
+      result.sandbox.python = { venv, interpreterRoots: roots, sourceRoots: python.sourceRoots, hiddenSources: hidden };
     } else if (declaresPythonDependencies(pythonFiles)) {
       result.missing.push({
         language: 'python',
@@ -230,7 +233,10 @@ async function packageModules(repository: string, tree: CommitTree): Promise<Arr
     const modules = join(repository, folder, 'node_modules');
     const entry = await lstat(modules).catch(() => undefined);
     if (!entry?.isDirectory() || !(await tree.ignored(`${folder}/node_modules/`))) continue;
-    found.push({ folder, path: await realpath(modules) });
+    // A folder on the way that leads out of the checkout (a link) would show whatever it leads to: only the checkout's own.
+    const real = await realpath(modules).catch(() => undefined);
+    if (!real || !within(real, await realpath(repository).catch(() => repository))) continue;
+    found.push({ folder, path: real });
   }
   return found;
 }

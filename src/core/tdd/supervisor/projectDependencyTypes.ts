@@ -37,8 +37,13 @@ export interface NodeDependencies {
 export interface PythonDependencies {
   /** The environment's folder (real path). */
   venv: string;
-  /** Where its interpreter lives (pyvenv.cfg's `home`, and where `bin/python` leads). */
+  /**
+   * Where its interpreter lives (pyvenv.cfg's `home`, and where `bin/python` leads), when that is a real Python
+   * installation the sandbox may show (see `toolchainRootVerdict`).
+   */
   interpreterRoots: string[];
+  /** The folders pyvenv.cfg or the interpreter link named that the sandbox does not show, each with the reason. */
+  refusedRoots?: Array<{ path: string; reason: string }>;
   /** The worktree's folders that an editable install points at in the person's checkout (else `src/` or the root). */
   sourceRoots: string[];
 }

@@ -3,6 +3,7 @@ import { readdir, readFile, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { virtualEnvironmentCandidates } from '../../project/pythonProject';
 import { isFile, within } from './hostPaths';
+import { visibleToolchainRoots, type ToolchainRootContext } from './toolchainRoots';
 
 /** The files of the base commit's root a plan reads. */
 export const PYTHON_MANIFESTS = ['pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt', 'requirements-dev.txt'];
@@ -18,16 +19,28 @@ export async function findVirtualEnvironment(repository: string, env: NodeJS.Pro
   return undefined;
 }
 
-/** Where a virtual environment's interpreter lives: pyvenv.cfg's `home` (its prefix when it is a `bin`), and where `bin/python` leads. */
-export async function interpreterRoots(venv: string): Promise<string[]> {
-  const roots = new Set<string>();
+/**
+ * Where a virtual environment's interpreter lives, as the sandbox may show it: pyvenv.cfg's `home` (its prefix when it
+ * is a `bin`) and where `bin/python` leads, each kept only when `toolchainRootVerdict` finds a real Python
+ * installation outside everything the sandbox keeps private (a base interpreter under HOME, as pyenv's, is seen only
+ * through the toolchains on PATH); the others are returned with the reason.
+ */
+export async function interpreterRoots(
+  venv: string,
+  context: ToolchainRootContext,
+): Promise<{ roots: string[]; refused: Array<{ path: string; reason: string }> }> {
+  const candidates = new Set<string>();
   const cfg = await readFile(join(venv, 'pyvenv.cfg'), 'utf8').catch(() => '');
   const home = /^\s*home\s*=\s*(.+?)\s*$/m.exec(cfg)?.[1];
-  if (home && isAbsolute(home)) roots.add(basename(home) === 'bin' ? dirname(home) : home);
+  if (home && isAbsolute(home)) candidates.add(basename(home) === 'bin' ? dirname(home) : home);
   const python = await realpath(join(venv, 'bin', 'python')).catch(() => undefined);
   if (python && !within(python, venv))
-    roots.add(basename(dirname(python)) === 'bin' ? dirname(dirname(python)) : dirname(python));
-  return [...roots].filter((root) => root !== '/' && !within(venv, root));
+    candidates.add(basename(dirname(python)) === 'bin' ? dirname(dirname(python)) : dirname(python));
+  const { visible, refused } = await visibleToolchainRoots(
+    [...candidates].filter((root) => !within(venv, root)),
+    context,
+  );
+  return { roots: visible, refused };
 }
 
 /**
