@@ -60,7 +60,11 @@ function resolverFile(): string | undefined {
 export function bubblewrapArgs(layout: BubblewrapLayout): string[] {
   const { policy } = layout;
   const sized = (bytes: number | undefined) => (bytes === undefined ? [] : ['--size', String(bytes)]);
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...sized(layout.tmpBytes), '--tmpfs', '/tmp'];
+  // Inside the project view's namespace bubblewrap starts as its root: a user namespace of its own shows the person's ids again.
+  const ids = policy.view
+    ? ['--unshare-user', '--uid', String(process.getuid?.() ?? 0), '--gid', String(process.getgid?.() ?? 0)]
+    : [];
+  const args = [...ids, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...sized(layout.tmpBytes), '--tmpfs', '/tmp'];
   args.push('--tmpfs', '/run');
   if (separateVarRun()) args.push('--tmpfs', '/var/run');
   if (layout.network) {
@@ -72,7 +76,9 @@ export function bubblewrapArgs(layout: BubblewrapLayout): string[] {
   for (const dir of policy.readableRoots) args.push('--ro-bind-try', dir, dir);
   for (const dir of policy.hiddenPaths ?? []) args.push('--tmpfs', dir, '--remount-ro', dir);
   for (const dir of policy.writableRoots) args.push('--bind', dir, dir);
-  for (const mount of policy.modules ?? []) args.push(...modulesMountArgs(mount, sized(layout.tmpBytes)));
+  // A module mount the project view already shows would cover it (the view's copy-on-write overlay is the person's install).
+  for (const mount of policy.modules ?? [])
+    if (!policy.view?.mounted.includes(mount.target)) args.push(...modulesMountArgs(mount, sized(layout.tmpBytes)));
   for (const path of policy.readOnlyPaths) args.push('--ro-bind-try', path, path);
   for (const overlay of layout.overlays ?? []) args.push('--ro-bind', overlay.source, overlay.target);
   args.push('--unshare-pid', ...(layout.network ? [] : ['--unshare-net']), '--unshare-ipc', '--unshare-uts');
@@ -294,11 +300,15 @@ export class BubblewrapSandbox implements ProcessSandbox {
     // Only where RLIMIT_NPROC cannot bind (it costs nothing, a cgroup costs a shell exec and two file writes).
     const cgroup = this.support.nproc ? undefined : createLaunchCgroup(this.limits.processes);
     const limits = this.limits;
+    // In a project view, nsenter joins its namespaces and becomes bubblewrap (exec again: one process all along).
+    const launcher = this.policy.view
+      ? [this.policy.view.nsenter, '--target', String(this.policy.view.pid), '--user', '--mount', '--', this.bwrapPath]
+      : [this.bwrapPath];
     return {
       // The shell joins the cgroup and then becomes bubblewrap (exec: same process, no extra one left running).
       ...(cgroup
-        ? { command: '/bin/sh', args: ['-c', JOIN_CGROUP, cgroup.joinFile, this.bwrapPath, ...bwrap] }
-        : { command: this.bwrapPath, args: bwrap }),
+        ? { command: '/bin/sh', args: ['-c', JOIN_CGROUP, cgroup.joinFile, ...launcher, ...bwrap] }
+        : { command: launcher[0]!, args: [...launcher.slice(1), ...bwrap] }),
       env,
       shell: false,
       async release(end: LaunchEnd) {

@@ -14,6 +14,7 @@ export type {
   SandboxProbe,
   SandboxLocator,
   ModulesMount,
+  ProjectViewNamespace,
 } from './types';
 export { DEFAULT_SANDBOX_LIMITS } from './types';
 export { probeSandbox, findBubblewrap, BWRAP_PATH_VARIABLE, BWRAP_MISSING } from './probeSandbox';
@@ -42,6 +43,14 @@ export { cgroupLayout, type CgroupLayout, type CgroupLayoutKind } from './cgroup
 export { pidsCgroupSupport, sweepStaleCgroups, type PidsCgroupSupport } from './pidsCgroup';
 export { seatbeltProfile, SeatbeltSandbox, SANDBOX_EXEC, type SeatbeltLayout } from './seatbelt';
 export { UnconfinedSandbox } from './unconfined';
+export {
+  openProjectView,
+  projectViewLayer,
+  removeProjectViewLayer,
+  viewEntryRefusal,
+  type ProjectView,
+  type ProjectViewSpec,
+} from './projectView';
 export type { ResolvedPolicy } from './policyPaths';
 export { withPolicyEnvironment } from './policyPaths';
 export { modulesEntries, modulesMountArgs, MODULES_SOURCE_DIR, type ModulesEntry } from './modulesMount';

@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
-import type { ModulesMount, SandboxPolicy } from './types';
+import type { ModulesMount, ProjectViewNamespace, SandboxPolicy } from './types';
 
 /** A policy with every path absolute and real (symbolic links resolved), duplicates removed. */
 export interface ResolvedPolicy {
@@ -15,6 +15,8 @@ export interface ResolvedPolicy {
   setEnvironment?: Record<string, string>;
   /** Folders put first on path-list variables inside. */
   prependPaths?: Record<string, string[]>;
+  /** The project view's namespace, entered by every launch. */
+  view?: ProjectViewNamespace;
 }
 
 /**
@@ -56,6 +58,7 @@ export function resolvePolicy(policy: SandboxPolicy): ResolvedPolicy {
     ...(policy.hiddenPaths?.length ? { hiddenPaths: resolve(policy.hiddenPaths) } : {}),
     ...(policy.setEnvironment ? { setEnvironment: { ...policy.setEnvironment } } : {}),
     ...(prependPaths.length ? { prependPaths: Object.fromEntries(prependPaths) } : {}),
+    ...(policy.view?.pid ? { view: policy.view } : {}),
   };
 }
 

@@ -46,6 +46,22 @@ export interface SandboxPolicy {
   prependPaths?: Record<string, string[]>;
   /** Bounds of each launch (bubblewrap); each unset one takes its `DEFAULT_SANDBOX_LIMITS` value. */
   limits?: Partial<SandboxLimits>;
+  /**
+   * The person's project as they have it (bubblewrap; see `openProjectView`): every launch enters this namespace, in
+   * which the ignored entries of the person's checkout are mounted copy-on-write in the worktree. A module mount whose
+   * target the view already shows is left out.
+   */
+  view?: ProjectViewNamespace;
+}
+
+/** The part of an open project view a sandboxed launch needs: the namespace to enter and what it shows. */
+export interface ProjectViewNamespace {
+  /** A process inside the view's user and mount namespaces. */
+  pid: number;
+  /** Worktree paths mounted by the view. */
+  mounted: readonly string[];
+  /** util-linux `nsenter`, which joins the namespace and then becomes bubblewrap. */
+  nsenter: string;
 }
 
 /**

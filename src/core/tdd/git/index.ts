@@ -12,5 +12,6 @@ export { inspectWorkspace, initRepository, readRepository, type PersonRepository
 export { productCacheDir, sessionsDirFor, worktreesRootFor } from './sessionPaths';
 export { copyWorkingTree, type SnapshotResult } from './workingTreeSnapshot';
 export { GitOperationError } from './errors';
+export { ignoredEntries } from './ignoredEntries';
 export { type ChangedFile, type FileChange, SESSION_DIR, isSessionStatePath, parsePorcelainStatus } from './changedFiles';
 export { sessionBranchName, refSafeSlug, SESSION_BRANCH_PREFIX } from './sessionBranchName';

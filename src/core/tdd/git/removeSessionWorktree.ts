@@ -1,6 +1,7 @@
 /** Removing a session's worktree (folder and git's record of it) from the person's repository; its branch stays. */
 import { productGit } from '../../hostGit/gitClient';
 import { getLogger } from '../../logging/logger';
+import { removeProjectViewLayer } from '../../osSandbox/projectView';
 import type { SessionGitInfo } from './sessionGitInfo';
 import { parseWorktreeList, WORKTREE_LIST_ARGS } from './worktreeList';
 
@@ -35,6 +36,7 @@ export async function removeSessionWorktree(
     return false;
   }
   await run(['worktree', 'remove', '--force', info.worktree]);
+  removeProjectViewLayer(info.worktree); // the session's copy-on-write layer of the person's ignored files
   log.info('removed the session worktree', { worktree: info.worktree });
   return true;
 }
