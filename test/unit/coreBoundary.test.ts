@@ -29,7 +29,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
   audit: ['errors', 'llm', 'logging', 'security'],
   testRunners: ['errors', 'logging', 'osSandbox', 'process', 'workspaceSandbox'],
   json: [],
-  project: ['errors', 'json', 'testRunners'],
+  project: ['errors', 'hostGit', 'json', 'testRunners'],
   // tools and their protocols
   control: ['async', 'logging', 'security', 'vocabulary'],
   workspaceSandbox: ['errors', 'vocabulary'],

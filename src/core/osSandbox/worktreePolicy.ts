@@ -54,9 +54,10 @@ export function worktreePolicy(
   dependencies: WorktreeDependencies = {},
 ): SandboxPolicy {
   const { nodeModules, python } = dependencies;
+  const view = python ? pythonEnvironmentPolicy(python) : undefined;
   const readable = [
     ...(nodeModules?.how === 'linked' ? [nodeModules.source, ...(nodeModules.packages ?? []).map((p) => p.source)] : []),
-    ...(python ? [python.venv, ...python.interpreterRoots] : []),
+    ...(view?.readableRoots ?? []),
   ];
   return {
     writableRoots: [dir],
@@ -72,12 +73,25 @@ export function worktreePolicy(
           ],
         }
       : {}),
-    ...(python
-      ? {
-          setEnvironment: { VIRTUAL_ENV: python.venv },
-          prependPaths: { PATH: [join(python.venv, 'bin')], PYTHONPATH: python.sourceRoots },
-          ...(python.hiddenSources?.length ? { hiddenPaths: python.hiddenSources } : {}),
-        }
-      : {}),
+    ...(view ? { setEnvironment: view.setEnvironment, prependPaths: view.prependPaths } : {}),
+    ...(view?.hiddenPaths ? { hiddenPaths: view.hiddenPaths } : {}),
+  };
+}
+
+/**
+ * What the sandbox shows of a Python environment (the session's, and the preflight's probe of its interpreter): the
+ * environment and its interpreter's folders readable, `VIRTUAL_ENV` set, its `bin` first on PATH, the given sources
+ * first on PYTHONPATH, the person's own sources hidden. The interpreter's folders are those the supervisor found to be
+ * real Python installations the sandbox may show (`toolchainRootVerdict`): nothing else of the environment's files
+ * widens the sandbox.
+ */
+export function pythonEnvironmentPolicy(
+  python: NonNullable<WorktreeDependencies['python']>,
+): Required<Pick<SandboxPolicy, 'readableRoots' | 'setEnvironment' | 'prependPaths'>> & Pick<SandboxPolicy, 'hiddenPaths'> {
+  return {
+    readableRoots: [python.venv, ...python.interpreterRoots],
+    setEnvironment: { VIRTUAL_ENV: python.venv },
+    prependPaths: { PATH: [join(python.venv, 'bin')], PYTHONPATH: python.sourceRoots },
+    ...(python.hiddenSources?.length ? { hiddenPaths: python.hiddenSources } : {}),
   };
 }

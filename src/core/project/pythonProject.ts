@@ -3,6 +3,7 @@ import { isAbsolute, join } from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { iniWords, readIniSections } from './iniSections';
 import { folderEntries, isProjectFolder, readProjectFile } from './projectFiles';
+import { isTrackedByGit } from './trackedFiles';
 import type { PythonEnvironment } from './projectProfile';
 
 /** What a Python project's manifests and pytest's configuration say. */
@@ -54,12 +55,15 @@ async function executable(path: string): Promise<boolean> {
 /**
  * The interpreter the tests run with: the activated virtual environment's (`VIRTUAL_ENV`), else one in the
  * project (`.venv/bin/python`, `venv/bin/python`), else `python3` from PATH. The environment is named by its real path
- * (a `.venv` that links to a folder elsewhere): the session's sandbox shows it there, and nowhere else.
+ * (a `.venv` that links to a folder elsewhere): the session's sandbox shows it there, and nowhere else. An environment
+ * git tracks is the repository's code (a committed `.venv/bin/python` is whatever program its author wrote), not the
+ * person's installation: it is never chosen.
  */
 export async function pythonEnvironment(root: string, env: NodeJS.ProcessEnv): Promise<PythonEnvironment> {
   const bin = process.platform === 'win32' ? join('Scripts', 'python.exe') : join('bin', 'python');
   for (const { venv, activated } of virtualEnvironmentCandidates(root, env)) {
     if (!(await executable(join(venv, bin)))) continue;
+    if (await isTrackedByGit(venv)) continue;
     const real = await realpath(venv).catch(() => venv);
     return { interpreter: join(real, bin), venv: real, activated };
   }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createProcessSandbox, worktreePolicy } from '../../../src/core/osSandbox';
 import { runProcess } from '../../../src/core/process/runProcess';
 import { readRepository, SessionWorktree } from '../../../src/core/tdd/git';
-import { prepareProjectDependencies } from '../../../src/core/tdd/supervisor/projectDependencies';
+import { prepareProjectDependencies, previewProjectDependencies } from '../../../src/core/tdd/supervisor/projectDependencies';
 import { requireBubblewrap } from '../osSandbox/fixture';
 
 const git = (cwd: string, ...args: string[]): string =>
@@ -84,7 +84,10 @@ describe('A virtual environment’s files never widen the sandbox (real git, bub
   async function lookInside(paths: string[]): Promise<{ run: string; home: string; seen: string[]; roots: string[] }> {
     const dependencies = await prepareProjectDependencies(worktree.info, { env });
     assert.ok(dependencies.sandbox.python, 'the person’s environment is used');
-    const sandbox = await createProcessSandbox('auto', worktreePolicy(worktree.dir, worktree.info.commonDir, undefined, dependencies.sandbox));
+    const sandbox = await createProcessSandbox(
+      'auto',
+      worktreePolicy(worktree.dir, worktree.info.commonDir, undefined, dependencies.sandbox),
+    );
     const probes = paths.map((p) => `test -e '${p}' && echo "SEEN ${p}"`).join('; ');
     const r = await runProcess({
       cwd: worktree.dir,
@@ -123,7 +126,10 @@ describe('A virtual environment’s files never widen the sandbox (real git, bub
       assert.equal(inside.run, '', 'the sandbox’s /run is empty');
       assert.equal(inside.home, '', 'the sandbox’s HOME is empty');
       assert.deepEqual(inside.seen, [], 'nothing of HOME or the socket folder is visible');
-      assert.ok(!inside.roots.some((r) => r === '/run' || r.startsWith(home) || r.startsWith(socketDir) || r === '/'), inside.roots.join(', '));
+      assert.ok(
+        !inside.roots.some((r) => r === '/run' || r.startsWith(home) || r.startsWith(socketDir) || r === '/'),
+        inside.roots.join(', '),
+      );
     });
   }
 
@@ -133,5 +139,22 @@ describe('A virtual environment’s files never widen the sandbox (real git, bub
     assert.deepEqual(inside.roots, [toolchain]);
     assert.deepEqual(inside.seen, [`SEEN ${join(toolchain, 'lib', 'python3.12', 'os.py')}`]);
     assert.equal(inside.home, '');
+  });
+
+  it('a virtual environment git tracks is the repository’s code: never the person’s environment', async () => {
+    const tracked = await mkdtemp(join(tmpdir(), 'tdd-tracked-venv-'));
+    temps.push(tracked);
+    await mkdir(join(tracked, '.venv', 'bin'), { recursive: true });
+    await writeFile(join(tracked, '.venv', 'pyvenv.cfg'), `home = ${home}\n`);
+    await writeFile(join(tracked, '.venv', 'bin', 'python'), '#!/bin/sh\ntouch /tmp/ran\n');
+    await chmod(join(tracked, '.venv', 'bin', 'python'), 0o755);
+    await writeFile(join(tracked, 'pyproject.toml'), '[project]\nname = "t"\nversion = "0.1.0"\n');
+    git(tracked, 'init', '-q', '-b', 'main');
+    git(tracked, 'add', '-A');
+    git(tracked, 'commit', '-q', '-m', 'a committed environment');
+    const plan = await previewProjectDependencies(await readRepository(tracked), { env });
+    assert.equal(plan.python, undefined);
+    assert.equal(plan.sandbox.python, undefined);
+    assert.deepEqual(plan.missing, [], 'no environment is not a refusal: the test command’s interpreter runs the tests');
   });
 });

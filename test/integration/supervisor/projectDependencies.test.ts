@@ -19,6 +19,7 @@ import { installDependencies, sessionManifests } from '../../../src/core/tdd/sup
 import {
   checkProjectDependencies,
   prepareProjectDependencies,
+  previewProjectDependencies,
   type ProjectDependencies,
 } from '../../../src/core/tdd/supervisor/projectDependencies';
 import { detectTestRunner } from '../../../src/core/testRunners';
@@ -280,65 +281,59 @@ describe('Project dependencies: sessions on real projects use the person’s ins
       await assertNothingCommitted(s, repo);
     });
 
-    it('without a virtual environment, says which command makes one, before any session and when one starts', async () => {
+    it('without a virtual environment: nothing is missing (the test command’s interpreter runs the tests); the command that makes one is advice', async () => {
       const bare = await person('py-src-pytest', false);
-      const missing = await checkProjectDependencies(await readRepository(bare), { env: { PATH: process.env.PATH } });
-      // With pytest: an environment without it is refused next (the preflight's "pytest is not installed for …").
-      assert.deepEqual(
-        missing.map((m) => m.command),
-        ['python3 -m venv .venv && .venv/bin/pip install -e . pytest'],
-      );
-      const unittest = await checkProjectDependencies(await readRepository(bare), {
+      const plan = await previewProjectDependencies(await readRepository(bare), { env: { PATH: process.env.PATH } });
+      // The person's python3 (PATH, pyenv, conda) is used as it is; the preflight probes it in the sandbox.
+      assert.deepEqual(plan.missing, []);
+      assert.equal(plan.python, undefined);
+      assert.deepEqual(plan.pythonNeeds, {
+        requirements: ['packaging'],
+        venvCommand: 'python3 -m venv .venv && .venv/bin/pip install -e . pytest',
+      });
+      const unittest = await previewProjectDependencies(await readRepository(bare), {
         env: { PATH: process.env.PATH },
         testCommand: 'python3 -m unittest',
       });
-      assert.deepEqual(
-        unittest.map((m) => m.command),
-        ['python3 -m venv .venv && .venv/bin/pip install -e .'],
+      assert.equal(
+        unittest.pythonNeeds?.venvCommand,
+        'python3 -m venv .venv && .venv/bin/pip install -e .',
         'a test command without pytest does not need it',
       );
       const s = await session(bare);
-      await assert.rejects(s.install(), (err: unknown) => {
-        assert.ok(isAgentError(err) && err.error_code === 'CONFIG');
-        assert.match(err.message, /python3 -m venv \.venv && \.venv\/bin\/pip install -e \. pytest/);
-        assert.match(err.message, /no virtual environment/);
-        return true;
-      });
+      assert.deepEqual(s.dependencies.missing, []);
+      assert.equal(await s.install(), false, 'nothing to install, nothing refused');
     });
   });
 
-  it("a poetry, uv or pdm project without an environment is told its own tool's command; poetry's dependencies count", async () => {
+  it("a poetry, uv or pdm project without an environment is advised its own tool's command; poetry's dependencies count", async () => {
     const poetry =
       '[tool.poetry]\nname = "sl"\nversion = "0.1.0"\n\n[tool.poetry.dependencies]\npython = "^3.9"\nattrs = "^23"\n\n[tool.poetry.group.dev.dependencies]\npytest = "^8"\n';
     const pep621 =
       '[project]\nname = "sl"\nversion = "0.1.0"\ndependencies = ["attrs"]\n\n[dependency-groups]\ndev = ["pytest"]\n';
-    const cases: Array<[Record<string, string>, string[]]> = [
+    const poetryCommand = 'poetry config virtualenvs.in-project true --local && poetry install';
+    const cases: Array<[Record<string, string>, string, string[]]> = [
       // poetry 1's tables, not [project]: nothing was missing, and the baseline stopped at "No module named 'attrs'".
-      [
-        { 'pyproject.toml': poetry, 'poetry.lock': '# lock\n' },
-        ['poetry config virtualenvs.in-project true --local && poetry install'],
-      ],
-      [{ 'pyproject.toml': poetry.replace('attrs = "^23"\n', '') }, []],
-      [{ 'pyproject.toml': pep621, 'uv.lock': 'version = 1\n' }, ['uv sync']],
-      [{ 'pyproject.toml': pep621, 'pdm.lock': '# lock\n' }, ['pdm install']],
+      [{ 'pyproject.toml': poetry, 'poetry.lock': '# lock\n' }, poetryCommand, ['attrs']],
+      [{ 'pyproject.toml': poetry.replace('attrs = "^23"\n', '') }, poetryCommand, []],
+      [{ 'pyproject.toml': pep621, 'uv.lock': 'version = 1\n' }, 'uv sync', ['attrs']],
+      [{ 'pyproject.toml': pep621, 'pdm.lock': '# lock\n' }, 'pdm install', ['attrs']],
       // A lock whose project does not name pytest does not bring it: pip's command, with pytest.
       [
         { 'pyproject.toml': pep621.replace('dev = ["pytest"]', 'dev = []'), 'uv.lock': 'version = 1\n' },
-        ['python3 -m venv .venv && .venv/bin/pip install -e . pytest'],
+        'python3 -m venv .venv && .venv/bin/pip install -e . pytest',
+        ['attrs'],
       ],
     ];
-    for (const [files, expected] of cases) {
+    for (const [files, command, requirements] of cases) {
       const repo = await temp('tdd-person-lock-');
       for (const [name, text] of Object.entries(files)) await writeFile(join(repo, name), text);
       git(repo, 'init', '-q', '-b', 'main');
       git(repo, 'add', '-A');
       git(repo, '-c', 'user.name=p', '-c', 'user.email=p@example.com', 'commit', '-q', '-m', 'project');
-      const missing = await checkProjectDependencies(await readRepository(repo), { env: { PATH: process.env.PATH } });
-      assert.deepEqual(
-        missing.map((m) => m.command),
-        expected,
-        Object.keys(files).join(', '),
-      );
+      const plan = await previewProjectDependencies(await readRepository(repo), { env: { PATH: process.env.PATH } });
+      assert.deepEqual(plan.missing, [], Object.keys(files).join(', '));
+      assert.deepEqual(plan.pythonNeeds, { requirements, venvCommand: command }, Object.keys(files).join(', '));
     }
   });
 

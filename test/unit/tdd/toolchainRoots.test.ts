@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { pythonRuntimeRequirements } from '../../../src/core/tdd/supervisor/pythonEnvironment';
 import {
   toolchainRootVerdict,
   type ToolchainRootContext,
@@ -54,5 +55,30 @@ describe('toolchainRootVerdict: which folders a repository’s files may make vi
     assert.match(reason(noLibrary) ?? '', /not a Python installation/);
     assert.match(reason({ ...installation('/srv/fake'), python3: false }) ?? '', /not a Python installation/);
     assert.equal(reason({ ...installation('relative/py') }), 'it is not an absolute path');
+  });
+});
+
+describe('pythonRuntimeRequirements: what the preflight checks the interpreter has', () => {
+  const of = (pyproject: string) => pythonRuntimeRequirements(new Map([['pyproject.toml', pyproject]]));
+
+  it('reads [project] dependencies and poetry’s, leaving out markers, conditions, optional ones and python', () => {
+    assert.deepEqual(
+      of(
+        '[project]\nname = "p"\ndependencies = ["attrs>=21", "Foo_Bar[extra] @ https://x/y.whl", "tomli; python_version < \'3.11\'", "click (>=8)"]\n',
+      ),
+      ['attrs', 'Foo_Bar', 'click'],
+    );
+    assert.deepEqual(
+      of(
+        '[tool.poetry.dependencies]\npython = "^3.9"\nrequests = "^2"\nrich = { version = "^13", optional = true }\nuvloop = { version = "*", markers = "sys_platform != \'win32\'" }\nnumpy = [{ version = "1.24", python = "<3.12" }, { version = "2", python = ">=3.12" }]\n',
+      ),
+      ['requests'],
+    );
+  });
+
+  it('none for a project without pyproject.toml, with an invalid one, or with no dependencies', () => {
+    assert.deepEqual(pythonRuntimeRequirements(new Map([['setup.py', 'from setuptools import setup\nsetup()\n']])), []);
+    assert.deepEqual(of('[project\nname = '), []);
+    assert.deepEqual(of('[project]\nname = "p"\n'), []);
   });
 });

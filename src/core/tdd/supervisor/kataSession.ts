@@ -33,7 +33,7 @@ import { connectSessionMcpServers } from './sessionMcpServers';
 import type { SessionSummary } from './sessionSummary';
 import type { KataSessionOptions } from './kataSessionOptions';
 import { installDependencies, sessionManifests } from './installDependencies';
-import { checkProjectDependencies, missingDependenciesMessage, prepareProjectDependencies } from './projectDependencies';
+import { missingDependenciesMessage, prepareProjectDependencies, previewProjectDependencies } from './projectDependencies';
 import { prepareProject, projectProfileEvent, projectRunnerOptions, resolveSessionKata } from './workspaceSetup';
 import { SessionStore } from '../session/sessionStore';
 import { findResumableSession } from '../session/findSession';
@@ -80,17 +80,25 @@ async function preflight(options: KataSessionOptions, kata: Kata, signal: AbortS
     );
   }
   await createProcessSandbox(options.sandbox ?? 'auto', { writableRoots: [] }); // throws SANDBOX_UNAVAILABLE before anything changed
-  await checkTestRunner(kata);
-  if (workspace.kind === 'repository') {
-    // The project's dependencies: the person's installs, or a lockfile the shared store can install; else say what to run.
-    const missing = await checkProjectDependencies(workspace.repository, {
-      sandbox: options.sandbox,
-      testCommand: kata.testCommand ?? kata.project?.testCommand,
-    });
-    if (missing.length > 0)
-      throw new AgentError('CONFIG', `${missingDependenciesMessage(missing, workspace.repository.root)} Nothing was created.`, {
-        missing: missing.map((m) => m.command),
-      });
+  // The project's dependencies: the person's installs, or a lockfile the shared store can install; else say what to run.
+  const plan =
+    workspace.kind === 'repository'
+      ? await previewProjectDependencies(workspace.repository, {
+          sandbox: options.sandbox,
+          testCommand: kata.testCommand ?? kata.project?.testCommand,
+        })
+      : undefined;
+  // The test command's interpreter is probed in the sandbox the session's tests get (never on the host).
+  await checkTestRunner(kata, {
+    sandbox: options.sandbox,
+    passEnvironment: options.sandboxEnvironment,
+    python: plan?.sandbox.python && { ...plan.sandbox.python, refusedRoots: plan.python?.refusedRoots },
+    pythonNeeds: plan?.pythonNeeds,
+    signal,
+  });
+  if (plan?.missing.length && workspace.kind === 'repository') {
+    const message = missingDependenciesMessage(plan.missing, workspace.repository.root);
+    throw new AgentError('CONFIG', `${message} Nothing was created.`, { missing: plan.missing.map((m) => m.command) });
   }
   await checkProvider(options.llm, options.model, signal);
   if (!resumed) await approveKataCommands(kata, { policy: options.approvalPolicy, control: options.control, signal });

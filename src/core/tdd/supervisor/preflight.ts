@@ -1,13 +1,18 @@
 import { access, constants, realpath } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { basename, delimiter, isAbsolute, join, sep } from 'node:path';
 import type { ControlProtocol } from '../../control/controlProtocol';
 import { AgentError } from '../../errors/agentError';
 import type { LlmClient } from '../../llm/types';
+import { createProcessSandbox } from '../../osSandbox/createProcessSandbox';
+import type { SandboxLocator, SandboxMode } from '../../osSandbox/types';
+import { pythonEnvironmentPolicy, type WorktreeDependencies } from '../../osSandbox/worktreePolicy';
 import { runProcess } from '../../process/runProcess';
+import { redactSecrets } from '../../security/redact';
 import { ApprovalPolicy, type ApprovalPolicyConfig } from '../../tools/approvalPolicy';
 import type { FieldSource } from '../../project/projectProfile';
 import { bundledKatasDir, type Kata } from '../kata';
+import type { PythonNeeds } from './projectDependencyTypes';
+import { interpreterRoots } from './pythonEnvironment';
 
 /** Where a test command came from, in a preflight message. */
 const SOURCE_WORDS: Record<FieldSource, string> = {
@@ -67,12 +72,87 @@ function preflightCommand(kata: Kata): string {
   return kata.testCommand ?? (kata.language === 'python' ? profile.testCommand : DEFAULT_TEST_COMMANDS[kata.language]);
 }
 
+/** Options of {@link checkTestRunner}. */
+export interface TestRunnerCheckOptions {
+  /** Environment the test command runs with (PATH, the person's Python variables); default this process's. */
+  env?: NodeJS.ProcessEnv;
+  /** The session's sandbox mode: the interpreter is probed in the same sandbox as the session's test runs. Default `auto`. */
+  sandbox?: SandboxMode;
+  /** Variables shown inside the sandbox beyond its allow-list (the session's `sandboxEnvironment`). */
+  passEnvironment?: string[];
+  /**
+   * The Python environment the session's sandbox shows (`previewProjectDependencies`' `sandbox.python`), with the
+   * folders it names that the sandbox does not show (`python.refusedRoots`), for the message when it cannot start.
+   */
+  python?: ProbedEnvironment;
+  /** What the tests need from the interpreter, and the command that makes an environment (`pythonNeeds`). */
+  pythonNeeds?: PythonNeeds;
+  /** Where bubblewrap is (tests). */
+  locator?: SandboxLocator;
+  signal?: AbortSignal;
+}
+
+/** A Python environment as the sandbox shows it, and what of it the sandbox does not show. */
+export type ProbedEnvironment = NonNullable<WorktreeDependencies['python']> & {
+  refusedRoots?: Array<{ path: string; reason: string }>;
+};
+
+/** The line the probe prints, before its JSON: what the interpreter is, and what of the names it could not find. */
+const PROBE_MARK = 'TDD_AGENT_PYTHON_PROBE ';
+
 /**
- * Checks that the kata's tests can run here before anything is created: the test command's program is
- * on PATH, and for Python that pytest imports (with the project's interpreter). Run from the OS temp folder, so
- * nothing in the person's repository (a `pytest.py`, say) runs.
+ * Run by the test command's interpreter, in the sandbox: `argv[1]` is `1` when the tests need pytest, the rest are
+ * distributions the project needs. Prints its real interpreter and what is missing; an import that fails for any reason
+ * counts as missing.
  */
-export async function checkTestRunner(kata: Kata, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+const PROBE = [
+  'import json, sys',
+  'missing = []',
+  'if sys.argv[1] == "1":',
+  '    try:',
+  '        import pytest',
+  '    except Exception:',
+  '        missing.append("pytest")',
+  'try:',
+  '    from importlib import metadata',
+  'except ImportError:',
+  '    metadata = None',
+  'for name in sys.argv[2:] if metadata else []:',
+  '    try:',
+  '        metadata.distribution(name)',
+  '    except Exception:',
+  '        missing.append(name)',
+  `print(${JSON.stringify(PROBE_MARK)} + json.dumps({"executable": sys.executable, "missing": missing}))`,
+].join('\n');
+
+/** What the probe printed, or undefined when it printed nothing of its own. */
+function probeAnswer(output: string): { executable: string; missing: string[] } | undefined {
+  const line = output.split('\n').find((l) => l.startsWith(PROBE_MARK));
+  if (!line) return undefined;
+  try {
+    const answer = JSON.parse(line.slice(PROBE_MARK.length)) as { executable?: unknown; missing?: unknown };
+    if (typeof answer.executable !== 'string' || !Array.isArray(answer.missing)) return undefined;
+    return { executable: answer.executable, missing: answer.missing.filter((m): m is string => typeof m === 'string') };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function listWords(words: string[]): string {
+  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+}
+
+/**
+ * Checks that the kata's tests can run here before anything is created: the test command's program is on PATH, and for
+ * Python that its interpreter, as the person uses it (python3 from PATH, pyenv, conda, a virtual environment), has
+ * pytest (when the command runs it) and the distributions pyproject.toml says the project needs. That interpreter is
+ * the repository's to name (tdd-agent.json, a committed environment), so it runs only in the session's sandbox, never
+ * on the host, with the Python environment the session's sandbox shows, from `/` (nothing of the repository's on
+ * its path). What is missing is named with the interpreter's real path; making a virtual environment is advised then.
+ */
+export async function checkTestRunner(kata: Kata, options: TestRunnerCheckOptions = {}): Promise<void> {
+  const env = options.env ?? process.env;
   const command = preflightCommand(kata);
   const program = commandProgram(command);
   const from = kata.project ? ` (test command from ${SOURCE_WORDS[kata.project.fields.testCommand]})` : '';
@@ -83,16 +163,66 @@ export async function checkTestRunner(kata: Kata, env: NodeJS.ProcessEnv = proce
       { command, program },
     );
   }
-  if (kata.language === 'python' && /\bpytest\b/.test(command) && program && /^python/.test(basename(program))) {
-    const probe = await runProcess({ cwd: tmpdir(), command: program, args: ['-c', 'import pytest'], env, timeoutMs: 20_000 });
-    if (probe.exitCode !== 0) {
-      throw new AgentError(
-        'CONFIG',
-        `pytest is not installed for ${program} (${program} -m pip install pytest), and the tests need it.`,
-        { command, program },
-      );
-    }
+  if (kata.language !== 'python' || !program || !/^python/.test(basename(program))) return;
+  const pytest = /\bpytest\b/.test(command);
+  const requirements = options.pythonNeeds?.requirements ?? [];
+  if (!pytest && requirements.length === 0) return;
+  const python = options.python ?? (await profileEnvironment(kata, env));
+  const view = python ? pythonEnvironmentPolicy({ ...python, sourceRoots: [], hiddenSources: [] }) : {};
+  const sandbox = await createProcessSandbox(
+    options.sandbox ?? 'auto',
+    { writableRoots: [], ...view, ...(options.passEnvironment?.length ? { passEnvironment: options.passEnvironment } : {}) },
+    options.locator,
+  );
+  const probe = await runProcess({
+    cwd: '/',
+    command: program,
+    args: ['-c', PROBE, pytest ? '1' : '0', ...requirements],
+    env,
+    sandbox,
+    timeoutMs: 30_000,
+    signal: options.signal,
+    maxOutputBytes: 64 * 1024,
+  });
+  const answer = probeAnswer(probe.output);
+  if (answer && answer.missing.length === 0) return;
+  const advice = options.pythonNeeds?.venvCommand
+    ? `, or make the project a virtual environment that has them (${options.pythonNeeds.venvCommand})`
+    : '';
+  if (answer) {
+    const names = answer.missing;
+    throw new AgentError(
+      'CONFIG',
+      `${listWords(names)} ${names.length === 1 ? 'is' : 'are'} not installed for ${answer.executable}, which runs '${command}'${from}, and the tests need ${names.length === 1 ? 'it' : 'them'}. Install ${names.length === 1 ? 'it' : 'them'} for that Python (${answer.executable} -m pip install ${names.join(' ')})${advice}, then start again.`,
+      { command, program, interpreter: answer.executable, missing: names },
+    );
   }
+  // The interpreter did not get as far as the probe's answer: it is missing in the sandbox, or not a Python 3.
+  const why = probe.timedOut
+    ? 'timed out'
+    : probe.spawnError
+      ? `could not start: ${probe.spawnError}`
+      : `exit code ${probe.exitCode ?? probe.signal}`;
+  const tail = redactSecrets(probe.output.trim().split('\n').slice(-5).join('\n'));
+  const hidden = python?.refusedRoots?.length
+    ? ` The sandbox does not show ${python.refusedRoots.map((r) => `${r.path} (${r.reason})`).join(', ')}, which the environment names; a Python installation under HOME is shown when its bin folder is on PATH.`
+    : '';
+  throw new AgentError(
+    'CONFIG',
+    `${pytest ? `pytest is not installed for ${program}, or ` : ''}${program} cannot run in the session's sandbox (${why})${tail ? `:\n${tail}\n` : '.'}${hidden} Install what is missing for that Python${advice}, or name another test command (testCommand in tdd-agent.json), then start again.`,
+    { command, program },
+  );
+}
+
+/**
+ * For a folder that is not a repository yet (no dependency plan): the virtual environment the profile's interpreter is
+ * in, as the sandbox would show it. None when the profile names none.
+ */
+async function profileEnvironment(kata: Kata, env: NodeJS.ProcessEnv): Promise<ProbedEnvironment | undefined> {
+  const venv = kata.project?.python?.venv;
+  if (!venv) return undefined;
+  const { roots, refused } = await interpreterRoots(venv, { home: env.HOME, gitDirs: [] });
+  return { venv, interpreterRoots: roots, sourceRoots: [], ...(refused.length ? { refusedRoots: refused } : {}) };
 }
 
 /** Checks that the provider answers and knows the model, when the client can say so without a chat request. */

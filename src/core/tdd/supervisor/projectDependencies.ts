@@ -22,6 +22,7 @@ import {
   interpreterRoots,
   PYTHON_LOCKFILES,
   PYTHON_MANIFESTS,
+  pythonRuntimeRequirements,
   venvCommand,
 } from './pythonEnvironment';
 
@@ -34,6 +35,7 @@ export type {
   ProjectDependencies,
   ProjectDependenciesOptions,
   PythonDependencies,
+  PythonNeeds,
 } from './projectDependencyTypes';
 export { editableSourceRoots } from './pythonEnvironment';
 
@@ -50,9 +52,11 @@ const log = getLogger('tdd.session');
  *   into the worktree as before). The worktree's `node_modules` becomes an empty folder, the mount point, only when
  *   git ignores that path in the worktree; otherwise the session cannot use an install and says so.
  * - **Python** (pyproject.toml, setup.py, setup.cfg or requirements): the person's virtual environment (`.venv`,
- *   `venv`; the profile's order) as the interpreter, with the worktree's sources first on PYTHONPATH (the folders an
- *   editable install points at in the person's checkout, mapped into the worktree). Without one, a project that
- *   declares dependencies is `missing` (the command to make it), one that declares none runs the system's Python.
+ *   `venv`; the profile's order; never one git tracks, which is the repository's code) as the interpreter, with the
+ *   worktree's sources first on PYTHONPATH (the folders an editable install points at in the person's checkout, mapped
+ *   into the worktree), and its base interpreter's folder when it is a real installation the sandbox may show. Without
+ *   one, the test command's own interpreter (`python3` from PATH: pyenv, conda, the system's) runs the tests as it is;
+ *   `pythonNeeds` says what the preflight checks it has, and the command that would make an environment.
  *
  * Never throws for what it does not find; it reports it in `missing`.
  */
@@ -90,11 +94,23 @@ export async function checkProjectDependencies(
   repository: { root: string; commonDir: string; head: string | null },
   options: ProjectDependenciesOptions = {},
 ): Promise<MissingDependencies[]> {
-  if (!repository.head) return [];
+  return (await previewProjectDependencies(repository, options)).missing;
+}
+
+/**
+ * For a preflight, before any worktree exists: the plan a session started now from the repository's HEAD would make
+ * (its paths in the person's checkout instead of a worktree): what is `missing`, the Python environment the sandbox
+ * would show, and what the test command's interpreter must have (`pythonNeeds`). Creates and runs nothing.
+ */
+export async function previewProjectDependencies(
+  repository: { root: string; commonDir: string; head: string | null },
+  options: ProjectDependenciesOptions = {},
+): Promise<ProjectDependencies> {
+  if (!repository.head) return { repository: repository.root, missing: [], sandbox: {} };
   const { run } = productGit(repository.root, { env: options.env, repositoryConfigOnly: true });
   const tree = await commitTree(run, repository.head);
   const where = { repository: repository.root, commonDir: repository.commonDir, worktree: repository.root };
-  return (await planDependencies(where, tree, options)).missing;
+  return planDependencies(where, tree, options);
 }
 
 /** The plan of {@link prepareProjectDependencies} for a tree, without touching the worktree. */
@@ -188,6 +204,7 @@ async function planDependencies(
   if (pythonFiles.size > 0) for (const name of PYTHON_LOCKFILES) if (entries.get(name) === 'blob') pythonFiles.set(name, '');
   if (pythonFiles.size > 0) {
     const venv = await findVirtualEnvironment(info.repository, env);
+    const requirements = pythonRuntimeRequirements(pythonFiles);
     if (venv) {
       const editable = await editableSourceRoots(venv, info.repository);
       const mapped = editable.map((path) => join(worktree, relative(info.repository, path)));
@@ -205,14 +222,15 @@ async function planDependencies(
       // environment or the git dir (a flat layout's `.pth` names the repository's root): PYTHONPATH still wins there.
       const hidden = editable.filter((path) => !within(venv, path) && !within(info.commonDir, path));
       result.sandbox.python = { venv, interpreterRoots: roots, sourceRoots: python.sourceRoots, hiddenSources: hidden };
-    } else if (declaresPythonDependencies(pythonFiles)) {
-      result.missing.push({
-        language: 'python',
-        command: venvCommand(pythonFiles, {
-          pytest: options.testCommand === undefined || /\bpytest\b/.test(options.testCommand),
-        }),
-        reason: `the project declares Python dependencies and ${info.repository} has no virtual environment (.venv, venv or VIRTUAL_ENV)`,
-      });
+      result.pythonNeeds = { requirements };
+    } else {
+      // No environment of the person's: the test command's interpreter runs the tests as it is (the preflight checks,
+      // in the sandbox, that it has pytest and these requirements); making an environment is advice for when it does not.
+      const pytest = options.testCommand === undefined || /\bpytest\b/.test(options.testCommand);
+      result.pythonNeeds = {
+        requirements,
+        ...(declaresPythonDependencies(pythonFiles) || pytest ? { venvCommand: venvCommand(pythonFiles, { pytest }) } : {}),
+      };
     }
   }
   log.info('the project’s dependencies for the session', {

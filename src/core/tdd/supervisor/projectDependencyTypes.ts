@@ -66,6 +66,19 @@ export interface ProjectDependencies {
   missing: MissingDependencies[];
   /** What the sandbox is told (`worktreePolicy`'s last argument). */
   sandbox: WorktreeDependencies;
+  /**
+   * For a Python project: what the preflight checks that the test command's interpreter has (in the sandbox), and,
+   * when the person has no virtual environment, the command that would make one (advice, when something is missing).
+   */
+  pythonNeeds?: PythonNeeds;
+}
+
+/** What a Python project's tests need from the interpreter that runs them. */
+export interface PythonNeeds {
+  /** The distributions pyproject.toml says the project needs at run time (`pythonRuntimeRequirements`). */
+  requirements: string[];
+  /** The command that makes a virtual environment with them, when the project has none (`venvCommand`). */
+  venvCommand?: string;
 }
 
 /** Options of {@link prepareProjectDependencies}. */

@@ -1,7 +1,9 @@
 /** The person's Python virtual environment for a session: where it and its interpreter are, what an editable install points at, what to run without one. */
 import { readdir, readFile, realpath } from 'node:fs/promises';
+import { parse as parseToml } from 'smol-toml';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { virtualEnvironmentCandidates } from '../../project/pythonProject';
+import { isTrackedByGit } from '../../project/trackedFiles';
 import { isFile, within } from './hostPaths';
 import { visibleToolchainRoots, type ToolchainRootContext } from './toolchainRoots';
 
@@ -10,11 +12,14 @@ export const PYTHON_MANIFESTS = ['pyproject.toml', 'setup.py', 'setup.cfg', 'req
 
 /**
  * The virtual environment the person uses for this repository, in the project profile's order (its interpreter runs
- * the tests): `VIRTUAL_ENV`, then `.venv`, `venv`; a folder with pyvenv.cfg and bin/python, by its real path.
+ * the tests): `VIRTUAL_ENV`, then `.venv`, `venv`; a folder with pyvenv.cfg and bin/python, by its real path. One that
+ * git tracks is the repository's code, not the person's installation, and is passed over.
  */
 export async function findVirtualEnvironment(repository: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   for (const { venv: dir } of virtualEnvironmentCandidates(repository, env)) {
-    if ((await isFile(join(dir, 'pyvenv.cfg'))) && (await isFile(join(dir, 'bin', 'python')))) return realpath(dir);
+    if (!(await isFile(join(dir, 'pyvenv.cfg'))) || !(await isFile(join(dir, 'bin', 'python')))) continue;
+    if (await isTrackedByGit(dir)) continue;
+    return realpath(dir);
   }
   return undefined;
 }
@@ -99,6 +104,47 @@ export function declaresPythonDependencies(files: Map<string, string | null>): b
     if ((files.get(name) ?? '').split(/\r?\n/).some((l) => l.trim() && !l.trim().startsWith('#'))) return true;
   }
   return files.get('setup.py') != null;
+}
+
+/** A distribution's name at the start of a requirement (`attrs>=21`, `Foo_Bar[extra] @ https://…`). */
+const REQUIREMENT_NAME = /^\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*(?:[<>=!~@(]|$)/;
+
+/**
+ * The distributions a Python project needs at run time, by its pyproject.toml: `[project] dependencies` and poetry's
+ * `[tool.poetry.dependencies]` (not `python`, not optional ones). A requirement with an environment marker
+ * (`tomli; python_version < "3.11"`) or a condition of poetry's (`python = …`, `markers = …`) is left out: whether it
+ * applies is the interpreter's to say. Requirements files and setup.py are not read (they often list tools the tests do
+ * not import, and setup.py is a program). A pyproject.toml that is not TOML gives none.
+ */
+export function pythonRuntimeRequirements(files: Map<string, string | null>): string[] {
+  const text = files.get('pyproject.toml');
+  if (!text) return [];
+  let data: { project?: { dependencies?: unknown }; tool?: { poetry?: { dependencies?: unknown } } };
+  try {
+    data = parseToml(text) as typeof data;
+  } catch {
+    return [];
+  }
+  const names = new Set<string>();
+  const pep621 = data.project?.dependencies;
+  for (const spec of Array.isArray(pep621) ? pep621 : []) {
+    if (typeof spec !== 'string' || spec.includes(';')) continue;
+    const name = REQUIREMENT_NAME.exec(spec)?.[1];
+    if (name) names.add(name);
+  }
+  const poetry = data.tool?.poetry?.dependencies;
+  if (poetry && typeof poetry === 'object') {
+    for (const [name, spec] of Object.entries(poetry as Record<string, unknown>)) {
+      if (name.toLowerCase() === 'python' || !REQUIREMENT_NAME.test(name)) continue;
+      if (Array.isArray(spec)) continue; // one entry per condition
+      if (spec && typeof spec === 'object') {
+        const table = spec as Record<string, unknown>;
+        if (table.optional === true || 'python' in table || 'markers' in table || 'platform' in table) continue;
+      }
+      names.add(name);
+    }
+  }
+  return [...names];
 }
 
 /**
