@@ -251,9 +251,13 @@ export {
 } from './workspaceSandbox';
 export {
   createProcessSandbox,
+  openProjectView,
   probeSandbox,
   type LaunchEnd,
   type ModulesMount,
+  type ProjectView,
+  type ProjectViewNamespace,
+  type ProjectViewSpec,
   type ProcessLaunch,
   type ProcessSandbox,
   type SandboxDiagnosis,

@@ -34,6 +34,7 @@ import type { SessionSummary } from './sessionSummary';
 import type { KataSessionOptions } from './kataSessionOptions';
 import { installDependencies, sessionManifests } from './installDependencies';
 import { missingDependenciesMessage, prepareProjectDependencies, previewProjectDependencies } from './projectDependencies';
+import { openSessionView } from './sessionView';
 import { prepareProject, projectProfileEvent, projectRunnerOptions, resolveSessionKata } from './workspaceSetup';
 import { SessionStore } from '../session/sessionStore';
 import { findResumableSession } from '../session/findSession';
@@ -197,10 +198,12 @@ async function runInWorktree(
     sandbox: options.sandbox,
     testCommand: kata.testCommand ?? kata.project?.testCommand,
   });
-  const sandbox: ProcessSandbox = await createProcessSandbox(
-    options.sandbox ?? 'auto',
-    worktreePolicy(dir, worktree.info.commonDir, options.sandboxEnvironment, dependencies.sandbox),
-  );
+  // The person's ignored files (node_modules at every level, the venv, generated modules) at the same paths, copy-on-write.
+  const view = await openSessionView(worktree, options);
+  const sandbox: ProcessSandbox = await createProcessSandbox(options.sandbox ?? 'auto', {
+    ...worktreePolicy(dir, worktree.info.commonDir, options.sandboxEnvironment, dependencies.sandbox),
+    ...(view?.pid ? { view } : {}),
+  });
   const store = new SessionStore(sessionsDirFor(worktree.info.commonDir), branch.slice(SESSION_BRANCH_PREFIX.length));
   const testTimeoutMs = options.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
   const maxCycles = options.maxCycles ?? checked.resumed?.maxCycles ?? kata.maxCycles ?? DEFAULT_MAX_CYCLES;
@@ -300,6 +303,7 @@ async function runInWorktree(
       sessionId: store.id,
       worktree: dir,
       sandbox: sandbox.description,
+      ...(sandbox.notice ? { sandboxNotice: sandbox.notice } : {}),
       resumedFromCycle: checked.resumed ? firstCycle : undefined,
       resumedTokens: checked.resumed ? checked.resumed.metrics.tokens.total : undefined,
     });
@@ -342,6 +346,7 @@ async function runInWorktree(
     await worktree.rollbackToHead().catch(() => undefined);
     recorder.finish(signal.aborted ? 'cancelled' : 'failed', error.toJSON());
   } finally {
+    view?.close(); // its mounts end with it; the layer stays with a kept worktree
     // Stops every MCP child process, also after a failure or a cancel.
     await mcpHub?.close().catch((err) => log.error('could not close the MCP servers', { error: err }));
     await audit?.close();
