@@ -1,22 +1,18 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { mcpServerConfigSchema, type McpServerConfig } from '../core/mcp/config';
 import { UsageError } from './cliIo';
+import { readFlagFile } from './flagFile';
 
 const fileSchema = z.array(mcpServerConfigSchema);
 
 /**
  * Reads `--mcp-config FILE`: a JSON array of MCP server configs (the core's `mcpServerConfigSchema`, the
- * same shape as the `tddAgent.mcpServers` setting). An unreadable file, bad JSON or an invalid entry is a
- * {@link UsageError} (exit 2) listing every problem as `[index].field: what`.
+ * same shape as the `tddAgent.mcpServers` setting). A missing file, one that is no regular file (a FIFO, a device,
+ * a folder) or is over 1 MiB, bad JSON or an invalid entry is a {@link UsageError} (exit 2) listing every problem as
+ * `[index].field: what`.
  */
 export async function readMcpConfigFile(file: string): Promise<McpServerConfig[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`Cannot read --mcp-config ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
-  }
+  const text = await readFlagFile('--mcp-config', file);
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -1,8 +1,9 @@
 import { createLlmClient, resolveProvider, type ProviderSettings } from '../core/llm';
 import type { LlmClient } from '../core/llm/types';
-import { readCassette, RecordingLlmClient, ReplayLlmClient } from '../core/replay';
+import { CASSETTE_MAX_BYTES, parseCassette, RecordingLlmClient, ReplayLlmClient } from '../core/replay';
 import { UsageError } from './cliIo';
 import { intFlag } from './args';
+import { readFlagFile } from './flagFile';
 
 /** The provider flags of a command (`PROVIDER_OPTIONS` in args.ts), as parsed. */
 export interface ProviderFlags {
@@ -50,7 +51,7 @@ export async function modelFromFlags(flags: ProviderFlags, env: NodeJS.ProcessEn
     throw new UsageError(`--timeout is in milliseconds and at most ${MAX_MODEL_TIMEOUT_MS} (one hour), got '${flags.timeout}'.`);
   if (provider === 'replay' || (flags.cassette && provider === 'auto')) {
     if (!flags.cassette) throw new UsageError('--provider replay needs --cassette FILE (a session recorded with --record FILE).');
-    const cassette = await readCassette(flags.cassette);
+    const cassette = parseCassette(await readFlagFile('--cassette', flags.cassette, CASSETTE_MAX_BYTES), flags.cassette);
     const llm = new ReplayLlmClient(cassette, flags.cassette);
     // The model the recording answered with ("replay test-model"), not "replay replay".
     const recorded = cassette.exchanges.find((e) => e.response.model)?.response.model;

@@ -20,19 +20,20 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
   logging: ['security'],
   errors: ['security', 'vocabulary'],
   batch: ['errors'],
+  namedFiles: ['errors'],
   osSandbox: ['errors', 'logging'],
   process: ['async', 'osSandbox'],
   hostGit: ['process'],
   llm: ['async', 'errors', 'logging', 'security'],
   metrics: ['llm'],
-  replay: ['errors', 'llm'],
+  replay: ['errors', 'llm', 'namedFiles'],
   audit: ['errors', 'llm', 'logging', 'security'],
   testRunners: ['errors', 'logging', 'osSandbox', 'process', 'workspaceSandbox'],
   json: [],
-  project: ['errors', 'hostGit', 'json', 'testRunners'],
+  project: ['errors', 'hostGit', 'json', 'namedFiles', 'testRunners'],
   // tools and their protocols
   control: ['async', 'logging', 'security', 'vocabulary'],
-  workspaceSandbox: ['errors', 'vocabulary'],
+  workspaceSandbox: ['errors', 'namedFiles', 'vocabulary'],
   tools: [
     'async',
     'control',
@@ -49,7 +50,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
   ],
   mcp: ['async', 'control', 'errors', 'llm', 'logging', 'security', 'tools', 'vocabulary'],
   // agents
-  agentsAsData: ['errors', 'json', 'llm'],
+  agentsAsData: ['errors', 'json', 'llm', 'namedFiles'],
   agentRuntime: ['agentsAsData', 'audit', 'batch', 'control', 'errors', 'json', 'llm', 'logging', 'metrics', 'tools'],
   builtinAgents: ['agentRuntime', 'tools'],
   // the TDD supervisor
@@ -64,6 +65,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
     'llm',
     'logging',
     'mcp',
+    'namedFiles',
     'osSandbox',
     'process',
     'project',
@@ -74,7 +76,19 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
     'vocabulary',
   ],
   // evaluating a model on a set of katas
-  eval: ['errors', 'hostGit', 'llm', 'logging', 'osSandbox', 'replay', 'security', 'workspaceSandbox', 'tdd', 'testRunners'],
+  eval: [
+    'errors',
+    'hostGit',
+    'llm',
+    'logging',
+    'namedFiles',
+    'osSandbox',
+    'replay',
+    'security',
+    'workspaceSandbox',
+    'tdd',
+    'testRunners',
+  ],
 };
 
 // The agent core must run without VS Code: no file under src/core imports 'vscode',

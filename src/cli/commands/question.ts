@@ -1,9 +1,9 @@
 import { escapeTerminalText } from '../../core/security/terminalText';
-import { readFile } from 'node:fs/promises';
 import { CoTAgent, cotSteps, type CoTOutput } from '../../core/builtinAgents/cotAgent';
 import { QAAgent, type QAOutput } from '../../core/builtinAgents/qaAgent';
 import { lineRange, parseCommandArgs, PROVIDER_OPTIONS } from '../args';
 import { EXIT, UsageError, type CliIo } from '../cliIo';
+import { readFlagFile } from '../flagFile';
 import { modelFromFlags } from '../providerFromFlags';
 
 /** The two single-question commands: `ask` (QA agent) and `cot` (chain-of-thought agent). */
@@ -23,6 +23,9 @@ Options: --provider P, --base-url URL, --model NAME, --ollama-host URL, --casset
 
 const OPTIONS = { ...PROVIDER_OPTIONS, file: { type: 'string' }, lines: { type: 'string' } } as const;
 
+/** The largest `--file` read: 8 MiB (with --lines, a range of a large file is asked about). */
+const MAX_QUESTION_FILE_BYTES = 8 * 1024 * 1024;
+
 /** Reads the file (or the chosen lines) the question is about, numbered so answers can point at lines. */
 async function contextFrom(file: string | undefined, lines: string | undefined): Promise<string> {
   const range = lineRange(lines);
@@ -30,12 +33,7 @@ async function contextFrom(file: string | undefined, lines: string | undefined):
     if (range) throw new UsageError('--lines needs --file.');
     return '';
   }
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`Cannot read --file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
-  }
+  const text = await readFlagFile('--file', file, MAX_QUESTION_FILE_BYTES);
   const all = text.split('\n');
   const [from, to] = range ?? [1, all.length];
   if (from > all.length) throw new UsageError(`--lines ${lines}: ${file} has only ${all.length} lines.`);

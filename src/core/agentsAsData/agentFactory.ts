@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { NamedFileError, readNamedTextSync } from '../namedFiles/readNamedFile';
 import { AgentPrompt } from './agentPrompt';
 import { agentConfigPath, listAgentConfigs, resolveConfigRoot } from './configRoot';
 import { checkAgentConfig, type CheckedAgentConfig } from './configValidation';
@@ -32,12 +33,15 @@ function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }
 
-/** The error for a config file that exists but cannot be stat'ed or read (permissions, I/O). */
+/**
+ * The error for a config file that exists but cannot be stat'ed or read (permissions, I/O), or is no regular file
+ * (a FIFO, a folder, a device) or is over 1 MiB.
+ */
 function unreadable(file: string, agentName: string, version: string, error: unknown): AgentConfigError {
   return new AgentConfigError(
     `Agent config ${agentName}/${version} cannot be read: check that it is a readable file.`,
-    [`${file}: ${(error as Error).message}`],
-    { file },
+    [error instanceof NamedFileError ? `${file} ${error.reason}` : `${file}: ${(error as Error).message}`],
+    { file, ...(error instanceof NamedFileError ? { problem: error.problem } : {}) },
     { cause: error },
   );
 }
@@ -61,7 +65,7 @@ function loadChecked(root: string, agentName: string, version: string): CheckedA
   if (cached && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size) return cached.checked;
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readNamedTextSync(file);
   } catch (error) {
     throw unreadable(file, agentName, version, error);
   }

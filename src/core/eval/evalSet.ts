@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { AgentError } from '../errors/agentError';
+import { NamedFileError, readNamedFile, readNamedText } from '../namedFiles/readNamedFile';
 import { bundledKatasDir } from '../tdd/kata/bundledKatas';
 import { KATA_LANGUAGES, type KataLanguage } from '../tdd/kata/languageDefaults';
 
@@ -52,16 +52,17 @@ export function bundledEvalSetDir(): string | undefined {
 
 /**
  * Reads `<dir>/set.json` and checks it: the schema, unique slugs, and that every kata file and acceptance file it
- * names exists. A problem is an AgentError (`CONFIG`) naming the file and what is wrong.
+ * names is a regular file within 1 MiB (each is read as every named file is: `readNamedFile.ts`, so a FIFO never
+ * blocks). A problem is an AgentError (`CONFIG`) naming the file and what is wrong.
  */
 export async function loadEvalSet(dir: string): Promise<EvalSet> {
   const root = resolve(dir);
   const file = join(root, 'set.json');
   let raw: unknown;
   try {
-    raw = JSON.parse(await readFile(file, 'utf8'));
+    raw = JSON.parse(await readNamedText(file));
   } catch (err) {
-    throw new AgentError('CONFIG', `Cannot read the eval set ${file}: ${(err as Error).message}`, { file }, { cause: err });
+    throw new AgentError('CONFIG', `Cannot read the eval set: ${(err as Error).message}`, { file }, { cause: err });
   }
   const parsed = z.array(EvalExerciseSchema).safeParse(raw);
   if (!parsed.success) {
@@ -75,10 +76,25 @@ export async function loadEvalSet(dir: string): Promise<EvalSet> {
     if (seen.has(exercise.slug))
       throw new AgentError('CONFIG', `The eval set ${file} lists '${exercise.slug}' twice.`, { file, slug: exercise.slug });
     seen.add(exercise.slug);
-    const missing = [
+    const named = [
       kataFileOf({ dir: root, exercises: [] }, exercise),
       ...Object.values(exercise.languages).map((l) => join(root, l.acceptance)),
-    ].filter((path) => !existsSync(path));
+    ];
+    const missing: string[] = [];
+    for (const path of named) {
+      try {
+        await readNamedFile(path);
+      } catch (err) {
+        if (!(err instanceof NamedFileError)) throw err;
+        if (err.problem === 'missing') missing.push(path);
+        else
+          throw new AgentError('CONFIG', `The eval set ${file}: '${exercise.slug}' names ${path}, which ${err.reason}.`, {
+            file,
+            path,
+            problem: err.problem,
+          });
+      }
+    }
     if (missing.length > 0)
       throw new AgentError('CONFIG', `The eval set ${file}: '${exercise.slug}' names missing files: ${missing.join(', ')}.`, {
         file,
@@ -173,7 +189,7 @@ export async function identifyEvalSet(set: EvalSet): Promise<EvalSetIdentity> {
   const hash = createHash('sha256');
   for (const file of [...new Set(files)].sort()) {
     hash.update(`${file}\0`);
-    hash.update(await readFile(join(set.dir, file)));
+    hash.update(await readNamedFile(join(set.dir, file)));
     hash.update('\0');
   }
   const commits = set.exercises.map((e) => e.source?.commit).filter((c): c is string => Boolean(c));

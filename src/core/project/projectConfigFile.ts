@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { AgentError } from '../errors/agentError';
 import { parseJsoncText } from '../json/jsonText';
-import { readProjectFile } from './projectFiles';
+import { NamedFileError, readNamedText } from '../namedFiles/readNamedFile';
+import { MAX_PROJECT_FILE_BYTES } from './projectFiles';
 import { PROJECT_LANGUAGES, type ProjectSettings } from './projectProfile';
 
 /** The file at a repository's root that tells the agents about the project (committed with it). */
@@ -62,13 +63,28 @@ export const ProjectConfigSchema = z
 export type ProjectConfig = z.infer<typeof ProjectConfigSchema>;
 
 /**
- * Reads `tdd-agent.json` at `root`: undefined when there is none; a file that is not JSON (comments allowed),
- * has an unknown key or a bad value is a CONFIG AgentError naming the file and each field.
+ * Reads `tdd-agent.json` at `root`: undefined when there is none; one that is not a regular file (a FIFO, a folder, a
+ * device), is over 1 MiB, is not JSON (comments allowed), has an unknown key or a bad value is a CONFIG AgentError
+ * naming the file and what is wrong.
  */
 export async function readProjectConfig(root: string): Promise<ProjectSettings | undefined> {
-  const text = await readProjectFile(root, PROJECT_CONFIG_FILE);
-  if (text === undefined) return undefined;
   const file = `${root.replace(/\/+$/, '')}/${PROJECT_CONFIG_FILE}`;
+  let text: string;
+  try {
+    text = await readNamedText(file, { maxBytes: MAX_PROJECT_FILE_BYTES });
+  } catch (error) {
+    if (error instanceof NamedFileError && error.problem === 'missing') return undefined;
+    if (!(error instanceof NamedFileError)) throw error;
+    throw new AgentError(
+      'CONFIG',
+      `${file} ${error.reason}. Replace it with a JSON file or remove it.`,
+      {
+        file,
+        problem: error.problem,
+      },
+      { cause: error },
+    );
+  }
   const json = parseJsoncText(text);
   if (!json.ok) {
     const { line, column, reason } = json.problem;

@@ -1,20 +1,17 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readNamedText } from '../namedFiles/readNamedFile';
 import { walkFiles } from '../testRunners/testFiles';
 
 /** Largest file the profile reads (a manifest or a runner configuration is far smaller). */
-const MAX_FILE_BYTES = 1024 * 1024;
+export const MAX_PROJECT_FILE_BYTES = 1024 * 1024;
 
-/** A file's text, or undefined when it does not exist, is not a regular file or is over 1 MiB. */
+/**
+ * A file's text, or undefined when it does not exist, is not a regular file (a FIFO is never waited on) or is over
+ * 1 MiB: read as every named file is (`readNamedFile.ts`).
+ */
 export async function readProjectFile(root: string, path: string): Promise<string | undefined> {
-  const file = join(root, path);
-  try {
-    const info = await stat(file);
-    if (!info.isFile() || info.size > MAX_FILE_BYTES) return undefined;
-    return await readFile(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+  return readNamedText(join(root, path), { maxBytes: MAX_PROJECT_FILE_BYTES }).catch(() => undefined);
 }
 
 /** True when `path` (relative to `root`) is a folder. */

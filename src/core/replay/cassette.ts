@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFile, writeFile, rename, mkdir } from 'node:fs/promises';
+import { writeFile, rename, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { AgentError } from '../errors/agentError';
 import type { ChatMessage, LlmCallOptions } from '../llm/types';
+import { NamedFileError, readNamedText } from '../namedFiles/readNamedFile';
 
 /**
  * What identifies a request in a cassette. Message contents are not compared (test output holds
@@ -66,16 +67,31 @@ export function fingerprint(options: LlmCallOptions): RequestFingerprint {
   };
 }
 
-/** Reads and validates a cassette file; a missing or invalid file is a clear CONFIG error. */
+/** The largest cassette read: 64 MiB, far above a long recorded session (the bundled FizzBuzz one is 15 KB). */
+export const CASSETTE_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads and validates a cassette file (a bounded regular file, see `readNamedFile.ts`); a missing file, a FIFO, a
+ * device, a folder, a file over 64 MiB or an invalid one is a clear CONFIG error.
+ */
 export async function readCassette(path: string): Promise<Cassette> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    throw new AgentError('CONFIG', `Cannot read the cassette file '${path}'. Record one with --record FILE, or check the path.`, {
-      path,
-    });
+    text = await readNamedText(path, { maxBytes: CASSETTE_MAX_BYTES });
+  } catch (err) {
+    if (!(err instanceof NamedFileError)) throw err;
+    throw new AgentError(
+      'CONFIG',
+      `The cassette file '${path}' ${err.reason}. Record one with --record FILE, or check the path.`,
+      { path, problem: err.problem },
+      { cause: err },
+    );
   }
+  return parseCassette(text, path);
+}
+
+/** Parses and validates a cassette's text; `path` names it in the CONFIG error of invalid JSON or an invalid cassette. */
+export function parseCassette(text: string, path: string): Cassette {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

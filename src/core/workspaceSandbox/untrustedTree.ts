@@ -4,6 +4,7 @@ import { lstat, mkdir, open, readdir, readlink, rename, rm, symlink, unlink } fr
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { AgentError } from '../errors/agentError';
+import { readAtMost, specialFileKind, type SpecialFileKind } from '../namedFiles/readNamedFile';
 
 /**
  * Reading and writing files of a tree whose every byte an attacker may have written (a session worktree, where
@@ -38,7 +39,7 @@ export type TreeEntry =
   /** A regular file over `maxBytes`: never read. `size` is what it claims; `identity` tells it apart from another. */
   | { kind: 'too_large'; size: number; identity: string }
   /** A folder, FIFO, socket or device: never opened. */
-  | { kind: 'other'; type: 'directory' | 'fifo' | 'socket' | 'device'; identity: string };
+  | { kind: 'other'; type: SpecialFileKind; identity: string };
 
 /** Bytes and kind of every entry equal (`too_large` and `other` by their identity: inode, size, change time). */
 export function sameTreeEntry(a: TreeEntry, b: TreeEntry): boolean {
@@ -99,13 +100,6 @@ function identityOf(info: Stats): string {
   return `${info.dev}:${info.ino}:${info.size}:${info.ctimeMs}`;
 }
 
-function otherType(info: Stats): 'directory' | 'fifo' | 'socket' | 'device' {
-  if (info.isDirectory()) return 'directory';
-  if (info.isFIFO()) return 'fifo';
-  if (info.isSocket()) return 'socket';
-  return 'device';
-}
-
 /** The real folder `segments` (all but the last) name below root, or undefined when a link, file or nothing stands on the way. */
 async function existingParent(root: string, segments: readonly string[]): Promise<string | undefined> {
   let dir = root;
@@ -157,26 +151,19 @@ export async function readTreeEntry(root: string, relative: string, maxBytes: nu
     const info = await lstatOrUndefined(path);
     if (!info) return { kind: 'missing' };
     if (info.isSymbolicLink()) return { kind: 'symlink', target: await readlink(path) };
-    if (!info.isFile()) return { kind: 'other', type: otherType(info), identity: identityOf(info) };
+    if (!info.isFile()) return { kind: 'other', type: specialFileKind(info), identity: identityOf(info) };
     if (info.size > maxBytes) return { kind: 'too_large', size: info.size, identity: identityOf(info) };
     const handle = await open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
     try {
       const opened = await handle.stat();
       if (!opened.isFile() || opened.ino !== info.ino || opened.dev !== info.dev) {
         // Swapped between lstat and open: report what is there now, never its bytes.
-        return { kind: 'other', type: opened.isFile() ? 'device' : otherType(opened), identity: identityOf(opened) };
+        return { kind: 'other', type: opened.isFile() ? 'device' : specialFileKind(opened), identity: identityOf(opened) };
       }
-      const chunks: Buffer[] = [];
-      let total = 0;
-      const chunk = Buffer.allocUnsafe(Math.min(maxBytes + 1, 64 * 1024));
-      while (total <= maxBytes) {
-        const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, maxBytes + 1 - total), null);
-        if (bytesRead === 0) break;
-        chunks.push(Buffer.from(chunk.subarray(0, bytesRead)));
-        total += bytesRead;
-      }
-      if (total > maxBytes) return { kind: 'too_large', size: Math.max(total, opened.size), identity: identityOf(opened) };
-      return { kind: 'file', content: Buffer.concat(chunks, total), executable: (opened.mode & 0o111) !== 0 };
+      const content = await readAtMost(handle, maxBytes);
+      if (content.length > maxBytes)
+        return { kind: 'too_large', size: Math.max(content.length, opened.size), identity: identityOf(opened) };
+      return { kind: 'file', content, executable: (opened.mode & 0o111) !== 0 };
     } finally {
       await handle.close();
     }

@@ -44,7 +44,7 @@ describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () 
 
   describe('a bad --mcp-config is a usage error (exit 2) before anything runs', () => {
     const cases: Array<[string, string | undefined, RegExp]> = [
-      ['a missing file', undefined, /Cannot read --mcp-config .*missing\.json: ENOENT/],
+      ['a missing file', undefined, /--mcp-config .*missing\.json does not exist\./],
       ['not JSON', '[{ name: files }]', /--mcp-config .* is not valid JSON/],
       ['not an array', '{ "name": "files", "transport": "stdio", "command": "node" }', /must be a JSON array of MCP servers/],
       [

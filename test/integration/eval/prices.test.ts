@@ -57,7 +57,7 @@ describe('tdd-agent eval --prices FILE: a price for a model the table lacks', fu
 
   it('a file that cannot be used is a usage error (exit 2) saying what is wrong and the shape, before any run', async () => {
     const cases: Array<[string, string | undefined, RegExp]> = [
-      ['missing.json', undefined, /Cannot read --prices .*missing\.json: ENOENT\./],
+      ['missing.json', undefined, /--prices .*missing\.json does not exist\./],
       ['bad.json', '{ "m": ', /--prices .*bad\.json is not valid JSON/],
       [
         'negative.json',

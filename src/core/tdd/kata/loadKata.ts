@@ -1,25 +1,22 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { NamedFileError, readNamedText } from '../../namedFiles/readNamedFile';
 import { KataError } from './errors';
 import type { Kata } from './kataSchema';
 import type { KataLanguage } from './languageDefaults';
 import { parseKata } from './parseKata';
 
-/** Reads and parses a kata file; a missing or unreadable file is a KataError naming the path. */
+/**
+ * Reads and parses a kata file (a bounded regular file, see `readNamedFile.ts`); a missing file, a FIFO, a device, a
+ * folder or a file over 1 MiB is a KataError naming the path and what it is.
+ */
 export async function loadKata(path: string, options: { language?: KataLanguage } = {}): Promise<Kata> {
   const file = resolve(path);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readNamedText(file);
   } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'does not exist'
-        : code === 'EISDIR'
-          ? 'is a folder, not a markdown file'
-          : `cannot be read (${code ?? 'unknown error'})`;
-    throw new KataError(`Kata file ${file} ${why}.`, { file }, { cause });
+    if (!(cause instanceof NamedFileError)) throw cause;
+    throw new KataError(`Kata file ${file} ${cause.reason}.`, { file, problem: cause.problem }, { cause });
   }
   return parseKata(text, { fileName: file, language: options.language });
 }
