@@ -302,7 +302,16 @@ export class BubblewrapSandbox implements ProcessSandbox {
     const limits = this.limits;
     // In a project view, nsenter joins its namespaces and becomes bubblewrap (exec again: one process all along).
     const launcher = this.policy.view
-      ? [this.policy.view.nsenter, '--preserve-credentials', '--target', String(this.policy.view.pid), '--user', '--mount', '--', this.bwrapPath]
+      ? [
+          this.policy.view.nsenter,
+          '--preserve-credentials',
+          '--target',
+          String(this.policy.view.pid),
+          '--user',
+          '--mount',
+          '--',
+          this.bwrapPath,
+        ]
       : [this.bwrapPath];
     return {
       // The shell joins the cgroup and then becomes bubblewrap (exec: same process, no extra one left running).
