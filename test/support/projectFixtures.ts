@@ -41,7 +41,7 @@ export const FIXTURE_PNPM_VERSION = '10.34.9';
 const NOT_COPIED = new Set(['node_modules', '.venv', '__pycache__', '.pytest_cache', 'dist', 'coverage']);
 
 /** Installs shared by every test file on this machine, keyed by what they were installed from. */
-const MACHINE_CACHE = join(tmpdir(), 'tdd-agent-fixture-installs');
+export const MACHINE_CACHE = join(tmpdir(), 'tdd-agent-fixture-installs');
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
@@ -50,8 +50,11 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-/** A fixture's files as a fresh repository: copied into `parent` (a new temp folder by default), `git init`, one commit. */
-export async function fixtureRepository(fixture: ProjectFixture, parent?: string): Promise<string> {
+/**
+ * A fixture's files as a fresh repository: copied into `parent` (a new temp folder by default), `git init`, one commit.
+ * `fixture` is a folder of test/fixtures/projects (the projects of test/support/projectShapes.ts too).
+ */
+export async function fixtureRepository(fixture: string, parent?: string): Promise<string> {
   const root = parent ?? (await mkdtemp(join(tmpdir(), `tdd-person-${fixture}-`)));
   const dir = await realpath(root);
   await cp(join(PROJECT_FIXTURES_DIR, fixture), dir, {
@@ -68,7 +71,7 @@ export async function fixtureRepository(fixture: ProjectFixture, parent?: string
 }
 
 /** Runs a tool for an install; its output is in the error when it fails. */
-async function tool(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = toolEnv()): Promise<void> {
+export async function tool(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = toolEnv()): Promise<void> {
   try {
     await run(command, args, { cwd, env, maxBuffer: 32 * 1024 * 1024, timeout: 10 * 60_000 });
   } catch (err) {
@@ -80,7 +83,7 @@ async function tool(command: string, args: string[], cwd: string, env: NodeJS.Pr
 }
 
 /** Makes `final` with `make(partial)` at most once per machine: built in a sibling folder and renamed into place. */
-async function oncePerMachine(final: string, make: (partial: string) => Promise<void>): Promise<void> {
+export async function oncePerMachine(final: string, make: (partial: string) => Promise<void>): Promise<void> {
   if (await exists(final)) return;
   await mkdir(MACHINE_CACHE, { recursive: true });
   const partial = await mkdtemp(`${final}.partial-`);

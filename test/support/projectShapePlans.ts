@@ -1,0 +1,264 @@
+import type { FixturePlan } from './fixturePlans';
+import type { ShapeFixture } from './projectShapes';
+import type { FileEdit } from './scriptedKataModel';
+
+/**
+ * Two TDD cycles on each project of test/support/projectShapes.ts, played as fixturePlans.ts plays them on the others:
+ * the Tester adds a test to an existing test file with edit_file, the Implementer adds a function to the module it
+ * imports, the simplest first and the general one second. Paths are the repository's (the pnpm workspace's files are
+ * under `packages/table/`, the folder the session is started in).
+ */
+const edit = (path: string, ...edits: Array<[string, string]>): FileEdit => ({
+  path,
+  edits: edits.map(([search, replace]) => ({ search, replace })),
+});
+
+const PNPM_TEST = 'packages/table/src/table.test.ts';
+const PNPM_SOURCE = 'packages/table/src/table.ts';
+const PNPM_IMPORT = "import { columnWidths, plainTable, renderTable } from './table.js';";
+const PNPM_TEST_END = `    expect(plainTable([[red('a'), 'b']], { gap: ' ' })).toBe('a b');
+  });
+});
+`;
+const PNPM_SOURCE_END = `  return stripAnsi(renderTable(rows, options));
+}
+`;
+
+const YARN_TEST = 'src/record.test.ts';
+const YARN_SOURCE = 'src/record.ts';
+const YARN_IMPORT = "import { groupBy, mapValues, omit, pick } from './record.js';";
+const YARN_TEST_END = `    expect(groupBy([], () => 'x')).toEqual({});
+  });
+});
+`;
+const YARN_SOURCE_END = `  for (const item of list) (out[keyOf(item)] ??= []).push(item);
+  return out;
+}
+`;
+
+const HATCH_TEST = 'tests/test_pins.py';
+const HATCH_SOURCE = 'src/reqpin/pins.py';
+const HATCH_IMPORT = 'from reqpin import is_satisfied, pin, pinned_version';
+const HATCH_TEST_END = `def test_pinned_version_is_none_without_one_exact_version(requirement):
+    assert pinned_version(requirement) is None
+`;
+const HATCH_SOURCE_END = `        return specs[0].version
+    return None
+`;
+
+const FLAT_TEST = 'tests/test_months.py';
+const FLAT_SOURCE = 'dateslice/months.py';
+const FLAT_IMPORT = 'from dateslice import add_months, month_end, month_start, months_between';
+const FLAT_TEST_END = `    assert months_between(date(2024, 6, 1), date(2024, 1, 1)) == -5
+`;
+const FLAT_SOURCE_END = `    delta = relativedelta(end, start)
+    return delta.years * 12 + delta.months
+`;
+
+/** The task sentence and the two scripted cycles of each shape fixture. */
+export const SHAPE_PLANS: Record<ShapeFixture, FixturePlan> = {
+  'ts-pnpm-workspace': {
+    task: 'Add rule(widths): the line drawn under a table’s header',
+    testPath: PNPM_TEST,
+    sourcePath: PNPM_SOURCE,
+    cycles: [
+      {
+        tester: {
+          edits: [
+            edit(
+              PNPM_TEST,
+              [PNPM_IMPORT, "import { columnWidths, plainTable, renderTable, rule } from './table.js';"],
+              [
+                PNPM_TEST_END,
+                `${PNPM_TEST_END}\ndescribe('rule', () => {\n  it('is a dash per column of a one-column table', () => {\n    expect(rule([3])).toBe('---');\n  });\n});\n`,
+              ],
+            ),
+          ],
+          report: 'a rule under one column',
+        },
+        implementer: {
+          edits: [
+            edit(PNPM_SOURCE, [
+              PNPM_SOURCE_END,
+              `${PNPM_SOURCE_END}\n/** The line under a table's header: dashes as wide as each column. */\nexport function rule(widths: readonly number[]): string {\n  void widths;\n  return '---';\n}\n`,
+            ]),
+          ],
+          report: 'three dashes',
+        },
+      },
+      {
+        tester: {
+          edits: [
+            edit(PNPM_TEST, [
+              "    expect(rule([3])).toBe('---');\n  });\n",
+              "    expect(rule([3])).toBe('---');\n  });\n\n  it('puts the gap between the columns', () => {\n    expect(rule([3, 2])).toBe('---  --');\n  });\n",
+            ]),
+          ],
+          report: 'a rule under two columns',
+        },
+        implementer: {
+          edits: [
+            edit(PNPM_SOURCE, [
+              "  void widths;\n  return '---';",
+              "  return widths.map((width) => '-'.repeat(width)).join('  ');",
+            ]),
+          ],
+          report: 'a run of dashes per column',
+        },
+      },
+    ],
+  },
+  'ts-yarn-vitest-typecheck': {
+    task: 'Add invert(record): a record whose keys are the values and whose values are the keys',
+    testPath: YARN_TEST,
+    sourcePath: YARN_SOURCE,
+    cycles: [
+      {
+        tester: {
+          edits: [
+            edit(
+              YARN_TEST,
+              [YARN_IMPORT, "import { groupBy, invert, mapValues, omit, pick } from './record.js';"],
+              [
+                YARN_TEST_END,
+                `${YARN_TEST_END}\ndescribe('invert', () => {\n  it('swaps a key and its value', () => {\n    expect(invert({ a: 'x' })).toEqual({ x: 'a' });\n  });\n});\n`,
+              ],
+            ),
+          ],
+          report: 'invert swaps one key and value',
+        },
+        implementer: {
+          edits: [
+            edit(YARN_SOURCE, [
+              YARN_SOURCE_END,
+              `${YARN_SOURCE_END}\n/** A record whose keys are \`record\`'s values and whose values are its keys. */\nexport function invert(record: Record<string, string>): Record<string, string> {\n  const [key, value] = Object.entries(record)[0]!;\n  return { [value]: key };\n}\n`,
+            ]),
+          ],
+          report: 'swap the first entry',
+        },
+      },
+      {
+        tester: {
+          edits: [
+            edit(YARN_TEST, [
+              "    expect(invert({ a: 'x' })).toEqual({ x: 'a' });\n  });\n",
+              "    expect(invert({ a: 'x' })).toEqual({ x: 'a' });\n  });\n\n  it('keeps the last key of a value that repeats', () => {\n    expect(invert({ a: 'x', b: 'y', c: 'x' })).toEqual({ x: 'c', y: 'b' });\n  });\n",
+            ]),
+          ],
+          report: 'every entry, the last key winning',
+        },
+        implementer: {
+          edits: [
+            edit(YARN_SOURCE, [
+              '  const [key, value] = Object.entries(record)[0]!;\n  return { [value]: key };',
+              '  const out: Record<string, string> = {};\n  for (const [key, value] of Object.entries(record)) out[value] = key;\n  return out;',
+            ]),
+          ],
+          report: 'every entry in order',
+        },
+      },
+    ],
+  },
+  'py-hatch-vcs': {
+    task: 'Add upper_bound(requirement): the version a requirement stays below, if any',
+    testPath: HATCH_TEST,
+    sourcePath: HATCH_SOURCE,
+    cycles: [
+      {
+        tester: {
+          edits: [
+            edit(
+              HATCH_TEST,
+              [HATCH_IMPORT, `${HATCH_IMPORT}\nfrom reqpin.pins import upper_bound`],
+              [
+                HATCH_TEST_END,
+                `${HATCH_TEST_END}\n\ndef test_upper_bound_of_a_less_than():\n    assert upper_bound("attrs<3") == "3"\n`,
+              ],
+            ),
+          ],
+          report: 'the bound of attrs<3 is 3',
+        },
+        implementer: {
+          edits: [
+            edit(HATCH_SOURCE, [
+              HATCH_SOURCE_END,
+              `${HATCH_SOURCE_END}\n\ndef upper_bound(requirement: str) -> str | None:\n    """The version a requirement stays below (its lowest < or <= bound), else None."""\n    return "3"\n`,
+            ]),
+          ],
+          report: 'three for now',
+        },
+      },
+      {
+        tester: {
+          edits: [
+            edit(HATCH_TEST, [
+              '    assert upper_bound("attrs<3") == "3"\n',
+              '    assert upper_bound("attrs<3") == "3"\n\n\ndef test_no_upper_bound_without_a_less_than():\n    assert upper_bound("attrs>=1") is None\n',
+            ]),
+          ],
+          report: 'no bound without a less-than',
+        },
+        implementer: {
+          edits: [
+            edit(HATCH_SOURCE, [
+              '    """The version a requirement stays below (its lowest < or <= bound), else None."""\n    return "3"',
+              '    """The version a requirement stays below (its lowest < or <= bound), else None."""\n    bounds = [s.version for s in parse(requirement).specifier if s.operator in ("<", "<=")]\n    return min(bounds, key=Version) if bounds else None',
+            ]),
+          ],
+          report: 'the lowest < or <= bound',
+        },
+      },
+    ],
+  },
+  'py-flat-pytest': {
+    task: 'Add quarter_of(day): the quarter of the year a date falls in',
+    testPath: FLAT_TEST,
+    sourcePath: FLAT_SOURCE,
+    cycles: [
+      {
+        tester: {
+          edits: [
+            edit(
+              FLAT_TEST,
+              [FLAT_IMPORT, `${FLAT_IMPORT}\nfrom dateslice.months import quarter_of`],
+              [
+                FLAT_TEST_END,
+                `${FLAT_TEST_END}\n\ndef test_february_is_in_the_first_quarter():\n    assert quarter_of(date(2024, 2, 10)) == 1\n`,
+              ],
+            ),
+          ],
+          report: 'february is in the first quarter',
+        },
+        implementer: {
+          edits: [
+            edit(FLAT_SOURCE, [
+              FLAT_SOURCE_END,
+              `${FLAT_SOURCE_END}\n\ndef quarter_of(day: date) -> int:\n    """The quarter of the year \`day\` falls in, 1 to 4."""\n    return 1\n`,
+            ]),
+          ],
+          report: 'the first quarter for now',
+        },
+      },
+      {
+        tester: {
+          edits: [
+            edit(FLAT_TEST, [
+              '    assert quarter_of(date(2024, 2, 10)) == 1\n',
+              '    assert quarter_of(date(2024, 2, 10)) == 1\n\n\ndef test_november_is_in_the_fourth_quarter():\n    assert quarter_of(date(2024, 11, 5)) == 4\n',
+            ]),
+          ],
+          report: 'november is in the fourth quarter',
+        },
+        implementer: {
+          edits: [
+            edit(FLAT_SOURCE, [
+              '    """The quarter of the year `day` falls in, 1 to 4."""\n    return 1',
+              '    """The quarter of the year `day` falls in, 1 to 4."""\n    return (day.month - 1) // 3 + 1',
+            ]),
+          ],
+          report: 'three months a quarter',
+        },
+      },
+    ],
+  },
+};
