@@ -18,6 +18,12 @@ const SLOW_FIRST = [
   'test/integration/cli/eval.test.ts', // ~60 s: three evals of two sessions each, a Ctrl-C and a replay
   'test/integration/cli/evalWholeSet.test.ts', // ~25 s: three evals of three bundled katas each
   'test/integration/project/ownProjectTask.test.ts',
+  // Issue 34's projects as the person has them (each a built-CLI session, then its two commits' tests in fresh clones;
+  // the first run on a machine installs pnpm, Yarn and the fixtures once): ~30-60 s each once the sessions pass.
+  'test/integration/project/pytestWithoutVenv.test.ts',
+  'test/integration/project/yarnVitestTypecheck.test.ts',
+  'test/integration/project/hatchVcsVersionFile.test.ts',
+  'test/integration/project/pnpmWorkspacePackage.test.ts',
   'test/integration/cli/hostileWorktree.test.ts',
   'test/integration/package/packedLibrary.test.ts',
   'test/integration/supervisor/pythonKatas.test.ts',
