@@ -22,7 +22,10 @@ describe('issue 34: a session in a pnpm workspace package whose tests import tha
     await ensureCliBundle();
   });
 
-  it('tdd-agent task in packages/table: two green commits that pass pnpm test in a fresh clone; the checkout untouched', async () => {
+  // Pending, and issue 34 stays open for it: the project view shows packages/table/node_modules (the dependency
+  // question is answered, see test/integration/osSandbox/projectView.test.ts), but a session cannot start in a
+  // subfolder of a repository yet (the refusal above), and at the root a monorepo's packages/ is taken for tests.
+  it.skip('tdd-agent task in packages/table: two green commits that pass pnpm test in a fresh clone; the checkout untouched', async () => {
     await assertTaskOnShape('ts-pnpm-workspace');
   });
 });
