@@ -15,11 +15,11 @@ describe('TDD supervisor: the baseline must run (real node --test in the sandbox
   beforeEach(() => h.setUp());
   afterEach(() => h.cleanup());
 
-  it('a Python project without its virtual environment is refused by the preflight, naming the command to run', async () => {
+  it('a Python project whose interpreter lacks a declared dependency is refused by the preflight, naming it and the command to run', async () => {
     await initPersonRepo(h.workspace, {
       '.gitignore': '.venv/\n',
       'pyproject.toml':
-        '[project]\nname = "mine"\nversion = "0.1.0"\ndependencies = ["packaging>=23"]\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n',
+        '[project]\nname = "mine"\nversion = "0.1.0"\ndependencies = ["tdd-agent-missing-dist>=1"]\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n',
       'src/mine/__init__.py': '',
       'tests/test_mine.py': 'def test_nothing():\n    pass\n',
     });
@@ -27,7 +27,7 @@ describe('TDD supervisor: the baseline must run (real node --test in the sandbox
     await assert.rejects(h.run({ cycles: fizzbuzzJs(1) }, { kataPath: undefined, task: 'add a helper' }), (err: unknown) => {
       assert.ok(err instanceof AgentError, String(err));
       assert.equal(err.error_code, 'CONFIG');
-      assert.match(err.message, /need the project's dependencies[^]*python3 -m venv \.venv[^]*Nothing was created/);
+      assert.match(err.message, /tdd-agent-missing-dist is not installed for [^]*python3 -m venv \.venv/);
       return true;
     });
     assert.equal(h.server.chatRequests().length, 0);
