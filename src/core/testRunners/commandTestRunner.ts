@@ -1,5 +1,5 @@
 import { realpath } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { getLogger } from '../logging/logger';
 import type { ProcessSandbox } from '../osSandbox/types';
 import { runProcess, type RunProcessResult } from '../process/runProcess';
@@ -75,9 +75,19 @@ function testEnvironment(workspace: string, extra: NodeJS.ProcessEnv = {}): Node
     FORCE_COLOR: '0',
     PYTHONDONTWRITEBYTECODE: '1', // no __pycache__ folders to commit
     ...merged,
-    // like `npm test`: the workspace's own binaries first
-    PATH: [join(workspace, 'node_modules', '.bin'), merged.PATH ?? ''].join(delimiter),
+    // like `npm test`: the workspace's own binaries first, then each parent folder's (a workspace package's runner is
+    // often installed at the monorepo's root)
+    PATH: [...binFolders(workspace), merged.PATH ?? ''].join(delimiter),
   };
+}
+
+/** `<folder>/node_modules/.bin` for the folder and each of its parents, nearest first, as npm puts them on PATH. */
+function binFolders(folder: string): string[] {
+  const out: string[] = [];
+  for (let at = resolve(folder); ; at = dirname(at)) {
+    out.push(join(at, 'node_modules', '.bin'));
+    if (dirname(at) === at) return out;
+  }
 }
 
 /**

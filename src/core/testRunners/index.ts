@@ -16,6 +16,7 @@ export {
   type CommandTestRunnerOptions,
 } from './commandTestRunner';
 export { detectTestRunner, type DetectTestRunnerOptions } from './detectTestRunner';
+export { runnerInFolder } from './folderTestRunner';
 export { TestConfigError, TestRunnerNotFoundError } from './errors';
 export { identifyRunner, parserFor, RUNNER_KINDS, type RunnerKind } from './runnerKinds';
 export { diagnoseLoadError, type LoadProblem, type TestErrorKind } from './diagnoseLoadError';

@@ -9,6 +9,9 @@ import { requireBubblewrap } from '../osSandbox/fixture';
  * not the root's, where vitest is. The session must complete, each commit pass `pnpm test` in a fresh clone, and the
  * person's checkout stay byte-identical.
  *
+ * The session's worktree is the whole repository's; the person's `packages/table/node_modules` is shown there by the
+ * project view, and the tests run in `packages/table` (with the root's `node_modules/.bin` on PATH, as pnpm does).
+ *
  * On main before the sandbox mechanism (2026-12-04), the session is refused before it starts:
  *   Workspace …/person/packages/table is inside the git repository at …/person but is not its root.
  * (Started at the root instead, with --test-command 'vitest run', packages/table's tests fail on "Cannot find package
@@ -22,10 +25,7 @@ describe('issue 34: a session in a pnpm workspace package whose tests import tha
     await ensureCliBundle();
   });
 
-  // Pending, and issue 34 stays open for it: the project view shows packages/table/node_modules (the dependency
-  // question is answered, see test/integration/osSandbox/projectView.test.ts), but a session cannot start in a
-  // subfolder of a repository yet (the refusal above), and at the root a monorepo's packages/ is taken for tests.
-  it.skip('tdd-agent task in packages/table: two green commits that pass pnpm test in a fresh clone; the checkout untouched', async () => {
+  it('tdd-agent task in packages/table: two green commits that pass pnpm test in a fresh clone; the checkout untouched', async () => {
     await assertTaskOnShape('ts-pnpm-workspace');
   });
 });

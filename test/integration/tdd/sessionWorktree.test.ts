@@ -163,8 +163,18 @@ describe('SessionWorktree (real git)', function () {
     await mkdir(join(dir, 'sub'));
     await assert.rejects(
       inspectWorkspace(join(dir, 'sub')),
-      (e: unknown) => isAgentError(e) && e.error_code === 'CONFIG' && /is not its root/.test(e.message),
+      (e: unknown) => isAgentError(e) && e.error_code === 'CONFIG' && /is not its root, and has no manifest/.test(e.message),
     );
+  });
+
+  it('takes a project folder inside a repository (a workspace package with its own manifest) as the session’s folder', async () => {
+    git(dir, 'init', '-q');
+    await mkdir(join(dir, 'packages', 'app'), { recursive: true });
+    await writeFile(join(dir, 'packages', 'app', 'package.json'), '{"name":"app"}');
+    const facts = await inspectWorkspace(join(dir, 'packages', 'app'));
+    assert.equal(facts.kind, 'repository');
+    assert.equal(facts.kind === 'repository' && facts.folder, 'packages/app');
+    assert.equal(facts.kind === 'repository' && facts.repository.root, await realpath(dir));
   });
 
   describe('attach (resume) accepts only the session’s own worktree, and changes nothing when it refuses', () => {

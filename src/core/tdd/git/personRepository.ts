@@ -1,5 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { projectManifests } from '../../project/projectFiles';
 import { AgentError } from '../../errors/agentError';
 import { productGit, type GitRun } from '../../hostGit/gitClient';
 
@@ -22,15 +23,26 @@ export interface PersonRepository {
 export type WorkspaceFacts =
   | { kind: 'missing'; path: string }
   | { kind: 'folder'; path: string }
-  | { kind: 'repository'; path: string; repository: PersonRepository };
+  | {
+      kind: 'repository';
+      path: string;
+      repository: PersonRepository;
+      /**
+       * The project's folder inside the repository when the person named one with a manifest of its own (a workspace
+       * package: `packages/app`), relative to the root with forward slashes; absent at the root.
+       */
+      folder?: string;
+    };
 
 async function gitOutput(run: GitRun, args: string[]): Promise<string> {
   return (await run(args).catch(() => '')).trim();
 }
 
 /**
- * Reads the facts of the person's repository at `dir`. Refuses a folder inside a repository that is
- * not its root (the session would work on the whole repository the person did not name).
+ * Reads the facts of the person's repository at `dir`. A folder inside a repository is a session on that folder's
+ * project when it has a manifest of its own (a workspace package of a monorepo): the session's worktree is the whole
+ * repository's, its tests run in that folder (`folder`). Any other folder inside a repository is refused (the session
+ * would work on a whole repository the person did not name).
  */
 export async function inspectWorkspace(dir: string, env?: NodeJS.ProcessEnv): Promise<WorkspaceFacts> {
   const given = resolve(dir);
@@ -41,10 +53,18 @@ export async function inspectWorkspace(dir: string, env?: NodeJS.ProcessEnv): Pr
   const { git, run } = productGit(root, { env });
   if (!(await git.checkIsRepo())) return { kind: 'folder', path: root };
   const top = await realpath(await gitOutput(run, ['rev-parse', '--show-toplevel'])).catch(() => '');
+  if (top && top !== root && (await projectManifests(root)).length > 0) {
+    return {
+      kind: 'repository',
+      path: root,
+      repository: await readRepository(top, env),
+      folder: relative(top, root).split(sep).join('/'),
+    };
+  }
   if (top !== root) {
     throw new AgentError(
       'CONFIG',
-      `Workspace ${root} is inside the git repository at ${top || '(unknown)'} but is not its root. Use ${top || 'the repository root'} as the workspace, or a folder outside any repository.`,
+      `Workspace ${root} is inside the git repository at ${top || '(unknown)'} but is not its root, and has no manifest of its own (package.json, pyproject.toml, …). Use ${top || 'the repository root'} or a project folder inside it as the workspace, or a folder outside any repository.`,
       { workspace: root, repository: top },
     );
   }

@@ -13,4 +13,4 @@ export {
 } from './languageDefaults';
 export { KataError } from './errors';
 export { taskKata, MAX_TASK_CHARS, type TaskSpec } from './taskKata';
-export { kataWithProfile } from './kataProfile';
+export { kataInFolder, kataWithProfile } from './kataProfile';

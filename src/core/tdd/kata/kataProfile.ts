@@ -20,3 +20,26 @@ export function kataWithProfile(kata: Kata, profile: ProjectProfile): Kata {
     project: profile,
   };
 }
+
+/**
+ * The kata of a project in a folder of the repository (a workspace package), seen from the repository's root, where
+ * the session's git, file tools and role boundaries work: its folders and test file patterns (and its profile's) get
+ * the folder in front (`test/**` → `packages/app/test/**`), and `folder` says where its tests run.
+ */
+export function kataInFolder(kata: Kata, folder: string): Kata {
+  const at = (path: string) => (path === '.' || path === '' ? folder : `${folder}/${path.replace(/^\.\//, '')}`);
+  const project = kata.project && {
+    ...kata.project,
+    sourceRoots: kata.project.sourceRoots.map(at),
+    testDir: at(kata.project.testDir),
+    testFilePatterns: kata.project.testFilePatterns.map(at),
+  };
+  return {
+    ...kata,
+    sourceDir: at(kata.sourceDir),
+    testDir: at(kata.testDir),
+    ...(kata.testFilePatterns ? { testFilePatterns: kata.testFilePatterns.map(at) } : {}),
+    ...(project ? { project } : {}),
+    folder,
+  };
+}

@@ -66,4 +66,9 @@ export interface Kata {
   testFilePatterns?: string[];
   /** The project profile the session resolved for this kata (see `kataWithProfile`). */
   project?: ProjectProfile;
+  /**
+   * The project's folder inside the repository (a workspace package, `packages/app`; see `kataInFolder`): the tests
+   * run there, and every folder and pattern above is already relative to the repository's root.
+   */
+  folder?: string;
 }

@@ -1,11 +1,12 @@
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { AgentFactory } from '../../agentsAsData/agentFactory';
 import { AuditTrail, toolCallAuditSink } from '../../audit/auditTrail';
 import { AgentError, toAgentError } from '../../errors/agentError';
 import { getLogger } from '../../logging/logger';
 import type { McpHub } from '../../mcp/mcpHub';
 import { createProcessSandbox, worktreePolicy, type ProcessSandbox } from '../../osSandbox';
-import { DEFAULT_TEST_TIMEOUT_MS, detectTestRunner } from '../../testRunners';
+import { DEFAULT_TEST_TIMEOUT_MS, detectTestRunner, runnerInFolder } from '../../testRunners';
 import type { TestRunner } from '../../testRunners/types';
 import { ApprovalPolicy } from '../../tools/approvalPolicy';
 import { createAskPersonTool, createWorkspaceTools } from '../../tools/builtin';
@@ -21,7 +22,7 @@ import {
   SessionWorktree,
   type PersonRepository,
 } from '../git';
-import type { Kata } from '../kata';
+import { kataInFolder, type Kata } from '../kata';
 import { createAgentRoleRunner, createAgentRoleRunners, type AgentRoleRunnerOptions } from '../roles/agentRoleRunner';
 import { isTddRole } from '../roles/roleRunner';
 import { CycleLoop } from './cycleLoop';
@@ -137,8 +138,11 @@ export async function runKataSession(options: KataSessionOptions): Promise<Sessi
     }
   };
 
-  const kata: Kata = await resolveSessionKata(options);
-  const checked = await preflight(options, kata, signal);
+  const resolved: Kata = await resolveSessionKata(options);
+  const checked = await preflight(options, resolved, signal);
+  // A workspace package named by the person: the session is the repository's, its tests run in that folder.
+  const folder = checked.workspace.kind === 'repository' ? checked.workspace.folder : undefined;
+  const kata = folder ? kataInFolder(resolved, folder) : resolved;
 
   const { repo, created } = await openRepository(checked.workspace);
   const { worktree, lock } = await attachOrCreate(repo, kata, options, checked, created);
@@ -226,7 +230,7 @@ async function runInWorktree(
     await recorder.save();
     if (checked.resumed) {
       await worktree.rollbackToHead(); // a stop or crash may have left a half-done phase behind
-    } else if ((scaffolded = await prepareProject(dir, kata))) {
+    } else if (!kata.folder && (scaffolded = await prepareProject(dir, kata))) {
       await worktree.commitAll(scaffoldCommitSubject(kata.language, kata.title));
     }
     // Before any agent turn, so package.json is the scaffold's or the person's; node_modules is git-ignored.
@@ -239,11 +243,13 @@ async function runInWorktree(
       signal,
     });
 
-    const testRunner: TestRunner = await detectTestRunner(dir, {
-      ...projectRunnerOptions(kata, dir, scaffolded),
+    const projectDir = kata.folder ? join(dir, kata.folder) : dir;
+    const folderRunner: TestRunner = await detectTestRunner(projectDir, {
+      ...projectRunnerOptions(kata, projectDir, scaffolded),
       timeoutMs: testTimeoutMs,
       sandbox,
     });
+    const testRunner = kata.folder ? runnerInFolder(folderRunner, kata.folder) : folderRunner;
     recorder.state.testCommand = testRunner.command;
     const record = (event: SupervisorEvent): void => {
       if (event.type === 'model_called')

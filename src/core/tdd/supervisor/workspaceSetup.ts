@@ -75,7 +75,11 @@ export function projectRunnerOptions(
   const fromScript = profile.language !== 'python' && profile.fields.testCommand === 'detected';
   const newProject = scaffolded || profile.manifests.length === 0; // the scaffold's own script runs
   const testCommand = kata.testCommand ?? (newProject || fromScript ? undefined : profile.testCommand);
-  const srcLayout = profile.language === 'python' && profile.sourceRoots.some((s) => s === 'src' || s.startsWith('src/'));
+  // Source roots relative to the project's own folder (a workspace package's are given from the repository's root).
+  const roots = profile.sourceRoots.map((s) =>
+    kata.folder && s.startsWith(`${kata.folder}/`) ? s.slice(kata.folder.length + 1) : s,
+  );
+  const srcLayout = profile.language === 'python' && roots.some((s) => s === 'src' || s.startsWith('src/'));
   const existing = process.env.PYTHONPATH;
   return {
     testCommand,
