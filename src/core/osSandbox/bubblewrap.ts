@@ -72,6 +72,8 @@ export function bubblewrapArgs(layout: BubblewrapLayout): string[] {
     if (resolver) args.push('--ro-bind-try', resolver, resolver);
   }
   if (layout.home) args.push(...sized(layout.homeBytes), '--tmpfs', layout.home);
+  // Empty and, once what is shown again inside has its mount point, read-only (see the end).
+  for (const dir of policy.unseenRoots ?? []) args.push(...sized(layout.tmpBytes), '--tmpfs', dir);
   for (const dir of layout.toolchains ?? []) args.push('--ro-bind-try', dir, dir);
   for (const dir of policy.readableRoots) args.push('--ro-bind-try', dir, dir);
   for (const dir of policy.hiddenPaths ?? []) args.push('--tmpfs', dir, '--remount-ro', dir);
@@ -81,6 +83,7 @@ export function bubblewrapArgs(layout: BubblewrapLayout): string[] {
     if (!policy.view?.mounted.includes(mount.target)) args.push(...modulesMountArgs(mount, sized(layout.tmpBytes)));
   for (const path of policy.readOnlyPaths) args.push('--ro-bind-try', path, path);
   for (const overlay of layout.overlays ?? []) args.push('--ro-bind', overlay.source, overlay.target);
+  for (const dir of policy.unseenRoots ?? []) args.push('--remount-ro', dir);
   args.push('--unshare-pid', ...(layout.network ? [] : ['--unshare-net']), '--unshare-ipc', '--unshare-uts');
   args.push('--die-with-parent', '--new-session', '--chdir', layout.cwd, '--');
   return args;

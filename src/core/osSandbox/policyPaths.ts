@@ -2,6 +2,9 @@ import { realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { ModulesMount, ProjectViewNamespace, SandboxPolicy } from './types';
 
+/** Folders never hidden whole (`/`, the system's own): hiding one would break every program. */
+const SYSTEM_FOLDER = /^\/(usr|bin|sbin|lib|lib32|lib64|etc|opt|var|srv|home|root|proc|sys|dev|run|tmp|nix|snap)?\/?$/;
+
 /** A policy with every path absolute and real (symbolic links resolved), duplicates removed. */
 export interface ResolvedPolicy {
   writableRoots: string[];
@@ -11,6 +14,8 @@ export interface ResolvedPolicy {
   modules?: ModulesMount[];
   /** Folders shown empty and read-only. */
   hiddenPaths?: string[];
+  /** Folders shown empty before the readable roots (the person's checkout). */
+  unseenRoots?: string[];
   /** Variables set inside after the allow-list. */
   setEnvironment?: Record<string, string>;
   /** Folders put first on path-list variables inside. */
@@ -56,6 +61,7 @@ export function resolvePolicy(policy: SandboxPolicy): ResolvedPolicy {
       ? { modules: policy.modules.map((m) => ({ source: resolve([m.source])[0]!, target: resolve([m.target])[0]! })) }
       : {}),
     ...(policy.hiddenPaths?.length ? { hiddenPaths: resolve(policy.hiddenPaths) } : {}),
+    ...(policy.unseenRoots?.length ? { unseenRoots: resolve(policy.unseenRoots).filter((dir) => !SYSTEM_FOLDER.test(dir)) } : {}),
     ...(policy.setEnvironment ? { setEnvironment: { ...policy.setEnvironment } } : {}),
     ...(prependPaths.length ? { prependPaths: Object.fromEntries(prependPaths) } : {}),
     ...(policy.view?.pid ? { view: policy.view } : {}),

@@ -37,6 +37,13 @@ export interface SandboxPolicy {
    * editable install points at, so the session's code is the only copy found.
    */
   hiddenPaths?: string[];
+  /**
+   * Folders shown empty before anything else is mounted (bubblewrap): the person's checkout, whose files a session
+   * sees only through its worktree and project view (never `.env` at the checkout's own path, when the checkout is
+   * outside HOME and /tmp). A readable root, the worktree or a mount inside one is shown again on top. `/` and system
+   * folders are never hidden.
+   */
+  unseenRoots?: string[];
   /** Variables set inside, after the allow-list is applied (the project's `VIRTUAL_ENV`). */
   setEnvironment?: Record<string, string>;
   /**

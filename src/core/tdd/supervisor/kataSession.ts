@@ -207,6 +207,7 @@ async function runInWorktree(
   const sandbox: ProcessSandbox = await createProcessSandbox(options.sandbox ?? 'auto', {
     ...worktreePolicy(dir, worktree.info.commonDir, options.sandboxEnvironment, dependencies.sandbox),
     ...(view?.pid ? { view } : {}),
+    unseenRoots: [repo.root], // the person's checkout: seen only through the worktree and the view
   });
   const store = new SessionStore(sessionsDirFor(worktree.info.commonDir), branch.slice(SESSION_BRANCH_PREFIX.length));
   const testTimeoutMs = options.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
