@@ -1,8 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { projectViewLayer } from '../../../src/core/osSandbox';
 import { AgentError } from '../../../src/core/errors/agentError';
 import {
   deleteSession,
@@ -111,13 +112,17 @@ describe('TDD supervisor: one process per session (a real lock file, real proces
     assert.equal((await listSessions(h.workspace)).find((s) => s.id === cancelled.id)!.running, false);
   });
 
-  it('deleting a session says how much disk its worktree took', async () => {
+  it('deleting a session says how much disk its worktree and its project view’s layer took, and removes both', async () => {
     const { state } = await cancelledSession(h);
-    const expected = await diskUsage(state.git.worktree);
-    assert.ok(expected > 0);
+    const layer = projectViewLayer(state.git.worktree);
+    await mkdir(join(layer, 'upper', 'node_modules'), { recursive: true });
+    await writeFile(join(layer, 'upper', 'node_modules', 'cache.bin'), Buffer.alloc(64 * 1024));
+    const expected = (await diskUsage(state.git.worktree)) + (await diskUsage(layer));
+    assert.ok(expected > 64 * 1024);
     const result = await deleteSession(h.workspace, state.id);
     assert.equal(result.worktreeRemoved, true);
     assert.equal(result.freedBytes, expected);
+    await assert.rejects(access(layer), 'the layer went with the worktree');
     assert.match(formatDiskUsage(result.freedBytes), /^\d+(\.\d)? (kB|MB)$/);
   });
 });

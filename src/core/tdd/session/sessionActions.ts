@@ -4,6 +4,7 @@ import { productGit } from '../../hostGit/gitClient';
 import { inspectWorkspace, removeSessionWorktree, SESSION_BRANCH_PREFIX, sessionsDirFor } from '../git';
 import { isResumable, isRunningElsewhere } from './findSession';
 import { diskUsage } from './diskUsage';
+import { projectViewLayer } from '../../osSandbox/projectView';
 import { SessionLockedError, sessionLockHolder } from './sessionLock';
 import type { SessionState } from './sessionState';
 import { SessionStore } from './sessionStore';
@@ -69,7 +70,8 @@ export async function deleteSession(
     throw new AgentError('CONFIG', `Session ${id} is still running (process ${state.pid}); stop it first.`, { id });
   const holder = await sessionLockHolder(store.dir, id);
   if (holder) throw new SessionLockedError(id, holder);
-  const size = await diskUsage(state.git.worktree);
+  // The worktree and its copy-on-write layer of the person's ignored files (removed with it).
+  const size = (await diskUsage(state.git.worktree)) + (await diskUsage(projectViewLayer(state.git.worktree)));
   const worktreeRemoved = await removeSessionWorktree(state.git);
   let branchDeleted = false;
   if (options.deleteBranch && state.git.sessionBranch.startsWith(SESSION_BRANCH_PREFIX)) {
