@@ -10,6 +10,7 @@ import { clearApiKey, readApiKey, setApiKey } from './commands/apiKey';
 import { COMMANDS, KATA_TESTS_STATE_KEY, PANEL_STATE_KEY, PANEL_VIEW_ID } from './commands/commandIds';
 import { SETTINGS_SECTION, type ExtensionSettings } from './config/settings';
 import { currentSettings, warnAboutUnappliedSettings } from './config/currentSettings';
+import { workspaceMcpServers } from './config/mcpServersSetting';
 import { checkSetup, sandboxFixText } from './config/setupCheck';
 import { chooseProvider, pickModel, type ProviderChoiceDeps } from './commands/providerChoice';
 import { evaluateModel } from './commands/evaluateModel';
@@ -93,6 +94,8 @@ export class ExtensionHost implements vscode.Disposable {
     });
     this.runner = new KataRunner({
       ...deps,
+      workspaceMcpServers: () => workspaceMcpServers(vscode.workspace.getConfiguration(SETTINGS_SECTION).inspect('mcpServers')),
+      consentMemory: context.workspaceState,
       observers: [this.files, this.tests],
       extensionPath: context.extensionPath,
       sessionsChanged: () => {

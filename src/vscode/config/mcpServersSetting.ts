@@ -70,3 +70,25 @@ export function raisedMcpLevels(layers: SettingLayers | undefined): RaisedMcpLev
   }
   return found;
 }
+
+/** A server the workspace's own settings start, as the person is asked about it. */
+export interface WorkspaceMcpServer {
+  name: string;
+  /** What runs: the command line of a stdio server, the URL of an HTTP one. */
+  runs: string;
+}
+
+/** The servers of the workspace's list in effect (none when the list is the person's own). */
+export function workspaceMcpServers(layers: SettingLayers | undefined): WorkspaceMcpServer[] {
+  const theirs = workspaceList(layers);
+  if (!Array.isArray(theirs)) return [];
+  return theirs.filter(isPlainObject).map((server) => ({
+    name: typeof server.name === 'string' ? server.name : '?',
+    runs:
+      typeof server.command === 'string'
+        ? [server.command, ...(Array.isArray(server.args) ? server.args.map(String) : [])].join(' ')
+        : typeof server.url === 'string'
+          ? server.url
+          : '?',
+  }));
+}

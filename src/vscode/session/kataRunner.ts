@@ -29,6 +29,14 @@ import { PHASE_LABELS } from '../../core/vocabulary';
 import { showErrorNotice } from '../panel/errorNotice';
 import type { PanelStore } from '../panel/panelStore';
 import { chooseRun, type RunChoice, type RunKataOptions } from './runChoice';
+import type { WorkspaceMcpServer } from '../config/mcpServersSetting';
+import { consentToWorkspaceMcpServers, type ConsentMemory } from './workspaceMcpConsent';
+
+/** A memory that forgets (no workspace state given): the person is asked at every run. */
+function transientMemory(): ConsentMemory {
+  const values = new Map<string, unknown>();
+  return { get: (key) => values.get(key), update: (key, value) => (values.set(key, value), Promise.resolve()) };
+}
 
 /** What the runner needs from the rest of the extension. */
 export interface KataRunnerDeps {
@@ -44,6 +52,10 @@ export interface KataRunnerDeps {
   reviewSession?(sessionId: string): void;
   /** See every supervisor event and approval request (the editor's diffs and file links, the Testing view). */
   observers?: SessionObserver[];
+  /** The MCP servers the workspace's own settings declare (started only with the person's consent). */
+  workspaceMcpServers?(): WorkspaceMcpServer[];
+  /** Where that consent is remembered. */
+  consentMemory?: ConsentMemory;
 }
 
 /** Something that follows the sessions' events besides the panel. */
@@ -147,6 +159,16 @@ export class KataRunner implements vscode.Disposable {
       void this.report(toAgentError(error, 'CONFIG'));
       return undefined;
     }
+    const theirs = this.deps.workspaceMcpServers?.() ?? [];
+    const consented =
+      theirs.length === 0 ||
+      (await consentToWorkspaceMcpServers(theirs, this.deps.consentMemory ?? transientMemory(), (message, detail, ...buttons) =>
+        vscode.window.showWarningMessage(message, { modal: true, detail }, ...buttons),
+      ));
+    // Without consent the session runs without the workspace's servers (the person's own still start).
+    const mcpServers = consented
+      ? settings.mcpServers
+      : settings.mcpServers.filter((s) => !theirs.some((t) => t.name === s.name));
     const abort = new AbortController();
     const bridge = new ApprovalBridge(
       store,
@@ -208,7 +230,7 @@ export class KataRunner implements vscode.Disposable {
             approvalTimeoutMs: settings.approvalTimeoutMs,
             qualityGates: settings.qualityGates,
             testTimeoutMs: settings.testTimeoutMs,
-            mcpServers: settings.mcpServers,
+            mcpServers,
             onMcpServers: (statuses) => this.onMcpServers(statuses),
             ...(settings.agentsDir ? { agentsDir: path.resolve(root, settings.agentsDir) } : {}),
             fromWorkingTree: fromWorkingTree === true,
