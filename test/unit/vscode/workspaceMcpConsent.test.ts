@@ -12,7 +12,7 @@ function memory(): ConsentMemory & { values: Map<string, unknown> } {
   return { values, get: (key) => values.get(key), update: (key, value) => (values.set(key, value), Promise.resolve()) };
 }
 
-const layers = (workspaceValue: unknown) => ({ key: 'tddAgent.mcpServers', defaultValue: [], workspaceValue });
+const layers = (workspaceValue: unknown) => ({ defaultValue: [], workspaceValue });
 const docs = { name: 'docs', transport: 'stdio', command: 'node', args: ['tools/mcp.js'] };
 
 describe('a workspace’s MCP servers start only with the person’s consent', () => {
@@ -21,7 +21,7 @@ describe('a workspace’s MCP servers start only with the person’s consent', (
       { name: 'docs', runs: 'node tools/mcp.js' },
       { name: 'web', runs: 'https://mcp.example/' },
     ]);
-    assert.deepEqual(workspaceMcpServers({ key: 'tddAgent.mcpServers', defaultValue: [], globalValue: [docs] }), []);
+    assert.deepEqual(workspaceMcpServers({ defaultValue: [], globalValue: [docs] }), []);
   });
 
   it('asks once, names what runs, remembers a yes; a changed command asks again; no or dismissed starts none', async () => {
