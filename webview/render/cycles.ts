@@ -152,6 +152,10 @@ function renderCycle(cycle: PanelCycleSummary, sessionId: string | undefined, pr
             h('tbody', {}, cycle.phases.map(renderPhase)),
           )
         : null,
+      // What was undone, and why, in words: a reverted refactoring is not a skipped one.
+      ...cycle.phases.map((p) =>
+        p.reverted ? h('p', { class: 'phase-reverted' }, icon('revert'), h('span', {}, p.reverted)) : null,
+      ),
     ),
   );
 }

@@ -48,6 +48,8 @@ export const TestRunRecordSchema = z.object({
   /** True when the red is what the role should leave (the Tester's new failing test). */
   expectedRed: z.boolean(),
   hasOutput: z.boolean(),
+  /** The names of the tests that failed, when the runner's report said (at most ten). */
+  failingTests: z.optional(z.array(text)),
 });
 
 /** A step the supervisor took itself (a quality gate, protected files put back, failures known before the session). */

@@ -75,6 +75,11 @@ export const PhaseSummarySchema = z.object({
   duration_ms: count,
   /** Tokens the role's model calls used in this cycle. */
   usage: z.optional(TokenUsageSchema),
+  /**
+   * Why the role's last change was undone, said as a person reads it under the timeline ("Refactoring reverted: it
+   * broke 1 test (returns Fizz for 3)"); absent when nothing of its was reverted, or a later attempt stood.
+   */
+  reverted: z.optional(text),
 });
 
 /** One red-green-refactor cycle in the timeline. */

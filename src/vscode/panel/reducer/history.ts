@@ -16,6 +16,10 @@ export const MAX_TEST_EXCERPT_CHARS = 1200;
 export const MAX_SUMMARY_CHARS = 2000;
 /** Longest text of one role message kept in the history (the rest is cut with a marker). */
 export const MAX_MESSAGE_CHARS = 8000;
+/** Failing tests a test run's entry names. */
+const MAX_FAILING_TESTS = 10;
+/** Longest name of a failing test kept. */
+const MAX_TEST_NAME_CHARS = 200;
 
 /** Why a role's question got no answer, in a person's words. */
 const QUESTION_OUTCOME_WORDS = {
@@ -163,6 +167,10 @@ export function testRunRecord(event: EventOf<'test_run_finished'>, at: number): 
     .filter(Boolean)
     .join('\n\n');
   const expectedRed = event.role === 'tester' && status !== 'passed';
+  const failing = (event.testCases ?? [])
+    .filter((test) => test.outcome === 'failed')
+    .slice(0, MAX_FAILING_TESTS)
+    .map((test) => clip(redactSecrets(test.name), MAX_TEST_NAME_CHARS));
   return {
     kind: 'testRun',
     id: testRunId(event, at),
@@ -182,6 +190,7 @@ export function testRunRecord(event: EventOf<'test_run_finished'>, at: number): 
     failed,
     expectedRed,
     hasOutput: output !== '',
+    ...(failing.length > 0 ? { failingTests: failing } : {}),
   };
 }
 

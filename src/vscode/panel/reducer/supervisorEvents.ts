@@ -15,7 +15,6 @@ import {
   firstLine,
   newCycle,
   NO_TOTALS,
-  phaseOutcome,
   updateCycle,
   upsertPhase,
   withResumedTokens,
@@ -31,6 +30,7 @@ import {
   testRunRecord,
   toolCallRecord,
 } from './history';
+import { finishedPhase, revertedPhase } from './reverts';
 
 /** Longest project line in the session header. */
 export const MAX_PROJECT_CHARS = 600;
@@ -116,7 +116,7 @@ export function applyEvent(state: PanelState, event: SupervisorEvent, at: number
       return addAction(withCycle, testRunRecord(event, at));
     }
     case 'reverted':
-      return updateCycle(state, event.cycle, (c) => upsertPhase(c, event.role, { outcome: 'reverted' }));
+      return revertedPhase(state, event);
     case 'quality_gate_failed':
     case 'protected_paths_reverted':
     case 'known_failures':
@@ -141,13 +141,7 @@ export function applyEvent(state: PanelState, event: SupervisorEvent, at: number
       }));
     }
     case 'phase_finished':
-      return updateCycle(state, event.cycle, (c) =>
-        upsertPhase(c, event.role, {
-          outcome: phaseOutcome(event.outcome),
-          attempts: event.attempts,
-          duration_ms: Math.max(0, Math.round(event.durationMs)),
-        }),
-      );
+      return updateCycle(state, event.cycle, (c) => finishedPhase(c, event));
     case 'cycle_finished':
       // The cycle's counts are those of the tree it ended with (its last commit, or the one before a rollback).
       return updateCycle(
