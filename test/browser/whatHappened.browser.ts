@@ -57,4 +57,19 @@ describe('what happened, where the person looks (issue 36)', function () {
     assert.doesNotMatch(await cycle.innerText(), /Skipped/);
     await cycle.screenshot({ path: path.join(SCREENSHOTS, 'issue36-reverted-refactoring.png') });
   });
+
+  it('6: an answered question is one entry "Answered by you"; the green run after the Implementer is listed once', async () => {
+    await open(hostState([sessionStart(), ...askedAndRevertedCycle(1, 'a1b2c3d4e5f6')]), 1400);
+    await page.locator('details.history > summary').click();
+    const cycle = page.locator('.history-cycle[data-cycle="1"]');
+    const asked = cycle.locator('li.action', { has: page.locator('.action-tool', { hasText: /^ask_person$/ }) });
+    assert.equal(await asked.count(), 1, 'one entry for the question');
+    assert.equal(await asked.locator('.approval-badge').innerText(), 'Answered by you');
+    assert.match(await asked.locator('.action-duration').innerText(), /^37\.7 s$/);
+    assert.doesNotMatch(await asked.locator('summary').innerText(), /Auto-approved/);
+    const implementer = cycle.locator('li.history-turn[data-role="implementer"]');
+    assert.equal(await implementer.locator('li.action .action-tool', { hasText: /^test run$/ }).count(), 1, 'one green run');
+    assert.equal(await implementer.locator('.test-badge').innerText(), 'green');
+    await page.locator('#actions').screenshot({ path: path.join(SCREENSHOTS, 'issue36-history-once.png') });
+  });
 });

@@ -17,6 +17,7 @@ const ROOT = join(__dirname, '..', '..');
 const SLOW_FIRST = [
   'test/integration/cli/eval.test.ts', // ~60 s: three evals of two sessions each, a Ctrl-C and a replay
   'test/integration/cli/evalWholeSet.test.ts', // ~25 s: three evals of three bundled katas each
+  'test/integration/cli/evalShards.test.ts', // ~5 min alone: one eval of four runs three ways (whole, 3 shards, stopped and resumed)
   'test/integration/project/ownProjectTask.test.ts',
   // Issue 34's projects as the person has them (each a built-CLI session, then its two commits' tests in fresh clones;
   // the first run on a machine installs pnpm, Yarn and the fixtures once): ~30-60 s each once the sessions pass.

@@ -16,6 +16,12 @@ import { sends } from '../intents';
 import { KEY_ATTR } from './context';
 import { fileLink, openDiffButton, shortPath, testLocations, toolFilePath } from './fileLinks';
 
+/** How a role's question to the person ended, as its entry says it. */
+const ANSWER_LABELS: Record<NonNullable<ToolCallRecord['answer']>, string> = {
+  person: 'Answered by you',
+  nobody: 'No answer',
+};
+
 /** True when the call never ran because it was denied or timed out: not a failure of the tool. */
 export function isDenied(action: PanelActionRecord): boolean {
   return (
@@ -125,11 +131,14 @@ function describe(action: ToolCallRecord | TestRunRecord | SupervisorStepRecord)
     const denied = isDenied(action);
     return {
       name: action.tool,
-      approval: h(
-        'span',
-        { class: `approval-badge approval-${action.approval} ${denied ? 'is-denied' : ''}` },
-        APPROVAL_OUTCOME_LABELS[action.approval],
-      ),
+      // A question to the person was not approved by anyone: it was answered, or not.
+      approval: action.answer
+        ? h('span', { class: `approval-badge answer-${action.answer}` }, ANSWER_LABELS[action.answer])
+        : h(
+            'span',
+            { class: `approval-badge approval-${action.approval} ${denied ? 'is-denied' : ''}` },
+            APPROVAL_OUTCOME_LABELS[action.approval],
+          ),
       durationMs: denied && action.durationMs === 0 ? undefined : action.durationMs,
     };
   }

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   acceptanceFor,
   bundledEvalSetDir,
@@ -7,6 +7,9 @@ import {
   evalFolderStamp,
   loadEvalSet,
   matchExercises,
+  parseShard,
+  progressFigure,
+  readEvalReport,
   replayCommand,
   runEval,
   selectExercises,
@@ -22,9 +25,11 @@ import { intFlag, parseCommandArgs, PROVIDER_OPTIONS } from '../args';
 import { EXIT, UsageError, type CliIo } from '../cliIo';
 import { PRICE_FILE_SHAPE, readPriceFile } from '../priceFile';
 import { modelFromFlags } from '../providerFromFlags';
+import { evalMergeCommand } from './evalMerge';
 
 /** `tdd-agent eval --help`. */
 export const EVAL_USAGE = `Usage: tdd-agent eval [options]
+       tdd-agent eval merge <report folders…> --out DIR   (see tdd-agent eval merge --help)
 
 Runs a set of katas against the configured model, each session in a throw-away repository with the usual
 worktree and OS sandbox, then judges each run: finished green, cycles, the held-back acceptance tests (which the
@@ -38,6 +43,11 @@ Options:
   --runs K               sessions per kata (default 1); the report gives pass@1 and pass@K
   --concurrency N        sessions at once (default here: ${defaultConcurrency()}: half the CPUs, 1 to 4)
   --out DIR              where the report and recordings go (default: ./tdd-agent-eval-<time>)
+  --shard I/N            run only part I of N of the runs (e.g. 2/3: one machine of three), balanced by each
+                         kata's expected cost, the same split everywhere; merge the parts with tdd-agent eval merge
+  --resume DIR           finish an eval that stopped (Ctrl-C, a cancelled CI job): the runs already in
+                         DIR/report.json are kept, the others run, the report is written to DIR (same flags as the
+                         first time; a DIR without report.json starts there)
   --set DIR              a kata set of your own (a folder with set.json; default: the bundled katas/eval)
   --list                 print the set, or the exercises --katas (and --language) select (with --json: each
                          exercise and the languages it has acceptance tests for)
@@ -82,6 +92,8 @@ const EVAL_OPTIONS = {
   sandbox: { type: 'string' },
   'agents-dir': { type: 'string' },
   prices: { type: 'string' },
+  shard: { type: 'string' },
+  resume: { type: 'string' },
 } as const;
 
 /** The folder of the set to run: `--set`, else the bundled one. */
@@ -114,7 +126,9 @@ export function runLine(r: EvalRunResult): string {
 function progressLine(event: EvalProgress, verbose: boolean): string | undefined {
   if (event.type === 'run_started')
     return verbose ? `[${event.index}/${event.total}] ${event.kata} run ${event.run} started` : undefined;
-  if (event.type === 'run_finished') return `[${event.done}/${event.total}] ${runLine(event.result)}`;
+  if (event.type === 'resumed')
+    return `Resuming: ${event.kept} of ${event.total} run(s) already done are kept; ${event.total - event.kept} to run.`;
+  if (event.type === 'run_finished') return `[${event.done}/${event.total}] ${runLine(event.result)} (${progressFigure(event)})`;
   if (event.type === 'stopping')
     return `Stopping: the model provider failed on ${event.stopped.kata} run ${event.stopped.run} (${event.stopped.error_code}). That is not the model's doing: the run is not scored, and no new run starts; the runs under way finish.`;
   return undefined;
@@ -141,6 +155,7 @@ export function summaryLines(report: EvalReport, markdownPath: string): string {
 
 /** `tdd-agent eval`: the set against the configured model, the report in --out. */
 export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
+  if (argv[0] === 'merge') return evalMergeCommand(argv.slice(1), io);
   const { values, positionals } = parseCommandArgs(argv, EVAL_OPTIONS);
   if (values.help) {
     io.stdout.write(`${EVAL_USAGE}\n`);
@@ -178,14 +193,25 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   const maxCycles = intFlag(values['max-cycles'], 'max-cycles');
   const testTimeoutMs = intFlag(values['test-timeout'], 'test-timeout');
   const exercises = selectExercises(set, values.katas ?? [], language);
-  const outDir = resolve(values.out ?? `tdd-agent-eval-${evalFolderStamp()}`);
+  let shard;
+  try {
+    shard = values.shard !== undefined ? parseShard(values.shard) : undefined;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  if (values.resume !== undefined && values.out !== undefined && resolve(values.out) !== resolve(values.resume))
+    throw new UsageError('--resume DIR writes the report to DIR: give --out the same folder, or leave it out.');
+  const outDir = resolve(values.resume ?? values.out ?? `tdd-agent-eval-${evalFolderStamp()}`);
+  const previous = values.resume !== undefined ? await readEvalReport(outDir, { missingOk: true }) : undefined;
+  if (values.resume !== undefined && !previous)
+    io.stderr.write(`Nothing to resume in ${outDir} (no report.json yet): the eval starts there.\n`);
   const prices = values.prices !== undefined ? await readPriceFile(values.prices) : {};
 
   const model = await modelFromFlags(values, io.env, io.signal);
   const price = modelPrice(model.model, prices) ?? null;
   io.stderr.write(
-    `Eval: ${exercises.length} kata(s) × ${runs} run(s) in ${language}, ${model.provider} ${model.model} (${model.source}), ` +
-      `${concurrency} at once; report in ${outDir}\n`,
+    `Eval: ${exercises.length} kata(s) × ${runs} run(s) in ${language}${shard ? ` (shard ${shard.index}/${shard.count} of the runs)` : ''}, ` +
+      `${model.provider} ${model.model} (${model.source}), ${concurrency} at once; report in ${outDir}\n`,
   );
   const outcome = await runEval({
     set,
@@ -205,6 +231,8 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
     maxCycles,
     agentsDir: values['agents-dir'] !== undefined ? resolve(values['agents-dir']) : undefined,
     signal: io.signal,
+    ...(shard ? { shard } : {}),
+    ...(previous ? { resume: { report: previous, file: join(outDir, 'report.json') } } : {}),
     onProgress: (event) => {
       const line = progressLine(event, values.verbose);
       if (line) io.stderr.write(`${escapeTerminalText(line)}\n`);

@@ -29,6 +29,7 @@ export {
   type EvalFrontEnd,
   type EvalKataSummary,
   type EvalReport,
+  type EvalRunOptions,
   type EvalRunResult,
   type EvalSummary,
   type TokenPrice,
@@ -44,3 +45,9 @@ export {
   type EvalProgress,
   type EvalStop,
 } from './runEval';
+export { evalJobs, expectedCost, parseShard, shardJobs, type EvalJob, type EvalShard } from './shard';
+export { mergeEvalReports, type EvalReportPart, type MergedEvalReport } from './merge';
+export { evalMismatch } from './sameEval';
+export { compareModels, passAtKInterval, renderComparison, type EvalComparison, type EvalComparisonRow } from './compare';
+export { readEvalReport } from './reportFile';
+export { progressFigure, timeLeft } from './progressFigure';

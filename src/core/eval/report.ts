@@ -30,9 +30,15 @@ export interface EvalRunResult {
   /** 1-based: the run's number among the kata's `--runs`. */
   run: number;
   language: KataLanguage;
-  /** The session's status (`completed`, `max_cycles`, `failed`, `cancelled`), or `error` when it could not start. */
+  /**
+   * The session's status (`completed`, `incomplete`, `max_cycles`, `failed`, `cancelled`), or `error` when it could not
+   * start.
+   */
   status: string;
-  /** The session ended with every test green (completed, or stopped at max cycles while green) and made a green commit. */
+  /**
+   * The session ended with every test green (completed; incomplete: the Tester stopped with a stated example untested;
+   * or stopped at max cycles while green) and made a green commit.
+   */
   finished_green: boolean;
   /** Green cycles (see `greenCycles`): not a failed cycle, nor the Tester's closing KATA_COMPLETE turn. */
   cycles: number;
@@ -126,9 +132,28 @@ export interface EvalReport {
   stopped?: { kata: string; run: number; error_code: string; message: string; not_started: number };
   /** The machine: its OS sandbox, CPUs and Node version. */
   machine: { sandbox: string; cpus: number; node: string; platform: string };
+  /** The options that change what a run does (absent in reports of earlier versions): parts of one eval share them. */
+  options?: EvalRunOptions;
+  /**
+   * A part of an eval (`--shard i/n`): which part, and the runs it was given. Absent for a whole eval, and for the
+   * report `tdd-agent eval merge` makes of all the parts.
+   */
+  shard?: { index: number; count: number; runs: Array<{ kata: string; run: number }> };
   summary: EvalSummary;
   katas: EvalKataSummary[];
   runs: EvalRunResult[];
+}
+
+/** The options of an eval that change what its runs do (not where or how many at once they run). */
+export interface EvalRunOptions {
+  /** `--max-cycles`, or null for each kata's own. */
+  max_cycles: number | null;
+  /** `--test-timeout`, or null for the default. */
+  test_timeout_ms: number | null;
+  /** `--timeout`: the limit of one model call, or null for the agents' own. */
+  model_timeout_ms: number | null;
+  /** The role configs: the bundled ones, or a folder of one's own (`--agents-dir`). */
+  agents: 'bundled' | 'own';
 }
 
 /** Where an eval was started: `tdd-agent eval`, or VS Code's "Evaluate the configured model…". */

@@ -20,9 +20,12 @@ import {
   summarize,
   type EvalFrontEnd,
   type EvalReport,
+  type EvalRunOptions,
   type EvalRunResult,
   type TokenPrice,
 } from './report';
+import { evalMismatch } from './sameEval';
+import { evalJobs, shardJobs, type EvalShard } from './shard';
 
 const log = getLogger('eval');
 
@@ -61,12 +64,25 @@ export interface EvalOptions {
   signal?: AbortSignal;
   /** Progress, for a terminal or a progress notification. */
   onProgress?: (event: EvalProgress) => void;
+  /** Only this part of the runs (`--shard i/n`, see `shardJobs`); the report says which part it is. */
+  shard?: EvalShard;
+  /**
+   * A report this eval wrote before in `outDir` (`--resume DIR`, and `file` its path): its scored runs are kept and not
+   * run again, the others run. A report of another eval is an AgentError (`CONFIG`) naming the file and what differs.
+   */
+  resume?: { report: EvalReport; file: string };
 }
 
 /** What an eval reports while it runs. */
 export type EvalProgress =
+  /** `--resume`: the runs kept from the report in the folder, which do not run again. */
+  | { type: 'resumed'; kept: number; total: number }
   | { type: 'run_started'; kata: string; run: number; index: number; total: number }
-  | { type: 'run_finished'; result: EvalRunResult; done: number; total: number }
+  /**
+   * A run finished: `done` of `total` (kept runs of a resumed eval included), `passing` of them so far, and the time
+   * left estimated from this process's pace so far (wall time per run finished, the runs at once included).
+   */
+  | { type: 'run_finished'; result: EvalRunResult; done: number; total: number; passing: number; eta_ms: number }
   /** A run ended on a provider failure that is not the model's doing: no new run starts (see {@link isProviderFailure}). */
   | { type: 'stopping'; stopped: EvalStop }
   | { type: 'report_written'; json: string; markdown: string };
@@ -124,9 +140,53 @@ export function defaultConcurrency(cpuCount: number = cpus().length): number {
  * answer or serve the model, an unusable output folder.
  */
 export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
+  const runs = options.runs ?? 1;
+  const price = options.price ?? null;
+  const setIdentity = await identifyEvalSet(options.set);
+  const version = productVersion();
+  const set = { ...setIdentity, katas: options.exercises.map((e) => e.slug) };
+  const runOptions: EvalRunOptions = {
+    max_cycles: options.maxCycles ?? null,
+    test_timeout_ms: options.testTimeoutMs ?? null,
+    model_timeout_ms: options.modelTimeoutMs ?? null,
+    agents: options.agentsDir ? 'own' : 'bundled',
+  };
+  const frontEnd = options.frontEnd ?? 'cli';
+  const identity = {
+    format: 'tdd-agent-eval' as const,
+    version: 1 as const,
+    model: options.model,
+    provider: options.provider,
+    language: options.language,
+    runs_per_kata: runs,
+    set,
+    tdd_agent: { version, front_end: frontEnd },
+    price,
+    options: runOptions,
+  };
+  const jobs = options.shard
+    ? shardJobs(evalJobs(options.exercises, runs), options.language, options.shard)
+    : evalJobs(options.exercises, runs);
+  const results: Array<EvalRunResult | undefined> = new Array<EvalRunResult | undefined>(jobs.length);
+  const previous = options.resume?.report;
+  if (options.resume && previous) {
+    const shardOf = (s: { index: number; count: number } | undefined): string => (s ? `shard ${s.index}/${s.count}` : 'whole');
+    const problem =
+      evalMismatch(previous, identity) ??
+      (shardOf(previous.shard) !== shardOf(options.shard)
+        ? `${shardOf(previous.shard)}, not ${shardOf(options.shard)}`
+        : undefined);
+    if (problem)
+      throw new AgentError('CONFIG', `Cannot resume: ${options.resume.file} is a report of another eval (${problem}).`, {
+        file: options.resume.file,
+      });
+    // A scored run stays; one the provider's failure ended runs again.
+    const kept = new Map(previous.runs.filter((r) => r.scored !== false).map((r) => [`${r.kata}\0${r.run}`, r]));
+    jobs.forEach((job, i) => (results[i] = kept.get(`${job.exercise.slug}\0${job.run}`)));
+  }
+  const keptCount = results.filter(Boolean).length;
   await createProcessSandbox(options.sandbox ?? 'auto', { writableRoots: [] });
   await options.llm.checkModel?.(options.model, options.signal);
-  const runs = options.runs ?? 1;
   const concurrency = Math.max(1, options.concurrency ?? defaultConcurrency());
   const outDir = resolve(options.outDir);
   await mkdir(join(outDir, 'recordings'), { recursive: true });
@@ -134,17 +194,14 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
   await mkdir(join(outDir, 'katas'), { recursive: true });
   for (const exercise of options.exercises)
     await copyFile(kataFileOf(options.set, exercise), join(outDir, 'katas', `${exercise.slug}.md`));
-  const setIdentity = await identifyEvalSet(options.set);
-  const version = productVersion();
   const workRoot = await mkdtemp(join(options.workRoot ?? tmpdir(), 'tdd-agent-eval-'));
-  const startedAt = new Date().toISOString();
-  const jobs = options.exercises.flatMap((exercise) => Array.from({ length: runs }, (_, i) => ({ exercise, run: i + 1 })));
-  const results: Array<EvalRunResult | undefined> = new Array<EvalRunResult | undefined>(jobs.length);
-  const price = options.price ?? null;
+  const startedAt = previous?.started_at ?? new Date().toISOString();
   let sandboxKind: string | undefined;
-  let done = 0;
+  let done = keptCount;
   let started = 0;
   let stopped: EvalStop | undefined;
+  const pending = jobs.map((_, i) => i).filter((i) => results[i] === undefined);
+  const clock = performance.now();
   const paths = { jsonPath: join(outDir, 'report.json'), markdownPath: join(outDir, 'report.md') };
 
   const build = (finished: boolean): EvalReport => {
@@ -161,16 +218,26 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
       language: options.language,
       runs_per_kata: runs,
       concurrency,
-      tdd_agent: { version, front_end: options.frontEnd ?? 'cli' },
-      set: { ...setIdentity, katas: options.exercises.map((e) => e.slug) },
+      tdd_agent: identity.tdd_agent,
+      set,
       price,
       machine: {
-        sandbox: sandboxKind ?? (options.sandbox === 'off' ? 'none' : 'unknown'),
+        sandbox: sandboxKind ?? previous?.machine.sandbox ?? (options.sandbox === 'off' ? 'none' : 'unknown'),
         cpus: cpus().length,
         node: process.versions.node,
         platform: `${process.platform}-${process.arch}`,
       },
-      ...(stopped ? { stopped: { ...stopped, not_started: jobs.length - started } } : {}),
+      options: runOptions,
+      ...(options.shard
+        ? {
+            shard: {
+              index: options.shard.index,
+              count: options.shard.count,
+              runs: jobs.map((j) => ({ kata: j.exercise.slug, run: j.run })),
+            },
+          }
+        : {}),
+      ...(stopped ? { stopped: { ...stopped, not_started: pending.length - started } } : {}),
       summary,
       katas,
       runs: list,
@@ -185,10 +252,12 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
     return writing;
   };
 
+  if (options.resume) options.onProgress?.({ type: 'resumed', kept: keptCount, total: jobs.length });
   let next = 0;
+  let passing = results.filter((r) => r?.passed).length;
   const worker = async (): Promise<void> => {
-    while (next < jobs.length && !options.signal?.aborted && !stopped) {
-      const index = next++;
+    while (next < pending.length && !options.signal?.aborted && !stopped) {
+      const index = pending[next++]!;
       started++;
       const { exercise, run } = jobs[index]!;
       options.onProgress?.({ type: 'run_started', kata: exercise.slug, run, index: index + 1, total: jobs.length });
@@ -197,7 +266,11 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
       sandboxKind ??= result.sandbox;
       results[index] = result.run;
       done++;
-      options.onProgress?.({ type: 'run_finished', result: result.run, done, total: jobs.length });
+      if (result.run.passed) passing++;
+      // This process's pace: wall time per run finished here (the runs at once included), times the runs left.
+      const finishedHere = done - keptCount;
+      const etaMs = Math.round(((performance.now() - clock) / finishedHere) * (jobs.length - done));
+      options.onProgress?.({ type: 'run_finished', result: result.run, done, total: jobs.length, passing, eta_ms: etaMs });
       if (!result.run.scored && !stopped && result.run.error) {
         // The provider failed, not the model: every run after this one would fail alike and be scored as the model's.
         stopped = { kata: exercise.slug, run, error_code: result.run.error.error_code, message: result.run.error.message };
@@ -208,7 +281,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
   };
   let report: EvalReport;
   try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, () => worker()));
+    await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, () => worker()));
     report = build(!options.signal?.aborted);
     await write(report);
   } finally {
@@ -358,7 +431,8 @@ async function runOne(
   // Green means a green commit at the end: a session whose only cycle failed and whose Tester then found "nothing left
   // to test" completes, yet made nothing.
   const finishedGreen =
-    (summary?.status === 'completed' || summary?.status === 'max_cycles') && summary.cycles.some((c) => c.outcome === 'green');
+    (summary?.status === 'completed' || summary?.status === 'incomplete' || summary?.status === 'max_cycles') &&
+    summary.cycles.some((c) => c.outcome === 'green');
   const tokens = { prompt: counts.prompt, completion: counts.completion };
   const fromText = summary?.totals.toolCallsFromText;
   const wallMs = performance.now() - started;

@@ -6,6 +6,9 @@ import * as z from 'zod/mini';
 import { count, epochMs, nonEmpty, text } from './primitives';
 import { APPROVAL_OUTCOMES } from '../../core/vocabulary';
 
+/** Who answered a role's question to the person (`ask_person`): the person, or nobody (the role decided itself). */
+export const QUESTION_ANSWERS = ['person', 'nobody'] as const;
+
 /** What every history entry has: its id, who it is from, its cycle (none before the first) and when it happened. */
 const entry = {
   id: nonEmpty,
@@ -29,6 +32,8 @@ export const ToolCallRecordSchema = z.object({
   durationMs: count,
   /** A `write_file` / `edit_file` call's change: the worktree-relative path and a compact unified diff ("Open diff" shows all of it). */
   fileChange: z.optional(z.object({ path: text, diff: text })),
+  /** An `ask_person` call's question: answered by the person, or by nobody (the role decided itself). */
+  answer: z.optional(z.enum(QUESTION_ANSWERS)),
 });
 
 /** A test run of the supervisor's: its command, result, and whether the host holds its full output ("Open full output"). */

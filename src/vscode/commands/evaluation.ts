@@ -11,6 +11,7 @@ import {
   defaultConcurrency,
   evalFolderStamp,
   loadEvalSet,
+  progressFigure,
   runEval,
   selectExercises,
   type EvalOutcome,
@@ -144,7 +145,10 @@ export async function runEvaluation(deps: EvaluationDeps): Promise<EvalOutcome |
           deps.log.info(
             `eval: ${r.kata} run ${r.run}: ${verdict} (${r.status}, acceptance ${r.acceptance.passed}/${r.acceptance.total})`,
           );
-          progress.report({ message: `${event.done} of ${total} runs (${r.kata}: ${verdict})`, increment: 100 / total });
+          progress.report({
+            message: `${event.done} of ${total} runs (${r.kata}: ${verdict}); ${progressFigure(event)}`,
+            increment: 100 / total,
+          });
         },
       });
     } finally {

@@ -4,7 +4,7 @@
  */
 import { redactSecrets, redactValue } from '../../../core/security/redact';
 import type { SupervisorEvent } from '../../../core/tdd/events';
-import type { MessageRecord, PanelActionRecord, PanelState, TestRunRecord } from '../../../shared/panelProtocol';
+import type { MessageRecord, PanelActionRecord, PanelState, TestRunRecord, ToolCallRecord } from '../../../shared/panelProtocol';
 
 /** Most recent tool calls kept in the action history. */
 export const MAX_ACTIONS = 200;
@@ -56,7 +56,7 @@ export function addAction(state: PanelState, record: PanelActionRecord): PanelSt
 const cycleOf = (cycle: number): number | undefined => (cycle > 0 ? cycle : undefined);
 
 /** A role's tool call. */
-export function toolCallRecord(event: EventOf<'tool_called'>, at: number, revision: number): PanelActionRecord {
+export function toolCallRecord(event: EventOf<'tool_called'>, at: number, revision: number): ToolCallRecord {
   return {
     kind: 'toolCall',
     id: event.callId || `call-${revision}`,
@@ -73,7 +73,7 @@ export function toolCallRecord(event: EventOf<'tool_called'>, at: number, revisi
 }
 
 /** A role's question to the person and how it ended (shown like its `ask_person` call). */
-export function personQuestionRecord(event: EventOf<'person_question'>, at: number, revision: number): PanelActionRecord {
+export function personQuestionRecord(event: EventOf<'person_question'>, at: number, revision: number): ToolCallRecord {
   return {
     kind: 'toolCall',
     id: `question-${event.cycle}-${revision}`,
@@ -82,15 +82,17 @@ export function personQuestionRecord(event: EventOf<'person_question'>, at: numb
     params: { question: event.question },
     resultSummary: clip(
       event.outcome === 'answered'
-        ? `Answered${event.answeredBy ? ` (${event.answeredBy})` : ''}: ${event.answer ?? ''}`
+        ? `You answered: ${event.answer ?? ''}`
         : `No answer (${QUESTION_OUTCOME_WORDS[event.outcome]}); the ${event.role} decided by itself`,
       MAX_SUMMARY_CHARS,
     ),
-    ok: event.outcome === 'answered',
+    // No answer is no failure: the role was told so and decided itself.
+    ok: true,
     approval: 'auto',
     durationMs: 0,
     cycle: cycleOf(event.cycle),
     at,
+    answer: event.outcome === 'answered' ? 'person' : 'nobody',
   };
 }
 

@@ -24,12 +24,10 @@ import {
   addAction,
   clip,
   lastFullRun,
-  personQuestionRecord,
   roleWords,
   supervisorStepRecord,
-  testRunRecord,
-  toolCallRecord,
 } from './history';
+import { withPersonQuestion, withTestRun, withToolCall } from './onceInHistory';
 import { finishedPhase, revertedPhase } from './reverts';
 
 /** Longest project line in the session header. */
@@ -100,7 +98,7 @@ export function applyEvent(state: PanelState, event: SupervisorEvent, at: number
     case 'role_message':
       return roleWords(state, event, at);
     case 'tool_called':
-      return addAction(state, toolCallRecord(event, at, state.revision));
+      return withToolCall(state, event, at);
     case 'test_run_finished': {
       const tests = { passed: event.tests.passed, failed: event.tests.failed };
       // The session's test state is the one of its last commit (see `commit_made`): a red run that is then
@@ -113,7 +111,7 @@ export function applyEvent(state: PanelState, event: SupervisorEvent, at: number
               totals: { ...s.totals, testsPassed: tests.passed, testsFailed: tests.failed },
             }));
       const withCycle = event.cycle > 0 ? updateCycle(withTotals, event.cycle, (c) => ({ ...c, tests })) : withTotals;
-      return addAction(withCycle, testRunRecord(event, at));
+      return withTestRun(withCycle, event, at);
     }
     case 'reverted':
       return revertedPhase(state, event);
@@ -122,7 +120,7 @@ export function applyEvent(state: PanelState, event: SupervisorEvent, at: number
     case 'known_failures':
       return addAction(state, supervisorStepRecord(event, at, state.revision));
     case 'person_question':
-      return addAction(state, personQuestionRecord(event, at, state.revision));
+      return withPersonQuestion(state, event, at);
     case 'commit_made': {
       // The Refactorer's commit is kept apart: the cycle's hash stays the one of its `feat:` subject.
       const refactor = /^refactor\b/i.test(event.message) && state.cycles.some((c) => c.n === event.cycle && c.commit !== null);
