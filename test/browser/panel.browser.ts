@@ -881,7 +881,7 @@ describe('agent panel in Chromium', function () {
     await page.waitForSelector('.error-card');
     assert.equal(await text('.session-kata'), 'Bowling');
   });
-  it("issue 11: the roles' own words: one line collapsed, Markdown when opened (code and list items, no script), streaming marked", async () => {
+  it("issue 11: the roles' own words: their first line collapsed (wrapped, issue 36), Markdown when opened (code and list items, no script), streaming marked", async () => {
     page = await openPanel('dark', 300);
     const state = finishedState();
     state.actions.push(
@@ -917,9 +917,9 @@ describe('agent panel in Chromium', function () {
     );
     assert.equal((await report.locator('.message-line').innerText()).trim(), 'I add a test for `fizzbuzz(3)`:');
     assert.match(String(await report.locator('summary').getAttribute('aria-label')), /^tester reports \(cycle 1\): I add a test/);
-    // One line: the summary is no taller than two lines of text.
+    // The first line only, wrapped rather than cut (issue 36): no taller than three lines of text.
     const lineHeight = await report.locator('summary').evaluate((el) => el.getBoundingClientRect().height);
-    assert.ok(lineHeight < 40, `summary height ${lineHeight}`);
+    assert.ok(lineHeight < 66, `summary height ${lineHeight}`);
 
     // Opened with the keyboard: Markdown, with code and list items, and nothing that runs.
     await report.locator('summary').focus();

@@ -72,4 +72,32 @@ describe('what happened, where the person looks (issue 36)', function () {
     assert.equal(await implementer.locator('.test-badge').innerText(), 'green');
     await page.locator('#actions').screenshot({ path: path.join(SCREENSHOTS, 'issue36-history-once.png') });
   });
+
+  it("9: the Tester's and the Implementer's words, said beside their tool calls, lead their turn in full", async () => {
+    await open(hostState([sessionStart(), ...askedAndRevertedCycle(1, 'a1b2c3d4e5f6')]), 1400);
+    await page.locator('details.history > summary').click();
+    for (const [role, words] of [
+      ['tester', 'Wrote one failing test: multiples of three are Fizz'],
+      ['implementer', 'Return Fizz for multiples of three'],
+    ] as const) {
+      const turn = page.locator(`.history-cycle[data-cycle="1"] li.history-turn[data-role="${role}"]`);
+      const entries = turn.locator('li.action');
+      const said = entries.filter({ has: page.locator('.message-line') });
+      assert.equal(await said.count(), 1, `one entry of the ${role}'s words`);
+      assert.equal(await said.locator('.message-line').innerText(), words);
+      const line = said.locator('.message-line');
+      assert.ok(
+        await line.evaluate((e) => e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1),
+        `the ${role}'s words are not cut`,
+      );
+      // Said beside the write: before it, not after the supervisor's test runs.
+      const order = await entries.evaluateAll((items) => items.map((i) => i.className));
+      const wordsAt = order.findIndex((c) => c.includes('role-message'));
+      const writeAt = await entries.evaluateAll((items) =>
+        items.findIndex((i) => i.querySelector('.action-tool')?.textContent === 'write_file'),
+      );
+      assert.ok(wordsAt >= 0 && wordsAt < writeAt, `${role}: words at ${wordsAt}, write at ${writeAt}`);
+    }
+    await page.locator('.history-cycle[data-cycle="1"]').screenshot({ path: path.join(SCREENSHOTS, 'issue36-role-words.png') });
+  });
 });

@@ -196,16 +196,32 @@ export function testRunRecord(event: EventOf<'test_run_finished'>, at: number): 
   };
 }
 
-/** A role's words of one model call: streamed (`role_text`, appended) or whole (`role_message`). */
+/**
+ * A role's words of one model call: streamed (`role_text`, appended) or whole (`role_message`). Words said beside a tool
+ * call keep their place before it when the same message comes again whole, or as the turn's report.
+ */
 export function roleWords(state: PanelState, event: EventOf<'role_text' | 'role_message'>, at: number): PanelState {
   const id = `message-${event.cycle}-${event.role}-${event.attempt}-${event.message}`;
   const existing = state.actions.find((a): a is MessageRecord => a.id === id && a.kind === 'message');
+  const place = (record: MessageRecord): PanelState =>
+    existing ? { ...state, actions: state.actions.map((a) => (a === existing ? record : a)) } : addAction(state, record);
   if (event.type === 'role_text') {
     const sofar = existing?.text ?? '';
     if (sofar.length >= MAX_MESSAGE_CHARS) return state;
-    return addAction(state, messageRecord(id, event, existing?.at ?? at, sofar + event.delta, false, true));
+    return place(messageRecord(id, event, existing?.at ?? at, sofar + event.delta, false, true));
   }
-  return addAction(state, messageRecord(id, event, existing?.at ?? at, event.text, event.final, false));
+  return place(messageRecord(id, event, existing?.at ?? at, event.text, event.final, false));
+}
+
+/**
+ * The role's words of cycle `cycle` no longer streaming once its phase ended: a model call whose words streamed but
+ * that ended without its whole message (it failed, it was stopped) keeps what it said.
+ */
+export function settledWords(state: PanelState, cycle: number, role: string): PanelState {
+  const open = (a: PanelActionRecord): boolean =>
+    a.kind === 'message' && a.streaming && a.role === role && a.cycle === cycleOf(cycle);
+  if (!state.actions.some(open)) return state;
+  return { ...state, actions: state.actions.map((a) => (open(a) ? { ...a, streaming: false } : a)) };
 }
 
 function messageRecord(

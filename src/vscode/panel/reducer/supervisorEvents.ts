@@ -20,13 +20,7 @@ import {
   withResumedTokens,
   withSession,
 } from './cycles';
-import {
-  addAction,
-  clip,
-  lastFullRun,
-  roleWords,
-  supervisorStepRecord,
-} from './history';
+import { addAction, clip, lastFullRun, roleWords, settledWords, supervisorStepRecord } from './history';
 import { withPersonQuestion, withTestRun, withToolCall } from './onceInHistory';
 import { finishedPhase, revertedPhase } from './reverts';
 
@@ -139,7 +133,7 @@ export function applyEvent(state: PanelState, event: SupervisorEvent, at: number
       }));
     }
     case 'phase_finished':
-      return updateCycle(state, event.cycle, (c) => finishedPhase(c, event));
+      return updateCycle(settledWords(state, event.cycle, event.role), event.cycle, (c) => finishedPhase(c, event));
     case 'cycle_finished':
       // The cycle's counts are those of the tree it ended with (its last commit, or the one before a rollback).
       return updateCycle(
