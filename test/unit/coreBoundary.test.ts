@@ -62,6 +62,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
     'control',
     'errors',
     'hostGit',
+    'json',
     'llm',
     'logging',
     'mcp',

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { isLockFile, isProjectCode } from '../../../src/core/tdd/context/codeFiles';
 import { exportedSymbols, mapEntry } from '../../../src/core/tdd/context/exportedSymbols';
 import { importedFiles } from '../../../src/core/tdd/context/importedFiles';
+import { ModuleResolver } from '../../../src/core/tdd/context/moduleResolution';
 import { testTitlesIn } from '../../../src/core/testRunners/testTitles';
 
 const files = (...paths: string[]) => new Set(paths);
@@ -35,14 +36,14 @@ describe('role context: which files are code, what they import and export', () =
   it('follows relative JS/TS imports, with .js standing for .ts and folders for their index', () => {
     const all = files('src/units.ts', 'src/parse.ts', 'src/lib/index.ts', 'src/helper.js', 'test/x.test.ts');
     const test = `import { describe } from 'vitest';\nimport { unitFor } from '../src/units.js';\nimport * as lib from '../src/lib';\nconst h = require('../src/helper');\nexport { parse } from "../src/parse";\n`;
-    assert.deepEqual(importedFiles('test/x.test.ts', test, all).sort(), [
+    assert.deepEqual(importedFiles('test/x.test.ts', test, new ModuleResolver(all)).sort(), [
       'src/helper.js',
       'src/lib/index.ts',
       'src/parse.ts',
       'src/units.ts',
     ]);
     assert.deepEqual(
-      importedFiles('src/units.ts', "import fs from 'node:fs';\nimport x from 'lodash';\n", all),
+      importedFiles('src/units.ts', "import fs from 'node:fs';\nimport x from 'lodash';\n", new ModuleResolver(all)),
       [],
       'packages are not project files',
     );
@@ -58,14 +59,17 @@ describe('role context: which files are code, what they import and export', () =
       'app.py',
     );
     assert.deepEqual(
-      importedFiles('tests/test_bump.py', 'import pytest\n\nfrom verbump import Part, bump\nimport app\n', all).sort(),
+      importedFiles(
+        'tests/test_bump.py',
+        'import pytest\n\nfrom verbump import Part, bump\nimport app\n',
+        new ModuleResolver(all),
+      ).sort(),
       ['app.py', 'src/verbump/__init__.py', 'src/verbump/bump.py'],
     );
-    assert.deepEqual(importedFiles('src/verbump/cli.py', 'from .util import helper\nfrom . import bump\n', all).sort(), [
-      'src/verbump/__init__.py',
-      'src/verbump/bump.py',
-      'src/verbump/util.py',
-    ]);
+    assert.deepEqual(
+      importedFiles('src/verbump/cli.py', 'from .util import helper\nfrom . import bump\n', new ModuleResolver(all)).sort(),
+      ['src/verbump/__init__.py', 'src/verbump/bump.py', 'src/verbump/util.py'],
+    );
   });
 
   it('maps a module by its exported names (ESM, CommonJS, Python public top level) and a test file by its test count', () => {

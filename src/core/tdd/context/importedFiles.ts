@@ -1,71 +1,113 @@
-import { posix } from 'node:path';
+import type { ImportStatement, ModuleResolver, ResolvedImport } from './moduleResolution';
 
-const JS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
-/** `import … from '…'`, `export … from '…'`, `import '…'`, `require('…')`, `import('…')`. */
-const JS_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(['"])([^'"\n]+)\1/g;
-/** `from x.y import a, b` and `import x.y, z` at the start of a line (relative ones too: `from ..x import y`). */
-const PY_FROM = /^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([^\n)]*)/gm;
-const PY_IMPORT = /^[ \t]*import[ \t]+([\w. ,]+)/gm;
+/** `import … from '…'`, `export … from '…'`, `import '…'`, `require('…')`, `import('…')`: every specifier. */
+const JS_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(['"])([^'"\n]+)\1/g;
+/** `import a, { b as c } from '…'`, `import type { T } from '…'`, `export { a } from '…'`, `export * from '…'`. */
+const JS_FROM = /(?:^|[;}\n])[ \t]*(import|export)\s+(?:type\s+)?([^;'"`]*?)\s*\bfrom\s*(['"])([^'"\n]+)\3/g;
+/** `const { a, b: c } = require('…')`, `const m = require('…')`, `const x = require('…').x`. */
+const JS_REQUIRE =
+  /\b(?:const|let|var)\s+(\{[^}]*\}|[A-Za-z_$][\w$]*)\s*=\s*require\s*\(\s*(['"])([^'"\n]+)\2\s*\)(?:\s*\.\s*([A-Za-z_$][\w$]*))?/g;
+/** `from x.y import a, b`, `from . import x`, `from .m import (a,\n b as c)` at the start of a line. */
+const PY_FROM = /^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)/gm;
+/** `import x.y, z as w` at the start of a line. */
+const PY_IMPORT = /^[ \t]*import[ \t]+([\w. \t,]+)/gm;
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
-/**
- * The workspace files a source file imports, resolved against the list of the workspace's files (`files`): relative
- * imports in JavaScript and TypeScript (with the extension or without, `.js` standing for `.ts` as TypeScript's ESM
- * imports write it, or a folder's `index`), and in Python absolute modules looked up from the workspace root and from
- * `src/` (the src layout) and relative ones (`from .x import y`), a module's package `__init__.py` included.
- * Imports of packages (node_modules, site-packages) resolve to nothing: they are not the project's files.
- */
-export function importedFiles(path: string, text: string, files: ReadonlySet<string>): string[] {
-  const found = new Set<string>();
-  const add = (candidate: string | undefined) => {
-    if (candidate && candidate !== path) found.add(candidate);
+/** The imports of a source file, each specifier once (its names merged; a whole-module import wins). */
+export function importStatements(path: string, text: string): ImportStatement[] {
+  const found = new Map<string, string[] | undefined>();
+  const add = (specifier: string, names: string[] | undefined) => {
+    if (!found.has(specifier)) found.set(specifier, names && [...names]);
+    else {
+      const known = found.get(specifier);
+      found.set(specifier, known && names ? [...new Set([...known, ...names])] : undefined);
+    }
   };
   if (path.endsWith('.py')) {
-    for (const module of pythonModules(path, text)) add(resolvePython(module, files));
+    for (const m of text.matchAll(PY_FROM)) {
+      const names = m[2]!
+        .replace(/[()\\]/g, ' ')
+        .split(',')
+        .map((n) => n.trim().split(/\s+/)[0]!)
+        .filter((n) => n === '*' || /^\w+$/.test(n));
+      if (names.length) add(m[1]!, names.includes('*') ? undefined : names);
+    }
+    for (const m of text.matchAll(PY_IMPORT))
+      for (const part of m[1]!.split(',')) {
+        const module = part.trim().split(/\s+/)[0]!;
+        if (/^\w[\w.]*$/.test(module)) add(module, undefined);
+      }
   } else if (/\.[cm]?[jt]sx?$/.test(path)) {
-    for (const match of text.matchAll(JS_IMPORT)) {
-      const specifier = match[2]!;
-      if (specifier.startsWith('.')) add(resolveJs(posix.join(posix.dirname(path), specifier), files));
+    const named = new Map<string, string[] | undefined>();
+    const name = (specifier: string, names: string[] | undefined) => {
+      const known = named.has(specifier) ? named.get(specifier) : [];
+      named.set(specifier, known && names ? [...known, ...names] : undefined);
+    };
+    for (const m of text.matchAll(JS_FROM)) name(m[4]!, clauseNames(m[1] as 'import' | 'export', m[2]!));
+    for (const m of text.matchAll(JS_REQUIRE)) {
+      const [, binding, , specifier, property] = m as unknown as [string, string, string, string, string | undefined];
+      name(specifier, property ? [property] : binding.startsWith('{') ? bindingNames(binding) : undefined);
+    }
+    // Every other way a specifier appears (`import '…'`, a bare `require('…')`, `import('…')`) takes the module whole.
+    for (const m of text.matchAll(JS_SPECIFIER)) {
+      const specifier = m[2]!;
+      add(specifier, named.has(specifier) ? named.get(specifier) : undefined);
     }
   }
-  return [...found];
+  return [...found].map(([specifier, names]) => (names ? { specifier, names } : { specifier }));
 }
 
-function resolveJs(target: string, files: ReadonlySet<string>): string | undefined {
-  const stem = target.replace(/\.[cm]?jsx?$/, '');
-  const candidates = [target, ...JS_EXTENSIONS.map((e) => stem + e), ...JS_EXTENSIONS.map((e) => `${target}/index${e}`)];
-  return candidates.find((c) => files.has(c));
-}
-
-/** The paths (`a/b`, workspace-relative, without extension) the modules a Python file imports may have. */
-function pythonModules(path: string, text: string): string[] {
-  const modules: string[] = [];
-  const dir = posix.dirname(path);
-  for (const match of text.matchAll(PY_FROM)) {
-    const [, dots, name, names] = match as unknown as [string, string, string, string];
-    const base = dots ? posix.join(dir, ...Array<string>(Math.max(0, dots.length - 1)).fill('..')) : undefined;
-    const module = name.replace(/\./g, '/');
-    const roots = base !== undefined ? [base] : ['', 'src'];
-    const imported = names
-      .split(',')
-      .map((n) => n.trim().split(/\s+/)[0]!)
-      .filter((n) => /^\w+$/.test(n));
-    for (const root of roots) {
-      const at = posix.join(root, module);
-      // `from pkg import mod` may import a submodule: both the module and its submodules are candidates.
-      modules.push(at, ...imported.map((n) => posix.join(at, n)));
-    }
+/** The names an `import`/`export … from` clause takes; undefined for a namespace or `export *`. */
+function clauseNames(keyword: 'import' | 'export', clause: string): string[] | undefined {
+  const text = clause.trim();
+  if (text.startsWith('*')) return undefined; // `import * as ns`, `export *`, `export * as ns`
+  const names: string[] = [];
+  const braces = /\{([^}]*)\}/.exec(text);
+  const head = (braces ? text.slice(0, braces.index) : text).replace(/,\s*$/, '').trim();
+  if (keyword === 'import' && head) {
+    if (head.includes('*')) return undefined; // `import d, * as ns`
+    if (IDENTIFIER.test(head)) names.push('default');
   }
-  for (const match of text.matchAll(PY_IMPORT)) {
-    for (const name of match[1]!.split(',')) {
-      const module = name.trim().split(/\s+/)[0]!.replace(/\./g, '/');
-      if (module) modules.push(module, posix.join('src', module));
+  if (braces)
+    for (const part of braces[1]!.split(',')) {
+      const original = part
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)[0]!
+        .trim();
+      if (IDENTIFIER.test(original) || original === 'default') names.push(original);
     }
-  }
-  return modules;
+  return names.length ? names : undefined;
 }
 
-function resolvePython(module: string, files: ReadonlySet<string>): string | undefined {
-  const at = module.replace(/^\.\//, '');
-  if (!at || at === '.') return undefined;
-  return [`${at}.py`, `${at}/__init__.py`].find((c) => files.has(c));
+/** The property names of a destructuring pattern (`{ a, b: c, ...rest }` gives `a`, `b`). */
+function bindingNames(pattern: string): string[] | undefined {
+  const names: string[] = [];
+  for (const part of pattern.slice(1, -1).split(',')) {
+    const key = part.trim().split(/\s*[:=]\s*/)[0]!;
+    if (key.startsWith('...')) return undefined; // the rest of the module: taken whole
+    if (IDENTIFIER.test(key)) names.push(key);
+  }
+  return names.length ? names : undefined;
+}
+
+/**
+ * The workspace files a source file imports, resolved as its runtime would (see {@link ModuleResolver}), each with
+ * the names taken from it. Imports of installed packages (node_modules, site-packages) and of built output resolve
+ * to nothing: they are not the project's files.
+ */
+export function resolvedImports(path: string, text: string, resolver: ModuleResolver): ResolvedImport[] {
+  const out = new Map<string, string[] | undefined>();
+  for (const statement of importStatements(path, text))
+    for (const found of resolver.resolve(path, statement)) {
+      if (found.file === path) continue;
+      const known = out.has(found.file) ? out.get(found.file) : [];
+      out.set(found.file, known && found.names ? [...new Set([...known, ...found.names])] : undefined);
+    }
+  return [...out].map(([file, names]) => (names ? { file, names } : { file }));
+}
+
+/** The workspace files a source file imports (see {@link resolvedImports}), without the names. */
+export function importedFiles(path: string, text: string, resolver: ModuleResolver): string[] {
+  return resolvedImports(path, text, resolver).map((i) => i.file);
 }

@@ -3,7 +3,10 @@ import { truncateHeadTail } from '../../testRunners/truncateOutput';
 import { listWorkspaceFiles, MAX_CONTEXT_FILE_BYTES, readTextFile, type WorkspaceFile } from './workspaceSnapshot';
 import { isLockFile, isProjectCode } from './codeFiles';
 import { mapEntry } from './exportedSymbols';
-import { importedFiles } from './importedFiles';
+import { resolvedImports } from './importedFiles';
+import { ModuleResolver, readProjectManifests } from './moduleResolution';
+import { reachedCode } from './reachedCode';
+import { testsByRelevance } from './testRelevance';
 
 /** Inputs of {@link selectContextFiles}. */
 export interface ContextFilesInput {
@@ -17,6 +20,12 @@ export interface ContextFilesInput {
   task: string;
   /** Tokens the file contents and the map may take together. */
   budgetTokens: number;
+  /**
+   * What the role edits next, shown whole whatever the budget (each file up to {@link WHOLE_FILE_BYTES}, together up
+   * to {@link WHOLE_FILES_BYTES}), ahead of everything else: `'test'` its test file (the Tester), `'code'` that and the
+   * code the test reaches (the Implementer, the Refactorer). Without it, every file competes for the budget.
+   */
+  editsNext?: 'test' | 'code';
   signal?: AbortSignal;
 }
 
@@ -38,16 +47,27 @@ export interface ContextFiles {
 
 /** Share of the budget kept for the repository map, so the files shown in full never leave it nothing. */
 const MAP_SHARE = 0.15;
+/** Largest file a role is shown whole because it edits it next (see {@link ContextFilesInput.editsNext}). */
+export const WHOLE_FILE_BYTES = 64 * 1024;
+/** What the files a role edits next may take together; past it they compete for the budget like the others. */
+export const WHOLE_FILES_BYTES = 128 * 1024;
 
 /**
  * Chooses what a role reads, most relevant first, within a token budget (counted with a real tokenizer):
+ * 0. what the role edits next (`editsNext`), whole whatever the budget, each file up to 64 KiB: the test file (the
+ *    test files being written or named by the last run; else those the session wrote; else the example below) and,
+ *    for the Implementer and the Refactorer, the code that test reaches — what its imports resolve to as the runtime
+ *    resolves them (`require('..')`, package.json `main`/`exports`, index files, tsconfig `paths`, Python packages;
+ *    see {@link ModuleResolver}), and through re-exports (`index.js`, `__init__.py`) the modules that define the names
+ *    it imports;
  * 1. the focus files (the test files being written, the ones the last run named);
  * 2. the files the session changed so far;
- * 3. the project files those import, then what those import (two levels: JavaScript/TypeScript relative imports,
- *    Python modules) — the production code under test;
- * with nothing in focus and nothing changed yet (a session's first turn), one example test file — the one whose path
- * shares most words with the task, else the smallest — and what it imports, so the role sees the project's test
- * conventions. Each is shown whole when it fits; only a focus file larger than the whole budget is cut (head and
+ * 3. the code those reach (as above), then what that code imports (not a package entry's every re-export) — the
+ *    production code under test;
+ * with nothing in focus and nothing changed yet (a session's first turn), one example test file — the one that shares
+ * most words with the task (its path, its text and the code it reaches), else the smallest — and what it reaches, so
+ * the role sees the project's test conventions, then the other test files, likeliest first (the test may belong in
+ * one of them). Each is shown whole when it fits; only a focus file larger than the whole budget is cut (head and
  * tail). Everything else is a repository map: code files with their exported symbols (tests with their count), then
  * the other files (docs, CI, licences, manifests, lockfiles) by path and size — never ahead of the source. Past the
  * budget the map summarises folders. Links, special files and files over 256 KiB are never read.
@@ -70,6 +90,9 @@ export async function selectContextFiles(input: ContextFilesInput): Promise<Cont
       );
   }
   const isCode = (path: string) => texts.has(path);
+  const resolver = new ModuleResolver(paths, await readProjectManifests(input.workspaceRoot, [...paths]));
+  const importsOf = (path: string) => resolvedImports(path, texts.get(path) ?? '', resolver);
+  const reached = (from: readonly string[]) => reachedCode(from, importsOf, texts);
 
   // Tiers of relevance, each file once, in order.
   const ordered: string[] = [];
@@ -83,21 +106,43 @@ export async function selectContextFiles(input: ContextFilesInput): Promise<Cont
   };
   add(0, input.focusFiles ?? []);
   add(1, [...(input.sessionFiles ?? [])].sort());
-  if (ordered.length === 0) {
-    const example = exampleTest(code, input);
-    if (example) add(0, [example]);
-  }
-  const importsOf = (list: string[]) => list.flatMap((p) => importedFiles(p, texts.get(p) ?? '', paths));
-  const level1 = importsOf([...ordered]);
+  // A first turn: the test files by relevance to the task; the first is the example, the others follow the code.
+  const examples =
+    ordered.length === 0 ? exampleTests(code, input, texts, (from) => reached(from).filter((p) => !resolver.isEntry(p))) : [];
+  add(0, examples.slice(0, 1));
+  const level1 = reached([...ordered]);
   add(2, level1);
-  add(3, importsOf(level1));
+  add(
+    3,
+    level1.filter((p) => !resolver.isEntry(p)).flatMap((p) => importsOf(p).map((i) => i.file)),
+  );
+  add(4, examples.slice(1));
+
+  // What the role edits next: the test (in focus; else the session's tests; else the example) and the code it reaches.
+  const focusTests = ordered.filter((p) => tierOf.get(p) === 0);
+  const tests = focusTests.length
+    ? focusTests
+    : [...(input.sessionFiles ?? [])].filter((p) => isCode(p) && input.isTestFile(p)).sort();
+  const whole = !input.editsNext ? [] : input.editsNext === 'test' ? tests : [...new Set([...tests, ...reached(tests)])];
 
   const budget = input.budgetTokens;
   let used = 0;
+  let wholeBytes = 0;
+  let cut = false;
   const shown: ShownFile[] = [];
+  for (const path of whole) {
+    const text = texts.get(path) ?? '';
+    const size = Buffer.byteLength(text);
+    if (text === '' || size > WHOLE_FILE_BYTES || wholeBytes + size > WHOLE_FILES_BYTES) continue;
+    const block = fileBlock(path, text);
+    shown.push({ path, block, mtimeMs: byPath.get(path)!.mtimeMs });
+    // Counted as far as the budget: past it nothing else fits anyway (and a pathological text is not tokenized whole).
+    used += countTokens(block, budget);
+    wholeBytes += size;
+  }
   for (const path of ordered) {
     const text = texts.get(path)!;
-    if (text === '') continue; // listed as empty in the map
+    if (text === '' || shown.some((s) => s.path === path)) continue; // an empty one is listed as empty in the map
     const block = fileBlock(path, text);
     // Counted only as far as the room left: a file far over it is not tokenized whole.
     const room = Math.max(0, Math.floor(budget * (1 - MAP_SHARE) - used));
@@ -105,12 +150,13 @@ export async function selectContextFiles(input: ContextFilesInput): Promise<Cont
     if (tokens <= room) {
       shown.push({ path, block, mtimeMs: byPath.get(path)!.mtimeMs });
       used += tokens;
-    } else if (tierOf.get(path) === 0 && shown.length === 0) {
+    } else if (tierOf.get(path) === 0 && !cut && shown.every((s) => tierOf.get(s.path) !== 0)) {
       // A focus file larger than the whole budget: its head and tail, the cut marked (sized from its whole count).
       const chars = Math.max(400, Math.floor(((budget * (1 - MAP_SHARE)) / countTokens(block)) * text.length));
-      const cut = fileBlock(path, truncateHeadTail(text, chars, 'characters cut to fit the context budget; use read_file'));
-      shown.push({ path, block: cut, mtimeMs: byPath.get(path)!.mtimeMs });
-      used += countTokens(cut);
+      const head = fileBlock(path, truncateHeadTail(text, chars, 'characters cut to fit the context budget; use read_file'));
+      shown.push({ path, block: head, mtimeMs: byPath.get(path)!.mtimeMs });
+      used += countTokens(head);
+      cut = true;
     }
   }
 
@@ -131,7 +177,8 @@ export async function selectContextFiles(input: ContextFilesInput): Promise<Cont
       `- ${file.path} (${file.size === 0 ? 'empty' : `${file.size} bytes`}${isLockFile(file.path) ? ', lockfile' : ''})`,
     );
   }
-  return { shown, map: withinBudget(lines, budget - used, countTokens), empty: files.length === 0 };
+  const mapTokens = Math.max(budget - used, Math.floor(budget * MAP_SHARE));
+  return { shown, map: withinBudget(lines, mapTokens, countTokens), empty: files.length === 0 };
 }
 
 /** The map lines that fit in `tokens`; the rest summarised as a count per top folder. */
@@ -164,28 +211,25 @@ export function fileBlock(path: string, text: string): string {
   return `## ${path}\n\`\`\`\n${text}\n\`\`\``;
 }
 
-/** The test file to show as an example on a first turn: most words shared with the task, then the smallest. */
-function exampleTest(code: readonly WorkspaceFile[], input: ContextFilesInput): string | undefined {
-  const words = new Set((input.task.toLowerCase().match(/[a-z]{4,}/g) ?? []).map(stem));
-  const score = (path: string) => pathWords(path).filter((w) => words.has(w)).length;
-  return code
-    .filter((f) => f.size > 0 && input.isTestFile(f.path) && !/(^|\/)conftest\.py$/.test(f.path))
-    .sort((a, b) => score(b.path) - score(a.path) || a.size - b.size || a.path.localeCompare(b.path))[0]?.path;
-}
-
-/** The words of a path (folders and file name, split at separators and camelCase), stemmed. */
-function pathWords(path: string): string[] {
-  return path
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z]+/)
-    .filter((w) => w.length >= 4 && w !== 'test' && w !== 'tests' && w !== 'spec')
-    .map(stem);
-}
-
-/** A crude stem, so `parsing` meets `parse` and `units` meets `unit`. */
-function stem(word: string): string {
-  return word.replace(/(?:ing|ers|er|es|s|e)$/, '');
+/**
+ * The test files to show on a first turn, the likeliest to take the task's test first (see {@link testsByRelevance}:
+ * the task's words in their paths, their texts and the code they reach); a conftest.py is no example.
+ */
+function exampleTests(
+  code: readonly WorkspaceFile[],
+  input: ContextFilesInput,
+  texts: ReadonlyMap<string, string>,
+  /** The code a test reaches that says what it is about (not the package entries it goes through). */
+  reached: (from: readonly string[]) => string[],
+): string[] {
+  const tests = code
+    .filter((f) => f.size > 0 && texts.has(f.path) && input.isTestFile(f.path) && !/(^|\/)conftest\.py$/.test(f.path))
+    .map((f) => ({ path: f.path, size: f.size, text: texts.get(f.path)! }));
+  return testsByRelevance(input.task, tests, (path) =>
+    reached([path])
+      .map((p) => texts.get(p) ?? '')
+      .join('\n'),
+  );
 }
 
 /** Empty files that only keep a folder in git. */

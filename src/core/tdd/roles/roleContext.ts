@@ -107,6 +107,9 @@ export async function buildRoleContext(input: RoleContextInput): Promise<string>
     sessionFiles: input.sessionFiles,
     task: `${input.kataTitle} ${description}`,
     budgetTokens: input.fileTokenBudget ?? DEFAULT_CONTEXT_TOKENS,
+    // What the role edits next is shown whole: the Tester's test file; the code it reaches for the other two.
+    editsNext:
+      input.role === 'tester' ? 'test' : input.role === 'implementer' || input.role === 'refactorer' ? 'code' : undefined,
     signal: input.signal,
   });
   const shown = new Map(chosen.shown.map((f) => [f.path, f.block]));
