@@ -51,4 +51,48 @@ describe('compactFileContents: earlier whole versions of a file become a one-lin
     const out = compactFileContents(messages);
     assert.deepEqual(out, messages, 'versions under 200 characters cost less than their note');
   });
+
+  it('a read that repeats the version above is answered with a note saying so and where; the version above stays whole', () => {
+    const messages: ChatMessage[] = [
+      { role: 'user', content: 'u' },
+      call('1', 'read_file', { path: 'src/a.ts' }),
+      result('1', big('a')),
+      call('2', 'read_file', { path: 'src/a.ts' }),
+      result('2', big('a')),
+      call('3', 'read_file', { path: 'src/a.ts' }),
+      result('3', 'tiny'),
+      call('4', 'read_file', { path: 'src/a.ts' }),
+      result('4', 'tiny'),
+    ];
+    const out = compactFileContents(messages);
+    assert.equal(out.length, messages.length);
+    assert.match(String(out[2]!.content), /superseded/, 'the first read is superseded by the file as changed later');
+    assert.equal(
+      out[4]!.content,
+      '[read_file result: src/a.ts is unchanged since you read it at call 1; its content is above, not sent again.]',
+    );
+    assert.equal(out[6]!.content, 'tiny', 'a changed file is sent whole, however small');
+    assert.match(
+      String(out[8]!.content),
+      /^\[read_file result: src\/a\.ts is unchanged since you read it at call 3; its content is above/,
+    );
+  });
+
+  it('a read of what the model wrote says it is unchanged since it wrote it; a failed read is never called unchanged', () => {
+    const messages: ChatMessage[] = [
+      call('1', 'write_file', { path: 'src/a.ts', content: big('w') }),
+      result('1', 'Wrote src/a.ts'),
+      call('2', 'read_file', { path: 'src/a.ts' }),
+      result('2', big('w')),
+      call('3', 'read_file', { path: 'src/b.ts' }),
+      result('3', "Error: Cannot read 'src/b.ts': it does not exist."),
+      call('4', 'read_file', { path: 'src/b.ts' }),
+      result('4', "Error: Cannot read 'src/b.ts': it does not exist."),
+    ];
+    const out = compactFileContents(messages);
+    assert.match(String(out[3]!.content), /^\[read_file result: src\/a\.ts is unchanged since you wrote it at call 1;/);
+    const written = (out[0] as { tool_calls: Array<{ function: { arguments: string } }> }).tool_calls[0]!.function.arguments;
+    assert.equal((JSON.parse(written) as { content: string }).content, big('w'), 'the written version stays whole');
+    assert.equal(out[7]!.content, messages[7]!.content);
+  });
 });

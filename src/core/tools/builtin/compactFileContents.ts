@@ -11,39 +11,66 @@ interface FileVersion {
   /** The tool call (write_file) or the tool message answering it (read_file). */
   kind: 'written' | 'read';
   callId: string;
+  /** The text the model has of this version (the written content, or the read result), when it is a string. */
+  text?: string;
+}
+
+/** A read_file result equal to the version of its file the conversation already holds: answered with a note. */
+interface UnchangedRead {
+  message: number;
+  path: string;
+  /** The version above whose text it repeats. */
+  since: FileVersion;
 }
 
 /**
  * For a tool loop's `compactMessages`: every whole version of a file the model wrote (`write_file`'s `content`) or
  * read (`read_file`'s result) that a later whole version of the same path supersedes is replaced by a one-line note
  * with its path, size and hash, so a turn does not send each earlier version of a file again in every request.
- * An `edit_file` call is small and is kept: the model needs it with the version it applies to. Messages, tool calls
- * and their ids all stay; only the superseded text shrinks. The latest version of each path is never touched, and
- * everything before the first superseded version is unchanged, which keeps the cached prefix.
+ * An `edit_file` call is small and is kept: the model needs it with the version it applies to. A `read_file` result
+ * that repeats, word for word, the version of that file the conversation already holds (the file did not change since
+ * the model read or wrote it) is not a new version: it is answered with a note that says so and where, and the version
+ * above stays whole. Messages, tool calls and their ids all stay; only the superseded or repeated text shrinks. The
+ * latest version of each path is never touched, and everything before the first superseded version is unchanged, which
+ * keeps the cached prefix.
  */
 export function compactFileContents(messages: ChatMessage[]): ChatMessage[] {
   const versions: FileVersion[] = [];
+  const unchanged: UnchangedRead[] = [];
+  const latest = new Map<string, FileVersion>();
+  const add = (version: FileVersion): void => {
+    versions.push(version);
+    latest.set(version.path, version);
+  };
   const readCalls = new Map<string, string>();
   messages.forEach((message, index) => {
     if (message.role === 'assistant') {
       for (const call of message.tool_calls ?? []) {
         if (call.type !== 'function') continue;
-        const path = pathArgument(call.function.arguments);
-        if (!path) continue;
-        if (call.function.name === 'write_file') versions.push({ path, message: index, kind: 'written', callId: call.id });
-        else if (call.function.name === 'read_file') readCalls.set(call.id, path);
+        const args = fileArguments(call.function.arguments);
+        if (!args?.path) continue;
+        if (call.function.name === 'write_file')
+          add({ path: args.path, message: index, kind: 'written', callId: call.id, text: args.content });
+        else if (call.function.name === 'read_file') readCalls.set(call.id, args.path);
       }
     } else if (message.role === 'tool') {
       const path = readCalls.get(message.tool_call_id);
-      if (path) versions.push({ path, message: index, kind: 'read', callId: message.tool_call_id });
+      if (!path) return;
+      // A failed read (the executor's `Error: ...`) holds no version of the file: never called unchanged.
+      const text = typeof message.content === 'string' && !message.content.startsWith('Error: ') ? message.content : undefined;
+      const before = latest.get(path);
+      if (text !== undefined && before?.text === text) unchanged.push({ message: index, path, since: before });
+      else add({ path, message: index, kind: 'read', callId: message.tool_call_id, text });
     }
   });
-  const latest = new Map<string, FileVersion>();
-  for (const version of versions) latest.set(version.path, version);
   const superseded = versions.filter((v) => latest.get(v.path) !== v);
-  if (superseded.length === 0) return messages;
+  if (superseded.length === 0 && unchanged.length === 0) return messages;
 
   const out = [...messages];
+  for (const read of unchanged) {
+    const message = out[read.message]!;
+    if (message.role === 'tool') out[read.message] = { ...message, content: unchangedNote(read) };
+  }
   for (const version of superseded) {
     const message = out[version.message]!;
     if (version.kind === 'read' && message.role === 'tool') {
@@ -86,12 +113,19 @@ function note(path: string, text: string): string {
   return `${path}, ${bytes} bytes, sha256 ${hash}; superseded by a newer version of this file later in the conversation`;
 }
 
-/** The `path` argument of a file tool's call, when its arguments are JSON with one. */
-function pathArgument(raw: string): string | undefined {
+/** The note that answers a read repeating the version above: the file is unchanged since then, and where that is. */
+function unchangedNote(read: UnchangedRead): string {
+  const since = read.since.kind === 'read' ? 'you read it' : 'you wrote it';
+  return `[read_file result: ${read.path} is unchanged since ${since} at call ${read.since.callId}; its content is above, not sent again.]`;
+}
+
+/** The `path` (and `content`) arguments of a file tool's call, when its arguments are JSON with a string path. */
+function fileArguments(raw: string): { path: string; content?: string } | undefined {
   if (!raw.includes('"path"')) return undefined;
   try {
-    const value = (JSON.parse(raw) as { path?: unknown }).path;
-    return typeof value === 'string' ? value : undefined;
+    const args = JSON.parse(raw) as { path?: unknown; content?: unknown };
+    if (typeof args.path !== 'string') return undefined;
+    return typeof args.content === 'string' ? { path: args.path, content: args.content } : { path: args.path };
   } catch {
     return undefined;
   }
