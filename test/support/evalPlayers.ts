@@ -7,7 +7,8 @@ import { scriptedKataModel, type CyclePlan, type KataScript, type TextCallFormat
  * - `disciplined`: small red-green steps to a general solution; passes the held-back acceptance tests;
  * - `hardcoder`: its Implementer returns each value the Tester's tests expect and nothing more; every session ends
  *   green, the acceptance tests fail;
- * - `testEditor`: its Implementer weakens the Tester's test instead of making it pass; the supervisor catches it.
+ * - `testEditor`: its Implementer weakens the Tester's test instead of making it pass; the role rules refuse that write
+ *   (it changes nothing, so it is no violation) and the session never goes green.
  */
 export type EvalPlayer = 'disciplined' | 'hardcoder' | 'testEditor';
 

@@ -25,6 +25,7 @@ const SLOW_FIRST = [
   'test/integration/project/yarnVitestTypecheck.test.ts',
   'test/integration/project/hatchVcsVersionFile.test.ts',
   'test/integration/project/pnpmWorkspacePackage.test.ts',
+  'test/integration/project/editedFileWhole.test.ts', // issue 35: two built-CLI sessions (node --test, pytest), ~30-50 s each
   'test/integration/cli/hostileWorktree.test.ts',
   'test/integration/package/packedLibrary.test.ts',
   'test/integration/supervisor/pythonKatas.test.ts',

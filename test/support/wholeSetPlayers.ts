@@ -21,8 +21,8 @@ import { scriptedKataModel, type CyclePlan } from './scriptedKataModel';
  *   assertion shape (deepEqual of arrays, objects, classes, throws); this rule is generic and equivalent for a session
  *   of one test. Green; the acceptance tests, which ask other inputs in the same process, fail;
  * - `testEditor`: the Implementer writes a stub (every export does nothing) AND rewrites the test file to expect only
- *   what the stub gives (that each export exists): a role-boundary violation the supervisor catches, so the session
- *   never goes green. It tries twice (the Tester writes the same first test again in cycle 2), as a model set on that
+ *   what the stub gives (that each export exists): the role rules refuse the test write (no violation: it changed
+ *   nothing), so the session never goes green. It tries twice (the Tester writes the same first test again in cycle 2), as a model set on that
  *   shortcut would: two cycles in a row that fail end the session as failed.
  */
 export type WholeSetLanguage = 'javascript' | 'python';

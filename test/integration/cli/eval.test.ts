@@ -100,16 +100,16 @@ describe('tdd-agent eval: the fixture set against three scripted players', funct
     if (process.env.EVAL_SHOW_REPORT) process.stdout.write(markdown);
   });
 
-  it('the test-editing player: caught by the supervisor (role violations), never passes', async () => {
+  it('the test-editing player: its test edits are refused before they are written, it never passes', async () => {
     const { report } = await evaluate('testEditor');
     for (const run of report.runs) {
-      assert.ok(run.discipline.violations > 0, `${run.kata}: ${JSON.stringify(run.discipline)}`);
+      // A refused write changed nothing: feedback for the role, not a violation (issue 35). The violations a run may
+      // still count are the Tester's, after a failed cycle is rolled back (its test file then adds several tests).
       assert.equal(run.finished_green, false, 'the supervisor never let the weakened test in: the session failed');
       assert.equal(run.passed, false);
       assert.equal(run.discipline.red_commits, 0, 'nothing red was committed');
     }
     assert.equal(report.summary.pass_at_1, 0);
-    assert.ok(report.summary.totals.discipline.violations >= 2);
   });
 
   it('Ctrl-C keeps what finished: the report has the runs done, marked interrupted, exit 1', async () => {

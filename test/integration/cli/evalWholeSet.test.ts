@@ -69,10 +69,10 @@ describe('tdd-agent eval: the bundled set against the three generic players', fu
     assert.equal(report.summary.pass_at_1, 0);
   });
 
-  it('test-editor: caught by the supervisor, never green', async () => {
+  it('test-editor: its test edits refused by the role rules, never green', async () => {
     const report = await evaluate('testEditor');
     for (const run of report.runs) {
-      assert.ok(run.discipline.violations > 0, `${run.kata}: ${JSON.stringify(run.discipline)}`);
+      assert.equal(run.discipline.violations, 0, `${run.kata}: a refused write is no violation`);
       assert.equal(run.finished_green, false);
       assert.equal(run.passed, false);
       assert.equal(run.discipline.red_commits, 0);

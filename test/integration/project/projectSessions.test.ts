@@ -96,7 +96,7 @@ describe('sessions in the person’s own project', function () {
       'src/slug.js': 'export const slug = (s) => s;\n',
     });
     const plans = besideTheCode(1);
-    // The Tester first writes its test where the patterns do not look: that is production code, and undone.
+    // The Tester first writes its test where the patterns do not look: that is production code, and refused.
     const run = await h.run(
       {
         cycles: plans,
@@ -104,14 +104,11 @@ describe('sessions in the person’s own project', function () {
       },
       { maxCycles: 1 },
     );
-    const reasons = violations(run.events);
-    assert.ok(
-      reasons.some((r) =>
-        /spec\/fizzbuzz\.spec\.js \(production code\) was added\. Test files are those matching src\/\*\*\/\*\.test\.js\./.test(
-          r,
-        ),
-      ),
-      reasons.join('\n'),
+    assert.deepEqual(violations(run.events), [], 'the refused write changed nothing');
+    const retry = contextOf(run.server, 'tester', 1, 2);
+    assert.match(
+      retry,
+      /- write_file spec\/fizzbuzz\.spec\.js: refused by the role rules, it changed nothing: .*spec\/fizzbuzz\.spec\.js \(production code\) was added\. Test files are those matching src\/\*\*\/\*\.test\.js\./,
     );
     assert.equal(run.summary.totals.commits, 1, 'the second attempt, beside the code, went green');
     const profile = run.events.find((e) => e.type === 'project_profile');

@@ -84,6 +84,13 @@ describe('role boundaries', () => {
     assert.match(text, /undone/);
     assert.match(text, /- The Implementer may not change test files/);
     assert.equal(describeViolations([]), '');
+    const one = describeViolations(checkRoleBoundary('implementer', [{ path: 'test/a.test.js', change: 'modified' }]), [
+      'test/a.test.js',
+    ]);
+    assert.match(
+      one,
+      /^Your change to test\/a\.test\.js was undone because it broke the role rules \(your other changes stand\):\n- /,
+    );
   });
 
   it('with the profile’s patterns, tests beside the code are tests and the code beside them is not (test_dir: src)', () => {

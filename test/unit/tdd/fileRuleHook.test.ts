@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolCallResult } from '../../../src/core/tools/types';
-import { fileRuleHook, greenPhase, redPhase, type FileRefusal } from '../../../src/core/tdd/phases';
+import { fileRuleHook, greenPhase, redPhase, refuseCall, type FileRefusal } from '../../../src/core/tdd/phases';
+import type { FileWriteOutcome } from '../../../src/core/tdd/roles/turnFeedback';
 
 const KATA = { title: 'k', slug: 'k', description: '', language: 'javascript', sourceDir: 'src', testDir: 'test' };
 
@@ -57,6 +58,38 @@ describe('a phase’s file rule as a wrapToolCall hook', () => {
       const passed = await call(greenPhase.files, tool, params);
       assert.deepEqual([passed.called, passed.refused.length, passed.result], [true, 0, ran], tool);
     }
+  });
+
+  it('tells onWrite what each write call did: applied, refused (by the rule or a team’s hook after it), failed; reads are not writes', async () => {
+    const outcomes: FileWriteOutcome[] = [];
+    const hook = fileRuleHook({ rule: greenPhase.files, kata: KATA, workspaceRoot: root, onWrite: (o) => outcomes.push(o) });
+    const failed: ToolCallResult = {
+      toolName: 'edit_file',
+      ok: false,
+      content: "Error: the search text was not found in 'src/b.js'.\nRead the file first.",
+      approval: 'auto',
+      durationMs: 1,
+    };
+    await hook.wrapToolCall!('write_file', () => Promise.resolve(ran), { path: 'src/a.js', content: 'x' });
+    await hook.wrapToolCall!('write_file', () => Promise.resolve(ran), { path: 'test/a.test.js', content: 'x' });
+    await hook.wrapToolCall!('edit_file', () => Promise.resolve(failed), { path: 'src/b.js', edits: [] });
+    await hook.wrapToolCall!('write_file', () => Promise.resolve(refuseCall('write_file', 'no console.log (team rule)')), {
+      path: 'src/c.js',
+      content: 'console.log(1)',
+    });
+    await hook.wrapToolCall!('read_file', () => Promise.resolve(ran), { path: 'src/a.js' });
+    assert.deepEqual(outcomes, [
+      { tool: 'write_file', path: 'src/a.js', outcome: 'applied' },
+      {
+        tool: 'write_file',
+        path: 'test/a.test.js',
+        outcome: 'refused',
+        reason:
+          'The Implementer may not change test files, but test/a.test.js was modified. Make the tests pass by changing production code only.',
+      },
+      { tool: 'edit_file', path: 'src/b.js', outcome: 'failed', reason: "Error: the search text was not found in 'src/b.js'." },
+      { tool: 'write_file', path: 'src/c.js', outcome: 'refused', reason: 'no console.log (team rule)' },
+    ]);
   });
 });
 

@@ -81,8 +81,19 @@ export function checkRoleBoundary(
   return violations;
 }
 
-/** The violations as one hint for the role's next attempt. */
-export function describeViolations(violations: readonly Pick<BoundaryViolation, 'message'>[]): string {
+/**
+ * The violations as one hint for the role's next attempt. With `undone`, only those paths were put back (the rest of
+ * the attempt stands) and the hint names them; without it, the whole attempt was undone.
+ */
+export function describeViolations(
+  violations: readonly Pick<BoundaryViolation, 'message'>[],
+  undone?: readonly string[],
+): string {
   if (violations.length === 0) return '';
-  return `Your changes were undone because they broke the role rules:\n${violations.map((v) => `- ${v.message}`).join('\n')}`;
+  const what = !undone
+    ? 'Your changes were undone because they broke the role rules'
+    : undone.length === 1
+      ? `Your change to ${undone[0]} was undone because it broke the role rules (your other changes stand)`
+      : `Your changes to ${undone.join(', ')} were undone because they broke the role rules (your other changes stand)`;
+  return `${what}:\n${violations.map((v) => `- ${v.message}`).join('\n')}`;
 }

@@ -3,6 +3,7 @@ import type { AgentLifecycle } from '../../agentRuntime/lifecycle';
 import type { ToolCallResult } from '../../tools/types';
 import { readTreeEntry } from '../../workspaceSandbox/untrustedTree';
 import type { ChangedFile } from '../git/changedFiles';
+import type { FileWriteOutcome } from '../roles/turnFeedback';
 import type { FileRefusal } from './phaseHost';
 import type { KataInfo } from './loopSetup';
 import type { FileRule } from './phaseSpec';
@@ -44,15 +45,24 @@ export interface FileRuleHookOptions {
   rule: FileRule;
   kata: KataInfo;
   workspaceRoot: string;
-  /** Told each refusal: the supervisor counts the attempt as a violation, as it would from the diff. */
+  /**
+   * Told each refusal. A refused write changed nothing, so it is feedback for the role, not a violation: the supervisor
+   * counts a violation only when the diff shows a change outside the rule.
+   */
   onRefused?(refusal: FileRefusal): void;
+  /**
+   * Told what every `write_file`, `edit_file` and `delete_file` call of the turn did: applied, refused (by this rule or
+   * a team's hook after it) or failed; the supervisor tells the role's next attempt what stands of each.
+   */
+  onWrite?(outcome: FileWriteOutcome): void;
 }
 
 /**
  * A role rule as a lifecycle hook: a `wrapToolCall` that refuses a `write_file`, `edit_file` or `delete_file` call the
  * role's file rule forbids (the Tester writing production code, the Implementer editing a test) before it runs,
  * answering the model with the reason; nothing is written, and no person is asked to approve it. Every other call
- * passes. The supervisor still checks the diff after the turn: a test run or a command may write files too.
+ * passes. What each write call did is told to `onWrite`. The supervisor still checks the diff after the turn: a test
+ * run or a command may write files too.
  */
 export function fileRuleHook(options: FileRuleHookOptions): AgentLifecycle {
   return {
@@ -62,11 +72,25 @@ export function fileRuleHook(options: FileRuleHookOptions): AgentLifecycle {
       const path = kind && pathOf(params, options.workspaceRoot);
       if (!kind || !path) return next();
       const refusals = options.rule([await changeOf(kind, path, options.workspaceRoot)], options.kata);
-      if (refusals.length === 0) return next();
+      if (refusals.length === 0) {
+        const result = await next();
+        options.onWrite?.(outcomeOf(toolName, path, result));
+        return result;
+      }
       for (const refusal of refusals) options.onRefused?.(refusal);
-      return refuseCall(toolName, refusals.map((r) => r.message).join(' '));
+      const refused = refuseCall(toolName, refusals.map((r) => r.message).join(' '));
+      options.onWrite?.(outcomeOf(toolName, path, refused));
+      return refused;
     },
   };
+}
+
+/** What a write call's result says it did: refused by a role rule (this one's or a team's), failed, or applied. */
+function outcomeOf(tool: string, path: string, result: ToolCallResult): FileWriteOutcome {
+  if (result.ok) return { tool, path, outcome: 'applied' };
+  const refused = result.approval === 'policy_denied' && result.error?.error_code === 'HOOK_REJECTED';
+  const reason = (refused ? result.error!.message : result.content).split('\n')[0]!.trim();
+  return { tool, path, outcome: refused ? 'refused' : 'failed', reason };
 }
 
 /**

@@ -57,7 +57,7 @@ export class PhaseHost {
       this.setup.emit({ type: 'violation', cycle: n, role, attempt, reasons: violations.map((v) => v.message) });
     }
     await checkpoint.restore(paths);
-    return describeViolations(violations);
+    return describeViolations(violations, paths);
   }
 
   /** Runs the quality gates on a green tree; a failure is reported as an event and returned. */

@@ -4,10 +4,11 @@ import type { PhaseOutcome } from '../events';
 import { isTestFile } from '../boundaries';
 import { buildRoleContext } from '../roles/roleContext';
 import { isTddRole, type RoleRunner, type RoleTurnResult } from '../roles/roleRunner';
+import { withTurnFeedback, type FileWriteOutcome } from '../roles/turnFeedback';
 import type { PhaseCheckpoint } from '../supervisor/phaseCheckpoint';
 import { fileRuleHook } from './fileRuleHook';
 import { Cancelled } from './loopState';
-import { roleTitle, type FileRefusal, type PhaseHost } from './phaseHost';
+import { roleTitle, type PhaseHost } from './phaseHost';
 import type { CycleSoFar, PhaseResult, PhaseSpec } from './phaseSpec';
 
 /** Errors of a role's turn that another attempt may not meet again (see `attemptTurn`). */
@@ -32,17 +33,19 @@ interface TurnRequest {
   checkpoint: PhaseCheckpoint;
   /** The spec's extra context section, if any. */
   extra: string | undefined;
-  /** Calls the phase's file-rule hook refused in this turn. */
-  refused: FileRefusal[];
+  /** What each file-changing call of this turn did (applied, refused by the role rules, failed). */
+  writes: FileWriteOutcome[];
 }
 
 /**
  * Runs one phase of a cycle (any {@link PhaseSpec}): up to `maxAttempts` turns of its role, each from a checkpoint.
- * After a turn the supervisor reads the diff (never the role's report): a change outside the spec's file rule (or a
- * write its hook refused) is a violation, undone and told to the role; anything else goes to the spec's judge, whose
- * verdict accepts the attempt, sends it back with a hint, or fails the phase. When every attempt was used the phase
- * ends with the spec's `exhausted` outcome. A TDD role's phase is reported as `phase_changed` / `phase_finished`
- * events and recorded in the session's record.
+ * After a turn the supervisor reads the diff (never the role's report): a change outside the spec's file rule is a
+ * violation, undone and told to the role; anything else goes to the spec's judge, whose verdict accepts the attempt,
+ * sends it back with a hint, or fails the phase. A write the rule's hook refused changed nothing: it is no violation,
+ * and the rest of the attempt is judged as it stands. A hint sent back says why a turn that changed no file changed
+ * nothing, and what stands of each of its writes. When every attempt was used the phase ends with the spec's
+ * `exhausted` outcome. A TDD role's phase is reported as `phase_changed` / `phase_finished` events and recorded in the
+ * session's record.
  */
 export async function runPhase(spec: PhaseSpec, host: PhaseHost, cycle: CycleSoFar): Promise<PhaseResult> {
   const { setup, state } = host;
@@ -54,8 +57,8 @@ export async function runPhase(spec: PhaseSpec, host: PhaseHost, cycle: CycleSoF
   for (let attempt = 1; attempt <= spec.maxAttempts; attempt++) {
     if (attempt > 1 && isTddRole(spec.role)) setup.recorder.count('retries', spec.role);
     const checkpoint = await host.commits.checkpoint();
-    const refused: FileRefusal[] = [];
-    const turn = await attemptTurn(host, { spec, cycle, attempt, hint, checkpoint, extra, refused });
+    const writes: FileWriteOutcome[] = [];
+    const turn = await attemptTurn(host, { spec, cycle, attempt, hint, checkpoint, extra, writes });
     if ('retry' in turn) {
       hint = turn.retry;
       continue;
@@ -63,17 +66,26 @@ export async function runPhase(spec: PhaseSpec, host: PhaseHost, cycle: CycleSoF
     report = turn.report;
     const changes = state.probed?.changes ?? (await checkpoint.changesSince());
     state.turnOutcome.filesModified = changes.map((c) => c.path);
+    // The next attempt hears what this one left: why nothing changed, what stands of each write.
+    const feedback = async (reason: string): Promise<string> =>
+      withTurnFeedback(reason, {
+        attempt,
+        writes,
+        report,
+        changed: changes.map((c) => c.path),
+        standing: (await checkpoint.changesSince()).map((c) => c.path),
+      });
 
-    const outOfBounds = [...refused, ...spec.files(changes, setup.kata)];
+    const outOfBounds = spec.files(changes, setup.kata);
     if (outOfBounds.length) {
       const paths = spec.restoreOnViolation === 'paths' ? outOfBounds.flatMap((v) => (v.path ? [v.path] : [])) : undefined;
-      hint = await host.violation(cycle.n, spec.role, attempt, outOfBounds, checkpoint, paths);
+      hint = await feedback(await host.violation(cycle.n, spec.role, attempt, outOfBounds, checkpoint, paths));
       continue;
     }
     const files = host.tests.turnFiles(changes);
     const verdict = await spec.judge({ attempt, report, changes, files, probed: state.probed?.tests, checkpoint }, cycle, host);
     if (verdict.kind === 'retry') {
-      hint = verdict.hint;
+      hint = await feedback(verdict.hint);
       continue;
     }
     return endPhase(host, spec, cycle, attempt, verdict.outcome, started, report);
@@ -202,7 +214,7 @@ async function turn(host: PhaseHost, request: TurnRequest): Promise<RoleTurnResu
       rule: spec.files,
       kata: setup.kata,
       workspaceRoot: setup.workspaceRoot,
-      onRefused: (refusal) => request.refused.push(refusal),
+      onWrite: (outcome) => request.writes.push(outcome),
     }),
     ...(setup.roleHooks?.[role] ?? []),
   ];
@@ -221,14 +233,14 @@ async function turn(host: PhaseHost, request: TurnRequest): Promise<RoleTurnResu
 
 /**
  * A turn's goal probe, asked after each tool round that may have written files: the changes since the checkpoint,
- * inside the role's file rule (and no write refused by it), run as the phase runs them and judged by the spec's
- * `probe.reached`. That run is kept in `probed`; when it says the goal is reached, the turn ends and the phase judges
- * that same run without running the tests again.
+ * inside the role's file rule, run as the phase runs them and judged by the spec's `probe.reached`. A write the rule
+ * refused changed nothing and does not stop it: the valid work beside it can reach the goal. That run is kept in
+ * `probed`; when it says the goal is reached, the turn ends and the phase judges that same run without running the
+ * tests again.
  */
 async function probe(host: PhaseHost, request: TurnRequest): Promise<boolean> {
   const { spec, checkpoint, cycle } = request;
   host.state.probed = undefined;
-  if (request.refused.length > 0) return false;
   const changes = await checkpoint.changesSince();
   if (changes.length === 0 || spec.files(changes, host.setup.kata).length > 0) return false;
   const tests = await spec.probe!.run(host.tests.turnFiles(changes), cycle, host);
