@@ -39,6 +39,8 @@ const SLOW_FIRST = [
   'test/integration/examples/agents.test.ts',
   'test/integration/evalKatas/acceptance.test.ts', // 20-40 s: 32 real node --test and 32 pytest runs
   'test/integration/supervisor/happyPath.test.ts',
+  'test/integration/supervisor/clumsyFeedback.test.ts', // six two-cycle FizzBuzz sessions
+  'test/integration/cli/clumsyPlayer.test.ts', // a built-CLI session of four cycles
   'test/integration/supervisor/toolCallsInText.test.ts', // four FizzBuzz sessions over the wire, ~40 s alone
   'test/integration/cli/preflight.test.ts',
   'test/integration/cli/task.test.ts',
