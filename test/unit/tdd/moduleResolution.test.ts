@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { exportedSymbols } from '../../../src/core/tdd/context/exportedSymbols';
 import { importStatements, resolvedImports } from '../../../src/core/tdd/context/importedFiles';
 import { ModuleResolver, readProjectManifests } from '../../../src/core/tdd/context/moduleResolution';
 import { listWorkspaceFiles } from '../../../src/core/tdd/context/workspaceSnapshot';
@@ -231,6 +232,17 @@ describe('role context: the files an import reaches, resolved as the runtime doe
         { specifier: './nine.js' },
       ]);
     });
+  });
+
+  // Generated code is hostile: a 250 KB file built to make an unbounded pattern quadratic is read in one pass (before
+  // the bounds, 'import a' 25,000 times took 34 s, unclosed `export {` 28,000 times 10 s).
+  it('reads the imports and exports of files built against its patterns: never stuck', () => {
+    assert.deepEqual(importStatements('a.ts', 'import a\n'.repeat(25_000)), []);
+    assert.deepEqual(importStatements('a.ts', 'export * as x\n'.repeat(18_000)), []);
+    assert.deepEqual(importStatements('a.js', 'const { a = require\n'.repeat(12_000)), []);
+    assert.deepEqual(importStatements('a.py', 'from x import (a\n'.repeat(15_000)).length, 1);
+    assert.deepEqual(exportedSymbols('a.js', 'export {\n'.repeat(28_000)), []);
+    assert.deepEqual(exportedSymbols('a.js', 'module.exports = {\n'.repeat(13_000)), []);
   });
 
   describe('Python', () => {

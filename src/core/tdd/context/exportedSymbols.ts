@@ -4,10 +4,13 @@ const MAX_SYMBOLS = 12;
 /** `export [default] [async] function|class|const|let|var|interface|type|enum Name`. */
 const JS_EXPORT =
   /^export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|class|const|let|var|interface|type|enum)\s+([A-Za-z_$][\w$]*)/gm;
-/** `export { a, b as c }` (not `export … from`, which re-exports another file's names). */
-const JS_EXPORT_LIST = /^export\s*\{([^}]*)\}\s*;?\s*$/gm;
+/**
+ * `export { a, b as c }` (not `export … from`, which re-exports another file's names). The braces' content is bounded
+ * (2,000 characters), here and below: generated code full of unclosed braces cannot make a scan quadratic.
+ */
+const JS_EXPORT_LIST = /^export\s*\{([^}]{0,2000})\}\s*;?\s*$/gm;
 /** `module.exports = { a, b }`, `module.exports.x =` and `exports.x =`. */
-const CJS_OBJECT = /module\.exports\s*=\s*\{([^}]*)\}/g;
+const CJS_OBJECT = /module\.exports\s*=\s*\{([^}]{0,2000})\}/g;
 const CJS_PROPERTY = /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=/gm;
 /** Top-level `def`, `async def` and `class` in Python. */
 const PY_TOP_LEVEL = /^(?:async\s+)?(?:def|class)\s+([A-Za-z]\w*)/gm;

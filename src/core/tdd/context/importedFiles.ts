@@ -2,13 +2,17 @@ import type { ImportStatement, ModuleResolver, ResolvedImport } from './moduleRe
 
 /** `import … from '…'`, `export … from '…'`, `import '…'`, `require('…')`, `import('…')`: every specifier. */
 const JS_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(['"])([^'"\n]+)\1/g;
-/** `import a, { b as c } from '…'`, `import type { T } from '…'`, `export { a } from '…'`, `export * from '…'`. */
-const JS_FROM = /(?:^|[;}\n])[ \t]*(import|export)\s+(?:type\s+)?([^;'"`]*?)\s*\bfrom\s*(['"])([^'"\n]+)\3/g;
+/**
+ * `import a, { b as c } from '…'`, `import type { T } from '…'`, `export { a } from '…'`, `export * from '…'`. Every
+ * repetition is bounded (a clause of 2,000 characters at most), so generated code cannot make a scan quadratic; a
+ * longer clause still counts as an import of the whole module.
+ */
+const JS_FROM = /(?:^|[;}\n])[ \t]*(import|export)\s+(?:type\s+)?([^;'"`]{0,2000}?)\s*\bfrom\s*(['"])([^'"\n]+)\3/g;
 /** `const { a, b: c } = require('…')`, `const m = require('…')`, `const x = require('…').x`. */
 const JS_REQUIRE =
-  /\b(?:const|let|var)\s+(\{[^}]*\}|[A-Za-z_$][\w$]*)\s*=\s*require\s*\(\s*(['"])([^'"\n]+)\2\s*\)(?:\s*\.\s*([A-Za-z_$][\w$]*))?/g;
+  /\b(?:const|let|var)\s+(\{[^}]{0,2000}\}|[A-Za-z_$][\w$]*)\s*=\s*require\s*\(\s*(['"])([^'"\n]+)\2\s*\)(?:\s*\.\s*([A-Za-z_$][\w$]*))?/g;
 /** `from x.y import a, b`, `from . import x`, `from .m import (a,\n b as c)` at the start of a line. */
-const PY_FROM = /^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)/gm;
+const PY_FROM = /^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]{0,4000}\)|[^\n#]*)/gm;
 /** `import x.y, z as w` at the start of a line. */
 const PY_IMPORT = /^[ \t]*import[ \t]+([\w. \t,]+)/gm;
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;

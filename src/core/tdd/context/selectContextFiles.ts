@@ -91,7 +91,12 @@ export async function selectContextFiles(input: ContextFilesInput): Promise<Cont
   }
   const isCode = (path: string) => texts.has(path);
   const resolver = new ModuleResolver(paths, await readProjectManifests(input.workspaceRoot, [...paths]));
-  const importsOf = (path: string) => resolvedImports(path, texts.get(path) ?? '', resolver);
+  const imports = new Map<string, ReturnType<typeof resolvedImports>>();
+  const importsOf = (path: string) => {
+    let found = imports.get(path);
+    if (!found) imports.set(path, (found = resolvedImports(path, texts.get(path) ?? '', resolver)));
+    return found;
+  };
   const reached = (from: readonly string[]) => reachedCode(from, importsOf, texts);
 
   // Tiers of relevance, each file once, in order.
