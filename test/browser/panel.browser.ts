@@ -643,7 +643,10 @@ describe('agent panel in Chromium', function () {
       await text('.error-card .error-action'),
       "What to do: Run 'TDD Agent: Set API key' with a valid key, then run the kata again.",
     );
-    assert.equal(await page.locator('#announcer').innerText(), 'Problem: The model provider rejected the API key (HTTP 401).');
+    assert.equal(
+      await page.locator('#announcer').innerText(),
+      'Problem: The API key was refused. The model provider rejected the API key (HTTP 401).',
+    );
     await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-error-dark.png'), fullPage: true });
     // The example panel message of docs/extending.md: "Open the log" posts `openLog`.
     await page.locator('.error-card .error-log button', { hasText: 'Open the log' }).click();
@@ -853,7 +856,10 @@ describe('agent panel in Chromium', function () {
     state.errors[0] = { ...state.errors[0]!, message: 'Cannot read notes\u202etxt.exe' };
     await sendToPanel(page, stateMessage(state));
     await waitForRevision('.error-card');
-    assert.equal(await page.locator('#announcer').innerText(), 'Problem: Cannot read notes\\x{202e}txt.exe');
+    assert.equal(
+      await page.locator('#announcer').innerText(),
+      'Problem: The API key was refused. Cannot read notes\\x{202e}txt.exe',
+    );
   });
 
   it('restores from getState after a reload (including an opened section), then takes newer snapshots', async () => {

@@ -9,9 +9,11 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { SupervisorEvent } from '../../src/core/tdd/events';
 import { emptyPanelState, stateMessage, type PanelState } from '../../src/shared/panelProtocol';
+import { buildLlmError } from '../../src/core/llm/llmError';
 import { reducePanel, type PanelAction } from '../../src/vscode/panel/panelReducer';
+import { restoreState } from '../../src/vscode/panel/panelStore';
 import { askedAndRevertedCycle, sessionStart } from '../unit/vscode/fixtures';
-import { usePanelPages } from './harness';
+import { sendToPanel, usePanelPages } from './harness';
 
 const SCREENSHOTS = path.resolve(__dirname, '../../test-results');
 const T0 = Date.UTC(2026, 11, 4, 9, 0, 0);
@@ -99,5 +101,119 @@ describe('what happened, where the person looks (issue 36)', function () {
       assert.ok(wordsAt >= 0 && wordsAt < writeAt, `${role}: words at ${wordsAt}, write at ${writeAt}`);
     }
     await page.locator('.history-cycle[data-cycle="1"]').screenshot({ path: path.join(SCREENSHOTS, 'issue36-role-words.png') });
+  });
+
+  it('7: an error card says what happened, the facts and what to do once each, in VS Code words', async () => {
+    const unreachable = buildLlmError(
+      { code: 'CONNECTION', retryable: true, serverMessage: 'Connection error.' },
+      { provider: 'openai', baseURL: 'http://127.0.0.1:9/v1', model: 'gpt-4o-mini', timeoutMs: 60_000, retries: 2 },
+    );
+    const refused = buildLlmError(
+      { code: 'AUTH', retryable: false, status: 401, serverMessage: 'Incorrect API key provided.' },
+      { provider: 'openai', baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini', timeoutMs: 60_000, retries: 0 },
+    );
+    await open(
+      hostState(
+        [unreachable, refused].map((e) => ({
+          action: { type: 'error', error: { error_code: e.error_code, message: e.message, details: { ...e.details } }, at: T0 },
+        })),
+      ),
+    );
+    const card = page
+      .locator('.error-card')
+      .filter({ has: page.locator('.error-title', { hasText: 'The model server cannot be reached' }) });
+    assert.equal(await card.locator('.error-message').innerText(), 'Nothing answered at http://127.0.0.1:9/v1 (tried 3 times).');
+    assert.equal(
+      await card.locator('.error-action').innerText(),
+      'What to do: Start the model server, or choose another provider or base URL.',
+    );
+    assert.equal(await card.getByRole('button', { name: 'Choose provider or base URL' }).count(), 1);
+    const key = page.locator('.error-card').filter({ has: page.locator('.error-title', { hasText: 'The API key was refused' }) });
+    assert.equal(
+      await key.locator('.error-message').innerText(),
+      'The model server at https://api.openai.com/v1 answered HTTP 401: Incorrect API key provided.',
+    );
+    assert.equal(await key.locator('.error-action').innerText(), 'What to do: Set a valid API key.');
+    const said = await page.locator('#errors').innerText();
+    assert.doesNotMatch(said, /tddAgent\.|OPENAI_|OLLAMA_|--base-url|ollama serve/, 'no setting ids or command-line hints');
+    assert.doesNotMatch(said, /could not (be )?reach/i, 'not said a second and third time');
+    await page.locator('#errors').screenshot({ path: path.join(SCREENSHOTS, 'issue36-error-cards.png') });
+  });
+
+  it('7: a problem fixed leaves no stale "Problem:" line behind', async () => {
+    const unreachable = buildLlmError(
+      { code: 'CONNECTION', retryable: true },
+      { provider: 'openai', baseURL: 'http://127.0.0.1:9/v1', model: 'm', timeoutMs: 60_000, retries: 0 },
+    );
+    const problem = {
+      item: 'model' as const,
+      title: 'The model server at http://127.0.0.1:9/v1 does not answer',
+      detail: 'Start it, or choose another server or provider.',
+      fixes: ['chooseProvider' as const],
+    };
+    const broken = hostState([
+      { action: { type: 'setup', problems: [problem] } },
+      {
+        action: {
+          type: 'error',
+          error: { error_code: unreachable.error_code, message: unreachable.message, details: { ...unreachable.details } },
+          at: T0,
+        },
+      },
+    ]);
+    await open(emptyPanelState({ instanceId: 'host-1', trusted: true }));
+    await sendToPanel(page, stateMessage({ ...broken, revision: broken.revision + 1 }));
+    await page.waitForSelector('.error-card');
+    assert.match(await page.locator('#announcer').innerText(), /^Problem: The model server cannot be reached\./);
+    // The person fixes the base URL: the setup check no longer finds the problem, and the card goes.
+    const fixed = reducePanel(broken, { type: 'setup', problems: [] });
+    await sendToPanel(page, stateMessage({ ...fixed, revision: fixed.revision + 1 }));
+    await page.waitForSelector('.error-card', { state: 'detached' });
+    assert.equal(await page.locator('#announcer').textContent(), '');
+    assert.doesNotMatch(await page.evaluate<string>('document.body.innerText'), /Problem:/);
+  });
+
+  it('7: a window reloaded mid-session shows a neutral "Interrupted" with Resume, not a CANCELLED problem', async () => {
+    const cycle = askedAndRevertedCycle(1, 'a1b2c3d4e5f6');
+    const running = hostState([
+      sessionStart(),
+      ...cycle.slice(
+        0,
+        cycle.findIndex((e) => e.type === 'commit_made'),
+      ),
+    ]);
+    const restored = restoreState(JSON.parse(JSON.stringify(running)), 'host-2', true, T0 + 600_000);
+    const id = restored.session!.sessionId!;
+    const listed = reducePanel(restored, {
+      type: 'repository',
+      repository: {
+        branch: 'main',
+        sessions: [
+          {
+            id,
+            kata: 'FizzBuzz',
+            status: 'interrupted',
+            branch: 'tdd/fizzbuzz-1',
+            baseBranch: 'main',
+            cycles: 0,
+            commits: 0,
+            merged: false,
+            resumable: true,
+          },
+        ],
+      },
+    });
+    await open(listed);
+    assert.equal(await text('#session-status'), 'Interrupted');
+    assert.equal(
+      await text('#session-interrupted'),
+      'The window was reloaded while the kata ran, so it stopped there. Resume goes on from its last green commit.',
+    );
+    const resume = page.locator(`#session .session-actions button[data-session-action="resume"][data-session-id="${id}"]`);
+    assert.equal(await resume.count(), 1);
+    assert.match((await resume.getAttribute('class')) ?? '', /button-primary/);
+    assert.equal(await page.locator('#errors, .error-card').count(), 0, 'nothing under Problems');
+    assert.doesNotMatch(await page.evaluate<string>('document.body.innerText'), /CANCELLED|For a bug report/);
+    await page.locator('#session').screenshot({ path: path.join(SCREENSHOTS, 'issue36-interrupted.png') });
   });
 });

@@ -112,9 +112,11 @@ describe("TDD Agent extension: a session never changes the person's checkout (di
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
     await runCommand(page, 'TDD Agent: Open panel', 60_000);
 
-    // The panel comes back with the session stopped and offers Resume for exactly that session.
+    // The panel comes back with the session interrupted — no problem card (issue 36) — and offers Resume for exactly
+    // that session.
     const after = await panelFrame(page);
-    await after.locator('#session-status', { hasText: 'Cancelled' }).waitFor({ timeout: 30_000 });
+    await after.locator('#session-status', { hasText: 'Interrupted' }).waitFor({ timeout: 30_000 });
+    assert.equal(await after.locator('.error-card').count(), 0, 'a reload is not filed under Problems');
     const resume = after.locator(
       `#session .session-actions button[data-session-action="resume"][data-session-id="${sessionId}"]`,
     );

@@ -93,9 +93,20 @@ export function renderSessionHeader(session: SessionHeader, actions: HTMLElement
           class: `status-badge status-${session.status} ${endedGreenAtLimit(session) ? 'ended-green' : ''}`,
           id: 'session-status',
         },
-        endedGreenAtLimit(session) ? 'Max cycles reached, all green' : STATUS_LABELS[session.status],
+        session.interrupted
+          ? 'Interrupted'
+          : endedGreenAtLimit(session)
+            ? 'Max cycles reached, all green'
+            : STATUS_LABELS[session.status],
       ),
     ),
+    session.interrupted
+      ? h(
+          'p',
+          { class: 'session-interrupted', id: 'session-interrupted' },
+          'The window was reloaded while the kata ran, so it stopped there. Resume goes on from its last green commit.',
+        )
+      : null,
     h(
       'dl',
       { class: 'session-meta' },

@@ -62,6 +62,11 @@ export const SessionHeaderSchema = z.object({
   usage: z.optional(TokenUsageSchema),
   /** The model's price when `tddAgent.modelPrices` knows it (absent: tokens only, no cost). */
   price: z.optional(ModelPriceSchema),
+  /**
+   * The window was reloaded while the session ran: it stopped there (status `cancelled`) and can be resumed. The header
+   * says "Interrupted", not a problem.
+   */
+  interrupted: z.optional(z.literal(true)),
 });
 
 /** Passed/failed test counts of one run. */

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { PANEL_COMMAND_LABELS, type PanelCommandName } from '../../shared/panelProtocol';
-import { errorAction, errorFixes, vscodeErrorMessage } from './errorActions';
+import { errorAction, errorFixes, SANDBOX_OFF, vscodeErrorMessage } from './errorActions';
 import type { PanelStore } from './panelStore';
 
 /** An error as the core or the host reports it (`details` of an AgentError pick the buttons and the sandbox's fix). */
@@ -18,8 +18,8 @@ export interface NoticeError {
 function actionLine(error: NoticeError): string | undefined {
   const cause = error.details?.cause;
   if (error.error_code === 'SANDBOX_UNAVAILABLE' && typeof cause === 'string')
-    return `${cause} Show the fix says what to change on this machine; or — only if you accept that the code the agents write runs unconfined — set 'tddAgent.sandbox' to "off" in your user settings.`;
-  return errorAction(error.error_code);
+    return `${cause} Show the fix says what to change on this machine; or, ${SANDBOX_OFF}.`;
+  return errorAction(error.error_code, error.details);
 }
 
 /**

@@ -117,7 +117,7 @@ export type PanelAction =
   /** The host read the change a `write_file` / `edit_file` call of the history (entry `id`) made: its compact diff. */
   | { type: 'fileChange'; id: string; path: string; diff: string };
 
-/** The error a reloaded window shows for the session that was running in the window that is gone. */
+/** What a reloaded window said, as an error card, of the session running in the window that was gone (before issue 36). */
 export const RELOADED_WHILE_RUNNING = 'The window was reloaded while the kata was running; the session stopped.';
 
 /** Record statuses that say a session ended on its own (not stopped): they win over a reload's "cancelled". */
@@ -250,17 +250,12 @@ function withoutSession(state: PanelState): PanelState {
 }
 
 /**
- * A session restored as stopped by a reload whose record says it ended on its own (the window's last saved
- * state can be older than its end): the record is the truth, so the header takes its status and the reload's
- * error goes.
+ * A session restored as interrupted by a reload whose record says it ended on its own (the window's last saved
+ * state can be older than its end): the record is the truth, so the header takes its status.
  */
 function withRecordedEnd(state: PanelState, record: RepositorySessions['sessions'][number]): PanelState {
   const session = state.session;
-  if (!session || session.status !== 'cancelled' || !ENDED_ON_ITS_OWN.has(record.status)) return state;
-  if (!state.errors.some((e) => e.message === RELOADED_WHILE_RUNNING)) return state;
-  return {
-    ...state,
-    session: { ...session, status: record.status as SessionHeader['status'] },
-    errors: state.errors.filter((e) => e.message !== RELOADED_WHILE_RUNNING),
-  };
+  if (!session?.interrupted || session.status !== 'cancelled' || !ENDED_ON_ITS_OWN.has(record.status)) return state;
+  const { interrupted: _stopped, ...ended } = session;
+  return { ...state, session: { ...ended, status: record.status as SessionHeader['status'] } };
 }

@@ -36,15 +36,17 @@ export function restoreState(persisted: unknown, instanceId: string, trusted: bo
   const { questions: _gone, personQuestions: _unanswered, ...rest } = saved;
   let state: PanelState = { ...rest, instanceId, revision: 0, trusted, approvals: [], setup: [], notice: null };
   if (state.session?.status === 'running') {
-    // The session ran in a window that is gone: it is not running any more.
+    // The session ran in a window that is gone: it stopped there, interrupted (no problem to report: it can be resumed).
     state = reducePanel(state, { type: 'sessionAborted', status: 'cancelled', at: now });
-    state = reducePanel(state, {
-      type: 'error',
-      error: { error_code: 'CANCELLED', message: RELOADED_WHILE_RUNNING },
-      at: now,
-    });
-    state = { ...state, revision: 0 };
+    state = { ...state, revision: 0, session: state.session && { ...state.session, interrupted: true } };
   }
+  // A window saved by an older version told the reload as an error card: it is the same interruption.
+  if (state.session?.status === 'cancelled' && state.errors.some((e) => e.message === RELOADED_WHILE_RUNNING))
+    state = {
+      ...state,
+      session: { ...state.session, interrupted: true },
+      errors: state.errors.filter((e) => e.message !== RELOADED_WHILE_RUNNING),
+    };
   return state;
 }
 

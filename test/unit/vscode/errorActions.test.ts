@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { ERROR_CODES, isAgentError } from '../../../src/core/errors/agentError';
 import { parseKata } from '../../../src/core/tdd/kata/parseKata';
 import { emptyPanelState } from '../../../src/shared/panelProtocol';
+import { buildLlmError } from '../../../src/core/llm/llmError';
 import { errorAction, vscodeErrorMessage } from '../../../src/vscode/panel/errorActions';
 import { reducePanel } from '../../../src/vscode/panel/panelReducer';
 import { statusView } from '../../../src/vscode/status/statusText';
@@ -20,10 +21,15 @@ describe('what the extension tells a person to do about an error (VS Code words)
     assert.equal(errorAction('WORKSPACE_DIRTY'), undefined, 'a dirty repository is no error any more');
   });
 
+  it('never names a setting id, an environment variable or a command to type (issue 36)', () => {
+    for (const [code, text] of [...actions, ['TIMEOUT', errorAction('TIMEOUT', { baseURL: 'http://x/v1' }) ?? '']]) {
+      assert.doesNotMatch(text, /tddAgent\.|OPENAI_|OLLAMA_|'ollama serve'/, `${code}: ${text}`);
+    }
+  });
+
   it('SANDBOX_UNAVAILABLE says how to turn the sandbox off in VS Code and what that means', () => {
     const text = errorAction('SANDBOX_UNAVAILABLE') ?? '';
-    assert.match(text, /'tddAgent\.sandbox' to "off"/);
-    assert.match(text, /user settings/);
+    assert.match(text, /turn the sandbox off in your user settings \(Open sandbox setting\)/);
     assert.match(text, /unconfined on your machine/);
     assert.match(text, /bubblewrap/);
   });
@@ -69,23 +75,58 @@ describe('error messages in VS Code words (one error code, two wordings)', () =>
     const text = vscodeErrorMessage({ error_code: 'PROVIDER_NOT_CONFIGURED', message: HOW_TO_CONFIGURE });
     assert.doesNotMatch(text, /--base-url|--provider|replay/);
     assert.ok(text.split(/\s+/).length < 20, text);
-    assert.match(errorAction('PROVIDER_NOT_CONFIGURED') ?? '', /Set API key/);
+    assert.match(errorAction('PROVIDER_NOT_CONFIGURED') ?? '', /^Set an API key, or choose a provider/);
   });
 
-  it('drops parentheses and sentences that name flags, and a doubled full stop', () => {
+  it('a model error keeps its fact, without the command-line advice after it, and a doubled full stop is one', () => {
     const text = vscodeErrorMessage({
       error_code: 'CONNECTION',
       message:
         "Could not reach the model server at http://127.0.0.1:9 after 2 retries: Connection error.. Check that the server is running and that the base URL is right (OPENAI_BASE_URL or --base-url; for Ollama: 'ollama serve' and OLLAMA_HOST).",
     });
-    assert.equal(
-      text,
-      'Could not reach the model server at http://127.0.0.1:9 after 2 retries: Connection error. Check that the server is running and that the base URL is right.',
-    );
+    assert.equal(text, 'Could not reach the model server at http://127.0.0.1:9 after 2 retries: Connection error.');
     assert.equal(
       vscodeErrorMessage({ error_code: 'X', message: 'Wait... then retry. Or pass --stash to keep it.' }),
       'Wait... then retry.',
     );
+  });
+
+  it('says each thing once (issue 36): the server that cannot be reached or refused the key, and what to do, without setting ids or "set OPENAI_API_KEY"', () => {
+    const context = { provider: 'openai' as const, baseURL: 'http://127.0.0.1:9/v1', model: 'm', timeoutMs: 1000, retries: 2 };
+    for (const [failure, message, action] of [
+      [
+        { code: 'CONNECTION', retryable: true, serverMessage: 'Connection error.' },
+        'Nothing answered at http://127.0.0.1:9/v1 (tried 3 times).',
+        'Start the model server, or choose another provider or base URL.',
+      ],
+      [
+        { code: 'AUTH', retryable: false, status: 401, serverMessage: 'Incorrect API key provided.' },
+        'The model server at http://127.0.0.1:9/v1 answered HTTP 401: Incorrect API key provided.',
+        'Set a valid API key.',
+      ],
+      [
+        { code: 'TIMEOUT', retryable: true },
+        "The model 'm' did not answer within 1000 ms after 2 retries (http://127.0.0.1:9/v1).",
+        'Run the kata again; if the model keeps taking too long, choose a faster model or another server.',
+      ],
+    ] as const) {
+      const error = buildLlmError(failure, context);
+      const card = reducePanel(emptyPanelState({ instanceId: 'h', trusted: true }), {
+        type: 'error',
+        error: { error_code: error.error_code, message: error.message, details: { ...error.details } },
+        at: 1,
+      }).errors[0]!;
+      assert.equal(card.message, message, failure.code);
+      assert.equal(card.action, action, failure.code);
+      assert.doesNotMatch(`${card.message} ${card.action}`, /tddAgent\.|OPENAI_|OLLAMA_|--[a-z]|ollama serve/, failure.code);
+    }
+    // Without the details, the core's own first sentence, with no "set OPENAI_API_KEY".
+    const refused = buildLlmError({ code: 'AUTH', retryable: false, status: 401 }, context);
+    assert.equal(
+      vscodeErrorMessage({ error_code: 'AUTH', message: refused.message }),
+      'The API key was rejected by the model server at http://127.0.0.1:9/v1 (HTTP 401).',
+    );
+    assert.equal(errorAction('TIMEOUT'), undefined, 'a test run that ran out of time: no model advice');
   });
 
   it('a refusal before the session started leaves no failed session (no red status bar, no "Cycle 0 of 10 / Branch —")', () => {

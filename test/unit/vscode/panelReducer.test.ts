@@ -221,7 +221,7 @@ describe('panel reducer (pure): supervisor events → PanelState', () => {
     assert.equal(state.cycles[0]?.phases[0]?.outcome, 'failed');
     assert.deepEqual(state.approvals, []);
     assert.equal(state.errors.at(-1)?.error_code, 'AUTH');
-    assert.match(state.errors.at(-1)?.action ?? '', /Set API key/);
+    assert.match(state.errors.at(-1)?.action ?? '', /^Set a valid API key/);
   });
 
   it('the same error reported twice in a row (event, then summary) shows once', () => {
@@ -231,7 +231,7 @@ describe('panel reducer (pure): supervisor events → PanelState', () => {
       { type: 'error', error, at: 2 },
     ]);
     assert.equal(state.errors.length, 1);
-    assert.match(state.errors[0]!.action!, /baseUrl/);
+    assert.match(state.errors[0]!.action!, /choose another provider or base URL/);
   });
 
   it('sessionStarting shows a running header before the supervisor starts; sessionAborted ends it', () => {

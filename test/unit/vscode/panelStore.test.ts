@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { emptyPanelState, type PanelState } from '../../../src/shared/panelProtocol';
 import { PanelStore, restoreState } from '../../../src/vscode/panel/panelStore';
-import { reducePanel } from '../../../src/vscode/panel/panelReducer';
+import { RELOADED_WHILE_RUNNING, reducePanel } from '../../../src/vscode/panel/panelReducer';
 import { wholeSession, writeRequest } from './fixtures';
 
 describe('panel store: throttled snapshots and persistence', () => {
@@ -74,7 +74,7 @@ describe('panel store: throttled snapshots and persistence', () => {
     assert.equal(store.state.cycles.length, 2);
   });
 
-  it('a session persisted while running is restored as cancelled with an explanation and no stale approval cards', () => {
+  it('a session persisted while running is restored as interrupted (issue 36: no problem card) and no stale approval cards', () => {
     let running = emptyPanelState({ instanceId: 'old', trusted: true });
     for (const event of wholeSession(1).slice(0, 5)) running = reducePanel(running, { type: 'supervisor', event, at: 1 });
     running = reducePanel(running, { type: 'approvalRequested', request: writeRequest('stale') });
@@ -83,8 +83,19 @@ describe('panel store: throttled snapshots and persistence', () => {
     assert.equal(restored.session?.finishedAt, 500);
     assert.deepEqual(restored.approvals, []);
     assert.equal(restored.cycles[0]?.outcome, 'cancelled');
-    assert.match(restored.errors.at(-1)?.message ?? '', /reloaded/);
+    assert.equal(restored.session?.interrupted, true);
+    assert.deepEqual(restored.errors, [], 'a reload is no problem: no CANCELLED error card');
     assert.equal(restored.revision, 0);
+  });
+
+  it('a window saved by an older version with the reload as an error card restores it as interrupted, without the card', () => {
+    let stopped = emptyPanelState({ instanceId: 'old', trusted: true });
+    for (const event of wholeSession(1).slice(0, 5)) stopped = reducePanel(stopped, { type: 'supervisor', event, at: 1 });
+    stopped = reducePanel(stopped, { type: 'sessionAborted', status: 'cancelled', at: 2 });
+    stopped = reducePanel(stopped, { type: 'error', error: { error_code: 'CANCELLED', message: RELOADED_WHILE_RUNNING }, at: 2 });
+    const restored = restoreState(stopped, 'new', true, 500);
+    assert.equal(restored.session?.interrupted, true);
+    assert.deepEqual(restored.errors, []);
   });
 
   it("a session restored as stopped by the reload takes its record's end when the record says it finished", () => {
@@ -112,13 +123,12 @@ describe('panel store: throttled snapshots and persistence', () => {
     });
     const reconciled = reducePanel(restored, { type: 'repository', repository: record('completed') });
     assert.equal(reconciled.session?.status, 'completed', 'the record wins');
-    assert.equal(reconciled.errors.length, restored.errors.length - 1, "the reload's error goes");
-    assert.ok(!reconciled.errors.some((e) => /reloaded/.test(e.message)));
+    assert.equal(reconciled.session?.interrupted, undefined, 'no longer interrupted');
     // A record that also says stopped (or interrupted) leaves the reload's account as it is.
     for (const status of ['cancelled', 'interrupted'] as const) {
       const kept = reducePanel(restored, { type: 'repository', repository: record(status) });
       assert.equal(kept.session?.status, 'cancelled', status);
-      assert.match(kept.errors.at(-1)?.message ?? '', /reloaded/, status);
+      assert.equal(kept.session?.interrupted, true, status);
     }
   });
 

@@ -153,11 +153,12 @@ describe('panel: sessions in their own worktree (sandbox line, recorded sessions
       assert.equal(restored.session?.sandbox, state.session?.sandbox);
     });
 
-    it('a window reloaded mid-session restores it as cancelled, keeping its id for Resume', () => {
+    it('a window reloaded mid-session restores it as interrupted, keeping its id for Resume', () => {
       let state = reducePanel(fresh(), { type: 'supervisor', event: started(), at: 1 });
       state = reducePanel(state, { type: 'supervisor', event: { type: 'cycle_started', cycle: 1 }, at: 2 });
       const restored = restoreState(JSON.parse(JSON.stringify(state)), 'host-2', true, 3);
       assert.equal(restored.session?.status, 'cancelled');
+      assert.equal(restored.session?.interrupted, true);
       assert.equal(restored.session?.sessionId, 'fizzbuzz-20261122-074300');
       assertValid(restored);
     });

@@ -50,7 +50,7 @@ export function addError(
   at: number,
   actionLine?: string,
 ): PanelState {
-  const action = actionLine ?? errorAction(error.error_code);
+  const action = actionLine ?? errorAction(error.error_code, error.details);
   const fixes = errorFixes(error.error_code, error.details);
   const card: PanelError = {
     id: `error-${state.revision + 1}`,
