@@ -81,6 +81,7 @@ export const STATUS_LABELS: Record<PanelSessionStatus, string> = {
   idle: 'Idle',
   running: 'Running',
   completed: 'Completed',
+  incomplete: 'Incomplete',
   max_cycles: 'Max cycles reached',
   failed: 'Failed',
   cancelled: 'Cancelled',
@@ -91,6 +92,7 @@ export const RECORDED_STATUS_LABELS: Record<RecordedSessionStatus, string> = {
   running: 'Running',
   interrupted: 'Interrupted',
   completed: 'Completed',
+  incomplete: 'Incomplete',
   max_cycles: 'Max cycles reached',
   failed: 'Failed',
   cancelled: 'Cancelled',
@@ -174,6 +176,7 @@ const ERROR_TITLES: Readonly<Partial<Record<ErrorCode, string>>> = {
   EXECUTION_FAILED: 'A step failed',
   QUALITY_GATE_FAILED: 'A quality gate failed',
   GREEN_NOT_REACHED: 'The tests did not turn green',
+  INCOMPLETE: 'Not everything asked for is tested',
   NOTHING_TO_COMMIT: 'There was nothing to commit',
 };
 

@@ -44,7 +44,8 @@ requirements*.txt. A tdd-agent.json at the repository's root overrides it ({ "la
 "testPatterns": [...], "sourceDir", "testDir" }), the kata's front matter sits between the two, and the flags above
 win over all. A folder without any manifest gets a minimal project for the language.
 
-Exit codes: 0 all tests green at the end, 1 the session failed or was cancelled, 2 usage or configuration error.`;
+Exit codes: 0 all tests green at the end, 1 the session failed, was cancelled or ended incomplete (the Tester
+stopped with a stated example untested, or a test that was red is gone), 2 usage or configuration error.`;
 
 /** `tdd-agent kata --help`. */
 export const KATA_USAGE = `Usage: tdd-agent kata <kata.md | bundled-kata> [options]
@@ -104,7 +105,10 @@ export function reviewHint(summary: SessionSummary): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Exit code for a finished session: 0 only when it ended with every test green. */
+/**
+ * Exit code for a finished session: 0 only when it ended with every test green and did not stop short (`incomplete`:
+ * the Tester said it was done, and the supervisor did not agree).
+ */
 export function exitCodeFor(summary: SessionSummary): number {
   return summary.status === 'completed' || summary.status === 'max_cycles' ? EXIT.ok : EXIT.failed;
 }

@@ -64,8 +64,12 @@ export const PHASE_LABELS: Readonly<Record<Phase, PhaseLabel>> = {
   DONE: { step: 'done', doing: 'done' },
 };
 
-/** How a session stands: running, or how it ended. */
-export const SESSION_STATUSES = ['running', 'completed', 'max_cycles', 'failed', 'cancelled'] as const;
+/**
+ * How a session stands: running, or how it ended. `completed`: the Tester found nothing left to test and the supervisor
+ * agreed (every stated example has a test, no test that was red in the session is gone); `incomplete`: the Tester said
+ * so, but the supervisor did not agree (it asked once more); `max_cycles`: the cycle limit was reached on a green cycle.
+ */
+export const SESSION_STATUSES = ['running', 'completed', 'incomplete', 'max_cycles', 'failed', 'cancelled'] as const;
 /** One of {@link SESSION_STATUSES}. */
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
@@ -106,6 +110,8 @@ export const ERROR_CODES = [
   'SESSION_STATE_INVALID',
   'GREEN_NOT_REACHED',
   'NOTHING_TO_COMMIT',
+  // the Tester ended the session with stated examples that no test checks, or a test that was red in it is gone
+  'INCOMPLETE',
   // the front ends: a command line the CLI cannot read; what the VS Code extension refuses before a session starts
   'USAGE',
   'UNTRUSTED_WORKSPACE',

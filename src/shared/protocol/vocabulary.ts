@@ -77,7 +77,15 @@ export type SessionActionName = (typeof SESSION_ACTIONS)[number];
  * `interrupted` (its record says running but its process is gone, e.g. the window was reloaded),
  * or the status it ended with.
  */
-export const RECORDED_SESSION_STATUSES = ['running', 'interrupted', 'completed', 'max_cycles', 'failed', 'cancelled'] as const;
+export const RECORDED_SESSION_STATUSES = [
+  'running',
+  'interrupted',
+  'completed',
+  'incomplete',
+  'max_cycles',
+  'failed',
+  'cancelled',
+] as const;
 /** The status of a recorded session. */
 export type RecordedSessionStatus = (typeof RECORDED_SESSION_STATUSES)[number];
 

@@ -39,6 +39,8 @@ const ACTIONS: Readonly<Record<string, string>> = {
   SESSION_RUNNING: "Stop it with 'TDD Agent: Stop kata' first.",
   GREEN_NOT_REACHED:
     "Nothing red was committed: the session's worktree is at its last green commit (or as it began, when no cycle reached green). The cycle history shows the failing tests; run the kata again, or try a stronger model.",
+  INCOMPLETE:
+    'Every commit of the branch is green, but the Tester stopped before every stated example had a test (or a test that was red is gone). Resume the session, or run the kata again with a stronger model.',
 };
 
 /** Buttons that fix the problem in one click, by error code (the panel's error card and the notification show them). */

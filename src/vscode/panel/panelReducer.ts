@@ -121,7 +121,7 @@ export type PanelAction =
 export const RELOADED_WHILE_RUNNING = 'The window was reloaded while the kata was running; the session stopped.';
 
 /** Record statuses that say a session ended on its own (not stopped): they win over a reload's "cancelled". */
-const ENDED_ON_ITS_OWN: ReadonlySet<string> = new Set(['completed', 'max_cycles', 'failed']);
+const ENDED_ON_ITS_OWN: ReadonlySet<string> = new Set(['completed', 'incomplete', 'max_cycles', 'failed']);
 
 /** True when a session is running in this state. */
 export function isSessionRunning(state: PanelState): boolean {

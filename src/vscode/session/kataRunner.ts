@@ -315,14 +315,19 @@ export class KataRunner implements vscode.Disposable {
     const text = `Kata "${summary.kata}" ${summary.status.replace('_', ' ')}: ${totals.cycles} cycle(s), ${totals.commits} commit(s), ${totals.tests_passed} test(s) passing on ${summary.branch || 'no branch'}.`;
     this.deps.log.info(text);
     const sessionId = summary.session?.id;
-    if (summary.status === 'completed' || summary.status === 'max_cycles') {
+    if (summary.status === 'completed' || summary.status === 'max_cycles' || summary.status === 'incomplete') {
       const review = sessionId && this.deps.reviewSession && summary.totals.commits > 0 ? ['Review changes'] : [];
-      void vscode.window
-        .showInformationMessage(`${text} Your checkout was not changed.`, ...review, 'Open panel')
-        .then((choice) => {
-          if (choice === 'Review changes' && sessionId) this.deps.reviewSession?.(sessionId);
-          else if (choice) void this.deps.openPanel();
-        });
+      // Incomplete: every commit is green, but what the Tester left untested is said (the panel's card names it).
+      const why = summary.status === 'incomplete' && summary.error ? ` ${summary.error.message.split('\n')[0]}` : '';
+      const message = `${text}${why} Your checkout was not changed.`;
+      void (
+        summary.status === 'incomplete'
+          ? vscode.window.showWarningMessage(message, ...review, 'Open panel')
+          : vscode.window.showInformationMessage(message, ...review, 'Open panel')
+      ).then((choice) => {
+        if (choice === 'Review changes' && sessionId) this.deps.reviewSession?.(sessionId);
+        else if (choice) void this.deps.openPanel();
+      });
     } else if (summary.status === 'cancelled') {
       void vscode.window.showInformationMessage(text);
     } else {

@@ -14,6 +14,7 @@ export interface StatusView {
 
 const STATUS_LABEL: Record<string, string> = {
   completed: 'done',
+  incomplete: 'incomplete',
   max_cycles: 'max cycles',
   failed: 'failed',
   cancelled: 'stopped',
@@ -52,7 +53,9 @@ export function statusView(state: PanelState): StatusView {
       ? '$(pass)'
       : session.status === 'idle'
         ? '$(beaker)'
-        : '$(error)';
+        : session.status === 'incomplete'
+          ? '$(warning)'
+          : '$(error)';
   return {
     visible: true,
     text: `${icon} TDD ${label} ${cycle} ${tests} ${tokens}`,
