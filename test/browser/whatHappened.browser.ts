@@ -4,7 +4,7 @@
  * listing each fact once, the roles' own words, errors in VS Code words, a reload, the project line.
  */
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { SupervisorEvent } from '../../src/core/tdd/events';
@@ -12,7 +12,7 @@ import { emptyPanelState, stateMessage, type PanelState } from '../../src/shared
 import { buildLlmError } from '../../src/core/llm/llmError';
 import { reducePanel, type PanelAction } from '../../src/vscode/panel/panelReducer';
 import { restoreState } from '../../src/vscode/panel/panelStore';
-import { askedAndRevertedCycle, sessionStart } from '../unit/vscode/fixtures';
+import { askedAndRevertedCycle, mixedProject, sessionStart } from '../unit/vscode/fixtures';
 import { sendToPanel, usePanelPages } from './harness';
 
 const SCREENSHOTS = path.resolve(__dirname, '../../test-results');
@@ -215,5 +215,44 @@ describe('what happened, where the person looks (issue 36)', function () {
     assert.equal(await page.locator('#errors, .error-card').count(), 0, 'nothing under Problems');
     assert.doesNotMatch(await page.evaluate<string>('document.body.innerText'), /CANCELLED|For a bug report/);
     await page.locator('#session').screenshot({ path: path.join(SCREENSHOTS, 'issue36-interrupted.png') });
+  });
+
+  it('4: the project line names every language, the test command of each, what is left out and why; patterns behind a disclosure', async () => {
+    const { root, profile } = await mixedProject();
+    try {
+      await open(
+        hostState([
+          sessionStart(),
+          { type: 'project_profile', profile, scaffolded: false, task: false },
+          { type: 'known_failures', cycle: 1, tests: ['test/leap.test.js › 1900 is not a leap year'] },
+        ]),
+      );
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+    const project = page.locator('#session-project');
+    assert.equal(
+      await text('#session-project li[data-language="JavaScript"]'),
+      'Project: JavaScript (npm) — tests run with node --test (node:test)',
+    );
+    assert.equal(
+      await text('#session-project li[data-language="Python"]'),
+      "Python — not run: a session runs one language's tests, and this one runs the JavaScript tests only",
+    );
+    assert.match(
+      await text('#session-project .project-left-out'),
+      /^Left out: 1 test that already failed before the session is set aside/,
+    );
+    // The globs are not what a person reads first: only when "Which files are tests" is opened.
+    const visible = async (): Promise<string> => (await project.innerText()).replace(/\s+/g, ' ');
+    assert.doesNotMatch(await visible(), /\*\*|\{test,spec\}|\?\(/);
+    await project.locator('.project-details > summary').click();
+    assert.match(
+      await visible(),
+      /Tests: \*\.test\.js, \*\.spec\.js, .* files, and everything in __tests__ folders and test\/; new tests go in test\//,
+    );
+    assert.equal(await text('#session-project .project-origin'), 'From package.json, pyproject.toml, package-lock.json');
+    assert.match(await text('#session-project .project-patterns'), /^Patterns: \*\*\/\*\.\{test,spec\}/);
+    await page.locator('#session').screenshot({ path: path.join(SCREENSHOTS, 'issue36-project-line.png') });
   });
 });

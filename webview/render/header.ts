@@ -59,14 +59,66 @@ export function sandboxSummary(description: string): string {
   return facts.length > 0 ? `${name} — ${facts.join(', ')}` : name;
 }
 
-/** The line saying which project the session works in (language, runner and command, tests, source; where from). */
+/**
+ * The project the session works in: every language with the command its tests run with (or why this session does not
+ * run them), the tests it leaves out and why, in words; which files are tests, the code and where all this came from
+ * behind a disclosure, with the raw patterns. A state saved before the summary existed shows its one line.
+ */
 function renderProject(session: SessionHeader): HTMLElement | null {
-  if (!session.project) return null;
+  const summary = session.projectSummary;
+  if (!summary) {
+    if (!session.project) return null;
+    return h(
+      'p',
+      { class: 'session-sandbox session-project', id: 'session-project', title: session.project },
+      icon('file'),
+      h('span', {}, h('strong', {}, 'Project: '), session.project),
+    );
+  }
   return h(
-    'p',
-    { class: 'session-sandbox session-project', id: 'session-project', title: session.project },
-    icon('file'),
-    h('span', {}, h('strong', {}, 'Project: '), session.project),
+    'div',
+    { class: 'session-project', id: 'session-project' },
+    h(
+      'ul',
+      { class: 'project-languages', 'aria-label': 'Languages and their tests' },
+      summary.languages.map((language, i) =>
+        h(
+          'li',
+          { class: `project-language ${language.notRun ? 'is-not-run' : ''}`, 'data-language': language.name },
+          i === 0 ? icon('file') : h('span', { class: 'icon-space', 'aria-hidden': 'true' }),
+          h(
+            'span',
+            {},
+            i === 0 ? h('strong', {}, 'Project: ') : null,
+            h('strong', { class: 'project-language-name' }, language.name),
+            language.via ? ` (${language.via})` : '',
+            language.command
+              ? [
+                  ' — tests run with ',
+                  h('code', { class: 'project-command' }, language.command),
+                  language.runner ? ` (${language.runner})` : '',
+                ]
+              : null,
+            language.notRun ? ` — ${language.notRun}` : null,
+          ),
+        ),
+      ),
+    ),
+    ...summary.leftOut.map((line) => h('p', { class: 'project-left-out' }, h('strong', {}, 'Left out: '), line)),
+    h(
+      'details',
+      { class: 'project-details', [KEY_ATTR]: 'session-project' },
+      h('summary', {}, 'Which files are tests'),
+      h('p', {}, h('strong', {}, 'Tests: '), summary.tests),
+      h('p', {}, h('strong', {}, 'Code: '), summary.source),
+      h('p', { class: 'project-origin' }, summary.origin.charAt(0).toUpperCase() + summary.origin.slice(1)),
+      h(
+        'p',
+        { class: 'project-patterns' },
+        h('strong', {}, 'Patterns: '),
+        ...summary.patterns.flatMap((pattern, i) => [i > 0 ? ' ' : null, h('code', {}, pattern)]),
+      ),
+    ),
   );
 }
 

@@ -1,8 +1,14 @@
 import type { RunnerKind } from '../testRunners/runnerKinds';
 import type { FieldSource, ProfileField, ProjectLanguage, ProjectProfile } from './projectProfile';
 
-const LANGUAGE_NAMES: Record<ProjectLanguage, string> = { javascript: 'JavaScript', typescript: 'TypeScript', python: 'Python' };
-const RUNNER_NAMES: Record<RunnerKind, string> = {
+/** Each project language's name as a person writes it. */
+export const LANGUAGE_NAMES: Record<ProjectLanguage, string> = {
+  javascript: 'JavaScript',
+  typescript: 'TypeScript',
+  python: 'Python',
+};
+/** Each test runner's name as a person writes it (`a custom runner` for any other command). */
+export const RUNNER_NAMES: Record<RunnerKind, string> = {
   'node-test': 'node:test',
   mocha: 'mocha',
   jest: 'jest',

@@ -32,6 +32,36 @@ export const TokenUsageSchema = z.object({ input: count, output: count });
 /** A model's price in USD per million tokens (the `tddAgent.modelPrices` setting): the panel's cost is an estimate from it. */
 export const ModelPriceSchema = z.object({ input: z.number().check(z.nonnegative()), output: z.number().check(z.nonnegative()) });
 
+/** One language of the project: the command its tests run with in this session, or why this session leaves them out. */
+export const ProjectLanguageSchema = z.object({
+  /** As a person writes it: "JavaScript", "Python". */
+  name: text,
+  /** What runs it: the package manager or the virtual environment ("pnpm", "virtual environment .venv"), when known. */
+  via: z.optional(text),
+  /** The command that runs its tests in this session; absent when the session does not run them. */
+  command: z.optional(text),
+  /** Whose output the command prints ("node:test", "pytest"). */
+  runner: z.optional(text),
+  /** Why this session does not run its tests, in words (absent when it does). */
+  notRun: z.optional(text),
+});
+
+/** The project the session works in, in words (from `project_profile`); the raw test file patterns kept for a disclosure. */
+export const ProjectSummarySchema = z.object({
+  /** Every language found: the session's first. */
+  languages: z.array(ProjectLanguageSchema),
+  /** Which files are tests and where new ones go, in words ("*.test.js files; new tests go in test/"). */
+  tests: text,
+  /** Where the code is ("src/"). */
+  source: text,
+  /** The globs that tell test files from the code, as the profile has them. */
+  patterns: z.array(text),
+  /** Where all this came from ("from package.json; test command from settings"). */
+  origin: text,
+  /** Tests the session leaves out, and why, in words (tests already failing before the session, set aside). */
+  leftOut: z.array(text),
+});
+
 /** The session header: what runs, where, and how far it got. */
 export const SessionHeaderSchema = z.object({
   kata: text,
@@ -58,6 +88,8 @@ export const SessionHeaderSchema = z.object({
   sandboxMode: z.optional(z.enum(SANDBOX_MODES)),
   /** One line about the project the session works in (language, runner and command, tests, source; where from), from `project_profile`. */
   project: z.optional(text),
+  /** The project in words: every language and its test command, which tests are left out and why (absent in older states). */
+  projectSummary: z.optional(ProjectSummarySchema),
   /** Input and output tokens of this run (a resumed session's earlier tokens are only in `totals.tokens`). */
   usage: z.optional(TokenUsageSchema),
   /** The model's price when `tddAgent.modelPrices` knows it (absent: tokens only, no cost). */
@@ -291,6 +323,10 @@ export type ModelPrice = z.infer<typeof ModelPriceSchema>;
 export type PanelSessionTotals = z.infer<typeof PanelSessionTotalsSchema>;
 /** The session header. */
 export type SessionHeader = z.infer<typeof SessionHeaderSchema>;
+/** One language of the project, as the header says it. */
+export type ProjectLanguageSummary = z.infer<typeof ProjectLanguageSchema>;
+/** The project in words. */
+export type ProjectSummary = z.infer<typeof ProjectSummarySchema>;
 /** Passed/failed counts. */
 export type PanelTestCounts = z.infer<typeof PanelTestCountsSchema>;
 /** One role's phase in a cycle. */

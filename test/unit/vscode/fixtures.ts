@@ -1,5 +1,10 @@
 /** Realistic supervisor event sequences and control requests for the extension's pure modules. */
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ApprovalRequestMessage } from '../../../src/core/control/messages';
+import { detectProjectProfile } from '../../../src/core/project/detectProjectProfile';
+import type { ProjectProfile } from '../../../src/core/project/projectProfile';
 import type { SupervisorEvent } from '../../../src/core/tdd/events';
 import type { SessionSummary } from '../../../src/core/tdd/supervisor/sessionSummary';
 
@@ -298,4 +303,20 @@ export function askedAndRevertedCycle(n: number, sha: string): SupervisorEvent[]
     { type: 'phase_finished', cycle: n, role: 'refactorer', outcome: 'no_change', attempts: 2, durationMs: 9216 },
     { type: 'cycle_finished', cycle: n, outcome: 'green', commit: sha, tests: tests(2, 0) },
   ];
+}
+
+/** A JavaScript project with a Python one beside it (package.json with node --test, pyproject.toml), in a temp folder: its profile. */
+export async function mixedProject(): Promise<{ root: string; profile: ProjectProfile }> {
+  const root = await mkdtemp(join(tmpdir(), 'mixed-project-'));
+  await writeFile(
+    join(root, 'package.json'),
+    JSON.stringify({ name: 'mixed', type: 'module', scripts: { test: 'node --test' } }),
+  );
+  await writeFile(join(root, 'package-lock.json'), '{}');
+  await writeFile(join(root, 'pyproject.toml'), '[project]\nname = "mixed"\nversion = "0.1.0"\n');
+  await mkdir(join(root, 'test'));
+  await writeFile(join(root, 'test', 'leap.test.js'), "import { test } from 'node:test';\n");
+  await mkdir(join(root, 'tests'));
+  await writeFile(join(root, 'tests', 'test_leap.py'), 'def test_leap():\n    assert True\n');
+  return { root, profile: await detectProjectProfile(root, { env: { PATH: process.env.PATH ?? '' } }) };
 }

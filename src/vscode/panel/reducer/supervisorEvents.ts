@@ -22,6 +22,7 @@ import {
 } from './cycles';
 import { addAction, clip, lastFullRun, roleWords, settledWords, supervisorStepRecord } from './history';
 import { withPersonQuestion, withTestRun, withToolCall } from './onceInHistory';
+import { projectSummary, withKnownFailures } from './projectSummary';
 import { finishedPhase, revertedPhase } from './reverts';
 
 /** Longest project line in the session header. */
@@ -57,7 +58,11 @@ export function applyEvent(state: PanelState, event: SupervisorEvent, at: number
     case 'project_profile': {
       // One compact line under the header: the project the session works in, and where that came from.
       const { summary, origin } = describeProjectProfile(event.profile, { scaffolded: event.scaffolded });
-      return withSession(state, (s) => ({ ...s, project: clip(redactSecrets(`${summary} — ${origin}`), MAX_PROJECT_CHARS) }));
+      return withSession(state, (s) => ({
+        ...s,
+        project: clip(redactSecrets(`${summary} — ${origin}`), MAX_PROJECT_CHARS),
+        projectSummary: projectSummary(event.profile, event.scaffolded),
+      }));
     }
     case 'cycle_started':
       return withSession(
@@ -111,8 +116,14 @@ export function applyEvent(state: PanelState, event: SupervisorEvent, at: number
       return revertedPhase(state, event);
     case 'quality_gate_failed':
     case 'protected_paths_reverted':
-    case 'known_failures':
       return addAction(state, supervisorStepRecord(event, at, state.revision));
+    case 'known_failures': {
+      // Tests set aside are tests the session leaves out: the project line says so, beside the history's step.
+      const said = withSession(state, (s) =>
+        s.projectSummary ? { ...s, projectSummary: withKnownFailures(s.projectSummary, event.tests) } : s,
+      );
+      return addAction(said, supervisorStepRecord(event, at, state.revision));
+    }
     case 'person_question':
       return withPersonQuestion(state, event, at);
     case 'commit_made': {
