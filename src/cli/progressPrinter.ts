@@ -72,6 +72,11 @@ function describeEvent(event: SupervisorEvent, verbose: boolean): string | undef
         .slice(0, 10)
         .map((t) => `    - ${t}`)
         .join('\n')}${event.tests.length > 10 ? '\n    - …' : ''}`;
+    case 'red_tests_gone':
+      return `  red earlier in this session and gone now (${event.tests.length}): no test of theirs is in the branch\n${event.tests
+        .slice(0, 10)
+        .map((t) => `    - ${t}`)
+        .join('\n')}${event.tests.length > 10 ? '\n    - …' : ''}`;
     case 'person_question':
       return `    ${event.role} asked: ${event.question}\n      ${
         event.outcome === 'answered'

@@ -147,6 +147,12 @@ export type SupervisorEvent =
       answer?: string;
       answeredBy?: string;
     }
+  /**
+   * Tests that were red in this session (a cycle's Tester made them fail) and are gone from a later run: their cycle was
+   * rolled back and no test took their place under the same name, or their name changed. `tests`: `file › name (red in
+   * cycle k)`. The session does not end `completed` over them (see `SessionSummary.gone_red_tests`).
+   */
+  | { type: 'red_tests_gone'; cycle: number; tests: string[] }
   | { type: 'commit_made'; cycle: number; sha: string; message: string }
   | { type: 'phase_finished'; cycle: number; role: Role; outcome: PhaseOutcome; attempts: number; durationMs: number }
   /**

@@ -33,8 +33,6 @@ export interface DiagnosedTestRunResult extends TestRunResult {
   runner: RunnerKind;
   /** Set when status is `error` (and for a run with no tests yet, `no_tests`). */
   errorKind?: TestErrorKind;
-  /** For missing_module / missing_export: the module or name that was not found; for plugin_missing: the plugins. */
-  missingName?: string;
 }
 
 /** Options of CommandTestRunner. */

@@ -75,6 +75,11 @@ export interface TestRunResult {
   /** For `error`: why the tests could not run (a runner that diagnoses its output sets it). */
   errorKind?: TestErrorKind;
   /**
+   * For `missing_module` / `missing_export`: the module or the name that was not found (as the runner wrote it); for
+   * `plugin_missing`: the plugins' packages.
+   */
+  missingName?: string;
+  /**
    * Each test's result, when the runner's machine-readable report could be read (undefined otherwise: then only the
    * counts are known). Judgement by test identity (which tests are new, which broke) reads this.
    */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { CliIo } from '../../../src/cli/cliIo';
 import { runCli } from '../../../src/cli/runCli';
-import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
+import { FIZZBUZZ_WITHOUT_EXAMPLES, fizzbuzzJs } from '../../support/fizzbuzzPlans';
 import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
 import { cli, isolatedEnv, kataArgs } from './cliHarness';
@@ -48,7 +48,7 @@ describe('tdd-agent kata: a role asks the person in the terminal', function () {
       if (err.includes(`? The Tester asks: ${QUESTION}`) && !stdin.writableEnded) stdin.end('start at 1, never 0\n');
     });
     const io: CliIo = { stdout, stderr, stdin, env: isolatedEnv(), signal: new AbortController().signal };
-    const code = await runCli([...kataArgs('fizzbuzz', dir, server.baseURL), '--yes', '--max-cycles', '2'], io);
+    const code = await runCli([...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, dir, server.baseURL), '--yes', '--max-cycles', '2'], io);
     assert.equal(code, 0, err);
     assert.match(err, /tester asked: Should fizzbuzz\(0\)[^\n]*\n\s+answer \(terminal\): start at 1, never 0/);
     const toolMessages = server
@@ -60,7 +60,10 @@ describe('tdd-agent kata: a role asks the person in the terminal', function () {
 
   it('without a terminal (--yes in CI): the Tester is told no one is there and goes on', async () => {
     server.setFallback(script());
-    const r = await cli([...kataArgs('fizzbuzz', dir, server.baseURL), '--yes', '--max-cycles', '2'], isolatedEnv());
+    const r = await cli(
+      [...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, dir, server.baseURL), '--yes', '--max-cycles', '2'],
+      isolatedEnv(),
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /no one can answer here: continuing without an answer/);
     assert.match(r.stderr, /tester asked: .*\n\s+no answer \(no one can answer here\): the tester decides by itself/);

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { simpleGit } from 'simple-git';
 import { SessionSummarySchema } from '../../../src/core/tdd/supervisor/sessionSummary';
-import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
+import { FIZZBUZZ_WITHOUT_EXAMPLES, fizzbuzzJs } from '../../support/fizzbuzzPlans';
 import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
 import { cli, isolatedEnv, kataArgs } from './cliHarness';
@@ -158,7 +158,7 @@ describe('tdd-agent CLI', function () {
   describe('kata', () => {
     it('runs a session, prints progress on stderr and exactly one JSON summary on stdout', async () => {
       server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(2) }).reply);
-      const r = await cli([...kataArgs('fizzbuzz', dir, server.baseURL), '--yes', '--json'], isolatedEnv());
+      const r = await cli([...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, dir, server.baseURL), '--yes', '--json'], isolatedEnv());
       assert.equal(r.code, 0, r.stderr);
       const summary = SessionSummarySchema.parse(JSON.parse(r.stdout));
       assert.equal(summary.status, 'completed');

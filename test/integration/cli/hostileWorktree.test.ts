@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { access, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fizzbuzzJs, JS_TEST_PATH } from '../../support/fizzbuzzPlans';
+import { FIZZBUZZ_WITHOUT_EXAMPLES, fizzbuzzJs, JS_TEST_PATH } from '../../support/fizzbuzzPlans';
 import { startOpenAIServer, type OpenAITestServer, type RecordedRequest, type ScriptedReply } from '../../support/openaiServer';
 import { git, gitOrEmpty, personRepoState } from '../../support/personRepo';
 import { scriptedKataModel, type KataScript } from '../../support/scriptedKataModel';
@@ -63,7 +63,13 @@ describe('tdd-agent kata: the session worktree is hostile input (built CLI, real
   ): { exited: Promise<{ code: number | null; stdout: string; stderr: string }>; kill: (s: NodeJS.Signals) => void } {
     const child = spawn(
       'node',
-      [join(ROOT, 'dist', 'cli.js'), ...kataArgs('fizzbuzz', dir, server.baseURL), '--yes', '--json', ...extraArgs],
+      [
+        join(ROOT, 'dist', 'cli.js'),
+        ...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, dir, server.baseURL),
+        '--yes',
+        '--json',
+        ...extraArgs,
+      ],
       {
         env: isolatedEnv({ OPENAI_API_KEY: KEY, ...env }),
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { AgentFactory } from '../../../src/core/agentsAsData';
 import { setLogSink, type LogSink } from '../../../src/core/logging/logger';
 import { SessionSummarySchema } from '../../../src/core/tdd/supervisor/sessionSummary';
-import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
+import { FIZZBUZZ_WITHOUT_EXAMPLES, fizzbuzzJs } from '../../support/fizzbuzzPlans';
 import { startOpenAIServer, type OpenAITestServer, type RecordedRequest } from '../../support/openaiServer';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
 import { cli, isolatedEnv, kataArgs } from './cliHarness';
@@ -103,7 +103,7 @@ describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () 
 
     const r = await cli(
       [
-        ...kataArgs('fizzbuzz', join(dir, 'ws'), server.baseURL),
+        ...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, join(dir, 'ws'), server.baseURL),
         '--yes',
         '--json',
         '--mcp-config',

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { SessionSummarySchema } from '../../../src/core/tdd/supervisor/sessionSummary';
 import { closedPort } from '../../support/deadEndpoints';
-import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
+import { FIZZBUZZ_WITHOUT_EXAMPLES, fizzbuzzJs } from '../../support/fizzbuzzPlans';
 import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
 import { dirtyMidMergeRepo, git, personRepoState } from '../../support/personRepo';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
@@ -162,7 +162,7 @@ describe('tdd-agent kata in a dirty, mid-merge repository; tdd-agent sessions', 
   it('runs without touching the checkout, says how to review and merge, and lists the session', async () => {
     const before = await personRepoState(dir);
     server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
-    const r = await cli([...kataArgs('fizzbuzz', dir, server.baseURL), '--yes'], isolatedEnv());
+    const r = await cli([...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, dir, server.baseURL), '--yes'], isolatedEnv());
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(await personRepoState(dir), before);
     const branch = /The result is on branch (tdd\/fizzbuzz-[\d-]+); your checkout was not changed/.exec(r.stderr)?.[1];
@@ -183,7 +183,10 @@ describe('tdd-agent kata in a dirty, mid-merge repository; tdd-agent sessions', 
 
   it('--from-working-tree starts from the uncommitted files; --sandbox takes auto or off', async () => {
     server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
-    const r = await cli([...kataArgs('fizzbuzz', dir, server.baseURL), '--yes', '--from-working-tree', '--json'], isolatedEnv());
+    const r = await cli(
+      [...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, dir, server.baseURL), '--yes', '--from-working-tree', '--json'],
+      isolatedEnv(),
+    );
     assert.equal(r.code, 0, r.stderr);
     const summary = JSON.parse(r.stdout);
     assert.ok(git(dir, 'log', '--format=%s', summary.branch).includes('chore: snapshot of the working tree (tdd-agent)'));

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fizzbuzzJs, JS, JS_TEST_PATH } from '../../support/fizzbuzzPlans';
+import { FIZZBUZZ_WITHOUT_EXAMPLES, fizzbuzzJs, JS, JS_TEST_PATH } from '../../support/fizzbuzzPlans';
 import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
 import { dirtyMidMergeRepo, git, personRepoState } from '../../support/personRepo';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
@@ -52,10 +52,14 @@ describe('tdd-agent kata: Ctrl-C, SIGTERM, SIGHUP and kill -9 never touch the pe
       }
       return script.reply(req);
     });
-    const child = spawn('node', [join(ROOT, 'dist', 'cli.js'), ...kataArgs('fizzbuzz', dir, server.baseURL), '--yes', '--json'], {
-      env: isolatedEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'node',
+      [join(ROOT, 'dist', 'cli.js'), ...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, dir, server.baseURL), '--yes', '--json'],
+      {
+        env: isolatedEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d) => (stdout += String(d)));
@@ -116,7 +120,10 @@ describe('tdd-agent kata: Ctrl-C, SIGTERM, SIGHUP and kill -9 never touch the pe
     );
 
     server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(3) }).reply);
-    const resumed = await cli([...kataArgs('fizzbuzz', dir, server.baseURL), '--yes', '--json', '--resume'], isolatedEnv());
+    const resumed = await cli(
+      [...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, dir, server.baseURL), '--yes', '--json', '--resume'],
+      isolatedEnv(),
+    );
     assert.equal(resumed.code, 0, resumed.stderr);
     const summary = JSON.parse(resumed.stdout);
     assert.equal(summary.status, 'completed');

@@ -9,13 +9,14 @@ describe('examples/tdd-session.ts against the loopback OpenAI server', function 
 
   it('tdd-session.ts runs FizzBuzz cycles with real tests and commits', async function () {
     this.timeout(120_000);
-    server().setFallback(scriptedKataModel({ cycles: fizzbuzzJs(2) }).reply);
-    const run = await runExample('tdd-session.ts', env(), [], { timeoutMs: 110_000 });
+    // Four cycles test every example the bundled kata states, so the Tester's KATA_COMPLETE is taken (issue 35).
+    server().setFallback(scriptedKataModel({ cycles: fizzbuzzJs(4, { refactor: false }) }).reply);
+    const run = await runExample('tdd-session.ts', { ...env(), MAX_CYCLES: '5' }, [], { timeoutMs: 110_000 });
     expectOk(run);
     assert.match(run.stdout, /session on branch tdd\/fizzbuzz-/);
     assert.match(run.stdout, /tests after tester: 0 passed, 1 failed/);
-    assert.match(run.stdout, /cycle 1: green\n[\s\S]*cycle 2: green\n[\s\S]*cycle 3: kata_complete/);
-    assert.match(run.stdout, /status: completed; 3 cycles, 2 commits/);
+    assert.match(run.stdout, /cycle 1: green\n[\s\S]*cycle 2: green\n[\s\S]*cycle 4: green\n[\s\S]*cycle 5: kata_complete/);
+    assert.match(run.stdout, /status: completed; 5 cycles, 4 commits/);
     assert.match(run.stdout, /feat: returns the number itself/);
   });
 });

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { resolveKata } from '../../../src/core/tdd/kata';
 import { fizzbuzzJs, JS, JS_SOURCE_PATH, JS_TEST_PATH } from '../../support/fizzbuzzPlans';
-import { contextOf, SessionHarness, turnOfRequest } from './sessionHarness';
+import { contextOf, HARNESS_KATA, SessionHarness, turnOfRequest } from './sessionHarness';
 
 // What the Implementer needs reaches it in full in every request (issue 14: fewer tokens, nothing dropped):
 // the kata text, the current test file and the source under test, raw, each exactly once.
@@ -14,7 +14,7 @@ describe('TDD supervisor: what every implementer request carries', function () {
   it('the kata text, the current test file and the source under test, in full and once, in every implementer request', async () => {
     const { summary } = await h.run({ cycles: fizzbuzzJs(3) });
     assert.equal(summary.status, 'completed', JSON.stringify(summary.error));
-    const kata = await resolveKata('fizzbuzz');
+    const kata = await resolveKata(HARNESS_KATA);
     const requests = h.server.chatRequests().filter((r) => turnOfRequest(r).role === 'implementer');
     assert.ok(requests.length >= 3, `${requests.length} implementer requests`);
     const count = (text: string, part: string) => text.split(part).length - 1;

@@ -12,7 +12,7 @@ import type { SessionSummary } from '../../../src/core/tdd/supervisor/sessionSum
 import type { SessionState } from '../../../src/core/tdd/session';
 import type { LlmClient } from '../../../src/core/llm/types';
 import { startOpenAIServer, type OpenAITestServer, type RecordedRequest, type ScriptedReply } from '../../support/openaiServer';
-import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
+import { FIZZBUZZ_WITHOUT_EXAMPLES, fizzbuzzJs } from '../../support/fizzbuzzPlans';
 import { scriptedKataModel, type KataScript, type PlayedTurn } from '../../support/scriptedKataModel';
 import { createScriptedLlmClient, type ScriptedLlmClient } from '../../support/scriptedLlmClient';
 
@@ -23,6 +23,13 @@ export const GIT_ENV = {
   GIT_COMMITTER_NAME: 'Test',
   GIT_COMMITTER_EMAIL: 'test@example.invalid',
 };
+
+/**
+ * The kata the harness's sessions run unless a test names another: FizzBuzz without stated examples. Their scripted
+ * Testers stop after one to three cycles to test something else, and with no example to check, their KATA_COMPLETE
+ * ends them `completed`; the completion check has tests of its own (test/integration/cli/verdicts.test.ts).
+ */
+export const HARNESS_KATA = FIZZBUZZ_WITHOUT_EXAMPLES;
 
 /** What the scripted model offers the tests, in process or over loopback HTTP: the same calls either way. */
 export type ScriptedModel = Pick<OpenAITestServer, 'requests' | 'chatRequests' | 'enqueue' | 'setFallback' | 'models'>;
@@ -104,7 +111,7 @@ export async function runWithReply(
   const events: SupervisorEvent[] = [];
   const summary = await runKataSession({
     workspace: h.workspace,
-    kataPath: 'fizzbuzz',
+    kataPath: HARNESS_KATA,
     llm: h.llm(),
     model: 'test-model',
     provider: 'openai',

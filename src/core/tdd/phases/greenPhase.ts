@@ -1,15 +1,52 @@
+import type { TestCaseResult, TestRunResult } from '../../testRunners/types';
 import { checkRoleBoundary } from '../boundaries';
 import { reportLabel } from '../roles/roleRunner';
-import { suiteStateOf } from '../supervisor/testJudgement';
-import { counts } from './loopState';
+import { behaviourOf, isFileEntry, suiteStateOf } from '../supervisor/testJudgement';
+import { counts, type LoopState } from './loopState';
 import type { PhaseSpec } from './phaseSpec';
+import { describeRedTest, isRedTest } from './redTests';
 import { describeRun } from './testRuns';
+
+/**
+ * The tests a green run holds that pass and did not pass at the last green state: what its commit adds. Undefined when
+ * the run does not say test by test (then `newlyPassing` counts).
+ */
+function newlyPassing(state: LoopState, run: TestRunResult): TestCaseResult[] | undefined {
+  if (!run.tests || !state.suite.identified) return undefined;
+  return run.tests.filter((t) => t.outcome === 'passed' && !state.suite.passing.has(t.id) && !isFileEntry(t));
+}
+
+/**
+ * Why a green run may not be committed although every test passes: no test passes in it that did not pass before (the
+ * commit would hold no test of its behaviour: the red test is gone, or there never was one), or tests that passed
+ * before the cycle's red and did not run in it (their file did not load) do not pass again. Undefined when it may.
+ */
+function withoutItsTest(state: LoopState, run: TestRunResult): string | undefined {
+  const added = newlyPassing(state, run);
+  const red = state.cycleRedTests.map(describeRedTest).join(', ') || 'none named';
+  if (added ? added.length === 0 : run.passed <= state.committedTests.passed)
+    return `No test passes here that did not pass before (${run.passed} passing, as at the last commit; the cycle's red test: ${red}), so a commit would hold no test of a new behaviour. The cycle was rolled back; nothing of it reaches the branch.`;
+  if (run.tests && state.mustPassAgain.length) {
+    const passing = new Set(run.tests.filter((t) => t.outcome === 'passed').map((t) => t.id));
+    const missing = state.mustPassAgain.filter((id) => !passing.has(id));
+    if (missing.length)
+      return `These tests passed before the Tester's change stopped their file from loading, and do not pass now: ${missing.slice(0, 10).join(', ')}.`;
+  }
+  return undefined;
+}
+
+/** The test a green commit is named after: the cycle's red test when it passes here, else the first new passing one. */
+function committedTest(state: LoopState, run: TestRunResult): TestCaseResult | undefined {
+  const added = newlyPassing(state, run) ?? [];
+  return added.find((t) => state.cycleRedTests.some((red) => isRedTest(red, t))) ?? added[0];
+}
 
 /**
  * Green: the Implementer makes the smallest production change that passes every test, without touching tests (an
  * edit of a test file is undone alone, the production changes stay). Accepted when the whole suite is green, no test
- * was removed and the quality gates pass; then the cycle commits `feat: <behaviour>`. A cycle whose green failed is
- * rolled back to the last green commit.
+ * was removed, a test passes that did not pass before (the commit's own test: without one the cycle goes back, never
+ * reaching the branch) and the quality gates pass; then the cycle commits `feat: <the test it adds>`. A cycle whose
+ * green failed is rolled back to the last green commit.
  */
 export const greenPhase: PhaseSpec = {
   name: 'green',
@@ -42,13 +79,25 @@ export const greenPhase: PhaseSpec = {
         hint: `Attempt ${attempt} did not make the tests pass (${describeRun(tests)}). Test output:\n${tests.output}`,
       };
     }
+    const rejected = withoutItsTest(state, tests);
+    if (rejected) {
+      // The Implementer cannot add a test: no attempt of its mends this. The cycle goes back (see settle).
+      state.turnOutcome.error = { error_code: 'EXECUTION_FAILED', message: rejected };
+      cycle.rejected = rejected;
+      return { kind: 'fail', outcome: 'failed' };
+    }
     const gate = await host.qualityGates(n);
     if (gate) {
       state.turnOutcome.error = { error_code: 'QUALITY_GATE_FAILED', message: `The quality gate '${gate.command}' failed.` };
       return { kind: 'retry', hint: `The tests pass, but the quality gate failed:\n${gate.output}` };
     }
+    // The commit is named after the test it adds (the cycle's red test, as it passes here).
+    const named = committedTest(state, tests);
+    if (named) cycle.behaviour = behaviourOf(named);
     state.lastTests = counts(tests);
     state.suite = suiteStateOf(tests, state.suite.knownFailures);
+    host.tests.committed(tests);
+    state.mustPassAgain = [];
     cycle.label = reportLabel(report, 'make the test pass');
     return { kind: 'accept', outcome: 'green' };
   },
@@ -61,7 +110,7 @@ export const greenPhase: PhaseSpec = {
         type: 'reverted',
         cycle: cycle.n,
         role: 'implementer',
-        reason: 'No green state after the last attempt: the cycle was rolled back to the last green commit.',
+        reason: cycle.rejected ?? 'No green state after the last attempt: the cycle was rolled back to the last green commit.',
       });
       return 'failed';
     }

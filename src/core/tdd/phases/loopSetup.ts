@@ -29,6 +29,8 @@ export interface KataInfo {
   language: string;
   sourceDir: string;
   testDir: string;
+  /** True for a task given in plain words (its examples are read from the sentence: see `taskExamples`). */
+  task?: boolean;
 }
 
 /** What the phases work with: the session's workspace, git, tests, roles and record. */

@@ -1,8 +1,10 @@
 import type { TestRunResult } from '../../testRunners/types';
 import type { TestCounts } from '../events';
 import type { ChangedFile } from '../git/changedFiles';
+import type { StatedExample } from '../kata/statedExamples';
 import type { TurnOutcome } from '../supervisor/sessionRecorder';
 import { suiteStateOf, type SuiteState } from '../supervisor/testJudgement';
+import { RedTestLedger, type RedTest } from './redTests';
 
 /** Thrown inside the loop to unwind to the cancellation handler. */
 export class Cancelled extends Error {}
@@ -59,6 +61,23 @@ export class LoopState {
     exitCode: 0,
     durationMs: 0,
   });
+
+  /** The tests that were red in this session and have not passed in a commit yet (see {@link RedTestLedger}). */
+  readonly redTests = new RedTestLedger();
+  /** The tests the current cycle's red named: its green must make one of them pass (see the green phase). */
+  cycleRedTests: RedTest[] = [];
+  /**
+   * Tests that passed before the cycle's red and did not run in it (their file did not load until the Implementer adds
+   * the name the new test uses): its green must run them and see them pass again.
+   */
+  mustPassAgain: string[] = [];
+  /**
+   * The Tester's `KATA_COMPLETE` was not taken in this cycle: the stated examples it named as untested. Set when the
+   * supervisor asks once more, cleared when a cycle starts.
+   */
+  completionAsked: { cycle: number; untested: StatedExample[] } | undefined;
+  /** Stated examples without a test when the Tester ended the session all the same (after being asked once more). */
+  untestedAtEnd: StatedExample[] = [];
 
   /** The tree was committed: its counts ({@link lastTests}) are the ones at HEAD now. */
   committed(): void {

@@ -41,6 +41,8 @@ export interface CycleSoFar {
   commit?: string;
   /** The Refactorer's commit, when it refactored. */
   refactorCommit?: string;
+  /** Why the cycle's green state was not committed although its tests pass (no test of its own): the rollback's reason. */
+  rejected?: string;
 }
 
 /** How a phase ended: its outcome, the attempts it took, and the last attempt's report. */

@@ -9,10 +9,13 @@ import { TEST_RUN_OUTPUT_CHARS } from '../events';
 import { isTestFile } from '../boundaries';
 import { readTextFile } from '../context/workspaceSnapshot';
 import type { ChangedFile } from '../git/changedFiles';
-import { behaviourOf, judgeRed, stillFailing } from '../supervisor/testJudgement';
+import type { PhaseCheckpoint } from '../supervisor/phaseCheckpoint';
+import { behaviourOf, judgeRed, stillFailing, type LoadFailure } from '../supervisor/testJudgement';
 import type { TestRunResult, TestSubset } from '../../testRunners/types';
+import { addedTests, importedNames, importsModule, moduleStem, usesName, type SourceTest } from './addedTests';
 import { Cancelled, counts, type LoopState } from './loopState';
 import type { LoopSetup } from './loopSetup';
+import { describeRedTest } from './redTests';
 
 /**
  * Test runs that could not run because of the Tester's own files (production code was green before its
@@ -170,6 +173,49 @@ export class TestRuns {
     return found === undefined ? undefined : behaviourOf({ id: found, name: found, outcome: 'failed' });
   }
 
+  /**
+   * The tests the turn added or changed in its test files, read from their source now and at the checkpoint (see
+   * `addedTests`): what the Tester wrote, whether or not the runner could run it.
+   */
+  async addedTests(testFiles: readonly string[], checkpoint: PhaseCheckpoint): Promise<SourceTest[]> {
+    const found: SourceTest[] = [];
+    for (const file of testFiles) {
+      const now = await readTextFile(this.o.workspaceRoot, file);
+      if (now.kind !== 'text') continue;
+      found.push(...addedTests(file, await checkpoint.textBefore(file), now.text));
+    }
+    return found;
+  }
+
+  /**
+   * Of the tests a turn added, those that make a load failure a red: in a file that did not load (any of the turn's
+   * files when the run does not say which), using the name that is missing — the name itself, or a name imported from
+   * the missing module. When the runner did not name what is missing, a name imported from a module of the project
+   * (a relative path, or a Python module) that the failure's reason mentions. Everything else is no red: a changed
+   * import line alone, or a new test that does not use what is missing.
+   */
+  async redOfLoadFailure(failure: LoadFailure, added: readonly SourceTest[]): Promise<SourceTest[]> {
+    const inFailingFiles = failure.files.length ? added.filter((t) => failure.files.includes(t.file)) : added;
+    const red: SourceTest[] = [];
+    for (const test of inFailingFiles) {
+      const read = await readTextFile(this.o.workspaceRoot, test.file);
+      if (read.kind !== 'text') continue;
+      const imports = importedNames(test.file, read.text);
+      const missing = failure.missing;
+      const candidates = missing
+        ? missing.kind === 'name'
+          ? imports.filter((i) => i.name === missing.name)
+          : imports.filter((i) => importsModule(i.from, missing.name))
+        : imports.filter(
+            (i) =>
+              (/^\.{1,2}\//.test(i.from) || test.file.endsWith('.py')) &&
+              (failure.reason.includes(i.from) || failure.reason.includes(moduleStem(i.from)) || failure.reason.includes(i.name)),
+          );
+      if (candidates.some((i) => usesName(test.body, i.name))) red.push(test);
+    }
+    return red;
+  }
+
   /** Runs the tests (all, or `only` those), keeps the run for the next role's context, and reports it. */
   async run(role: Role | 'baseline', cycle: number, only?: TestSubset): Promise<TestRunResult> {
     this.checkCancelled();
@@ -181,6 +227,7 @@ export class TestRuns {
     this.checkCancelled();
     this.state.lastOutput = result.output;
     this.state.lastRun = result;
+    const gone = role === 'baseline' ? [] : this.state.redTests.missingFrom(result);
     if (role !== 'baseline') {
       this.state.turnOutcome.testsPassed = result.passed;
       this.o.recorder.testRun(result.scope === 'related' ? 'related' : 'full', result.durationMs);
@@ -204,7 +251,21 @@ export class TestRuns {
         message: t.message === undefined ? undefined : redactSecrets(t.message.slice(0, 2_000)),
       })),
     });
+    if (gone.length > 0) {
+      const names = gone.map((t) => redactSecrets(describeRedTest(t)));
+      this.o.recorder.goneRedTests(names);
+      this.o.emit({ type: 'red_tests_gone', cycle, tests: names });
+    }
     return result;
+  }
+
+  /**
+   * A run is committed: the red tests that pass in it are settled (see `RedTestLedger.committed`), and the gone ones
+   * that came back (the Tester wrote them again) are no longer counted against the session.
+   */
+  committed(run: TestRunResult): void {
+    const back = this.state.redTests.committed(run);
+    if (back.length) this.o.recorder.redTestsBack(back.map((t) => redactSecrets(describeRedTest(t))));
   }
 
   private checkCancelled(): void {

@@ -158,6 +158,13 @@ export const SessionStateSchema = z.object({
   /** The roles' questions to the person and the answers, in order (none in records from before they could ask). */
   questions: z.array(QuestionRecordSchema).default([]),
   metrics: SessionMetricsSchema,
+  /**
+   * Tests that were red in the session and are gone (`file › name (red in cycle k)`): none of them is in the branch, and
+   * the session cannot end `completed` over them. Absent in records from before they were followed.
+   */
+  goneRedTests: z.array(z.string()).optional(),
+  /** The stated examples of the kata without a test when the Tester ended the session (it then ended `incomplete`). */
+  untestedExamples: z.array(z.string()).optional(),
   error: z.object({ error_code: z.string(), message: z.string() }).optional(),
 });
 /** The persisted session. */

@@ -62,7 +62,7 @@ export class CycleLoop {
         // cycle limit below: right after a failed cycle, whose behaviour was rolled back, the task is not done.
         if (outcome === 'kata_complete')
           return consecutiveFailures === 0
-            ? this.result('completed')
+            ? this.completedOrNot(n)
             : this.notGreen(
                 `The last cycle failed to reach green, and then the Tester found nothing left to test; ${this.whereItStops('the workspace is at')}. The behaviour of the failed cycle is not in the branch: see the cycle history for its test output.`,
                 n,
@@ -128,6 +128,34 @@ export class CycleLoop {
       : `no cycle reached green, so the session made no commit and its worktree is as it began`;
   }
 
+  /**
+   * The Tester found nothing left to test and the last cycle was green: `completed` when every example the kata states
+   * has a test and no test that was red in the session is gone; else `incomplete` (INCOMPLETE), naming what is missing.
+   */
+  private completedOrNot(cycle: number): CycleLoopResult {
+    const untested = this.state.untestedAtEnd.map((e) => e.text);
+    const gone = this.o.recorder.state.goneRedTests ?? [];
+    this.o.recorder.untestedExamples(untested);
+    if (untested.length === 0 && gone.length === 0) return this.result('completed');
+    const parts: string[] = [];
+    if (untested.length)
+      parts.push(
+        `${untested.length} example${untested.length === 1 ? '' : 's'} the ${this.o.kata.task ? 'task' : 'kata'} states ${untested.length === 1 ? 'has' : 'have'} no test (asked once more, it answered KATA_COMPLETE again): ${untested.join('; ')}`,
+      );
+    if (gone.length)
+      parts.push(
+        `${gone.length} test${gone.length === 1 ? '' : 's'} that ${gone.length === 1 ? 'was' : 'were'} red in this session ${gone.length === 1 ? 'is' : 'are'} gone: ${gone.join('; ')}`,
+      );
+    return this.result(
+      'incomplete',
+      new AgentError(
+        'INCOMPLETE',
+        `The Tester found nothing left to test, but ${parts.join('; and ')}. Every commit on the branch is green; the session did not cover all it was asked for.`,
+        { cycle, untested, gone },
+      ),
+    );
+  }
+
   /** The session ends failed because its last attempt did not reach green (GREEN_NOT_REACHED): `why`, at cycle `cycle`. */
   private notGreen(why: string, cycle: number): CycleLoopResult {
     return this.result('failed', new AgentError('GREEN_NOT_REACHED', why, { cycle }));
@@ -142,6 +170,8 @@ export class CycleLoop {
     this.o.recorder.startCycle(n);
     this.cycleInProgress = n;
     this.state.cycleTestFiles = [];
+    this.state.cycleRedTests = [];
+    this.state.mustPassAgain = [];
     this.state.rolledBackTests = undefined;
     this.o.emit({ type: 'cycle_started', cycle: n });
 

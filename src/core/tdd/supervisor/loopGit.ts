@@ -11,6 +11,7 @@ export function loopGit(git: SessionWorktree): LoopGit {
   return {
     changedFiles: () => git.changedFiles(),
     revertPaths: (paths) => git.revertPaths(paths),
+    headContent: (path) => git.headContent(path),
     async commitAll(message) {
       const sha = await git.commitAll(message);
       if (!sha)

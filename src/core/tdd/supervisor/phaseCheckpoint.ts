@@ -23,6 +23,8 @@ export interface CheckpointGit {
    * Done by git, which replaces a link or special file standing on the way instead of following it.
    */
   revertPaths(paths: string[]): Promise<void>;
+  /** A file's text as HEAD has it, or null when HEAD has no such file (without it, a checkpoint knows only what it saved). */
+  headContent?(path: string): Promise<string | null>;
 }
 
 /**
@@ -84,6 +86,16 @@ export class PhaseCheckpoint {
       });
     }
     return changes;
+  }
+
+  /**
+   * A file's text at the checkpoint: what was saved for a path that differed from HEAD then, else HEAD's. Undefined when
+   * there was no such file (or it was not a file whose bytes the checkpoint kept, or git cannot say).
+   */
+  async textBefore(path: string): Promise<string | undefined> {
+    const saved = this.saved.get(path);
+    if (saved) return saved.kind === 'file' ? saved.content.toString('utf8') : undefined;
+    return (await this.git.headContent?.(path).catch(() => null)) ?? undefined;
   }
 
   /**

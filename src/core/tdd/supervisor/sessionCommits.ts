@@ -54,10 +54,11 @@ export class SessionCommits {
 
   /**
    * Commits the tree after putting back protected paths no approved tool call wrote; returns undefined when nothing
-   * was left to commit.
+   * was left to commit. `test`: the Tester's own test of a stated example the code already handles (no production
+   * change), committed as the cycle's green state.
    */
-  async commit(n: number, label: string, kind: 'green' | 'refactor'): Promise<string | undefined> {
-    const role: Role = kind === 'green' ? 'implementer' : 'refactorer';
+  async commit(n: number, label: string, kind: 'green' | 'refactor' | 'test'): Promise<string | undefined> {
+    const role: Role = kind === 'green' ? 'implementer' : kind === 'test' ? 'tester' : 'refactorer';
     let changed = await this.o.git.changedFiles();
     if (await this.revertUnapprovedProtectedPaths(n, role, changed)) {
       changed = await this.o.git.changedFiles();
@@ -73,7 +74,7 @@ export class SessionCommits {
     this.state.treeClean = true;
     this.state.committed();
     this.reportNestedRepositories(n, role);
-    this.o.recorder.commit(kind, sha);
+    this.o.recorder.commit(kind === 'refactor' ? 'refactor' : 'green', sha, role);
     this.o.emit({ type: 'commit_made', cycle: n, sha, message: message.split('\n')[0]! });
     return sha;
   }

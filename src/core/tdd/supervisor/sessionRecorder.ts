@@ -205,15 +205,34 @@ export class SessionRecorder {
     if (this.current) this.current.behaviour = text;
   }
 
-  /** A commit was made in the current cycle: its green state (the Implementer's), or its refactoring. */
-  commit(kind: 'green' | 'refactor', sha: string): void {
+  /**
+   * A commit was made in the current cycle: its green state (the Implementer's, or the Tester's own test of an example
+   * the code already handled: `role` tester), or its refactoring.
+   */
+  commit(kind: 'green' | 'refactor', sha: string, role: Role = kind === 'green' ? 'implementer' : 'refactorer'): void {
     this.state.metrics.commits++;
     if (!this.current) return;
     this.current.commits[kind] = sha;
-    const role: Role = kind === 'green' ? 'implementer' : 'refactorer';
     const ended = this.current.phases.findLast((p) => p.role === role);
     if (ended?.result) ended.result.commits_made.push(sha);
     else this.pendingCommits[role].push(sha);
+  }
+
+  /** Tests that were red in the session are gone (`file › name (red in cycle k)`): kept in the record and the summary. */
+  goneRedTests(names: readonly string[]): void {
+    this.state.goneRedTests = [...(this.state.goneRedTests ?? []), ...names];
+  }
+
+  /** Gone red tests that passed in a later commit (the Tester wrote them again): no longer counted as gone. */
+  redTestsBack(names: readonly string[]): void {
+    const left = (this.state.goneRedTests ?? []).filter((name) => !names.includes(name));
+    if (left.length) this.state.goneRedTests = left;
+    else delete this.state.goneRedTests;
+  }
+
+  /** The stated examples the Tester left without a test when it ended the session (as they read: `15 → "FizzBuzz"`). */
+  untestedExamples(examples: readonly string[]): void {
+    if (examples.length) this.state.untestedExamples = [...examples];
   }
 
   /** One of the supervisor's test runs in the current cycle: a related run (`fastRunMs`) or a whole-suite run (`fullRunMs`). */
@@ -329,6 +348,8 @@ export class SessionRecorder {
         tokens: m.tokens.total,
         toolCallsFromText: m.toolCallsFromText,
       },
+      ...(state.untestedExamples?.length ? { untested_examples: state.untestedExamples } : {}),
+      ...(state.goneRedTests?.length ? { gone_red_tests: state.goneRedTests } : {}),
       ...(state.error ? { error: state.error } : {}),
     };
   }

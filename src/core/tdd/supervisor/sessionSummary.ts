@@ -83,7 +83,17 @@ export const SessionSummarySchema = z.object({
       sandbox: z.string(),
     })
     .optional(),
-  /** Set when the session did not end green: what went wrong, for a person. */
+  /**
+   * The examples the kata (or task) states that no test checked when the Tester ended the session (`15 → "FizzBuzz"`):
+   * why it ended `incomplete`. Absent when there were none.
+   */
+  untested_examples: z.array(z.string()).optional(),
+  /**
+   * Tests that were red in this session and are gone (`file › name (red in cycle k)`): their cycle was rolled back or
+   * their name changed, and none of them is in the branch. A session with any does not end `completed`.
+   */
+  gone_red_tests: z.array(z.string()).optional(),
+  /** Set when the session did not end green, or ended `incomplete`: what went wrong, for a person. */
   error: z.object({ error_code: z.string(), message: z.string() }).optional(),
 });
 

@@ -51,12 +51,71 @@ export type RedVerdict =
  */
 export function judgeRed(before: SuiteState, after: TestRunResult): RedVerdict {
   if (!before.identified || !after.tests) return { kind: 'unidentified' };
-  const unexpected = failingTests(after).filter((t) => !before.knownFailures.has(t.id));
+  // A test file that did not load is no test: node:test reports it as one failed "test" named after the file.
+  const unexpected = failingTests(after).filter((t) => !before.knownFailures.has(t.id) && !isFileEntry(t));
   const brokeOld = unexpected.filter((t) => before.passing.has(t.id));
   if (brokeOld.length > 0) return { kind: 'broke_old', tests: brokeOld };
   if (unexpected.length > 1) return { kind: 'too_many', tests: unexpected };
   if (unexpected.length === 0) return { kind: 'overshoot' };
   return { kind: 'red', test: unexpected[0]! };
+}
+
+/**
+ * A run's entry for a whole test file rather than a test: node:test reports a file that failed to load as one failed
+ * test named after the file (in a session of a repository's folder, the file carries the folder in front).
+ */
+export function isFileEntry(test: TestCaseResult): boolean {
+  return test.file !== undefined && (test.name === test.file || test.file.endsWith(`/${test.name}`));
+}
+
+/** Kinds of `error` runs in which test files did not load (a name or module missing, an import or collection error). */
+const LOAD_ERRORS: ReadonlySet<string> = new Set(['missing_module', 'missing_export', 'import', 'collection', 'crash']);
+
+/** A run in which test files did not load, so that some tests (or all) did not run. */
+export interface LoadFailure {
+  /** The test files the run says did not load; empty when it does not say (pytest and mocha stop the whole run). */
+  files: string[];
+  /**
+   * The ids of the tests that passed at the last green state, in the files the run covered, and did not run now;
+   * undefined when the run does not say test by test.
+   */
+  notRun?: string[];
+  /** Why, in one line (the runner's diagnosis, or the failing file's message). */
+  reason: string;
+  /** What was missing, when the runner said: a name a module does not export, or a module. */
+  missing?: { kind: 'name' | 'module'; name: string };
+}
+
+/**
+ * The load failure of a run, if it had one: an `error` run that could not load test files (a missing module or name,
+ * an import or collection error), or a failed run that reports a whole file as failed (node:test's file entry).
+ */
+export function loadFailureOf(before: SuiteState, run: TestRunResult): LoadFailure | undefined {
+  const fileEntries = (run.tests ?? []).filter((t) => t.outcome === 'failed' && isFileEntry(t));
+  const errored = run.status === 'error' && run.errorKind !== undefined && LOAD_ERRORS.has(run.errorKind);
+  if (!errored && fileEntries.length === 0) return undefined;
+  const missing =
+    run.missingName && (run.errorKind === 'missing_export' || run.errorKind === 'missing_module')
+      ? { kind: run.errorKind === 'missing_export' ? ('name' as const) : ('module' as const), name: run.missingName }
+      : undefined;
+  return {
+    files: fileEntries.map((t) => t.file!),
+    notRun: testsNotRun(before, run),
+    reason: run.reason ?? fileEntries[0]?.message ?? 'a test file did not load',
+    ...(missing ? { missing } : {}),
+  };
+}
+
+/**
+ * The tests that passed at the last green state, in the files the run covered (all of them for a whole-suite run), and
+ * that the run does not report: they did not run. Undefined when either run does not say test by test.
+ */
+export function testsNotRun(before: SuiteState, run: TestRunResult): string[] | undefined {
+  if (!before.identified || !run.tests) return undefined;
+  const reported = new Set(run.tests.map((t) => t.id));
+  const files = run.scope === 'related' ? run.relatedFiles : undefined;
+  const inScope = (id: string): boolean => !files || files.some((f) => id.startsWith(`${f}::`));
+  return [...before.passing].filter((id) => inScope(id) && !reported.has(id));
 }
 
 /**

@@ -96,9 +96,12 @@ export function personQuestionRecord(event: EventOf<'person_question'>, at: numb
   };
 }
 
-/** A step the supervisor took itself: a failed quality gate, protected files put back, failures known before the session. */
+/**
+ * A step the supervisor took itself: a failed quality gate, protected files put back, failures known before the session,
+ * tests that were red in the session and are gone.
+ */
 export function supervisorStepRecord(
-  event: EventOf<'quality_gate_failed' | 'protected_paths_reverted' | 'known_failures'>,
+  event: EventOf<'quality_gate_failed' | 'protected_paths_reverted' | 'known_failures' | 'red_tests_gone'>,
   at: number,
   revision: number,
 ): PanelActionRecord {
@@ -138,6 +141,20 @@ export function supervisorStepRecord(
           MAX_SUMMARY_CHARS,
         ),
         ok: true,
+      };
+    case 'red_tests_gone':
+      return {
+        ...base,
+        id: `red-gone-${event.cycle}-${revision}`,
+        step: 'red_tests_gone',
+        params: { tests: event.tests.slice(0, 50) },
+        resultSummary: clip(
+          redactSecrets(
+            `${event.tests.length} test(s) that were red in this session are gone (no test of theirs is in the branch): ${event.tests.join(', ')}`,
+          ),
+          MAX_SUMMARY_CHARS,
+        ),
+        ok: false,
       };
   }
 }

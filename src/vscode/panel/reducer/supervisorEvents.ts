@@ -116,6 +116,7 @@ export function applyEvent(state: PanelState, event: SupervisorEvent, at: number
       return revertedPhase(state, event);
     case 'quality_gate_failed':
     case 'protected_paths_reverted':
+    case 'red_tests_gone':
       return addAction(state, supervisorStepRecord(event, at, state.revision));
     case 'known_failures': {
       // Tests set aside are tests the session leaves out: the project line says so, beside the history's step.
