@@ -26,6 +26,7 @@ const SLOW_FIRST = [
   'test/integration/project/hatchVcsVersionFile.test.ts',
   'test/integration/project/pnpmWorkspacePackage.test.ts',
   'test/integration/project/editedFileWhole.test.ts', // issue 35: two built-CLI sessions (node --test, pytest), ~30-50 s each
+  'test/integration/cli/verdicts.test.ts', // ~2.5 min: four built-CLI sessions of clumsy players (issue 35), one of six cycles
   'test/integration/cli/hostileWorktree.test.ts',
   'test/integration/package/packedLibrary.test.ts',
   'test/integration/supervisor/pythonKatas.test.ts',
@@ -34,6 +35,7 @@ const SLOW_FIRST = [
   'test/integration/cli/cli.test.ts',
   'test/integration/cli/signals.test.ts',
   'test/integration/vscode/repositorySessions.test.ts',
+  'test/integration/vscode/taskImportLine.test.ts', // ~25 s: a task session through the extension host's kata runner
   'test/integration/cli/mcpConfigAndTimeout.test.ts',
   'test/integration/supervisor/personWorkUntouched.test.ts',
   'test/integration/examples/agents.test.ts',

@@ -103,11 +103,14 @@ export const fakeVscode = {
   /** Every test run reported, oldest first. */
   runs: [] as FakeTestRun[],
   warnings: [] as string[],
+  /** Information and error messages shown (a kata run's end, a refusal). */
+  messages: [] as string[],
   reset(): void {
     this.profiles.clear();
     this.items = [];
     this.runs = [];
     this.warnings = [];
+    this.messages = [];
     this.settings = { user: {}, workspace: {}, folder: {} };
     this.honourScopes = true;
     this.workspaceFolders = [];
@@ -167,7 +170,26 @@ const api = {
   Range: FakeRange,
   Uri: FakeUri,
   ConfigurationTarget: CONFIGURATION_TARGET,
+  ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
   window: {
+    /** No editor is open (a task then has no selection attached). */
+    activeTextEditor: undefined,
+    /** Runs the task at once with a progress that records nothing and a token that is never cancelled. */
+    withProgress: <T>(
+      _options: unknown,
+      task: (
+        progress: { report(value: unknown): void },
+        token: { onCancellationRequested(listener: () => void): { dispose(): void } },
+      ) => Promise<T>,
+    ): Promise<T> => task({ report: () => undefined }, { onCancellationRequested: () => ({ dispose: () => undefined }) }),
+    showInformationMessage: (message: string) => {
+      fakeVscode.messages.push(message);
+      return Promise.resolve(undefined);
+    },
+    showErrorMessage: (message: string) => {
+      fakeVscode.messages.push(message);
+      return Promise.resolve(undefined);
+    },
     showWarningMessage: (message: string) => {
       fakeVscode.warnings.push(message);
       return Promise.resolve(undefined);
@@ -178,6 +200,8 @@ const api = {
     },
   },
   workspace: {
+    /** Workspace trust: granted. */
+    isTrusted: true,
     getConfiguration: (section = '') => configuration(section),
     get workspaceFolders() {
       return fakeVscode.workspaceFolders.length === 0
