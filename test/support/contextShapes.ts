@@ -22,12 +22,6 @@ export type ContextShape = 'js-root-index' | 'py-long-module';
 /** Where the shapes live in this repository. */
 export const CONTEXT_SHAPES_DIR = join(__dirname, '..', 'fixtures', 'context');
 
-/** Each shape's own test command and how many tests it has as committed. */
-export const CONTEXT_SHAPE_SPECS: Readonly<Record<ContextShape, { test: string; tests: number }>> = {
-  'js-root-index': { test: 'node --test', tests: 11 },
-  'py-long-module': { test: 'python3 -m pytest', tests: 36 },
-};
-
 /** A shape's files as the person's fresh repository: copied into a new folder of `parent` (default: the temp folder), one commit. */
 export async function contextShapeRepository(shape: ContextShape, parent = tmpdir()): Promise<string> {
   const dir = await realpath(await mkdtemp(join(parent, `tdd-person-${shape}-`)));
