@@ -270,13 +270,14 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
       // This process's pace: wall time per run finished here (the runs at once included), times the runs left.
       const finishedHere = done - keptCount;
       const etaMs = Math.round(((performance.now() - clock) / finishedHere) * (jobs.length - done));
-      options.onProgress?.({ type: 'run_finished', result: result.run, done, total: jobs.length, passing, eta_ms: etaMs });
-      if (!result.run.scored && !stopped && result.run.error) {
-        // The provider failed, not the model: every run after this one would fail alike and be scored as the model's.
-        stopped = { kata: exercise.slug, run, error_code: result.run.error.error_code, message: result.run.error.message };
-        options.onProgress?.({ type: 'stopping', stopped });
-      }
+      // The provider failed, not the model: every run after this one would fail alike and be scored as the model's.
+      const providerError = !result.run.scored && !stopped ? result.run.error : undefined;
+      if (providerError)
+        stopped = { kata: exercise.slug, run, error_code: providerError.error_code, message: providerError.message };
+      // On disk before it is announced: a person who sees the run done and stops the eval twice keeps it.
       await write(build(false)).catch((err) => log.warn('could not write the eval report', { error: err }));
+      options.onProgress?.({ type: 'run_finished', result: result.run, done, total: jobs.length, passing, eta_ms: etaMs });
+      if (providerError && stopped) options.onProgress?.({ type: 'stopping', stopped });
     }
   };
   let report: EvalReport;

@@ -151,6 +151,13 @@ describe('a test file that no longer loads, judged by identity', () => {
     assert.deepEqual(loadFailureOf(suiteStateOf(green), stopped)?.notRun, ['test/a.test.js::one', 'test/b.test.js::two']);
     assert.equal(loadFailureOf(suiteStateOf(green), green), undefined);
   });
+
+  it("a text file's doctest, which pytest names after its page, is a failing test, not a file that did not load", () => {
+    const page = run([test('docs/index.rst', 'index.rst', 'failed'), test('test/a.test.js', 'one', 'passed')], {
+      status: 'failed',
+    });
+    assert.equal(loadFailureOf(suiteStateOf(green), page), undefined);
+  });
 });
 
 describe('the red tests of a session, followed until they pass in a commit', () => {

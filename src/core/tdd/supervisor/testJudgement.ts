@@ -62,11 +62,20 @@ export function judgeRed(before: SuiteState, after: TestRunResult): RedVerdict {
 
 /**
  * A run's entry for a whole test file rather than a test: node:test reports a file that failed to load as one failed
- * test named after the file (in a session of a repository's folder, the file carries the folder in front).
+ * test named after the file (in a session of a repository's folder, the file carries the folder in front). Only a
+ * script can fail to load: pytest names a text file's doctest (`docs/index.rst::index.rst`) after its file too, and
+ * that is a test.
  */
 export function isFileEntry(test: TestCaseResult): boolean {
-  return test.file !== undefined && (test.name === test.file || test.file.endsWith(`/${test.name}`));
+  return (
+    test.file !== undefined &&
+    SCRIPT_FILE.test(test.file) &&
+    (test.name === test.file || test.file.endsWith(`/${test.name}`))
+  );
 }
+
+/** A JavaScript or TypeScript file: what node:test reports as a file entry when it does not load. */
+const SCRIPT_FILE = /\.[cm]?[jt]sx?$/;
 
 /** Kinds of `error` runs in which test files did not load (a name or module missing, an import or collection error). */
 const LOAD_ERRORS: ReadonlySet<string> = new Set(['missing_module', 'missing_export', 'import', 'collection', 'crash']);
