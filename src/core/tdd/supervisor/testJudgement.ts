@@ -68,9 +68,7 @@ export function judgeRed(before: SuiteState, after: TestRunResult): RedVerdict {
  */
 export function isFileEntry(test: TestCaseResult): boolean {
   return (
-    test.file !== undefined &&
-    SCRIPT_FILE.test(test.file) &&
-    (test.name === test.file || test.file.endsWith(`/${test.name}`))
+    test.file !== undefined && SCRIPT_FILE.test(test.file) && (test.name === test.file || test.file.endsWith(`/${test.name}`))
   );
 }
 
