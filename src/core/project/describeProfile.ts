@@ -14,6 +14,7 @@ export const RUNNER_NAMES: Record<RunnerKind, string> = {
   jest: 'jest',
   vitest: 'vitest',
   pytest: 'pytest',
+  'go-test': 'go test',
   custom: 'a custom runner',
 };
 const FIELD_NAMES: Record<ProfileField, string> = {

@@ -160,9 +160,11 @@ export class CommandTestRunner implements TestRunner {
       ? { scope: 'related' as const, relatedFiles: subset.files }
       : { scope: 'full' as const, ...(narrowed && 'reason' in narrowed ? { fullRunReason: narrowed.reason } : {}) };
     if (!report) return { ...(await this.interpret(result, timeoutMs, command)), ...scope };
-    const output = withoutReportLines(result.output, report);
+    const raw = withoutReportLines(result.output, report);
+    // A report on stdout (`go test -json`) is not what a person reads: the console text is made from it.
+    const output = report.adapter.consoleText ? report.adapter.consoleText(raw) : raw;
     const finished = !result.cancelled && !result.timedOut && !result.spawnError;
-    const parsed = await collectReport(report, { workspace: this.workspace, realWorkspace, output }, finished);
+    const parsed = await collectReport(report, { workspace: this.workspace, realWorkspace, output: raw }, finished);
     return {
       ...(await this.interpret({ ...result, output }, timeoutMs, command, parsed && this.agreeing(parsed, output, report))),
       ...scope,

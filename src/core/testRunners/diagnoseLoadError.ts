@@ -125,6 +125,7 @@ function unique(names: Array<string | undefined>): string[] {
  */
 export function diagnoseLoadError(output: string, kind: RunnerKind): LoadProblem | undefined {
   const text = stripAnsi(output);
+  if (kind === 'go-test') return goBuildError(text);
   if (kind === 'custom') {
     const unittest = unittestImportError(text);
     if (unittest) return unittest;
@@ -149,6 +150,34 @@ export function diagnoseLoadError(output: string, kind: RunnerKind): LoadProblem
     if (match) return { kind: problem, line: match[1].trim(), module: match[2] };
   }
   return undefined;
+}
+
+/** `FAIL<tab>example.com/shop [build failed]` (`[setup failed]`: go list could not read a file): a package that did not build. */
+const GO_BUILD_FAILED = /^FAIL\s+(\S+) \[(build|setup) failed\]\s*$/m;
+/** A compiler line: `shop/cart_test.go:12:9: <message>`. */
+const GO_COMPILE_LINE = /^(?:\.\/)?(\S+\.go):\d+(?::\d+)?: (.+)$/gm;
+
+/**
+ * A Go package that did not build (the go command's own lines, printed whatever `-json` says): a name the code does
+ * not declare (`undefined: Buzz`, `x.Total undefined (type Cart has no field or method Total)`) is `missing_export`
+ * with that name, so that a new test calling a function that does not exist yet is a red; a syntax error
+ * (`syntax error: …`, go list's `expected …` of a `[setup failed]` package) is `syntax` (a test that does not parse goes
+ * back to the Tester); any other compile error is `import` (a test file that does not load).
+ */
+function goBuildError(text: string): LoadProblem | undefined {
+  const failed = GO_BUILD_FAILED.exec(text);
+  if (!failed) return undefined;
+  const lines = [...text.matchAll(GO_COMPILE_LINE)].map((m) => ({ line: m[0].trim(), message: m[2]! }));
+  for (const { line, message } of lines) {
+    const name =
+      /^undefined: (?:[\w.]+\.)?(\w+)$/.exec(message)?.[1] ??
+      /\bundefined \(type .+ has no (?:field or )?method (\w+)/.exec(message)?.[1];
+    if (name) return { kind: 'missing_export', line, module: name };
+  }
+  const syntax = lines.find((l) => /^syntax error\b|^expected\b|^illegal\b|^missing\b.*\bexpected\b/.test(l.message));
+  if (syntax) return { kind: 'syntax', line: syntax.line };
+  if (failed[2] === 'setup') return { kind: 'syntax', line: lines[0]?.line ?? failed[0].trim() };
+  return { kind: 'import', line: lines[0]?.line ?? failed[0].trim() };
 }
 
 /** The first line of the error under jest's `● Test suite failed to run`, without its indentation. */
@@ -187,7 +216,11 @@ export function describeProblem(problem: LoadProblem): string {
       : 'pytest was given an option of a plugin that is not installed',
     syntax: 'a file has a syntax error',
     missing_module: problem.module ? `module '${problem.module}' cannot be found` : 'a module cannot be found',
-    missing_export: problem.module ? `'${problem.module}' is imported but not exported` : 'an imported name does not exist',
+    missing_export: problem.module
+      ? /\bundefined\b/.test(problem.line)
+        ? `'${problem.module}' is not defined` // Go: the package does not declare it
+        : `'${problem.module}' is imported but not exported`
+      : 'an imported name does not exist',
     import: 'a test file failed to load',
     collection: 'pytest could not collect the tests',
     no_tests: 'no tests ran',

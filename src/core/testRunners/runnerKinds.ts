@@ -1,3 +1,4 @@
+import { parseGoTestOutput } from './parsers/goTestOutput';
 import { parseJestOutput } from './parsers/jestOutput';
 import { parseMochaOutput } from './parsers/mochaOutput';
 import { parseNodeTestOutput } from './parsers/nodeTestOutput';
@@ -7,7 +8,7 @@ import { parseUnittestOutput } from './parsers/unittestOutput';
 import { parseVitestOutput } from './parsers/vitestOutput';
 
 /** The test runners whose output we can read; `custom` is any other command (all parsers are tried). */
-export const RUNNER_KINDS = ['node-test', 'mocha', 'jest', 'vitest', 'pytest', 'custom'] as const;
+export const RUNNER_KINDS = ['node-test', 'mocha', 'jest', 'vitest', 'pytest', 'go-test', 'custom'] as const;
 /** One of RUNNER_KINDS. */
 export type RunnerKind = (typeof RUNNER_KINDS)[number];
 
@@ -17,6 +18,7 @@ const PARSERS: Record<Exclude<RunnerKind, 'custom'>, TestOutputParser> = {
   jest: parseJestOutput,
   vitest: parseVitestOutput,
   pytest: parsePytestOutput,
+  'go-test': parseGoTestOutput,
 };
 
 /**
@@ -44,6 +46,7 @@ export function identifyRunner(command: string, devDependencies: Record<string, 
   if (/\bjest\b/.test(command)) return 'jest';
   if (/\bmocha\b/.test(command)) return 'mocha';
   if (/\bpytest\b/.test(command)) return 'pytest';
+  if (/(?:^|[\s;&|/])go\s+test\b/.test(command)) return 'go-test';
   for (const kind of ['vitest', 'jest', 'mocha'] as const) if (kind in devDependencies) return kind;
   return 'custom';
 }

@@ -16,9 +16,25 @@ export interface SourceTest {
 const JS_TEST = /\b(?:it|test)(?:\.(?:only|skip|todo|concurrent|each\([^)]*\)))?\s*\(\s*(['"`])((?:\\.|(?!\1)[^\\\n])*)\1/g;
 const PY_TEST = /^([ \t]*)(?:async[ \t]+)?def[ \t]+(test_\w+)/gm;
 
+/** `func TestXxx(t *testing.T)` at the start of a line of a `_test.go` file. */
+const GO_TEST = /^func[ \t]+(Test\w*)[ \t]*\(/gm;
+
 /** The tests a file's source declares, in order, each with its body. */
 export function testsInSource(file: string, source: string): SourceTest[] {
+  if (file.endsWith('.go')) return goTests(file, source);
   return file.endsWith('.py') ? pythonTests(file, source) : jsTests(file, source);
+}
+
+/** Go: each top-level `func TestXxx(…) {…}`, from `func` to its closing brace. */
+function goTests(file: string, source: string): SourceTest[] {
+  const found: SourceTest[] = [];
+  for (const m of source.matchAll(GO_TEST)) {
+    const params = closingParen(source, source.indexOf('(', m.index));
+    const open = source.indexOf('{', params);
+    const end = open < 0 ? source.length : closingParen(source, open);
+    found.push({ file, title: m[1]!, body: source.slice(m.index, end) });
+  }
+  return found;
 }
 
 function jsTests(file: string, source: string): SourceTest[] {
@@ -106,9 +122,13 @@ export interface ImportedName {
   from: string;
 }
 
-/** The names a file's imports bind: ES `import`, CommonJS `require`, Python `from … import` and `import`. */
+/**
+ * The names a file's imports bind: ES `import`, CommonJS `require`, Python `from … import` and `import`. None for Go:
+ * a test sees its own package's names without an import (see {@link seesPackageNames}).
+ */
 export function importedNames(file: string, source: string): ImportedName[] {
   const names: ImportedName[] = [];
+  if (seesPackageNames(file)) return names;
   if (file.endsWith('.py')) {
     for (const m of source.matchAll(/^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]+)/gm)) {
       for (const part of m[2]!.replace(/[()]/g, '').split(/,|\n/)) {
@@ -141,6 +161,11 @@ function bindings(clause: string): string[] {
   const plain = /^\s*([\w$]+)\s*(?:,|$)/.exec(outside.replace(/\*\s*as\s+[\w$]+/, ''))?.[1];
   if (plain) names.push(plain);
   return names;
+}
+
+/** True for a test file that sees the names of the code beside it without importing them (Go: one package). */
+export function seesPackageNames(file: string): boolean {
+  return file.endsWith('.go');
 }
 
 /** True when `body` uses `name` as an identifier (not inside a longer one). */

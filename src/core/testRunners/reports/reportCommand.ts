@@ -34,6 +34,7 @@ const OWN_CHOICE: Record<ReportingKind, RegExp> = {
   vitest: /^--(?:reporter|outputFile|watch|ui|standalone)(?:[=.]|$)|^-w$/,
   mocha: /^--(?:reporter|reporter-options?|watch)(?:=|$)|^-[RwO]$/,
   pytest: /^--(?:junitxml|junit-xml|collect-only|co)(?:=|$)|^no:junitxml$/,
+  'go-test': /^--?(?:json|list|c|o|exec)(?:=|$)/,
 };
 const VITEST_OTHER_COMMANDS = new Set(['watch', 'dev', 'bench', 'init', 'list', 'typecheck']);
 /** The runners `pnpm <name>` and `yarn <name>` are recognised for (anything else there is a package script or a command of the manager). */
@@ -63,7 +64,7 @@ export interface RunnerCall extends RunnerInvocation {
 
 /**
  * Recognises a command line that directly runs one test runner: `node [options] --test …`, `tsx --test …`,
- * `[npx] jest …`, `[npx] vitest [run] …`, `[npx] mocha …`, `pytest …`, `python3 -m pytest …` (a path to the
+ * `[npx] jest …`, `[npx] vitest [run] …`, `[npx] mocha …`, `pytest …`, `python3 -m pytest …`, `go test …` (a path to the
  * binary counts too, e.g. `./node_modules/.bin/jest`), and the package's own jest, vitest or mocha through its
  * package manager (`pnpm vitest run`, `pnpm exec jest`, `yarn jest`, `yarn exec mocha`: both pass every later word on). Undefined for anything else: a chain of commands, a
  * redirection, a shell script, a vitest subcommand other than `run`, or a `--` after which added words would be
@@ -126,6 +127,8 @@ export function runnerCall(command: string): RunnerCall | undefined {
   if (/^python(?:\d+(?:\.\d+)?)?$/.test(name) && rest[0] === '-m' && rest[1] === 'pytest') {
     return call('pytest', i + 3, words.length, true);
   }
+  // `go test [flags] [packages]`: flags go right after `test` (after the packages, `-args` would pass them on).
+  if (name === 'go' && rest[0] === 'test') return call('go-test', i + 2, i + 2, true);
   return undefined;
 }
 

@@ -55,6 +55,7 @@ export async function prepareReport(
   const files = filesFor(planned.kind);
   const adapter = RUNNER_REPORTS[planned.kind];
   let createdFolders: string[] = [];
+  if (adapter.source === 'output') return { kind: planned.kind, command: planned.command, files, adapter, token, createdFolders };
   try {
     createdFolders = await prepareReportsFolder(workspace);
     if (adapter.reporterModule) await writeTreeFile(workspace, files.reporter, Buffer.from(adapter.reporterModule(files)));
@@ -79,7 +80,8 @@ export async function collectReport(
   let parsed: ParsedReport | undefined;
   if (finished) {
     try {
-      parsed = prepared.adapter.parse(await readReport(ctx.workspace, prepared.files.report), ctx);
+      const text = prepared.adapter.source === 'output' ? ctx.output : await readReport(ctx.workspace, prepared.files.report);
+      parsed = await prepared.adapter.parse(text, ctx);
     } catch (error) {
       // No report at all is what a run that could not start its tests leaves (a load error): worth a debug line only.
       const missing = error instanceof TestReportError && error.details.found === 'missing';
@@ -89,6 +91,7 @@ export async function collectReport(
       );
     }
   }
+  if (prepared.adapter.source === 'output') return parsed;
   const failure = await removeReportFiles(
     ctx.workspace,
     [prepared.files.report, prepared.files.reporter],

@@ -1,4 +1,5 @@
 import { shellWord } from './commandLine';
+import { goTestConsoleText, parseGoTestReport } from './goTestReport';
 import { parseJestReport } from './jestReport';
 import { mochaReporterModule, parseMochaReport } from './mochaReport';
 import { NODE_TEST_REPORTER_URL, nodeTestConsoleReporter, parseNodeTestReport } from './nodeTestReport';
@@ -20,12 +21,19 @@ export interface ReportFiles {
 export interface RunnerReportAdapter {
   /** The report file's extension. */
   extension: 'jsonl' | 'json' | 'xml';
+  /**
+   * `output`: the runner writes its report to stdout (`go test -json`), no file is made, and the report is the run's
+   * output; {@link RunnerReportAdapter.consoleText} gives what a person would have read instead. Default `file`.
+   */
+  source?: 'file' | 'output';
+  /** For a report on stdout: the console text a person reads, made from the report (each test's own output). */
+  consoleText?(output: string): string;
   /** Flags, each one shell word, that make the runner write the report and keep its usual console output. */
   flags(files: ReportFiles): string[];
   /** The source of a module the run loads to write the report, written to `files.reporter` before the run. */
   reporterModule?(files: ReportFiles): string;
-  /** Each test and the counts; throws TestReportError when the text is not the runner's report. */
-  parse(text: string, ctx: ReportContext): ParsedReport;
+  /** Each test and the counts; throws (or rejects with) TestReportError when the text is not the runner's report. */
+  parse(text: string, ctx: ReportContext): ParsedReport | Promise<ParsedReport>;
 }
 
 /**
@@ -36,7 +44,9 @@ export interface RunnerReportAdapter {
  * - vitest: `--reporter=default --reporter=json --outputFile.json=<absolute file>` (vitest resolves the output
  *   against its root, which a config may move);
  * - mocha: `--reporter=<module>`, a module that runs mocha's Spec reporter for the console and writes the report;
- * - pytest: `--junitxml=<file> -o junit_family=xunit1` (xunit1 keeps each test's `file` and `line`).
+ * - pytest: `--junitxml=<file> -o junit_family=xunit1` (xunit1 keeps each test's `file` and `line`);
+ * - go test: `-json`, right after `go test`: the events go to stdout in place of the console text, which is made again
+ *   from them (`goTestConsoleText`); no file.
  */
 export const RUNNER_REPORTS: Readonly<Record<ReportingKind, RunnerReportAdapter>> = {
   'node-test': {
@@ -69,5 +79,12 @@ export const RUNNER_REPORTS: Readonly<Record<ReportingKind, RunnerReportAdapter>
     extension: 'xml',
     flags: ({ report }) => [shellWord(`--junitxml=${report}`), '-o', 'junit_family=xunit1'],
     parse: parsePytestReport,
+  },
+  'go-test': {
+    extension: 'jsonl',
+    source: 'output',
+    flags: () => ['-json'],
+    consoleText: goTestConsoleText,
+    parse: parseGoTestReport,
   },
 };

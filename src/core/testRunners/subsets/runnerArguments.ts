@@ -35,6 +35,10 @@ const VALUE_OPTIONS: Readonly<Record<ReportingKind, ReadonlySet<string>>> = {
     ...['--cov-fail-under', '-n', '--numprocesses', '--dist', '--timeout', '--reruns', '--randomly-seed'],
     ...['--doctest-glob', '--assert', '--strict-config', '--show-capture', '-r'],
   ]),
+  'go-test': new Set([
+    ...['-run', '-skip', '-count', '-timeout', '-tags', '-p', '-parallel', '-cpu', '-bench', '-benchtime'],
+    ...['-coverprofile', '-covermode', '-coverpkg', '-exec', '-ldflags', '-gcflags', '-mod', '-modfile', '-o', '-C'],
+  ]),
 };
 
 /** Options whose value is optional: the next word is theirs unless it is an option (pytest-cov's `--cov [SOURCE]`). */
@@ -47,6 +51,7 @@ const UNCLEAR_OPTIONS: Readonly<Record<ReportingKind, RegExp>> = {
   jest: /^--(?:projects|roots|reporters|testMatch|setupFiles|setupFilesAfterEnv|collectCoverageFrom|coverageReporters|moduleDirectories|modulePaths|findRelatedTests|listTests|onlyChanged)$|^-o$/,
   vitest: /^--(?:related|changed)(?:=|$)/,
   pytest: /^--(?:pyargs|lf|last-failed|ff|failed-first|sw|stepwise|nf|new-first)$/,
+  'go-test': /^-args$/,
 };
 
 /** The runner's arguments from `from` on, as options (kept) and the words that name tests (positional). */

@@ -78,6 +78,8 @@ function subsetWords(
       }
       if (related.length === 0) return 'no file changed';
       return { lead: ['related', ...related.map((f) => shellWord(join(realWorkspace, f))), '--run'], tail: [], files: related };
+    case 'go-test':
+      return 'go test runs whole packages, and a subset of them is not made yet';
   }
 }
 
