@@ -19,6 +19,7 @@ import { findIntent, intentOf, type PanelIntent } from './intents';
 import { KEY_ATTR, type HistoryFilter } from './render/context';
 import { renderPanel } from './render/panel';
 import { personQuestionController } from './personQuestionController';
+import { PERSON_QUESTION_CARD_CLASS, PERSON_QUESTION_INPUT_CLASS } from './render/personQuestions';
 import type { VsCodeApi } from './vscodeApi';
 
 /** A running panel; `dispose` stops its countdown timer and removes its listeners. */
@@ -95,6 +96,9 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     persist();
     announceChanges(previous, next);
     focusNewApproval(previous, next);
+    // The panel's first snapshot from the host after it (re)loaded: shown with the focus, a waiting card takes it.
+    if (!hostStateSeen && document.hasFocus()) focusWaitingCard();
+    hostStateSeen = true;
     personQuestions.afterState(previous, next);
     if (!revealNewAnswer(previous, next) && following) followHistory(previous, next);
   };
@@ -131,9 +135,12 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
   const revealNewAnswer = (previous: PanelState | undefined, next: PanelState): boolean => {
     if (!previous) return false;
     const askedBefore = new Set((previous.questions ?? []).map((q) => q.id));
+    const failedBefore = new Set((previous.questions ?? []).filter((q) => q.failed).map((q) => q.id));
     const answeredBefore = new Set(previous.answers.map((a) => a.id));
+    // A question's card is brought into view when it is asked, and again when answering it failed (its error shows there).
     const id =
-      (next.questions ?? []).find((q) => !askedBefore.has(q.id))?.id ?? next.answers.find((a) => !answeredBefore.has(a.id))?.id;
+      (next.questions ?? []).find((q) => !askedBefore.has(q.id) || (q.failed && !failedBefore.has(q.id)))?.id ??
+      next.answers.find((a) => !answeredBefore.has(a.id))?.id;
     if (!id) return false;
     const card = Array.from(root.querySelectorAll<HTMLElement>('[data-question-id], [data-answer-id]')).find(
       (element) => (element.getAttribute('data-question-id') ?? element.getAttribute('data-answer-id')) === id,
@@ -159,6 +166,33 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     );
     card?.focus();
   };
+
+  /**
+   * The panel was shown and given the keyboard ("Open panel", "Focus on Agent View", a notification's button): a card
+   * that waits for the person takes the focus — a role's question its answer field, an approval request its Approve
+   * button — instead of the page body, many Tabs away from it. Not when the focus came with a click (the person chose
+   * where), nor when something in the panel already has it.
+   */
+  let pointerFocus = false;
+  let hostStateSeen = false;
+  const onPointerDown = (): void => {
+    pointerFocus = true;
+    window.setTimeout(() => (pointerFocus = false), 0);
+  };
+  const focusWaitingCard = (): void => {
+    if (pointerFocus) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && root.contains(active)) return;
+    const target = root.querySelector<HTMLElement>(
+      [
+        `.${PERSON_QUESTION_CARD_CLASS}:not(.is-settled) .${PERSON_QUESTION_INPUT_CLASS}:not(:disabled)`,
+        '.approval-card:not(.is-settled) button[data-decision="approve"]:not(:disabled)',
+      ].join(', '),
+    );
+    target?.focus();
+  };
+  /** The panel's frame took the focus. */
+  const onWindowFocus = (): void => focusWaitingCard();
 
   /** A, Shift+A / L and D on an open approval card (or inside it) answer it; see `approvalKeyDecision`. */
   const onKeyDown = (event: KeyboardEvent): void => {
@@ -258,6 +292,8 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
   };
 
   window.addEventListener('message', onMessage);
+  window.addEventListener('focus', onWindowFocus);
+  document.addEventListener('pointerdown', onPointerDown, true);
   root.addEventListener('click', onClick);
   root.addEventListener('keydown', onKeyDown);
   root.addEventListener('submit', onSubmit);
@@ -274,6 +310,8 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     dispose(): void {
       window.clearInterval(ticker);
       window.removeEventListener('message', onMessage);
+      window.removeEventListener('focus', onWindowFocus);
+      document.removeEventListener('pointerdown', onPointerDown, true);
       root.removeEventListener('click', onClick);
       root.removeEventListener('keydown', onKeyDown);
       root.removeEventListener('submit', onSubmit);

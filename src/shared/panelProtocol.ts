@@ -35,6 +35,7 @@ export { openTestOutputMessage } from './panelMessages/openTestOutput';
 export { openDiffMessage } from './panelMessages/openDiff';
 export { FOLLOW_UP_LIMIT, followUpMessage } from './panelMessages/followUp';
 export { cancelQuestionMessage } from './panelMessages/cancelQuestion';
+export { retryQuestionMessage } from './panelMessages/retryQuestion';
 export { LOG_MESSAGE_LIMIT, logMessage } from './panelMessages/log';
 export { personQuestionAnswerMessage } from './panelMessages/personQuestionAnswer';
 export { personQuestionDeclineMessage } from './panelMessages/personQuestionDecline';

@@ -12,8 +12,11 @@ import { emptyPanelState, stateMessage, type PanelState } from '../../src/shared
 import { buildLlmError } from '../../src/core/llm/llmError';
 import { reducePanel, type PanelAction } from '../../src/vscode/panel/panelReducer';
 import { restoreState } from '../../src/vscode/panel/panelStore';
+import { questionFailure } from '../../src/vscode/selection/questionFailure';
+import { OutputValidationError } from '../../src/core/agentRuntime/errors';
+import { longSessionState } from './fixtures/panelStates';
 import { askedAndRevertedCycle, mixedProject, sessionStart } from '../unit/vscode/fixtures';
-import { sendToPanel, usePanelPages } from './harness';
+import { sendToPanel, usePanelPages, waitForPosted } from './harness';
 
 const SCREENSHOTS = path.resolve(__dirname, '../../test-results');
 const T0 = Date.UTC(2026, 11, 4, 9, 0, 0);
@@ -254,5 +257,101 @@ describe('what happened, where the person looks (issue 36)', function () {
     assert.equal(await text('#session-project .project-origin'), 'From package.json, pyproject.toml, package-lock.json');
     assert.match(await text('#session-project .project-patterns'), /^Patterns: \*\*\/\*\.\{test,spec\}/);
     await page.locator('#session').screenshot({ path: path.join(SCREENSHOTS, 'issue36-project-line.png') });
+  });
+  it('1: Explain step by step that fails shows at the top at once, its error in view right there with Retry, in plain words', async () => {
+    const view = { width: 380, height: 794 };
+    // A long session and an earlier Ask answer, the person scrolled down to the end of the history.
+    const earlier = reducePanel(longSessionState(12, false, 70), {
+      type: 'answer',
+      answer: {
+        kind: 'qa',
+        id: 'qa-1',
+        question: 'What does this code do?',
+        answer: 'It prints FizzBuzz.',
+        confidence: 0.8,
+        reasoning: '',
+        source: 'src/fizzbuzz.js:1-9',
+        at: T0,
+      },
+    });
+    page = await pages.open({ viewport: view, state: stateMessage(earlier) });
+    await page.waitForSelector('#session');
+    await page.locator('details.history > summary').click();
+    await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
+    const inView = async (selector: string): Promise<void> => {
+      await page.waitForFunction(
+        `(() => { const e = document.querySelector(${JSON.stringify(selector)}); if (!e) return false; const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= ${view.height}; })()`,
+      );
+    };
+
+    // Asked: at the top at once, the old answer folded away under it (not shown as if it were the answer).
+    const asked = reducePanel(earlier, {
+      type: 'questionAsked',
+      question: {
+        id: 'cot-2',
+        kind: 'cot',
+        question: 'Explain step by step how this code works.',
+        source: 'src/fizzbuzz.js:1-9',
+        at: T0,
+        partial: '',
+      },
+    });
+    await sendToPanel(page, stateMessage(asked));
+    await inView('[data-question-id="cot-2"]');
+    const section = page.locator('#answers');
+    assert.equal(
+      await section
+        .locator(':scope > .section-body > [data-answer-id], :scope [data-answer-id]:not(.earlier-answers [data-answer-id])')
+        .count(),
+      0,
+      'the old answer is not shown open',
+    );
+    assert.equal(await section.locator('details.earlier-answers').getAttribute('open'), null);
+
+    // The model's reply never takes the form asked for: the same card says so, in view, with Retry.
+    const error = new OutputValidationError(
+      "The model's reply did not match the output schema of cot/v1 (2 repair attempt(s), stopped by max_attempts).",
+      ['final_answer: required', 'steps: expected an array'],
+      { agent: 'cot/v1', attempts: 2, reason: 'max_attempts' },
+    );
+    await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
+    const failed = reducePanel(asked, { type: 'questionFailed', id: 'cot-2', failed: questionFailure('cot', error) });
+    await sendToPanel(page, stateMessage(failed));
+    const card = page.locator('[data-question-id="cot-2"].answer-failed');
+    await card.waitFor();
+    await inView('[data-question-id="cot-2"].answer-failed .answer-retry');
+    assert.equal(await text('[data-question-id="cot-2"] .answer-failed-title'), 'The model’s explanation could not be read');
+    assert.equal(
+      await text('[data-question-id="cot-2"] .answer-failed-message'),
+      'The model did not reply with numbered steps and a final answer in the form it was asked for, in 3 tries.',
+    );
+    assert.equal(await text('[data-question-id="cot-2"] .answer-question'), 'Explain step by step how this code works.');
+    assert.equal(await card.getByRole('button', { name: /^Retry/ }).count(), 1);
+    assert.equal(await card.getByRole('button', { name: 'Pick a model' }).count(), 1);
+    const said = await page.evaluate<string>('document.body.innerText');
+    assert.doesNotMatch(said, /output schema|max_attempts|cot\/v1|For a bug report|OUTPUT_VALIDATION_FAILED/);
+    assert.equal(await page.locator('.error-card').count(), 0, 'not an error card at the bottom');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'issue36-explain-failed.png') });
+
+    await card.getByRole('button', { name: /^Retry/ }).click();
+    const posted = await waitForPosted(page, 2);
+    assert.deepEqual(posted.at(-1), { type: 'retryQuestion', id: 'cot-2' });
+  });
+
+  it('5: shown with the keyboard while an approval waits, the panel puts the focus on Approve (not the page body)', async () => {
+    const waiting = hostState([sessionStart()]);
+    const request = {
+      requestId: 'r-1',
+      tool: 'run_command',
+      params: { command: 'npm install left-pad' },
+      dangerLevel: 'HIGH' as const,
+      expiresAt: Date.now() + 3_600_000,
+      role: 'implementer',
+    };
+    await open({ ...waiting, approvals: [request] });
+    await page.locator('.approval-card').waitFor();
+    // VS Code gives the view the keyboard ("Open panel", "Focus on Agent View"): the frame's window takes the focus.
+    await page.evaluate('document.activeElement && document.activeElement.blur(); window.dispatchEvent(new FocusEvent("focus"))');
+    assert.equal(await page.evaluate('document.activeElement.getAttribute("data-decision")'), 'approve');
   });
 });

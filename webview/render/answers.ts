@@ -9,6 +9,7 @@ import {
   followUpMessage,
   openFileMessage,
   parseSourceLabel,
+  retryQuestionMessage,
   type Answer,
   type CotAnswer,
   type PendingQuestion,
@@ -19,6 +20,7 @@ import { formatConfidence } from '../format';
 import { icon } from '../icons';
 import { markdownBlock, markdownInline } from '../markdown';
 import { sends, withIntent } from '../intents';
+import { fixButton } from './fixButtons';
 import { KEY_ATTR } from './context';
 import { section } from './section';
 
@@ -123,8 +125,60 @@ function renderCot(answer: CotAnswer, answers: readonly Answer[]): HTMLElement {
   );
 }
 
+/**
+ * A question whose answer failed: where it was asked (at the top), what happened in plain words, what to do, and Retry
+ * (the primary action), the fix buttons and Dismiss.
+ */
+function renderFailed(
+  question: PendingQuestion,
+  failed: NonNullable<PendingQuestion['failed']>,
+  answers: readonly Answer[],
+): HTMLElement {
+  const titleId = `question-failed-${question.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  return h(
+    'article',
+    {
+      class: 'answer answer-failed',
+      'data-question-id': question.id,
+      'data-error-code': failed.error_code,
+      role: 'alert',
+      'aria-labelledby': titleId,
+    },
+    h('h3', { class: 'answer-failed-title', id: titleId }, icon('error'), h('span', {}, failed.title)),
+    followUpLabel(question, answers),
+    h('p', { class: 'answer-question' }, question.question),
+    source(question),
+    h('p', { class: 'answer-failed-message' }, failed.message),
+    failed.action ? h('p', { class: 'answer-failed-action' }, failed.action) : null,
+    h(
+      'div',
+      { class: 'answer-pending-actions' },
+      withIntent(
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'button button-primary answer-retry',
+            'aria-label': `Retry: ${question.question.slice(0, 120)}`,
+          },
+          icon('resume'),
+          h('span', {}, 'Retry'),
+        ),
+        { kind: 'post', message: retryQuestionMessage(question.id), disableAfter: true },
+      ),
+      (failed.fixes ?? []).map((fix) => fixButton(fix, `question:${question.id}`)),
+      withIntent(h('button', { type: 'button', class: 'button button-secondary answer-dismiss' }, h('span', {}, 'Dismiss')), {
+        kind: 'post',
+        message: cancelQuestionMessage(question.id),
+        disableAfter: true,
+      }),
+    ),
+  );
+}
+
 /** A question being answered: what was asked, the answer so far (Markdown, as it streams) and Cancel. */
 function renderPending(question: PendingQuestion, answers: readonly Answer[]): HTMLElement {
+  if (question.failed) return renderFailed(question, question.failed, answers);
   return h(
     'article',
     {
@@ -176,7 +230,10 @@ function renderAnswer(answer: Answer, answers: readonly Answer[]): HTMLElement {
  */
 export function renderAnswers(answers: readonly Answer[], questions: readonly PendingQuestion[] = []): HTMLElement | null {
   if (answers.length === 0 && questions.length === 0) return null;
-  const [newest, ...earlier] = [...answers].reverse();
+  // A question just asked (or failed) takes the top: the answers before it are folded away, not shown above it.
+  const ordered = [...answers].reverse();
+  const newest = questions.length > 0 ? undefined : ordered[0];
+  const earlier = questions.length > 0 ? ordered : ordered.slice(1);
   return section(
     'answers',
     'Answers',

@@ -18,6 +18,7 @@ import type { PanelHost } from './panelHost';
 import { personQuestionAnswer } from './personQuestionAnswer';
 import { personQuestionDecline } from './personQuestionDecline';
 import { ready } from './ready';
+import { retryQuestion } from './retryQuestion';
 import { sessionAction } from './sessionAction';
 
 /** The registry: every panel → host message. */
@@ -32,6 +33,7 @@ export const PANEL_MESSAGES = [
   openDiff,
   followUp,
   cancelQuestion,
+  retryQuestion,
   log,
   personQuestionAnswer,
   personQuestionDecline,

@@ -36,6 +36,8 @@ export interface PanelHost {
   openTestOutput(id: string): unknown;
   /** Asks the QA / CoT agent a follow-up question to answer `answerId`. */
   askFollowUp(answerId: string, question: string): unknown;
-  /** Stops answering pending question `id`. */
+  /** Stops answering pending question `id`, or takes away its card when answering it failed. */
   cancelQuestion(id: string): unknown;
+  /** Asks failed question `id` again (its card's Retry). */
+  retryQuestion(id: string): unknown;
 }

@@ -221,6 +221,23 @@ export const PendingQuestionSchema = z.object({
   followUpOf: z.optional(text),
   /** The answer as it streams in (Markdown); empty until the model's first words. */
   partial: text,
+  /**
+   * Set when answering failed: the card stays where the question was, says why in plain words and offers Retry
+   * (absent: still being answered).
+   */
+  failed: z.optional(
+    z.object({
+      error_code: text,
+      /** What happened, e.g. "The model's explanation could not be read". */
+      title: text,
+      /** The facts, in a person's words. */
+      message: text,
+      /** What to do besides Retry, if anything. */
+      action: z.optional(text),
+      /** Buttons that fix it (the host runs the command). */
+      fixes: z.optional(z.array(z.enum(PANEL_COMMANDS))),
+    }),
+  ),
 });
 
 /** An error as a person sees it: stable code, what happened, and what to do about it. */

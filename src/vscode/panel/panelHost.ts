@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { PanelCommandName, PanelHost } from '../../shared/panelProtocol';
 import type { SessionFiles } from '../editor/sessionFiles';
 import type { KataRunner } from '../session/kataRunner';
-import { askFollowUp, cancelQuestion, type askAboutSelection } from '../selection/selectionAgents';
+import { askFollowUp, cancelQuestion, retryQuestion, type askAboutSelection } from '../selection/selectionAgents';
 import type { SessionCommands } from '../session/sessionCommands';
 import { workspaceFilePath } from './workspacePath';
 
@@ -41,7 +41,8 @@ export function createPanelHost(deps: PanelHostDeps): PanelHost {
     openDiff: (id) => deps.files.openDiff(id),
     openTestOutput: (id) => openTestOutput(deps.runner, id),
     askFollowUp: (answerId, question) => askFollowUp(deps.selection, answerId, question),
-    cancelQuestion: (id) => cancelQuestion(id),
+    cancelQuestion: (id) => cancelQuestion(deps.selection, id),
+    retryQuestion: (id) => retryQuestion(deps.selection, id),
   };
 }
 

@@ -106,6 +106,8 @@ export type PanelAction =
   | { type: 'questionAsked'; question: PendingQuestion }
   | { type: 'questionStreamed'; id: string; partial: string }
   | { type: 'questionEnded'; id: string }
+  /** Answering it failed: its card stays where it was, says why and offers Retry. */
+  | { type: 'questionFailed'; id: string; failed: NonNullable<PendingQuestion['failed']> }
   /** Workspace trust changed. */
   | { type: 'trust'; trusted: boolean }
   /** The session ended outside the supervisor's own events (e.g. it threw before `session_started`). */
@@ -191,6 +193,25 @@ function apply(state: PanelState, action: PanelAction): PanelState {
         : state;
     case 'questionEnded':
       return withoutQuestion(state, action.id);
+    case 'questionFailed':
+      return state.questions?.some((q) => q.id === action.id)
+        ? {
+            ...state,
+            questions: state.questions.map((q) =>
+              q.id === action.id
+                ? {
+                    ...q,
+                    partial: '',
+                    failed: {
+                      ...action.failed,
+                      title: clip(redactSecrets(action.failed.title), MAX_MESSAGE_CHARS),
+                      message: clip(redactSecrets(action.failed.message), MAX_MESSAGE_CHARS),
+                    },
+                  }
+                : q,
+            ),
+          }
+        : state;
     case 'error':
       return addError(state, action.error, action.at, action.action);
     case 'setup': {

@@ -15,6 +15,7 @@ import { showErrorNotice } from '../panel/errorNotice';
 import type { PanelStore } from '../panel/panelStore';
 import { MAX_ANSWERS } from '../panel/panelReducer';
 import { followUpContextText, selectionContextText, SURROUNDING_LINES } from './selectionContext';
+import { questionFailure, type SelectionAgentKind } from './questionFailure';
 import { lineRangeLabel, selectedLines } from './selectionRange';
 import { streamedAnswerText } from './streamedAnswer';
 
@@ -30,8 +31,7 @@ export interface SelectionAgentDeps {
   openPanel(): Thenable<unknown>;
 }
 
-/** Which agent to ask. */
-export type SelectionAgentKind = 'qa' | 'cot';
+export type { SelectionAgentKind } from './questionFailure';
 
 let answerCounter = 0;
 
@@ -156,11 +156,43 @@ export async function askFollowUp(deps: SelectionAgentDeps, answerId: string, qu
 /** The questions being answered, by the id their answer will have: the panel's Cancel aborts one. */
 const running = new Map<string, AbortController>();
 
-/** Stops answering pending question `id` (its Cancel button in the panel); false when it is not running. */
-export function cancelQuestion(id: string): boolean {
+/** A question whose answer failed, kept so that its card's Retry asks it again as it was asked. */
+interface FailedQuestion {
+  kind: SelectionAgentKind;
+  question: string;
+  origin: AnswerOrigin;
+  followUpOf?: string;
+}
+
+/** The questions whose answer failed and whose card is still in the panel, by id. */
+const failedQuestions = new Map<string, FailedQuestion>();
+
+/**
+ * Stops answering pending question `id` (its Cancel button in the panel), or takes away the card of a question whose
+ * answer failed (its Dismiss); false when it is neither.
+ */
+export function cancelQuestion(deps: Pick<SelectionAgentDeps, 'store'>, id: string): boolean {
+  if (failedQuestions.delete(id)) {
+    deps.store.dispatch({ type: 'questionEnded', id });
+    deps.store.flush();
+    return true;
+  }
   const abort = running.get(id);
   abort?.abort();
   return abort !== undefined;
+}
+
+/** Asks failed question `id` again, as it was asked (its card's Retry); undefined when it is no longer kept. */
+export async function retryQuestion(deps: SelectionAgentDeps, id: string): Promise<Answer | undefined> {
+  const failed = failedQuestions.get(id);
+  if (!failed) {
+    deps.store.dispatch({ type: 'questionEnded', id });
+    deps.store.flush();
+    return undefined;
+  }
+  failedQuestions.delete(id);
+  deps.store.dispatch({ type: 'questionEnded', id });
+  return answerWith(deps, failed.kind, failed.question, failed.origin, failed.followUpOf);
 }
 
 /**
@@ -243,14 +275,23 @@ async function answerWith(
     deps.log.info(`${kind} answer for ${origin.source}${followUpOf ? ' (follow-up)' : ''} (confidence ${answer.confidence})`);
     return answer;
   } catch (error) {
-    deps.store.dispatch({ type: 'questionEnded', id });
-    deps.store.flush();
     if (abort.signal.aborted) {
+      deps.store.dispatch({ type: 'questionEnded', id });
+      deps.store.flush();
       deps.log.info(`${kind} question for ${origin.source} cancelled`);
       return undefined;
     }
+    // The card stays where the question was asked, at the top, and says why with Retry (not an error card far below).
     const e = toAgentError(error);
-    return fail(e.error_code, e.message);
+    deps.log.warn(`${kind} question for ${origin.source} failed: ${e.error_code}: ${e.message}`);
+    failedQuestions.set(id, { kind, question, origin, ...(followUpOf ? { followUpOf } : {}) });
+    for (const key of failedQuestions.keys()) {
+      if (failedQuestions.size <= MAX_ANSWERS) break;
+      failedQuestions.delete(key);
+    }
+    deps.store.dispatch({ type: 'questionFailed', id, failed: questionFailure(kind, e) });
+    deps.store.flush();
+    return undefined;
   } finally {
     running.delete(id);
   }
