@@ -17,8 +17,8 @@ import { percentile } from '../src/core/metrics/percentile';
 import { createProcessSandbox, findBubblewrap, probeSandbox, worktreePolicy } from '../src/core/osSandbox';
 import { runProcess } from '../src/core/process/runProcess';
 import { readRepository, SessionWorktree } from '../src/core/tdd/git';
-import { installDependencies, sessionManifests } from '../src/core/tdd/supervisor/installDependencies';
-import { prepareProjectDependencies } from '../src/core/tdd/supervisor/projectDependencies';
+import { installDependencies, sessionManifests } from '../src/core/tdd/dependencies/installDependencies';
+import { prepareProjectDependencies } from '../src/core/tdd/dependencies/projectDependencies';
 import {
   fixturePnpm,
   fixtureRepository,

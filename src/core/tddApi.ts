@@ -42,7 +42,7 @@ export {
   type PhaseSummary,
   type SessionSummary,
   type SessionTotals,
-} from './tdd/supervisor/sessionSummary';
+} from './tdd/sessionSummary';
 export type { RoleRunner, RoleRunners, RoleTurn, RoleTurnResult } from './tdd/roles/roleRunner';
 
 // Phases as data and role rules as hooks (docs/extending.md: a Reviewer, a custom role rule)
@@ -59,13 +59,15 @@ export {
 } from './tdd/phases';
 export { isTestFile, type TestFileRules } from './tdd/boundaries/isTestFile';
 // What a phase's judge, file rule and context are handed (types only: the supervisor builds them).
-export type { FileRefusal, KataInfo, LoopGit, LoopSetup, LoopState, SuiteState, TestRuns, TurnFiles } from './tdd/phases';
+export type { FileRefusal, KataInfo, LoopSetup, LoopState, TestRuns, TurnFiles } from './tdd/phases';
+export type { SuiteState } from './tdd/judging/testJudgement';
+export type { LoopGit } from './tdd/commits/loopGit';
 export type { ChangedFile, FileChange } from './tdd/git/changedFiles';
-export type { PhaseCheckpoint } from './tdd/supervisor/phaseCheckpoint';
-export type { SessionCommits, SessionCommitsOptions } from './tdd/supervisor/sessionCommits';
-export type { GateFailure } from './tdd/supervisor/qualityGates';
-export type { PersonQuestions } from './tdd/supervisor/personQuestions';
-export type { SessionCounter, SessionRecorder, TurnOutcome } from './tdd/supervisor/sessionRecorder';
+export type { PhaseCheckpoint } from './tdd/commits/phaseCheckpoint';
+export type { CommittedTreeState, SessionCommits, SessionCommitsOptions } from './tdd/commits/sessionCommits';
+export type { GateFailure } from './tdd/judging/qualityGates';
+export type { PersonQuestions } from './tdd/roles/personQuestions';
+export type { SessionCounter, SessionRecorder, TurnOutcome } from './tdd/session/sessionRecorder';
 
 // Katas
 export {

@@ -1,10 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { checkFolderImports, fileImports, findCycles, folderImports, type AllowedImports } from '../support/folderImports';
 
 const CORE = join(__dirname, '..', '..', 'src', 'core');
+const TDD = join(CORE, 'tdd');
 
 /**
  * The allowed imports between the folders of src/core: each folder lists the folders it may import. Lower
@@ -92,6 +93,31 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
   ],
 };
 
+/**
+ * The allowed imports between the rooms (folders) of src/core/tdd, lower rooms first, by the same rules: no two
+ * rooms import each other, and the table stays exact. The files directly in `tdd/` (`events.ts`,
+ * `sessionVocabulary.ts`, `sessionSummary.ts`: what a session tells the outside) are words every room may use; they
+ * import no room (checked below).
+ */
+const ALLOWED_TDD_IMPORTS: AllowedImports = {
+  // what the session stands on: katas, git, what a role is shown, where tests may be written
+  kata: [],
+  git: [],
+  context: [],
+  scaffold: ['kata'],
+  boundaries: ['git', 'kata'],
+  // the session's record and its dependencies
+  session: ['git', 'kata'],
+  dependencies: ['git', 'kata', 'scaffold'],
+  // the roles and the person's questions; judging a run; committing the tree
+  roles: ['boundaries', 'context', 'git', 'session'],
+  judging: ['boundaries', 'context', 'kata'],
+  commits: ['git', 'session'],
+  // the phases of a cycle, and the supervisor that runs a session of cycles
+  phases: ['boundaries', 'commits', 'context', 'git', 'judging', 'kata', 'roles', 'session'],
+  supervisor: ['commits', 'dependencies', 'git', 'judging', 'kata', 'phases', 'roles', 'scaffold', 'session'],
+};
+
 // The agent core must run without VS Code: no file under src/core imports 'vscode',
 // and no file under src/core imports a higher layer (src/vscode, src/cli, webview).
 function sourceFiles(dir: string): string[] {
@@ -142,6 +168,25 @@ describe('core layering: the table of allowed imports between folders', () => {
       to.filter((t) => !graph.get(from)?.has(t)).map((t) => `${from} -> ${t}`),
     );
     assert.deepEqual(unused, []);
+  });
+
+  it('the rooms of tdd/ import each other only as ALLOWED_TDD_IMPORTS says, and the table has no cycle', () => {
+    const check = checkFolderImports(folderImports(TDD), ALLOWED_TDD_IMPORTS);
+    assert.deepEqual(check.unknownFolders, [], 'a new room of tdd/ needs a row in ALLOWED_TDD_IMPORTS');
+    assert.deepEqual(check.notAllowed, [], 'an import between rooms of tdd/ the table does not allow');
+    assert.deepEqual(check.cycles, []);
+    const graph = folderImports(TDD);
+    const unused = Object.entries(ALLOWED_TDD_IMPORTS).flatMap(([from, to]) =>
+      to.filter((t) => !graph.get(from)?.has(t)).map((t) => `${from} -> ${t}`),
+    );
+    assert.deepEqual(unused, [], 'the table lists no import the code does not make');
+  });
+
+  it("the files directly in tdd/ (the session's words) import no room of tdd/", () => {
+    const intoRooms = [...fileImports(TDD)]
+      .filter(([file]) => !file.includes(sep))
+      .flatMap(([file, targets]) => targets.filter((t) => t.includes(sep)).map((t) => `${file} -> ${t}`));
+    assert.deepEqual(intoRooms, []);
   });
 
   it('no file of src/core takes part in an import cycle', () => {

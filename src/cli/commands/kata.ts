@@ -4,7 +4,7 @@ import type { McpServerStatus } from '../../core/mcp/mcpHub';
 import { relativePathProblem, type ProjectOverrides, type ProjectProfile } from '../../core/project';
 import { isKataLanguage, KataError, type KataLanguage, type TaskSpec } from '../../core/tdd/kata';
 import { runKataSession } from '../../core/tdd/supervisor/kataSession';
-import type { SessionSummary } from '../../core/tdd/supervisor/sessionSummary';
+import type { SessionSummary } from '../../core/tdd/sessionSummary';
 import { approveUpTo, extractYes, intFlag, parseCommandArgs, PROVIDER_OPTIONS } from '../args';
 import { EXIT, UsageError, type CliIo } from '../cliIo';
 import { readMcpConfigFile } from '../mcpConfigFile';

@@ -6,7 +6,7 @@ import type { GitRun } from '../hostGit/gitClient';
 import { createProcessSandbox, worktreePolicy, type ProcessSandbox, type SandboxMode } from '../osSandbox';
 import { CommandTestRunner, DEFAULT_TEST_TIMEOUT_MS, detectTestRunner, type TestRunResult } from '../testRunners';
 import type { KataLanguage } from '../tdd/kata/languageDefaults';
-import { installDependencies } from '../tdd/supervisor/installDependencies';
+import { installDependencies } from '../tdd/dependencies/installDependencies';
 import type { EvalLanguage } from './evalSet';
 
 /** How a run did on the held-back acceptance tests, on the session's final commit. */

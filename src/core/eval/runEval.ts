@@ -11,7 +11,7 @@ import { RecordingLlmClient } from '../replay/recordingClient';
 import type { SupervisorEvent } from '../tdd/events';
 import type { KataLanguage } from '../tdd/kata/languageDefaults';
 import { runKataSession } from '../tdd/supervisor/kataSession';
-import type { SessionSummary } from '../tdd/supervisor/sessionSummary';
+import type { SessionSummary } from '../tdd/sessionSummary';
 import { SessionCheckout, type AcceptanceResult, type CommitReplay } from './acceptance';
 import { acceptanceFor, identifyEvalSet, kataFileOf, productVersion, type EvalExercise, type EvalSet } from './evalSet';
 import {

@@ -3,7 +3,7 @@ import type { ProjectProfile } from '../project/projectProfile';
 import type { ApprovalOutcome } from '../vocabulary';
 import type { TestCaseResult, TestRunScope, TestRunStatus } from '../testRunners/types';
 import type { CycleOutcome, Phase, PhaseOutcome, QuestionOutcome, Role, SessionStatus } from './sessionVocabulary';
-import type { SessionSummary } from './supervisor/sessionSummary';
+import type { SessionSummary } from './sessionSummary';
 
 export {
   ROLES,

@@ -1,5 +1,5 @@
 // The words of a TDD session's outcomes as constants and types. A leaf of `tdd/`: `events.ts` and
-// `supervisor/sessionSummary.ts` both build on it, so neither imports the other's values. The words the CLI and the
+// `sessionSummary.ts` both build on it, so neither imports the other's values. The words the CLI and the
 // panel share too (roles, phases and their labels, session statuses) are declared once in `core/vocabulary`.
 import type { ErrorCode } from '../vocabulary';
 

@@ -15,7 +15,7 @@ import { toAgentError } from '../../core/errors/agentError';
 import type { McpServerStatus } from '../../core/mcp/mcpHub';
 import type { SupervisorEvent } from '../../core/tdd/events';
 import { runKataSession } from '../../core/tdd/supervisor/kataSession';
-import type { SessionSummary } from '../../core/tdd/supervisor/sessionSummary';
+import type { SessionSummary } from '../../core/tdd/sessionSummary';
 import type { ApprovalDecision } from '../../shared/panelProtocol';
 import type { PendingPersonQuestion } from '../../shared/personQuestionProtocol';
 import { createModelClient } from '../config/modelClient';

@@ -16,7 +16,7 @@ import type { SupervisorEvent } from '../../core/tdd/events';
 import { SESSION_BRANCH_PREFIX, sessionsDirFor } from '../../core/tdd/git';
 import { SessionLock } from '../../core/tdd/session/sessionLock';
 import { SessionStore } from '../../core/tdd/session/sessionStore';
-import { prepareProjectDependencies, type ProjectDependencies } from '../../core/tdd/supervisor/projectDependencies';
+import { prepareProjectDependencies, type ProjectDependencies } from '../../core/tdd/dependencies/projectDependencies';
 import { detectTestRunner } from '../../core/testRunners';
 import { workspaceFilePath } from '../panel/workspacePath';
 import { casesFromReport, parseTestCases, type TestCaseResult } from './testCaseResults';

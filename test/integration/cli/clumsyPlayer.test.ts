@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { simpleGit } from 'simple-git';
-import { SessionSummarySchema } from '../../../src/core/tdd/supervisor/sessionSummary';
+import { SessionSummarySchema } from '../../../src/core/tdd/sessionSummary';
 import { ensureCliBundle } from '../../support/cliBundle';
 import { clumsyPlayer, requestsPerTurn } from '../../support/clumsyPlayer';
 import { fizzbuzzJs, JS } from '../../support/fizzbuzzPlans';

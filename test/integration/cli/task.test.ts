@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { simpleGit } from 'simple-git';
-import { SessionSummarySchema } from '../../../src/core/tdd/supervisor/sessionSummary';
+import { SessionSummarySchema } from '../../../src/core/tdd/sessionSummary';
 import { ensureCliBundle } from '../../support/cliBundle';
 import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
 import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { getLogger } from '../../../src/core/logging/logger';
 import { createProcessSandbox, type ProcessSandbox } from '../../../src/core/osSandbox';
-import { runQualityGates } from '../../../src/core/tdd/supervisor/qualityGates';
+import { runQualityGates } from '../../../src/core/tdd/judging/qualityGates';
 import { runCommandTool } from '../../../src/core/tools/builtin/runCommand';
 import { ApprovalPolicy } from '../../../src/core/tools/approvalPolicy';
 import { ToolExecutor } from '../../../src/core/tools/executor';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { SupervisorEvent } from '../../../src/core/tdd/events';
-import type { SessionSummary } from '../../../src/core/tdd/supervisor/sessionSummary';
+import type { SessionSummary } from '../../../src/core/tdd/sessionSummary';
 import { clumsyPlayer, requestsPerTurn, type ClumsyMistake } from '../../support/clumsyPlayer';
 import { fizzbuzzJs, JS, JS_SOURCE_PATH, JS_TEST_PATH } from '../../support/fizzbuzzPlans';
 import { scriptedKataModel } from '../../support/scriptedKataModel';

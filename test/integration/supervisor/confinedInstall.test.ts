@@ -25,7 +25,7 @@ import {
   nonRegistrySpecs,
   sessionManifests,
   type ManifestSource,
-} from '../../../src/core/tdd/supervisor/installDependencies';
+} from '../../../src/core/tdd/dependencies/installDependencies';
 import { requireBubblewrap } from '../osSandbox/fixture';
 
 const KATA = { language: 'javascript' as const, slug: 'fizzbuzz', title: 'FizzBuzz', sourceDir: 'src', testDir: 'test' };

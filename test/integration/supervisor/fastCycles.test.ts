@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { formatEvent } from '../../../src/cli/progressPrinter';
-import { SessionSummarySchema } from '../../../src/core/tdd/supervisor/sessionSummary';
+import { SessionSummarySchema } from '../../../src/core/tdd/sessionSummary';
 import { emptyPanelState, parsePanelState } from '../../../src/shared/panelProtocol';
 import { reducePanel } from '../../../src/vscode/panel/panelReducer';
 import type { SupervisorEvent } from '../../../src/core/tdd/events';

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SessionSummarySchema } from '../../../src/core/tdd/supervisor/sessionSummary';
+import { SessionSummarySchema } from '../../../src/core/tdd/sessionSummary';
 import { fizzbuzzJs, fizzbuzzPython, JS_REFACTORED_SOURCE, JS_SOURCE_PATH } from '../../support/fizzbuzzPlans';
 import { assertThreeGreenCyclesThenComplete, savedSession, SessionHarness } from './sessionHarness';
 

@@ -19,7 +19,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRepository, SessionWorktree } from '../../../src/core/tdd/git';
-import { PhaseCheckpoint } from '../../../src/core/tdd/supervisor/phaseCheckpoint';
+import { PhaseCheckpoint } from '../../../src/core/tdd/commits/phaseCheckpoint';
 import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
 import { git } from '../../support/personRepo';
 import { fileOnBranch, initPersonRepo, SessionHarness } from './sessionHarness';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createProcessSandbox, worktreePolicy } from '../../../src/core/osSandbox';
 import { runProcess } from '../../../src/core/process/runProcess';
 import { readRepository, SessionWorktree } from '../../../src/core/tdd/git';
-import { prepareProjectDependencies, previewProjectDependencies } from '../../../src/core/tdd/supervisor/projectDependencies';
+import { prepareProjectDependencies, previewProjectDependencies } from '../../../src/core/tdd/dependencies/projectDependencies';
 import { requireBubblewrap } from '../osSandbox/fixture';
 
 const git = (cwd: string, ...args: string[]): string =>

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { SessionSummarySchema } from '../../../src/core/tdd/supervisor/sessionSummary';
+import { SessionSummarySchema } from '../../../src/core/tdd/sessionSummary';
 import { fizzbuzzJs, JS, JS_TEST_PATH } from '../../support/fizzbuzzPlans';
 import { contextOf, fileInContext, SessionHarness } from './sessionHarness';
 

@@ -15,13 +15,13 @@ import {
 } from '../../../src/core/osSandbox';
 import { runProcess } from '../../../src/core/process/runProcess';
 import { readRepository, removeSessionWorktree, SessionWorktree } from '../../../src/core/tdd/git';
-import { installDependencies, sessionManifests } from '../../../src/core/tdd/supervisor/installDependencies';
+import { installDependencies, sessionManifests } from '../../../src/core/tdd/dependencies/installDependencies';
 import {
   checkProjectDependencies,
   prepareProjectDependencies,
   previewProjectDependencies,
   type ProjectDependencies,
-} from '../../../src/core/tdd/supervisor/projectDependencies';
+} from '../../../src/core/tdd/dependencies/projectDependencies';
 import { detectTestRunner } from '../../../src/core/testRunners';
 import {
   fixturePnpm,

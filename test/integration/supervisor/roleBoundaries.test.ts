@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { RoleRunner, RoleRunners, RoleTurn } from '../../../src/core/tdd/roles/roleRunner';
-import { SessionSummarySchema } from '../../../src/core/tdd/supervisor/sessionSummary';
+import { SessionSummarySchema } from '../../../src/core/tdd/sessionSummary';
 import { fizzbuzzJs, JS, JS_SOURCE_PATH, JS_TEST_PATH } from '../../support/fizzbuzzPlans';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
 import { contextOf, fileOnBranch, runWithReply, SessionHarness } from './sessionHarness';

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { formatEvent } from '../../../src/cli/progressPrinter';
 import type { SupervisorEvent } from '../../../src/core/tdd/events';
-import { SessionSummarySchema } from '../../../src/core/tdd/supervisor/sessionSummary';
+import { SessionSummarySchema } from '../../../src/core/tdd/sessionSummary';
 import { emptyPanelState } from '../../../src/shared/panelProtocol';
 import { reducePanel } from '../../../src/vscode/panel/panelReducer';
 import { fizzbuzzJs, JS_SOURCE_PATH } from '../../support/fizzbuzzPlans';

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAIClient } from '../../../src/core/llm';
-import { SessionSummarySchema, type SessionSummary } from '../../../src/core/tdd/supervisor/sessionSummary';
+import { SessionSummarySchema, type SessionSummary } from '../../../src/core/tdd/sessionSummary';
 import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
 import { runWithReply, savedSession, SessionHarness } from './sessionHarness';

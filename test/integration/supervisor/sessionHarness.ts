@@ -8,7 +8,7 @@ import { runProcess } from '../../../src/core/process/runProcess';
 import { createOpenAIClient } from '../../../src/core/llm';
 import type { SupervisorEvent } from '../../../src/core/tdd/events';
 import { runKataSession, type KataSessionOptions } from '../../../src/core/tdd/supervisor/kataSession';
-import type { SessionSummary } from '../../../src/core/tdd/supervisor/sessionSummary';
+import type { SessionSummary } from '../../../src/core/tdd/sessionSummary';
 import type { SessionState } from '../../../src/core/tdd/session';
 import type { LlmClient } from '../../../src/core/llm/types';
 import { startOpenAIServer, type OpenAITestServer, type RecordedRequest, type ScriptedReply } from '../../support/openaiServer';

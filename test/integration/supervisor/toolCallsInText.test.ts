@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { FROM_TEXT_NOTE } from '../../../src/core/agentRuntime/strategies/toolLoop';
-import { SessionSummarySchema } from '../../../src/core/tdd/supervisor/sessionSummary';
+import { SessionSummarySchema } from '../../../src/core/tdd/sessionSummary';
 import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
 import type { TextCallFormat } from '../../support/scriptedKataModel';
 import { assertThreeGreenCyclesThenComplete, savedSession, SessionHarness } from './sessionHarness';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createOpenAIClient } from '../../../src/core/llm';
 import { mergeSession } from '../../../src/core/tdd/session';
 import { runKataSession } from '../../../src/core/tdd/supervisor/kataSession';
-import type { SessionSummary } from '../../../src/core/tdd/supervisor/sessionSummary';
+import type { SessionSummary } from '../../../src/core/tdd/sessionSummary';
 import {
   fileAtRevision,
   findSessionRecord,

@@ -5,7 +5,7 @@ import { mentionsValue, statedExamples, taskExamples } from '../../../src/core/t
 import { parseKata } from '../../../src/core/tdd/kata/parseKata';
 import { addedTests, importedNames, importsModule, moduleStem } from '../../../src/core/tdd/phases/addedTests';
 import { RedTestLedger } from '../../../src/core/tdd/phases/redTests';
-import { judgeRed, loadFailureOf, suiteStateOf } from '../../../src/core/tdd/supervisor/testJudgement';
+import { judgeRed, loadFailureOf, suiteStateOf } from '../../../src/core/tdd/judging/testJudgement';
 import type { TestCaseResult, TestRunResult } from '../../../src/core/testRunners/types';
 
 const ROOT = join(__dirname, '..', '..', '..');

@@ -6,7 +6,7 @@ import type { ApprovalRequestMessage } from '../../../src/core/control/messages'
 import { detectProjectProfile } from '../../../src/core/project/detectProjectProfile';
 import type { ProjectProfile } from '../../../src/core/project/projectProfile';
 import type { SupervisorEvent } from '../../../src/core/tdd/events';
-import type { SessionSummary } from '../../../src/core/tdd/supervisor/sessionSummary';
+import type { SessionSummary } from '../../../src/core/tdd/sessionSummary';
 
 const tests = (passed: number, failed: number) => ({
   status: failed > 0 ? ('failed' as const) : ('passed' as const),

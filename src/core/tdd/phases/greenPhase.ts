@@ -1,7 +1,7 @@
 import type { TestCaseResult, TestRunResult } from '../../testRunners/types';
 import { checkRoleBoundary } from '../boundaries';
 import { reportLabel } from '../roles/roleRunner';
-import { behaviourOf, isFileEntry, suiteStateOf } from '../supervisor/testJudgement';
+import { behaviourOf, isFileEntry, suiteStateOf } from '../judging/testJudgement';
 import { counts, type LoopState } from './loopState';
 import type { PhaseSpec } from './phaseSpec';
 import { describeRedTest, isRedTest } from './redTests';

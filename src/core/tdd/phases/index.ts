@@ -9,5 +9,4 @@ export { PhaseHost, roleTitle, type FileRefusal } from './phaseHost';
 export { fileRuleHook, refuseCall, type FileRuleHookOptions } from './fileRuleHook';
 export { LoopState } from './loopState';
 export { TestRuns, describeRun, type TurnFiles } from './testRuns';
-export type { KataInfo, LoopGit, LoopSetup } from './loopSetup';
-export type { SuiteState } from '../supervisor/testJudgement';
+export type { KataInfo, LoopSetup } from './loopSetup';

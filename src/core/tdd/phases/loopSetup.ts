@@ -3,23 +3,9 @@ import type { ProcessSandbox } from '../../osSandbox';
 import type { TestRunner } from '../../testRunners/types';
 import type { SupervisorEvent } from '../events';
 import type { RoleRunner, RoleRunners } from '../roles/roleRunner';
-import type { CheckpointGit } from '../supervisor/phaseCheckpoint';
-import type { PersonQuestions } from '../supervisor/personQuestions';
-import type { SessionRecorder } from '../supervisor/sessionRecorder';
-
-/** What the loop needs from git beyond the checkpoint: commit, undo, history. */
-export interface LoopGit extends CheckpointGit {
-  /** Commits every change and returns the sha. */
-  commitAll(message: string): Promise<string>;
-  /** Discards every uncommitted change the session made (tracked and untracked, not ignored files). */
-  rollbackToHead(): Promise<void>;
-  /** Newest first, one line each. */
-  recentCommits(n: number): Promise<string[]>;
-  /** The `.git` entries of nested repositories the last commit removed before staging (their files went in as plain files). */
-  removedNestedRepositories?(): readonly string[];
-  /** The patch a commit made (`git show` of it, without its message): what a Reviewer reads. */
-  commitDiff?(sha: string): Promise<string>;
-}
+import type { LoopGit } from '../commits/loopGit';
+import type { PersonQuestions } from '../roles/personQuestions';
+import type { SessionRecorder } from '../session/sessionRecorder';
 
 /** What the loop needs to know about the kata. */
 export interface KataInfo {

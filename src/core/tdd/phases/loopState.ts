@@ -2,8 +2,8 @@ import type { TestRunResult } from '../../testRunners/types';
 import type { TestCounts } from '../events';
 import type { ChangedFile } from '../git/changedFiles';
 import type { StatedExample } from '../kata/statedExamples';
-import type { TurnOutcome } from '../supervisor/sessionRecorder';
-import { suiteStateOf, type SuiteState } from '../supervisor/testJudgement';
+import type { TurnOutcome } from '../session/sessionRecorder';
+import { suiteStateOf, type SuiteState } from '../judging/testJudgement';
 import { RedTestLedger, type RedTest } from './redTests';
 
 /** Thrown inside the loop to unwind to the cancellation handler. */

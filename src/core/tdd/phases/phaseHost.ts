@@ -1,8 +1,8 @@
 import { ROLE_TITLES } from '../sessionVocabulary';
 import { describeViolations } from '../boundaries';
-import type { PhaseCheckpoint } from '../supervisor/phaseCheckpoint';
-import { runQualityGates, type GateFailure } from '../supervisor/qualityGates';
-import { SessionCommits } from '../supervisor/sessionCommits';
+import type { PhaseCheckpoint } from '../commits/phaseCheckpoint';
+import { runQualityGates, type GateFailure } from '../judging/qualityGates';
+import { SessionCommits } from '../commits/sessionCommits';
 import { isTddRole } from '../roles/roleRunner';
 import type { LoopState } from './loopState';
 import type { LoopSetup } from './loopSetup';

@@ -1,7 +1,7 @@
 import type { TestRunResult } from '../../testRunners/types';
 import type { CycleOutcome, Phase, PhaseOutcome } from '../events';
 import type { ChangedFile } from '../git/changedFiles';
-import type { PhaseCheckpoint } from '../supervisor/phaseCheckpoint';
+import type { PhaseCheckpoint } from '../commits/phaseCheckpoint';
 import type { FileRefusal, PhaseHost } from './phaseHost';
 import type { KataInfo } from './loopSetup';
 import type { TurnFiles } from './testRuns';

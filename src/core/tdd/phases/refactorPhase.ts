@@ -1,6 +1,6 @@
 import { checkRoleBoundary } from '../boundaries';
 import { reportLabel } from '../roles/roleRunner';
-import { suiteStateOf } from '../supervisor/testJudgement';
+import { suiteStateOf } from '../judging/testJudgement';
 import { counts } from './loopState';
 import type { PhaseSpec } from './phaseSpec';
 import { describeRun } from './testRuns';

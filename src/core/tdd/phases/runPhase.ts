@@ -5,7 +5,7 @@ import { isTestFile } from '../boundaries';
 import { buildRoleContext } from '../roles/roleContext';
 import { isTddRole, type RoleRunner, type RoleTurnResult } from '../roles/roleRunner';
 import { withTurnFeedback, type FileWriteOutcome } from '../roles/turnFeedback';
-import type { PhaseCheckpoint } from '../supervisor/phaseCheckpoint';
+import type { PhaseCheckpoint } from '../commits/phaseCheckpoint';
 import { fileRuleHook } from './fileRuleHook';
 import { Cancelled } from './loopState';
 import { roleTitle, type PhaseHost } from './phaseHost';

@@ -6,7 +6,7 @@ import type { TestRunResult } from '../../testRunners/types';
 import type { SupervisorEvent } from '../events';
 import { counts, type LoopState } from '../phases/loopState';
 import type { TestRuns } from '../phases/testRuns';
-import { failingTests, suiteStateOf, testNames } from './testJudgement';
+import { failingTests, suiteStateOf, testNames } from '../judging/testJudgement';
 
 /**
  * The run before any model request: the project's tests must run in the session's sandbox. One that could not run

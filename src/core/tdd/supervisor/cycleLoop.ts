@@ -8,9 +8,6 @@ import { runPhase } from '../phases/runPhase';
 import { TDD_PHASES } from '../phases/tddPhases';
 import { runBaseline } from './baseline';
 
-export { MAX_ATTEMPTS } from '../phases/tddPhases';
-export type { KataInfo, LoopGit } from '../phases/loopSetup';
-
 /** Everything a {@link CycleLoop} works with. */
 export interface CycleLoopOptions extends LoopSetup {
   /**

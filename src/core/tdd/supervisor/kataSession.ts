@@ -26,15 +26,19 @@ import { kataInFolder, type Kata } from '../kata';
 import { createAgentRoleRunner, createAgentRoleRunners, type AgentRoleRunnerOptions } from '../roles/agentRoleRunner';
 import { isTddRole } from '../roles/roleRunner';
 import { CycleLoop } from './cycleLoop';
-import { loopGit } from './loopGit';
+import { loopGit } from '../commits/loopGit';
 import { scaffoldCommitSubject } from '../git/setupCommits';
-import { PersonQuestions } from './personQuestions';
-import { ApprovedProtectedWrites } from './protectedChanges';
+import { PersonQuestions } from '../roles/personQuestions';
+import { ApprovedProtectedWrites } from '../commits/protectedChanges';
 import { connectSessionMcpServers } from './sessionMcpServers';
-import type { SessionSummary } from './sessionSummary';
+import type { SessionSummary } from '../sessionSummary';
 import type { KataSessionOptions } from './kataSessionOptions';
-import { installDependencies, sessionManifests } from './installDependencies';
-import { missingDependenciesMessage, prepareProjectDependencies, previewProjectDependencies } from './projectDependencies';
+import { installDependencies, sessionManifests } from '../dependencies/installDependencies';
+import {
+  missingDependenciesMessage,
+  prepareProjectDependencies,
+  previewProjectDependencies,
+} from '../dependencies/projectDependencies';
 import { openSessionView } from './sessionView';
 import { prepareProject, projectProfileEvent, projectRunnerOptions, resolveSessionKata } from './workspaceSetup';
 import { SessionStore } from '../session/sessionStore';
@@ -42,7 +46,7 @@ import { findResumableSession } from '../session/findSession';
 import { SessionLock } from '../session/sessionLock';
 import type { SessionState } from '../session/sessionState';
 import { approveKataCommands, checkProvider, checkTestRunner } from './preflight';
-import { SessionRecorder } from './sessionRecorder';
+import { SessionRecorder } from '../session/sessionRecorder';
 
 export type { KataSessionOptions } from './kataSessionOptions';
 

@@ -11,8 +11,8 @@ import { redactSecrets } from '../../security/redact';
 import { ApprovalPolicy, type ApprovalPolicyConfig } from '../../tools/approvalPolicy';
 import type { FieldSource } from '../../project/projectProfile';
 import { bundledKatasDir, type Kata } from '../kata';
-import type { PythonNeeds } from './projectDependencyTypes';
-import { interpreterRoots } from './pythonEnvironment';
+import type { PythonNeeds } from '../dependencies/projectDependencyTypes';
+import { interpreterRoots } from '../dependencies/pythonEnvironment';
 
 /** Where a test command came from, in a preflight message. */
 const SOURCE_WORDS: Record<FieldSource, string> = {

@@ -19,9 +19,9 @@ import {
   type QuestionRecord,
   type RoleResult,
   type SessionState,
-} from '../session/sessionState';
-import type { SessionStore } from '../session/sessionStore';
-import type { SessionSummary } from './sessionSummary';
+} from './sessionState';
+import type { SessionStore } from './sessionStore';
+import type { SessionSummary } from '../sessionSummary';
 
 /** What the loop saw of one role's turn, for its result. */
 export interface TurnOutcome {

@@ -1,7 +1,21 @@
 import { AgentError } from '../../errors/agentError';
 import { redactSecrets } from '../../security/redact';
 import type { SessionWorktree } from '../git';
-import type { LoopGit } from '../phases/loopSetup';
+import type { CheckpointGit } from './phaseCheckpoint';
+
+/** What the loop needs from git beyond the checkpoint: commit, undo, history. */
+export interface LoopGit extends CheckpointGit {
+  /** Commits every change and returns the sha. */
+  commitAll(message: string): Promise<string>;
+  /** Discards every uncommitted change the session made (tracked and untracked, not ignored files). */
+  rollbackToHead(): Promise<void>;
+  /** Newest first, one line each. */
+  recentCommits(n: number): Promise<string[]>;
+  /** The `.git` entries of nested repositories the last commit removed before staging (their files went in as plain files). */
+  removedNestedRepositories?(): readonly string[];
+  /** The patch a commit made (`git show` of it, without its message): what a Reviewer reads. */
+  commitDiff?(sha: string): Promise<string>;
+}
 
 /** Adapts the session's worktree to what the loop and its checkpoints need. */
 export function loopGit(git: SessionWorktree): LoopGit {

@@ -1,11 +1,10 @@
 import { redactSecrets } from '../../security/redact';
 import type { Role, SupervisorEvent } from '../events';
 import type { ChangedFile } from '../git/changedFiles';
-import type { LoopState } from '../phases/loopState';
-import type { LoopGit } from '../phases/loopSetup';
+import type { LoopGit } from './loopGit';
 import { PhaseCheckpoint } from './phaseCheckpoint';
 import { unapprovedProtectedChanges, type ProtectedChange } from './protectedChanges';
-import type { SessionRecorder } from './sessionRecorder';
+import type { SessionRecorder } from '../session/sessionRecorder';
 
 /** Protected paths a `protected_paths_reverted` event and a role's notice name (the rest are counted). */
 const PROTECTED_PATHS_SHOWN = 50;
@@ -13,6 +12,20 @@ const PROTECTED_PATHS_SHOWN = 50;
 /** Why the `.git` of a nested repository is removed before a commit, as the event and the next role read it. */
 const NESTED_REPOSITORY_REASON =
   'git repositories nested in the session (a test or a command ran `git init`) are never committed as repositories: their `.git` was removed and their files were committed as plain files';
+
+/** What the commits keep up to date in the loop's state between turns (the loop's `LoopState` is one). */
+export interface CommittedTreeState {
+  /** True right after a commit or a rollback to HEAD, until the next turn: nothing differs from HEAD. */
+  treeClean: boolean;
+  /** Files the session's commits changed. */
+  readonly sessionFiles: Set<string>;
+  /** What the supervisor undid outside the role rules (protected paths), for the next role's context. */
+  notices: string[];
+  /** The tree was committed: its counts are the ones at HEAD now. */
+  committed(): void;
+  /** The tree was rolled back to HEAD: its counts are the last commit's again. */
+  rolledBack(): void;
+}
 
 /** What {@link SessionCommits} works with. */
 export interface SessionCommitsOptions {
@@ -32,7 +45,7 @@ export interface SessionCommitsOptions {
 export class SessionCommits {
   constructor(
     private readonly o: SessionCommitsOptions,
-    private readonly state: LoopState,
+    private readonly state: CommittedTreeState,
   ) {}
 
   /** The state of the tree before a turn; the turn may change it, so it is not known to be clean afterwards. */

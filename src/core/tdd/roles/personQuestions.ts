@@ -2,7 +2,7 @@ import type { ControlProtocol, QuestionAnswer } from '../../control/controlProto
 import { redactSecrets } from '../../security/redact';
 import type { AskPerson } from '../../tools/builtin/askPerson';
 import { ROLE_TITLES, type Role, type SupervisorEvent } from '../events';
-import type { SessionRecorder } from './sessionRecorder';
+import type { SessionRecorder } from '../session/sessionRecorder';
 
 /** What {@link PersonQuestions} works with. */
 export interface PersonQuestionsOptions {
