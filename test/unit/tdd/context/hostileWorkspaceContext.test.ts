@@ -4,8 +4,8 @@ import { constants } from 'node:fs';
 import { mkdir, mkdtemp, open, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildRoleContext } from '../../../src/core/tdd/roles/roleContext';
-import { MAX_CONTEXT_FILE_BYTES, readTextFile } from '../../../src/core/tdd/context/workspaceSnapshot';
+import { buildRoleContext } from '../../../../src/core/tdd/roles/roleContext';
+import { MAX_CONTEXT_FILE_BYTES, readTextFile } from '../../../../src/core/tdd/context/workspaceSnapshot';
 
 const SECRET = 'tdd-context-outside-secret-41c9';
 const SOURCE = 'export function fizzbuzz(n) {\n  return String(n);\n}\n';

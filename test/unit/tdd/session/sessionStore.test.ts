@@ -2,14 +2,14 @@ import { strict as assert } from 'node:assert';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { registerSecret } from '../../../src/core/security/redact';
+import { registerSecret } from '../../../../src/core/security/redact';
 import {
   emptySessionMetrics,
   newCycleState,
   SessionStateError,
   SessionStore,
   type SessionState,
-} from '../../../src/core/tdd/session';
+} from '../../../../src/core/tdd/session';
 
 function sampleState(workspace: string): SessionState {
   const cycle = newCycleState(1, new Date('2026-01-01T00:00:00Z'));

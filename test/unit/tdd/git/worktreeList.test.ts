@@ -2,8 +2,8 @@ import { strict as assert } from 'node:assert';
 import { lstat, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isRealFolderBelow, removeGitEntry } from '../../../src/core/tdd/git/worktreeFolders';
-import { parseWorktreeList } from '../../../src/core/tdd/git/worktreeList';
+import { isRealFolderBelow, removeGitEntry } from '../../../../src/core/tdd/git/worktreeFolders';
+import { parseWorktreeList } from '../../../../src/core/tdd/git/worktreeList';
 
 describe('parseWorktreeList (git worktree list --porcelain -z)', () => {
   it('reads each worktree’s path, branch and lock, paths taken as they are', () => {

@@ -2,9 +2,9 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ToolCallResult } from '../../../src/core/tools/types';
-import { fileRuleHook, greenPhase, redPhase, refuseCall, type FileRefusal } from '../../../src/core/tdd/phases';
-import type { FileWriteOutcome } from '../../../src/core/tdd/roles/turnFeedback';
+import type { ToolCallResult } from '../../../../src/core/tools/types';
+import { fileRuleHook, greenPhase, redPhase, refuseCall, type FileRefusal } from '../../../../src/core/tdd/phases';
+import type { FileWriteOutcome } from '../../../../src/core/tdd/roles/turnFeedback';
 
 const KATA = { title: 'k', slug: 'k', description: '', language: 'javascript', sourceDir: 'src', testDir: 'test' };
 

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { checkRoleBoundary, describeViolations, isTestFile } from '../../../src/core/tdd/boundaries';
+import { checkRoleBoundary, describeViolations, isTestFile } from '../../../../src/core/tdd/boundaries';
 
 describe('role boundaries', () => {
   it('recognises test files by convention and by the kata test_dir', () => {

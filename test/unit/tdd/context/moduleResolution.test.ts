@@ -2,10 +2,10 @@ import { strict as assert } from 'node:assert';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { exportedSymbols } from '../../../src/core/tdd/context/exportedSymbols';
-import { importStatements, resolvedImports } from '../../../src/core/tdd/context/importedFiles';
-import { ModuleResolver, readProjectManifests } from '../../../src/core/tdd/context/moduleResolution';
-import { listWorkspaceFiles } from '../../../src/core/tdd/context/workspaceSnapshot';
+import { exportedSymbols } from '../../../../src/core/tdd/context/exportedSymbols';
+import { importStatements, resolvedImports } from '../../../../src/core/tdd/context/importedFiles';
+import { ModuleResolver, readProjectManifests } from '../../../../src/core/tdd/context/moduleResolution';
+import { listWorkspaceFiles } from '../../../../src/core/tdd/context/workspaceSnapshot';
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 

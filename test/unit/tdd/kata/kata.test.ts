@@ -10,8 +10,8 @@ import {
   parseKata,
   resolveKata,
   taskKata,
-} from '../../../src/core/tdd/kata';
-import type { ProjectProfile } from '../../../src/core/project';
+} from '../../../../src/core/tdd/kata';
+import type { ProjectProfile } from '../../../../src/core/project';
 
 const expectKataError = (fn: () => unknown, pattern: RegExp): void => {
   assert.throws(fn, (e: unknown) => {
@@ -50,7 +50,7 @@ describe('katas', () => {
     const root = mkdtempSync(join(tmpdir(), 'tdd-katas-'));
     try {
       mkdirSync(join(root, 'dist'));
-      cpSync(join(__dirname, '..', '..', '..', 'katas'), join(root, 'katas'), { recursive: true });
+      cpSync(join(__dirname, '..', '..', '..', '..', 'katas'), join(root, 'katas'), { recursive: true });
       assert.equal(listBundledKatas(join(root, 'dist')).length, 5);
       assert.ok(listBundledKatas(join(root, 'dist'))[0].path.startsWith(join(root, 'katas')));
     } finally {

@@ -2,7 +2,11 @@ import { strict as assert } from 'node:assert';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { selectContextFiles, WHOLE_FILE_BYTES, type ContextFilesInput } from '../../../src/core/tdd/context/selectContextFiles';
+import {
+  selectContextFiles,
+  WHOLE_FILE_BYTES,
+  type ContextFilesInput,
+} from '../../../../src/core/tdd/context/selectContextFiles';
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 const isTestFile = (path: string) => /(^|\/)(test_[^/]*\.py|[^/]*\.test\.[jt]s)$/.test(path);

@@ -1,14 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mentionsValue, statedExamples, taskExamples } from '../../../src/core/tdd/kata/statedExamples';
-import { parseKata } from '../../../src/core/tdd/kata/parseKata';
-import { addedTests, importedNames, importsModule, moduleStem } from '../../../src/core/tdd/phases/addedTests';
-import { RedTestLedger } from '../../../src/core/tdd/phases/redTests';
-import { judgeRed, loadFailureOf, suiteStateOf } from '../../../src/core/tdd/judging/testJudgement';
-import type { TestCaseResult, TestRunResult } from '../../../src/core/testRunners/types';
+import { mentionsValue, statedExamples, taskExamples } from '../../../../src/core/tdd/kata/statedExamples';
+import { parseKata } from '../../../../src/core/tdd/kata/parseKata';
+import { addedTests, importedNames, importsModule, moduleStem } from '../../../../src/core/tdd/phases/addedTests';
+import { RedTestLedger } from '../../../../src/core/tdd/phases/redTests';
+import { judgeRed, loadFailureOf, suiteStateOf } from '../../../../src/core/tdd/judging/testJudgement';
+import type { TestCaseResult, TestRunResult } from '../../../../src/core/testRunners/types';
 
-const ROOT = join(__dirname, '..', '..', '..');
+const ROOT = join(__dirname, '..', '..', '..', '..');
 const kata = (slug: string) => parseKata(readFileSync(join(ROOT, 'katas', `${slug}.md`), 'utf8'), { fileName: `${slug}.md` });
 const values = (slug: string) => statedExamples(kata(slug).description).map((e) => e.values.join('|'));
 

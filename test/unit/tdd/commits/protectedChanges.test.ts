@@ -2,9 +2,9 @@ import { strict as assert } from 'node:assert';
 import { mkdir, mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { ChangedFile } from '../../../src/core/tdd/git/changedFiles';
-import { ApprovedProtectedWrites, unapprovedProtectedChanges } from '../../../src/core/tdd/commits/protectedChanges';
-import type { ToolCallResult } from '../../../src/core/tools/types';
+import type { ChangedFile } from '../../../../src/core/tdd/git/changedFiles';
+import { ApprovedProtectedWrites, unapprovedProtectedChanges } from '../../../../src/core/tdd/commits/protectedChanges';
+import type { ToolCallResult } from '../../../../src/core/tools/types';
 
 /** What a file tool's call returns, as the executor hands it to a wrapper. */
 function result(toolName: string, path: string, ok = true): ToolCallResult {

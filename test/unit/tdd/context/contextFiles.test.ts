@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { isLockFile, isProjectCode } from '../../../src/core/tdd/context/codeFiles';
-import { exportedSymbols, mapEntry } from '../../../src/core/tdd/context/exportedSymbols';
-import { importedFiles } from '../../../src/core/tdd/context/importedFiles';
-import { ModuleResolver } from '../../../src/core/tdd/context/moduleResolution';
-import { testTitlesIn } from '../../../src/core/testRunners/testTitles';
+import { isLockFile, isProjectCode } from '../../../../src/core/tdd/context/codeFiles';
+import { exportedSymbols, mapEntry } from '../../../../src/core/tdd/context/exportedSymbols';
+import { importedFiles } from '../../../../src/core/tdd/context/importedFiles';
+import { ModuleResolver } from '../../../../src/core/tdd/context/moduleResolution';
+import { testTitlesIn } from '../../../../src/core/testRunners/testTitles';
 
 const files = (...paths: string[]) => new Set(paths);
 

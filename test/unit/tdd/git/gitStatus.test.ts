@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { parsePorcelainStatus, refSafeSlug, sessionBranchName } from '../../../src/core/tdd/git';
+import { parsePorcelainStatus, refSafeSlug, sessionBranchName } from '../../../../src/core/tdd/git';
 
 describe('git status parsing and branch names', () => {
   it('maps porcelain -z entries to added / modified / deleted, leaving out .tdd/', () => {

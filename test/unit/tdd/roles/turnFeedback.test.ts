@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { noChangeNotice, whatStands, withTurnFeedback, type TurnFileFacts } from '../../../src/core/tdd/roles/turnFeedback';
+import { noChangeNotice, whatStands, withTurnFeedback, type TurnFileFacts } from '../../../../src/core/tdd/roles/turnFeedback';
 
 const facts = (over: Partial<TurnFileFacts>): TurnFileFacts => ({
   attempt: 1,

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { behaviourOf, judgeRed, stillFailing, suiteStateOf, testNames } from '../../../src/core/tdd/judging/testJudgement';
-import type { TestCaseResult, TestRunResult } from '../../../src/core/testRunners/types';
+import { behaviourOf, judgeRed, stillFailing, suiteStateOf, testNames } from '../../../../src/core/tdd/judging/testJudgement';
+import type { TestCaseResult, TestRunResult } from '../../../../src/core/testRunners/types';
 
 const test = (id: string, outcome: TestCaseResult['outcome'], message?: string): TestCaseResult => ({
   id: `src/size.test.ts::${id}`,

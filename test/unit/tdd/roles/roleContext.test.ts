@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { buildRoleContext, type RoleContextInput } from '../../../src/core/tdd/roles/roleContext';
+import { buildRoleContext, type RoleContextInput } from '../../../../src/core/tdd/roles/roleContext';
 
 const KATA = '# FizzBuzz\n\nWrite `fizzbuzz(n)`:\n- "Fizz" for multiples of 3.';
 const TEST = "import { fizzbuzz } from '../src/fizzbuzz.js';\ntest('1', () => assert.equal(fizzbuzz(1), \"1\"));\n";

@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { pythonRuntimeRequirements } from '../../../src/core/tdd/dependencies/pythonEnvironment';
+import { pythonRuntimeRequirements } from '../../../../src/core/tdd/dependencies/pythonEnvironment';
 import {
   toolchainRootVerdict,
   type ToolchainRootContext,
   type ToolchainRootFacts,
-} from '../../../src/core/tdd/dependencies/toolchainRoots';
+} from '../../../../src/core/tdd/dependencies/toolchainRoots';
 
 const CONTEXT: ToolchainRootContext = { home: '/home/me', gitDirs: ['/srv/repo/.git'] };
 
