@@ -2,15 +2,15 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createOpenAIClient } from '../../../src/core/llm';
-import { setLogSink } from '../../../src/core/logging/logger';
-import type { SupervisorEvent } from '../../../src/core/tdd/events';
-import { createAgentRoleRunners } from '../../../src/core/tdd/roles/agentRoleRunner';
-import { ApprovalPolicy } from '../../../src/core/tools/approvalPolicy';
-import { createBuiltinTools } from '../../../src/core/tools/builtin';
-import { ToolExecutor } from '../../../src/core/tools/executor';
-import { ToolRegistry } from '../../../src/core/tools/registry';
-import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
+import { createOpenAIClient } from '../../../../src/core/llm';
+import { setLogSink } from '../../../../src/core/logging/logger';
+import type { SupervisorEvent } from '../../../../src/core/tdd/events';
+import { createAgentRoleRunners } from '../../../../src/core/tdd/roles/agentRoleRunner';
+import { ApprovalPolicy } from '../../../../src/core/tools/approvalPolicy';
+import { createBuiltinTools } from '../../../../src/core/tools/builtin';
+import { ToolExecutor } from '../../../../src/core/tools/executor';
+import { ToolRegistry } from '../../../../src/core/tools/registry';
+import { startOpenAIServer, type OpenAITestServer } from '../../../support/openaiServer';
 
 /** write_file calls for files `from` .. `to - 1` (t000.txt, t001.txt, ...), ids unique per `tag`. */
 function writes(tag: string, from: number, to: number, content = 'x\n') {

@@ -2,9 +2,9 @@ import { strict as assert } from 'node:assert';
 import { mkdtemp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { parseKata } from '../../../src/core/tdd/kata';
-import { isEmptyWorkspace, scaffoldProject } from '../../../src/core/tdd/scaffold';
-import { detectTestRunner } from '../../../src/core/testRunners/detectTestRunner';
+import { parseKata } from '../../../../src/core/tdd/kata';
+import { isEmptyWorkspace, scaffoldProject } from '../../../../src/core/tdd/scaffold';
+import { detectTestRunner } from '../../../../src/core/testRunners/detectTestRunner';
 
 const kata = (language: 'javascript' | 'typescript' | 'python') =>
   parseKata('# FizzBuzz\n\nSay Fizz.', { fileName: 'fizzbuzz.md', language });
@@ -103,7 +103,7 @@ describe('scaffolded projects run their (empty, then first) tests', function () 
     assert.equal(missing.errorKind, 'runner_missing');
 
     // Stand-in for `npm install` (no network here): this repository's own node_modules has tsx and typescript.
-    await symlink(join(__dirname, '..', '..', '..', 'node_modules'), join(dir, 'node_modules'), 'dir');
+    await symlink(join(__dirname, '..', '..', '..', '..', 'node_modules'), join(dir, 'node_modules'), 'dir');
     const empty = await runner.run({ timeoutMs: 15_000 });
     assert.equal(empty.status, 'passed', empty.output);
     assert.equal(empty.total, 0);

@@ -2,16 +2,16 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ControlProtocol } from '../../../src/core/control/controlProtocol';
-import { InMemoryTransport } from '../../../src/core/control/inMemoryTransport';
-import type { ApprovalRequestMessage } from '../../../src/core/control/messages';
-import { createOpenAIClient } from '../../../src/core/llm';
-import { setLogSink } from '../../../src/core/logging/logger';
-import { createAgentRoleRunners } from '../../../src/core/tdd/roles/agentRoleRunner';
-import { createBuiltinTools } from '../../../src/core/tools/builtin';
-import { ToolExecutor } from '../../../src/core/tools/executor';
-import { ToolRegistry } from '../../../src/core/tools/registry';
-import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
+import { ControlProtocol } from '../../../../src/core/control/controlProtocol';
+import { InMemoryTransport } from '../../../../src/core/control/inMemoryTransport';
+import type { ApprovalRequestMessage } from '../../../../src/core/control/messages';
+import { createOpenAIClient } from '../../../../src/core/llm';
+import { setLogSink } from '../../../../src/core/logging/logger';
+import { createAgentRoleRunners } from '../../../../src/core/tdd/roles/agentRoleRunner';
+import { createBuiltinTools } from '../../../../src/core/tools/builtin';
+import { ToolExecutor } from '../../../../src/core/tools/executor';
+import { ToolRegistry } from '../../../../src/core/tools/registry';
+import { startOpenAIServer, type OpenAITestServer } from '../../../support/openaiServer';
 
 /**
  * An approval request says who asks and for which call: a real tester turn (bundled config, ReActAgent, ToolExecutor,

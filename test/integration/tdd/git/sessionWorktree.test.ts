@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { access, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
-import { isAgentError } from '../../../src/core/errors/agentError';
+import { isAgentError } from '../../../../src/core/errors/agentError';
 import {
   inspectWorkspace,
   initRepository,
@@ -10,8 +10,8 @@ import {
   removeSessionWorktree,
   SessionWorktree,
   type SessionGitInfo,
-} from '../../../src/core/tdd/git';
-import { dirtyMidMergeRepo, git, gitOrEmpty, personRepoState } from '../../support/personRepo';
+} from '../../../../src/core/tdd/git';
+import { dirtyMidMergeRepo, git, gitOrEmpty, personRepoState } from '../../../support/personRepo';
 
 const exists = (path: string): Promise<boolean> =>
   access(path).then(

@@ -9,13 +9,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isAgentError } from '../../../src/core/errors/agentError';
-import { createOpenAIClient } from '../../../src/core/llm';
-import { mergeBranch, mergeSession, previewBranchMerge, previewMerge } from '../../../src/core/tdd/session';
-import { runKataSession } from '../../../src/core/tdd/supervisor/kataSession';
-import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
-import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
-import { scriptedKataModel } from '../../support/scriptedKataModel';
+import { isAgentError } from '../../../../src/core/errors/agentError';
+import { createOpenAIClient } from '../../../../src/core/llm';
+import { mergeBranch, mergeSession, previewBranchMerge, previewMerge } from '../../../../src/core/tdd/session';
+import { runKataSession } from '../../../../src/core/tdd/supervisor/kataSession';
+import { fizzbuzzJs } from '../../../support/fizzbuzzPlans';
+import { startOpenAIServer, type OpenAITestServer } from '../../../support/openaiServer';
+import { scriptedKataModel } from '../../../support/scriptedKataModel';
 
 const IDENTITY = {
   GIT_AUTHOR_NAME: 'Person',

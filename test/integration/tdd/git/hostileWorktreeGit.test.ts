@@ -4,10 +4,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { link, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { isAgentError } from '../../../src/core/errors/agentError';
-import { readRepository, removeSessionWorktree, SessionWorktree, type PersonRepository } from '../../../src/core/tdd/git';
-import { MAX_COMMIT_DIFF_CHARS } from '../../../src/core/tdd/git/sessionWorktree';
-import { git, gitOrEmpty, personRepoState } from '../../support/personRepo';
+import { isAgentError } from '../../../../src/core/errors/agentError';
+import { readRepository, removeSessionWorktree, SessionWorktree, type PersonRepository } from '../../../../src/core/tdd/git';
+import { MAX_COMMIT_DIFF_CHARS } from '../../../../src/core/tdd/git/sessionWorktree';
+import { git, gitOrEmpty, personRepoState } from '../../../support/personRepo';
 
 // Every byte of a session's worktree is written by generated code. The supervisor's own git calls there must
 // never run, follow or trust any of it: nested repositories (and their config), .gitattributes selecting the
