@@ -13,7 +13,7 @@ import { modelFromFlags } from '../providerFromFlags';
 
 /** The options `kata` and `task` share, as `--help` lists them. */
 export const SESSION_OPTIONS_USAGE = `  --workspace DIR        workspace folder (default: the current folder)
-  --language LANG        javascript | typescript | python (default: the kata's, else the project's, else javascript)
+  --language LANG        javascript | typescript | python | go (default: the kata's, else the project's, else javascript)
   --test-command CMD     the command that runs the tests (default: tdd-agent.json's, the kata's, else detected)
   --test-pattern GLOB    which files are tests, e.g. 'src/**/*.test.ts' (repeatable; default: detected)
   --source-dir DIR       where the code goes (default: tdd-agent.json's, the kata's, else detected: src/, lib/, the root)
@@ -117,7 +117,7 @@ export function exitCodeFor(summary: SessionSummary): number {
 export function projectFlags(values: SessionValues): { language?: KataLanguage; project?: ProjectOverrides } {
   const language = values.language;
   if (language !== undefined && !isKataLanguage(language))
-    throw new UsageError(`--language must be javascript, typescript or python, got '${language}'.`);
+    throw new UsageError(`--language must be javascript, typescript, python or go, got '${language}'.`);
   const testCommand = values['test-command'];
   if (testCommand !== undefined && !testCommand.trim()) throw new UsageError('--test-command must not be empty.');
   const patterns = values['test-pattern'];

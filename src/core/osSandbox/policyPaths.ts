@@ -116,12 +116,25 @@ const VERSION_MANAGER_ROOTS = new Set([
 
 /**
  * Language installations under HOME that the launch's PATH uses, shown read-only so `node` or `python3`
- * still start when HOME is hidden: a version manager's folder (`~/.pyenv`, `~/.nvm`) whole; the prefix above
+ * still start when HOME is hidden (and Go's GOROOT and module cache when the launch's environment names them): a version manager's folder (`~/.pyenv`, `~/.nvm`) whole; the prefix above
  * a `bin` entry at least two folders below HOME (`~/tools/node-v20/bin` → `~/tools/node-v20`); any other
  * entry (`~/.local/bin`, `~/.cargo/bin`) only itself, since its parent may hold credentials.
  */
 export function toolchainsUnderHome(env: NodeJS.ProcessEnv, home: string): string[] {
   const found: string[] = [];
+  // Go's toolchain and module cache (`~/sdk/go1.22`, `~/go/pkg/mod`) when the launch names them: read-only, as the
+  // modules a test run builds with (never the rest of GOPATH, whose `bin` and sources are the person's own).
+  for (const name of ['GOROOT', 'GOMODCACHE']) {
+    const dir = env[name];
+    if (!dir || !isAbsolute(dir)) continue;
+    const real = realPathOf(dir);
+    if (!isWithin(real, home) || real === home) continue;
+    try {
+      if (statSync(real).isDirectory()) found.push(real);
+    } catch {
+      /* not there (yet) */
+    }
+  }
   for (const entry of (env.PATH ?? '').split(':')) {
     if (!isAbsolute(entry)) continue;
     const real = realPathOf(entry);

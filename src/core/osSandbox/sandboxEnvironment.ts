@@ -46,7 +46,10 @@ export const SANDBOX_ENV_VARIABLE = 'TDD_AGENT_SANDBOX_ENV';
  *   PYTHONUNBUFFERED, PYTHONIOENCODING, PYTHONUTF8, PYTHONHASHSEED, PYTEST_ADDOPTS, PYTEST_DISABLE_PLUGIN_AUTOLOAD
  *   (the test suite sets the last one for every run);
  * - where version managers keep their toolchains (their shims on PATH read them): PYENV_ROOT, PYENV_VERSION, NVM_DIR,
- *   NVM_BIN, NODENV_ROOT, NODENV_VERSION, VOLTA_HOME, ASDF_DIR, ASDF_DATA_DIR, CONDA_PREFIX, CONDA_DEFAULT_ENV.
+ *   NVM_BIN, NODENV_ROOT, NODENV_VERSION, VOLTA_HOME, ASDF_DIR, ASDF_DATA_DIR, CONDA_PREFIX, CONDA_DEFAULT_ENV;
+ * - what the go command reads to find its toolchain, modules and caches, and to stay offline (a Go test run sets them,
+ *   see `goOffline`): GOROOT, GOPATH, GOMODCACHE, GOCACHE, GOFLAGS, GOPROXY, GOTOOLCHAIN, GOSUMDB, GONOSUMDB,
+ *   GOPRIVATE, GONOPROXY, GOWORK, GOTMPDIR, CGO_ENABLED.
  *
  * Left out on purpose: NODE_OPTIONS (a `--require` or loader of the host's, often under the hidden HOME; the test
  * runner drops it too), NODE_EXTRA_CA_CERTS and other certificate and proxy settings (no network inside), and every
@@ -89,6 +92,20 @@ export const SANDBOX_BASE_ENVIRONMENT: readonly string[] = [
   'ASDF_DATA_DIR',
   'CONDA_PREFIX',
   'CONDA_DEFAULT_ENV',
+  'GOROOT',
+  'GOPATH',
+  'GOMODCACHE',
+  'GOCACHE',
+  'GOFLAGS',
+  'GOPROXY',
+  'GOTOOLCHAIN',
+  'GOSUMDB',
+  'GONOSUMDB',
+  'GOPRIVATE',
+  'GONOPROXY',
+  'GOWORK',
+  'GOTMPDIR',
+  'CGO_ENABLED',
 ];
 
 /**

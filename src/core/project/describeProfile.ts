@@ -6,6 +6,7 @@ export const LANGUAGE_NAMES: Record<ProjectLanguage, string> = {
   javascript: 'JavaScript',
   typescript: 'TypeScript',
   python: 'Python',
+  go: 'Go',
 };
 /** Each test runner's name as a person writes it (`a custom runner` for any other command). */
 export const RUNNER_NAMES: Record<RunnerKind, string> = {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { identifyRunner } from '../testRunners/runnerKinds';
+import { readGoProject, type GoProjectFacts } from './goProject';
 import { readNodeProject, type NodeProjectFacts } from './nodeProject';
 import { normalizeFolder, readProjectConfig, PROJECT_CONFIG_FILE } from './projectConfigFile';
 import { isProjectFolder, projectFiles } from './projectFiles';
@@ -32,6 +33,7 @@ const DEFAULT_FOLDERS: Record<ProjectLanguage, { sourceDir: string; testDir: str
   javascript: { sourceDir: 'src', testDir: 'test' },
   typescript: { sourceDir: 'src', testDir: 'test' },
   python: { sourceDir: 'src', testDir: 'tests' },
+  go: { sourceDir: '.', testDir: '.' },
 };
 
 /** A path as a shell word: unchanged when it needs no quoting, else in single quotes. */
@@ -56,9 +58,17 @@ interface Layer {
   values: ProjectSettings;
 }
 
-/** The primary language of what was found: a JavaScript project with tests, else Python, else JavaScript. */
-function detectedLanguage(node?: NodeProjectFacts, python?: PythonProjectFacts): ProjectLanguage | undefined {
-  if (node && (node.command || !python)) return node.typescript ? 'typescript' : 'javascript';
+/**
+ * The primary language of what was found: a JavaScript project with tests, else a Go module, else Python, else
+ * JavaScript.
+ */
+function detectedLanguage(
+  node?: NodeProjectFacts,
+  python?: PythonProjectFacts,
+  go?: GoProjectFacts,
+): ProjectLanguage | undefined {
+  if (node && (node.command || (!python && !go))) return node.typescript ? 'typescript' : 'javascript';
+  if (go) return 'go';
   if (python) return 'python';
   return undefined;
 }
@@ -118,9 +128,10 @@ export async function detectProjectProfile(root: string, options: { env?: NodeJS
 export async function resolveProjectProfile(root: string, options: ResolveProfileOptions = {}): Promise<ProjectProfile> {
   const absRoot = resolve(root);
   const env = options.env ?? process.env;
-  const [node, python, config] = await Promise.all([
+  const [node, python, go, config] = await Promise.all([
     readNodeProject(absRoot),
     readPythonProject(absRoot, env),
+    readGoProject(absRoot),
     options.readConfigFile === false ? Promise.resolve(undefined) : readProjectConfig(absRoot),
   ]);
 
@@ -136,7 +147,7 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
 
   // Language first: it decides which of the repository's facts and which layers' other fields apply.
   const languageLayer = layers.find((l) => l.values.language !== undefined);
-  const detected = detectedLanguage(node, python);
+  const detected = detectedLanguage(node, python, go);
   const language: ProjectLanguage = languageLayer?.values.language ?? detected ?? 'javascript';
   fields.language = languageLayer?.source ?? (detected ? 'detected' : 'default');
   const applicable = layers.filter((l) => l.values.language === undefined || l.values.language === language);
@@ -147,13 +158,16 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
     return layer ? { value: layer.values[key]!, source: layer.source } : undefined;
   };
 
-  const jsLike = language !== 'python';
+  const jsLike = language === 'javascript' || language === 'typescript';
+  const isGo = language === 'go';
   const nodeFacts = jsLike ? node : undefined;
-  const pythonFacts = jsLike ? undefined : python;
-  const manifests = [...(node ? ['package.json'] : []), ...(python?.manifests ?? [])];
+  const pythonFacts = language === 'python' ? python : undefined;
+  const goFacts = isGo ? go : undefined;
+  const manifests = [...(node ? ['package.json'] : []), ...(python?.manifests ?? []), ...(go ? ['go.mod'] : [])];
   const languages: ProjectLanguage[] = [
     ...(node ? [node.typescript ? 'typescript' : 'javascript'] : []),
     ...(python ? ['python'] : []),
+    ...(go ? ['go'] : []),
   ] as ProjectLanguage[];
   if (manifests.length > 0 && !languages.includes(language) && !(language === 'javascript' && languages.includes('typescript')))
     notes.push(
@@ -163,7 +177,7 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
   // Package manager or interpreter.
   const packageManager = jsLike ? (nodeFacts?.packageManager ?? 'npm') : undefined;
   fields.packageManager = nodeFacts?.packageManagerFrom ? 'detected' : 'default';
-  const pythonEnv = jsLike ? undefined : (pythonFacts?.python ?? (await pythonEnvironment(absRoot, env)));
+  const pythonEnv = language !== 'python' ? undefined : (pythonFacts?.python ?? (await pythonEnvironment(absRoot, env)));
 
   // Test command and runner.
   const command = pick('testCommand');
@@ -174,6 +188,9 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
   } else if (nodeFacts?.command) {
     testCommand = nodeFacts.command;
     fields.testCommand = 'detected';
+  } else if (isGo) {
+    testCommand = goFacts?.command ?? 'go test ./...';
+    fields.testCommand = goFacts ? 'detected' : 'default';
   } else if (pythonEnv) {
     testCommand = `${shellWord(pythonEnv.interpreter)} -m pytest`;
     fields.testCommand = pythonFacts ? 'detected' : 'default';
@@ -199,6 +216,10 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
     fields.sourceRoots = 'detected';
   } else if (nodeFacts) {
     sourceRoots = [(await isProjectFolder(absRoot, 'src')) ? 'src' : (await isProjectFolder(absRoot, 'lib')) ? 'lib' : '.'];
+    fields.sourceRoots = 'detected';
+  } else if (goFacts) {
+    // A Go module's packages are its folders, from the root down.
+    sourceRoots = ['.'];
     fields.sourceRoots = 'detected';
   } else {
     sourceRoots = [DEFAULT_FOLDERS[language].sourceDir];
@@ -226,6 +247,9 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
   } else if (pythonFacts?.pythonFiles) {
     testFilePatterns = [...pythonFacts.pythonFiles];
     fields.testFilePatterns = 'detected';
+  } else if (goFacts) {
+    testFilePatterns = [...goFacts.patterns];
+    fields.testFilePatterns = 'detected';
   } else {
     testFilePatterns = [...DEFAULT_TEST_PATTERNS[language]];
   }
@@ -238,6 +262,10 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
   if (testDirGiven) {
     testDir = normalizeFolder(testDirGiven.value);
     fields.testDir = testDirGiven.source;
+  } else if (isGo) {
+    // Go's tests are in the package they test: beside the code, wherever it is.
+    testDir = '.';
+    fields.testDir = goFacts ? 'detected' : 'default';
   } else {
     // The project's files, walked once: where its tests are, and whether a folder holds packages of their own.
     const files = manifests.length > 0 ? await projectFiles(absRoot) : [];
@@ -248,7 +276,7 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
       const modules = existing.filter((f) => matchesTestPattern(f, pythonFacts.pythonFiles ?? DEFAULT_TEST_PATTERNS.python));
       if (modules.length > 0) existing = modules;
     }
-    const homes = existing.map((f) => testHome(f, sourceRoots, !jsLike));
+    const homes = existing.map((f) => testHome(f, sourceRoots, language === 'python'));
     const home = mostCommon(homes);
     // The test folders of the other packages of a monorepo are tests all through too, as the one chosen is.
     testFolders = [...new Set(homes.filter((h) => h !== home && h.includes('/') && isTestFolder(h, true)))];

@@ -37,9 +37,12 @@ export async function projectFiles(root: string, limit = 2000): Promise<string[]
   return walkFiles(root, { limit, enter: (name) => !name.startsWith('.') && !name.endsWith('.egg-info') });
 }
 
-/** True when `name` (a file at the root) is a manifest: `package.json`, `pyproject.toml`, `setup.cfg`, `setup.py`, `requirements*.txt`. */
+/**
+ * True when `name` (a file at the root) is a manifest: `package.json`, `pyproject.toml`, `setup.cfg`, `setup.py`,
+ * `requirements*.txt`, `go.mod`.
+ */
 export function isManifestName(name: string): boolean {
-  return /^(package\.json|pyproject\.toml|setup\.cfg|setup\.py|requirements.*\.txt)$/.test(name);
+  return /^(package\.json|pyproject\.toml|setup\.cfg|setup\.py|requirements.*\.txt|go\.mod)$/.test(name);
 }
 
 /** The manifests at the root of `root`, sorted: a folder with one is a project, and never gets a scaffold. */

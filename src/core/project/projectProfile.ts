@@ -1,7 +1,7 @@
 import type { RunnerKind } from '../testRunners/runnerKinds';
 
 /** Languages a project profile knows (the languages a session can work in). */
-export const PROJECT_LANGUAGES = ['javascript', 'typescript', 'python'] as const;
+export const PROJECT_LANGUAGES = ['javascript', 'typescript', 'python', 'go'] as const;
 /** One of {@link PROJECT_LANGUAGES}. */
 export type ProjectLanguage = (typeof PROJECT_LANGUAGES)[number];
 
@@ -72,7 +72,7 @@ export interface ProjectProfile {
   testDir: string;
   /** True when the tests sit beside the code (the test folder is a source root or inside one). */
   testsBesideSource: boolean;
-  /** Manifests found at the root: `package.json`, `pyproject.toml`, `setup.cfg`, `setup.py`, `requirements*.txt`. */
+  /** Manifests found at the root: `package.json`, `pyproject.toml`, `setup.cfg`, `setup.py`, `requirements*.txt`, `go.mod`. */
   manifests: string[];
   /** Every file the profile was read from (manifests, runner configurations, `tdd-agent.json`), relative to the root. */
   readFrom: string[];

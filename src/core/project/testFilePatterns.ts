@@ -188,4 +188,5 @@ export const DEFAULT_TEST_PATTERNS = {
   ],
   typescript: ['**/*.{test,spec}.?(c|m)[jt]s?(x)', '**/test.?(c|m)[jt]s', '**/__tests__/**'],
   python: ['test_*.py', '*_test.py'],
+  go: ['**/*_test.go'],
 } as const satisfies Record<string, readonly string[]>;

@@ -62,7 +62,12 @@ export interface CommandTestRunnerOptions {
 }
 
 /** Variables that would change how a nested runner behaves (a parent node:test run, colours, watch mode). */
-function testEnvironment(workspace: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+function testEnvironment(
+  workspace: string,
+  extra: NodeJS.ProcessEnv = {},
+  toolchain?: (env: NodeJS.ProcessEnv, realWorkspace: string) => NodeJS.ProcessEnv,
+  realWorkspace = workspace,
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.NODE_TEST_CONTEXT; // set when we are ourselves under node --test: the child would report to it instead
   delete env.NODE_OPTIONS; // a loader of ours (e.g. tsx) must not leak into the workspace's runner
@@ -73,9 +78,31 @@ function testEnvironment(workspace: string, extra: NodeJS.ProcessEnv = {}): Node
     FORCE_COLOR: '0',
     PYTHONDONTWRITEBYTECODE: '1', // no __pycache__ folders to commit
     ...merged,
+    ...(toolchain ? toolchain(merged, realWorkspace) : {}),
     // like `npm test`: the workspace's own binaries first, then each parent folder's (a workspace package's runner is
     // often installed at the monorepo's root)
     PATH: [...binFolders(workspace), merged.PATH ?? ''].join(delimiter),
+  };
+}
+
+/**
+ * How `go test` runs in a session: offline and with the toolchain it finds, never fetching one or a module
+ * (`GOPROXY=off`, `GOTOOLCHAIN=local`, `-mod=mod` added to `GOFLAGS` unless they name a `-mod` of their own); the
+ * modules from the person's module cache (`GOMODCACHE`, as the host's go would find it: shown read-only by the sandbox
+ * when it lies under the hidden HOME); the build cache in the workspace's session-state folder (`.tdd/go-build`, which
+ * git, commits and the roles leave alone): the session's own, kept from one run to the next, never shared with another
+ * session or the person's own cache (`GOCACHE`).
+ */
+export function goOffline(env: NodeJS.ProcessEnv, workspace: string): NodeJS.ProcessEnv {
+  const flags = env.GOFLAGS?.trim() ?? '';
+  const gopath = env.GOPATH?.split(delimiter).find(Boolean) ?? (env.HOME ? join(env.HOME, 'go') : undefined);
+  const modCache = env.GOMODCACHE || (gopath ? join(gopath, 'pkg', 'mod') : undefined);
+  return {
+    GOFLAGS: /(?:^|\s)-mod=/.test(flags) ? flags : `${flags} -mod=mod`.trim(),
+    GOPROXY: 'off',
+    GOTOOLCHAIN: 'local',
+    ...(modCache ? { GOMODCACHE: modCache } : {}),
+    GOCACHE: join(workspace, '.tdd', 'go-build'),
   };
 }
 
@@ -150,7 +177,7 @@ export class CommandTestRunner implements TestRunner {
       cwd: this.workspace,
       command: report?.command ?? command,
       shell: true,
-      env: testEnvironment(this.workspace, this.env),
+      env: testEnvironment(this.workspace, this.env, this.kind === 'go-test' ? goOffline : undefined, realWorkspace),
       timeoutMs,
       maxOutputBytes: 4 * 1024 * 1024,
       signal: options.signal,
@@ -258,7 +285,9 @@ export class CommandTestRunner implements TestRunner {
       }
       const missing = diagnoseMissingRunner(result.output, result.exitCode);
       if (missing) return errorResult(missing);
-      if (/No test files found|No tests found/i.test(result.output)) return this.noTests(base);
+      // go test: a module without packages yet, or packages without `_test.go` files.
+      if (/No test files found|No tests found|^no packages to test$|\t\[no test files\]$/im.test(result.output))
+        return this.noTests(base);
       if (result.exitCode === 0) {
         return {
           ...base,

@@ -62,8 +62,8 @@ function recordOf(value: unknown): Record<string, unknown> | undefined {
 /**
  * Finds how to run a workspace's tests: the explicit command first, then package.json's `scripts.test`
  * (node:test, mocha, jest or vitest, told apart by the script and devDependencies; of a script that chains lint or
- * type checks with the runner, the runner's step alone; `yarn jest`, `pnpm vitest run` as the runner's own command), then pytest
- * (`python3 -m pytest`). Throws TestRunnerNotFoundError saying what to add when nothing fits, and
+ * type checks with the runner, the runner's step alone; `yarn jest`, `pnpm vitest run` as the runner's own command), then a Go
+ * module (`go test ./...`), then pytest (`python3 -m pytest`). Throws TestRunnerNotFoundError saying what to add when nothing fits, and
  * TestConfigError when package.json cannot be parsed. The runner gets package.json's scripts, so that an
  * explicit `npm test` (or `npm run test:unit`) is seen through to its runner, for the kind and for its report.
  */
@@ -116,6 +116,9 @@ export async function detectTestRunner(workspace: string, options: DetectTestRun
     placeholder = typeof script === 'string';
   }
 
+  if ((await readText(workspace, 'go.mod')) !== undefined) {
+    return new CommandTestRunner({ ...common, kind: 'go-test', command: 'go test ./...' });
+  }
   if (await looksLikePytestProject(workspace)) {
     return new CommandTestRunner({ ...common, kind: 'pytest', command: 'python3 -m pytest' });
   }

@@ -1,5 +1,5 @@
 /** Languages a kata can be run in. */
-export const KATA_LANGUAGES = ['javascript', 'typescript', 'python'] as const;
+export const KATA_LANGUAGES = ['javascript', 'typescript', 'python', 'go'] as const;
 /** One of KATA_LANGUAGES. */
 export type KataLanguage = (typeof KATA_LANGUAGES)[number];
 
@@ -9,11 +9,15 @@ export interface LanguageDefaults {
   testDir: string;
 }
 
-/** Per-language defaults: `src/` + `test/` for JavaScript and TypeScript, `src/` + `tests/` for Python (pytest's habit). */
+/**
+ * Per-language defaults: `src/` + `test/` for JavaScript and TypeScript, `src/` + `tests/` for Python (pytest's habit),
+ * the module's root for Go (its `_test.go` files sit beside the code, in the same package).
+ */
 export const LANGUAGE_DEFAULTS: Record<KataLanguage, LanguageDefaults> = {
   javascript: { sourceDir: 'src', testDir: 'test' },
   typescript: { sourceDir: 'src', testDir: 'test' },
   python: { sourceDir: 'src', testDir: 'tests' },
+  go: { sourceDir: '.', testDir: '.' },
 };
 
 /** The language used when neither the kata nor the caller names one. */

@@ -4,7 +4,7 @@ import { hasTestFileName } from '../../testRunners/testFiles';
 import { testTitlesIn } from '../../testRunners/testTitles';
 import { truncateHeadTail } from '../../testRunners/truncateOutput';
 import type { TestCounts } from '../events';
-import type { Role } from '../events';
+import type { Role } from '../../vocabulary';
 import { TEST_RUN_OUTPUT_CHARS } from '../events';
 import { isTestFile } from '../boundaries';
 import { readTextFile } from '../context/workspaceSnapshot';
@@ -12,7 +12,7 @@ import type { ChangedFile } from '../git/changedFiles';
 import type { PhaseCheckpoint } from '../commits/phaseCheckpoint';
 import { behaviourOf, judgeRed, stillFailing, type LoadFailure } from '../judging/testJudgement';
 import type { TestRunResult, TestSubset } from '../../testRunners/types';
-import { addedTests, importedNames, importsModule, moduleStem, usesName, type SourceTest } from './addedTests';
+import { addedTests, importedNames, importsModule, moduleStem, seesPackageNames, usesName, type SourceTest } from './addedTests';
 import { Cancelled, counts, type LoopState } from './loopState';
 import type { LoopSetup } from './loopSetup';
 import { describeRedTest } from './redTests';
@@ -202,6 +202,11 @@ export class TestRuns {
       if (read.kind !== 'text') continue;
       const imports = importedNames(test.file, read.text);
       const missing = failure.missing;
+      // Go: the test sees its package's names without an import, so a missing name it uses is its red.
+      if (missing?.kind === 'name' && seesPackageNames(test.file)) {
+        if (usesName(test.body, missing.name)) red.push(test);
+        continue;
+      }
       const candidates = missing
         ? missing.kind === 'name'
           ? imports.filter((i) => i.name === missing.name)

@@ -110,6 +110,21 @@ function python(kata: ScaffoldKata): ScaffoldPlan {
   };
 }
 
+/**
+ * Go: a module (`go.mod`, named after the kata, `go 1.18` so that any toolchain from then on builds it) and nothing
+ * else: the Tester's first `_test.go` file makes the package, beside the code. `go test ./...` with no package says
+ * "no packages to test", which the runner reads as "no tests yet".
+ */
+function go(kata: ScaffoldKata): ScaffoldPlan {
+  const module = kata.slug.replace(/[^A-Za-z0-9._~/-]/g, '-').replace(/^[-./]+/, '') || 'kata';
+  return {
+    files: { 'go.mod': `module ${module}\n\ngo 1.18\n`, '.gitignore': '*.test\n*.out\n' },
+    testCommand: 'go test ./...',
+    needsInstall: false,
+    notes: [],
+  };
+}
+
 /** The minimal project for a language (pure: nothing is written). */
 export function scaffoldPlan(language: KataLanguage, kata: ScaffoldKata): ScaffoldPlan {
   switch (language) {
@@ -119,5 +134,7 @@ export function scaffoldPlan(language: KataLanguage, kata: ScaffoldKata): Scaffo
       return typescript(kata);
     case 'python':
       return python(kata);
+    case 'go':
+      return go(kata);
   }
 }

@@ -37,7 +37,7 @@ export async function scaffoldProject(dir: string, language: KataLanguage, kata:
   if (!isKataLanguage(language)) {
     throw new AgentError(
       'VALIDATION',
-      `Cannot scaffold a project for language '${String(language)}': use javascript, typescript or python.`,
+      `Cannot scaffold a project for language '${String(language)}': use javascript, typescript, python or go.`,
       { language },
     );
   }

@@ -37,6 +37,12 @@ const DEFAULT_TEST_COMMANDS: Record<Kata['language'], string> = {
   javascript: 'node --test',
   typescript: 'npm test',
   python: 'python3 -m pytest',
+  go: 'go test ./...',
+};
+
+/** What to install for a language's toolchain, when its program is not on PATH (one line, the package names people look for). */
+const TOOLCHAIN_INSTALL: Record<string, string> = {
+  go: 'Install Go (Debian and Ubuntu: apt-get install golang-go; macOS: brew install go; or https://go.dev/dl)',
 };
 
 /** The absolute path of `program` on PATH, or undefined. */
@@ -159,7 +165,7 @@ export async function checkTestRunner(kata: Kata, options: TestRunnerCheckOption
   if (program && !(await onPath(program, env))) {
     throw new AgentError(
       'CONFIG',
-      `The tests run with '${command}'${from}, but '${program}' is not installed or not on PATH. Install it, or name another test command (testCommand in tdd-agent.json), then start again.`,
+      `The tests run with '${command}'${from}, but '${program}' is not installed or not on PATH. ${TOOLCHAIN_INSTALL[basename(program)] ?? 'Install it'}, or name another test command (testCommand in tdd-agent.json), then start again.`,
       { command, program },
     );
   }
