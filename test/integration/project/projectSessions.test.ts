@@ -46,7 +46,7 @@ function cleanCommits(
 }
 
 describe('sessions in the person’s own project', function () {
-  this.timeout(60_000);
+  this.timeout(180_000); // a ceiling, not a target: a whole session with real runners and bwrap, on shared cores
   let h: SessionHarness;
   beforeEach(async () => {
     h = new SessionHarness();
