@@ -30,6 +30,8 @@ const SLOW_FIRST = [
   'test/integration/cli/hostileWorktree.test.ts',
   'test/integration/package/packedLibrary.test.ts',
   'test/integration/supervisor/pythonKatas.test.ts',
+  'test/integration/supervisor/goKatas.test.ts', // ~85 s: two Go kata sessions, real go test in the sandbox (a cold build cache first)
+  'test/integration/testRunners/goTestRuns.test.ts', // ~25 s: go test in the sandbox with a cold build cache
   'test/integration/supervisor/projectDependencies.test.ts', // ~35 s; the first run on a machine installs the fixtures too
   'test/integration/agentRuntime/batchAudit.test.ts',
   'test/integration/cli/cli.test.ts',
