@@ -1,8 +1,8 @@
 import type { Writable } from 'node:stream';
 import { describeProjectProfile } from '../core/project/describeProfile';
 import { escapeTerminalText } from '../core/security/terminalText';
-import type { Phase, SupervisorEvent } from '../core/tdd/events';
-import { PHASE_LABELS, ROLE_TITLES } from '../core/vocabulary';
+import type { SupervisorEvent } from '../core/tdd/events';
+import { PHASE_LABELS, ROLE_TITLES, type Phase } from '../core/vocabulary';
 
 /** A phase on a progress line: `red: Tester`, `done`. */
 function phaseLabel(phase: Phase): string {

@@ -14,25 +14,18 @@
 
 // A session
 export { runKataSession, type KataSessionOptions } from './tdd/supervisor/kataSession';
+export { PHASES, ROLES, SESSION_STATUSES, type Phase, type Role, type SessionStatus } from './vocabulary';
 export {
   CYCLE_OUTCOMES,
   PHASE_OUTCOMES,
-  PHASES,
   QUESTION_OUTCOMES,
   ROLE_ERROR_CODES,
-  ROLES,
-  SESSION_STATUSES,
   type CycleOutcome,
-  type Phase,
   type PhaseOutcome,
   type QuestionOutcome,
-  type Role,
   type RoleErrorCode,
-  type SessionStatus,
-  type SupervisorEvent,
-  type SupervisorEventListener,
-  type TestCounts,
-} from './tdd/events';
+} from './tdd/sessionVocabulary';
+export type { SupervisorEvent, SupervisorEventListener, TestCounts } from './tdd/events';
 export {
   CycleSummarySchema,
   PhaseSummarySchema,

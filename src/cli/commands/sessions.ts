@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { formatDiskUsage, listSessions, pruneSessions } from '../../core/tdd/session';
+import { formatDiskUsage, listSessions, pruneSessions, recordedStatus } from '../../core/tdd/session';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliIo } from '../cliIo';
 
@@ -48,7 +48,7 @@ export async function sessionsCommand(argv: string[], io: CliIo): Promise<number
       io.stdout.write(`${s.id}  unreadable: ${s.problem}\n`);
       continue;
     }
-    const status = s.running ? 'running' : s.state.status === 'running' ? 'interrupted' : s.state.status;
+    const status = recordedStatus({ ...s, state: s.state });
     const where = s.state.worktreeKept ? `worktree ${s.state.git.worktree}` : 'worktree removed';
     io.stdout.write(
       `${s.id}  ${status}${s.resumable ? ' (resumable)' : ''}  ${s.state.cycles.length} cycle(s)  branch ${s.state.branch}  ${where}\n`,

@@ -1,26 +1,17 @@
 import type { ErrorInfo } from '../errors/agentError';
 import type { ProjectProfile } from '../project/projectProfile';
-import type { ApprovalOutcome } from '../vocabulary';
+import type { ApprovalOutcome, Phase, Role, SessionStatus } from '../vocabulary';
 import type { TestCaseResult, TestRunScope, TestRunStatus } from '../testRunners/types';
-import type { CycleOutcome, Phase, PhaseOutcome, QuestionOutcome, Role, SessionStatus } from './sessionVocabulary';
+import type { CycleOutcome, PhaseOutcome, QuestionOutcome } from './sessionVocabulary';
 import type { SessionSummary } from './sessionSummary';
 
 export {
-  ROLES,
-  PHASES,
-  SESSION_STATUSES,
   CYCLE_OUTCOMES,
   PHASE_OUTCOMES,
   ROLE_ERROR_CODES,
   SUCCESSFUL_PHASE_OUTCOMES,
   QUESTION_OUTCOMES,
-  ROLE_TITLES,
-  PHASE_LABELS,
-  type PhaseLabel,
   type QuestionOutcome,
-  type Role,
-  type Phase,
-  type SessionStatus,
   type CycleOutcome,
   type PhaseOutcome,
   type RoleErrorCode,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CYCLE_OUTCOMES, PHASE_OUTCOMES, ROLE_ERROR_CODES, ROLES, SESSION_STATUSES } from './sessionVocabulary';
+import { CYCLE_OUTCOMES, PHASE_OUTCOMES, ROLE_ERROR_CODES } from './sessionVocabulary';
+import { ROLES, SESSION_STATUSES } from '../vocabulary';
 
 // The result of a session: what `tdd-agent kata --json` prints, what the panel shows at the end.
 // One schema, so the CLI's output contract is checked by tests rather than described in prose.

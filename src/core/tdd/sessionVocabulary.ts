@@ -1,19 +1,8 @@
 // The words of a TDD session's outcomes as constants and types. A leaf of `tdd/`: `events.ts` and
-// `sessionSummary.ts` both build on it, so neither imports the other's values. The words the CLI and the
-// panel share too (roles, phases and their labels, session statuses) are declared once in `core/vocabulary`.
+// `sessionSummary.ts` both build on it, so neither imports the other's values. The words the CLI and the panel share
+// too (roles, phases and their labels, session statuses) are declared once in `core/vocabulary`, and imported from
+// there.
 import type { ErrorCode } from '../vocabulary';
-
-export {
-  PHASE_LABELS,
-  PHASES,
-  ROLE_TITLES,
-  ROLES,
-  SESSION_STATUSES,
-  type Phase,
-  type PhaseLabel,
-  type Role,
-  type SessionStatus,
-} from '../vocabulary';
 
 /** How a cycle ended: committed green, rolled back, stopped, or the Tester found nothing left to test. */
 export const CYCLE_OUTCOMES = ['green', 'failed', 'cancelled', 'kata_complete'] as const;

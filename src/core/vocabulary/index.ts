@@ -74,6 +74,14 @@ export const SESSION_STATUSES = ['running', 'completed', 'incomplete', 'max_cycl
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 /**
+ * How a recorded session stands, as a person reads it: its {@link SESSION_STATUSES} status, except that a record still
+ * saying `running` whose process is gone (it was killed, or the window that ran it was reloaded) was `interrupted`.
+ */
+export const RECORDED_SESSION_STATUSES = [...SESSION_STATUSES, 'interrupted'] as const;
+/** One of {@link RECORDED_SESSION_STATUSES}. */
+export type RecordedSessionStatus = (typeof RECORDED_SESSION_STATUSES)[number];
+
+/**
  * Every error code there is: the one taxonomy of failures. The core's errors, a role's failed turn, the CLI and
  * the VS Code extension all name what went wrong with one of these, so the CLI, the panel and the audit trail can
  * switch on `error_code` without guessing. The code is the kind; an error class (a subclass of `AgentError`)

@@ -6,7 +6,12 @@
  */
 import { SESSION_STATUSES } from '../../core/vocabulary';
 
-export { APPROVAL_DECISIONS, type ApprovalDecision } from '../../core/vocabulary';
+export {
+  APPROVAL_DECISIONS,
+  RECORDED_SESSION_STATUSES,
+  type ApprovalDecision,
+  type RecordedSessionStatus,
+} from '../../core/vocabulary';
 
 /** Lifecycle of a kata session: `idle` before any run, then `running`, then one of the CLI's final statuses. */
 export const PANEL_SESSION_STATUSES = ['idle', ...SESSION_STATUSES] as const;
@@ -71,23 +76,6 @@ export type SetupItem = (typeof SETUP_ITEMS)[number];
 export const SESSION_ACTIONS = ['review', 'merge', 'delete', 'resume'] as const;
 /** One session action. */
 export type SessionActionName = (typeof SESSION_ACTIONS)[number];
-
-/**
- * How a recorded session stands: `running` (its process is alive, here or in another window),
- * `interrupted` (its record says running but its process is gone, e.g. the window was reloaded),
- * or the status it ended with.
- */
-export const RECORDED_SESSION_STATUSES = [
-  'running',
-  'interrupted',
-  'completed',
-  'incomplete',
-  'max_cycles',
-  'failed',
-  'cancelled',
-] as const;
-/** The status of a recorded session. */
-export type RecordedSessionStatus = (typeof RECORDED_SESSION_STATUSES)[number];
 
 /** The `tddAgent.sandbox` setting's values: `auto` confines every process a session runs; `off` runs them unconfined. */
 export const SANDBOX_MODES = ['auto', 'off'] as const;

@@ -1,5 +1,6 @@
 import { redactSecrets } from '../../security/redact';
-import type { Role, SupervisorEvent } from '../events';
+import type { SupervisorEvent } from '../events';
+import type { Role } from '../../vocabulary';
 import type { ChangedFile } from '../git/changedFiles';
 import type { LoopGit } from './loopGit';
 import { PhaseCheckpoint } from './phaseCheckpoint';

@@ -1,4 +1,4 @@
-import { ROLE_TITLES } from '../sessionVocabulary';
+import { ROLE_TITLES } from '../../vocabulary';
 import { describeViolations } from '../boundaries';
 import type { PhaseCheckpoint } from '../commits/phaseCheckpoint';
 import { runQualityGates, type GateFailure } from '../judging/qualityGates';

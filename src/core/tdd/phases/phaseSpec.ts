@@ -1,5 +1,6 @@
 import type { TestRunResult } from '../../testRunners/types';
-import type { CycleOutcome, Phase, PhaseOutcome } from '../events';
+import type { CycleOutcome, PhaseOutcome } from '../events';
+import type { Phase } from '../../vocabulary';
 import type { ChangedFile } from '../git/changedFiles';
 import type { PhaseCheckpoint } from '../commits/phaseCheckpoint';
 import type { FileRefusal, PhaseHost } from './phaseHost';

@@ -1,4 +1,4 @@
-import type { Role } from '../events';
+import type { Role } from '../../vocabulary';
 import { greenPhase } from './greenPhase';
 import type { PhaseSpec } from './phaseSpec';
 import { redPhase } from './redPhase';

@@ -7,7 +7,8 @@ import { redactSecrets, redactValue } from '../../security/redact';
 import type { CycleStep } from '../../agentRuntime/strategies/types';
 import { compactFileContents } from '../../tools/builtin/compactFileContents';
 import type { AgentToolbox } from '../../tools/types';
-import type { Role, SupervisorEvent } from '../events';
+import type { SupervisorEvent } from '../events';
+import type { Role } from '../../vocabulary';
 import { DEFAULT_MAX_FILES_PER_TURN, limitFilesWritten } from './fileWriteBudget';
 import { isTddRole, type RoleRunner, type RoleRunners, type RoleTurn, type RoleTurnResult } from './roleRunner';
 

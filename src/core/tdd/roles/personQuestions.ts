@@ -1,7 +1,8 @@
 import type { ControlProtocol, QuestionAnswer } from '../../control/controlProtocol';
 import { redactSecrets } from '../../security/redact';
 import type { AskPerson } from '../../tools/builtin/askPerson';
-import { ROLE_TITLES, type Role, type SupervisorEvent } from '../events';
+import { type SupervisorEvent } from '../events';
+import { ROLE_TITLES, type Role } from '../../vocabulary';
 import type { SessionRecorder } from '../session/sessionRecorder';
 
 /** What {@link PersonQuestions} works with. */

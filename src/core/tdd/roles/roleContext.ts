@@ -3,7 +3,7 @@ import { truncateHeadTail } from '../../testRunners/truncateOutput';
 import { isTestFile as isTestFileByRules } from '../boundaries/isTestFile';
 import { selectContextFiles } from '../context/selectContextFiles';
 import { isSetupCommitSubject } from '../git/setupCommits';
-import type { Role } from '../events';
+import type { Role } from '../../vocabulary';
 
 /** Keeps the head and tail of a long text, marking what was cut. */
 function truncateMiddle(text: string, maxChars: number): string {

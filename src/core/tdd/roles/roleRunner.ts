@@ -1,5 +1,5 @@
 import type { AgentLifecycle } from '../../agentRuntime/lifecycle';
-import { ROLES, type Role } from '../events';
+import { ROLES, type Role } from '../../vocabulary';
 
 /** One turn of one role: the context message it reads, and the budget it works within. */
 export interface RoleTurn {

@@ -22,7 +22,7 @@ export { SessionStateError, SessionStore } from './sessionStore';
 export { diskUsage, formatDiskUsage } from './diskUsage';
 export { SessionLock, SessionLockedError, sessionLockHolder, type SessionLockHolder } from './sessionLock';
 export { findResumableSession, isResumable, isRunningElsewhere } from './findSession';
-export { deleteSession, listSessions, pruneSessions, type SessionListing } from './sessionActions';
+export { deleteSession, listSessions, pruneSessions, recordedStatus, type SessionListing } from './sessionActions';
 export {
   mergeBlocker,
   mergeBranch,

@@ -1,5 +1,6 @@
 import { access } from 'node:fs/promises';
 import { AgentError } from '../../errors/agentError';
+import type { RecordedSessionStatus } from '../../vocabulary';
 import { productGit } from '../../hostGit/gitClient';
 import { inspectWorkspace, removeSessionWorktree, SESSION_BRANCH_PREFIX, sessionsDirFor } from '../git';
 import { isResumable, isRunningElsewhere } from './findSession';
@@ -18,6 +19,23 @@ export interface SessionListing {
   /** True while another process runs it. */
   running: boolean;
   resumable: boolean;
+}
+
+/**
+ * How a session's record reads to a person: a `running` record whose process is alive elsewhere (`listing.running`),
+ * or that this process runs now (`runningHere(id)`, with the record's pid this process's), is running; any other
+ * `running` record was interrupted (its process died, or the window that ran it was reloaded). Otherwise the status it
+ * ended with.
+ */
+export function recordedStatus(
+  listing: Pick<SessionListing, 'id' | 'running'> & { state: Pick<SessionState, 'status' | 'pid'> },
+  runningHere: (id: string) => boolean = () => false,
+  pid = process.pid,
+): RecordedSessionStatus {
+  const { state } = listing;
+  if (state.status !== 'running') return state.status;
+  if (listing.running) return 'running';
+  return state.pid === pid && runningHere(listing.id) ? 'running' : 'interrupted';
 }
 
 /** The repository's common git dir, or undefined when `workspace` is not a repository root. */

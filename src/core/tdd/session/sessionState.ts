@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { KATA_LANGUAGES } from '../kata/languageDefaults';
-import { CYCLE_OUTCOMES, PHASES, PHASE_OUTCOMES, QUESTION_OUTCOMES, ROLE_ERROR_CODES, ROLES, SESSION_STATUSES } from '../events';
+import { CYCLE_OUTCOMES, PHASE_OUTCOMES, QUESTION_OUTCOMES, ROLE_ERROR_CODES } from '../events';
+import { PHASES, ROLES, SESSION_STATUSES } from '../../vocabulary';
 
 const count = z.number().int().min(0);
 const isoTime = z.string().min(1);

@@ -1,5 +1,6 @@
 import { AgentError, toAgentError } from '../../errors/agentError';
-import type { CycleOutcome, SessionStatus, TestCounts } from '../events';
+import type { CycleOutcome, TestCounts } from '../events';
+import type { SessionStatus } from '../../vocabulary';
 import { Cancelled, LoopState } from '../phases/loopState';
 import type { LoopSetup } from '../phases/loopSetup';
 import { PhaseHost } from '../phases/phaseHost';

@@ -12,7 +12,8 @@ import { ApprovalPolicy } from '../../tools/approvalPolicy';
 import { createAskPersonTool, createWorkspaceTools } from '../../tools/builtin';
 import { ToolExecutor } from '../../tools/executor';
 import { ToolRegistry } from '../../tools/registry';
-import { ROLES, type SupervisorEvent } from '../events';
+import { type SupervisorEvent } from '../events';
+import { ROLES } from '../../vocabulary';
 import {
   initRepository,
   inspectWorkspace,
