@@ -14,6 +14,8 @@ export interface ProductGitOptions {
    */
   gitDir?: string;
   workTree?: string;
+  /** An index file of its own (`GIT_INDEX_FILE`) for building trees without touching the repository's index. */
+  indexFile?: string;
   /**
    * Read no system or global config file (`GIT_CONFIG_NOSYSTEM=1`, `GIT_CONFIG_GLOBAL=/dev/null`): only the
    * repository's own config and the `-c` settings. For calls on a session's worktree, which no setting of the
@@ -61,6 +63,7 @@ export function productGit(baseDir: string, options: ProductGitOptions = {}): { 
   ];
   // GIT_* names outside the safe list are gone already (gitEnvironment); as simple-git does, abbreviated options are refused.
   const runEnv: Record<string, string> = { ...env, GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS: 'true' };
+  if (options.indexFile) runEnv.GIT_INDEX_FILE = options.indexFile;
   if (options.repositoryConfigOnly) Object.assign(runEnv, { GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: NULL_DEVICE });
   return { git, run: (args) => runGit(baseDir, [...pinned, ...args], runEnv, options.signal) };
 }

@@ -2,9 +2,12 @@
  * What a kata run works on, asked before it starts: the kata (a QuickPick) or a task in plain words (an input box,
  * with the editor's selection as context), and two non-modal questions (QuickPicks, so Enter takes the safe first
  * item): resume an interrupted session of the same kata or start a new one, and — when the repository has
- * uncommitted changes — start from the last commit or include those changes.
+ * uncommitted changes — start from the last commit or include those changes. A folder that is not a git repository
+ * is made one only after a modal that says what is created.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { inspectWorkspace } from '../../core/tdd/git';
 import { MAX_TASK_CHARS, resolveKata, taskKata, type TaskSpec } from '../../core/tdd/kata';
 import { listSessions, type SessionListing } from '../../core/tdd/session';
 import { pickKata } from '../commands/kataPicker';
@@ -27,6 +30,37 @@ export interface RunKataOptions {
   resume?: boolean | string;
   /** Start from the person's uncommitted files too; asked when absent and the repository has uncommitted changes. */
   fromWorkingTree?: boolean;
+}
+
+/** The button of the question before a folder is made a git repository (the e2e tests click it). */
+export const CREATE_REPOSITORY_BUTTON = 'Create git repository';
+
+/** What making `folder` a git repository for a session creates, as the modal says it. Pure. */
+export function repositoryCreation(folder: string): { message: string; detail: string } {
+  return {
+    message: `${path.basename(folder)} is not a git repository. Make it one for the session?`,
+    detail: [
+      `TDD Agent works on a branch of a git repository. Creating one here (git init in ${folder}) makes:`,
+      '',
+      '• a .git folder, with the branch main. main stays empty: none of your files are added or committed, and none are changed.',
+      "• the session's branch tdd/<kata>-<time>, with a commit per green cycle. It begins with the session's set-up: an empty first commit and, when the folder has no project yet, the kata's project files (package.json or pyproject.toml, .gitignore, and empty .gitkeep files that keep the code and test folders).",
+      '',
+      "Merge brings the session's work into main without that set-up (Merge with the set-up keeps it). Cancel: nothing is created.",
+    ].join('\n'),
+  };
+}
+
+/**
+ * A folder that is not a git repository becomes one only with the person's yes (a modal that says what is created);
+ * true for a repository (nothing to ask) or a yes, false for Cancel. A folder that cannot be read is left to the
+ * session, which says why.
+ */
+async function askToCreateRepository(root: string): Promise<boolean> {
+  const facts = await inspectWorkspace(root).catch(() => undefined);
+  if (!facts || facts.kind === 'repository') return true;
+  const { message, detail } = repositoryCreation(facts.path);
+  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, CREATE_REPOSITORY_BUTTON);
+  return choice === CREATE_REPOSITORY_BUTTON;
 }
 
 /** Labels of the two questions' items (the e2e tests pick them by label). */
@@ -180,6 +214,8 @@ export async function chooseRun(options: RunKataOptions, root: string, extension
     const task = choice && 'task' in choice ? await askTask() : undefined;
     target = choice && ('kata' in choice ? { kata: choice.kata } : task && { task });
   }
+  // Asked first, before anything about sessions: a folder that is not a repository has none, and Cancel creates nothing.
+  if (target !== undefined && !(await askToCreateRepository(root))) return undefined;
   if (target !== undefined) resume = options.resume ?? (await askToResume(root, target));
   // A resumed session goes on in its own worktree: where to start from is already decided.
   if (resume === false) fromWorkingTree = options.fromWorkingTree ?? (await askStartingPoint(root));

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { toAgentError } from '../../core/errors/agentError';
 import { deleteSession, formatDiskUsage, mergeSession, previewMerge } from '../../core/tdd/session';
+import { leaveOutSessionSetup, sessionSetupOf } from '../../core/tdd/session/setupFreeHistory';
 import type { SessionState } from '../../core/tdd/session';
 import { MERGE_BUTTONS, mergeConfirmation } from './mergeConfirmation';
 import { showErrorNotice } from '../panel/errorNotice';
@@ -260,15 +261,29 @@ export class SessionCommands implements vscode.TextDocumentContentProvider, vsco
       this.tell('warning', `${preview.branch} was not merged: ${why}. Nothing was changed.`);
       return;
     }
-    const { message, detail } = mergeConfirmation(preview);
-    const buttons = preview.unborn
-      ? [MERGE_BUTTONS.merge]
-      : preview.fastForward
-        ? [MERGE_BUTTONS.fastForward, MERGE_BUTTONS.mergeCommit]
-        : [MERGE_BUTTONS.mergeCommit];
+    // The session's set-up (an empty first commit, the scaffold's placeholders) stays out unless the person takes it.
+    const setup = await sessionSetupOf(root, state.id).catch((error: unknown) => {
+      this.deps.log.warn(
+        `could not read the set-up of ${state.branch}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return undefined;
+    });
+    const { message, detail } = mergeConfirmation(preview, setup);
+    const buttons = [
+      ...(preview.unborn
+        ? [MERGE_BUTTONS.merge]
+        : preview.fastForward
+          ? [MERGE_BUTTONS.fastForward, MERGE_BUTTONS.mergeCommit]
+          : [MERGE_BUTTONS.mergeCommit]),
+      ...(setup ? [MERGE_BUTTONS.keepSetup] : []),
+    ];
     const choice = await vscode.window.showInformationMessage(message, { modal: true, detail }, ...buttons);
     if (!choice) return;
-    const result = await mergeSession(root, state.id, { mergeCommit: choice === MERGE_BUTTONS.mergeCommit });
+    if (setup && choice !== MERGE_BUTTONS.keepSetup) await leaveOutSessionSetup(root, state.id);
+    const result = await mergeSession(root, state.id, {
+      mergeCommit:
+        choice === MERGE_BUTTONS.mergeCommit || (choice === MERGE_BUTTONS.keepSetup && !preview.unborn && !preview.fastForward),
+    });
     const how =
       result.kind === 'merge-commit'
         ? 'with a merge commit'

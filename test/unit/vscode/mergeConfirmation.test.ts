@@ -40,4 +40,27 @@ describe('the merge confirmation says what arrives and how', () => {
     const files = Array.from({ length: 20 }, (_, i) => ({ path: `f${i}.js`, status: 'A' as const }));
     assert.match(mergeConfirmation(preview({ files })).detail, /f11\.js\n {2}… and 8 more/);
   });
+  it('without the session’s set-up (issue 36): its empty first commit and placeholders are not listed, and said left out', () => {
+    const { message, detail } = mergeConfirmation(
+      preview({
+        unborn: true,
+        into: 'main',
+        commits: ['chore: initial empty commit (tdd-agent)', 'chore: scaffold a javascript project for FizzBuzz', 'feat: one'],
+        files: [
+          { path: 'package.json', status: 'A' },
+          { path: 'src/.gitkeep', status: 'A' },
+          { path: 'src/fizzbuzz.js', status: 'A' },
+          { path: 'test/.gitkeep', status: 'A' },
+        ],
+      }),
+      { initialCommit: 'abc', placeholders: ['src/.gitkeep', 'test/.gitkeep'] },
+    );
+    assert.equal(message, 'Merge 2 commits of tdd/fizzbuzz-1 into main?');
+    assert.doesNotMatch(detail, /initial empty commit|A src\/\.gitkeep/);
+    assert.match(detail, /Files \(2\):\n {2}A package\.json\n {2}A src\/fizzbuzz\.js/);
+    assert.match(
+      detail,
+      /Left out: the session's set-up — its empty first commit and the empty placeholder files src\/\.gitkeep, test\/\.gitkeep\. Merge with the set-up keeps it\./,
+    );
+  });
 });
