@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { EvalOutcome } from '../../core/eval';
 import { KATA_LANGUAGES, type KataLanguage } from '../../core/tdd/kata';
 import type { ExtensionSettings } from '../config/settings';
-import { runEvaluation, type EvalScope, type EvaluationUi } from './evaluation';
+import { runEvaluation, type EvalKataChoice, type EvalScope, type EvaluationUi } from './evaluation';
 
 /** What the command needs from the extension host. */
 export interface EvaluateModelDeps {
@@ -20,18 +20,27 @@ export interface EvaluateModelDeps {
   extensionPath: string;
 }
 
-/** Asks for the language, the katas and the runs per kata; undefined when dismissed. */
-async function askScope(tags: readonly string[]): Promise<EvalScope | undefined> {
+/**
+ * Asks for the language, the katas (a multi-select list of the set's katas that run in that language; none ticked is
+ * the whole set) and the runs per kata; undefined when dismissed.
+ */
+async function askScope(_tags: readonly string[], exercises: readonly EvalKataChoice[]): Promise<EvalScope | undefined> {
   const language = await vscode.window.showQuickPick(
     KATA_LANGUAGES.map((l) => ({ label: l })),
     { title: 'Evaluate the configured model: language', placeHolder: 'The language the sessions are run in' },
   );
   if (!language) return undefined;
-  const katas = await vscode.window.showInputBox({
-    title: 'Evaluate the configured model: katas',
-    prompt: `Names or tags, comma-separated (empty: the whole set). Tags: ${tags.join(', ')}`,
-    value: '',
-  });
+  const runnable = exercises.filter((e) => e.languages.includes(language.label as KataLanguage));
+  const katas = await vscode.window.showQuickPick(
+    runnable.map((e) => ({ label: e.slug, description: e.title, detail: e.tags.length > 0 ? e.tags.join(', ') : undefined })),
+    {
+      title: `Evaluate the configured model: katas (${runnable.length} in ${language.label})`,
+      placeHolder: 'Tick the katas to run; none ticked runs them all',
+      canPickMany: true,
+      matchOnDescription: true,
+      matchOnDetail: true,
+    },
+  );
   if (katas === undefined) return undefined;
   const runs = await vscode.window.showQuickPick(
     [
@@ -42,7 +51,7 @@ async function askScope(tags: readonly string[]): Promise<EvalScope | undefined>
     { title: 'Evaluate the configured model: runs per kata' },
   );
   if (!runs) return undefined;
-  return { language: language.label as KataLanguage, katas: katas.trim() ? [katas] : [], runs: Number(runs.label) };
+  return { language: language.label as KataLanguage, katas: katas.map((k) => k.label), runs: Number(runs.label) };
 }
 
 /** The command's VS Code calls. */

@@ -7,6 +7,7 @@
 import * as path from 'node:path';
 import { AgentError } from '../../core/errors/agentError';
 import {
+  acceptanceFor,
   bundledEvalSetDir,
   defaultConcurrency,
   evalFolderStamp,
@@ -16,7 +17,7 @@ import {
   selectExercises,
   type EvalOutcome,
 } from '../../core/eval';
-import type { KataLanguage } from '../../core/tdd/kata';
+import { KATA_LANGUAGES, type KataLanguage } from '../../core/tdd/kata';
 import { createModelClient } from '../config/modelClient';
 import { modelPrice } from '../config/modelPrices';
 import type { ExtensionSettings } from '../config/settings';
@@ -26,6 +27,15 @@ export interface EvalScope {
   language: KataLanguage;
   katas: string[];
   runs: number;
+}
+
+/** A kata of the eval set as the scope question lists it. */
+export interface EvalKataChoice {
+  slug: string;
+  title: string;
+  tags: readonly string[];
+  /** The languages it can be run in (it has acceptance tests in them). */
+  languages: readonly KataLanguage[];
 }
 
 /** A progress notification's reporter (the shape of VS Code's `Progress`). */
@@ -43,8 +53,11 @@ export interface EvaluationUi {
   /** Workspace trust: an eval runs agents that write files and run commands. */
   isTrusted(): boolean;
   warn(message: string): void;
-  /** Asks for the scope; undefined when the person dismissed a question. */
-  askScope(tags: readonly string[]): Promise<EvalScope | undefined>;
+  /**
+   * Asks for the scope; undefined when the person dismissed a question. `tags` are the set's tags; `exercises` its
+   * katas, each with the languages it has acceptance tests in (the katas are picked from a list, not typed).
+   */
+  askScope(tags: readonly string[], exercises: readonly EvalKataChoice[]): Promise<EvalScope | undefined>;
   /** Runs `task` under a cancellable progress notification (VS Code's `window.withProgress`). */
   withProgress<T>(title: string, task: (progress: ProgressReporter, cancel: CancelRequests) => Promise<T>): Promise<T>;
   /** Opens a Markdown file in VS Code's Markdown preview (`markdown.showPreview`): a readable table, not raw text. */
@@ -94,7 +107,15 @@ export async function runEvaluation(deps: EvaluationDeps): Promise<EvalOutcome |
   const dir = deps.setDir ?? bundledEvalSetDir();
   if (!dir) throw new AgentError('CONFIG', 'This installation has no eval kata set (katas/eval/set.json).', {});
   const set = await loadEvalSet(dir);
-  const scope = await ui.askScope([...new Set(set.exercises.flatMap((e) => e.tags))].sort());
+  const scope = await ui.askScope(
+    [...new Set(set.exercises.flatMap((e) => e.tags))].sort(),
+    set.exercises.map((e) => ({
+      slug: e.slug,
+      title: e.title,
+      tags: e.tags,
+      languages: KATA_LANGUAGES.filter((language) => acceptanceFor(e, language) !== undefined),
+    })),
+  );
   if (!scope) return undefined;
   const exercises = selectExercises(set, scope.katas, scope.language);
   const root = deps.workspaceRoot;

@@ -3,7 +3,9 @@
  * entries of `write_file` / `edit_file` opens VS Code's diff editor (`vscode.diff`) with a read-only
  * document of the proposed content (`tdd-agent-proposed:`), and a file link opens the file — in the
  * session's worktree while the session runs here, read-only from the session branch (`git show`,
- * `tdd-agent-branch:`) afterwards. Paths never leave the worktree (the panel renders model output).
+ * `tdd-agent-branch:`) afterwards. Paths never leave the worktree (the panel renders model output). A diff of an
+ * approval card's proposal ("proposed by the agent") is closed once the card is answered or the session ends: what it
+ * showed is then stale (the history entry's "Open diff" shows the change made).
  */
 import { readFile, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
@@ -41,9 +43,13 @@ export class SessionFiles implements vscode.Disposable {
   private readonly changes = new FileChanges();
   private worktree: string | undefined;
   private readonly disposables: vscode.Disposable[];
+  /** Approval cards whose proposal was opened in a diff editor while they waited. */
+  private readonly openProposals = new Set<string>();
 
   constructor(private readonly deps: SessionFilesDeps) {
+    const unsubscribe = deps.store.onDidChange((state) => this.closeSettledProposals(state.approvals));
     this.disposables = [
+      { dispose: unsubscribe },
       vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, {
         provideTextDocumentContent: (uri) => this.proposedText(uri),
       }),
@@ -92,6 +98,7 @@ export class SessionFiles implements vscode.Disposable {
     const left = current ? vscode.Uri.file(current) : this.proposedUri(id, 'before', change);
     const right = this.proposedUri(id, 'after', change);
     const what = pending ? 'proposed' : 'change';
+    if (pending) this.openProposals.add(id);
     const title = `${change.path} (${change.before === undefined ? 'new file, ' : ''}${what} by the agent)`;
     await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
   }
@@ -130,6 +137,30 @@ export class SessionFiles implements vscode.Disposable {
         `TDD Agent: cannot open ${rel}: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
+  }
+
+  /** Closes the diff editors of approval cards no longer waiting (answered, timed out, the session ended). */
+  private closeSettledProposals(approvals: readonly { requestId: string }[]): void {
+    if (this.openProposals.size === 0) return;
+    const waiting = new Set(approvals.map((a) => a.requestId));
+    const settled = [...this.openProposals].filter((id) => !waiting.has(id));
+    if (settled.length === 0) return;
+    for (const id of settled) this.openProposals.delete(id);
+    const prefixes = settled.map((id) => `/${encodeURIComponent(id)}/`);
+    const stale = vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .filter((tab) => {
+        const input = tab.input;
+        if (!(input instanceof vscode.TabInputTextDiff)) return false;
+        const right = input.modified;
+        return right.scheme === PROPOSED_SCHEME && prefixes.some((prefix) => right.path.startsWith(prefix));
+      });
+    if (stale.length === 0) return;
+    vscode.window.tabGroups
+      .close(stale, true)
+      .then(undefined, (error: unknown) =>
+        this.deps.log.warn(`closing a settled proposal's diff failed: ${error instanceof Error ? error.message : String(error)}`),
+      );
   }
 
   private proposedUri(id: string, side: 'before' | 'after', change: FileChange): vscode.Uri {

@@ -320,13 +320,14 @@ export class KataRunner implements vscode.Disposable {
       // Incomplete: every commit is green, but what the Tester left untested is said (the panel's card names it).
       const why = summary.status === 'incomplete' && summary.error ? ` ${summary.error.message.split('\n')[0]}` : '';
       const message = `${text}${why} Your checkout was not changed.`;
-      void (
-        summary.status === 'incomplete'
-          ? vscode.window.showWarningMessage(message, ...review, 'Open panel')
-          : vscode.window.showInformationMessage(message, ...review, 'Open panel')
-      ).then((choice) => {
+      // "Open panel" only while the panel is not in view: offering what is already there reads as if it were not.
+      void this.deps.store.isPanelShown().then(async (shown) => {
+        const buttons = [...review, ...(shown ? [] : ['Open panel'])];
+        const choice = await (summary.status === 'incomplete'
+          ? vscode.window.showWarningMessage(message, ...buttons)
+          : vscode.window.showInformationMessage(message, ...buttons));
         if (choice === 'Review changes' && sessionId) this.deps.reviewSession?.(sessionId);
-        else if (choice) void this.deps.openPanel();
+        else if (choice === 'Open panel') void this.deps.openPanel();
       });
     } else if (summary.status === 'cancelled') {
       void vscode.window.showInformationMessage(text);
