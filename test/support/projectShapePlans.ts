@@ -55,6 +55,18 @@ const FLAT_SOURCE_END = `    delta = relativedelta(end, start)
     return delta.years * 12 + delta.months
 `;
 
+const GO_TEST = 'sizes/units_test.go';
+const GO_SOURCE = 'sizes/units.go';
+const GO_TEST_END = `				t.Errorf("%s is not larger than %s", units[i].Name, units[i-1].Name)
+			}
+		}
+	}
+}
+`;
+const GO_SOURCE_END = `	return Unit{}, false
+}
+`;
+
 /** The task sentence and the two scripted cycles of each shape fixture. */
 export const SHAPE_PLANS: Record<ShapeFixture, FixturePlan> = {
   'ts-pnpm-workspace': {
@@ -257,6 +269,48 @@ export const SHAPE_PLANS: Record<ShapeFixture, FixturePlan> = {
             ]),
           ],
           report: 'three months a quarter',
+        },
+      },
+    ],
+  },
+  'go-module': {
+    task: 'Add Blocks(bytes, blockSize): how many blocks of blockSize a size takes, rounding up',
+    testPath: GO_TEST,
+    sourcePath: GO_SOURCE,
+    cycles: [
+      {
+        tester: {
+          edits: [
+            edit(GO_TEST, [
+              GO_TEST_END,
+              `${GO_TEST_END}\nfunc TestBlocksOfAnExactSize(t *testing.T) {\n\tif got := Blocks(4096, 4096); got != 1 {\n\t\tt.Errorf("Blocks(4096, 4096) = %d, want 1", got)\n\t}\n}\n`,
+            ]),
+          ],
+          report: 'a size of exactly one block takes one block',
+        },
+        implementer: {
+          edits: [
+            edit(GO_SOURCE, [
+              GO_SOURCE_END,
+              `${GO_SOURCE_END}\n// Blocks is how many blocks of blockSize bytes a size of bytes takes.\nfunc Blocks(bytes, blockSize int64) int64 {\n\treturn 1\n}\n`,
+            ]),
+          ],
+          report: 'one block for now',
+        },
+      },
+      {
+        tester: {
+          edits: [
+            edit(GO_TEST, [
+              '\t\tt.Errorf("Blocks(4096, 4096) = %d, want 1", got)\n\t}\n}\n',
+              '\t\tt.Errorf("Blocks(4096, 4096) = %d, want 1", got)\n\t}\n}\n\nfunc TestBlocksRoundUp(t *testing.T) {\n\tif got := Blocks(4097, 4096); got != 2 {\n\t\tt.Errorf("Blocks(4097, 4096) = %d, want 2", got)\n\t}\n}\n',
+            ]),
+          ],
+          report: 'a byte more takes another block',
+        },
+        implementer: {
+          edits: [edit(GO_SOURCE, ['\treturn 1\n}\n', '\treturn (bytes + blockSize - 1) / blockSize\n}\n'])],
+          report: 'round up',
         },
       },
     ],

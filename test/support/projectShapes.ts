@@ -22,8 +22,10 @@ const run = promisify(execFile);
  *   `src/reqpin/_version.py` at install), installed editable into `.venv`.
  * - `py-flat-pytest`: a flat project declaring python-dateutil, no virtual environment: `python3 -m pytest` with the
  *   Python on PATH, which has the dependency and pytest (`setupPy` turns it into a setup.py-only project).
+ * - `go-module`: a Go module (standard library only) with a package and its `_test.go` files beside the code, a root
+ *   package without tests; `go test ./...` with the go on PATH, offline.
  */
-export type ShapeFixture = 'ts-pnpm-workspace' | 'ts-yarn-vitest-typecheck' | 'py-hatch-vcs' | 'py-flat-pytest';
+export type ShapeFixture = 'ts-pnpm-workspace' | 'ts-yarn-vitest-typecheck' | 'py-hatch-vcs' | 'py-flat-pytest' | 'go-module';
 
 /** How a shape fixture is installed and tested, as its README says. */
 export interface ShapeSpec {
@@ -35,6 +37,8 @@ export interface ShapeSpec {
   test: string;
   /** How many tests that command runs on the fixture as committed. */
   tests: number;
+  /** How many tests passed, read from the command's output (default: its `<n> passed`). */
+  passed?: (output: string) => number | undefined;
 }
 
 /** Each shape fixture's session folder, install and own test command (test counts as the fixture is committed). */
@@ -63,6 +67,13 @@ export const SHAPE_FIXTURES: Readonly<Record<ShapeFixture, ShapeSpec>> = {
     install: '(none: python-dateutil and pytest are installed for the python3 on PATH)',
     test: 'python3 -m pytest',
     tests: 18,
+  },
+  'go-module': {
+    sessionDir: '.',
+    install: '(none: the standard library only)',
+    test: 'go test -v ./...',
+    tests: 33,
+    passed: (output) => output.match(/^--- PASS: /gm)?.length,
   },
 };
 
@@ -214,6 +225,7 @@ export interface ShapeInstall {
  *   pip installs the project editable from it, offline; hatch-vcs writes `src/reqpin/_version.py` from the tag. In
  *   `dir` itself: an editable install points at its checkout.
  * - flat pytest: nothing to install; the Python on PATH has the dependency and pytest (checked).
+ * - Go module: nothing to install (the standard library only).
  */
 export async function installShape(dir: string, fixture: ShapeFixture): Promise<ShapeInstall> {
   const started = performance.now();
@@ -237,6 +249,7 @@ export async function installShape(dir: string, fixture: ShapeFixture): Promise<
     await pathPython();
     return { seconds: seconds(), cached: false };
   }
+  if (fixture === 'go-module') return { seconds: seconds(), cached: false };
   const inputs = await installInputs(dir, fixture);
   const hash = createHash('sha256').update(fixture);
   for (const path of inputs) hash.update(`\0${path}\0`).update(await readFile(join(dir, path)));

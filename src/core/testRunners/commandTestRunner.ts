@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { getLogger } from '../logging/logger';
+import { writeTreeFile } from '../workspaceSandbox/untrustedTree';
 import type { ProcessSandbox } from '../osSandbox/types';
 import { runProcess, type RunProcessResult } from '../process/runProcess';
 import {
@@ -102,8 +103,24 @@ export function goOffline(env: NodeJS.ProcessEnv, workspace: string): NodeJS.Pro
     GOPROXY: 'off',
     GOTOOLCHAIN: 'local',
     ...(modCache ? { GOMODCACHE: modCache } : {}),
-    GOCACHE: join(workspace, '.tdd', 'go-build'),
+    GOCACHE: join(workspace, GO_BUILD_CACHE),
   };
+}
+
+/** Where a Go run's build cache is kept, workspace-relative: the session-state folder, out of every commit. */
+export const GO_BUILD_CACHE = '.tdd/go-build';
+
+/**
+ * Makes the Go build cache's folder one that git leaves alone (a `.gitignore` of `*` in it): a session commits every
+ * untracked file of its worktree but its own state, and the cache is the session's, never the project's. Never throws:
+ * without it the run goes on (and a commit would show the cache).
+ */
+async function keepGoCacheOutOfCommits(workspace: string): Promise<void> {
+  try {
+    await writeTreeFile(workspace, `${GO_BUILD_CACHE}/.gitignore`, Buffer.from('*\n'));
+  } catch (error) {
+    log.warn('Could not mark the Go build cache as ignored: it may show in the session’s commits.', { error });
+  }
 }
 
 /** `<folder>/node_modules/.bin` for the folder and each of its parents, nearest first, as npm puts them on PATH. */
@@ -173,6 +190,7 @@ export class CommandTestRunner implements TestRunner {
       this.reportTests && (!subset || subset.reportable)
         ? await prepareReport(this.workspace, realWorkspace, command, this.packageScripts, subset)
         : undefined;
+    if (this.kind === 'go-test') await keepGoCacheOutOfCommits(this.workspace);
     const result = await runProcess({
       cwd: this.workspace,
       command: report?.command ?? command,

@@ -39,6 +39,9 @@ describe('TDD supervisor: katas in Go, with the real toolchain in the sandbox', 
       `package fizzbuzz\n\n${GO_FIZZBUZZ.steps[3]!.impl}`,
     );
     assert.equal(await fileOnBranch(h.workspace, summary.branch, 'go.mod'), 'module fizzbuzz\n\ngo 1.18\n');
+    // The session's build cache (.tdd/go-build) stays out of the commits.
+    const files = execFileSync('git', ['ls-tree', '-r', '--name-only', summary.branch], { cwd: h.workspace, encoding: 'utf8' });
+    assert.deepEqual(files.trim().split('\n').sort(), ['.gitignore', 'fizzbuzz.go', 'fizzbuzz_test.go', 'go.mod']);
     // Each commit is named after its new test, and the branch passes `go test ./...` in a fresh clone.
     const subjects = execFileSync('git', ['log', '--format=%s', summary.branch], { cwd: h.workspace, encoding: 'utf8' });
     assert.match(subjects, /TestReturnsTheNumberItself/);
