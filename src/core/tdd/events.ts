@@ -5,18 +5,6 @@ import type { TestCaseResult, TestRunScope, TestRunStatus } from '../testRunners
 import type { CycleOutcome, PhaseOutcome, QuestionOutcome } from './sessionVocabulary';
 import type { SessionSummary } from './sessionSummary';
 
-export {
-  CYCLE_OUTCOMES,
-  PHASE_OUTCOMES,
-  ROLE_ERROR_CODES,
-  SUCCESSFUL_PHASE_OUTCOMES,
-  QUESTION_OUTCOMES,
-  type QuestionOutcome,
-  type CycleOutcome,
-  type PhaseOutcome,
-  type RoleErrorCode,
-} from './sessionVocabulary';
-
 /** The counts of one test run, as the supervisor saw them. */
 export interface TestCounts {
   status: TestRunStatus;

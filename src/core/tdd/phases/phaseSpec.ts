@@ -1,5 +1,5 @@
 import type { TestRunResult } from '../../testRunners/types';
-import type { CycleOutcome, PhaseOutcome } from '../events';
+import type { CycleOutcome, PhaseOutcome } from '../sessionVocabulary';
 import type { Phase } from '../../vocabulary';
 import type { ChangedFile } from '../git/changedFiles';
 import type { PhaseCheckpoint } from '../commits/phaseCheckpoint';

@@ -1,6 +1,6 @@
 import type { AgentLifecycle } from '../../agentRuntime/lifecycle';
 import { AgentError, toAgentError, type ErrorCode } from '../../errors/agentError';
-import type { PhaseOutcome } from '../events';
+import type { PhaseOutcome } from '../sessionVocabulary';
 import { isTestFile } from '../boundaries';
 import { buildRoleContext } from '../roles/roleContext';
 import { isTddRole, type RoleRunner, type RoleTurnResult } from '../roles/roleRunner';

@@ -1,4 +1,4 @@
-/** The session's persisted state (`<common git dir>/tdd-agent/sessions/<id>.json`) and its schema (roles, phases and statuses come from ../events). */
+/** The session's record (`<common git dir>/tdd-agent/sessions/<id>.json`), its schema (roles, phases and statuses come from core/vocabulary), and what can be done with it: recorded, locked, found to resume, listed, merged, deleted. */
 export {
   CycleStateSchema,
   PhaseRecordSchema,

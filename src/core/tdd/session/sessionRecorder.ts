@@ -1,6 +1,7 @@
 import type { ErrorInfo } from '../../errors/agentError';
 import type { TokenUsage } from '../../llm/types';
-import { SUCCESSFUL_PHASE_OUTCOMES, type CycleOutcome, type PhaseOutcome, type RoleErrorCode, type TestCounts } from '../events';
+import type { TestCounts } from '../events';
+import { SUCCESSFUL_PHASE_OUTCOMES, type CycleOutcome, type PhaseOutcome, type RoleErrorCode } from '../sessionVocabulary';
 import type { Phase, Role, SessionStatus } from '../../vocabulary';
 import type { SessionGitInfo } from '../git';
 import type { Kata } from '../kata';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { KATA_LANGUAGES } from '../kata/languageDefaults';
-import { CYCLE_OUTCOMES, PHASE_OUTCOMES, QUESTION_OUTCOMES, ROLE_ERROR_CODES } from '../events';
+import { CYCLE_OUTCOMES, PHASE_OUTCOMES, QUESTION_OUTCOMES, ROLE_ERROR_CODES } from '../sessionVocabulary';
 import { PHASES, ROLES, SESSION_STATUSES } from '../../vocabulary';
 
 const count = z.number().int().min(0);

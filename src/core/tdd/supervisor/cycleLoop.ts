@@ -1,5 +1,6 @@
 import { AgentError, toAgentError } from '../../errors/agentError';
-import type { CycleOutcome, TestCounts } from '../events';
+import type { TestCounts } from '../events';
+import type { CycleOutcome } from '../sessionVocabulary';
 import type { SessionStatus } from '../../vocabulary';
 import { Cancelled, LoopState } from '../phases/loopState';
 import type { LoopSetup } from '../phases/loopSetup';

@@ -1,5 +1,5 @@
 /** The session header's and the cycle timeline's helpers of the panel reducer. */
-import type { PhaseOutcome as CorePhaseOutcome, CycleOutcome as CoreCycleOutcome } from '../../../core/tdd/events';
+import type { PhaseOutcome as CorePhaseOutcome, CycleOutcome as CoreCycleOutcome } from '../../../core/tdd/sessionVocabulary';
 import type { Role } from '../../../core/vocabulary';
 import type {
   PanelCycleOutcome,
