@@ -16,7 +16,7 @@ import { setLogLevel } from '../src/core/logging/logger';
 import type { RecordedRequest } from '../test/support/openaiServer';
 import { fizzbuzzJs, fizzbuzzPython } from '../test/support/fizzbuzzPlans';
 import { PYTHON_KATAS, pythonKataCycles } from '../test/support/pythonKataPlans';
-import { SessionHarness } from '../test/integration/supervisor/sessionHarness';
+import { SessionHarness } from '../test/integration/tdd/supervisor/sessionHarness';
 import { machineLines, publishSection, withBenchCache } from './benchDoc';
 
 /**

@@ -30,52 +30,52 @@ const SLOW_FIRST = [
   'test/integration/cli/verdicts.test.ts', // ~2.5 min: four built-CLI sessions of clumsy players (issue 35), one of six cycles
   'test/integration/cli/hostileWorktree.test.ts',
   'test/integration/package/packedLibrary.test.ts',
-  'test/integration/supervisor/pythonKatas.test.ts',
-  'test/integration/supervisor/goKatas.test.ts', // ~85 s: two Go kata sessions, real go test in the sandbox (a cold build cache first)
+  'test/integration/tdd/supervisor/pythonKatas.test.ts',
+  'test/integration/tdd/supervisor/goKatas.test.ts', // ~85 s: two Go kata sessions, real go test in the sandbox (a cold build cache first)
   'test/integration/testRunners/goTestRuns.test.ts', // ~25 s: go test in the sandbox with a cold build cache
-  'test/integration/supervisor/projectDependencies.test.ts', // ~35 s; the first run on a machine installs the fixtures too
+  'test/integration/tdd/supervisor/projectDependencies.test.ts', // ~35 s; the first run on a machine installs the fixtures too
   'test/integration/agentRuntime/batchAudit.test.ts',
   'test/integration/cli/cli.test.ts',
   'test/integration/cli/signals.test.ts',
   'test/integration/vscode/repositorySessions.test.ts',
   'test/integration/vscode/taskImportLine.test.ts', // ~25 s: a task session through the extension host's kata runner
   'test/integration/cli/mcpConfigAndTimeout.test.ts',
-  'test/integration/supervisor/personWorkUntouched.test.ts',
+  'test/integration/tdd/supervisor/personWorkUntouched.test.ts',
   'test/integration/examples/agents.test.ts',
   'test/integration/evalKatas/acceptance.test.ts', // 20-40 s: 32 real node --test and 32 pytest runs
-  'test/integration/supervisor/happyPath.test.ts',
-  'test/integration/supervisor/clumsyFeedback.test.ts', // six two-cycle FizzBuzz sessions
+  'test/integration/tdd/supervisor/happyPath.test.ts',
+  'test/integration/tdd/supervisor/clumsyFeedback.test.ts', // six two-cycle FizzBuzz sessions
   'test/integration/cli/clumsyPlayer.test.ts', // a built-CLI session of four cycles
-  'test/integration/supervisor/toolCallsInText.test.ts', // four FizzBuzz sessions over the wire, ~40 s alone
+  'test/integration/tdd/supervisor/toolCallsInText.test.ts', // four FizzBuzz sessions over the wire, ~40 s alone
   'test/integration/cli/preflight.test.ts',
   'test/integration/cli/task.test.ts',
-  'test/integration/supervisor/hostileGeneratedTest.test.ts',
-  'test/integration/supervisor/roleBoundaries.test.ts',
-  'test/integration/supervisor/implementerRetries.test.ts',
-  'test/integration/supervisor/qualityGates.test.ts',
+  'test/integration/tdd/supervisor/hostileGeneratedTest.test.ts',
+  'test/integration/tdd/supervisor/roleBoundaries.test.ts',
+  'test/integration/tdd/supervisor/implementerRetries.test.ts',
+  'test/integration/tdd/supervisor/qualityGates.test.ts',
   'test/integration/testRunners/realRunners.test.ts',
   'test/integration/testRunners/runnerReports.test.ts',
   'test/integration/agentRuntime/hooks.test.ts',
-  'test/integration/supervisor/implementerContext.test.ts',
-  'test/integration/supervisor/mcpServers.test.ts',
-  'test/integration/supervisor/typescriptKata.test.ts',
+  'test/integration/tdd/supervisor/implementerContext.test.ts',
+  'test/integration/tdd/supervisor/mcpServers.test.ts',
+  'test/integration/tdd/supervisor/typescriptKata.test.ts',
   'test/integration/agentRuntime/repair.test.ts',
-  'test/integration/supervisor/refactorRed.test.ts',
+  'test/integration/tdd/supervisor/refactorRed.test.ts',
   'test/integration/examples/tddSession.test.ts',
-  'test/integration/supervisor/infiniteLoop.test.ts',
-  'test/integration/supervisor/secrets.test.ts',
-  'test/integration/supervisor/roleMessages.test.ts',
+  'test/integration/tdd/supervisor/infiniteLoop.test.ts',
+  'test/integration/tdd/supervisor/secrets.test.ts',
+  'test/integration/tdd/supervisor/roleMessages.test.ts',
   'test/integration/tdd/git/sessionWorktree.test.ts',
-  'test/integration/supervisor/overshoot.test.ts',
+  'test/integration/tdd/supervisor/overshoot.test.ts',
   'test/integration/agentRuntime/extensionPoints.test.ts',
   'test/integration/tools/builtin/processTools.test.ts',
   'test/integration/builtinAgents/react.test.ts',
-  'test/integration/supervisor/unrunnableTest.test.ts',
+  'test/integration/tdd/supervisor/unrunnableTest.test.ts',
   'test/integration/mcp/mcpServers.test.ts',
   'test/integration/tdd/scaffold/scaffold.test.ts',
   'test/integration/examples/tools.test.ts',
   'test/integration/osSandbox/probe.test.ts',
-  'test/integration/supervisor/resumeRefusals.test.ts',
+  'test/integration/tdd/supervisor/resumeRefusals.test.ts',
   'test/integration/agentRuntime/runtime.test.ts',
 ];
 

@@ -12,7 +12,7 @@ import { readingPlayer } from '../../support/readingPlayer';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
 import { toolEnv } from '../../support/toolEnv';
 import { requireBubblewrap } from '../osSandbox/fixture';
-import { turnOfRequest } from '../supervisor/sessionHarness';
+import { turnOfRequest } from '../tdd/supervisor/sessionHarness';
 
 const userMessage = (req: RecordedRequest): string =>
   String((req.body.messages as Array<{ role: string; content?: unknown }>).find((m) => m.role === 'user')?.content ?? '');

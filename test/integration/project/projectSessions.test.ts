@@ -7,7 +7,7 @@ import type { SupervisorEvent } from '../../../src/core/tdd/events';
 import { runKataSession } from '../../../src/core/tdd/supervisor/kataSession';
 import { treeDigest } from '../../support/projectFixtures';
 import type { CyclePlan } from '../../support/scriptedKataModel';
-import { contextOf, initPersonRepo, SessionHarness, type SessionRun } from '../supervisor/sessionHarness';
+import { contextOf, initPersonRepo, SessionHarness, type SessionRun } from '../tdd/supervisor/sessionHarness';
 
 /** FizzBuzz with its tests beside the code: `src/fizzbuzz.test.js` next to `src/fizzbuzz.js`. */
 function besideTheCode(cycles: number): CyclePlan[] {
