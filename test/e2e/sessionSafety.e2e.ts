@@ -221,7 +221,8 @@ describe('TDD Agent extension without a working OS sandbox', function () {
     const message = await card.innerText();
     assert.match(message, /No OS sandbox is available here/);
     assert.match(message, /bubblewrap \(bwrap\) is not installed\./, 'the diagnosis says which failure mode it is');
-    assert.match(message, /set 'tddAgent\.sandbox' to "off" in your user settings/);
+    assert.match(message, /turn the sandbox off in your user settings \(Open sandbox setting\)/);
+    assert.doesNotMatch(message, /tddAgent\.sandbox/, 'the button names the setting; the words need no setting id');
     assert.doesNotMatch(message, /--sandbox|--[a-z]/, 'no CLI flags in VS Code');
     await page.waitForTimeout(1500); // a second report would have arrived by now
     assert.equal(
