@@ -49,7 +49,7 @@ export class PortTransport implements ControlTransport {
     return off;
   }
 
-  /** Unsubscribes every handler. */
+  /** Stops listening: the channel's handlers this transport added are removed, so a closed panel delivers nothing more. */
   close(): void {
     for (const off of [...this.disposers]) off();
   }

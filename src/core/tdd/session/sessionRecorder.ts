@@ -288,7 +288,10 @@ export class SessionRecorder {
     this.state.worktreeKept = false;
   }
 
-  /** Writes the session's record. */
+  /**
+   * Stamps `updatedAt` and saves the record through the store (atomically, secrets redacted): after every phase, so a
+   * crash loses at most the phase that ran.
+   */
   async save(): Promise<void> {
     this.state.updatedAt = new Date().toISOString();
     await this.store.save(this.state);

@@ -90,7 +90,7 @@ export const SessionMetricsSchema = z.object({
   modelLatencyMs: z.object({ total: count, max: count }),
   phaseDurationsMs: z.object({ TESTING: count, IMPLEMENTING: count, REFACTORING: count }),
 });
-/** Session totals. */
+/** What `SessionMetricsSchema` checks: the counts the summary's totals and the panel's header are made from. */
 export type SessionMetrics = z.infer<typeof SessionMetricsSchema>;
 
 /** The kata as the session ran it (description included, so a resumed session does not need the file). */
