@@ -3,7 +3,8 @@
  * "Ask about selection" on lines 2–4 selected with Shift+Down shows the question in the panel at once, in view,
  * with Cancel; the answer streams (its first words show before the whole answer) and arrives in view, with no
  * notification; the model is told the selection is lines 2-4 (the panel's label); Cancel on a pending question aborts
- * the model call, and the card goes with no answer.
+ * the model call, and the card goes with no answer. Issue 36 (1): an explanation whose reply never takes the form asked
+ * for keeps its card in view, says why in plain words with Retry, and Retry answers it.
  */
 import * as assert from 'node:assert/strict';
 import * as fsp from 'node:fs/promises';
@@ -158,6 +159,43 @@ describe('Ask about selection in a real VS Code: in view, pending with Cancel, t
     assert.equal(await panel.locator('.error-card').count(), 0, 'a cancelled question is no error');
     assert.equal(await askToasts(page), 0, 'no notification');
     await screenshot(page, 'ask-cancelled');
+    model.setFallback(undefined);
+  });
+  it('Explain step by step whose reply never takes the form asked for: the card says why in view, in plain words, and Retry answers it (issue 36)', async function () {
+    const { page, model } = wb;
+    // Valid JSON, but no steps and a number for the answer: every repair round gets the same.
+    model.setFallback({ text: JSON.stringify({ final_answer: 42 }) });
+    await selectLines2to4(page, 'sum.js');
+    await runCommand(page, 'TDD Agent: Explain selection step by step');
+    await answerInputBox(page, 'Explain step by step how this loop adds up.');
+
+    const panel = await findWebviewFrame(page, '[data-question-id]', 60_000);
+    const card = panel.locator('[data-question-id].answer-failed', { hasText: 'Explain step by step how this loop adds up.' });
+    await card.waitFor({ timeout: 120_000 });
+    await assertInView(panel, '[data-question-id].answer-failed');
+    assert.equal((await card.locator('.answer-failed-title').innerText()).trim(), 'The model’s explanation could not be read');
+    assert.match(
+      await card.locator('.answer-failed-message').innerText(),
+      /did not reply with numbered steps and a final answer/,
+    );
+    const body = await panel.locator('body').innerText();
+    assert.doesNotMatch(body, /output schema|max_attempts|cot\/v1|For a bug report|OUTPUT_VALIDATION_FAILED/);
+    assert.equal(await panel.locator('.error-card').count(), 0, 'no error card far below');
+    await screenshot(page, 'issue36-explain-failed');
+
+    model.setFallback({
+      text: JSON.stringify({
+        step1: 'total starts at 0.',
+        step2: 'Each number of the list is added to it.',
+        final_answer: 'It returns the sum of the list.',
+        confidence: 0.9,
+      }),
+    });
+    await card.getByRole('button', { name: /^Retry/ }).click();
+    await assertInView(panel, '[data-answer-id^="cot-"]');
+    assert.match(await panel.locator('[data-answer-id^="cot-"] .answer-final').first().innerText(), /sum of the list/);
+    assert.equal(await panel.locator('.answer-failed').count(), 0, 'the failed card gave way to the answer');
+    await screenshot(page, 'issue36-explain-retried');
     model.setFallback(undefined);
   });
 });
