@@ -6,6 +6,7 @@ import { parseGoTestOutput } from '../../../src/core/testRunners/parsers/goTestO
 import { goModulePath, goTestConsoleText, parseGoTestReport } from '../../../src/core/testRunners/reports/goTestReport';
 import { reportingCommand, runnerCall } from '../../../src/core/testRunners/reports/reportCommand';
 import { identifyRunner } from '../../../src/core/testRunners/runnerKinds';
+import { behaviourOf } from '../../../src/core/tdd/judging/testJudgement';
 import { addedTests, importedNames, seesPackageNames, testsInSource, usesName } from '../../../src/core/tdd/phases/addedTests';
 
 /** Real `go test -json` output of Go 1.19, recorded in test/fixtures/go-test-json (see its README). */
@@ -100,6 +101,15 @@ describe('go test: the runner, its report and its load errors', () => {
       diagnoseLoadError(goTestConsoleText(recorded('mixed.jsonl')) + 'x.go:1:1: undefined: Foo\n', 'go-test'),
       undefined,
     );
+  });
+
+  it('names a commit after a Go test in words', () => {
+    const named = (name: string) => behaviourOf({ id: name, name, outcome: 'passed' });
+    assert.equal(named('TestBuzzForMultiplesOfFive'), 'buzz for multiples of five');
+    assert.equal(named('TestParseHTTPHeader'), 'parse http header');
+    assert.equal(named('TestTable > says_2'), 'says 2');
+    assert.equal(named('test_returns_fizz'), 'returns fizz');
+    assert.equal(named('Testing is fun'), 'Testing is fun');
   });
 
   it('reads the tests of a _test.go file, and sees the package names without imports', () => {

@@ -145,14 +145,25 @@ export function testNames(tests: readonly TestCaseResult[], max = 10): string {
 
 /** The behaviour a test names, for a commit subject: its own title (the last part of its full name), on one line. */
 export function behaviourOf(test: TestCaseResult): string {
-  const title = test.name.split(' > ').at(-1) ?? test.name;
+  const title = firstLine(test.name.split(' > ').at(-1) ?? test.name);
+  // Go: `TestBuzzForMultiplesOfFive` is "buzz for multiples of five".
+  const words = GO_TEST_NAME.test(title)
+    ? title
+        .slice(4)
+        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+        .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+        .toLowerCase()
+    : title;
   return (
-    firstLine(title)
+    words
       .replace(/^(test_|test |it |should )/i, '')
       .replace(/_/g, ' ')
       .trim() || test.name
   );
 }
+
+/** A Go test function's name: `Test` and a word that does not start with a lower-case letter. */
+const GO_TEST_NAME = /^Test[A-Z0-9_]\w*$/;
 
 function firstLine(text: string): string {
   return text.split('\n')[0]!.trim().slice(0, 200);
