@@ -9,6 +9,9 @@ import { scaffoldPlan } from '../../../src/core/tdd/scaffold/scaffoldFiles';
 import { goOffline } from '../../../src/core/testRunners/commandTestRunner';
 import { sandboxEnvironment } from '../../../src/core/osSandbox/sandboxEnvironment';
 import { toolchainsUnderHome } from '../../../src/core/osSandbox/policyPaths';
+import { parseKata } from '../../../src/core/tdd/kata/parseKata';
+import { checkTestRunner } from '../../../src/core/tdd/supervisor/preflight';
+import { readFileSync } from 'node:fs';
 
 describe('a Go module: its profile, its scaffold, its offline test runs', () => {
   let dir: string;
@@ -41,6 +44,19 @@ describe('a Go module: its profile, its scaffold, its offline test runs', () => 
     assert.ok(isTestFile('cart/cart_test.go', rules));
     assert.ok(!isTestFile('cart/cart.go', rules));
     assert.ok(!isTestFile('cart/testdata_helper.go', rules));
+  });
+
+  it('a machine without go says so in one line, and what to install', async () => {
+    const kata = parseKata(readFileSync('katas/fizzbuzz.md', 'utf8'), { fileName: 'fizzbuzz.md', language: 'go' });
+    assert.equal(kata.language, 'go');
+    assert.deepEqual([kata.sourceDir, kata.testDir], ['.', '.']);
+    await assert.rejects(checkTestRunner(kata, { env: { PATH: dir } }), (e: Error) => {
+      assert.equal(
+        e.message,
+        "The tests run with 'go test ./...', but 'go' is not installed or not on PATH. Install Go (Debian and Ubuntu: apt-get install golang-go; macOS: brew install go; or https://go.dev/dl), or name another test command (testCommand in tdd-agent.json), then start again.",
+      );
+      return true;
+    });
   });
 
   it('is overridable as any profile: a flag names another command', async () => {
