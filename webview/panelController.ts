@@ -169,8 +169,9 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
 
   /**
    * The panel was shown and given the keyboard ("Open panel", "Focus on Agent View", a notification's button): a card
-   * that waits for the person takes the focus — a role's question its answer field, an approval request its Approve
-   * button — instead of the page body, many Tabs away from it. Not when the focus came with a click (the person chose
+   * that waits for the person takes the focus — a role's question its answer field, an approval request the card itself
+   * (A approves, Shift+A or L always allows, D denies; as for a new card, never its Approve button: no key approves by
+   * default) — instead of the page body, many Tabs away from it. Not when the focus came with a click (the person chose
    * where), nor when something in the panel already has it.
    */
   let pointerFocus = false;
@@ -186,7 +187,7 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     const target = root.querySelector<HTMLElement>(
       [
         `.${PERSON_QUESTION_CARD_CLASS}:not(.is-settled) .${PERSON_QUESTION_INPUT_CLASS}:not(:disabled)`,
-        '.approval-card:not(.is-settled) button[data-decision="approve"]:not(:disabled)',
+        '.approval-card:not(.is-settled)',
       ].join(', '),
     );
     target?.focus();

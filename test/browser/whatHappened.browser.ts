@@ -338,7 +338,7 @@ describe('what happened, where the person looks (issue 36)', function () {
     assert.deepEqual(posted.at(-1), { type: 'retryQuestion', id: 'cot-2' });
   });
 
-  it('5: shown with the keyboard while an approval waits, the panel puts the focus on Approve (not the page body)', async () => {
+  it('5: shown with the keyboard while an approval waits, the panel puts the focus on its card (not the page body); A approves', async () => {
     const waiting = hostState([sessionStart()]);
     const request = {
       requestId: 'r-1',
@@ -352,6 +352,9 @@ describe('what happened, where the person looks (issue 36)', function () {
     await page.locator('.approval-card').waitFor();
     // VS Code gives the view the keyboard ("Open panel", "Focus on Agent View"): the frame's window takes the focus.
     await page.evaluate('document.activeElement && document.activeElement.blur(); window.dispatchEvent(new FocusEvent("focus"))');
-    assert.equal(await page.evaluate('document.activeElement.getAttribute("data-decision")'), 'approve');
+    assert.equal(await page.evaluate('document.activeElement.getAttribute("data-request-id")'), 'r-1');
+    await page.keyboard.press('a');
+    const posted = await waitForPosted(page, 2);
+    assert.deepEqual(posted.at(-1), { type: 'approvalResponse', requestId: 'r-1', decision: 'approve' });
   });
 });

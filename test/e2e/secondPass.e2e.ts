@@ -2,8 +2,8 @@
  * Issue 36, the first hour's second pass, where a person sees it in a real VS Code (code-server + headless Chromium):
  * - a kata in a folder that is not a git repository asks first, in a modal that says what is created (Cancel creates
  *   nothing), and Merge keeps the session's set-up (its empty first commit, the scaffold's .gitkeep files) out of main;
- * - the keyboard: "Open panel" and "Focus on Agent View" while an approval waits put the focus on its Approve button
- *   (Enter approves); the "proposed by the agent" diff tab closes once the card is answered; the completion
+ * - the keyboard: "Open panel" and "Focus on Agent View" while an approval waits put the focus on its card (A
+ *   approves; no key approves by default, so not its Approve button); the "proposed by the agent" diff tab closes once the card is answered; the completion
  *   notification offers no "Open panel" while the panel is in view;
  * - the eval command lists the set's katas to tick instead of a free-text box.
  */
@@ -22,10 +22,10 @@ function dialog(page: Page, text: RegExp) {
   return page.locator('.monaco-dialog-box', { hasText: text });
 }
 
-/** What has the keyboard in the panel: the focused element's data-decision (or tag), and whether the frame has focus. */
-async function panelFocus(panel: Frame): Promise<{ decision: string | null; tag: string; focused: boolean }> {
-  return panel.evaluate<{ decision: string | null; tag: string; focused: boolean }>(
-    "({ decision: document.activeElement?.getAttribute('data-decision') ?? null, tag: document.activeElement?.tagName ?? '', focused: document.hasFocus() })",
+/** What has the keyboard in the panel: the focused element's approval request id, and whether the frame has focus. */
+async function panelFocus(panel: Frame): Promise<{ request: string | null; focused: boolean }> {
+  return panel.evaluate<{ request: string | null; focused: boolean }>(
+    "({ request: document.activeElement?.getAttribute('data-request-id') ?? null, focused: document.hasFocus() })",
   );
 }
 
@@ -109,7 +109,7 @@ describe('TDD Agent (issue 36): the keyboard reaches a waiting card, no stale di
     'tddAgent.testTimeoutMs': 30_000,
   });
 
-  it('"Open panel" and "Focus on Agent View" while an approval waits: its Approve button has the focus, Enter approves; the proposal’s diff tab closes', async function () {
+  it('"Open panel" and "Focus on Agent View" while an approval waits: its card has the focus, A approves; the proposal’s diff tab closes', async function () {
     const { page } = wb;
     wb.model.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
     await runCommand(page, 'TDD Agent: Run TDD kata');
@@ -127,16 +127,16 @@ describe('TDD Agent (issue 36): the keyboard reaches a waiting card, no stale di
     const diffTab = page.locator('.tabs-container .tab', { hasText: /proposed by the agent/ });
     await diffTab.first().waitFor({ state: 'visible', timeout: 30_000 });
 
-    // The side bar shows something else; "Open panel" brings the panel back with Approve focused.
+    // The side bar shows something else; "Open panel" brings the panel back with the waiting card focused.
     await runCommand(page, 'View: Show Explorer');
     await runCommand(page, 'TDD Agent: Open panel');
     const shown = await findWebviewFrame(page, '.approval-card:not(.is-settled)', 60_000);
-    await shown.waitForFunction("document.activeElement?.getAttribute('data-decision') === 'approve'", undefined, {
+    await shown.waitForFunction(`document.activeElement?.getAttribute('data-request-id') === ${JSON.stringify(id)}`, undefined, {
       timeout: 30_000,
     });
-    assert.deepEqual(await panelFocus(shown), { decision: 'approve', tag: 'BUTTON', focused: true });
+    assert.deepEqual(await panelFocus(shown), { request: id, focused: true });
     await screenshot(page, 'issue36-open-panel-focus');
-    await page.keyboard.press('Enter');
+    await page.keyboard.press('a');
     await shown
       .locator(`.approval-card[data-request-id="${id}"]`)
       .waitFor({ state: 'detached', timeout: 60_000 })
@@ -148,13 +148,18 @@ describe('TDD Agent (issue 36): the keyboard reaches a waiting card, no stale di
 
     // The next card, and VS Code's own "Focus on Agent View".
     await shown.locator('.approval-card:not(.is-settled)').first().waitFor({ timeout: 90_000 });
+    const next = await shown.locator('.approval-card:not(.is-settled)').first().getAttribute('data-request-id');
     await runCommand(page, 'View: Show Explorer');
     await runCommand(page, 'TDD Agent: Focus on Agent View');
     const again = await findWebviewFrame(page, '.approval-card:not(.is-settled)', 60_000);
-    await again.waitForFunction("document.activeElement?.getAttribute('data-decision') === 'approve'", undefined, {
-      timeout: 30_000,
-    });
-    assert.equal((await panelFocus(again)).focused, true);
+    await again.waitForFunction(
+      `document.activeElement?.getAttribute('data-request-id') === ${JSON.stringify(next)}`,
+      undefined,
+      {
+        timeout: 30_000,
+      },
+    );
+    assert.deepEqual(await panelFocus(again), { request: next, focused: true });
     await screenshot(page, 'issue36-focus-agent-view');
   });
 
