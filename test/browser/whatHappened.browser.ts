@@ -338,7 +338,7 @@ describe('what happened, where the person looks (issue 36)', function () {
     assert.deepEqual(posted.at(-1), { type: 'retryQuestion', id: 'cot-2' });
   });
 
-  it('5: shown with the keyboard while an approval waits, the panel puts the focus on its card (not the page body); A approves', async () => {
+  it('5: shown with the keyboard while a card waits, the panel puts the focus on it (not the page body): an approval (A approves), a question’s answer field', async () => {
     const waiting = hostState([sessionStart()]);
     const request = {
       requestId: 'r-1',
@@ -356,5 +356,14 @@ describe('what happened, where the person looks (issue 36)', function () {
     await page.keyboard.press('a');
     const posted = await waitForPosted(page, 2);
     assert.deepEqual(posted.at(-1), { type: 'approvalResponse', requestId: 'r-1', decision: 'approve' });
+
+    // A role's question waits: its answer field takes the keyboard.
+    await open({
+      ...waiting,
+      personQuestions: [{ id: 'q-1', asker: 'Tester', text: 'Start at 0 or 1?', expiresAt: Date.now() + 3_600_000 }],
+    });
+    await page.locator('.person-question-card').waitFor();
+    await page.evaluate('document.activeElement && document.activeElement.blur(); window.dispatchEvent(new FocusEvent("focus"))');
+    assert.equal(await page.evaluate('document.activeElement.getAttribute("aria-label")'), 'Your answer to the Tester');
   });
 });
