@@ -53,7 +53,10 @@ export {
 export { isTestFile, type TestFileRules } from './tdd/boundaries/isTestFile';
 // What a phase's judge, file rule and context are handed (types only: the supervisor builds them).
 export type { FileRefusal, KataInfo, LoopSetup, LoopState, TestRuns, TurnFiles } from './tdd/phases';
-export type { SuiteState } from './tdd/judging/testJudgement';
+export type { LoadFailure, SuiteState } from './tdd/judging/testJudgement';
+export type { SourceTest } from './tdd/phases/addedTests';
+export type { RedTest, RedTestLedger } from './tdd/phases/redTests';
+export type { StatedExample } from './tdd/kata/statedExamples';
 export type { LoopGit } from './tdd/commits/loopGit';
 export type { ChangedFile, FileChange } from './tdd/git/changedFiles';
 export type { PhaseCheckpoint } from './tdd/commits/phaseCheckpoint';
