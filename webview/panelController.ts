@@ -172,7 +172,7 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
    * that waits for the person takes the focus — a role's question its answer field, an approval request the card itself
    * (A approves, Shift+A or L always allows, D denies; as for a new card, never its Approve button: no key approves by
    * default) — instead of the page body, many Tabs away from it. Not when the focus came with a click (the person chose
-   * where), nor when something in the panel already has it.
+   * where), nor when something on the page already has it.
    */
   let pointerFocus = false;
   let hostStateSeen = false;
@@ -182,8 +182,9 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
   };
   const focusWaitingCard = (): void => {
     if (pointerFocus) return;
+    // Only from the page body: anything that has the focus keeps it (a field being typed in, a control chosen before).
     const active = document.activeElement;
-    if (active && active !== document.body && root.contains(active)) return;
+    if (active && active !== document.body && active !== document.documentElement) return;
     const target = root.querySelector<HTMLElement>(
       [
         `.${PERSON_QUESTION_CARD_CLASS}:not(.is-settled) .${PERSON_QUESTION_INPUT_CLASS}:not(:disabled)`,
