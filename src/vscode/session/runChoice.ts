@@ -43,7 +43,7 @@ export function repositoryCreation(folder: string): { message: string; detail: s
       `TDD Agent works on a branch of a git repository. Creating one here (git init in ${folder}) makes:`,
       '',
       '• a .git folder, with the branch main. main stays empty: none of your files are added or committed, and none are changed.',
-      "• the session's branch tdd/<kata>-<time>, with a commit per green cycle. It begins with the session's set-up: an empty first commit and, when the folder has no project yet, the kata's project files (package.json or pyproject.toml, .gitignore, and empty .gitkeep files that keep the code and test folders).",
+      "• the session's branch tdd/<kata>-<time>, with a commit per green cycle. It begins with the session's set-up: an empty first commit and, when the folder has no project yet, the kata's project files (package.json, pyproject.toml or go.mod, .gitignore, and empty .gitkeep files that keep the code and test folders).",
       '',
       "Merge brings the session's work into main without that set-up (Merge with the set-up keeps it). Cancel: nothing is created.",
     ].join('\n'),
