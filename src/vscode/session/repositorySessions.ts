@@ -7,14 +7,9 @@
 import { access } from 'node:fs/promises';
 import { inspectWorkspace } from '../../core/tdd/git';
 import { productGit } from '../../core/hostGit/gitClient';
-import { listSessions, mergeBlocker, type SessionListing } from '../../core/tdd/session';
+import { listSessions, mergeBlocker, recordedStatus, type SessionListing } from '../../core/tdd/session';
 import type { SessionState } from '../../core/tdd/session';
-import {
-  isSessionId,
-  type RecordedSession,
-  type RecordedSessionStatus,
-  type RepositorySessions,
-} from '../../shared/panelProtocol';
+import { isSessionId, type RecordedSession, type RepositorySessions } from '../../shared/panelProtocol';
 
 /**
  * How many paths `git status --porcelain` lists for the repository at `root` (tracked changes and
@@ -36,22 +31,6 @@ export interface SkippedSession {
   problem: string;
 }
 
-/**
- * How a session's record reads to a person: a `running` record whose process is alive elsewhere, or that
- * this window runs now (`runningHere`), is running; any other `running` record was interrupted (its
- * process died, or this window was reloaded while it ran).
- */
-export function recordedStatus(
-  listing: Pick<SessionListing, 'id' | 'running'> & { state: Pick<SessionState, 'status' | 'pid'> },
-  runningHere: (id: string) => boolean = () => false,
-  pid = process.pid,
-): RecordedSessionStatus {
-  const { state } = listing;
-  if (state.status !== 'running') return state.status;
-  if (listing.running) return 'running';
-  return state.pid === pid && runningHere(listing.id) ? 'running' : 'interrupted';
-}
-
 /** The number git prints for `args`, or `fallback` when it fails or prints none. */
 async function count(run: (args: string[]) => Promise<string>, args: string[], fallback = 0): Promise<number> {
   const value = Number.parseInt((await run(args).catch(() => '')).trim(), 10);
@@ -61,7 +40,7 @@ async function count(run: (args: string[]) => Promise<string>, args: string[], f
 /**
  * The sessions of the repository whose root is `workspace`, newest first, with the person's branch and
  * whether their checkout can take a merge now. Null when `workspace` is not the root of a git repository.
- * `runningHere(id)` says whether this window runs that session now (see {@link recordedStatus});
+ * `runningHere(id)` says whether this window runs that session now (the core's `recordedStatus`);
  * `onSkipped` hears about records that cannot be read (they are left out).
  */
 export async function readRepositorySessions(

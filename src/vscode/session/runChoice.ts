@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { inspectWorkspace } from '../../core/tdd/git';
 import { MAX_TASK_CHARS, resolveKata, taskKata, type TaskSpec } from '../../core/tdd/kata';
-import { listSessions, type SessionListing } from '../../core/tdd/session';
+import { listSessions, recordedStatus, type SessionListing } from '../../core/tdd/session';
 import { pickKata } from '../commands/kataPicker';
 import { taskDescription, type TaskSelection } from '../commands/taskDescription';
 import { uncommittedChangeCount } from './repositorySessions';
@@ -104,7 +104,7 @@ async function askToResume(workspace: string, target: RunTarget): Promise<string
   const saved = listing?.state;
   if (!listing || !saved) return false;
   const done = saved.cycles.filter((c) => c.outcome !== 'in_progress' && c.outcome !== 'cancelled').length;
-  const how = saved.status === 'running' ? 'interrupted' : saved.status;
+  const how = recordedStatus({ ...listing, state: saved });
   return ask<string | false>(
     [
       {

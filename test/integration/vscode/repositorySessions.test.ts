@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAIClient } from '../../../src/core/llm';
-import { mergeSession } from '../../../src/core/tdd/session';
+import { mergeSession, recordedStatus } from '../../../src/core/tdd/session';
 import { runKataSession } from '../../../src/core/tdd/supervisor/kataSession';
 import type { SessionSummary } from '../../../src/core/tdd/sessionSummary';
 import {
@@ -18,7 +18,6 @@ import {
   findSessionRecord,
   kataPathOf,
   readRepositorySessions,
-  recordedStatus,
   sessionChanges,
   uncommittedChangeCount,
 } from '../../../src/vscode/session/repositorySessions';
