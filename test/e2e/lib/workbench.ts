@@ -48,8 +48,22 @@ export async function runCommand(page: Page, title: string, timeoutMs = DEFAULT_
     .first();
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (!(await input.isVisible())) await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: Math.max(1000, deadline - Date.now()) });
+    // F1 is lost while the workbench has no keyboard focus yet (a fresh window, the focus in a webview that is
+    // going away): press it again every few seconds until the palette shows.
+    for (;;) {
+      if (!(await input.isVisible())) await page.keyboard.press('F1');
+      try {
+        await input.waitFor({ state: 'visible', timeout: 5000 });
+        break;
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+        await page
+          .locator('.monaco-workbench')
+          .first()
+          .focus()
+          .catch(() => undefined);
+      }
+    }
     await input.fill(`>${title}`);
     try {
       await row.waitFor({ state: 'visible', timeout: 2000 });
