@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createProcessSandbox } from '../../../src/core/osSandbox';
@@ -59,6 +59,22 @@ describe('go test in the sandbox, with the real toolchain', function () {
       assert.equal(goTestLines(result.output).filter((l) => 'event' in l).length, 0);
     } finally {
       fixture.cleanup();
+    }
+  });
+
+  it('a repository whose .tdd is a link to a folder of the host: the build cache marker is never written through it', async () => {
+    const fixture = createWorktree();
+    const outside = mkdtempSync(join(tmpdir(), 'go-outside-'));
+    try {
+      cpSync(MODULE, fixture.worktree, { recursive: true });
+      symlinkSync(outside, join(fixture.worktree, '.tdd'));
+      const sandbox = await createProcessSandbox('auto', fixture.policy);
+      const runner = await detectTestRunner(fixture.worktree, { sandbox });
+      await runner.run();
+      assert.deepEqual(readdirSync(outside), [], 'nothing written where the link points');
+    } finally {
+      fixture.cleanup();
+      rmSync(outside, { recursive: true, force: true });
     }
   });
 
