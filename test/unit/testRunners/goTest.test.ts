@@ -131,4 +131,17 @@ describe('go test: the runner, its report and its load errors', () => {
     assert.ok(seesPackageNames(file));
     assert.ok(!seesPackageNames('test/a.test.js'));
   });
+
+  it('a fuzz test and an example run as tests too (go-humanize has both); a benchmark or a helper does not', () => {
+    const source = [
+      'func FuzzComma(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, v int64) {})\n}',
+      'func ExampleComma() {\n\tfmt.Println(Comma(1000))\n\t// Output: 1,000\n}',
+      'func BenchmarkComma(b *testing.B) {\n}',
+      'func helperTest(t *testing.T) {\n}',
+    ].join('\n\n');
+    assert.deepEqual(
+      testsInSource('comma_test.go', source).map((t) => t.title),
+      ['FuzzComma', 'ExampleComma'],
+    );
+  });
 });

@@ -5,6 +5,8 @@
  * only names none.
  */
 
+import { GO_TEST_FUNC } from '../../testRunners/reports/goTestReport';
+
 /** A test declared in a file's source: its title, and its text from its declaration to its end. */
 export interface SourceTest {
   file: string;
@@ -16,19 +18,16 @@ export interface SourceTest {
 const JS_TEST = /\b(?:it|test)(?:\.(?:only|skip|todo|concurrent|each\([^)]*\)))?\s*\(\s*(['"`])((?:\\.|(?!\1)[^\\\n])*)\1/g;
 const PY_TEST = /^([ \t]*)(?:async[ \t]+)?def[ \t]+(test_\w+)/gm;
 
-/** `func TestXxx(t *testing.T)` at the start of a line of a `_test.go` file. */
-const GO_TEST = /^func[ \t]+(Test\w*)[ \t]*\(/gm;
-
 /** The tests a file's source declares, in order, each with its body. */
 export function testsInSource(file: string, source: string): SourceTest[] {
   if (file.endsWith('.go')) return goTests(file, source);
   return file.endsWith('.py') ? pythonTests(file, source) : jsTests(file, source);
 }
 
-/** Go: each top-level `func TestXxx(…) {…}`, from `func` to its closing brace. */
+/** Go: each top-level test, fuzz test or example (`func TestXxx(…) {…}`), from `func` to its closing brace. */
 function goTests(file: string, source: string): SourceTest[] {
   const found: SourceTest[] = [];
-  for (const m of source.matchAll(GO_TEST)) {
+  for (const m of source.matchAll(GO_TEST_FUNC)) {
     const params = closingParen(source, source.indexOf('(', m.index));
     const open = source.indexOf('{', params);
     const end = open < 0 ? source.length : closingParen(source, open);

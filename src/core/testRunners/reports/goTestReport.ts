@@ -77,8 +77,12 @@ function packageFolder(importPath: string, modulePath: string | undefined): stri
   return importPath.startsWith(`${modulePath}/`) ? importPath.slice(modulePath.length + 1) : undefined;
 }
 
-/** `func TestXxx(t *testing.T)` (also benchmarks' and examples' names are left out: only tests run as tests). */
-const GO_TEST_FUNC = /^func\s+(Test\w*)\s*\(/gm;
+/**
+ * A top-level function `go test` runs as a test, at the start of a line of a `_test.go` file: `func TestXxx(t
+ * *testing.T)`, a fuzz test `func FuzzXxx(f *testing.F)` (its seed corpus runs as subtests) and an example `func
+ * ExampleXxx()` (run when it states its output). Benchmarks run only with `-bench`.
+ */
+export const GO_TEST_FUNC = /^func[ \t]+((?:Test|Fuzz|Example)\w*)[ \t]*\(/gm;
 
 /** The `_test.go` files of a package's folder, each with the top-level tests it declares. */
 async function testFunctionsOf(workspace: string, folder: string): Promise<Map<string, { file: string; line: number }>> {
