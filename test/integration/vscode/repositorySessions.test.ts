@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAIClient } from '../../../src/core/llm';
-import { mergeSession, recordedStatus } from '../../../src/core/tdd/session';
+import { mergeSession } from '../../../src/core/tdd/session';
 import { runKataSession } from '../../../src/core/tdd/supervisor/kataSession';
 import type { SessionSummary } from '../../../src/core/tdd/sessionSummary';
 import {
@@ -241,29 +241,5 @@ describe('repository sessions as the panel lists them (real git, real sessions)'
       await rm(plain, { recursive: true, force: true });
       await rm(join(workspace, 'sub'), { recursive: true, force: true });
     }
-  });
-});
-
-describe('recordedStatus', () => {
-  const record = (status: 'running' | 'cancelled', pid?: number) => ({ id: 's-1', running: false, state: { status, pid } });
-  it('a running record is running while its process lives elsewhere or this window runs it, otherwise interrupted', () => {
-    assert.equal(recordedStatus({ ...record('running', 4242), running: true }), 'running');
-    assert.equal(
-      recordedStatus(record('running', 4242), () => true, 4242),
-      'running',
-    );
-    assert.equal(
-      recordedStatus(record('running', 4242), () => false, 4242),
-      'interrupted',
-    );
-    assert.equal(
-      recordedStatus(record('running', 1), () => true, 4242),
-      'interrupted',
-      'another, dead process',
-    );
-    assert.equal(
-      recordedStatus(record('cancelled', 4242), () => true, 4242),
-      'cancelled',
-    );
   });
 });
