@@ -14,7 +14,18 @@
 
 // A session
 export { runKataSession, type KataSessionOptions } from './tdd/supervisor/kataSession';
-export { PHASES, ROLES, SESSION_STATUSES, type Phase, type Role, type SessionStatus } from './vocabulary';
+export {
+  isLanguage,
+  LANGUAGES,
+  languagesInWords,
+  PHASES,
+  ROLES,
+  SESSION_STATUSES,
+  type Language,
+  type Phase,
+  type Role,
+  type SessionStatus,
+} from './vocabulary';
 export {
   CYCLE_OUTCOMES,
   PHASE_OUTCOMES,
@@ -68,8 +79,6 @@ export type { SessionCounter, SessionRecorder, TurnOutcome } from './tdd/session
 // Katas
 export {
   bundledKatasDir,
-  isKataLanguage,
-  KATA_LANGUAGES,
   KataError,
   KataFrontMatterSchema,
   listBundledKatas,
@@ -79,7 +88,6 @@ export {
   type BundledKata,
   type Kata,
   type KataFrontMatter,
-  type KataLanguage,
   type ParseKataOptions,
   type TaskSpec,
 } from './tdd/kata';
@@ -122,7 +130,6 @@ export {
   PACKAGE_MANAGERS,
   PROFILE_FIELDS,
   PROJECT_CONFIG_FILE,
-  PROJECT_LANGUAGES,
   ProjectConfigSchema,
   readProjectConfig,
   resolveProjectProfile,
@@ -131,7 +138,6 @@ export {
   type ProfileDescription,
   type ProfileField,
   type ProjectConfig,
-  type ProjectLanguage,
   type ProjectOverrides,
   type ProjectProfile,
   type ProjectSettings,

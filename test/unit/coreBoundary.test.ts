@@ -31,7 +31,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
   audit: ['errors', 'llm', 'logging', 'security'],
   testRunners: ['errors', 'logging', 'osSandbox', 'process', 'workspaceSandbox'],
   json: [],
-  project: ['errors', 'hostGit', 'json', 'namedFiles', 'testRunners'],
+  project: ['errors', 'hostGit', 'json', 'namedFiles', 'testRunners', 'vocabulary'],
   // tools and their protocols
   control: ['async', 'logging', 'security', 'vocabulary'],
   workspaceSandbox: ['errors', 'namedFiles', 'vocabulary'],
@@ -90,6 +90,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
     'workspaceSandbox',
     'tdd',
     'testRunners',
+    'vocabulary',
   ],
 };
 

@@ -19,13 +19,13 @@ import {
 } from '../../core/eval';
 import { AgentError } from '../../core/errors/agentError';
 import { escapeTerminalText } from '../../core/security/terminalText';
-import { isKataLanguage, type KataLanguage } from '../../core/tdd/kata';
 import { modelPrice } from '../../vscode/config/modelPrices';
 import { intFlag, parseCommandArgs, PROVIDER_OPTIONS } from '../args';
 import { EXIT, UsageError, type CliIo } from '../cliIo';
 import { PRICE_FILE_SHAPE, readPriceFile } from '../priceFile';
 import { modelFromFlags } from '../providerFromFlags';
 import { evalMergeCommand } from './evalMerge';
+import { type Language, isLanguage } from '../../core/vocabulary';
 
 /** `tdd-agent eval --help`. */
 export const EVAL_USAGE = `Usage: tdd-agent eval [options]
@@ -167,7 +167,7 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   if (values.list) {
     // --katas (and --language, when given) narrow the list as they narrow a run.
     const language = values.language;
-    if (language !== undefined && !isKataLanguage(language))
+    if (language !== undefined && !isLanguage(language))
       throw new UsageError(`--language must be javascript, python or typescript, got '${language}'.`);
     const listed = matchExercises(set, values.katas ?? []).filter((e) => !language || acceptanceFor(e, language) !== undefined);
     const list = describeEvalSet(set, listed);
@@ -177,8 +177,8 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
         io.stdout.write(`${e.slug.padEnd(24)} ${e.title.padEnd(28)} ${e.languages.join(', ').padEnd(32)} ${e.tags.join(', ')}\n`);
     return EXIT.ok;
   }
-  const language: KataLanguage = (values.language ?? 'javascript') as KataLanguage;
-  if (!isKataLanguage(language))
+  const language: Language = (values.language ?? 'javascript') as Language;
+  if (!isLanguage(language))
     throw new UsageError(`--language must be javascript, python or typescript, got '${values.language}'.`);
   const sandbox = values.sandbox ?? 'auto';
   if (sandbox !== 'auto' && sandbox !== 'off') throw new UsageError(`--sandbox takes auto or off, got '${sandbox}'.`);

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { ControlProtocol, TerminalTransport } from '../../core/control';
 import type { McpServerStatus } from '../../core/mcp/mcpHub';
 import { relativePathProblem, type ProjectOverrides, type ProjectProfile } from '../../core/project';
-import { isKataLanguage, KataError, type KataLanguage, type TaskSpec } from '../../core/tdd/kata';
+import { KataError, type TaskSpec } from '../../core/tdd/kata';
 import { runKataSession } from '../../core/tdd/supervisor/kataSession';
 import type { SessionSummary } from '../../core/tdd/sessionSummary';
 import { approveUpTo, extractYes, intFlag, parseCommandArgs, PROVIDER_OPTIONS } from '../args';
@@ -10,10 +10,11 @@ import { EXIT, UsageError, type CliIo } from '../cliIo';
 import { readMcpConfigFile } from '../mcpConfigFile';
 import { progressPrinter } from '../progressPrinter';
 import { modelFromFlags } from '../providerFromFlags';
+import { isLanguage, LANGUAGES, languagesInWords, type Language } from '../../core/vocabulary';
 
 /** The options `kata` and `task` share, as `--help` lists them. */
 export const SESSION_OPTIONS_USAGE = `  --workspace DIR        workspace folder (default: the current folder)
-  --language LANG        javascript | typescript | python | go (default: the kata's, else the project's, else javascript)
+  --language LANG        ${LANGUAGES.join(' | ')} (default: the kata's, else the project's, else javascript)
   --test-command CMD     the command that runs the tests (default: tdd-agent.json's, the kata's, else detected)
   --test-pattern GLOB    which files are tests, e.g. 'src/**/*.test.ts' (repeatable; default: detected)
   --source-dir DIR       where the code goes (default: tdd-agent.json's, the kata's, else detected: src/, lib/, the root)
@@ -114,10 +115,10 @@ export function exitCodeFor(summary: SessionSummary): number {
 }
 
 /** `--language`, `--test-command`, `--test-pattern`, `--source-dir` as the session's project overrides (usage errors for bad values). */
-export function projectFlags(values: SessionValues): { language?: KataLanguage; project?: ProjectOverrides } {
+export function projectFlags(values: SessionValues): { language?: Language; project?: ProjectOverrides } {
   const language = values.language;
-  if (language !== undefined && !isKataLanguage(language))
-    throw new UsageError(`--language must be javascript, typescript, python or go, got '${language}'.`);
+  if (language !== undefined && !isLanguage(language))
+    throw new UsageError(`--language must be ${languagesInWords()}, got '${language}'.`);
   const testCommand = values['test-command'];
   if (testCommand !== undefined && !testCommand.trim()) throw new UsageError('--test-command must not be empty.');
   const patterns = values['test-pattern'];

@@ -5,9 +5,9 @@ import { readTreeText } from '../workspaceSandbox/untrustedTree';
 import type { GitRun } from '../hostGit/gitClient';
 import { createProcessSandbox, worktreePolicy, type ProcessSandbox, type SandboxMode } from '../osSandbox';
 import { CommandTestRunner, DEFAULT_TEST_TIMEOUT_MS, detectTestRunner, type TestRunResult } from '../testRunners';
-import type { KataLanguage } from '../tdd/kata/languageDefaults';
 import { installDependencies } from '../tdd/dependencies/installDependencies';
 import type { EvalLanguage } from './evalSet';
+import { type Language } from '../vocabulary';
 
 /** How a run did on the held-back acceptance tests, on the session's final commit. */
 export interface AcceptanceResult {
@@ -123,7 +123,7 @@ export class SessionCheckout {
   async runAcceptance(
     commit: string,
     setDir: string,
-    language: KataLanguage,
+    language: Language,
     entry: EvalLanguage,
     options: RunLimits = {},
   ): Promise<AcceptanceResult> {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { AgentError } from '../errors/agentError';
 import { NamedFileError, readNamedFile, readNamedText } from '../namedFiles/readNamedFile';
 import { bundledKatasDir } from '../tdd/kata/bundledKatas';
-import { KATA_LANGUAGES, type KataLanguage } from '../tdd/kata/languageDefaults';
+import { LANGUAGES, type Language } from '../vocabulary';
 
 // The eval kata set: `katas/eval/set.json` lists the exercises, `katas/eval/<slug>.md` is each one's kata, and each
 // language's held-back acceptance tests (which the agents never see) sit at the path the entry names.
@@ -29,7 +29,7 @@ export const EvalExerciseSchema = z.object({
   tags: z.array(z.string().min(1)).default([]),
   /** Where the exercise comes from (e.g. an exercism problem at a commit). */
   source: z.object({ exercise: z.string(), commit: z.string() }).partial().optional(),
-  languages: z.partialRecord(z.enum(KATA_LANGUAGES), EvalLanguageSchema),
+  languages: z.partialRecord(z.enum(LANGUAGES), EvalLanguageSchema),
 });
 
 /** See {@link EvalLanguageSchema}. */
@@ -113,7 +113,7 @@ export function kataFileOf(set: EvalSet, exercise: EvalExercise): string {
  * The acceptance entry a session in `language` is judged by: the language's own, and for TypeScript the JavaScript
  * one when the set has no TypeScript tests (they import `../src/<module>.js`, which tsx resolves to the `.ts` file).
  */
-export function acceptanceFor(exercise: EvalExercise, language: KataLanguage): EvalLanguage | undefined {
+export function acceptanceFor(exercise: EvalExercise, language: Language): EvalLanguage | undefined {
   return exercise.languages[language] ?? (language === 'typescript' ? exercise.languages.javascript : undefined);
 }
 
@@ -121,7 +121,7 @@ export function acceptanceFor(exercise: EvalExercise, language: KataLanguage): E
  * The exercises to run: those named by slug or tag in `selectors` (all of them when there is none), that have
  * acceptance tests in `language`. A selector that matches nothing is an AgentError (`CONFIG`) listing the names.
  */
-export function selectExercises(set: EvalSet, selectors: readonly string[], language: KataLanguage): EvalExercise[] {
+export function selectExercises(set: EvalSet, selectors: readonly string[], language: Language): EvalExercise[] {
   const runnable = matchExercises(set, selectors).filter((e) => acceptanceFor(e, language) !== undefined);
   if (runnable.length === 0)
     throw new AgentError('CONFIG', `None of the selected exercises has acceptance tests in ${language}.`, { language });
@@ -157,12 +157,12 @@ export function matchExercises(set: EvalSet, selectors: readonly string[]): Eval
 export function describeEvalSet(
   set: EvalSet,
   exercises: readonly EvalExercise[] = set.exercises,
-): Array<{ slug: string; title: string; tags: string[]; languages: KataLanguage[] }> {
+): Array<{ slug: string; title: string; tags: string[]; languages: Language[] }> {
   return exercises.map((e) => ({
     slug: e.slug,
     title: e.title,
     tags: e.tags,
-    languages: KATA_LANGUAGES.filter((l) => e.languages[l] !== undefined),
+    languages: LANGUAGES.filter((l) => e.languages[l] !== undefined),
   }));
 }
 

@@ -1,7 +1,7 @@
-import type { KataLanguage } from '../tdd/kata/languageDefaults';
 import type { AcceptanceResult } from './acceptance';
 import type { EvalSetIdentity } from './evalSet';
 import { median, passAtK } from './passAtK';
+import { type Language } from '../vocabulary';
 
 /** A model's price in USD per million tokens (input = prompt, output = completion). */
 export interface TokenPrice {
@@ -29,7 +29,7 @@ export interface EvalRunResult {
   title: string;
   /** 1-based: the run's number among the kata's `--runs`. */
   run: number;
-  language: KataLanguage;
+  language: Language;
   /**
    * The session's status (`completed`, `incomplete`, `max_cycles`, `failed`, `cancelled`), or `error` when it could not
    * start.
@@ -117,7 +117,7 @@ export interface EvalReport {
   interrupted: boolean;
   model: string;
   provider: string;
-  language: KataLanguage;
+  language: Language;
   runs_per_kata: number;
   concurrency: number;
   /** The tdd-agent that ran the eval, and from where: the command line (`tdd-agent eval`) or VS Code's command. */

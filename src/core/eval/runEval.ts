@@ -9,7 +9,6 @@ import { redactSecrets } from '../security/redact';
 import { createProcessSandbox, type SandboxMode } from '../osSandbox';
 import { RecordingLlmClient } from '../replay/recordingClient';
 import type { SupervisorEvent } from '../tdd/events';
-import type { KataLanguage } from '../tdd/kata/languageDefaults';
 import { runKataSession } from '../tdd/supervisor/kataSession';
 import type { SessionSummary } from '../tdd/sessionSummary';
 import { SessionCheckout, type AcceptanceResult, type CommitReplay } from './acceptance';
@@ -26,6 +25,7 @@ import {
 } from './report';
 import { evalMismatch } from './sameEval';
 import { evalJobs, shardJobs, type EvalShard } from './shard';
+import { type Language } from '../vocabulary';
 
 const log = getLogger('eval');
 
@@ -34,7 +34,7 @@ export interface EvalOptions {
   set: EvalSet;
   /** The exercises to run (see `selectExercises`). */
   exercises: readonly EvalExercise[];
-  language: KataLanguage;
+  language: Language;
   /** Sessions per kata (default 1); with more, the report gives pass@k for k = runs. */
   runs?: number;
   /** Sessions at once (default {@link defaultConcurrency}). */

@@ -1,6 +1,6 @@
 import { AgentError } from '../errors/agentError';
-import type { KataLanguage } from '../tdd/kata/languageDefaults';
 import { acceptanceFor, type EvalExercise } from './evalSet';
+import { type Language } from '../vocabulary';
 
 /** One session of an eval: an exercise and the run's number (1-based) among its `--runs`. */
 export interface EvalJob {
@@ -33,7 +33,7 @@ const DIFFICULTY: Record<string, number> = { easy: 1, medium: 2, hard: 3 };
  * none of them: 2), which says how many cycles a session takes, plus one per 25 acceptance cases (the acceptance run
  * and the behaviours to drive). Only the ratios matter: shards are balanced by it.
  */
-export function expectedCost(exercise: EvalExercise, language: KataLanguage): number {
+export function expectedCost(exercise: EvalExercise, language: Language): number {
   const difficulty = exercise.tags.map((t) => DIFFICULTY[t]).find((w) => w !== undefined) ?? 2;
   return difficulty + (acceptanceFor(exercise, language)?.cases ?? 0) / 25;
 }
@@ -49,7 +49,7 @@ export function evalJobs(exercises: readonly EvalExercise[], runs: number): Eval
  * exercises, language, runs and count give the same split on every machine; every run is in exactly one shard.
  * Returned in the report's order.
  */
-export function shardJobs(jobs: readonly EvalJob[], language: KataLanguage, shard: EvalShard): EvalJob[] {
+export function shardJobs(jobs: readonly EvalJob[], language: Language, shard: EvalShard): EvalJob[] {
   if (shard.count === 1) return [...jobs];
   const order = jobs
     .map((job, position) => ({ job, position, cost: expectedCost(job.exercise, language) }))

@@ -1,8 +1,9 @@
 import type { RunnerKind } from '../testRunners/runnerKinds';
-import type { FieldSource, ProfileField, ProjectLanguage, ProjectProfile } from './projectProfile';
+import type { FieldSource, ProfileField, ProjectProfile } from './projectProfile';
+import { type Language } from '../vocabulary';
 
 /** Each project language's name as a person writes it. */
-export const LANGUAGE_NAMES: Record<ProjectLanguage, string> = {
+export const LANGUAGE_NAMES: Record<Language, string> = {
   javascript: 'JavaScript',
   typescript: 'TypeScript',
   python: 'Python',

@@ -8,13 +8,13 @@ import {
   PROFILE_FIELDS,
   type FieldSource,
   type ProfileField,
-  type ProjectLanguage,
   type ProjectOverrides,
   type ProjectProfile,
   type ProjectSettings,
 } from './projectProfile';
 import { pythonEnvironment, readPythonProject, type PythonProjectFacts } from './pythonProject';
 import { commonPatternFolder, DEFAULT_TEST_PATTERNS, matchesTestPattern } from './testFilePatterns';
+import { type Language } from '../vocabulary';
 
 /** Options of {@link resolveProjectProfile}. */
 export interface ResolveProfileOptions {
@@ -29,7 +29,7 @@ export interface ResolveProfileOptions {
 }
 
 /** Where code and tests go when nothing says: `src/` + `test/` (JavaScript, TypeScript), `src/` + `tests/` (Python). */
-const DEFAULT_FOLDERS: Record<ProjectLanguage, { sourceDir: string; testDir: string }> = {
+const DEFAULT_FOLDERS: Record<Language, { sourceDir: string; testDir: string }> = {
   javascript: { sourceDir: 'src', testDir: 'test' },
   typescript: { sourceDir: 'src', testDir: 'test' },
   python: { sourceDir: 'src', testDir: 'tests' },
@@ -62,11 +62,7 @@ interface Layer {
  * The primary language of what was found: a JavaScript project with tests, else a Go module, else Python, else
  * JavaScript.
  */
-function detectedLanguage(
-  node?: NodeProjectFacts,
-  python?: PythonProjectFacts,
-  go?: GoProjectFacts,
-): ProjectLanguage | undefined {
+function detectedLanguage(node?: NodeProjectFacts, python?: PythonProjectFacts, go?: GoProjectFacts): Language | undefined {
   if (node && (node.command || (!python && !go))) return node.typescript ? 'typescript' : 'javascript';
   if (go) return 'go';
   if (python) return 'python';
@@ -148,7 +144,7 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
   // Language first: it decides which of the repository's facts and which layers' other fields apply.
   const languageLayer = layers.find((l) => l.values.language !== undefined);
   const detected = detectedLanguage(node, python, go);
-  const language: ProjectLanguage = languageLayer?.values.language ?? detected ?? 'javascript';
+  const language: Language = languageLayer?.values.language ?? detected ?? 'javascript';
   fields.language = languageLayer?.source ?? (detected ? 'detected' : 'default');
   const applicable = layers.filter((l) => l.values.language === undefined || l.values.language === language);
   const pick = <K extends keyof ProjectSettings>(
@@ -164,11 +160,11 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
   const pythonFacts = language === 'python' ? python : undefined;
   const goFacts = isGo ? go : undefined;
   const manifests = [...(node ? ['package.json'] : []), ...(python?.manifests ?? []), ...(go ? ['go.mod'] : [])];
-  const languages: ProjectLanguage[] = [
+  const languages: Language[] = [
     ...(node ? [node.typescript ? 'typescript' : 'javascript'] : []),
     ...(python ? ['python'] : []),
     ...(go ? ['go'] : []),
-  ] as ProjectLanguage[];
+  ] as Language[];
   if (manifests.length > 0 && !languages.includes(language) && !(language === 'javascript' && languages.includes('typescript')))
     notes.push(
       `The session works in ${language}, but the repository's manifests (${manifests.join(', ')}) are for ${languages.join(' and ')}: check the test command.`,

@@ -3,7 +3,8 @@ import { AgentError } from '../errors/agentError';
 import { parseJsoncText } from '../json/jsonText';
 import { NamedFileError, readNamedText } from '../namedFiles/readNamedFile';
 import { MAX_PROJECT_FILE_BYTES } from './projectFiles';
-import { PROJECT_LANGUAGES, type ProjectSettings } from './projectProfile';
+import { type ProjectSettings } from './projectProfile';
+import { LANGUAGES } from '../vocabulary';
 
 /** The file at a repository's root that tells the agents about the project (committed with it). */
 export const PROJECT_CONFIG_FILE = 'tdd-agent.json';
@@ -51,7 +52,7 @@ export const ProjectConfigSchema = z
   .object({
     /** A JSON Schema reference editors use; ignored. */
     $schema: z.string().optional(),
-    language: z.enum(PROJECT_LANGUAGES).optional(),
+    language: z.enum(LANGUAGES).optional(),
     testCommand: z.string().trim().min(1, 'must not be empty').max(500).optional(),
     testPatterns: z.array(pattern).min(1, 'must list at least one pattern').max(50).optional(),
     sourceDir: folder.optional(),

@@ -1,9 +1,5 @@
 import type { RunnerKind } from '../testRunners/runnerKinds';
-
-/** Languages a project profile knows (the languages a session can work in). */
-export const PROJECT_LANGUAGES = ['javascript', 'typescript', 'python', 'go'] as const;
-/** One of {@link PROJECT_LANGUAGES}. */
-export type ProjectLanguage = (typeof PROJECT_LANGUAGES)[number];
+import type { Language } from '../vocabulary';
 
 /** JavaScript package managers told apart by their lockfile or package.json's `packageManager`. */
 export const PACKAGE_MANAGERS = ['npm', 'pnpm', 'yarn', 'bun'] as const;
@@ -53,9 +49,9 @@ export interface ProjectProfile {
   /** The folder the profile was read from (absolute). */
   root: string;
   /** The language the session works in. */
-  language: ProjectLanguage;
+  language: Language;
   /** Every language the manifests show (empty for a folder without one). */
-  languages: ProjectLanguage[];
+  languages: Language[];
   /** For JavaScript and TypeScript: from the lockfile or `packageManager`; npm when nothing says. */
   packageManager?: PackageManager;
   /** For Python: the interpreter (an activated or in-project virtual environment, else `python3`). */
@@ -84,7 +80,7 @@ export interface ProjectProfile {
 
 /** The fields a kata, `tdd-agent.json`, a setting or a flag can set. */
 export interface ProjectSettings {
-  language?: ProjectLanguage;
+  language?: Language;
   testCommand?: string;
   /** Replaces the detected patterns. */
   testFilePatterns?: string[];
@@ -98,9 +94,4 @@ export interface ProjectSettings {
 export interface ProjectOverrides extends ProjectSettings {
   /** How the person gave them (default `flag`). */
   source?: Extract<FieldSource, 'flag' | 'setting'>;
-}
-
-/** True for a supported language name. */
-export function isProjectLanguage(value: unknown): value is ProjectLanguage {
-  return typeof value === 'string' && (PROJECT_LANGUAGES as readonly string[]).includes(value);
 }

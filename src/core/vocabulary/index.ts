@@ -25,6 +25,21 @@ export type ApprovalOutcome = (typeof APPROVAL_OUTCOMES)[number];
 export const APPROVAL_DECISIONS = ['approve', 'deny', 'always'] as const;
 /** One of {@link APPROVAL_DECISIONS}. */
 export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number];
+/**
+ * The languages a session works in (a kata's, a project's, the eval's): one list, so adding a language is adding it
+ * here and giving it its rows (docs/extending.md, "A new language").
+ */
+export const LANGUAGES = ['javascript', 'typescript', 'python', 'go'] as const;
+/** One of {@link LANGUAGES}. */
+export type Language = (typeof LANGUAGES)[number];
+/** True for a supported language name. */
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+/** The languages in words, for messages and help: "javascript, typescript, python or go". */
+export function languagesInWords(): string {
+  return `${LANGUAGES.slice(0, -1).join(', ')} or ${LANGUAGES[LANGUAGES.length - 1]}`;
+}
 
 /** The three TDD roles. */
 export const ROLES = ['tester', 'implementer', 'refactorer'] as const;

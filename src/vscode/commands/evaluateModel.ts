@@ -6,9 +6,9 @@
  */
 import * as vscode from 'vscode';
 import type { EvalOutcome } from '../../core/eval';
-import { KATA_LANGUAGES, type KataLanguage } from '../../core/tdd/kata';
 import type { ExtensionSettings } from '../config/settings';
 import { runEvaluation, type EvalKataChoice, type EvalScope, type EvaluationUi } from './evaluation';
+import { LANGUAGES, type Language } from '../../core/vocabulary';
 
 /** What the command needs from the extension host. */
 export interface EvaluateModelDeps {
@@ -26,11 +26,11 @@ export interface EvaluateModelDeps {
  */
 async function askScope(_tags: readonly string[], exercises: readonly EvalKataChoice[]): Promise<EvalScope | undefined> {
   const language = await vscode.window.showQuickPick(
-    KATA_LANGUAGES.map((l) => ({ label: l })),
+    LANGUAGES.map((l) => ({ label: l })),
     { title: 'Evaluate the configured model: language', placeHolder: 'The language the sessions are run in' },
   );
   if (!language) return undefined;
-  const runnable = exercises.filter((e) => e.languages.includes(language.label as KataLanguage));
+  const runnable = exercises.filter((e) => e.languages.includes(language.label as Language));
   const katas = await vscode.window.showQuickPick(
     runnable.map((e) => ({ label: e.slug, description: e.title, detail: e.tags.length > 0 ? e.tags.join(', ') : undefined })),
     {
@@ -51,7 +51,7 @@ async function askScope(_tags: readonly string[], exercises: readonly EvalKataCh
     { title: 'Evaluate the configured model: runs per kata' },
   );
   if (!runs) return undefined;
-  return { language: language.label as KataLanguage, katas: katas.map((k) => k.label), runs: Number(runs.label) };
+  return { language: language.label as Language, katas: katas.map((k) => k.label), runs: Number(runs.label) };
 }
 
 /** The command's VS Code calls. */

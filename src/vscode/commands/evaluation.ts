@@ -17,14 +17,14 @@ import {
   selectExercises,
   type EvalOutcome,
 } from '../../core/eval';
-import { KATA_LANGUAGES, type KataLanguage } from '../../core/tdd/kata';
 import { createModelClient } from '../config/modelClient';
 import { modelPrice } from '../config/modelPrices';
 import type { ExtensionSettings } from '../config/settings';
+import { LANGUAGES, type Language } from '../../core/vocabulary';
 
 /** The person's choices: the language, the katas (names or tags; none: the whole set) and the runs per kata. */
 export interface EvalScope {
-  language: KataLanguage;
+  language: Language;
   katas: string[];
   runs: number;
 }
@@ -35,7 +35,7 @@ export interface EvalKataChoice {
   title: string;
   tags: readonly string[];
   /** The languages it can be run in (it has acceptance tests in them). */
-  languages: readonly KataLanguage[];
+  languages: readonly Language[];
 }
 
 /** A progress notification's reporter (the shape of VS Code's `Progress`). */
@@ -113,7 +113,7 @@ export async function runEvaluation(deps: EvaluationDeps): Promise<EvalOutcome |
       slug: e.slug,
       title: e.title,
       tags: e.tags,
-      languages: KATA_LANGUAGES.filter((language) => acceptanceFor(e, language) !== undefined),
+      languages: LANGUAGES.filter((language) => acceptanceFor(e, language) !== undefined),
     })),
   );
   if (!scope) return undefined;

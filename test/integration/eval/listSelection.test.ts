@@ -38,7 +38,7 @@ describe('tdd-agent eval --list: the exercises --katas selects', () => {
       ['leap', 'raindrops'],
       'TypeScript is judged by the JavaScript tests',
     );
-    const bad = await cli(['eval', '--set', SET, '--list', '--language', 'rust'], isolatedEnv());
+    const bad = await cli(['eval', '--set', SET, '--list', '--language', 'cobol'], isolatedEnv());
     assert.equal(bad.code, 2);
   });
 });

@@ -2,9 +2,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { KataError } from './errors';
 import type { Kata } from './kataSchema';
-import type { KataLanguage } from './languageDefaults';
 import { loadKata } from './loadKata';
 import { parseKata } from './parseKata';
+import { type Language } from '../../vocabulary';
 
 /** A kata shipped in the repository's `katas/` folder. */
 export interface BundledKata {
@@ -47,10 +47,7 @@ export function listBundledKatas(startDir?: string): BundledKata[] {
  * Loads a kata given either a path to a markdown file or the slug of a bundled kata (`fizzbuzz`).
  * Unknown names are a KataError listing the bundled katas.
  */
-export async function resolveKata(
-  pathOrSlug: string,
-  options: { language?: KataLanguage; startDir?: string } = {},
-): Promise<Kata> {
+export async function resolveKata(pathOrSlug: string, options: { language?: Language; startDir?: string } = {}): Promise<Kata> {
   // "Add a foreign_key helper" is no file name: a sentence is a task, which runs without a kata file.
   const sentence = /\s/.test(pathOrSlug.trim()) && !/\.md$/i.test(pathOrSlug.trim()) && !existsSync(pathOrSlug);
   if (!sentence && (existsSync(pathOrSlug) || /[\\/]|\.md$/i.test(pathOrSlug))) return loadKata(pathOrSlug, options);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ProjectProfile, ProjectSettings } from '../../project/projectProfile';
-import { KATA_LANGUAGES, type KataLanguage } from './languageDefaults';
+import { LANGUAGES, type Language } from '../../vocabulary';
 
 /** A workspace-relative folder: no absolute path, no `..`, not inside `.git` or `.tdd`. */
 const relativeDir = z
@@ -27,7 +27,7 @@ export const KataFrontMatterSchema = z
       .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lowercase letters and digits separated by single dashes')
       .max(60)
       .optional(),
-    language: z.enum(KATA_LANGUAGES).optional(),
+    language: z.enum(LANGUAGES).optional(),
     test_command: z.string().trim().min(1, 'must not be empty').max(500).optional(),
     source_dir: relativeDir.optional(),
     test_dir: relativeDir.optional(),
@@ -44,7 +44,7 @@ export interface Kata {
   slug: string;
   /** The markdown body (front matter removed). */
   description: string;
-  language: KataLanguage;
+  language: Language;
   /** Only when the kata (or caller) names one; otherwise the runner is detected from the workspace. */
   testCommand?: string;
   sourceDir: string;

@@ -1,7 +1,4 @@
-/** Languages a kata can be run in. */
-export const KATA_LANGUAGES = ['javascript', 'typescript', 'python', 'go'] as const;
-/** One of KATA_LANGUAGES. */
-export type KataLanguage = (typeof KATA_LANGUAGES)[number];
+import type { Language } from '../../vocabulary';
 
 /** Where code and tests go when the kata does not say; one place, so kata files stay language-neutral. */
 export interface LanguageDefaults {
@@ -13,7 +10,7 @@ export interface LanguageDefaults {
  * Per-language defaults: `src/` + `test/` for JavaScript and TypeScript, `src/` + `tests/` for Python (pytest's habit),
  * the module's root for Go (its `_test.go` files sit beside the code, in the same package).
  */
-export const LANGUAGE_DEFAULTS: Record<KataLanguage, LanguageDefaults> = {
+export const LANGUAGE_DEFAULTS: Record<Language, LanguageDefaults> = {
   javascript: { sourceDir: 'src', testDir: 'test' },
   typescript: { sourceDir: 'src', testDir: 'test' },
   python: { sourceDir: 'src', testDir: 'tests' },
@@ -21,9 +18,4 @@ export const LANGUAGE_DEFAULTS: Record<KataLanguage, LanguageDefaults> = {
 };
 
 /** The language used when neither the kata nor the caller names one. */
-export const DEFAULT_KATA_LANGUAGE: KataLanguage = 'javascript';
-
-/** True for a supported language name. */
-export function isKataLanguage(value: unknown): value is KataLanguage {
-  return typeof value === 'string' && (KATA_LANGUAGES as readonly string[]).includes(value);
-}
+export const DEFAULT_KATA_LANGUAGE: Language = 'javascript';

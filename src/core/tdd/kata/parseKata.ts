@@ -2,7 +2,8 @@ import { basename, extname } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { KataError } from './errors';
 import { KataFrontMatterSchema, type Kata, type KataFrontMatter } from './kataSchema';
-import { DEFAULT_KATA_LANGUAGE, LANGUAGE_DEFAULTS, type KataLanguage } from './languageDefaults';
+import { DEFAULT_KATA_LANGUAGE, LANGUAGE_DEFAULTS } from './languageDefaults';
+import { type Language } from '../../vocabulary';
 
 /** Options of parseKata. */
 export interface ParseKataOptions {
@@ -12,7 +13,7 @@ export interface ParseKataOptions {
    * Run the kata in this language instead (the CLI's `--language`). Front-matter fields tied to another
    * language (`test_command`, `source_dir`, `test_dir`) are then dropped in favour of the defaults.
    */
-  language?: KataLanguage;
+  language?: Language;
 }
 
 const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;

@@ -1,7 +1,8 @@
 import { KataError } from './errors';
 import type { Kata } from './kataSchema';
-import { DEFAULT_KATA_LANGUAGE, LANGUAGE_DEFAULTS, type KataLanguage } from './languageDefaults';
+import { DEFAULT_KATA_LANGUAGE, LANGUAGE_DEFAULTS } from './languageDefaults';
 import { slugify } from './parseKata';
+import { type Language } from '../../vocabulary';
 
 /** A task in plain words: what to build, and optionally what it is about (selected code, a file). */
 export interface TaskSpec {
@@ -22,7 +23,7 @@ const SLUG_WORDS = 6;
  * Folders and the test command come from the project profile (see `kataWithProfile`). An empty or overlong
  * sentence is a KataError.
  */
-export function taskKata(task: string | TaskSpec, options: { language?: KataLanguage } = {}): Kata {
+export function taskKata(task: string | TaskSpec, options: { language?: Language } = {}): Kata {
   const spec: TaskSpec = typeof task === 'string' ? { text: task } : task;
   const text = (spec.text ?? '').trim();
   if (!text) throw new KataError('The task is empty: say in a sentence what to build, e.g. "Add a slugify helper".', {});

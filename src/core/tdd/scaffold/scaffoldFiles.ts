@@ -1,5 +1,5 @@
 import type { Kata } from '../kata/kataSchema';
-import type { KataLanguage } from '../kata/languageDefaults';
+import { type Language } from '../../vocabulary';
 
 /** What a scaffold needs from the kata. */
 export type ScaffoldKata = Pick<Kata, 'slug' | 'title' | 'sourceDir' | 'testDir'>;
@@ -126,7 +126,7 @@ function go(kata: ScaffoldKata): ScaffoldPlan {
 }
 
 /** The minimal project for a language (pure: nothing is written). */
-export function scaffoldPlan(language: KataLanguage, kata: ScaffoldKata): ScaffoldPlan {
+export function scaffoldPlan(language: Language, kata: ScaffoldKata): ScaffoldPlan {
   switch (language) {
     case 'javascript':
       return javascript(kata);

@@ -1,12 +1,12 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { AgentError } from '../../errors/agentError';
-import { isKataLanguage, type KataLanguage } from '../kata/languageDefaults';
 import { scaffoldPlan, type ScaffoldKata } from './scaffoldFiles';
+import { isLanguage, languagesInWords, type Language } from '../../vocabulary';
 
 /** What scaffoldProject wrote. */
 export interface ScaffoldResult {
-  language: KataLanguage;
+  language: Language;
   /** Files written (workspace-relative). */
   created: string[];
   /** Files that already existed and were left alone. */
@@ -33,11 +33,11 @@ export async function isEmptyWorkspace(dir: string): Promise<boolean> {
  * the source and test folders, and a .gitignore. Existing files are never overwritten (they are listed in
  * `skipped`), so running it on a non-empty workspace cannot destroy anything.
  */
-export async function scaffoldProject(dir: string, language: KataLanguage, kata: ScaffoldKata): Promise<ScaffoldResult> {
-  if (!isKataLanguage(language)) {
+export async function scaffoldProject(dir: string, language: Language, kata: ScaffoldKata): Promise<ScaffoldResult> {
+  if (!isLanguage(language)) {
     throw new AgentError(
       'VALIDATION',
-      `Cannot scaffold a project for language '${String(language)}': use javascript, typescript, python or go.`,
+      `Cannot scaffold a project for language '${String(language)}': use ${languagesInWords()}.`,
       { language },
     );
   }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { KATA_LANGUAGES } from '../kata/languageDefaults';
 import { CYCLE_OUTCOMES, PHASE_OUTCOMES, QUESTION_OUTCOMES, ROLE_ERROR_CODES } from '../sessionVocabulary';
 import { PHASES, ROLES, SESSION_STATUSES } from '../../vocabulary';
+import { LANGUAGES } from '../../vocabulary';
 
 const count = z.number().int().min(0);
 const isoTime = z.string().min(1);
@@ -98,7 +98,7 @@ export const SessionKataSchema = z.object({
   title: z.string(),
   slug: z.string(),
   description: z.string(),
-  language: z.enum(KATA_LANGUAGES),
+  language: z.enum(LANGUAGES),
   testCommand: z.string().optional(),
   sourceDir: z.string(),
   testDir: z.string(),

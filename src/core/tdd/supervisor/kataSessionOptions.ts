@@ -7,9 +7,10 @@ import type { SandboxMode } from '../../osSandbox';
 import type { ProjectOverrides } from '../../project/projectProfile';
 import type { ApprovalPolicyConfig } from '../../tools/approvalPolicy';
 import type { SupervisorEvent } from '../events';
-import type { KataLanguage, TaskSpec } from '../kata';
+import type { TaskSpec } from '../kata';
 import type { PhaseSpec } from '../phases/phaseSpec';
 import type { RoleRunners } from '../roles/roleRunner';
+import { type Language } from '../../vocabulary';
 
 /** Everything a kata session needs; the CLI and the VS Code extension each fill it in. */
 export interface KataSessionOptions {
@@ -23,7 +24,7 @@ export interface KataSessionOptions {
   /** A task in plain words instead of a kata file: a kata whose title and description are the sentence. */
   task?: string | TaskSpec;
   /** Overrides the kata's language (and the project's). */
-  language?: KataLanguage;
+  language?: Language;
   /** The person's choices about the project (flags, settings): stronger than tdd-agent.json, the kata and detection. */
   project?: ProjectOverrides;
   /** The model client the roles call. */

@@ -5,8 +5,9 @@ import type { ProjectOverrides } from '../../project/projectProfile';
 import type { DetectTestRunnerOptions } from '../../testRunners/detectTestRunner';
 import { RUNNER_KINDS, type RunnerKind } from '../../testRunners/runnerKinds';
 import type { SupervisorEvent } from '../events';
-import { KataError, kataWithProfile, resolveKata, taskKata, type Kata, type KataLanguage, type TaskSpec } from '../kata';
+import { KataError, kataWithProfile, resolveKata, taskKata, type Kata, type TaskSpec } from '../kata';
 import { scaffoldProject } from '../scaffold';
+import { type Language } from '../../vocabulary';
 
 /** What a session was asked to work on, and the person's own choices about the project. */
 export interface SessionKataRequest {
@@ -17,7 +18,7 @@ export interface SessionKataRequest {
   /** A task in plain words instead of a kata. */
   task?: string | TaskSpec;
   /** The language asked for (a flag): wins over the kata's and the project's. */
-  language?: KataLanguage;
+  language?: Language;
   /** Flags or settings about the project: test command, test patterns, source folder, language. */
   project?: ProjectOverrides;
   /** For the interpreter of an activated virtual environment; default `process.env`. */

@@ -4,9 +4,10 @@
  * files are tests and where new ones go in words, and the raw test file patterns kept for a disclosure.
  */
 import { LANGUAGE_NAMES, RUNNER_NAMES, describeProjectProfile } from '../../../core/project/describeProfile';
-import type { ProjectLanguage, ProjectProfile } from '../../../core/project/projectProfile';
+import type { ProjectProfile } from '../../../core/project/projectProfile';
 import { redactSecrets } from '../../../core/security/redact';
 import type { ProjectLanguageSummary, ProjectSummary } from '../../../shared/panelProtocol';
+import { type Language } from '../../../core/vocabulary';
 
 /** Test files named at most, per folder, in the words of the header. */
 const MAX_NAMES = 4;
@@ -58,8 +59,8 @@ export function withKnownFailures(summary: ProjectSummary, tests: readonly strin
 }
 
 /** JavaScript and TypeScript share one manifest and one test command. */
-function sameToolchain(a: ProjectLanguage, b: ProjectLanguage): boolean {
-  const js = (l: ProjectLanguage): boolean => l === 'javascript' || l === 'typescript';
+function sameToolchain(a: Language, b: Language): boolean {
+  const js = (l: Language): boolean => l === 'javascript' || l === 'typescript';
   return js(a) && js(b);
 }
 
