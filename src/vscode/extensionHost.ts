@@ -18,6 +18,7 @@ import { setPanelCommandRunner } from './panel/errorNotice';
 import { RepositoryWatcher } from './session/repositoryWatcher';
 import { routeCoreLogs } from './logging/outputChannelLog';
 import { isSessionRunning } from './panel/panelReducer';
+import { PanelConversation } from './panel/panelConversation';
 import { PanelStore } from './panel/panelStore';
 import { createPanelHost, TEST_OUTPUT_SCHEME } from './panel/panelHost';
 import { PanelViewProvider } from './panel/panelViewProvider';
@@ -34,6 +35,8 @@ export class ExtensionHost implements vscode.Disposable {
   readonly store: PanelStore;
   readonly provider: PanelViewProvider;
   readonly runner: KataRunner;
+  /** The panel's side of the running session's approvals and questions. */
+  readonly conversation: PanelConversation;
   readonly sessions: SessionCommands;
   /** Diffs and file links of the sessions' files in the editor. */
   readonly files: SessionFiles;
@@ -92,8 +95,10 @@ export class ExtensionHost implements vscode.Disposable {
       // A run from the Testing view is the session's test state now: the header and the status bar show it too.
       ranTests: (tests) => this.store.dispatch({ type: 'testingRun', tests }),
     });
+    this.conversation = new PanelConversation(this.store, log);
     this.runner = new KataRunner({
       ...deps,
+      conversation: this.conversation,
       workspaceMcpServers: () => workspaceMcpServers(vscode.workspace.getConfiguration(SETTINGS_SECTION).inspect('mcpServers')),
       consentMemory: context.workspaceState,
       observers: [this.files, this.tests],
@@ -118,6 +123,7 @@ export class ExtensionHost implements vscode.Disposable {
     this.selectionDeps = deps;
     this.panelHost = createPanelHost({
       log,
+      conversation: this.conversation,
       runner: this.runner,
       sessions: this.sessions,
       files: this.files,

@@ -9,6 +9,7 @@ import type { SessionFiles } from '../editor/sessionFiles';
 import type { KataRunner } from '../session/kataRunner';
 import { askFollowUp, cancelQuestion, retryQuestion, type askAboutSelection } from '../selection/selectionAgents';
 import type { SessionCommands } from '../session/sessionCommands';
+import type { PanelConversation } from './panelConversation';
 import { workspaceFilePath } from './workspacePath';
 
 /** URI scheme of the read-only documents "Open full output" opens: `tdd-agent-output:/<history entry id>.log`. */
@@ -17,7 +18,9 @@ export const TEST_OUTPUT_SCHEME = 'tdd-agent-output';
 /** What the panel's messages are carried out with. */
 export interface PanelHostDeps {
   log: vscode.LogOutputChannel;
-  runner: Pick<KataRunner, 'answerApproval' | 'answerQuestion' | 'testOutput'>;
+  /** The running session's cards: the person's answers go to it by id. */
+  conversation: Pick<PanelConversation, 'answerApproval' | 'answerQuestion'>;
+  runner: Pick<KataRunner, 'testOutput'>;
   sessions: Pick<SessionCommands, 'run' | 'openCommit'>;
   files: Pick<SessionFiles, 'openFile' | 'openDiff'>;
   selection: Parameters<typeof askAboutSelection>[0];
@@ -32,8 +35,8 @@ export function createPanelHost(deps: PanelHostDeps): PanelHost {
     log: deps.log,
     panelReady: () => deps.panelReady(),
     runCommand: (name) => deps.runCommand(name),
-    answerApproval: (requestId, decision) => deps.runner.answerApproval(requestId, decision),
-    answerPersonQuestion: (id, answer) => deps.runner.answerQuestion(id, answer),
+    answerApproval: (requestId, decision) => deps.conversation.answerApproval(requestId, decision),
+    answerPersonQuestion: (id, answer) => deps.conversation.answerQuestion(id, answer),
     sessionAction: (action, id) => deps.sessions.run(action, id),
     openCommit: (id, sha) => deps.sessions.openCommit(id, sha),
     openWorkspaceFile: (path, line) => openWorkspaceFile(path, line),

@@ -2,7 +2,7 @@
  * The host's view model of the agent panel as a pure function: `reducePanel(state, action)` folds
  * supervisor events, control-protocol approval requests and answers, QA/CoT results and errors into
  * a new {@link PanelState}. Each fact has one route here: approvals only from the control protocol
- * (`approvalRequested` / `approvalClosed`, sent by the `ApprovalBridge`; the request says who asks and for which
+ * (`approvalRequested` / `approvalClosed`, sent by the `PanelConversation`; the request says who asks and for which
  * call), tool calls only as the supervisor's `tool_called` events. No `vscode` import, no clock, no randomness:
  * every time and id comes in with the action, so the module is unit-tested on its own and replayable.
  *
@@ -78,7 +78,7 @@ export type PanelAction =
   | { type: 'approvalRequested'; request: ApprovalRequestMessage }
   /** A request was answered, withdrawn (timeout, cancellation) or the channel closed: the card goes away. */
   | { type: 'approvalClosed'; requestId: string }
-  /** A role asks the person a question (`ask_person`, through the `ApprovalBridge`): a question card. */
+  /** A role asks the person a question (`ask_person`, through the `PanelConversation`): a question card. */
   | { type: 'personQuestionAsked'; question: PendingPersonQuestion }
   /** A role's question was answered, declined, withdrawn or the channel closed: its card goes away. */
   | { type: 'personQuestionClosed'; id: string }

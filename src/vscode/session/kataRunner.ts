@@ -1,6 +1,6 @@
 /**
  * Runs one kata session at a time against the open workspace: the supervisor's events go into the
- * panel store, its approval requests go to the panel through an {@link ApprovalBridge}, and a progress
+ * panel store, its approval requests and questions to the panel's {@link PanelConversation}, and a progress
  * notification with Cancel (like 'Stop kata') aborts the session's AbortController.
  *
  * The session works in its own git worktree and branch; the person's checkout is never changed. What to
@@ -16,12 +16,11 @@ import type { McpServerStatus } from '../../core/mcp/mcpHub';
 import type { SupervisorEvent } from '../../core/tdd/events';
 import { runKataSession } from '../../core/tdd/supervisor/kataSession';
 import type { SessionSummary } from '../../core/tdd/sessionSummary';
-import type { ApprovalDecision } from '../../shared/panelProtocol';
 import type { PendingPersonQuestion } from '../../shared/personQuestionProtocol';
 import { createModelClient } from '../config/modelClient';
 import { modelPrice } from '../config/modelPrices';
 import type { ExtensionSettings } from '../config/settings';
-import { ApprovalBridge } from '../panel/approvalBridge';
+import type { PanelConversation } from '../panel/panelConversation';
 import { errorAction, vscodeErrorMessage } from '../panel/errorActions';
 import { MAX_ACTIONS, testRunId } from '../panel/panelReducer';
 import { redactSecrets } from '../../core/security/redact';
@@ -41,6 +40,8 @@ function transientMemory(): ConsentMemory {
 /** What the runner needs from the rest of the extension. */
 export interface KataRunnerDeps {
   store: PanelStore;
+  /** The panel's side of a session's approvals and questions (opened for each run, closed when it ends). */
+  conversation: PanelConversation;
   log: vscode.LogOutputChannel;
   extensionPath: string;
   settings(): ExtensionSettings;
@@ -58,6 +59,16 @@ export interface KataRunnerDeps {
   consentMemory?: ConsentMemory;
 }
 
+/** A run asked for and checked, about to start. */
+interface PlannedRun {
+  root: string;
+  choice: RunChoice;
+  /** The kata's file name, or the task's first line. */
+  label: string;
+  settings: ExtensionSettings;
+  mcpServers: ExtensionSettings['mcpServers'];
+}
+
 /** Something that follows the sessions' events besides the panel. */
 export interface SessionObserver {
   event?(event: SupervisorEvent): void;
@@ -66,7 +77,7 @@ export interface SessionObserver {
 
 /** Starts and stops kata sessions. */
 export class KataRunner implements vscode.Disposable {
-  private active: { abort: AbortController; bridge: ApprovalBridge; done: Promise<unknown>; sessionId?: string } | undefined;
+  private active: { abort: AbortController; done: Promise<unknown>; sessionId?: string } | undefined;
   /** Full runner output of the recent supervisor test runs, by history entry id ("Open full output"). */
   private readonly testOutputs = new Map<string, string>();
   /** True while the picker or a question before the run is open (a second run must not start meanwhile). */
@@ -87,29 +98,6 @@ export class KataRunner implements vscode.Disposable {
     return this.active !== undefined && (this.active.sessionId === undefined || this.active.sessionId === id);
   }
 
-  /** A person's decision from the panel; false when no session waits for `requestId`. */
-  answerApproval(requestId: string, decision: ApprovalDecision): boolean {
-    if (!this.active) {
-      this.deps.log.warn(`approval answer for ${requestId} dropped: no kata is running`);
-      this.deps.store.dispatch({ type: 'approvalClosed', requestId });
-      return false;
-    }
-    return this.active.bridge.answer(requestId, decision);
-  }
-
-  /**
-   * The person's answer to a role's question from the panel (`declined`: "Let the agent decide", sent as the words `LET_THE_AGENT_DECIDE`); false when no
-   * session waits for question `id`.
-   */
-  answerQuestion(id: string, answer: { text: string } | { declined: true }): boolean {
-    if (!this.active) {
-      this.deps.log.warn(`answer to question ${id} dropped: no kata is running`);
-      this.deps.store.dispatch({ type: 'personQuestionClosed', id });
-      return false;
-    }
-    return 'declined' in answer ? this.active.bridge.declineQuestion(id) : this.active.bridge.answerQuestion(id, answer.text);
-  }
-
   /** Stops the running session (like Cancel on the progress notification). */
   stop(): boolean {
     if (!this.active) return false;
@@ -124,7 +112,12 @@ export class KataRunner implements vscode.Disposable {
    * explained to the person).
    */
   async run(options: RunKataOptions = {}): Promise<SessionSummary | undefined> {
-    const { store, log } = this.deps;
+    const plan = await this.planRun(options);
+    return plan ? this.runPlanned(plan) : undefined;
+  }
+
+  /** What to run, where and with which settings, asked and checked before anything starts; undefined when nothing will. */
+  private async planRun(options: RunKataOptions): Promise<PlannedRun | undefined> {
     if (!vscode.workspace.isTrusted) {
       return this.refuse(
         'UNTRUSTED_WORKSPACE',
@@ -149,9 +142,6 @@ export class KataRunner implements vscode.Disposable {
       this.choosing = false;
     }
     if (!choice) return undefined;
-    const { target, resume, fromWorkingTree } = choice;
-    const label = 'task' in target ? target.task.text.split('\n')[0]!.slice(0, 200) : path.basename(target.kata);
-
     let settings: ExtensionSettings;
     try {
       settings = this.deps.settings();
@@ -159,30 +149,66 @@ export class KataRunner implements vscode.Disposable {
       void this.report(toAgentError(error, 'CONFIG'));
       return undefined;
     }
+    const { target } = choice;
+    const label = 'task' in target ? target.task.text.split('\n')[0]!.slice(0, 200) : path.basename(target.kata);
+    return { root, choice, label, settings, mcpServers: await this.consentedMcpServers(settings) };
+  }
+
+  /** The MCP servers to start: the workspace's own only with the person's consent (the person's own always). */
+  private async consentedMcpServers(settings: ExtensionSettings): Promise<ExtensionSettings['mcpServers']> {
     const theirs = this.deps.workspaceMcpServers?.() ?? [];
     const consented =
       theirs.length === 0 ||
       (await consentToWorkspaceMcpServers(theirs, this.deps.consentMemory ?? transientMemory(), (message, detail, ...buttons) =>
         vscode.window.showWarningMessage(message, { modal: true, detail }, ...buttons),
       ));
-    // Without consent the session runs without the workspace's servers (the person's own still start).
-    const mcpServers = consented
-      ? settings.mcpServers
-      : settings.mcpServers.filter((s) => !theirs.some((t) => t.name === s.name));
+    return consented ? settings.mcpServers : settings.mcpServers.filter((s) => !theirs.some((t) => t.name === s.name));
+  }
+
+  /** Runs a planned session with the panel's conversation open, and winds it down whatever happens. */
+  private async runPlanned(plan: PlannedRun): Promise<SessionSummary | undefined> {
+    const { store, conversation } = this.deps;
+    const { resume } = plan.choice;
     const abort = new AbortController();
-    const bridge = new ApprovalBridge(
-      store,
-      log,
-      (request) => this.deps.observers?.forEach((o) => o.approvalRequested?.(request)),
-      (question) => this.notifyQuestion(question),
-    );
+    const channel = conversation.open({
+      approvalRequested: (request) => this.deps.observers?.forEach((o) => o.approvalRequested?.(request)),
+      questionAsked: (question) => this.notifyQuestion(question),
+    });
     let resolveDone!: () => void;
     this.active = {
       abort,
-      bridge,
       done: new Promise<void>((r) => (resolveDone = r)),
       ...(typeof resume === 'string' ? { sessionId: resume } : {}),
     };
+    this.showStarting(plan);
+    const control = new ControlProtocol(new PortTransport(channel), { approvalTimeoutMs: plan.settings.approvalTimeoutMs });
+    try {
+      const summary = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'TDD Agent', cancellable: true },
+        (progress, token) => {
+          token.onCancellationRequested(() => abort.abort());
+          return this.runSession(plan, control, abort.signal, progress);
+        },
+      );
+      this.announce(summary);
+      return summary;
+    } catch (error) {
+      store.dispatch({ type: 'sessionAborted', status: abort.signal.aborted ? 'cancelled' : 'failed', at: Date.now() });
+      void this.report(toAgentError(error));
+      return undefined;
+    } finally {
+      control.close();
+      conversation.close();
+      store.flush();
+      this.active = undefined;
+      resolveDone();
+      this.deps.sessionsChanged?.();
+    }
+  }
+
+  /** The panel's header for the session about to start, the panel opened, and a line in the log. */
+  private showStarting({ root, choice: { target, resume, fromWorkingTree }, label, settings }: PlannedRun): void {
+    const { store, log } = this.deps;
     store.dispatch({
       type: 'sessionStarting',
       kata: label,
@@ -200,67 +226,53 @@ export class KataRunner implements vscode.Disposable {
     log.info(
       `${'task' in target ? 'task' : 'kata'} run requested: ${'task' in target ? JSON.stringify(label) : target.kata} in ${root}${resume !== false ? ` (resuming ${resume === true ? 'the newest session' : resume})` : fromWorkingTree ? ' (with the uncommitted changes)' : ''}, sandbox ${settings.sandbox}`,
     );
+  }
 
-    const control = new ControlProtocol(new PortTransport(bridge), { approvalTimeoutMs: settings.approvalTimeoutMs });
-    try {
-      const summary = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'TDD Agent', cancellable: true },
-        async (progress, token) => {
-          token.onCancellationRequested(() => abort.abort());
-          progress.report({ message: 'connecting to the model…' });
-          const client = await createModelClient(
-            settings,
-            await this.deps.apiKey(),
-            root,
-            process.env,
-            abort.signal,
-            this.deps.extensionPath,
-          );
-          log.info(`model: ${client.source}`);
-          return runKataSession({
-            workspace: root,
-            // The language, test command and folders come from the project's profile (the core reads it).
-            ...('task' in target ? { task: target.task } : { kataPath: target.kata }),
-            llm: client.llm,
-            model: client.model,
-            provider: client.provider,
-            ...(settings.maxCycles !== undefined ? { maxCycles: settings.maxCycles } : {}),
-            control,
-            approvalPolicy: settings.approvalPolicy,
-            approvalTimeoutMs: settings.approvalTimeoutMs,
-            qualityGates: settings.qualityGates,
-            testTimeoutMs: settings.testTimeoutMs,
-            mcpServers,
-            onMcpServers: (statuses) => this.onMcpServers(statuses),
-            ...(settings.agentsDir ? { agentsDir: path.resolve(root, settings.agentsDir) } : {}),
-            fromWorkingTree: fromWorkingTree === true,
-            resume,
-            sandbox: settings.sandbox,
-            sandboxEnvironment: settings.sandboxEnvironment,
-            signal: abort.signal,
-            streamRoleText: true,
-            onEvent: (event) => {
-              this.onEvent(event, progress);
-              if (event.type === 'session_started')
-                store.dispatch({ type: 'modelPrice', price: modelPrice(event.model, settings.modelPrices) ?? null });
-            },
-          });
-        },
-      );
-      this.announce(summary);
-      return summary;
-    } catch (error) {
-      store.dispatch({ type: 'sessionAborted', status: abort.signal.aborted ? 'cancelled' : 'failed', at: Date.now() });
-      void this.report(toAgentError(error));
-      return undefined;
-    } finally {
-      control.close();
-      bridge.close();
-      store.flush();
-      this.active = undefined;
-      resolveDone();
-      this.deps.sessionsChanged?.();
-    }
+  /** Connects to the model and runs the session, its events going to the panel and the progress notification. */
+  private async runSession(
+    { root, choice: { target, resume, fromWorkingTree }, settings, mcpServers }: PlannedRun,
+    control: ControlProtocol,
+    signal: AbortSignal,
+    progress: vscode.Progress<{ message?: string }>,
+  ): Promise<SessionSummary> {
+    progress.report({ message: 'connecting to the model…' });
+    const client = await createModelClient(
+      settings,
+      await this.deps.apiKey(),
+      root,
+      process.env,
+      signal,
+      this.deps.extensionPath,
+    );
+    this.deps.log.info(`model: ${client.source}`);
+    return runKataSession({
+      workspace: root,
+      // The language, test command and folders come from the project's profile (the core reads it).
+      ...('task' in target ? { task: target.task } : { kataPath: target.kata }),
+      llm: client.llm,
+      model: client.model,
+      provider: client.provider,
+      ...(settings.maxCycles !== undefined ? { maxCycles: settings.maxCycles } : {}),
+      control,
+      approvalPolicy: settings.approvalPolicy,
+      approvalTimeoutMs: settings.approvalTimeoutMs,
+      qualityGates: settings.qualityGates,
+      testTimeoutMs: settings.testTimeoutMs,
+      mcpServers,
+      onMcpServers: (statuses) => this.onMcpServers(statuses),
+      ...(settings.agentsDir ? { agentsDir: path.resolve(root, settings.agentsDir) } : {}),
+      fromWorkingTree: fromWorkingTree === true,
+      resume,
+      sandbox: settings.sandbox,
+      sandboxEnvironment: settings.sandboxEnvironment,
+      signal,
+      streamRoleText: true,
+      onEvent: (event) => {
+        this.onEvent(event, progress);
+        if (event.type === 'session_started')
+          this.deps.store.dispatch({ type: 'modelPrice', price: modelPrice(event.model, settings.modelPrices) ?? null });
+      },
+    });
   }
 
   /** The full output of the test run shown as history entry `id`, while it is among the recent ones. */

@@ -72,6 +72,7 @@ describe('VS Code: Start TDD task… where the Tester edits only the import line
 
     const { KataRunner } = await import('../../../src/vscode/session/kataRunner');
     const { PanelStore } = await import('../../../src/vscode/panel/panelStore');
+    const { PanelConversation } = await import('../../../src/vscode/panel/panelConversation');
     const { currentSettings } = await import('../../../src/vscode/config/currentSettings');
     const store = new PanelStore({ instanceId: 'test', trusted: true, throttleMs: 0 });
     const lines: string[] = [];
@@ -80,6 +81,7 @@ describe('VS Code: Start TDD task… where the Tester edits only the import line
     ) as unknown as vscode.LogOutputChannel;
     const runner = new KataRunner({
       store,
+      conversation: new PanelConversation(store, log),
       log,
       extensionPath: ROOT,
       settings: currentSettings,

@@ -6,17 +6,18 @@ import { resolveKata } from '../../../src/core/tdd/kata';
 import { approveKataCommands } from '../../../src/core/tdd/supervisor/preflight';
 import { ControlProtocol, PortTransport, isPersonAnswer } from '../../../src/core/control';
 import { PanelStore } from '../../../src/vscode/panel/panelStore';
-import { ApprovalBridge, PANEL_ANSWERER, LET_THE_AGENT_DECIDE } from '../../../src/vscode/panel/approvalBridge';
+import { PanelConversation, PANEL_ANSWERER, LET_THE_AGENT_DECIDE } from '../../../src/vscode/panel/panelConversation';
 import { emptyPanelState } from '../../../src/shared/panelProtocol';
 import type { PendingPersonQuestion } from '../../../src/shared/personQuestionProtocol';
 
-/** The real control protocol over a PortTransport wrapping the bridge, as the extension wires it. */
+/** The real control protocol over a PortTransport wrapping the conversation's channel, as the extension wires it. */
 function setup(options: { approvalTimeoutMs?: number } = {}) {
   const store = new PanelStore({ instanceId: 'i', trusted: true, throttleMs: 0 });
   const logs: string[] = [];
-  const bridge = new ApprovalBridge(store, { info: (m) => logs.push(m), warn: (m) => logs.push(`WARN ${m}`) });
-  const control = new ControlProtocol(new PortTransport(bridge), { approvalTimeoutMs: options.approvalTimeoutMs ?? 60_000 });
-  return { store, bridge, control, logs };
+  const conversation = new PanelConversation(store, { info: (m) => logs.push(m), warn: (m) => logs.push(`WARN ${m}`) });
+  const channel = conversation.open();
+  const control = new ControlProtocol(new PortTransport(channel), { approvalTimeoutMs: options.approvalTimeoutMs ?? 60_000 });
+  return { store, conversation, channel, control, logs };
 }
 
 const request = {
@@ -28,9 +29,9 @@ const request = {
   preview: { kind: 'diff' as const, path: 'src/a.js', diff: '+x' },
 };
 
-describe('approval bridge: control protocol ↔ panel approval cards', () => {
+describe('panel conversation: control protocol ↔ panel approval cards', () => {
   it('an approval request shows a card; Approve from the panel resolves the waiting request by id', async () => {
-    const { store, bridge, control } = setup();
+    const { store, conversation, control } = setup();
     const pending = control.requestApproval(request);
     await new Promise((r) => setImmediate(r));
     assert.equal(store.state.approvals.length, 1);
@@ -38,7 +39,7 @@ describe('approval bridge: control protocol ↔ panel approval cards', () => {
     assert.equal(card.role, 'implementer', 'the request says who asks: the host remembers no role');
     assert.equal(card.callId, 'call-7');
     assert.deepEqual(card.preview, { kind: 'diff', path: 'src/a.js', diff: '+x' });
-    assert.ok(bridge.answer(card.requestId, 'approve'));
+    assert.ok(conversation.answerApproval(card.requestId, 'approve'));
     const answer = await pending;
     assert.equal(answer.outcome, 'approved');
     assert.equal(answer.answeredBy, PANEL_ANSWERER);
@@ -47,16 +48,16 @@ describe('approval bridge: control protocol ↔ panel approval cards', () => {
   });
 
   it('"Always allow" is a person answer the approval policy can record; Deny fails closed with a reason', async () => {
-    const { store, bridge, control } = setup();
+    const { store, conversation, control } = setup();
     const always = control.requestApproval(request);
     await new Promise((r) => setImmediate(r));
-    bridge.answer(store.state.approvals[0]!.requestId, 'always');
+    conversation.answerApproval(store.state.approvals[0]!.requestId, 'always');
     const a = await always;
     assert.equal(a.outcome, 'always');
     assert.ok(isPersonAnswer(a));
     const denied = control.requestApproval(request);
     await new Promise((r) => setImmediate(r));
-    bridge.answer(store.state.approvals[0]!.requestId, 'deny');
+    conversation.answerApproval(store.state.approvals[0]!.requestId, 'deny');
     const d = await denied;
     assert.equal(d.outcome, 'denied');
     assert.match(d.reason ?? '', /panel/);
@@ -64,14 +65,14 @@ describe('approval bridge: control protocol ↔ panel approval cards', () => {
   });
 
   it('an answer for an unknown or already answered request is dropped and changes nothing', async () => {
-    const { store, bridge, control, logs } = setup();
+    const { store, conversation, control, logs } = setup();
     const pending = control.requestApproval(request);
     await new Promise((r) => setImmediate(r));
     const id = store.state.approvals[0]!.requestId;
-    assert.equal(bridge.answer('not-a-request', 'approve'), false);
+    assert.equal(conversation.answerApproval('not-a-request', 'approve'), false);
     assert.equal(store.state.approvals.length, 1);
-    assert.ok(bridge.answer(id, 'approve'));
-    assert.equal(bridge.answer(id, 'deny'), false, 'a second answer is ignored');
+    assert.ok(conversation.answerApproval(id, 'approve'));
+    assert.equal(conversation.answerApproval(id, 'deny'), false, 'a second answer is ignored');
     assert.equal((await pending).outcome, 'approved');
     assert.ok(logs.some((l) => l.startsWith('WARN') && l.includes('not-a-request')));
     control.close();
@@ -86,8 +87,8 @@ describe('approval bridge: control protocol ↔ panel approval cards', () => {
     control.close();
   });
 
-  it('cancelling the run withdraws the card; closing the bridge denies what is still pending', async () => {
-    const { store, bridge, control } = setup();
+  it('cancelling the run withdraws the card; closing the conversation denies what is still pending', async () => {
+    const { store, conversation, channel, control } = setup();
     const abort = new AbortController();
     const cancelled = control.requestApproval(request, abort.signal);
     await new Promise((r) => setImmediate(r));
@@ -99,32 +100,73 @@ describe('approval bridge: control protocol ↔ panel approval cards', () => {
     const open = control.requestApproval(request);
     await new Promise((r) => setImmediate(r));
     assert.equal(store.state.approvals.length, 1);
-    bridge.close();
+    conversation.close();
     control.close();
     assert.equal((await open).outcome, 'denied');
     assert.deepEqual(store.state.approvals, []);
     // After close the channel refuses new requests: the protocol fails closed.
-    const late = new ControlProtocol(new PortTransport(bridge));
+    const late = new ControlProtocol(new PortTransport(channel));
     assert.equal((await late.requestApproval(request)).outcome, 'denied');
+  });
+
+  it('with no session, an answer goes nowhere and the card it was given on is closed (nothing can take it)', () => {
+    const store = new PanelStore({ instanceId: 'i', trusted: true, throttleMs: 0 });
+    const logs: string[] = [];
+    const conversation = new PanelConversation(store, { info: () => undefined, warn: (m) => logs.push(m) });
+    const expiresAt = new Date().toISOString();
+    store.dispatch({
+      type: 'approvalRequested',
+      request: { type: 'approval_request', id: 'r-old', timeoutMs: 1000, expiresAt, ...request },
+    });
+    store.dispatch({ type: 'personQuestionAsked', question: { id: 'q-old', text: 'Which one?' } });
+    assert.equal(conversation.answerApproval('r-old', 'approve'), false);
+    assert.equal(conversation.answerQuestion('q-old', { text: 'this one' }), false);
+    assert.deepEqual(store.state.approvals, []);
+    assert.deepEqual(store.state.personQuestions, []);
+    assert.equal(logs.length, 2, 'each dropped answer is logged');
+  });
+
+  it("a new session's conversation ends the one before: the old channel takes nothing, its cards are gone", async () => {
+    const { store, conversation, channel, control } = setup();
+    const old = control.requestApproval(request);
+    await new Promise((r) => setImmediate(r));
+    const oldId = store.state.approvals[0]!.requestId;
+    const next = new ControlProtocol(new PortTransport(conversation.open()), { approvalTimeoutMs: 60_000 });
+    assert.equal(store.state.approvals.length, 0, "the ended session's card is closed");
+    const late = {
+      type: 'approval_request' as const,
+      id: 'late',
+      timeoutMs: 1000,
+      expiresAt: new Date().toISOString(),
+      ...request,
+    };
+    assert.equal(channel.send(late), false);
+    const pending = next.requestApproval(request);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(conversation.answerApproval(oldId, 'approve'), false, "the old session's id is not the new one's");
+    assert.ok(conversation.answerApproval(store.state.approvals[0]!.requestId, 'approve'));
+    assert.equal((await pending).outcome, 'approved');
+    control.close();
+    assert.equal((await old).outcome, 'denied');
+    next.close();
   });
 });
 
-describe('approval bridge: a role’s question becomes a question card in the panel', () => {
+describe('panel conversation: a role’s question becomes a question card in the panel', () => {
   const QUESTION = 'Should fizzbuzz(0) return "FizzBuzz" or "0"?';
 
   function questionSetup(timeoutMs = 60_000) {
     const store = new PanelStore({ instanceId: 'i', trusted: true, throttleMs: 0 });
     const logs: string[] = [];
     const shown: PendingPersonQuestion[] = [];
-    const bridge = new ApprovalBridge(
+    const conversation = new PanelConversation(
       store,
       { info: (m) => logs.push(m), warn: (m) => logs.push(`WARN ${m}`) },
-      undefined,
-      (question) => shown.push(question),
       () => 1_000_000,
     );
-    const control = new ControlProtocol(new PortTransport(bridge), { questionTimeoutMs: timeoutMs });
-    return { store, bridge, control, logs, shown };
+    const channel = conversation.open({ questionAsked: (question) => shown.push(question) });
+    const control = new ControlProtocol(new PortTransport(channel), { questionTimeoutMs: timeoutMs });
+    return { store, conversation, control, logs, shown };
   }
 
   async function asked(store: PanelStore): Promise<PendingPersonQuestion> {
@@ -135,7 +177,7 @@ describe('approval bridge: a role’s question becomes a question card in the pa
   }
 
   it('a question shows a card (who asks, the question, choices, deadline); the answer goes back by id as the person’s', async () => {
-    const { store, bridge, control, shown } = questionSetup();
+    const { store, conversation, control, shown } = questionSetup();
     const pending = control.ask(`The Tester asks: ${QUESTION}`, { choices: ['FizzBuzz', '0'], timeoutMs: 120_000 });
     const card = await asked(store);
     assert.deepEqual(
@@ -143,8 +185,8 @@ describe('approval bridge: a role’s question becomes a question card in the pa
       { asker: 'Tester', text: QUESTION, choices: ['FizzBuzz', '0'], expiresAt: 1_000_000 + 120_000 },
     );
     assert.deepEqual(shown, [card], 'the host hears of the question (to notify a person whose panel is hidden)');
-    assert.ok(bridge.answer(card.id, 'approve') === false, 'a question is not an approval');
-    assert.ok(bridge.answerQuestion(card.id, '  "0" is out of scope: start at 1  '));
+    assert.ok(conversation.answerApproval(card.id, 'approve') === false, 'a question is not an approval');
+    assert.ok(conversation.answerQuestion(card.id, { text: '  "0" is out of scope: start at 1  ' }));
     const answer = await pending;
     assert.deepEqual(answer, {
       id: card.id,
@@ -157,11 +199,11 @@ describe('approval bridge: a role’s question becomes a question card in the pa
   });
 
   it('"Let the agent decide" is the person\'s answer, in words: decide yourself', async () => {
-    const { store, bridge, control } = questionSetup();
+    const { store, conversation, control } = questionSetup();
     const pending = control.ask(`The Implementer asks: ${QUESTION}`);
     const card = await asked(store);
     assert.equal(card.asker, 'Implementer');
-    assert.ok(bridge.declineQuestion(card.id));
+    assert.ok(conversation.answerQuestion(card.id, { declined: true }));
     const answer = await pending;
     assert.equal(answer.outcome, 'answered', 'a person chose: not "no one is there"');
     assert.equal(answer.text, LET_THE_AGENT_DECIDE);
@@ -171,32 +213,36 @@ describe('approval bridge: a role’s question becomes a question card in the pa
   });
 
   it('an answer to an unknown or already answered question is dropped with a log line, and an empty one is refused', async () => {
-    const { store, bridge, control, logs } = questionSetup();
+    const { store, conversation, control, logs } = questionSetup();
     const pending = control.ask(`The Tester asks: ${QUESTION}`);
     const card = await asked(store);
-    assert.equal(bridge.answerQuestion('not-a-question', 'yes'), false);
-    assert.equal(bridge.declineQuestion('not-a-question'), false);
-    assert.equal(bridge.answerQuestion(card.id, '   '), false, 'an empty answer is no answer');
+    assert.equal(conversation.answerQuestion('not-a-question', { text: 'yes' }), false);
+    assert.equal(conversation.answerQuestion('not-a-question', { declined: true }), false);
+    assert.equal(conversation.answerQuestion(card.id, { text: '   ' }), false, 'an empty answer is no answer');
     assert.equal(store.state.personQuestions?.length, 1, 'the card is still there');
-    assert.ok(bridge.answerQuestion(card.id, 'start at 1'));
-    assert.equal(bridge.answerQuestion(card.id, 'again'), false, 'a second answer is ignored');
-    assert.equal(bridge.declineQuestion(card.id), false);
+    assert.ok(conversation.answerQuestion(card.id, { text: 'start at 1' }));
+    assert.equal(conversation.answerQuestion(card.id, { text: 'again' }), false, 'a second answer is ignored');
+    assert.equal(conversation.answerQuestion(card.id, { declined: true }), false);
     assert.equal((await pending).text, 'start at 1');
     assert.ok(logs.some((l) => l.startsWith('WARN') && l.includes('not-a-question')));
     assert.ok(logs.filter((l) => l.startsWith('WARN') && l.includes(card.id)).length >= 2);
     control.close();
   });
 
-  it('a question withdrawn (timeout, cancelled run) or a closed bridge removes the card', async () => {
+  it('a question withdrawn (timeout, cancelled run) or a closed conversation removes the card', async () => {
     const timedOut = questionSetup(30);
     const answer = await timedOut.control.ask(`The Tester asks: ${QUESTION}`);
     assert.equal(answer.outcome, 'timeout');
     await new Promise((r) => setImmediate(r));
     assert.deepEqual(timedOut.store.state.personQuestions, []);
-    assert.equal(timedOut.bridge.answerQuestion(answer.id, 'too late'), false, 'a withdrawn question takes no answer');
+    assert.equal(
+      timedOut.conversation.answerQuestion(answer.id, { text: 'too late' }),
+      false,
+      'a withdrawn question takes no answer',
+    );
     timedOut.control.close();
 
-    const { store, bridge, control } = questionSetup();
+    const { store, conversation, control } = questionSetup();
     const abort = new AbortController();
     const cancelled = control.ask(`The Tester asks: ${QUESTION}`, { signal: abort.signal });
     await asked(store);
@@ -207,7 +253,7 @@ describe('approval bridge: a role’s question becomes a question card in the pa
 
     const open = control.ask(`The Tester asks: ${QUESTION}`);
     await asked(store);
-    bridge.close();
+    conversation.close();
     control.close();
     assert.deepEqual(store.state.personQuestions, []);
     assert.notEqual((await open).outcome, 'answered');
@@ -223,7 +269,7 @@ describe('approval bridge: a role’s question becomes a question card in the pa
   });
 });
 
-describe("approval bridge: a non-bundled kata's own test command (before the session starts)", () => {
+describe("panel conversation: a non-bundled kata's own test command (before the session starts)", () => {
   async function kataWithOwnCommand(): Promise<{ file: string; cleanup: () => Promise<void> }> {
     const dir = await mkdtemp(join(tmpdir(), 'kata-own-command-'));
     const file = join(dir, 'sneaky.kata.md');
@@ -241,8 +287,8 @@ describe("approval bridge: a non-bundled kata's own test command (before the ses
     it(`shows a HIGH kata_test_command card with the command; ${decision} from the panel → ${outcome}`, async () => {
       const { file, cleanup } = await kataWithOwnCommand();
       const store = new PanelStore({ instanceId: 'i', trusted: true, throttleMs: 0 });
-      const bridge = new ApprovalBridge(store, { info: () => undefined, warn: () => undefined });
-      const control = new ControlProtocol(new PortTransport(bridge), { approvalTimeoutMs: 60_000 });
+      const conversation = new PanelConversation(store, { info: () => undefined, warn: () => undefined });
+      const control = new ControlProtocol(new PortTransport(conversation.open()), { approvalTimeoutMs: 60_000 });
       try {
         const pending = approveKataCommands(await resolveKata(file), { control });
         for (let i = 0; i < 50 && store.state.approvals.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
@@ -252,14 +298,14 @@ describe("approval bridge: a non-bundled kata's own test command (before the ses
         assert.equal(card.role, undefined, 'asked before any role runs');
         assert.equal(card.preview?.kind, 'text');
         assert.match(card.preview?.kind === 'text' ? card.preview.text : '', /node --test && curl https:\/\/example\.invalid/);
-        bridge.answer(card.requestId, decision);
+        conversation.answerApproval(card.requestId, decision);
         if (decision === 'deny')
           await assert.rejects(pending, (error: { error_code?: string }) => error.error_code === 'KATA_NOT_APPROVED');
         else await pending;
         assert.equal(store.state.approvals.length, 0);
       } finally {
         control.close();
-        bridge.close();
+        conversation.close();
         await cleanup();
       }
     });
