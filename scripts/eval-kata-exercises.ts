@@ -1,11 +1,14 @@
 /**
  * The exercises of the eval kata set (katas/eval/), one small table each: the kata text written for this product,
  * the module and names per language, and how a canonical case of Exercism's problem-specifications becomes the
- * lines of a JavaScript (node:test) and a Python (pytest) test. scripts/generate-eval-katas.ts turns them into files.
+ * lines of a JavaScript (node:test) and a Python (pytest) test, or a row of a Go table test (the typed functions of
+ * {@link GO}, see eval-kata-go.ts). scripts/generate-eval-katas.ts turns them into files.
  *
  * Errors, one convention per language: JavaScript throws an `Error` whose message is exactly the canonical text
- * (`assert.throws(fn, { message })`); Python raises `ValueError` with exactly that message (`pytest.raises(match=)`).
+ * (`assert.throws(fn, { message })`); Python raises `ValueError` with exactly that message (`pytest.raises(match=)`);
+ * Go returns a non-nil `error` whose `Error()` is exactly that text.
  */
+import { goSignature, type GoFunction, type GoInterface } from './eval-kata-go';
 
 /** One canonical case, nested groups flattened: `path` holds the group descriptions and its own, outermost first. */
 export interface FlatCase {
@@ -36,6 +39,8 @@ export interface EvalExercise {
   maxCycles: number;
   javascript: { module: string; exports: string[] };
   python: { module: string; exports: string[] };
+  /** The package and typed functions in Go; an exercise without it has no Go acceptance tests. */
+  go?: GoInterface;
   /** The kata's markdown (after the front matter). */
   kata: string;
   /** Canonical cases that do not fit, by UUID, with the reason (reimplemented cases are left out by themselves). */
@@ -132,8 +137,99 @@ function bowling(c: FlatCase): RenderedCase {
   return { js: [...js, ...last.js], py: [...py, ...last.py] };
 }
 
-const interfaceSection = (js: string, py: string): string =>
-  `## Interface\n\n- JavaScript (ES modules): ${js}\n- Python: ${py}\n`;
+/** The Go line of a kata's interface section, from its package and functions. */
+function goInterfaceLine(go: GoInterface): string {
+  const functions = Object.values(go.functions);
+  const errors = functions.some((f) => f.errors)
+    ? '; the `error` is nil, or one whose `Error()` is exactly the message above'
+    : '';
+  return (
+    `in package \`${go.package}\` (\`${go.package}.go\` at the module's root, beside its tests), ` +
+    `${functions.map((f) => `\`${goSignature(f)}\``).join(' and ')}${errors}.`
+  );
+}
+
+const interfaceSection = (js: string, py: string, go?: GoInterface): string =>
+  `## Interface\n\n- JavaScript (ES modules): ${js}\n- Python: ${py}\n${go ? `- Go: ${goInterfaceLine(go)}\n` : ''}`;
+
+const fn = (name: string, params: GoFunction['params'], result: GoFunction['result'], errors = false): GoFunction => ({
+  name,
+  params,
+  result,
+  ...(errors ? { errors } : {}),
+});
+
+/** Each exercise's Go package and functions, by slug (keyed by the canonical property). */
+export const GO = {
+  leap: { package: 'leap', functions: { leapYear: fn('IsLeap', [['year', 'int']], 'bool') } },
+  'roman-numerals': { package: 'romannumerals', functions: { roman: fn('ToRoman', [['number', 'int']], 'string') } },
+  'word-count': { package: 'wordcount', functions: { countWords: fn('CountWords', [['sentence', 'string']], 'map[string]int') } },
+  anagram: {
+    package: 'anagram',
+    functions: {
+      findAnagrams: fn(
+        'FindAnagrams',
+        [
+          ['subject', 'string'],
+          ['candidates', '[]string'],
+        ],
+        '[]string',
+      ),
+    },
+  },
+  isogram: { package: 'isogram', functions: { isIsogram: fn('IsIsogram', [['phrase', 'string']], 'bool') } },
+  acronym: { package: 'acronym', functions: { abbreviate: fn('Abbreviate', [['phrase', 'string']], 'string') } },
+  raindrops: { package: 'raindrops', functions: { convert: fn('Convert', [['number', 'int']], 'string') } },
+  'prime-factors': { package: 'primefactors', functions: { factors: fn('PrimeFactors', [['value', 'int64']], '[]int64') } },
+  'sum-of-multiples': {
+    package: 'sumofmultiples',
+    functions: {
+      sum: fn(
+        'SumOfMultiples',
+        [
+          ['factors', '[]int'],
+          ['limit', 'int'],
+        ],
+        'int',
+      ),
+    },
+  },
+  allergies: {
+    package: 'allergies',
+    functions: {
+      allergicTo: fn(
+        'IsAllergicTo',
+        [
+          ['score', 'int'],
+          ['item', 'string'],
+        ],
+        'bool',
+      ),
+      list: fn('ListAllergies', [['score', 'int']], '[]string'),
+    },
+  },
+  wordy: { package: 'wordy', functions: { answer: fn('Answer', [['question', 'string']], 'int', true) } },
+  pangram: { package: 'pangram', functions: { isPangram: fn('IsPangram', [['sentence', 'string']], 'bool') } },
+  hamming: {
+    package: 'hamming',
+    functions: {
+      distance: fn(
+        'Distance',
+        [
+          ['strand1', 'string'],
+          ['strand2', 'string'],
+        ],
+        'int',
+        true,
+      ),
+    },
+  },
+  'collatz-conjecture': {
+    package: 'collatzconjecture',
+    functions: { steps: fn('Steps', [['number', 'int']], 'int', true) },
+  },
+  luhn: { package: 'luhn', functions: { valid: fn('IsValid', [['value', 'string']], 'bool') } },
+} satisfies Record<string, GoInterface>;
 
 /** The set, in the order set.json lists it. */
 export const EXERCISES: EvalExercise[] = [
@@ -144,6 +240,7 @@ export const EXERCISES: EvalExercise[] = [
     maxCycles: 5,
     javascript: { module: 'leap', exports: ['isLeap'] },
     python: { module: 'leap', exports: ['leap_year'] },
+    go: GO.leap,
     render: returns('isLeap', 'leap_year', ['year']),
     kata: `
 # Leap
@@ -165,6 +262,7 @@ Tell whether a year of the Gregorian calendar has a 29th of February.
 ${interfaceSection(
   'export `isLeap(year)` from a module named `leap` (`src/leap.js`); it returns `true` or `false`.',
   'define `leap_year(year)` in a module named `leap` (`src/leap.py`); it returns `True` or `False`.',
+  GO.leap,
 )}`,
   },
   {
@@ -174,6 +272,7 @@ ${interfaceSection(
     maxCycles: 10,
     javascript: { module: 'romanNumerals', exports: ['toRoman'] },
     python: { module: 'roman_numerals', exports: ['to_roman'] },
+    go: GO['roman-numerals'],
     render: returns('toRoman', 'to_roman', ['number']),
     kata: `
 # Roman Numerals
@@ -196,6 +295,7 @@ Write whole numbers from 1 to 3999 the way the Romans did.
 ${interfaceSection(
   'export `toRoman(number)` from a module named `romanNumerals` (`src/romanNumerals.js`); it returns a string.',
   'define `to_roman(number)` in a module named `roman_numerals` (`src/roman_numerals.py`); it returns a string.',
+  GO['roman-numerals'],
 )}`,
   },
   {
@@ -255,6 +355,7 @@ ${interfaceSection(
     maxCycles: 10,
     javascript: { module: 'wordCount', exports: ['countWords'] },
     python: { module: 'word_count', exports: ['count_words'] },
+    go: GO['word-count'],
     render: returns('countWords', 'count_words', ['sentence']),
     kata: `
 # Word Count
@@ -281,6 +382,7 @@ ${interfaceSection(
     'mapping each word to its count (`{ go: 3, stop: 2 }`).',
   'define `count_words(sentence)` in a module named `word_count` (`src/word_count.py`); it returns a dict mapping ' +
     'each word to its count (`{"go": 3, "stop": 2}`).',
+  GO['word-count'],
 )}`,
   },
   {
@@ -290,6 +392,7 @@ ${interfaceSection(
     maxCycles: 9,
     javascript: { module: 'anagram', exports: ['findAnagrams'] },
     python: { module: 'anagram', exports: ['find_anagrams'] },
+    go: GO.anagram,
     render: returns('findAnagrams', 'find_anagrams', ['subject', 'candidates']),
     kata: `
 # Anagram
@@ -317,6 +420,7 @@ ${interfaceSection(
     'array of strings and it returns an array of strings.',
   'define `find_anagrams(subject, candidates)` in a module named `anagram` (`src/anagram.py`); `candidates` is a ' +
     'list of strings and it returns a list of strings.',
+  GO.anagram,
 )}`,
   },
   {
@@ -326,6 +430,7 @@ ${interfaceSection(
     maxCycles: 7,
     javascript: { module: 'isogram', exports: ['isIsogram'] },
     python: { module: 'isogram', exports: ['is_isogram'] },
+    go: GO.isogram,
     render: returns('isIsogram', 'is_isogram', ['phrase']),
     kata: `
 # Isogram
@@ -346,6 +451,7 @@ Tell whether a word or phrase is an isogram: no letter appears in it more than o
 ${interfaceSection(
   'export `isIsogram(phrase)` from a module named `isogram` (`src/isogram.js`); it returns `true` or `false`.',
   'define `is_isogram(phrase)` in a module named `isogram` (`src/isogram.py`); it returns `True` or `False`.',
+  GO.isogram,
 )}`,
   },
   {
@@ -355,6 +461,7 @@ ${interfaceSection(
     maxCycles: 6,
     javascript: { module: 'acronym', exports: ['abbreviate'] },
     python: { module: 'acronym', exports: ['abbreviate'] },
+    go: GO.acronym,
     render: returns('abbreviate', 'abbreviate', ['phrase']),
     kata: `
 # Acronym
@@ -378,6 +485,7 @@ Turn a phrase into its acronym: the first letter of each word, in capitals.
 ${interfaceSection(
   'export `abbreviate(phrase)` from a module named `acronym` (`src/acronym.js`); it returns a string.',
   'define `abbreviate(phrase)` in a module named `acronym` (`src/acronym.py`); it returns a string.',
+  GO.acronym,
 )}`,
   },
   {
@@ -387,6 +495,7 @@ ${interfaceSection(
     maxCycles: 6,
     javascript: { module: 'raindrops', exports: ['convert'] },
     python: { module: 'raindrops', exports: ['convert'] },
+    go: GO.raindrops,
     render: returns('convert', 'convert', ['number']),
     kata: `
 # Raindrops
@@ -409,6 +518,7 @@ Turn a positive whole number into the sound of rain.
 ${interfaceSection(
   'export `convert(number)` from a module named `raindrops` (`src/raindrops.js`); it returns a string.',
   'define `convert(number)` in a module named `raindrops` (`src/raindrops.py`); it returns a string.',
+  GO.raindrops,
 )}`,
   },
   {
@@ -418,6 +528,7 @@ ${interfaceSection(
     maxCycles: 7,
     javascript: { module: 'primeFactors', exports: ['primeFactors'] },
     python: { module: 'prime_factors', exports: ['prime_factors'] },
+    go: GO['prime-factors'],
     render: returns('primeFactors', 'prime_factors', ['value']),
     kata: `
 # Prime Factors
@@ -438,6 +549,7 @@ Break a natural number down into the prime numbers that multiply to it.
 ${interfaceSection(
   'export `primeFactors(value)` from a module named `primeFactors` (`src/primeFactors.js`); it returns an array of numbers.',
   'define `prime_factors(value)` in a module named `prime_factors` (`src/prime_factors.py`); it returns a list of ints.',
+  GO['prime-factors'],
 )}`,
   },
   {
@@ -447,6 +559,7 @@ ${interfaceSection(
     maxCycles: 7,
     javascript: { module: 'sumOfMultiples', exports: ['sumOfMultiples'] },
     python: { module: 'sum_of_multiples', exports: ['sum_of_multiples'] },
+    go: GO['sum-of-multiples'],
     render: returns('sumOfMultiples', 'sum_of_multiples', ['factors', 'limit']),
     kata: `
 # Sum of Multiples
@@ -471,6 +584,7 @@ ${interfaceSection(
     'is an array of numbers and it returns a number.',
   'define `sum_of_multiples(factors, limit)` in a module named `sum_of_multiples` (`src/sum_of_multiples.py`); ' +
     '`factors` is a list of ints and it returns an int.',
+  GO['sum-of-multiples'],
 )}`,
   },
   {
@@ -480,6 +594,7 @@ ${interfaceSection(
     maxCycles: 8,
     javascript: { module: 'allergies', exports: ['isAllergicTo', 'listAllergies'] },
     python: { module: 'allergies', exports: ['is_allergic_to', 'list_allergies'] },
+    go: GO.allergies,
     render: property({
       allergicTo: returns('isAllergicTo', 'is_allergic_to', ['score', 'item']),
       list: returns('listAllergies', 'list_allergies', ['score']),
@@ -518,6 +633,7 @@ ${interfaceSection(
     'item names) from a module named `allergies` (`src/allergies.js`).',
   'define `is_allergic_to(score, item)` (returns `True` or `False`) and `list_allergies(score)` (returns a list of ' +
     'item names) in a module named `allergies` (`src/allergies.py`).',
+  GO.allergies,
 )}
 Items are the lowercase names of the table (\`eggs\`, \`strawberries\`, ...).
 `,
@@ -529,6 +645,7 @@ Items are the lowercase names of the table (\`eggs\`, \`strawberries\`, ...).
     maxCycles: 14,
     javascript: { module: 'wordy', exports: ['answer'] },
     python: { module: 'wordy', exports: ['answer'] },
+    go: GO.wordy,
     render: returns('answer', 'answer', ['question']),
     kata: `
 # Wordy
@@ -563,6 +680,7 @@ ${interfaceSection(
     '`Error` whose message is exactly `unknown operation` or `syntax error`.',
   'define `answer(question)` in a module named `wordy` (`src/wordy.py`); it returns an int, or raises `ValueError` ' +
     'with exactly the message `unknown operation` or `syntax error`.',
+  GO.wordy,
 )}`,
   },
   {
@@ -572,6 +690,7 @@ ${interfaceSection(
     maxCycles: 5,
     javascript: { module: 'pangram', exports: ['isPangram'] },
     python: { module: 'pangram', exports: ['is_pangram'] },
+    go: GO.pangram,
     render: returns('isPangram', 'is_pangram', ['sentence']),
     kata: `
 # Pangram
@@ -594,6 +713,7 @@ Tell whether a sentence uses every letter of the English alphabet (a to z) at le
 ${interfaceSection(
   'export `isPangram(sentence)` from a module named `pangram` (`src/pangram.js`); it returns `true` or `false`.',
   'define `is_pangram(sentence)` in a module named `pangram` (`src/pangram.py`); it returns `True` or `False`.',
+  GO.pangram,
 )}`,
   },
   {
@@ -603,6 +723,7 @@ ${interfaceSection(
     maxCycles: 5,
     javascript: { module: 'hamming', exports: ['distance'] },
     python: { module: 'hamming', exports: ['distance'] },
+    go: GO.hamming,
     render: returns('distance', 'distance', ['strand1', 'strand2']),
     kata: `
 # Hamming
@@ -628,6 +749,7 @@ ${interfaceSection(
     '`Error` whose message is exactly `strands must be of equal length`.',
   'define `distance(left, right)` in a module named `hamming` (`src/hamming.py`); it returns an int, or raises ' +
     '`ValueError` with exactly the message `strands must be of equal length`.',
+  GO.hamming,
 )}`,
   },
   {
@@ -637,6 +759,7 @@ ${interfaceSection(
     maxCycles: 5,
     javascript: { module: 'collatzConjecture', exports: ['steps'] },
     python: { module: 'collatz_conjecture', exports: ['steps'] },
+    go: GO['collatz-conjecture'],
     render: returns('steps', 'steps', ['number']),
     kata: `
 # Collatz Conjecture
@@ -661,6 +784,7 @@ ${interfaceSection(
     'or throws an `Error` whose message is exactly `Only positive integers are allowed`.',
   'define `steps(number)` in a module named `collatz_conjecture` (`src/collatz_conjecture.py`); it returns an int, ' +
     'or raises `ValueError` with exactly the message `Only positive integers are allowed`.',
+  GO['collatz-conjecture'],
 )}`,
   },
   {
@@ -670,6 +794,7 @@ ${interfaceSection(
     maxCycles: 8,
     javascript: { module: 'luhn', exports: ['isValid'] },
     python: { module: 'luhn', exports: ['is_valid'] },
+    go: GO.luhn,
     render: returns('isValid', 'is_valid', ['value']),
     kata: `
 # Luhn
@@ -694,6 +819,7 @@ Check a number (a credit card, a Canadian social insurance number) with the Luhn
 ${interfaceSection(
   'export `isValid(value)` from a module named `luhn` (`src/luhn.js`); it returns `true` or `false`.',
   'define `is_valid(value)` in a module named `luhn` (`src/luhn.py`); it returns `True` or `False`.',
+  GO.luhn,
 )}`,
   },
 ];

@@ -1,8 +1,10 @@
 /**
  * Generates the eval kata set in katas/eval/ from Exercism's problem-specifications (MIT): for each exercise in
- * EXERCISES (eval-kata-exercises.ts), the kata text (katas/eval/<slug>.md), the acceptance tests for JavaScript
- * (node:test) and Python (pytest) built from the exercise's canonical-data.json, one test per canonical case named
- * after it and ending with `[<case uuid>]`, and the index katas/eval/set.json with the case counts.
+ * EXERCISES (eval-kata-exercises.ts), the kata text (katas/eval/<slug>.md), the acceptance tests of each language in
+ * {@link EMITTERS} (JavaScript with node:test, Python with pytest, Go with go test) built from the exercise's
+ * canonical-data.json, one test per canonical case named after it and ending with `[<case uuid>]`, and the index
+ * katas/eval/set.json with the case counts. A language is one row of EMITTERS: its file's path, the names the kata
+ * asks for, and the file's text.
  *
  *   npx tsx scripts/generate-eval-katas.ts <problem-specifications checkout or git dir> [--commit <sha>] [--check]
  *
@@ -14,6 +16,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { goTests } from './eval-kata-go';
 import { EXERCISES, type EvalExercise, type FlatCase } from './eval-kata-exercises';
 
 /** katas/eval/ of this repository. */
@@ -155,13 +158,58 @@ export function kataMarkdown(exercise: EvalExercise): string {
   ].join('\n');
 }
 
+/**
+ * One language of the set: where its acceptance file goes (relative to katas/eval/), the module and names the kata asks
+ * for (undefined: the exercise has no tests in this language), and the file's text. A new language is a new row.
+ */
+export interface LanguageEmitter {
+  /** The key in set.json's `languages` (a `Language` of the product). */
+  language: string;
+  names(exercise: EvalExercise): { module: string; exports: string[] } | undefined;
+  path(exercise: EvalExercise): string;
+  tests(exercise: EvalExercise, commit: string, cases: FlatCase[], skipped: string[]): string;
+}
+
+/** The languages of the set, in the order set.json lists them. */
+export const EMITTERS: readonly LanguageEmitter[] = [
+  {
+    language: 'javascript',
+    names: (exercise) => exercise.javascript,
+    path: (exercise) => `acceptance/javascript/${exercise.slug}.test.js`,
+    tests: javascriptTests,
+  },
+  {
+    language: 'python',
+    names: (exercise) => exercise.python,
+    path: (exercise) => `acceptance/python/test_${exercise.slug.replace(/-/g, '_')}.py`,
+    tests: pythonTests,
+  },
+  {
+    language: 'go',
+    names: (exercise) =>
+      exercise.go && { module: exercise.go.package, exports: Object.values(exercise.go.functions).map((f) => f.name) },
+    path: (exercise) => `acceptance/go/${exercise.slug.replace(/-/g, '_')}_acceptance_test.go`,
+    tests: (exercise, commit, cases, skipped) =>
+      goTests(exercise.go!, `${header('//', exercise, commit, skipped)}\n`, cases, (c) => testName(c as FlatCase)),
+  },
+];
+
 /** One entry of katas/eval/set.json. */
 export interface EvalSetEntry {
   slug: string;
   title: string;
   tags: string[];
   source: { exercise: string; commit: string };
-  languages: Record<'javascript' | 'python', { module: string; exports: string[]; acceptance: string; cases: number }>;
+  /** Per language (a key of {@link EMITTERS}); JavaScript and Python are there for every exercise. */
+  languages: Record<'javascript' | 'python', EvalSetLanguage> & Partial<Record<string, EvalSetLanguage>>;
+}
+
+/** One language of an entry of katas/eval/set.json. */
+export interface EvalSetLanguage {
+  module: string;
+  exports: string[];
+  acceptance: string;
+  cases: number;
 }
 
 /** Every file of katas/eval/ the generator owns, by path relative to katas/eval/, from the data at `commit`. */
@@ -172,20 +220,21 @@ export function generateEvalSet(source: string, commitish = 'HEAD'): Map<string,
   for (const exercise of EXERCISES) {
     const data = JSON.parse(gitShow(source, commit, `exercises/${exercise.slug}/canonical-data.json`));
     const { kept, skipped } = selectCases(exercise, flattenCases(data.cases));
-    const js = `acceptance/javascript/${exercise.slug}.test.js`;
-    const py = `acceptance/python/test_${exercise.slug.replace(/-/g, '_')}.py`;
     files.set(`${exercise.slug}.md`, kataMarkdown(exercise));
-    files.set(js, javascriptTests(exercise, commit, kept, skipped));
-    files.set(py, pythonTests(exercise, commit, kept, skipped));
+    const languages: Record<string, EvalSetLanguage> = {};
+    for (const emitter of EMITTERS) {
+      const names = emitter.names(exercise);
+      if (!names) continue;
+      const path = emitter.path(exercise);
+      files.set(path, emitter.tests(exercise, commit, kept, skipped));
+      languages[emitter.language] = { ...names, acceptance: path, cases: kept.length };
+    }
     set.push({
       slug: exercise.slug,
       title: exercise.title,
       tags: exercise.tags,
       source: { exercise: exercise.slug, commit },
-      languages: {
-        javascript: { ...exercise.javascript, acceptance: js, cases: kept.length },
-        python: { ...exercise.python, acceptance: py, cases: kept.length },
-      },
+      languages: languages as EvalSetEntry['languages'],
     });
   }
   files.set('set.json', `${JSON.stringify(set, null, 2)}\n`);

@@ -43,7 +43,7 @@ const SLOW_FIRST = [
   'test/integration/cli/mcpConfigAndTimeout.test.ts',
   'test/integration/tdd/supervisor/personWorkUntouched.test.ts',
   'test/integration/examples/agents.test.ts',
-  'test/integration/evalKatas/acceptance.test.ts', // 20-40 s: 32 real node --test and 32 pytest runs
+  'test/integration/evalKatas/acceptance.test.ts', // 50-70 s: 32 real node --test, 32 pytest and 30 go test runs
   'test/integration/tdd/supervisor/happyPath.test.ts',
   'test/integration/tdd/supervisor/clumsyFeedback.test.ts', // six two-cycle FizzBuzz sessions
   'test/integration/cli/clumsyPlayer.test.ts', // a built-CLI session of four cycles

@@ -7,11 +7,14 @@ import { basename, join } from 'node:path';
 import { EVAL_DIR, type EvalSetEntry } from '../../../scripts/generate-eval-katas';
 import { loadKata } from '../../../src/core/tdd/kata';
 import { scaffoldProject } from '../../../src/core/tdd/scaffold';
+import { requireGo } from '../../support/goToolchain';
 
 // The eval set's acceptance tests, run the way the eval runner runs them on a session's final commit: in a project
 // scaffolded for the kata, the test file copied to acceptance/, `node --test acceptance/<slug>.test.js` or
 // `python3 -m pytest acceptance -p no:cacheprovider` (pytest without the machine's plugins: test/support/pytestWithoutPlugins.ts).
-// The reference solution (test/fixtures/eval-solutions) passes every case; an empty module fails them all.
+// The reference solution (test/fixtures/eval-solutions) passes every case; an empty module fails them all. In Go the
+// file goes beside the code at the module's root (it is in the kata's package) and runs with `go test -run
+// ^TestAcceptance -v .`; a package without the functions does not build.
 
 const SOLUTIONS = join(__dirname, '..', '..', 'fixtures', 'eval-solutions');
 const LANGUAGES = ['javascript', 'python'] as const;
@@ -75,4 +78,46 @@ describe('the eval katas: acceptance tests against the reference solutions', fun
       }
     });
   }
+
+  it("go: every kata's reference solution passes all its cases, a package without the functions does not build", async function () {
+    requireGo(this);
+    const offline = { ...process.env, GOPROXY: 'off', GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local' };
+    const goTest = (dir: string): Promise<{ code: number; output: string }> =>
+      new Promise((done) => {
+        execFile(
+          'go',
+          ['test', '-run', '^TestAcceptance', '-v', '.'],
+          { cwd: dir, env: offline, timeout: 120_000 },
+          (error, stdout, stderr) =>
+            done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: `${stdout}${stderr}` }),
+        );
+      });
+    const count = (output: string, verdict: string): number =>
+      [...output.matchAll(new RegExp(`^\\s+--- ${verdict}: TestAcceptance\\w+/`, 'gm'))].length;
+    const goSet = set.filter((entry) => entry.languages.go);
+    assert.ok(goSet.length >= 12, `${goSet.length} katas in Go`);
+    for (const entry of goSet) {
+      const { module, acceptance: file, cases } = entry.languages.go!;
+      const dir = await mkdtemp(join(tmpdir(), `tdd-eval-go-${entry.slug}-`));
+      dirs.push(dir);
+      const kata = await loadKata(join(EVAL_DIR, `${entry.slug}.md`), { language: 'go' });
+      await scaffoldProject(dir, 'go', kata);
+      await copyFile(join(EVAL_DIR, file), join(dir, basename(file)));
+      await writeFile(join(dir, `${module}.go`), await readFile(join(SOLUTIONS, 'go', `${module}.go`)));
+
+      const good = await goTest(dir);
+      assert.equal(good.code, 0, `${entry.slug} (go) with the reference solution:\n${good.output}`);
+      assert.deepEqual(
+        [count(good.output, 'PASS'), count(good.output, 'FAIL')],
+        [cases, 0],
+        `${entry.slug} (go):\n${good.output}`,
+      );
+
+      await writeFile(join(dir, `${module}.go`), `package ${module}\n`);
+      const empty = await goTest(dir);
+      assert.notEqual(empty.code, 0, `${entry.slug} (go) without the functions passed:\n${empty.output}`);
+      assert.match(empty.output, /undefined: /, `${entry.slug} (go) without the functions:\n${empty.output}`);
+      assert.equal(count(empty.output, 'PASS'), 0);
+    }
+  });
 });

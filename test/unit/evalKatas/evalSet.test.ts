@@ -1,9 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { goValue } from '../../../scripts/eval-kata-go';
 import { pyValue, jsValue, type EvalExercise, type FlatCase } from '../../../scripts/eval-kata-exercises';
 import {
   changedFiles,
+  EMITTERS,
   EVAL_DIR,
   flattenCases,
   generateEvalSet,
@@ -14,14 +16,18 @@ import { listBundledKatas, loadKata, parseKata } from '../../../src/core/tdd/kat
 
 const set = JSON.parse(readFileSync(join(EVAL_DIR, 'set.json'), 'utf8')) as EvalSetEntry[];
 const LANGUAGES = ['javascript', 'python'] as const;
+/** The exercises with Go acceptance tests (every one but bowling). */
+const GO_SET = set.filter((e) => e.languages.go !== undefined);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The UUIDs the tests of an acceptance file pin, in file order. */
-function pinnedCases(language: 'javascript' | 'python', text: string): string[] {
+function pinnedCases(language: 'javascript' | 'python' | 'go', text: string): string[] {
   const pattern =
     language === 'javascript'
       ? /^test\(".* \[([0-9a-f-]{36})\]", \(\) => \{$/gm
-      : /^@case\("([0-9a-f-]{36})"\)\ndef test_\w+\(case_uuid\):$/gm;
+      : language === 'go'
+        ? /^\t\t\{name: ".* \[([0-9a-f-]{36})\]", /gm
+        : /^@case\("([0-9a-f-]{36})"\)\ndef test_\w+\(case_uuid\):$/gm;
   return [...text.matchAll(pattern)].map((m) => m[1]);
 }
 
@@ -36,8 +42,12 @@ describe('the eval kata set (katas/eval)', () => {
       assert.match(entry.source.commit, /^[0-9a-f]{40}$/);
       assert.equal(entry.source.exercise, entry.slug);
       assert.ok(['easy', 'medium', 'hard'].includes(entry.tags[0]), `${entry.slug}: difficulty first`);
-      assert.deepEqual(Object.keys(entry.languages).sort(), ['javascript', 'python']);
+      assert.deepEqual(
+        Object.keys(entry.languages).filter((l) => l !== 'go'),
+        ['javascript', 'python'],
+      );
     }
+    assert.ok(GO_SET.length >= 12, `${GO_SET.length} katas in Go`);
     assert.equal(new Set(set.map((e) => e.source.commit)).size, 1, 'one commit for the whole set');
   });
 
@@ -89,6 +99,29 @@ describe('the eval kata set (katas/eval)', () => {
         return uuids;
       });
       assert.deepEqual(byLanguage[0], byLanguage[1], `${entry.slug}: the same cases in both languages`);
+      const go = entry.languages.go;
+      if (!go) continue;
+      const text = readFileSync(join(EVAL_DIR, go.acceptance), 'utf8');
+      assert.equal(go.acceptance, `acceptance/go/${entry.slug.replace(/-/g, '_')}_acceptance_test.go`);
+      assert.deepEqual(pinnedCases('go', text), byLanguage[0], `${entry.slug}: the same cases in Go`);
+      assert.equal(go.cases, entry.languages.javascript.cases);
+      // In the package itself, beside the session's code; one top-level name per function, none the session's own tests would take.
+      assert.match(text, new RegExp(`^package ${go.module}$`, 'm'));
+      assert.deepEqual(
+        [...text.matchAll(/^func (\w+)\(t \*testing\.T\) \{$/gm)].map((m) => m[1]),
+        go.exports.map((name) => `TestAcceptance${name}`),
+      );
+      assert.ok(text.includes(entry.source.commit), `${go.acceptance} names the commit`);
+    }
+  });
+
+  it('names the Go package and functions in each kata that has Go tests', async () => {
+    for (const entry of GO_SET) {
+      const kata = await loadKata(join(EVAL_DIR, `${entry.slug}.md`), { language: 'go' });
+      const { module, exports } = entry.languages.go!;
+      assert.equal(kata.sourceDir, '.');
+      assert.ok(kata.description.includes(`package \`${module}\` (\`${module}.go\``), `${entry.slug} names ${module}.go`);
+      for (const name of exports) assert.ok(kata.description.includes(`\`func ${name}(`), `${entry.slug} names ${name}`);
     }
   });
 
@@ -135,10 +168,14 @@ describe('the eval kata generator (scripts/generate-eval-katas.ts)', () => {
     );
   });
 
-  it('writes JavaScript and Python literals', () => {
+  it('writes JavaScript, Python and Go literals', () => {
     assert.equal(jsValue({ "don't": 2, '1': [true, null, 'a"b'] }), '{ "1": [true, null, "a\\"b"], "don\'t": 2 }');
     assert.equal(pyValue({ "don't": 2, '1': [true, false, null, 'a\nb'] }), '{"1": [True, False, None, "a\\nb"], "don\'t": 2}');
     assert.equal(jsValue([]), '[]');
+    assert.equal(goValue({ "don't": 2, a: 1 }, 'map[string]int'), 'map[string]int{"don\'t": 2, "a": 1}');
+    assert.equal(goValue([], '[]string'), '[]string{}');
+    assert.equal(goValue([93819012551], '[]int64'), '[]int64{93819012551}');
+    assert.throws(() => goValue(1.5, 'int'), /not a Go int/);
     assert.equal(pyValue({}), '{}');
   });
 
@@ -163,7 +200,8 @@ describe('the eval kata generator (scripts/generate-eval-katas.ts)', () => {
       'run: npx tsx scripts/generate-eval-katas.ts <path> --commit <the recorded commit>',
     );
     const owned = new Set(files.keys());
-    for (const language of LANGUAGES) {
+    // Every language row of the generator (EMITTERS) owns its folder: no file there that it did not write.
+    for (const { language } of EMITTERS) {
       for (const name of readdirSync(join(EVAL_DIR, 'acceptance', language))) {
         assert.ok(owned.has(`acceptance/${language}/${name}`), `acceptance/${language}/${name} is generated`);
       }
