@@ -14,5 +14,6 @@ module.exports = {
   reporter: 'spec',
   exit: true,
   // testBuilds.ts builds dist/cli.js and the example programs once, before the workers start (its mochaGlobalSetup).
-  require: ['test/support/isolatedCache.ts', 'test/support/testBuilds.ts'],
+  // unitStartsNoProcess.ts fails a test under test/unit/ that starts a child process.
+  require: ['test/support/isolatedCache.ts', 'test/support/testBuilds.ts', 'test/support/unitStartsNoProcess.ts'],
 };

@@ -2,7 +2,7 @@
  * The Testing view's kata tests (`KataTests`), with a stand-in for VS Code's testing API: after the session it shows
  * the tests of the last commit, not a whole-suite red run the supervisor rolled back (issue 25, item 2); a Run from
  * the Testing view runs the session's tests and hands its counts to `ranTests`, which the host folds into the panel's
- * header and the status bar.
+ * header and the status bar (a real git repository and a real `node --test` run).
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -14,8 +14,8 @@ import type { TestCaseResult } from '../../../src/core/testRunners/types';
 import { emptyPanelState, type PanelState } from '../../../src/shared/panelProtocol';
 import { reducePanel } from '../../../src/vscode/panel/panelReducer';
 import { statusView } from '../../../src/vscode/status/statusText';
-import { fakeVscode, installFakeVscode } from './fakeVscode';
-import { wholeSession } from './fixtures';
+import { fakeVscode, installFakeVscode } from '../../unit/vscode/fakeVscode';
+import { wholeSession } from '../../unit/vscode/fixtures';
 
 type KataTestsModule = typeof import('../../../src/vscode/testing/kataTestController');
 
