@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { DANGER_LEVELS, type DangerLevel } from '../core/tools/types';
+import { DANGER_LEVELS, type DangerLevel } from '../core';
 import { UsageError } from './cliIo';
 
 /** Flags every command that talks to a model accepts. */

@@ -1,4 +1,4 @@
-import { NAMED_FILE_MAX_BYTES, NamedFileError, readNamedText } from '../core/namedFiles/readNamedFile';
+import { NAMED_FILE_MAX_BYTES, NamedFileError, readNamedText } from '../core';
 import { UsageError } from './cliIo';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { mcpServerConfigSchema, type McpServerConfig } from '../core/mcp/config';
+import { type McpServerConfig, mcpServerConfigSchema } from '../core';
 import { UsageError } from './cliIo';
 import { readFlagFile } from './flagFile';
 

@@ -1,4 +1,4 @@
-import { priceTableShape } from '../core/eval';
+import { priceTableShape } from '../core/tddApi';
 import type { ModelPrice } from '../shared/panelProtocol';
 import { MODEL_PRICES_SCHEMA } from '../vscode/config/modelPrices';
 import { UsageError } from './cliIo';

@@ -1,8 +1,6 @@
 import type { Writable } from 'node:stream';
-import { describeProjectProfile } from '../core/project/describeProfile';
-import { escapeTerminalText } from '../core/security/terminalText';
-import type { SupervisorEvent } from '../core/tdd/events';
-import { PHASE_LABELS, ROLE_TITLES, type Phase } from '../core/vocabulary';
+import { escapeTerminalText } from '../core';
+import { describeProjectProfile, type Phase, PHASE_LABELS, ROLE_TITLES, type SupervisorEvent } from '../core/tddApi';
 
 /** A phase on a progress line: `red: Tester`, `done`. */
 function phaseLabel(phase: Phase): string {

@@ -1,6 +1,5 @@
-import { createLlmClient, resolveProvider, type ProviderSettings } from '../core/llm';
-import type { LlmClient } from '../core/llm/types';
-import { CASSETTE_MAX_BYTES, parseCassette, RecordingLlmClient, ReplayLlmClient } from '../core/replay';
+import { createLlmClient, type LlmClient, type ProviderSettings, resolveProvider } from '../core';
+import { CASSETTE_MAX_BYTES, parseCassette, RecordingLlmClient, ReplayLlmClient } from '../core/testingApi';
 import { UsageError } from './cliIo';
 import { intFlag } from './args';
 import { readFlagFile } from './flagFile';

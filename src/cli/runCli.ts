@@ -1,6 +1,4 @@
-import { isAgentError, type ErrorCode } from '../core/errors/agentError';
-import { escapeTerminalText } from '../core/security/terminalText';
-import { setLogLevel } from '../core/logging/logger';
+import { type ErrorCode, escapeTerminalText, isAgentError, setLogLevel } from '../core';
 import { EXIT, UsageError, type CliIo } from './cliIo';
 import { demoCommand } from './commands/demo';
 import { evalCommand } from './commands/eval';

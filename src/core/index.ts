@@ -8,7 +8,7 @@
  * Every name is exported on purpose, one by one: the list is the public API, recorded in `api/core.api.md` and
  * explained in docs/api-core.md. The TDD session API is `tdd-agent/tdd` (src/core/tddApi.ts), the test fakes are
  * `tdd-agent/testing` (src/core/testingApi.ts). The rest of src/core is internal: the CLI and the extension import
- * it by module path.
+ * only these three entry points, as any program does (a lint rule in eslint.config.mjs holds them to it).
  * @packageDocumentation
  * @module tdd-agent/core
  */
@@ -18,6 +18,7 @@ export {
   createLlmClient,
   createOpenAIClient,
   isLlmError,
+  isOfficialOpenAI,
   LlmError,
   resolveProvider,
   servedModels,
@@ -101,7 +102,7 @@ export type { ConversationWindowOptions } from './agentRuntime/strategies/conver
 
 // The built-in agents
 export { QAAgent, type QAOutput } from './builtinAgents/qaAgent';
-export { CoTAgent, type CoTOutput } from './builtinAgents/cotAgent';
+export { CoTAgent, cotSteps, type CoTOutput } from './builtinAgents/cotAgent';
 export { ReActAgent, type ReActAgentOptions, type ReActOutput } from './builtinAgents/reactAgent';
 
 // Agents defined as data (JSON configs)
@@ -139,13 +140,16 @@ export {
   createBuiltinTools,
   createWorkspaceTools,
   DANGER_LEVELS,
+  dangerRank,
   DEFAULT_LEVEL_RULES,
   defineTool,
+  editedText,
   ToolCallError,
   ToolExecutor,
   ToolRegistrationError,
   ToolRegistry,
   TOOL_CATEGORIES,
+  unifiedDiff,
   type AgentToolbox,
   type ApprovalOutcome,
   type ApprovalPolicyConfig,
@@ -251,14 +255,18 @@ export {
 } from './workspaceSandbox';
 export {
   createProcessSandbox,
+  describeDiagnosis,
+  findBubblewrap,
   openProjectView,
   probeSandbox,
+  processLimitMechanism,
   type LaunchEnd,
   type ModulesMount,
   type ProjectView,
   type ProjectViewNamespace,
   type ProjectViewSpec,
   type ProcessLaunch,
+  type ProcessLimitMechanism,
   type ProcessSandbox,
   type SandboxDiagnosis,
   type SandboxFailureKind,
@@ -271,6 +279,16 @@ export {
   type WrappedLaunch,
 } from './osSandbox';
 export { runProcess, type RunProcessOptions, type RunProcessResult } from './process/runProcess';
+// Git as the product runs it on a person's repository, and files a person names (a flag's file, a config file)
+export { GitCommandError, productGit, type GitRun, type ProductGitOptions } from './hostGit/gitClient';
+export {
+  NAMED_FILE_MAX_BYTES,
+  NamedFileError,
+  readNamedText,
+  type NamedFileOptions,
+  type NamedFileProblem,
+  type SpecialFileKind,
+} from './namedFiles/readNamedFile';
 // The test runner interface (the `run_tests` tool takes one; `tdd-agent/tdd` has the runners)
 export { RUNNER_KINDS } from './testRunners';
 export type {
@@ -287,8 +305,9 @@ export type {
 } from './testRunners';
 
 // Errors, logging, redaction
-export { AgentError, ERROR_CODES, isAgentError, type ErrorCode, type ErrorInfo } from './errors/agentError';
+export { AgentError, ERROR_CODES, isAgentError, toAgentError, type ErrorCode, type ErrorInfo } from './errors/agentError';
 export { redactSecrets, redactValue, registerSecret } from './security/redact';
+export { escapeTerminalText } from './security/terminalText';
 export { getLogger, setLogLevel, setLogSink, type Logger, type LogLevel, type LogRecord, type LogSink } from './logging/logger';
 
 // Batches, the audit trail, performance metrics

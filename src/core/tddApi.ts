@@ -18,7 +18,9 @@ export {
   isLanguage,
   LANGUAGES,
   languagesInWords,
+  PHASE_LABELS,
   PHASES,
+  ROLE_TITLES,
   ROLES,
   SESSION_STATUSES,
   type Language,
@@ -83,7 +85,9 @@ export {
   KataFrontMatterSchema,
   listBundledKatas,
   loadKata,
+  MAX_TASK_CHARS,
   parseKata,
+  resolveKata,
   taskKata,
   type BundledKata,
   type Kata,
@@ -96,12 +100,15 @@ export {
 export {
   CycleStateSchema,
   deleteSession,
+  formatDiskUsage,
   listSessions,
+  mergeBlocker,
   mergeSession,
   PhaseRecordSchema,
   previewMerge,
   pruneSessions,
   QuestionRecordSchema,
+  recordedStatus,
   RoleResultSchema,
   SessionLockedError,
   SessionMetricsSchema,
@@ -120,7 +127,10 @@ export {
   type SessionMetrics,
   type SessionState,
 } from './tdd/session';
-export { GitOperationError } from './tdd/git';
+export { leaveOutSessionSetup, sessionSetupOf, type SessionSetup, type SetupFreeHistory } from './tdd/session/setupFreeHistory';
+export { GitOperationError, inspectWorkspace, type WorkspaceFacts } from './tdd/git';
+export { INITIAL_COMMIT_SUBJECT } from './tdd/git/setupCommits';
+export { sessionTestSandbox, type SessionTestSandbox, type SessionTestSandboxOptions } from './tdd/supervisor/sessionTestSandbox';
 
 // The project profile
 export {
@@ -132,6 +142,7 @@ export {
   PROJECT_CONFIG_FILE,
   ProjectConfigSchema,
   readProjectConfig,
+  relativePathProblem,
   resolveProjectProfile,
   type FieldSource,
   type PackageManager,
@@ -144,6 +155,7 @@ export {
   type PythonEnvironment,
   type ResolveProfileOptions,
 } from './project';
+export { LANGUAGE_NAMES, RUNNER_NAMES } from './project/describeProfile';
 
 // Test runners (the `TestRunner` interface and its result types are `tdd-agent/core`'s: the `run_tests` tool takes one)
 export {
@@ -156,3 +168,31 @@ export {
   type DetectTestRunnerOptions,
   type DiagnosedTestRunResult,
 } from './testRunners';
+
+// Evaluating a model on a set of katas (what `tdd-agent eval` and the extension's Evaluate a model run)
+export {
+  acceptanceFor,
+  bundledEvalSetDir,
+  compareModels,
+  defaultConcurrency,
+  describeEvalSet,
+  evalFolderStamp,
+  loadEvalSet,
+  matchExercises,
+  mergeEvalReports,
+  parseShard,
+  priceTableShape,
+  progressFigure,
+  readEvalReport,
+  renderComparison,
+  renderMarkdown,
+  replayCommand,
+  runEval,
+  selectExercises,
+  type EvalOptions,
+  type EvalOutcome,
+  type EvalProgress,
+  type EvalReport,
+  type EvalReportPart,
+  type EvalRunResult,
+} from './eval';

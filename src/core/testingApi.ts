@@ -18,4 +18,13 @@ export {
   type ScriptedToolCall,
   type ScriptedUsage,
 } from './replay/scriptedLlmClient';
-export { CassetteSchema, readCassette, RecordingLlmClient, ReplayLlmClient, writeCassette, type Cassette } from './replay';
+export {
+  CASSETTE_MAX_BYTES,
+  CassetteSchema,
+  parseCassette,
+  readCassette,
+  RecordingLlmClient,
+  ReplayLlmClient,
+  writeCassette,
+  type Cassette,
+} from './replay';

@@ -13,14 +13,14 @@ const ROOT = join(__dirname, '..', '..');
  * api-extractor report (`npm run api:update`) and its page in docs/, which states the same number.
  */
 const ENTRY_POINTS = {
-  core: { module: core, source: 'src/core/index.ts', types: 'index', page: 'docs/api-core.md', runtimeNames: 92 },
-  tdd: { module: tdd, source: 'src/core/tddApi.ts', types: 'tddApi', page: 'docs/api-tdd.md', runtimeNames: 53 },
+  core: { module: core, source: 'src/core/index.ts', types: 'index', page: 'docs/api-core.md', runtimeNames: 107 },
+  tdd: { module: tdd, source: 'src/core/tddApi.ts', types: 'tddApi', page: 'docs/api-tdd.md', runtimeNames: 86 },
   testing: {
     module: testing,
     source: 'src/core/testingApi.ts',
     types: 'testingApi',
     page: 'docs/api-testing.md',
-    runtimeNames: 6,
+    runtimeNames: 8,
   },
 } as const;
 type EntryPoint = keyof typeof ENTRY_POINTS;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundledKatasDir } from '../../core/tdd/kata';
+import { bundledKatasDir } from '../../core/tddApi';
 import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIo } from '../cliIo';
 import { kataCommand } from './kata';

@@ -1,4 +1,4 @@
-import { findBubblewrap, probeSandbox, processLimitMechanism } from '../../core/osSandbox';
+import { findBubblewrap, probeSandbox, processLimitMechanism } from '../../core';
 import { EXIT, type CliIo } from '../cliIo';
 
 /** `tdd-agent doctor`: which OS sandbox would confine the code the agents write, and why (not), with the fix. */

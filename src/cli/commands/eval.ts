@@ -1,10 +1,16 @@
 import { join, resolve } from 'node:path';
+import { AgentError, escapeTerminalText } from '../../core';
 import {
   acceptanceFor,
   bundledEvalSetDir,
   defaultConcurrency,
   describeEvalSet,
   evalFolderStamp,
+  type EvalProgress,
+  type EvalReport,
+  type EvalRunResult,
+  isLanguage,
+  type Language,
   loadEvalSet,
   matchExercises,
   parseShard,
@@ -13,19 +19,13 @@ import {
   replayCommand,
   runEval,
   selectExercises,
-  type EvalProgress,
-  type EvalReport,
-  type EvalRunResult,
-} from '../../core/eval';
-import { AgentError } from '../../core/errors/agentError';
-import { escapeTerminalText } from '../../core/security/terminalText';
+} from '../../core/tddApi';
 import { modelPrice } from '../../vscode/config/modelPrices';
 import { intFlag, parseCommandArgs, PROVIDER_OPTIONS } from '../args';
 import { EXIT, UsageError, type CliIo } from '../cliIo';
 import { PRICE_FILE_SHAPE, readPriceFile } from '../priceFile';
 import { modelFromFlags } from '../providerFromFlags';
 import { evalMergeCommand } from './evalMerge';
-import { type Language, isLanguage } from '../../core/vocabulary';
 
 /** `tdd-agent eval --help`. */
 export const EVAL_USAGE = `Usage: tdd-agent eval [options]

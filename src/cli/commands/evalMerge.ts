@@ -1,15 +1,15 @@
 import { copyFile, lstat, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { escapeTerminalText } from '../../core';
 import {
   compareModels,
+  type EvalReport,
+  type EvalReportPart,
   mergeEvalReports,
   readEvalReport,
   renderComparison,
   renderMarkdown,
-  type EvalReport,
-  type EvalReportPart,
-} from '../../core/eval';
-import { escapeTerminalText } from '../../core/security/terminalText';
+} from '../../core/tddApi';
 import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIo } from '../cliIo';
 

@@ -1,16 +1,23 @@
 import { resolve } from 'node:path';
-import { ControlProtocol, TerminalTransport } from '../../core/control';
-import type { McpServerStatus } from '../../core/mcp/mcpHub';
-import { relativePathProblem, type ProjectOverrides, type ProjectProfile } from '../../core/project';
-import { KataError, type TaskSpec } from '../../core/tdd/kata';
-import { runKataSession } from '../../core/tdd/supervisor/kataSession';
-import type { SessionSummary } from '../../core/tdd/sessionSummary';
+import { ControlProtocol, type McpServerStatus, TerminalTransport } from '../../core';
+import {
+  isLanguage,
+  KataError,
+  type Language,
+  LANGUAGES,
+  languagesInWords,
+  type ProjectOverrides,
+  type ProjectProfile,
+  relativePathProblem,
+  runKataSession,
+  type SessionSummary,
+  type TaskSpec,
+} from '../../core/tddApi';
 import { approveUpTo, extractYes, intFlag, parseCommandArgs, PROVIDER_OPTIONS } from '../args';
 import { EXIT, UsageError, type CliIo } from '../cliIo';
 import { readMcpConfigFile } from '../mcpConfigFile';
 import { progressPrinter } from '../progressPrinter';
 import { modelFromFlags } from '../providerFromFlags';
-import { isLanguage, LANGUAGES, languagesInWords, type Language } from '../../core/vocabulary';
 
 /** The options `kata` and `task` share, as `--help` lists them. */
 export const SESSION_OPTIONS_USAGE = `  --workspace DIR        workspace folder (default: the current folder)

@@ -1,4 +1,4 @@
-import { listBundledKatas } from '../../core/tdd/kata';
+import { listBundledKatas } from '../../core/tddApi';
 import { EXIT, type CliIo } from '../cliIo';
 
 /** `tdd-agent katas`: the bundled katas, one per line (name, then title). */

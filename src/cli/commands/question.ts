@@ -1,6 +1,4 @@
-import { escapeTerminalText } from '../../core/security/terminalText';
-import { CoTAgent, cotSteps, type CoTOutput } from '../../core/builtinAgents/cotAgent';
-import { QAAgent, type QAOutput } from '../../core/builtinAgents/qaAgent';
+import { CoTAgent, type CoTOutput, cotSteps, escapeTerminalText, QAAgent, type QAOutput } from '../../core';
 import { lineRange, parseCommandArgs, PROVIDER_OPTIONS } from '../args';
 import { EXIT, UsageError, type CliIo } from '../cliIo';
 import { readFlagFile } from '../flagFile';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { formatDiskUsage, listSessions, pruneSessions, recordedStatus } from '../../core/tdd/session';
+import { formatDiskUsage, listSessions, pruneSessions, recordedStatus } from '../../core/tddApi';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliIo } from '../cliIo';
 

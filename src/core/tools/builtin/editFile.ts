@@ -119,6 +119,18 @@ export function planEdits(text: string, blocks: readonly EditBlock[]): PlannedEd
 }
 
 /**
+ * The text an `edit_file` call with `params` would leave in a file whose text is `current`, as the tool would apply
+ * it, before anything is written (an approval's preview); undefined when the call would fail: parameters the tool
+ * refuses, a search text that is not in the file or is there more than once.
+ */
+export function editedText(params: unknown, current: string): string | undefined {
+  const parsed = editFileParameters.safeParse(params);
+  const blocks = parsed.success ? editBlocksOf(parsed.data) : undefined;
+  const plan = blocks?.ok ? planEdits(current, blocks.blocks) : undefined;
+  return plan?.ok ? plan.text : undefined;
+}
+
+/**
  * `edit_file` (MEDIUM): exact search/replace in one workspace file, one block or several (`edits`, all or
  * nothing). Fails clearly, changing nothing, when a search text is absent or ambiguous (naming the block
  * and the number of matches); returns a unified diff in `data`.

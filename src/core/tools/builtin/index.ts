@@ -7,6 +7,7 @@ export {
   editFileTool,
   editFileParameters,
   editBlocksOf,
+  editedText,
   planEdit,
   planEdits,
   type EditBlock,
