@@ -12,7 +12,15 @@ import type { SupervisorEvent } from '../tdd/events';
 import { runKataSession } from '../tdd/supervisor/kataSession';
 import type { SessionSummary } from '../tdd/sessionSummary';
 import { SessionCheckout, type AcceptanceResult, type CommitReplay } from './acceptance';
-import { acceptanceFor, identifyEvalSet, kataFileOf, productVersion, type EvalExercise, type EvalSet } from './evalSet';
+import {
+  acceptanceFor,
+  identifyEvalSet,
+  kataFileOf,
+  productVersion,
+  type EvalExercise,
+  type EvalLanguage,
+  type EvalSet,
+} from './evalSet';
 import {
   costOf,
   renderMarkdown,
@@ -24,7 +32,7 @@ import {
   type TokenPrice,
 } from './report';
 import { evalMismatch } from './sameEval';
-import { evalJobs, shardJobs, type EvalShard } from './shard';
+import { evalJobs, shardJobs, type EvalJob, type EvalShard } from './shard';
 import { type Language } from '../vocabulary';
 
 const log = getLogger('eval');
@@ -140,156 +148,222 @@ export function defaultConcurrency(cpuCount: number = cpus().length): number {
  * answer or serve the model, an unusable output folder.
  */
 export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
-  const runs = options.runs ?? 1;
-  const price = options.price ?? null;
-  const setIdentity = await identifyEvalSet(options.set);
-  const version = productVersion();
-  const set = { ...setIdentity, katas: options.exercises.map((e) => e.slug) };
+  const identity = evalIdentity(options, await identifyEvalSet(options.set));
+  const jobs = options.shard
+    ? shardJobs(evalJobs(options.exercises, options.runs ?? 1), options.language, options.shard)
+    : evalJobs(options.exercises, options.runs ?? 1);
+  const results = resumedResults(options, identity, jobs);
+  await createProcessSandbox(options.sandbox ?? 'auto', { writableRoots: [] });
+  await options.llm.checkModel?.(options.model, options.signal);
+  const outDir = await prepareOutDir(options);
+  const keptCount = results.filter(Boolean).length;
+  const state: EvalState = {
+    options,
+    identity,
+    jobs,
+    results,
+    startedAt: options.resume?.report?.started_at ?? new Date().toISOString(),
+    concurrency: Math.max(1, options.concurrency ?? defaultConcurrency()),
+    pending: jobs.map((_, i) => i).filter((i) => results[i] === undefined),
+    keptCount,
+    done: keptCount,
+    started: 0,
+    next: 0,
+    passing: results.filter((r) => r?.passed).length,
+    clock: performance.now(),
+    outDir,
+    workRoot: await mkdtemp(join(options.workRoot ?? tmpdir(), 'tdd-agent-eval-')),
+    paths: { jsonPath: join(outDir, 'report.json'), markdownPath: join(outDir, 'report.md') },
+    writing: Promise.resolve(),
+  };
+  if (options.resume) options.onProgress?.({ type: 'resumed', kept: keptCount, total: jobs.length });
+  let report: EvalReport;
+  try {
+    await Promise.all(Array.from({ length: Math.min(state.concurrency, state.pending.length) }, () => runWorker(state)));
+    report = buildReport(state, !options.signal?.aborted);
+    await writeReport(state, report);
+  } finally {
+    await rm(state.workRoot, { recursive: true, force: true }).catch(() => undefined);
+  }
+  options.onProgress?.({ type: 'report_written', json: state.paths.jsonPath, markdown: state.paths.markdownPath });
+  return { report, ...state.paths };
+}
+
+/** What an eval is, which a report it resumes must share: the model, the set, the options, this product. */
+function evalIdentity(options: EvalOptions, setIdentity: Awaited<ReturnType<typeof identifyEvalSet>>) {
   const runOptions: EvalRunOptions = {
     max_cycles: options.maxCycles ?? null,
     test_timeout_ms: options.testTimeoutMs ?? null,
     model_timeout_ms: options.modelTimeoutMs ?? null,
     agents: options.agentsDir ? 'own' : 'bundled',
   };
-  const frontEnd = options.frontEnd ?? 'cli';
-  const identity = {
+  return {
     format: 'tdd-agent-eval' as const,
     version: 1 as const,
     model: options.model,
     provider: options.provider,
     language: options.language,
-    runs_per_kata: runs,
-    set,
-    tdd_agent: { version, front_end: frontEnd },
-    price,
+    runs_per_kata: options.runs ?? 1,
+    set: { ...setIdentity, katas: options.exercises.map((e) => e.slug) },
+    tdd_agent: { version: productVersion(), front_end: options.frontEnd ?? 'cli' },
+    price: options.price ?? null,
     options: runOptions,
   };
-  const jobs = options.shard
-    ? shardJobs(evalJobs(options.exercises, runs), options.language, options.shard)
-    : evalJobs(options.exercises, runs);
-  const results: Array<EvalRunResult | undefined> = new Array<EvalRunResult | undefined>(jobs.length);
+}
+
+type EvalIdentity = ReturnType<typeof evalIdentity>;
+
+/** An eval under way: its jobs, what each gave, where the report goes, and what the report says of a stop. */
+interface EvalState {
+  options: EvalOptions;
+  identity: EvalIdentity;
+  jobs: EvalJob[];
+  /** By job: a run kept from the resumed report or finished here. */
+  results: Array<EvalRunResult | undefined>;
+  startedAt: string;
+  concurrency: number;
+  /** The jobs to run here, by index. */
+  pending: number[];
+  keptCount: number;
+  done: number;
+  started: number;
+  next: number;
+  passing: number;
+  /** When the runs here began (for the pace). */
+  clock: number;
+  outDir: string;
+  workRoot: string;
+  paths: { jsonPath: string; markdownPath: string };
+  /** The report's writes, one after another. */
+  writing: Promise<void>;
+  sandboxKind?: string;
+  stopped?: EvalStop;
+}
+
+/**
+ * The runs a resumed report keeps, by job (a scored run stays; one the provider's failure ended runs again); a report
+ * of another eval is refused.
+ */
+function resumedResults(options: EvalOptions, identity: EvalIdentity, jobs: EvalJob[]): Array<EvalRunResult | undefined> {
+  const results = new Array<EvalRunResult | undefined>(jobs.length);
   const previous = options.resume?.report;
-  if (options.resume && previous) {
-    const shardOf = (s: { index: number; count: number } | undefined): string => (s ? `shard ${s.index}/${s.count}` : 'whole');
-    const problem =
-      evalMismatch(previous, identity) ??
-      (shardOf(previous.shard) !== shardOf(options.shard)
-        ? `${shardOf(previous.shard)}, not ${shardOf(options.shard)}`
-        : undefined);
-    if (problem)
-      throw new AgentError('CONFIG', `Cannot resume: ${options.resume.file} is a report of another eval (${problem}).`, {
-        file: options.resume.file,
-      });
-    // A scored run stays; one the provider's failure ended runs again.
-    const kept = new Map(previous.runs.filter((r) => r.scored !== false).map((r) => [`${r.kata}\0${r.run}`, r]));
-    jobs.forEach((job, i) => (results[i] = kept.get(`${job.exercise.slug}\0${job.run}`)));
-  }
-  const keptCount = results.filter(Boolean).length;
-  await createProcessSandbox(options.sandbox ?? 'auto', { writableRoots: [] });
-  await options.llm.checkModel?.(options.model, options.signal);
-  const concurrency = Math.max(1, options.concurrency ?? defaultConcurrency());
+  if (!options.resume || !previous) return results;
+  const shardOf = (s: { index: number; count: number } | undefined): string => (s ? `shard ${s.index}/${s.count}` : 'whole');
+  const problem =
+    evalMismatch(previous, identity) ??
+    (shardOf(previous.shard) !== shardOf(options.shard)
+      ? `${shardOf(previous.shard)}, not ${shardOf(options.shard)}`
+      : undefined);
+  if (problem)
+    throw new AgentError('CONFIG', `Cannot resume: ${options.resume.file} is a report of another eval (${problem}).`, {
+      file: options.resume.file,
+    });
+  const kept = new Map(previous.runs.filter((r) => r.scored !== false).map((r) => [`${r.kata}\0${r.run}`, r]));
+  jobs.forEach((job, i) => (results[i] = kept.get(`${job.exercise.slug}\0${job.run}`)));
+  return results;
+}
+
+/** The report's folder, with `recordings/` and the kata texts beside them (the folder replays on its own, wherever it is shared). */
+async function prepareOutDir(options: EvalOptions): Promise<string> {
   const outDir = resolve(options.outDir);
   await mkdir(join(outDir, 'recordings'), { recursive: true });
-  // The kata texts beside the recordings: the report's folder replays on its own, wherever it is shared.
   await mkdir(join(outDir, 'katas'), { recursive: true });
   for (const exercise of options.exercises)
     await copyFile(kataFileOf(options.set, exercise), join(outDir, 'katas', `${exercise.slug}.md`));
-  const workRoot = await mkdtemp(join(options.workRoot ?? tmpdir(), 'tdd-agent-eval-'));
-  const startedAt = previous?.started_at ?? new Date().toISOString();
-  let sandboxKind: string | undefined;
-  let done = keptCount;
-  let started = 0;
-  let stopped: EvalStop | undefined;
-  const pending = jobs.map((_, i) => i).filter((i) => results[i] === undefined);
-  const clock = performance.now();
-  const paths = { jsonPath: join(outDir, 'report.json'), markdownPath: join(outDir, 'report.md') };
+  return outDir;
+}
 
-  const build = (finished: boolean): EvalReport => {
-    const list = results.filter((r): r is EvalRunResult => r !== undefined);
-    const { summary, katas } = summarize(list, runs, price);
-    return {
-      format: 'tdd-agent-eval',
-      version: 1,
-      started_at: startedAt,
-      finished_at: new Date().toISOString(),
-      interrupted: Boolean(options.signal?.aborted) || !finished,
-      model: options.model,
-      provider: options.provider,
-      language: options.language,
-      runs_per_kata: runs,
-      concurrency,
-      tdd_agent: identity.tdd_agent,
-      set,
-      price,
-      machine: {
-        sandbox: sandboxKind ?? previous?.machine.sandbox ?? (options.sandbox === 'off' ? 'none' : 'unknown'),
-        cpus: cpus().length,
-        node: process.versions.node,
-        platform: `${process.platform}-${process.arch}`,
-      },
-      options: runOptions,
-      ...(options.shard
-        ? {
-            shard: {
-              index: options.shard.index,
-              count: options.shard.count,
-              runs: jobs.map((j) => ({ kata: j.exercise.slug, run: j.run })),
-            },
-          }
-        : {}),
-      ...(stopped ? { stopped: { ...stopped, not_started: pending.length - started } } : {}),
-      summary,
-      katas,
-      runs: list,
-    };
+/** The report of the runs so far (`finished`: all that were to run here ran). */
+function buildReport(state: EvalState, finished: boolean): EvalReport {
+  const { options, identity, jobs } = state;
+  const previous = options.resume?.report;
+  const list = state.results.filter((r): r is EvalRunResult => r !== undefined);
+  const { summary, katas } = summarize(list, identity.runs_per_kata, identity.price);
+  return {
+    format: 'tdd-agent-eval',
+    version: 1,
+    started_at: state.startedAt,
+    finished_at: new Date().toISOString(),
+    interrupted: Boolean(options.signal?.aborted) || !finished,
+    model: options.model,
+    provider: options.provider,
+    language: options.language,
+    runs_per_kata: identity.runs_per_kata,
+    concurrency: state.concurrency,
+    tdd_agent: identity.tdd_agent,
+    set: identity.set,
+    price: identity.price,
+    machine: {
+      sandbox: state.sandboxKind ?? previous?.machine.sandbox ?? (options.sandbox === 'off' ? 'none' : 'unknown'),
+      cpus: cpus().length,
+      node: process.versions.node,
+      platform: `${process.platform}-${process.arch}`,
+    },
+    options: identity.options,
+    ...(options.shard
+      ? {
+          shard: {
+            index: options.shard.index,
+            count: options.shard.count,
+            runs: jobs.map((j) => ({ kata: j.exercise.slug, run: j.run })),
+          },
+        }
+      : {}),
+    ...(state.stopped ? { stopped: { ...state.stopped, not_started: state.pending.length - state.started } } : {}),
+    summary,
+    katas,
+    runs: list,
   };
-  let writing = Promise.resolve();
-  const write = (report: EvalReport): Promise<void> => {
-    writing = writing.then(async () => {
-      await writeAtomically(paths.jsonPath, `${JSON.stringify(report, null, 2)}\n`);
-      await writeAtomically(paths.markdownPath, renderMarkdown(report));
-    });
-    return writing;
-  };
+}
 
-  if (options.resume) options.onProgress?.({ type: 'resumed', kept: keptCount, total: jobs.length });
-  let next = 0;
-  let passing = results.filter((r) => r?.passed).length;
-  const worker = async (): Promise<void> => {
-    while (next < pending.length && !options.signal?.aborted && !stopped) {
-      const index = pending[next++]!;
-      started++;
-      const { exercise, run } = jobs[index]!;
-      options.onProgress?.({ type: 'run_started', kata: exercise.slug, run, index: index + 1, total: jobs.length });
-      const result = await runOne(options, exercise, run, outDir, workRoot);
-      if (!result) continue; // cancelled: not kept
-      sandboxKind ??= result.sandbox;
-      results[index] = result.run;
-      done++;
-      if (result.run.passed) passing++;
-      // This process's pace: wall time per run finished here (the runs at once included), times the runs left.
-      const finishedHere = done - keptCount;
-      const etaMs = Math.round(((performance.now() - clock) / finishedHere) * (jobs.length - done));
-      // The provider failed, not the model: every run after this one would fail alike and be scored as the model's.
-      const providerError = !result.run.scored && !stopped ? result.run.error : undefined;
-      if (providerError)
-        stopped = { kata: exercise.slug, run, error_code: providerError.error_code, message: providerError.message };
-      // On disk before it is announced: a person who sees the run done and stops the eval twice keeps it.
-      await write(build(false)).catch((err) => log.warn('could not write the eval report', { error: err }));
-      options.onProgress?.({ type: 'run_finished', result: result.run, done, total: jobs.length, passing, eta_ms: etaMs });
-      if (providerError && stopped) options.onProgress?.({ type: 'stopping', stopped });
-    }
-  };
-  let report: EvalReport;
-  try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, () => worker()));
-    report = build(!options.signal?.aborted);
-    await write(report);
-  } finally {
-    await rm(workRoot, { recursive: true, force: true }).catch(() => undefined);
+/** Writes the report (JSON and Markdown) after the writes before it. */
+function writeReport(state: EvalState, report: EvalReport): Promise<void> {
+  state.writing = state.writing.then(async () => {
+    await writeAtomically(state.paths.jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+    await writeAtomically(state.paths.markdownPath, renderMarkdown(report));
+  });
+  return state.writing;
+}
+
+/** Takes the next pending job until none is left, the eval is cancelled, or a provider failure stopped it. */
+async function runWorker(state: EvalState): Promise<void> {
+  const { options, jobs } = state;
+  while (state.next < state.pending.length && !options.signal?.aborted && !state.stopped) {
+    const index = state.pending[state.next++]!;
+    state.started++;
+    const { exercise, run } = jobs[index]!;
+    options.onProgress?.({ type: 'run_started', kata: exercise.slug, run, index: index + 1, total: jobs.length });
+    const result = await runOne(options, exercise, run, state.outDir, state.workRoot);
+    if (result) await recordRun(state, index, result); // undefined: cancelled, not kept
   }
-  options.onProgress?.({ type: 'report_written', json: paths.jsonPath, markdown: paths.markdownPath });
-  return { report, ...paths };
+}
+
+/** A finished run: kept, written, announced with the pace; a provider's failure stops the eval. */
+async function recordRun(state: EvalState, index: number, result: { run: EvalRunResult; sandbox?: string }): Promise<void> {
+  const { options, jobs } = state;
+  const { exercise, run } = jobs[index]!;
+  state.sandboxKind ??= result.sandbox;
+  state.results[index] = result.run;
+  state.done++;
+  if (result.run.passed) state.passing++;
+  // This process's pace: wall time per run finished here (the runs at once included), times the runs left.
+  const finishedHere = state.done - state.keptCount;
+  const etaMs = Math.round(((performance.now() - state.clock) / finishedHere) * (jobs.length - state.done));
+  // The provider failed, not the model: every run after this one would fail alike and be scored as the model's.
+  const providerError = !result.run.scored && !state.stopped ? result.run.error : undefined;
+  if (providerError)
+    state.stopped = { kata: exercise.slug, run, error_code: providerError.error_code, message: providerError.message };
+  // On disk before it is announced: a person who sees the run done and stops the eval twice keeps it.
+  await writeReport(state, buildReport(state, false)).catch((err) => log.warn('could not write the eval report', { error: err }));
+  options.onProgress?.({
+    type: 'run_finished',
+    result: result.run,
+    done: state.done,
+    total: jobs.length,
+    passing: state.passing,
+    eta_ms: etaMs,
+  });
+  if (providerError && state.stopped) options.onProgress?.({ type: 'stopping', stopped: state.stopped });
 }
 
 /** `text` with the run's throw-away folder shown as `<run>`, then redacted (which also writes the home folder as `~`). */
@@ -368,10 +442,41 @@ async function runOne(
   );
   const { counts, onEvent } = tally();
   const started = performance.now();
-  let summary: SessionSummary | undefined;
-  let error: AgentError | undefined;
+  const { summary, error } = await runEvalSession(options, exercise, runDir, llm, onEvent);
+  const sessionMs = performance.now() - started;
+  // A cancelled run is not in the report, so its partial recording does not stay in recordings/ either.
+  const dropRecording = async (): Promise<void> => {
+    await llm.flush().catch(() => undefined);
+    await rm(join(outDir, recording), { force: true }).catch(() => undefined);
+  };
+  if (options.signal?.aborted || summary?.status === 'cancelled') {
+    await rm(runDir, { recursive: true, force: true }).catch(() => undefined);
+    await dropRecording();
+    return undefined;
+  }
+  const checked = await checkSessionCommits(options, { exercise, run, entry, runDir }, summary, counts.testCommand);
+  await rm(runDir, { recursive: true, force: true }).catch(() => undefined);
+  if (options.signal?.aborted) {
+    await dropRecording();
+    return undefined;
+  }
+  const timing = { session_ms: Math.round(sessionMs), wall_ms: Math.round(performance.now() - started) };
+  return {
+    sandbox: summary?.session?.sandbox,
+    run: runResult(options, { exercise, run, recording, runDir }, { summary, error, counts, checked, timing }),
+  };
+}
+
+/** The session of one run, in a fresh repository of the run's folder, approving up to MEDIUM itself. */
+async function runEvalSession(
+  options: EvalOptions,
+  exercise: EvalExercise,
+  runDir: string,
+  llm: LlmClient,
+  onEvent: (event: SupervisorEvent) => void,
+): Promise<{ summary?: SessionSummary; error?: AgentError }> {
   try {
-    summary = await runKataSession({
+    const summary = await runKataSession({
       workspace: join(runDir, 'repository'),
       kataPath: kataFileOf(options.set, exercise),
       language: options.language,
@@ -388,47 +493,69 @@ async function runOne(
       signal: options.signal,
       onEvent,
     });
+    return { summary };
   } catch (err) {
-    error = toAgentError(err);
+    return { error: toAgentError(err) };
   }
-  const sessionMs = performance.now() - started;
-  // A cancelled run is not in the report, so its partial recording does not stay in recordings/ either.
-  const dropRecording = async (): Promise<void> => {
-    await llm.flush().catch(() => undefined);
-    await rm(join(outDir, recording), { force: true }).catch(() => undefined);
+}
+
+/** What the session's commits showed when run again: red commits, the acceptance tests on the final one. */
+interface CheckedCommits {
+  acceptance: AcceptanceResult;
+  replay: CommitReplay;
+  finalCommit: string | null;
+}
+
+/** Checks out the session's final commit, runs its commits' own tests again and the held-back acceptance tests. */
+async function checkSessionCommits(
+  options: EvalOptions,
+  { exercise, run, entry, runDir }: { exercise: EvalExercise; run: number; entry: EvalLanguage; runDir: string },
+  summary: SessionSummary | undefined,
+  testCommand: string | undefined,
+): Promise<CheckedCommits> {
+  const checked: CheckedCommits = {
+    acceptance: { passed: 0, total: entry.cases, status: 'not_run', reason: 'the session made no commit' },
+    replay: { checked: 0, red: [] },
+    finalCommit: null,
   };
-  if (options.signal?.aborted || summary?.status === 'cancelled') {
-    await rm(runDir, { recursive: true, force: true }).catch(() => undefined);
-    await dropRecording();
-    return undefined;
-  }
-
-  let acceptance: AcceptanceResult = { passed: 0, total: entry.cases, status: 'not_run', reason: 'the session made no commit' };
-  let replay: CommitReplay = { checked: 0, red: [] };
-  let finalCommit: string | null = null;
   const repository = summary?.session?.repository;
-  if (summary && repository && summary.branch) {
-    let checkout: SessionCheckout | undefined;
-    try {
-      finalCommit = (await (await untrustedTreeGit(repository))(['rev-parse', `${summary.branch}^{commit}`])).trim();
-      checkout = await SessionCheckout.open(repository, join(runDir, 'checkout'), finalCommit, options.sandbox, options.signal);
-      const limits = { timeoutMs: options.testTimeoutMs, signal: options.signal };
-      replay = await checkout.replayCommits(sessionCommits(summary), counts.testCommand, limits);
-      acceptance = await checkout.runAcceptance(finalCommit, options.set.dir, options.language, entry, limits);
-    } catch (err) {
-      const problem = toAgentError(err);
-      log.warn('could not check the session’s commits', { kata: exercise.slug, run, error: problem });
-      acceptance = { passed: 0, total: entry.cases, status: 'not_run', reason: problem.message.slice(0, 300) };
-    } finally {
-      await checkout?.close().catch(() => undefined);
-    }
+  if (!summary || !repository || !summary.branch) return checked;
+  let checkout: SessionCheckout | undefined;
+  try {
+    const finalCommit = (await (await untrustedTreeGit(repository))(['rev-parse', `${summary.branch}^{commit}`])).trim();
+    checked.finalCommit = finalCommit;
+    checkout = await SessionCheckout.open(repository, join(runDir, 'checkout'), finalCommit, options.sandbox, options.signal);
+    const limits = { timeoutMs: options.testTimeoutMs, signal: options.signal };
+    checked.replay = await checkout.replayCommits(sessionCommits(summary), testCommand, limits);
+    checked.acceptance = await checkout.runAcceptance(finalCommit, options.set.dir, options.language, entry, limits);
+  } catch (err) {
+    const problem = toAgentError(err);
+    log.warn('could not check the session’s commits', { kata: exercise.slug, run, error: problem });
+    checked.acceptance = { passed: 0, total: entry.cases, status: 'not_run', reason: problem.message.slice(0, 300) };
+  } finally {
+    await checkout?.close().catch(() => undefined);
   }
-  await rm(runDir, { recursive: true, force: true }).catch(() => undefined);
-  if (options.signal?.aborted) {
-    await dropRecording();
-    return undefined;
-  }
+  return checked;
+}
 
+/** One run's line of the report, scored unless a provider's failure ended it; no path of this machine in it. */
+function runResult(
+  options: EvalOptions,
+  { exercise, run, recording, runDir }: { exercise: EvalExercise; run: number; recording: string; runDir: string },
+  {
+    summary,
+    error,
+    counts,
+    checked: { acceptance, replay, finalCommit },
+    timing,
+  }: {
+    summary?: SessionSummary;
+    error?: AgentError;
+    counts: EventTally;
+    checked: CheckedCommits;
+    timing: { session_ms: number; wall_ms: number };
+  },
+): EvalRunResult {
   // Green means a green commit at the end: a session whose only cycle failed and whose Tester then found "nothing left
   // to test" completes, yet made nothing.
   const finishedGreen =
@@ -436,7 +563,6 @@ async function runOne(
     summary.cycles.some((c) => c.outcome === 'green');
   const tokens = { prompt: counts.prompt, completion: counts.completion };
   const fromText = summary?.totals.toolCallsFromText;
-  const wallMs = performance.now() - started;
   const failure = error ? error.toJSON() : summary?.error;
   const scored = !isProviderFailure(
     error ? error.toJSON() : summary?.status === 'failed' ? (counts.error ?? summary.error) : undefined,
@@ -445,39 +571,32 @@ async function runOne(
   const local = (text: string): string => withoutLocalPaths(text, runDir);
   if (acceptance.reason) acceptance.reason = local(acceptance.reason);
   return {
-    sandbox: summary?.session?.sandbox,
-    run: {
-      kata: exercise.slug,
-      title: exercise.title,
-      run,
-      language: options.language,
-      status: summary?.status ?? 'error',
-      finished_green: finishedGreen,
-      cycles: summary ? greenCycles(summary) : 0,
-      acceptance,
-      passed:
-        scored &&
-        finishedGreen &&
-        acceptance.status === 'passed' &&
-        acceptance.total > 0 &&
-        acceptance.passed === acceptance.total,
-      scored,
-      discipline: {
-        overshoots: summary?.totals.overshoots ?? 0,
-        violations: summary?.totals.violations ?? 0,
-        reverted_refactors: counts.revertedRefactors,
-        red_commits: replay.red.length,
-        commits_checked: replay.checked,
-      },
-      model_requests: counts.requests,
-      tokens,
-      ...(fromText !== undefined ? { tool_calls_from_text: fromText } : {}),
-      cost_usd: costOf(tokens, options.price ?? null),
-      wall_ms: Math.round(wallMs),
-      session_ms: Math.round(sessionMs),
-      recording,
-      final_commit: finalCommit,
-      ...(failure ? { error: { error_code: failure.error_code, message: local(failure.message) } } : {}),
+    kata: exercise.slug,
+    title: exercise.title,
+    run,
+    language: options.language,
+    status: summary?.status ?? 'error',
+    finished_green: finishedGreen,
+    cycles: summary ? greenCycles(summary) : 0,
+    acceptance,
+    passed:
+      scored && finishedGreen && acceptance.status === 'passed' && acceptance.total > 0 && acceptance.passed === acceptance.total,
+    scored,
+    discipline: {
+      overshoots: summary?.totals.overshoots ?? 0,
+      violations: summary?.totals.violations ?? 0,
+      reverted_refactors: counts.revertedRefactors,
+      red_commits: replay.red.length,
+      commits_checked: replay.checked,
     },
+    model_requests: counts.requests,
+    tokens,
+    ...(fromText !== undefined ? { tool_calls_from_text: fromText } : {}),
+    cost_usd: costOf(tokens, options.price ?? null),
+    wall_ms: timing.wall_ms,
+    session_ms: timing.session_ms,
+    recording,
+    final_commit: finalCommit,
+    ...(failure ? { error: { error_code: failure.error_code, message: local(failure.message) } } : {}),
   };
 }

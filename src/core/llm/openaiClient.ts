@@ -72,10 +72,35 @@ const CHECK_TIMEOUT_MS = 15_000;
  *   `max_completion_tokens` to api.openai.com and as `max_tokens` elsewhere.
  */
 export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
+  const connection = openConnection(options);
+  const { provider, baseURL, ceilingMs } = connection;
+  return {
+    provider,
+    baseURL,
+    call: (callOptions) => callModel(connection, callOptions),
+    checkModel: (model, signal) => checkServedModel(connection, model, signal),
+    ...(ceilingMs !== undefined ? { timeoutMs: ceilingMs } : {}),
+  };
+}
+
+/** The client's settings, checked, and the SDK it calls through. */
+interface Connection {
+  provider: 'openai' | 'ollama';
+  baseURL: string;
+  sdk: OpenAI;
+  defaultTimeoutMs: number;
+  /** The timeout given to the client, which a call's own may only shorten. */
+  ceilingMs: number | undefined;
+  policy: RetryPolicy;
+  maxResponseBytes: number;
+  useMaxCompletionTokens: boolean;
+}
+
+/** Checks the options, registers the key as a secret, and sets up the SDK (its own retries off: ours apply). */
+function openConnection(options: OpenAIClientOptions): Connection {
   const provider = options.provider ?? 'openai';
   const baseURL = safeBaseURL(options.baseURL);
   const defaultTimeoutMs = positiveInt(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
-  const ceilingMs = options.timeoutMs === undefined ? undefined : defaultTimeoutMs;
   const policy: RetryPolicy = {
     maxRetries: nonNegativeInt(options.maxRetries, DEFAULT_RETRY_POLICY.maxRetries, 'maxRetries'),
     baseDelayMs: nonNegativeInt(options.retryBaseDelayMs, DEFAULT_RETRY_POLICY.baseDelayMs, 'retryBaseDelayMs'),
@@ -98,139 +123,188 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
     organization: null,
     project: null,
   });
-  const useMaxCompletionTokens = isOfficialOpenAI(baseURL);
+  return {
+    provider,
+    baseURL,
+    sdk,
+    defaultTimeoutMs,
+    ceilingMs: options.timeoutMs === undefined ? undefined : defaultTimeoutMs,
+    policy,
+    maxResponseBytes,
+    useMaxCompletionTokens: isOfficialOpenAI(baseURL),
+  };
+}
 
-  async function call(callOptions: LlmCallOptions): Promise<LlmResult> {
-    const started = Date.now();
-    const requested = positiveInt(callOptions.timeoutMs, defaultTimeoutMs, 'timeoutMs');
-    const timeoutMs = ceilingMs === undefined ? requested : Math.min(requested, ceilingMs);
-    const stream = typeof callOptions.onDelta === 'function';
-    const body = buildRequestBody(callOptions, stream, useMaxCompletionTokens);
-    const ctx: LlmCallContext = { provider, baseURL, model: callOptions.model, timeoutMs, retries: 0, maxResponseBytes };
-    if (logLevelEnabled('debug'))
-      log.debug('model call', {
-        provider,
-        baseURL,
-        model: callOptions.model,
-        stream,
-        messages: callOptions.messages.length,
-        tools: callOptions.tools?.length ?? 0,
-      });
+/** One call: attempts until one answers, a failure is not worth retrying, or the retries are spent. */
+async function callModel(connection: Connection, callOptions: LlmCallOptions): Promise<LlmResult> {
+  const { provider, baseURL, defaultTimeoutMs, ceilingMs, maxResponseBytes } = connection;
+  const started = Date.now();
+  const requested = positiveInt(callOptions.timeoutMs, defaultTimeoutMs, 'timeoutMs');
+  const timeoutMs = ceilingMs === undefined ? requested : Math.min(requested, ceilingMs);
+  const stream = typeof callOptions.onDelta === 'function';
+  const body = buildRequestBody(callOptions, stream, connection.useMaxCompletionTokens);
+  const ctx: LlmCallContext = { provider, baseURL, model: callOptions.model, timeoutMs, retries: 0, maxResponseBytes };
+  if (logLevelEnabled('debug'))
+    log.debug('model call', {
+      provider,
+      baseURL,
+      model: callOptions.model,
+      stream,
+      messages: callOptions.messages.length,
+      tools: callOptions.tools?.length ?? 0,
+    });
 
-    for (let attempt = 0; ; attempt++) {
-      ctx.retries = attempt;
-      if (callOptions.signal?.aborted) throw buildLlmError({ code: 'CANCELLED', retryable: false }, ctx);
-      const attemptControl = new AttemptControl(callOptions.signal, timeoutMs);
-      const assembler = stream ? new StreamAssembler() : undefined;
-      try {
-        const answer = assembler
-          ? await streamOnce(body, attemptControl.signal, timeoutMs, assembler, callOptions, started, attemptControl)
-          : normalizeCompletion(
-              await sdk.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, {
-                signal: attemptControl.signal,
-                timeout: timeoutMs,
-              }),
-              callOptions.model,
-              Date.now() - started,
-            );
-        // A local model without a tool parser writes its calls as text: read them (a stream once it has ended).
-        const result = withToolCallsFromText(answer, callOptions);
-        if (logLevelEnabled('debug'))
-          log.debug('model answered', {
-            model: result.model,
-            finishReason: result.finishReason,
-            latencyMs: result.latencyMs,
-            usage: result.usage,
-            retries: attempt,
-            ...(result.toolCallsFromText ? { toolCallsFromText: result.toolCallsFromText } : {}),
-          });
-        return result;
-      } catch (error) {
-        attemptControl.dispose(); // before any backoff wait
-        if (error instanceof DeltaCallbackError) throw error.original;
-        const failure = classifyFailure(error, attemptControl.cause);
-        ctx.partial = assembler?.deliveredText === true;
-        const canRetry = failure.retryable && !ctx.partial && attempt < policy.maxRetries;
-        if (!canRetry) {
-          const llmError = buildLlmError(failure, ctx);
-          log.debug('model call failed', { error: llmError.toJSON() });
-          throw llmError;
-        }
-        const delayMs = computeRetryDelay(attempt, failure.retryAfterMs, policy);
-        log.warn('model call failed, retrying', {
-          code: failure.code,
-          status: failure.status,
-          retry: attempt + 1,
-          maxRetries: policy.maxRetries,
-          delayMs,
-          retryAfterMs: failure.retryAfterMs,
-          baseURL,
-        });
-        try {
-          await sleep(delayMs, callOptions.signal);
-        } catch {
-          throw buildLlmError({ code: 'CANCELLED', retryable: false }, ctx);
-        }
-      } finally {
-        attemptControl.dispose();
-      }
-    }
-  }
-
-  /**
-   * The preflight: lists the server's models (one short GET, no chat request) and checks `model` is among
-   * them. A server without a models endpoint (404) is taken on trust; no answer, a rejected key or an
-   * unknown model is an LlmError before a session changes anything.
-   */
-  async function checkModel(model: string, signal?: AbortSignal): Promise<void> {
-    const timeoutMs = Math.min(defaultTimeoutMs, CHECK_TIMEOUT_MS);
-    const ctx: LlmCallContext = { provider, baseURL, model, timeoutMs, retries: 0, maxResponseBytes };
-    const attemptControl = new AttemptControl(signal, timeoutMs);
-    let served: string[];
+  for (let attempt = 0; ; attempt++) {
+    ctx.retries = attempt;
+    if (callOptions.signal?.aborted) throw buildLlmError({ code: 'CANCELLED', retryable: false }, ctx);
+    const attemptControl = new AttemptControl(callOptions.signal, timeoutMs);
+    const assembler = stream ? new StreamAssembler() : undefined;
     try {
-      const page = await sdk.models.list({ signal: attemptControl.signal, timeout: timeoutMs });
-      served = page.data.map((m) => m.id);
+      return await attemptOnce(connection, {
+        body,
+        callOptions,
+        started,
+        timeoutMs,
+        attempt: attemptControl,
+        retries: attempt,
+        assembler,
+      });
     } catch (error) {
-      const failure = classifyFailure(error, attemptControl.cause);
-      if (failure.status === 404) return;
-      throw buildLlmError(failure, ctx);
+      attemptControl.dispose(); // before any backoff wait
+      await waitToRetry(connection.policy, error, { ctx, attempt, attemptControl, assembler, signal: callOptions.signal });
     } finally {
       attemptControl.dispose();
     }
-    if (served.length > 0 && !served.includes(model)) throw buildLlmError(modelNotServed(model, served), ctx);
   }
+}
 
-  async function streamOnce(
-    body: Record<string, unknown>,
-    signal: AbortSignal,
-    timeoutMs: number,
-    assembler: StreamAssembler,
-    callOptions: LlmCallOptions,
-    started: number,
-    attempt: AttemptControl,
-  ): Promise<LlmResult> {
-    const chunks = await sdk.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, {
-      signal,
-      timeout: timeoutMs,
+/** What one attempt of a call needs. */
+interface Attempt {
+  body: Record<string, unknown>;
+  callOptions: LlmCallOptions;
+  started: number;
+  timeoutMs: number;
+  attempt: AttemptControl;
+  /** How many attempts came before this one. */
+  retries: number;
+  /** Given when the call streams. */
+  assembler: StreamAssembler | undefined;
+}
+
+/** One request to the server, streamed or not; tool calls a local model wrote as text are read into real ones. */
+async function attemptOnce(connection: Connection, a: Attempt): Promise<LlmResult> {
+  const { callOptions, started } = a;
+  const answer = a.assembler
+    ? await streamOnce(connection.sdk, a, a.assembler)
+    : normalizeCompletion(
+        await connection.sdk.chat.completions.create(a.body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, {
+          signal: a.attempt.signal,
+          timeout: a.timeoutMs,
+        }),
+        callOptions.model,
+        Date.now() - started,
+      );
+  // A local model without a tool parser writes its calls as text: read them (a stream once it has ended).
+  const result = withToolCallsFromText(answer, callOptions);
+  if (logLevelEnabled('debug'))
+    log.debug('model answered', {
+      model: result.model,
+      finishReason: result.finishReason,
+      latencyMs: result.latencyMs,
+      usage: result.usage,
+      retries: a.retries,
+      ...(result.toolCallsFromText ? { toolCallsFromText: result.toolCallsFromText } : {}),
     });
-    for await (const chunk of chunks) {
-      const delta = assembler.push(chunk);
-      if (delta) {
-        assembler.deliveredText = true;
-        try {
-          callOptions.onDelta!(delta);
-        } catch (callbackError) {
-          throw new DeltaCallbackError(callbackError);
-        }
+  return result;
+}
+
+/**
+ * After a failed attempt: throws the call's LlmError when the failure is not worth retrying (or text was already
+ * delivered, or the retries are spent); otherwise waits the backoff (an abort meanwhile is CANCELLED).
+ */
+async function waitToRetry(
+  policy: RetryPolicy,
+  error: unknown,
+  state: {
+    ctx: LlmCallContext;
+    attempt: number;
+    attemptControl: AttemptControl;
+    assembler: StreamAssembler | undefined;
+    signal: AbortSignal | undefined;
+  },
+): Promise<void> {
+  const { ctx, attempt } = state;
+  if (error instanceof DeltaCallbackError) throw error.original;
+  const failure = classifyFailure(error, state.attemptControl.cause);
+  ctx.partial = state.assembler?.deliveredText === true;
+  const canRetry = failure.retryable && !ctx.partial && attempt < policy.maxRetries;
+  if (!canRetry) {
+    const llmError = buildLlmError(failure, ctx);
+    log.debug('model call failed', { error: llmError.toJSON() });
+    throw llmError;
+  }
+  const delayMs = computeRetryDelay(attempt, failure.retryAfterMs, policy);
+  log.warn('model call failed, retrying', {
+    code: failure.code,
+    status: failure.status,
+    retry: attempt + 1,
+    maxRetries: policy.maxRetries,
+    delayMs,
+    retryAfterMs: failure.retryAfterMs,
+    baseURL: ctx.baseURL,
+  });
+  try {
+    await sleep(delayMs, state.signal);
+  } catch {
+    throw buildLlmError({ code: 'CANCELLED', retryable: false }, ctx);
+  }
+}
+
+/**
+ * The preflight: lists the server's models (one short GET, no chat request) and checks `model` is among
+ * them. A server without a models endpoint (404) is taken on trust; no answer, a rejected key or an
+ * unknown model is an LlmError before a session changes anything.
+ */
+async function checkServedModel(connection: Connection, model: string, signal?: AbortSignal): Promise<void> {
+  const { provider, baseURL, maxResponseBytes } = connection;
+  const timeoutMs = Math.min(connection.defaultTimeoutMs, CHECK_TIMEOUT_MS);
+  const ctx: LlmCallContext = { provider, baseURL, model, timeoutMs, retries: 0, maxResponseBytes };
+  const attemptControl = new AttemptControl(signal, timeoutMs);
+  let served: string[];
+  try {
+    const page = await connection.sdk.models.list({ signal: attemptControl.signal, timeout: timeoutMs });
+    served = page.data.map((m) => m.id);
+  } catch (error) {
+    const failure = classifyFailure(error, attemptControl.cause);
+    if (failure.status === 404) return;
+    throw buildLlmError(failure, ctx);
+  } finally {
+    attemptControl.dispose();
+  }
+  if (served.length > 0 && !served.includes(model)) throw buildLlmError(modelNotServed(model, served), ctx);
+}
+
+/** One streamed attempt: text deltas go to the caller's `onDelta` as they come, the rest is assembled. */
+async function streamOnce(sdk: OpenAI, a: Attempt, assembler: StreamAssembler): Promise<LlmResult> {
+  const chunks = await sdk.chat.completions.create(a.body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, {
+    signal: a.attempt.signal,
+    timeout: a.timeoutMs,
+  });
+  for await (const chunk of chunks) {
+    const delta = assembler.push(chunk);
+    if (delta) {
+      assembler.deliveredText = true;
+      try {
+        a.callOptions.onDelta!(delta);
+      } catch (callbackError) {
+        throw new DeltaCallbackError(callbackError);
       }
     }
-    // The SDK ends the iteration quietly when the signal aborts: say why it ended.
-    if (attempt.cause !== undefined) throw new Error('aborted');
-    if (!assembler.finished) throw new IncompleteStreamError();
-    return assembler.result(callOptions.model, Date.now() - started);
   }
-
-  return { provider, baseURL, call, checkModel, ...(ceilingMs !== undefined ? { timeoutMs: ceilingMs } : {}) };
+  // The SDK ends the iteration quietly when the signal aborts: say why it ended.
+  if (a.attempt.cause !== undefined) throw new Error('aborted');
+  if (!assembler.finished) throw new IncompleteStreamError();
+  return assembler.result(a.callOptions.model, Date.now() - a.started);
 }
 
 /** A throw from the caller's onDelta: passed through untouched, never retried. */

@@ -10,9 +10,8 @@
  * supervisor's events (header and cycles, with `reducer/cycles.ts`); `reducer/history.ts` makes the history's
  * entries; `reducer/cards.ts` keeps the approval, error and question cards.
  */
-import type { ApprovalRequestMessage } from '../../core/control/messages';
-import { redactSecrets } from '../../core/security/redact';
-import type { SupervisorEvent } from '../../core/tdd/events';
+import { type ApprovalRequestMessage, redactSecrets } from '../../core';
+import type { SupervisorEvent } from '../../core/tddApi';
 import type {
   Answer,
   ModelPrice,
@@ -136,37 +135,15 @@ export function reducePanel(state: PanelState, action: PanelAction): PanelState 
   return next === state ? state : { ...next, revision: state.revision + 1 };
 }
 
+/** The action of type `T`. */
+type ActionOf<T extends PanelAction['type']> = Extract<PanelAction, { type: T }>;
+
 function apply(state: PanelState, action: PanelAction): PanelState {
   switch (action.type) {
     case 'supervisor':
       return applyEvent(state, action.event, action.at);
-    case 'sessionStarting': {
-      // Resuming the session on screen continues its timeline; any other session starts from an empty one.
-      const same = action.resume === true && action.sessionId !== undefined && action.sessionId === state.session?.sessionId;
-      return {
-        ...state,
-        session: {
-          kata: action.kata,
-          model: action.model,
-          provider: action.provider,
-          branch: null,
-          status: 'running',
-          cycle: 0,
-          maxCycles: action.maxCycles,
-          phase: null,
-          totals: NO_TOTALS,
-          startedAt: action.at,
-          ...(isSessionId(action.sessionId) ? { sessionId: action.sessionId } : {}),
-          ...(action.sandboxMode ? { sandboxMode: action.sandboxMode } : {}),
-        },
-        // The supervisor re-sends the cycles it runs again.
-        cycles: same ? state.cycles : [],
-        actions: same ? state.actions : [],
-        approvals: [],
-        errors: [],
-        notice: null,
-      };
-    }
+    case 'sessionStarting':
+      return sessionStarting(state, action);
     case 'approvalRequested':
       return addApproval(state, fromControlRequest(action.request));
     case 'approvalClosed':
@@ -183,35 +160,11 @@ function apply(state: PanelState, action: PanelAction): PanelState {
     case 'questionAsked':
       return { ...state, questions: [...(state.questions ?? []), action.question] };
     case 'questionStreamed':
-      return state.questions?.some((q) => q.id === action.id)
-        ? {
-            ...state,
-            questions: state.questions.map((q) =>
-              q.id === action.id ? { ...q, partial: clip(redactSecrets(action.partial), MAX_MESSAGE_CHARS) } : q,
-            ),
-          }
-        : state;
+      return questionStreamed(state, action);
     case 'questionEnded':
       return withoutQuestion(state, action.id);
     case 'questionFailed':
-      return state.questions?.some((q) => q.id === action.id)
-        ? {
-            ...state,
-            questions: state.questions.map((q) =>
-              q.id === action.id
-                ? {
-                    ...q,
-                    partial: '',
-                    failed: {
-                      ...action.failed,
-                      title: clip(redactSecrets(action.failed.title), MAX_MESSAGE_CHARS),
-                      message: clip(redactSecrets(action.failed.message), MAX_MESSAGE_CHARS),
-                    },
-                  }
-                : q,
-            ),
-          }
-        : state;
+      return questionFailed(state, action);
     case 'error':
       return addError(state, action.error, action.at, action.action);
     case 'setup': {
@@ -234,16 +187,8 @@ function apply(state: PanelState, action: PanelAction): PanelState {
       }));
     case 'trust':
       return state.trusted === action.trusted ? state : { ...state, trusted: action.trusted };
-    case 'sessionAborted': {
-      if (!state.session || state.session.status !== 'running') return state;
-      // Refused before it started (no provider, no repository, …): no session to show, only the error.
-      if (action.status === 'failed' && state.session.branch === null)
-        return { ...state, session: null, cycles: [], actions: [], approvals: [] };
-      return closeRunningCycles(
-        { ...state, session: { ...state.session, status: action.status, phase: null, finishedAt: action.at } },
-        action.status,
-      );
-    }
+    case 'sessionAborted':
+      return sessionAborted(state, action);
     case 'fileChange':
       return withFileChange(state, action.id, action.path, action.diff);
     case 'modelPrice': {
@@ -251,18 +196,97 @@ function apply(state: PanelState, action: PanelAction): PanelState {
       const { price: _old, ...session } = state.session;
       return { ...state, session: action.price ? { ...session, price: action.price } : session };
     }
-    case 'repository': {
-      // Read again on every focus and panel show: an unchanged listing is no new snapshot.
-      if (JSON.stringify(state.repository) === JSON.stringify(action.repository)) return state;
-      const next = { ...state, repository: action.repository };
-      // The session on screen was deleted or pruned (here, from a terminal or another window): nothing of it stays.
-      const shown = state.session?.sessionId;
-      const record = shown === undefined ? undefined : action.repository?.sessions.find((s) => s.id === shown);
-      const gone = shown !== undefined && state.session?.status !== 'running' && action.repository !== null && !record;
-      if (gone) return withoutSession(next);
-      return record ? withRecordedEnd(next, record) : next;
-    }
+    case 'repository':
+      return repositoryRead(state, action);
   }
+}
+
+/** A run starts: a fresh header (resuming the session on screen keeps its timeline). */
+function sessionStarting(state: PanelState, action: ActionOf<'sessionStarting'>): PanelState {
+  // Resuming the session on screen continues its timeline; any other session starts from an empty one.
+  const same = action.resume === true && action.sessionId !== undefined && action.sessionId === state.session?.sessionId;
+  return {
+    ...state,
+    session: {
+      kata: action.kata,
+      model: action.model,
+      provider: action.provider,
+      branch: null,
+      status: 'running',
+      cycle: 0,
+      maxCycles: action.maxCycles,
+      phase: null,
+      totals: NO_TOTALS,
+      startedAt: action.at,
+      ...(isSessionId(action.sessionId) ? { sessionId: action.sessionId } : {}),
+      ...(action.sandboxMode ? { sandboxMode: action.sandboxMode } : {}),
+    },
+    // The supervisor re-sends the cycles it runs again.
+    cycles: same ? state.cycles : [],
+    actions: same ? state.actions : [],
+    approvals: [],
+    errors: [],
+    notice: null,
+  };
+}
+
+/** More of a question's answer as it streams in. */
+function questionStreamed(state: PanelState, action: ActionOf<'questionStreamed'>): PanelState {
+  return state.questions?.some((q) => q.id === action.id)
+    ? {
+        ...state,
+        questions: state.questions.map((q) =>
+          q.id === action.id ? { ...q, partial: clip(redactSecrets(action.partial), MAX_MESSAGE_CHARS) } : q,
+        ),
+      }
+    : state;
+}
+
+/** A question whose answer failed keeps its card, with why in plain words. */
+function questionFailed(state: PanelState, action: ActionOf<'questionFailed'>): PanelState {
+  return state.questions?.some((q) => q.id === action.id)
+    ? {
+        ...state,
+        questions: state.questions.map((q) =>
+          q.id === action.id
+            ? {
+                ...q,
+                partial: '',
+                failed: {
+                  ...action.failed,
+                  title: clip(redactSecrets(action.failed.title), MAX_MESSAGE_CHARS),
+                  message: clip(redactSecrets(action.failed.message), MAX_MESSAGE_CHARS),
+                },
+              }
+            : q,
+        ),
+      }
+    : state;
+}
+
+/** A run that ended by a throw (cancelled, or refused before it started). */
+function sessionAborted(state: PanelState, action: ActionOf<'sessionAborted'>): PanelState {
+  if (!state.session || state.session.status !== 'running') return state;
+  // Refused before it started (no provider, no repository, …): no session to show, only the error.
+  if (action.status === 'failed' && state.session.branch === null)
+    return { ...state, session: null, cycles: [], actions: [], approvals: [] };
+  return closeRunningCycles(
+    { ...state, session: { ...state.session, status: action.status, phase: null, finishedAt: action.at } },
+    action.status,
+  );
+}
+
+/** The repository's sessions read again: a session on screen that is gone or ended on its own is shown so. */
+function repositoryRead(state: PanelState, action: ActionOf<'repository'>): PanelState {
+  // Read again on every focus and panel show: an unchanged listing is no new snapshot.
+  if (JSON.stringify(state.repository) === JSON.stringify(action.repository)) return state;
+  const next = { ...state, repository: action.repository };
+  // The session on screen was deleted or pruned (here, from a terminal or another window): nothing of it stays.
+  const shown = state.session?.sessionId;
+  const record = shown === undefined ? undefined : action.repository?.sessions.find((s) => s.id === shown);
+  const gone = shown !== undefined && state.session?.status !== 'running' && action.repository !== null && !record;
+  if (gone) return withoutSession(next);
+  return record ? withRecordedEnd(next, record) : next;
 }
 
 /** The panel without the session it showed (deleted): no header, timeline or history of it. */

@@ -40,155 +40,209 @@ export function createToolLoopCycles(
   toolbox: AgentToolbox | undefined,
   limits: ToolLoopLimits = {},
 ): CycleHandlers<LlmResult> {
-  const window = new ConversationWindow(limits.window);
-  const maxChars = limits.maxObservationChars ?? 8000;
-  // The prompt's `tools` list (exact names and `prefix*` patterns) is the one filter on what the model sees and may call.
-  const allowed = prompt.tools ? toolNameMatcher(prompt.tools) : undefined;
-  const specs = toolbox ? toolbox.toolSpecs().filter((s) => !allowed || allowed(s.function.name)) : [];
-  let pendingRepair: string[] | undefined;
-  let final: Record<string, unknown> | undefined;
-  let repairs = 0;
-  let goalReached = false;
-  const { goalCheck, compactMessages } = limits;
+  return new ToolLoop(run, prompt, toolbox, limits);
+}
 
-  return {
-    preCycle: () => {
-      const messages = window.build(prompt.messages);
-      return compactMessages ? compactMessages(messages) : messages;
-    },
-    modelOptions: () => ({ tools: specs }),
-    parseCycleResult: (result) => result,
-    shouldTerminate(result) {
-      if (result.toolCalls.length > 0) return false;
-      if (!prompt.validate) {
-        final = { final_answer: result.text.trim() };
-        return true;
+/** What one model message's tool calls left: the tool messages, the steps, and a line per call for the summary. */
+interface CallsAnswered {
+  steps: CycleStep[];
+  toolMessages: ChatMessage[];
+  /** The calls that ran, and their results in the same order. */
+  executed: LlmToolCall[];
+  outcomes: ToolCallResult[];
+  /** What else happened to the message's calls (past the cap, cut off). */
+  summaries: string[];
+}
+
+/** The tool loop's state across cycles: see {@link createToolLoopCycles}. */
+class ToolLoop implements CycleHandlers<LlmResult> {
+  private readonly window: ConversationWindow;
+  private readonly maxChars: number;
+  /** The prompt's `tools` list (exact names and `prefix*` patterns): the one filter on what the model sees and may call. */
+  private readonly allowed: ((toolName: string) => boolean) | undefined;
+  private readonly specs: ToolSpec[];
+  private pendingRepair: string[] | undefined;
+  private final: Record<string, unknown> | undefined;
+  private repairs = 0;
+  private goalReached = false;
+
+  constructor(
+    private readonly run: AgentRun,
+    private readonly prompt: PreparedPrompt,
+    private readonly toolbox: AgentToolbox | undefined,
+    private readonly limits: ToolLoopLimits,
+  ) {
+    this.window = new ConversationWindow(limits.window);
+    this.maxChars = limits.maxObservationChars ?? 8000;
+    const allowed = prompt.tools ? toolNameMatcher(prompt.tools) : undefined;
+    this.allowed = allowed;
+    this.specs = toolbox ? toolbox.toolSpecs().filter((s) => !allowed || allowed(s.function.name)) : [];
+  }
+
+  preCycle(): ChatMessage[] {
+    const messages = this.window.build(this.prompt.messages);
+    return this.limits.compactMessages ? this.limits.compactMessages(messages) : messages;
+  }
+
+  modelOptions(): { tools: ToolSpec[] } {
+    return { tools: this.specs };
+  }
+
+  parseCycleResult(result: LlmResult): LlmResult {
+    return result;
+  }
+
+  shouldTerminate(result: LlmResult): boolean {
+    const { prompt } = this;
+    if (result.toolCalls.length > 0) return false;
+    if (!prompt.validate) {
+      this.final = { final_answer: result.text.trim() };
+      return true;
+    }
+    const check = prompt.validate(result.text);
+    if (check.ok) {
+      this.final = { final_answer: result.text.trim(), ...check.value };
+      return true;
+    }
+    if (this.repairs >= this.run.config.maxRepairAttempts) {
+      throw new OutputValidationError(
+        `The final answer of ${prompt.label} did not match its output schema after ${this.repairs} repair attempt(s).`,
+        check.violations,
+        { agent: prompt.label, attempts: this.repairs, output_excerpt: result.text.slice(0, 500) },
+      );
+    }
+    this.pendingRepair = check.violations;
+    return false;
+  }
+
+  async extractObservation(result: LlmResult, cycle: number, limits?: { maxToolCallsPerMessage?: number }): Promise<CycleStep[]> {
+    if (this.pendingRepair) return this.askForRepair(this.pendingRepair, result, cycle);
+    const maxCalls = limits?.maxToolCallsPerMessage ?? DEFAULT_MAX_TOOL_CALLS_PER_MESSAGE;
+    // Out of output tokens while writing a call: the last call is cut off and never runs (a half-written file).
+    const truncated = result.finishReason === 'length' ? result.toolCalls.at(-1) : undefined;
+    const complete = truncated ? result.toolCalls.slice(0, -1) : result.toolCalls;
+    const answered = await this.runCalls(result, cycle, complete.slice(0, maxCalls));
+    this.answerSkipped(answered, result, complete.slice(maxCalls), maxCalls);
+    if (truncated) this.answerTruncated(answered, result, truncated);
+    // Calls read from the message's text: the model is told so, once per tool message, in one short line.
+    if (result.toolCallsFromText) {
+      for (const message of answered.toolMessages) message.content = `${FROM_TEXT_NOTE}\n${String(message.content)}`;
+    }
+    this.remember(answered, result, cycle, truncated);
+    const { goalCheck } = this.limits;
+    if (goalCheck && answered.executed.length > 0 && (await goalCheck(answered.steps, cycle))) {
+      this.goalReached = true;
+      this.final = { final_answer: result.text.trim(), goal_reached: true };
+    }
+    return answered.steps;
+  }
+
+  doneAfterObservation(): boolean {
+    return this.goalReached;
+  }
+
+  finalOutput({ terminationReason }: { terminationReason: string }): Record<string, unknown> {
+    return this.final ?? { final_answer: '', ...(terminationReason === 'max_cycles' ? { incomplete: true } : {}) };
+  }
+
+  /** The final answer did not match its schema: the model is asked for a corrected one. */
+  private askForRepair(violations: string[], result: LlmResult, cycle: number): CycleStep[] {
+    const ask = repairMessage(violations);
+    this.pendingRepair = undefined;
+    this.repairs++;
+    this.run.repairAttempts++;
+    this.window.add({
+      messages: [
+        { role: 'assistant', content: result.text },
+        { role: 'user', content: ask },
+      ],
+      summary: `cycle ${cycle}: final answer did not match the output schema; asked for a corrected one`,
+    });
+    return [{ thought: result.text, action: 'repair_output', action_input: null, observation: ask }];
+  }
+
+  /** Runs the calls one after another, each announced before and after (a throw against the contract is a failure). */
+  private async runCalls(result: LlmResult, cycle: number, executed: LlmToolCall[]): Promise<CallsAnswered> {
+    const { run } = this;
+    const answered: CallsAnswered = { steps: [], toolMessages: [], executed, outcomes: [], summaries: [] };
+    for (const call of executed) {
+      const params = parseArguments(call.arguments);
+      if (run.observed)
+        run.emit({ type: 'tool_started', agentId: run.agentId, cycle, toolName: call.name, callId: call.id, params });
+      let outcome: ToolCallResult;
+      try {
+        outcome = await startTool(run, this.toolbox, this.allowed, this.specs, call, params);
+      } catch (e) {
+        outcome = toolFailure(run, call, e);
       }
-      const check = prompt.validate(result.text);
-      if (check.ok) {
-        final = { final_answer: result.text.trim(), ...check.value };
-        return true;
-      }
-      if (repairs >= run.config.maxRepairAttempts) {
-        throw new OutputValidationError(
-          `The final answer of ${prompt.label} did not match its output schema after ${repairs} repair attempt(s).`,
-          check.violations,
-          {
-            agent: prompt.label,
-            attempts: repairs,
-            output_excerpt: result.text.slice(0, 500),
-          },
-        );
-      }
-      pendingRepair = check.violations;
-      return false;
-    },
-    async extractObservation(result, cycle, limits) {
-      if (pendingRepair) {
-        const ask = repairMessage(pendingRepair);
-        pendingRepair = undefined;
-        repairs++;
-        run.repairAttempts++;
-        window.add({
-          messages: [
-            { role: 'assistant', content: result.text },
-            { role: 'user', content: ask },
-          ],
-          summary: `cycle ${cycle}: final answer did not match the output schema; asked for a corrected one`,
+      if (run.observed)
+        run.emit({
+          type: 'tool_called',
+          agentId: run.agentId,
+          cycle,
+          toolName: call.name,
+          callId: call.id,
+          params,
+          result: outcome,
         });
-        return [{ thought: result.text, action: 'repair_output', action_input: null, observation: ask }];
-      }
-      const steps: CycleStep[] = [];
-      const toolMessages: ChatMessage[] = [];
-      const outcomes: ToolCallResult[] = [];
-      const summaries: string[] = [];
-      const maxCalls = limits?.maxToolCallsPerMessage ?? DEFAULT_MAX_TOOL_CALLS_PER_MESSAGE;
-      // Out of output tokens while writing a call: the last call is cut off and never runs (a half-written file).
-      const truncated = result.finishReason === 'length' ? result.toolCalls.at(-1) : undefined;
-      const complete = truncated ? result.toolCalls.slice(0, -1) : result.toolCalls;
-      const executed = complete.slice(0, maxCalls);
-      for (const call of executed) {
-        const params = parseArguments(call.arguments);
-        if (run.observed)
-          run.emit({ type: 'tool_started', agentId: run.agentId, cycle, toolName: call.name, callId: call.id, params });
-        let outcome: ToolCallResult;
-        try {
-          outcome = await startTool(run, toolbox, allowed, specs, call, params);
-        } catch (e) {
-          outcome = toolFailure(run, call, e);
-        }
-        if (run.observed)
-          run.emit({
-            type: 'tool_called',
-            agentId: run.agentId,
-            cycle,
-            toolName: call.name,
-            callId: call.id,
-            params,
-            result: outcome,
-          });
-        toolMessages.push({ role: 'tool', tool_call_id: call.id, content: capText(outcome.content, maxChars) });
-        steps.push({ thought: result.text, action: call.name, action_input: params, observation: outcome.content });
-        outcomes.push(outcome);
-      }
-      // Past the cap nothing runs, but every tool_call id still needs its tool message.
-      const skipped = complete.slice(maxCalls);
-      if (skipped.length > 0) {
-        const notice = notExecutedNotice(maxCalls, result.toolCalls.length);
-        for (const call of skipped) {
-          toolMessages.push({ role: 'tool', tool_call_id: call.id, content: notice });
-          steps.push({
-            thought: result.text,
-            action: call.name,
-            action_input: parseArguments(call.arguments),
-            observation: notice,
-          });
-        }
-        summaries.push(`${skipped.length} more tool calls not executed (at most ${maxCalls} per message)`);
-      }
-      if (truncated) {
-        const notice = truncatedCallNotice(truncated.name, specs);
-        toolMessages.push({ role: 'tool', tool_call_id: truncated.id, content: notice });
-        steps.push({ thought: result.text, action: truncated.name, action_input: null, observation: notice });
-        summaries.push(`${truncated.name} cut off at the output limit, not executed`);
-      }
-      // Calls read from the message's text: the model is told so, once per tool message, in one short line.
-      if (result.toolCallsFromText) {
-        for (const message of toolMessages) message.content = `${FROM_TEXT_NOTE}\n${String(message.content)}`;
-      }
-      window.add({
-        messages: [
-          {
-            role: 'assistant',
-            content: result.text || null,
-            // The cut-off call's arguments are not valid JSON and would only cost tokens: they go back as {}.
-            tool_calls: result.toolCalls.map((c) => ({
-              id: c.id,
-              type: 'function' as const,
-              function: { name: c.name, arguments: c === truncated ? '{}' : c.arguments },
-            })),
-          },
-          ...toolMessages,
-        ],
-        // Written only if the cycle leaves the verbatim window.
-        summary: () => {
-          const calls = executed.map(
-            (call, i) =>
-              `${call.name}(${capText(call.arguments, 80)}) → ${outcomes[i]!.ok ? '' : 'failed: '}${capText(outcomes[i]!.content, 120)}`,
-          );
-          return `cycle ${cycle}: ${[...calls, ...summaries].join('; ')}`;
-        },
+      answered.toolMessages.push({ role: 'tool', tool_call_id: call.id, content: capText(outcome.content, this.maxChars) });
+      answered.steps.push({ thought: result.text, action: call.name, action_input: params, observation: outcome.content });
+      answered.outcomes.push(outcome);
+    }
+    return answered;
+  }
+
+  /** Past the cap nothing runs, but every tool_call id still needs its tool message. */
+  private answerSkipped(answered: CallsAnswered, result: LlmResult, skipped: LlmToolCall[], maxCalls: number): void {
+    if (skipped.length === 0) return;
+    const notice = notExecutedNotice(maxCalls, result.toolCalls.length);
+    for (const call of skipped) {
+      answered.toolMessages.push({ role: 'tool', tool_call_id: call.id, content: notice });
+      answered.steps.push({
+        thought: result.text,
+        action: call.name,
+        action_input: parseArguments(call.arguments),
+        observation: notice,
       });
-      if (goalCheck && executed.length > 0 && (await goalCheck(steps, cycle))) {
-        goalReached = true;
-        final = { final_answer: result.text.trim(), goal_reached: true };
-      }
-      return steps;
-    },
-    doneAfterObservation: () => goalReached,
-    finalOutput: ({ terminationReason }) =>
-      final ?? { final_answer: '', ...(terminationReason === 'max_cycles' ? { incomplete: true } : {}) },
-  };
+    }
+    answered.summaries.push(`${skipped.length} more tool calls not executed (at most ${maxCalls} per message)`);
+  }
+
+  /** The call cut off at the output limit did not run: its tool message says how to make it fit. */
+  private answerTruncated(answered: CallsAnswered, result: LlmResult, truncated: LlmToolCall): void {
+    const notice = truncatedCallNotice(truncated.name, this.specs);
+    answered.toolMessages.push({ role: 'tool', tool_call_id: truncated.id, content: notice });
+    answered.steps.push({ thought: result.text, action: truncated.name, action_input: null, observation: notice });
+    answered.summaries.push(`${truncated.name} cut off at the output limit, not executed`);
+  }
+
+  /** The model's message and its tool messages go into the window, with a summary for when they leave it. */
+  private remember(answered: CallsAnswered, result: LlmResult, cycle: number, truncated: LlmToolCall | undefined): void {
+    const { executed, outcomes, summaries } = answered;
+    this.window.add({
+      messages: [
+        {
+          role: 'assistant',
+          content: result.text || null,
+          // The cut-off call's arguments are not valid JSON and would only cost tokens: they go back as {}.
+          tool_calls: result.toolCalls.map((c) => ({
+            id: c.id,
+            type: 'function' as const,
+            function: { name: c.name, arguments: c === truncated ? '{}' : c.arguments },
+          })),
+        },
+        ...answered.toolMessages,
+      ],
+      // Written only if the cycle leaves the verbatim window.
+      summary: () => {
+        const calls = executed.map(
+          (call, i) =>
+            `${call.name}(${capText(call.arguments, 80)}) → ${outcomes[i]!.ok ? '' : 'failed: '}${capText(outcomes[i]!.content, 120)}`,
+        );
+        return `cycle ${cycle}: ${[...calls, ...summaries].join('; ')}`;
+      },
+    });
+  }
 }
 
 /**
