@@ -1,6 +1,6 @@
 /** The API key lives only in SecretStorage: set and cleared by commands, never in settings, logs or the panel. */
 import * as vscode from 'vscode';
-import { registerSecret } from '../../core/security/redact';
+import { registerSecret } from '../../core';
 import { API_KEY_SECRET } from './commandIds';
 
 /** Reads the stored key (registered with the redactor so it can never be logged). */

@@ -5,10 +5,9 @@
  * keeps the runs that finished. The logic is `runEvaluation` (evaluation.ts); this file gives it VS Code's calls.
  */
 import * as vscode from 'vscode';
-import type { EvalOutcome } from '../../core/eval';
+import { type EvalOutcome, type Language, LANGUAGES } from '../../core/tddApi';
 import type { ExtensionSettings } from '../config/settings';
 import { runEvaluation, type EvalKataChoice, type EvalScope, type EvaluationUi } from './evaluation';
-import { LANGUAGES, type Language } from '../../core/vocabulary';
 
 /** What the command needs from the extension host. */
 export interface EvaluateModelDeps {

@@ -5,22 +5,23 @@
  * the handler runs — and is tested — with plain objects. No `vscode` import.
  */
 import * as path from 'node:path';
-import { AgentError } from '../../core/errors/agentError';
+import { AgentError } from '../../core';
 import {
   acceptanceFor,
   bundledEvalSetDir,
   defaultConcurrency,
   evalFolderStamp,
+  type EvalOutcome,
+  type Language,
+  LANGUAGES,
   loadEvalSet,
   progressFigure,
   runEval,
   selectExercises,
-  type EvalOutcome,
-} from '../../core/eval';
+} from '../../core/tddApi';
 import { createModelClient } from '../config/modelClient';
 import { modelPrice } from '../config/modelPrices';
 import type { ExtensionSettings } from '../config/settings';
-import { LANGUAGES, type Language } from '../../core/vocabulary';
 
 /** The person's choices: the language, the katas (names or tags; none: the whole set) and the runs per kata. */
 export interface EvalScope {

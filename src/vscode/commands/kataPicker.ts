@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { listBundledKatas } from '../../core/tdd/kata';
+import { listBundledKatas } from '../../core/tddApi';
 import { easiestFirst } from './kataOrder';
 
 interface KataItem extends vscode.QuickPickItem {

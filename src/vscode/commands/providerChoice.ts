@@ -4,7 +4,7 @@
  * settings (a repository's settings file must not choose where the code is sent).
  */
 import * as vscode from 'vscode';
-import { servedModels } from '../../core/llm';
+import { servedModels } from '../../core';
 import { SETTINGS_SECTION, configurationReader } from '../config/settings';
 
 /** The provider choices of the quick pick (tests and the e2e specs pick them by label). */

@@ -3,7 +3,7 @@
  * code was selected in the active editor — that code with its workspace-relative file and line range, marked
  * as the context the task is about.
  */
-import type { TaskSpec } from '../../core/tdd/kata/taskKata';
+import type { TaskSpec } from '../../core/tddApi';
 
 /** The selection in the active editor, as read from it. */
 export interface TaskSelection {

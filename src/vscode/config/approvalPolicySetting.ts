@@ -3,8 +3,7 @@
  * default, then their user settings) is the baseline, and a workspace's or folder's value may only make a level
  * stricter (`allow` < `ask` < `deny`), never looser. CRITICAL never runs unasked, whatever any settings say. Pure.
  */
-import { DEFAULT_LEVEL_RULES, type ApprovalPolicyConfig, type ApprovalRule } from '../../core/tools/approvalPolicy';
-import { DANGER_LEVELS, type DangerLevel } from '../../core/tools/types';
+import { type ApprovalPolicyConfig, type ApprovalRule, DANGER_LEVELS, type DangerLevel, DEFAULT_LEVEL_RULES } from '../../core';
 
 /** The values of one setting per layer, as `WorkspaceConfiguration.inspect(key)` gives them (language-specific ones are not read). */
 export interface SettingLayers {

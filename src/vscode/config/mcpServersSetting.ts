@@ -3,7 +3,7 @@
  * level of a server that declares none), so a repository cannot make its MCP tools run unasked by declaring them SAFE
  * (or LOW). Only the person's user settings can lower a server's level. Pure.
  */
-import { DANGER_LEVELS, dangerRank, type DangerLevel } from '../../core/tools/types';
+import { DANGER_LEVELS, type DangerLevel, dangerRank } from '../../core';
 import type { SettingLayers } from './approvalPolicySetting';
 
 /** The lowest level a workspace's MCP server may have: the level of a server that declares none. */

@@ -5,10 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { AgentError } from '../../core/errors/agentError';
-import { createLlmClient, resolveProvider, type LlmClient } from '../../core/llm';
-import { ReplayLlmClient } from '../../core/replay';
-import { registerSecret } from '../../core/security/redact';
+import { AgentError, createLlmClient, type LlmClient, registerSecret, resolveProvider } from '../../core';
+import { ReplayLlmClient } from '../../core/testingApi';
 import type { ExtensionSettings } from './settings';
 
 /** A ready model client and what it talks to. */

@@ -4,10 +4,7 @@
  * AgentError naming each setting and what is wrong; missing values take the manifest's defaults.
  */
 import { z } from 'zod';
-import { AgentError } from '../../core/errors/agentError';
-import { mcpServerConfigSchema, type McpServerConfig } from '../../core/mcp/config';
-import type { ApprovalPolicyConfig } from '../../core/tools/approvalPolicy';
-import { DANGER_LEVELS } from '../../core/tools/types';
+import { AgentError, type ApprovalPolicyConfig, DANGER_LEVELS, type McpServerConfig, mcpServerConfigSchema } from '../../core';
 import { SANDBOX_MODES, type PanelSandboxMode } from '../../shared/panelProtocol';
 import { approvalPolicyConfig, combinedApprovalPolicy, type SettingLayers } from './approvalPolicySetting';
 import { mcpServersSetting } from './mcpServersSetting';

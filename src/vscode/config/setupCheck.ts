@@ -4,9 +4,16 @@
  * serves) and an OS sandbox for the agents' code (unless the person turned it off). Each problem names the buttons
  * that fix it. No `vscode` import: the host calls it again whenever settings, the key or the window's focus change.
  */
-import { describeDiagnosis, probeSandbox, type SandboxProbe } from '../../core/osSandbox';
-import { isAgentError } from '../../core/errors/agentError';
-import { isOfficialOpenAI, resolveProvider, servedModels, type ServedModels } from '../../core/llm';
+import {
+  describeDiagnosis,
+  isAgentError,
+  isOfficialOpenAI,
+  probeSandbox,
+  resolveProvider,
+  type SandboxProbe,
+  servedModels,
+  type ServedModels,
+} from '../../core';
 import type { SetupProblem } from '../../shared/panelProtocol';
 import type { ExtensionSettings } from './settings';
 

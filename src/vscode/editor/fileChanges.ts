@@ -4,8 +4,7 @@
  * (the panel state carries only a compact diff). Pure apart from reading files through the callbacks it
  * is given: no `vscode`, unit-tested on its own.
  */
-import { editBlocksOf, editFileParameters, planEdits } from '../../core/tools/builtin/editFile';
-import { unifiedDiff } from '../../core/tools/builtin/unifiedDiff';
+import { editedText, unifiedDiff } from '../../core';
 import { workspaceFilePath } from '../panel/workspacePath';
 
 /** Tools whose calls change one file's content and get a diff and "Open diff". */
@@ -42,10 +41,7 @@ export function changedPath(tool: string, params: unknown): string | undefined {
 export function proposedContent(tool: string, params: unknown, current: string | undefined): string | undefined {
   if (tool === 'write_file') return stringField(params, 'content');
   if (tool !== 'edit_file' || current === undefined) return undefined;
-  const parsed = editFileParameters.safeParse(params);
-  const blocks = parsed.success ? editBlocksOf(parsed.data) : undefined;
-  const plan = blocks?.ok ? planEdits(current, blocks.blocks) : undefined;
-  return plan?.ok ? plan.text : undefined;
+  return editedText(params, current);
 }
 
 /** The first {@link COMPACT_DIFF_LINES} lines of the unified diff of `change` (with a marker when cut). */

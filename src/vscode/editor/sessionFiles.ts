@@ -9,9 +9,8 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { ApprovalRequestMessage } from '../../core/control/messages';
-import { productGit } from '../../core/hostGit/gitClient';
-import type { SupervisorEvent } from '../../core/tdd/events';
+import { type ApprovalRequestMessage, productGit } from '../../core';
+import type { SupervisorEvent } from '../../core/tddApi';
 import type { PanelStore } from '../panel/panelStore';
 import { workspaceFilePath } from '../panel/workspacePath';
 import { sessionRelativePath } from './sessionPath';

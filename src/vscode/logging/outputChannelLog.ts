@@ -1,6 +1,6 @@
 /** Routes the core's log records into the extension's `LogOutputChannel` (secrets are already redacted by the core logger). */
 import * as vscode from 'vscode';
-import { setLogLevel, setLogSink, type LogLevel, type LogRecord, type LogSink } from '../../core/logging/logger';
+import { type LogLevel, type LogRecord, type LogSink, setLogLevel, setLogSink } from '../../core';
 
 function coreLevel(level: vscode.LogLevel): LogLevel {
   switch (level) {

@@ -4,7 +4,7 @@
  * a blank text preview is dropped, and a `run_command` call without one still shows its command line.
  * Pure (no `vscode`).
  */
-import type { ToolCallPreviewMessage } from '../../core/control/messages';
+import type { ToolCallPreviewMessage } from '../../core';
 import type { ApprovalPreview } from '../../shared/panelProtocol';
 
 function commandOf(params: unknown): string | undefined {

@@ -11,8 +11,7 @@
  * answered, withdrawn, left when the session ended, or answered when nothing waits for it any more.
  * Pure (no `vscode`): the webview is reached only through the store.
  */
-import type { AgentToPersonMessage, ApprovalRequestMessage, PersonToAgentMessage } from '../../core/control/messages';
-import type { MessageChannelLike } from '../../core/control/portTransport';
+import type { AgentToPersonMessage, ApprovalRequestMessage, MessageChannelLike, PersonToAgentMessage } from '../../core';
 import type { ApprovalDecision } from '../../shared/panelProtocol';
 import { pendingPersonQuestion, type PendingPersonQuestion } from '../../shared/personQuestionProtocol';
 import type { PanelStore } from './panelStore';

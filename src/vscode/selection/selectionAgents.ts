@@ -4,10 +4,7 @@
  * read the selection and call the model, they run no tools.
  */
 import * as vscode from 'vscode';
-import { CoTAgent, cotSteps } from '../../core/builtinAgents/cotAgent';
-import { QAAgent } from '../../core/builtinAgents/qaAgent';
-import type { AgentEvent } from '../../core/agentRuntime/events';
-import { AgentError, toAgentError } from '../../core/errors/agentError';
+import { AgentError, type AgentEvent, CoTAgent, cotSteps, QAAgent, toAgentError } from '../../core';
 import type { Answer } from '../../shared/panelProtocol';
 import { createModelClient } from '../config/modelClient';
 import type { ExtensionSettings } from '../config/settings';

@@ -9,13 +9,15 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ControlProtocol, PortTransport } from '../../core/control';
-import type { ApprovalRequestMessage } from '../../core/control/messages';
-import { toAgentError } from '../../core/errors/agentError';
-import type { McpServerStatus } from '../../core/mcp/mcpHub';
-import type { SupervisorEvent } from '../../core/tdd/events';
-import { runKataSession } from '../../core/tdd/supervisor/kataSession';
-import type { SessionSummary } from '../../core/tdd/sessionSummary';
+import {
+  type ApprovalRequestMessage,
+  ControlProtocol,
+  type McpServerStatus,
+  PortTransport,
+  redactSecrets,
+  toAgentError,
+} from '../../core';
+import { PHASE_LABELS, runKataSession, type SessionSummary, type SupervisorEvent } from '../../core/tddApi';
 import type { PendingPersonQuestion } from '../../shared/personQuestionProtocol';
 import { createModelClient } from '../config/modelClient';
 import { modelPrice } from '../config/modelPrices';
@@ -23,8 +25,6 @@ import type { ExtensionSettings } from '../config/settings';
 import type { PanelConversation } from '../panel/panelConversation';
 import { errorAction, vscodeErrorMessage } from '../panel/errorActions';
 import { MAX_ACTIONS, testRunId } from '../panel/panelReducer';
-import { redactSecrets } from '../../core/security/redact';
-import { PHASE_LABELS } from '../../core/vocabulary';
 import { showErrorNotice } from '../panel/errorNotice';
 import type { PanelStore } from '../panel/panelStore';
 import { chooseRun, type RunChoice, type RunKataOptions } from './runChoice';

@@ -2,9 +2,7 @@
  * What the merge confirmation says: which commits and files of the session's branch arrive in which branch, and how
  * (the branch's first history, a fast-forward, or a merge commit). Pure (no `vscode`).
  */
-import type { MergePreview } from '../../core/tdd/session';
-import type { SessionSetup } from '../../core/tdd/session/setupFreeHistory';
-import { INITIAL_COMMIT_SUBJECT } from '../../core/tdd/git/setupCommits';
+import { INITIAL_COMMIT_SUBJECT, type MergePreview, type SessionSetup } from '../../core/tddApi';
 
 /** The buttons of the merge confirmation (the e2e specs click them). */
 export const MERGE_BUTTONS = {

@@ -5,10 +5,15 @@
  * rewritten). Pure with respect to VS Code (no `vscode` import), so it is tested on real repositories.
  */
 import { access } from 'node:fs/promises';
-import { inspectWorkspace } from '../../core/tdd/git';
-import { productGit } from '../../core/hostGit/gitClient';
-import { listSessions, mergeBlocker, recordedStatus, type SessionListing } from '../../core/tdd/session';
-import type { SessionState } from '../../core/tdd/session';
+import { productGit } from '../../core';
+import {
+  inspectWorkspace,
+  listSessions,
+  mergeBlocker,
+  recordedStatus,
+  type SessionListing,
+  type SessionState,
+} from '../../core/tddApi';
 import { isSessionId, type RecordedSession, type RepositorySessions } from '../../shared/panelProtocol';
 
 /**

@@ -9,7 +9,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { productGit } from '../../core/hostGit/gitClient';
+import { productGit } from '../../core';
 
 /** Changes that arrive together (a commit touches the index, a ref and the logs) are read once, this long after the last. */
 export const REPOSITORY_CHANGE_DEBOUNCE_MS = 300;

@@ -7,9 +7,16 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { inspectWorkspace } from '../../core/tdd/git';
-import { MAX_TASK_CHARS, resolveKata, taskKata, type TaskSpec } from '../../core/tdd/kata';
-import { listSessions, recordedStatus, type SessionListing } from '../../core/tdd/session';
+import {
+  inspectWorkspace,
+  listSessions,
+  MAX_TASK_CHARS,
+  recordedStatus,
+  resolveKata,
+  type SessionListing,
+  taskKata,
+  type TaskSpec,
+} from '../../core/tddApi';
 import { pickKata } from '../commands/kataPicker';
 import { taskDescription, type TaskSelection } from '../commands/taskDescription';
 import { uncommittedChangeCount } from './repositorySessions';

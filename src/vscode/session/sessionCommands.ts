@@ -8,10 +8,16 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { toAgentError } from '../../core/errors/agentError';
-import { deleteSession, formatDiskUsage, mergeSession, previewMerge } from '../../core/tdd/session';
-import { leaveOutSessionSetup, sessionSetupOf } from '../../core/tdd/session/setupFreeHistory';
-import type { SessionState } from '../../core/tdd/session';
+import { toAgentError } from '../../core';
+import {
+  deleteSession,
+  formatDiskUsage,
+  leaveOutSessionSetup,
+  mergeSession,
+  previewMerge,
+  sessionSetupOf,
+  type SessionState,
+} from '../../core/tddApi';
 import { MERGE_BUTTONS, mergeConfirmation } from './mergeConfirmation';
 import { showErrorNotice } from '../panel/errorNotice';
 import type { RecordedSession, SessionActionName } from '../../shared/panelProtocol';

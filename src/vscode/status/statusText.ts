@@ -2,7 +2,7 @@
  * What the status bar item says for a panel state: cycle n/N, phase, tests passed/failed and tokens
  * while a kata runs; the final status afterwards. Pure (no `vscode`).
  */
-import { PHASE_LABELS } from '../../core/vocabulary';
+import { PHASE_LABELS } from '../../core/tddApi';
 import type { PanelState } from '../../shared/panelProtocol';
 
 /** Text, tooltip and whether the item is shown. Codicons are written as `$(name)`. */

@@ -9,15 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { z } from 'zod';
-import { productGit } from '../../core/hostGit/gitClient';
-import { createProcessSandbox, worktreePolicy, type SandboxMode } from '../../core/osSandbox';
-import { redactSecrets } from '../../core/security/redact';
-import type { SupervisorEvent } from '../../core/tdd/events';
-import { SESSION_BRANCH_PREFIX, sessionsDirFor } from '../../core/tdd/git';
-import { SessionLock } from '../../core/tdd/session/sessionLock';
-import { SessionStore } from '../../core/tdd/session/sessionStore';
-import { prepareProjectDependencies, type ProjectDependencies } from '../../core/tdd/dependencies/projectDependencies';
-import { detectTestRunner } from '../../core/testRunners';
+import { productGit, redactSecrets, type SandboxMode } from '../../core';
+import { detectTestRunner, sessionTestSandbox, type SessionTestSandbox, type SupervisorEvent } from '../../core/tddApi';
 import { workspaceFilePath } from '../panel/workspacePath';
 import { casesFromReport, parseTestCases, type TestCaseResult } from './testCaseResults';
 
@@ -203,7 +196,7 @@ export class KataTests implements vscode.Disposable {
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
     let checkout: string | undefined;
-    let lock: SessionLock | undefined;
+    let confinement: SessionTestSandbox | undefined;
     try {
       const settings = this.deps.settings();
       let dir = worktree;
@@ -213,21 +206,16 @@ export class KataTests implements vscode.Disposable {
         await productGit(this.branch.repository).run(['worktree', 'add', '--detach', checkout, this.branch.name]);
         dir = checkout;
       }
-      const commonDir = path.resolve(dir, (await productGit(dir).run(['rev-parse', '--git-common-dir'])).trim());
-      // In the session's own worktree, one process at a time: a CLI `--resume` elsewhere is refused meanwhile, and vice versa.
-      if (!checkout && this.branch?.name.startsWith(SESSION_BRANCH_PREFIX))
-        lock = await SessionLock.acquire(
-          sessionsDirFor(commonDir),
-          this.branch.name.slice(SESSION_BRANCH_PREFIX.length),
-          'a Testing-view run',
-        );
-      // The same confinement as the session's own runs: write only in the worktree, .git read-only, the project's
-      // installed dependencies shown read-only as the supervisor shows them.
-      const dependencies = await this.dependenciesFor(dir, commonDir, settings.sandbox);
-      const sandbox = await createProcessSandbox(
-        settings.sandbox,
-        worktreePolicy(dir, commonDir, settings.sandboxEnvironment, dependencies?.sandbox),
-      );
+      // The same confinement as the session's own runs; in the session's own worktree, one process at a time (a CLI
+      // `--resume` elsewhere is refused meanwhile, and vice versa).
+      confinement = await sessionTestSandbox({
+        dir,
+        branch: this.branch?.name,
+        lockAs: checkout ? undefined : 'a Testing-view run',
+        mode: settings.sandbox,
+        passEnvironment: settings.sandboxEnvironment,
+      });
+      const { sandbox } = confinement;
       const runner = await detectTestRunner(dir, { testCommand: this.command, timeoutMs: settings.testTimeoutMs, sandbox });
       const result = await runner.run({ signal: abort.signal });
       this.deps.log.info(
@@ -244,7 +232,7 @@ export class KataTests implements vscode.Disposable {
       refuse(`the kata's tests could not run: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       cancel.dispose();
-      await lock?.release().catch(() => undefined);
+      await confinement?.release();
       if (checkout && this.branch) {
         await productGit(this.branch.repository)
           .run(['worktree', 'remove', '--force', checkout])
@@ -252,20 +240,6 @@ export class KataTests implements vscode.Disposable {
         await rm(checkout, { recursive: true, force: true });
       }
     }
-  }
-
-  /**
-   * The project's dependencies for a run in `dir` (the session's worktree, or a temporary checkout of its branch), from
-   * the session's record; undefined when the record is gone (the run then sees only what the worktree holds).
-   */
-  private async dependenciesFor(dir: string, commonDir: string, mode: SandboxMode): Promise<ProjectDependencies | undefined> {
-    const id = this.branch?.name.startsWith(SESSION_BRANCH_PREFIX)
-      ? this.branch.name.slice(SESSION_BRANCH_PREFIX.length)
-      : undefined;
-    const state = id ? await new SessionStore(sessionsDirFor(commonDir), id).load().catch(() => undefined) : undefined;
-    if (!state) return undefined;
-    const gitDir = path.resolve(dir, (await productGit(dir).run(['rev-parse', '--absolute-git-dir'])).trim());
-    return prepareProjectDependencies({ ...state.git, worktree: dir, worktreeGitDir: gitDir }, { sandbox: mode });
   }
 
   dispose(): void {

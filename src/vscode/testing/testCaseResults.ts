@@ -5,7 +5,7 @@
  * tick-and-cross lines and pytest's `path::name PASSED|FAILED` lines. Pure (no `vscode`), so the Testing view's
  * content is unit-tested on its own.
  */
-import type { TestCaseResult as ReportedTestCase } from '../../core/testRunners/types';
+import type { TestCaseResult as ReportedTestCase } from '../../core';
 
 /** One test of a run: its name, whether it passed, and for a failure the assertion text and where it is. */
 export interface TestCaseResult {

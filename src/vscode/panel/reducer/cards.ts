@@ -2,8 +2,7 @@
  * The cards at the top of the panel, as the reducer keeps them: approval requests (from the control protocol),
  * error cards, and the QA / CoT questions being answered.
  */
-import type { ApprovalRequestMessage } from '../../../core/control/messages';
-import { redactSecrets } from '../../../core/security/redact';
+import { type ApprovalRequestMessage, redactSecrets } from '../../../core';
 import type { PanelError, PanelState, PendingApproval, SetupProblem } from '../../../shared/panelProtocol';
 import { approvalPreview } from '../approvalPreview';
 import { errorAction, errorFixes, vscodeErrorMessage } from '../errorActions';

@@ -1,6 +1,5 @@
 /** The session header's and the cycle timeline's helpers of the panel reducer. */
-import type { PhaseOutcome as CorePhaseOutcome, CycleOutcome as CoreCycleOutcome } from '../../../core/tdd/sessionVocabulary';
-import type { Role } from '../../../core/vocabulary';
+import type { CycleOutcome as CoreCycleOutcome, PhaseOutcome as CorePhaseOutcome, Role } from '../../../core/tddApi';
 import type {
   PanelCycleOutcome,
   PanelCycleSummary,

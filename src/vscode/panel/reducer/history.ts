@@ -2,8 +2,8 @@
  * The action history's part of the panel reducer: each supervisor event that is a history entry (a role's tool call
  * or words, a supervisor's test run or own step) as an entry of its kind, bounded and redacted.
  */
-import { redactSecrets, redactValue } from '../../../core/security/redact';
-import type { SupervisorEvent } from '../../../core/tdd/events';
+import { redactSecrets, redactValue } from '../../../core';
+import type { SupervisorEvent } from '../../../core/tddApi';
 import type { MessageRecord, PanelActionRecord, PanelState, TestRunRecord, ToolCallRecord } from '../../../shared/panelProtocol';
 
 /** Most recent tool calls kept in the action history. */

@@ -4,7 +4,7 @@
  * "Answered by you"; a green run of the changed tests followed at once by the whole suite's run (the run before a
  * commit) is one test run entry that says both passed.
  */
-import type { SupervisorEvent } from '../../../core/tdd/events';
+import type { SupervisorEvent } from '../../../core/tddApi';
 import type { PanelActionRecord, PanelState, TestRunRecord, ToolCallRecord } from '../../../shared/panelProtocol';
 import { addAction, clip, MAX_SUMMARY_CHARS, personQuestionRecord, testRunRecord, toolCallRecord } from './history';
 

@@ -3,11 +3,9 @@
  * the command its tests run with in this session — or, for a language the session does not run, that and why — which
  * files are tests and where new ones go in words, and the raw test file patterns kept for a disclosure.
  */
-import { LANGUAGE_NAMES, RUNNER_NAMES, describeProjectProfile } from '../../../core/project/describeProfile';
-import type { ProjectProfile } from '../../../core/project/projectProfile';
-import { redactSecrets } from '../../../core/security/redact';
+import { redactSecrets } from '../../../core';
+import { describeProjectProfile, type Language, LANGUAGE_NAMES, type ProjectProfile, RUNNER_NAMES } from '../../../core/tddApi';
 import type { ProjectLanguageSummary, ProjectSummary } from '../../../shared/panelProtocol';
-import { type Language } from '../../../core/vocabulary';
 
 /** Test files named at most, per folder, in the words of the header. */
 const MAX_NAMES = 4;

@@ -3,8 +3,8 @@
  * role then gave up or changed nothing more, and a refactoring's revert says why in a person's words ("Refactoring
  * reverted: it broke 1 test (returns Fizz for 3)"), from the run that judged it.
  */
-import { redactSecrets } from '../../../core/security/redact';
-import type { SupervisorEvent } from '../../../core/tdd/events';
+import { redactSecrets } from '../../../core';
+import type { SupervisorEvent } from '../../../core/tddApi';
 import type { PanelCycleSummary, PanelState, PhaseSummary, TestRunRecord } from '../../../shared/panelProtocol';
 import { phaseOutcome, updateCycle, upsertPhase } from './cycles';
 import { clip, MAX_SUMMARY_CHARS } from './history';
