@@ -115,6 +115,26 @@ const VERSION_MANAGER_ROOTS = new Set([
 ]);
 
 /**
+ * Ruby's gems under HOME: GEM_HOME and GEM_PATH's folders when the launch names them, and the user's gem folders
+ * (`gem install --user-install`: `~/.gem/ruby`, `~/.local/share/gem/ruby`), which ruby searches by default: only their
+ * `ruby` folder, never `~/.gem/credentials` (a rubygems.org key).
+ */
+function gemsUnderHome(env: NodeJS.ProcessEnv, home: string): string[] {
+  const named = [env.GEM_HOME, ...(env.GEM_PATH ?? '').split(':')].filter((d): d is string => !!d && isAbsolute(d));
+  const found: string[] = [];
+  for (const dir of [...named, join(home, '.gem', 'ruby'), join(home, '.local', 'share', 'gem', 'ruby')]) {
+    const real = realPathOf(dir);
+    if (!isWithin(real, home) || real === home || real === join(home, '.gem')) continue;
+    try {
+      if (statSync(real).isDirectory()) found.push(real);
+    } catch {
+      /* not there */
+    }
+  }
+  return found;
+}
+
+/**
  * Language installations under HOME that the launch's PATH uses, shown read-only so `node` or `python3`
  * still start when HOME is hidden (and Go's GOROOT and module cache when the launch's environment names them): a version manager's folder (`~/.pyenv`, `~/.nvm`) whole; the prefix above
  * a `bin` entry at least two folders below HOME (`~/tools/node-v20/bin` → `~/tools/node-v20`); any other
@@ -135,6 +155,7 @@ export function toolchainsUnderHome(env: NodeJS.ProcessEnv, home: string): strin
       /* not there (yet) */
     }
   }
+  found.push(...gemsUnderHome(env, home));
   for (const entry of (env.PATH ?? '').split(':')) {
     if (!isAbsolute(entry)) continue;
     const real = realPathOf(entry);

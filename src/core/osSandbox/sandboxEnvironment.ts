@@ -49,7 +49,9 @@ export const SANDBOX_ENV_VARIABLE = 'TDD_AGENT_SANDBOX_ENV';
  *   NVM_BIN, NODENV_ROOT, NODENV_VERSION, VOLTA_HOME, ASDF_DIR, ASDF_DATA_DIR, CONDA_PREFIX, CONDA_DEFAULT_ENV;
  * - what the go command reads to find its toolchain, modules and caches, and to stay offline (a Go test run sets them,
  *   see `goOffline`): GOROOT, GOPATH, GOMODCACHE, GOCACHE, GOFLAGS, GOPROXY, GOTOOLCHAIN, GOSUMDB, GONOSUMDB,
- *   GOPRIVATE, GONOPROXY, GOWORK, GOTMPDIR, CGO_ENABLED.
+ *   GOPRIVATE, GONOPROXY, GOWORK, GOTMPDIR, CGO_ENABLED;
+ * - where ruby finds the gems the tests need (a session runs `rspec` directly, offline: see `readRubyProject`): GEM_HOME,
+ *   GEM_PATH, RUBYLIB, RBENV_ROOT, RBENV_VERSION, BUNDLE_GEMFILE, BUNDLE_PATH (never RUBYOPT: a `-r` of the host's).
  *
  * Left out on purpose: NODE_OPTIONS (a `--require` or loader of the host's, often under the hidden HOME; the test
  * runner drops it too), NODE_EXTRA_CA_CERTS and other certificate and proxy settings (no network inside), and every
@@ -106,6 +108,13 @@ export const SANDBOX_BASE_ENVIRONMENT: readonly string[] = [
   'GOWORK',
   'GOTMPDIR',
   'CGO_ENABLED',
+  'GEM_HOME',
+  'GEM_PATH',
+  'RUBYLIB',
+  'RBENV_ROOT',
+  'RBENV_VERSION',
+  'BUNDLE_GEMFILE',
+  'BUNDLE_PATH',
 ];
 
 /**

@@ -8,6 +8,7 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
   typescript: 'TypeScript',
   python: 'Python',
   go: 'Go',
+  ruby: 'Ruby',
 };
 /** Each test runner's name as a person writes it (`a custom runner` for any other command). */
 export const RUNNER_NAMES: Record<RunnerKind, string> = {
@@ -17,6 +18,7 @@ export const RUNNER_NAMES: Record<RunnerKind, string> = {
   vitest: 'vitest',
   pytest: 'pytest',
   'go-test': 'go test',
+  rspec: 'RSpec',
   custom: 'a custom runner',
 };
 const FIELD_NAMES: Record<ProfileField, string> = {

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { identifyRunner } from '../testRunners/runnerKinds';
 import { readGoProject, type GoProjectFacts } from './goProject';
 import { readNodeProject, type NodeProjectFacts } from './nodeProject';
+import { readRubyProject, type RubyProjectFacts } from './rubyProject';
 import { normalizeFolder, readProjectConfig, PROJECT_CONFIG_FILE } from './projectConfigFile';
 import { isProjectFolder, projectFiles } from './projectFiles';
 import {
@@ -34,6 +35,7 @@ const DEFAULT_FOLDERS: Record<Language, { sourceDir: string; testDir: string }> 
   typescript: { sourceDir: 'src', testDir: 'test' },
   python: { sourceDir: 'src', testDir: 'tests' },
   go: { sourceDir: '.', testDir: '.' },
+  ruby: { sourceDir: 'lib', testDir: 'spec' },
 };
 
 /** A path as a shell word: unchanged when it needs no quoting, else in single quotes. */
@@ -59,12 +61,18 @@ interface Layer {
 }
 
 /**
- * The primary language of what was found: a JavaScript project with tests, else a Go module, else Python, else
- * JavaScript.
+ * The primary language of what was found: a JavaScript project with tests, else a Go module, else a Ruby project
+ * (Gemfile, gemspec, .rspec), else Python, else JavaScript.
  */
-function detectedLanguage(node?: NodeProjectFacts, python?: PythonProjectFacts, go?: GoProjectFacts): Language | undefined {
-  if (node && (node.command || (!python && !go))) return node.typescript ? 'typescript' : 'javascript';
+function detectedLanguage(
+  node?: NodeProjectFacts,
+  python?: PythonProjectFacts,
+  go?: GoProjectFacts,
+  ruby?: RubyProjectFacts,
+): Language | undefined {
+  if (node && (node.command || (!python && !go && !ruby))) return node.typescript ? 'typescript' : 'javascript';
   if (go) return 'go';
+  if (ruby) return 'ruby';
   if (python) return 'python';
   return undefined;
 }
@@ -124,11 +132,12 @@ export async function detectProjectProfile(root: string, options: { env?: NodeJS
 export async function resolveProjectProfile(root: string, options: ResolveProfileOptions = {}): Promise<ProjectProfile> {
   const absRoot = resolve(root);
   const env = options.env ?? process.env;
-  const [node, python, go, config] = await Promise.all([
+  const [node, python, go, config, ruby] = await Promise.all([
     readNodeProject(absRoot),
     readPythonProject(absRoot, env),
     readGoProject(absRoot),
     options.readConfigFile === false ? Promise.resolve(undefined) : readProjectConfig(absRoot),
+    readRubyProject(absRoot),
   ]);
 
   const overrides = [options.overrides ?? []].flat();
@@ -143,7 +152,7 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
 
   // Language first: it decides which of the repository's facts and which layers' other fields apply.
   const languageLayer = layers.find((l) => l.values.language !== undefined);
-  const detected = detectedLanguage(node, python, go);
+  const detected = detectedLanguage(node, python, go, ruby);
   const language: Language = languageLayer?.values.language ?? detected ?? 'javascript';
   fields.language = languageLayer?.source ?? (detected ? 'detected' : 'default');
   const applicable = layers.filter((l) => l.values.language === undefined || l.values.language === language);
@@ -159,11 +168,18 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
   const nodeFacts = jsLike ? node : undefined;
   const pythonFacts = language === 'python' ? python : undefined;
   const goFacts = isGo ? go : undefined;
-  const manifests = [...(node ? ['package.json'] : []), ...(python?.manifests ?? []), ...(go ? ['go.mod'] : [])];
+  const rubyFacts = language === 'ruby' ? ruby : undefined;
+  const manifests = [
+    ...(node ? ['package.json'] : []),
+    ...(python?.manifests ?? []),
+    ...(go ? ['go.mod'] : []),
+    ...(ruby?.manifests ?? []),
+  ];
   const languages: Language[] = [
     ...(node ? [node.typescript ? 'typescript' : 'javascript'] : []),
     ...(python ? ['python'] : []),
     ...(go ? ['go'] : []),
+    ...(ruby ? ['ruby'] : []),
   ] as Language[];
   if (manifests.length > 0 && !languages.includes(language) && !(language === 'javascript' && languages.includes('typescript')))
     notes.push(
@@ -187,6 +203,9 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
   } else if (isGo) {
     testCommand = goFacts?.command ?? 'go test ./...';
     fields.testCommand = goFacts ? 'detected' : 'default';
+  } else if (language === 'ruby') {
+    testCommand = rubyFacts?.command ?? 'rspec';
+    fields.testCommand = rubyFacts ? 'detected' : 'default';
   } else if (pythonEnv) {
     testCommand = `${shellWord(pythonEnv.interpreter)} -m pytest`;
     fields.testCommand = pythonFacts ? 'detected' : 'default';
@@ -217,6 +236,9 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
     // A Go module's packages are its folders, from the root down.
     sourceRoots = ['.'];
     fields.sourceRoots = 'detected';
+  } else if (rubyFacts) {
+    sourceRoots = [rubyFacts.sourceRoot];
+    fields.sourceRoots = 'detected';
   } else {
     sourceRoots = [DEFAULT_FOLDERS[language].sourceDir];
   }
@@ -246,6 +268,9 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
   } else if (goFacts) {
     testFilePatterns = [...goFacts.patterns];
     fields.testFilePatterns = 'detected';
+  } else if (rubyFacts) {
+    testFilePatterns = [...rubyFacts.patterns];
+    fields.testFilePatterns = 'detected';
   } else {
     testFilePatterns = [...DEFAULT_TEST_PATTERNS[language]];
   }
@@ -262,6 +287,10 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
     // Go's tests are in the package they test: beside the code, wherever it is.
     testDir = '.';
     fields.testDir = goFacts ? 'detected' : 'default';
+  } else if (rubyFacts) {
+    // RSpec's `spec/` or minitest's `test/`: a folder of the tests' own (its helpers are tests too).
+    testDir = rubyFacts.testDir;
+    fields.testDir = 'detected';
   } else {
     // The project's files, walked once: where its tests are, and whether a folder holds packages of their own.
     const files = manifests.length > 0 ? await projectFiles(absRoot) : [];

@@ -42,7 +42,9 @@ export async function projectFiles(root: string, limit = 2000): Promise<string[]
  * `requirements*.txt`, `go.mod`.
  */
 export function isManifestName(name: string): boolean {
-  return /^(package\.json|pyproject\.toml|setup\.cfg|setup\.py|requirements.*\.txt|go\.mod)$/.test(name);
+  return /^(package\.json|pyproject\.toml|setup\.cfg|setup\.py|requirements.*\.txt|go\.mod|Gemfile|\.rspec|[^/]+\.gemspec)$/.test(
+    name,
+  );
 }
 
 /** The manifests at the root of `root`, sorted: a folder with one is a project, and never gets a scaffold. */

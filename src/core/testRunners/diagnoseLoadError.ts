@@ -126,6 +126,7 @@ function unique(names: Array<string | undefined>): string[] {
 export function diagnoseLoadError(output: string, kind: RunnerKind): LoadProblem | undefined {
   const text = stripAnsi(output);
   if (kind === 'go-test') return goBuildError(text);
+  if (kind === 'rspec') return rspecLoadError(text);
   if (kind === 'custom') {
     const unittest = unittestImportError(text);
     if (unittest) return unittest;
@@ -180,6 +181,38 @@ function goBuildError(text: string): LoadProblem | undefined {
   return { kind: 'import', line: lines[0]?.line ?? failed[0].trim() };
 }
 
+/** RSpec's heading of a spec file that raised while it was loaded (then no example runs at all). */
+const RSPEC_LOAD = /^An error occurred while loading (\S+?)\.?(?: - Did you mean\?)?\s*$/m;
+/** The exception under it: its class on a line of its own, its message indented on the next. */
+const RSPEC_EXCEPTION = /^(\w+(?:::\w+)*):\n {2}(.+)$/m;
+
+/**
+ * A spec file that RSpec could not load (`An error occurred while loading ./spec/leap_spec.rb.`, the exception under
+ * it): a constant or method the code does not define yet (`NameError: uninitialized constant LeapYear`,
+ * `NoMethodError: undefined method `leap?'`) is `missing_export` with that name, so that a new spec whose `describe`
+ * names a class not written yet is a red; a required file that does not exist (`LoadError: cannot load such file --
+ * leap_year`) is `missing_module`; a `SyntaxError` is `syntax` (back to the Tester); any other exception is `import`.
+ */
+function rspecLoadError(text: string): LoadProblem | undefined {
+  const load = RSPEC_LOAD.exec(text);
+  if (!load) return undefined;
+  const file = load[1]!.replace(/^\.\//, '');
+  const exception = RSPEC_EXCEPTION.exec(text.slice(load.index));
+  if (!exception) return { kind: 'import', line: load[0].trim() };
+  const [, className, message] = exception as unknown as [string, string, string];
+  const line = `${file}: ${className}: ${message.trim()}`;
+  const constant = /^uninitialized constant (?:[\w:]+::)?(\w+)/.exec(message)?.[1];
+  const method = /^undefined (?:local variable or )?method [`'](\w+[?!=]?)'/.exec(message)?.[1];
+  if (className === 'SyntaxError') return { kind: 'syntax', line };
+  if (className === 'NameError' || className === 'NoMethodError') {
+    const name = constant ?? method;
+    if (name) return { kind: 'missing_export', line, module: name };
+  }
+  const required = /^cannot load such file -- (\S+)/.exec(message)?.[1];
+  if (className === 'LoadError' && required) return { kind: 'missing_module', line, module: required };
+  return { kind: 'import', line };
+}
+
 /** The first line of the error under jest's `● Test suite failed to run`, without its indentation. */
 const JEST_SUITE_ERROR = /^\s*●\s+Test suite failed to run[ \t]*\r?\n(?:[ \t]*\r?\n)*[ \t]+(\S[^\n]*)$/m;
 
@@ -217,7 +250,7 @@ export function describeProblem(problem: LoadProblem): string {
     syntax: 'a file has a syntax error',
     missing_module: problem.module ? `module '${problem.module}' cannot be found` : 'a module cannot be found',
     missing_export: problem.module
-      ? /\bundefined\b/.test(problem.line)
+      ? /\bundefined\b|\buninitialized constant\b/.test(problem.line)
         ? `'${problem.module}' is not defined` // Go: the package does not declare it
         : `'${problem.module}' is imported but not exported`
       : 'an imported name does not exist',

@@ -3,12 +3,13 @@ import { parseJestOutput } from './parsers/jestOutput';
 import { parseMochaOutput } from './parsers/mochaOutput';
 import { parseNodeTestOutput } from './parsers/nodeTestOutput';
 import { parsePytestOutput } from './parsers/pytestOutput';
+import { parseRspecOutput } from './parsers/rspecOutput';
 import type { TestOutputParser } from './parsers/testCounts';
 import { parseUnittestOutput } from './parsers/unittestOutput';
 import { parseVitestOutput } from './parsers/vitestOutput';
 
 /** The test runners whose output we can read; `custom` is any other command (all parsers are tried). */
-export const RUNNER_KINDS = ['node-test', 'mocha', 'jest', 'vitest', 'pytest', 'go-test', 'custom'] as const;
+export const RUNNER_KINDS = ['node-test', 'mocha', 'jest', 'vitest', 'pytest', 'go-test', 'rspec', 'custom'] as const;
 /** One of RUNNER_KINDS. */
 export type RunnerKind = (typeof RUNNER_KINDS)[number];
 
@@ -19,6 +20,7 @@ const PARSERS: Record<Exclude<RunnerKind, 'custom'>, TestOutputParser> = {
   vitest: parseVitestOutput,
   pytest: parsePytestOutput,
   'go-test': parseGoTestOutput,
+  rspec: parseRspecOutput,
 };
 
 /**
@@ -47,6 +49,7 @@ export function identifyRunner(command: string, devDependencies: Record<string, 
   if (/\bmocha\b/.test(command)) return 'mocha';
   if (/\bpytest\b/.test(command)) return 'pytest';
   if (/(?:^|[\s;&|/])go\s+test\b/.test(command)) return 'go-test';
+  if (/(?:^|[\s;&|/])rspec\b/.test(command)) return 'rspec';
   for (const kind of ['vitest', 'jest', 'mocha'] as const) if (kind in devDependencies) return kind;
   return 'custom';
 }

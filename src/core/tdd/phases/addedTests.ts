@@ -6,6 +6,7 @@
  */
 
 import { GO_TEST_FUNC } from '../../testRunners/reports/goTestReport';
+import { RUBY_TEST } from '../../testRunners/testTitles';
 
 /** A test declared in a file's source: its title, and its text from its declaration to its end. */
 export interface SourceTest {
@@ -21,6 +22,7 @@ const PY_TEST = /^([ \t]*)(?:async[ \t]+)?def[ \t]+(test_\w+)/gm;
 /** The tests a file's source declares, in order, each with its body. */
 export function testsInSource(file: string, source: string): SourceTest[] {
   if (file.endsWith('.go')) return goTests(file, source);
+  if (file.endsWith('.rb')) return rubyTests(file, source);
   return file.endsWith('.py') ? pythonTests(file, source) : jsTests(file, source);
 }
 
@@ -32,6 +34,26 @@ function goTests(file: string, source: string): SourceTest[] {
     const open = source.indexOf('{', params);
     const end = open < 0 ? source.length : closingParen(source, open);
     found.push({ file, title: m[1]!, body: source.slice(m.index, end) });
+  }
+  return found;
+}
+
+function rubyTests(file: string, source: string): SourceTest[] {
+  const found: SourceTest[] = [];
+  for (const m of source.matchAll(RUBY_TEST)) {
+    const indent = m[1]!.length;
+    const lines = source.slice(m.index).split('\n');
+    let end = 1;
+    const oneLine = /\bend\s*$|\}\s*$/.test(lines[0]!) && !/\bdo\b[^'"]*$/.test(lines[0]!.replace(/\bend\s*$/, ''));
+    if (!oneLine) {
+      while (end < lines.length) {
+        const line = lines[end]!;
+        const at = line.length - line.trimStart().length;
+        end++;
+        if (line.trim() !== '' && at <= indent) break;
+      }
+    }
+    found.push({ file, title: m[3] ?? m[4]!, body: lines.slice(0, end).join('\n').trimEnd() });
   }
   return found;
 }
@@ -127,6 +149,7 @@ export interface ImportedName {
  */
 export function importedNames(file: string, source: string): ImportedName[] {
   const names: ImportedName[] = [];
+  if (file.endsWith('.rb')) return rubyRequires(source);
   if (seesPackageNames(file)) return names;
   if (file.endsWith('.py')) {
     for (const m of source.matchAll(/^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]+)/gm)) {
@@ -162,9 +185,28 @@ function bindings(clause: string): string[] {
   return names;
 }
 
-/** True for a test file that sees the names of the code beside it without importing them (Go: one package). */
+/**
+ * True for a test file that sees the names of the code beside it without importing them: Go (one package); Ruby (a
+ * constant or method, once a loaded file defines it, is seen everywhere).
+ */
 export function seesPackageNames(file: string): boolean {
-  return file.endsWith('.go');
+  return file.endsWith('.go') || file.endsWith('.rb');
+}
+
+/**
+ * Ruby: a `require` binds no name, but by Ruby's convention the file `fizz_buzz.rb` (or `fizzbuzz.rb`) defines
+ * `FizzBuzz`: each constant of the source whose name is the required file's stem, case and underscores aside, counts as
+ * bound by that require (so a spec requiring a file not written yet is the red of a test that uses its class).
+ */
+function rubyRequires(source: string): ImportedName[] {
+  const names: ImportedName[] = [];
+  const constants = [...new Set([...source.matchAll(/(?<![\w:])([A-Z]\w*)/g)].map((m) => m[1]!))];
+  const plain = (word: string): string => word.replace(/_/g, '').toLowerCase();
+  for (const m of source.matchAll(/^[ \t]*require(?:_relative)?[ \t(]+['"]([^'"]+)['"]/gm)) {
+    const stem = plain(m[1]!.split('/').at(-1)!.replace(/\.rb$/, ''));
+    for (const name of constants) if (plain(name) === stem) names.push({ name, from: m[1]! });
+  }
+  return names;
 }
 
 /** True when `body` uses `name` as an identifier (not inside a longer one). */
@@ -180,7 +222,7 @@ export function usesName(body: string, name: string): boolean {
 export function importsModule(specifier: string, missing: string): boolean {
   const stem = moduleStem(missing);
   const segments = specifier
-    .replace(/\.(?:[cm]?[jt]sx?|py)$/, '')
+    .replace(/\.(?:[cm]?[jt]sx?|py|rb)$/, '')
     .split(/[\\/.]/)
     .filter(Boolean);
   return moduleStem(specifier) === stem || segments.includes(stem);
@@ -189,6 +231,6 @@ export function importsModule(specifier: string, missing: string): boolean {
 /** A module's name without its folders and extension: `../src/fizzbuzz.js` → `fizzbuzz`, `pkg.parse` → `parse`. */
 export function moduleStem(specifier: string): string {
   const last = specifier.split(/[\\/]/).at(-1) ?? specifier;
-  const noExt = last.replace(/\.(?:[cm]?[jt]sx?|py)$/, '');
+  const noExt = last.replace(/\.(?:[cm]?[jt]sx?|py|rb)$/, '');
   return /^[\w.]+$/.test(noExt) && !specifier.includes('/') ? (noExt.split('.').at(-1) ?? noExt) : noExt;
 }

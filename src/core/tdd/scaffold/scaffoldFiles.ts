@@ -125,6 +125,26 @@ function go(kata: ScaffoldKata): ScaffoldPlan {
   };
 }
 
+/**
+ * Ruby: a Gemfile that names RSpec (for the person's `bundle install` later; a session runs the installed `rspec`
+ * directly, offline) and `.rspec` loading `spec_helper`, which puts nothing in the way: rspec already has `lib/` and
+ * `spec/` on the load path, so a spec's `require 'fizzbuzz'` finds `lib/fizzbuzz.rb`.
+ */
+function ruby(kata: ScaffoldKata): ScaffoldPlan {
+  const dir = (folder: string): string => (folder === '.' ? '' : `${folder}/`);
+  return {
+    files: {
+      Gemfile: 'source "https://rubygems.org"\n\ngem "rspec", "~> 3.12"\n',
+      '.rspec': '--require spec_helper\n',
+      [`${dir(kata.testDir)}spec_helper.rb`]: `RSpec.configure do |config|\n  config.disable_monkey_patching!\nend\n`,
+      [keep(kata.sourceDir)]: '',
+    },
+    testCommand: 'rspec',
+    needsInstall: false,
+    notes: [],
+  };
+}
+
 /** The minimal project for a language (pure: nothing is written). */
 export function scaffoldPlan(language: Language, kata: ScaffoldKata): ScaffoldPlan {
   switch (language) {
@@ -136,5 +156,7 @@ export function scaffoldPlan(language: Language, kata: ScaffoldKata): ScaffoldPl
       return python(kata);
     case 'go':
       return go(kata);
+    case 'ruby':
+      return ruby(kata);
   }
 }

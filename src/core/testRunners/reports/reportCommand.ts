@@ -35,6 +35,7 @@ const OWN_CHOICE: Record<ReportingKind, RegExp> = {
   mocha: /^--(?:reporter|reporter-options?|watch)(?:=|$)|^-[RwO]$/,
   pytest: /^--(?:junitxml|junit-xml|collect-only|co)(?:=|$)|^no:junitxml$/,
   'go-test': /^--?(?:json|list|c|o|exec)(?:=|$)/,
+  rspec: /^--(?:format|out|dry-run|init|help|version|bisect)(?:=|$)|^-[fohv]$/,
 };
 const VITEST_OTHER_COMMANDS = new Set(['watch', 'dev', 'bench', 'init', 'list', 'typecheck']);
 /** The runners `pnpm <name>` and `yarn <name>` are recognised for (anything else there is a package script or a command of the manager). */
@@ -129,6 +130,10 @@ export function runnerCall(command: string): RunnerCall | undefined {
   }
   // `go test [flags] [packages]`: flags go right after `test` (after the packages, `-args` would pass them on).
   if (name === 'go' && rest[0] === 'test') return call('go-test', i + 2, i + 2, true);
+  // `rspec [options] [files]`, `bin/rspec …`, `bundle exec rspec …`: options right after the binary.
+  if (name === 'rspec') return call('rspec', i + 1, i + 1, true);
+  if (name === 'bundle' && rest[0] === 'exec' && rest[1] !== undefined && basename(rest[1]) === 'rspec')
+    return call('rspec', i + 3, i + 3, true);
   return undefined;
 }
 

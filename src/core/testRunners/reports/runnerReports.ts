@@ -4,6 +4,7 @@ import { parseJestReport } from './jestReport';
 import { mochaReporterModule, parseMochaReport } from './mochaReport';
 import { NODE_TEST_REPORTER_URL, nodeTestConsoleReporter, parseNodeTestReport } from './nodeTestReport';
 import { parsePytestReport } from './pytestReport';
+import { parseRspecReport } from './rspecReport';
 import type { ReportingKind } from './reportCommand';
 import type { ParsedReport, ReportContext } from './reportedTest';
 
@@ -46,7 +47,9 @@ export interface RunnerReportAdapter {
  * - mocha: `--reporter=<module>`, a module that runs mocha's Spec reporter for the console and writes the report;
  * - pytest: `--junitxml=<file> -o junit_family=xunit1` (xunit1 keeps each test's `file` and `line`);
  * - go test: `-json`, right after `go test`: the events go to stdout in place of the console text, which is made again
- *   from them (`goTestConsoleText`); no file.
+ *   from them (`goTestConsoleText`); no file;
+ * - RSpec: `--format progress --format json --out <file>` right after `rspec` (formatters on the command line replace
+ *   those of `.rspec`, so the console's is named again: RSpec's default, progress).
  */
 export const RUNNER_REPORTS: Readonly<Record<ReportingKind, RunnerReportAdapter>> = {
   'node-test': {
@@ -86,5 +89,10 @@ export const RUNNER_REPORTS: Readonly<Record<ReportingKind, RunnerReportAdapter>
     flags: () => ['-json'],
     consoleText: goTestConsoleText,
     parse: parseGoTestReport,
+  },
+  rspec: {
+    extension: 'json',
+    flags: ({ report }) => ['--format', 'progress', '--format', 'json', '--out', shellWord(report)],
+    parse: parseRspecReport,
   },
 };

@@ -39,6 +39,10 @@ const VALUE_OPTIONS: Readonly<Record<ReportingKind, ReadonlySet<string>>> = {
     ...['-run', '-skip', '-count', '-timeout', '-tags', '-p', '-parallel', '-cpu', '-bench', '-benchtime'],
     ...['-coverprofile', '-covermode', '-coverpkg', '-exec', '-ldflags', '-gcflags', '-mod', '-modfile', '-o', '-C'],
   ]),
+  rspec: new Set([
+    ...['-I', '-r', '--require', '-O', '--options', '--order', '--seed', '-f', '--format', '-o', '--out', '-e', '--example'],
+    ...['-E', '--example-matches', '-t', '--tag', '--default-path', '-P', '--pattern', '--exclude-pattern', '--fail-fast'],
+  ]),
 };
 
 /** Options whose value is optional: the next word is theirs unless it is an option (pytest-cov's `--cov [SOURCE]`). */
@@ -52,6 +56,7 @@ const UNCLEAR_OPTIONS: Readonly<Record<ReportingKind, RegExp>> = {
   vitest: /^--(?:related|changed)(?:=|$)/,
   pytest: /^--(?:pyargs|lf|last-failed|ff|failed-first|sw|stepwise|nf|new-first)$/,
   'go-test': /^-args$/,
+  rspec: /^--$/,
 };
 
 /** The runner's arguments from `from` on, as options (kept) and the words that name tests (positional). */

@@ -65,6 +65,7 @@ function subsetWords(
     case 'node-test':
     case 'mocha':
     case 'pytest':
+    case 'rspec':
       if (tests.length === 0) return `${kind} cannot find the tests of a production file, and no test file changed`;
       return { lead: [], tail: tests.map(fileWord), files: tests };
     case 'jest':
