@@ -85,6 +85,26 @@ export default tseslint.config(
     },
   },
   {
+    // The front ends use the library as any program does: through its entry points (tdd-agent/core is src/core/index.ts,
+    // tdd-agent/tdd src/core/tddApi.ts, tdd-agent/testing src/core/testingApi.ts) and the panel protocol in src/shared,
+    // never a module of src/core by path (test/unit/frontEndImports.test.ts shows the rule failing one).
+    files: ['src/cli/**/*.ts', 'src/vscode/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)core/(?!(index|tddApi|testingApi)$)',
+              message:
+                "Import tdd-agent/core ('…/core'), tdd-agent/tdd ('…/core/tddApi') or tdd-agent/testing ('…/core/testingApi'), not a module of src/core: export what a front end needs from an entry point, with a doc comment (docs/api-core.md).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The browser tier's fake VS Code API runs in the page.
     files: ['test/browser/*.js'],
     languageOptions: {
