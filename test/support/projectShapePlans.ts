@@ -67,6 +67,17 @@ const GO_SOURCE_END = `	return Unit{}, false
 }
 `;
 
+const RUBY_SPEC = 'spec/durations/units_spec.rb';
+const RUBY_SOURCE = 'lib/durations/units.rb';
+const RUBY_SPEC_END = `  it "tells a unit from a word that is none" do
+    expect([Durations.unit?("s"), Durations.unit?("x")]).to eq([true, false])
+  end
+`;
+const RUBY_SOURCE_END = `  def self.unit?(unit)
+    UNITS.key?(unit.to_s.downcase)
+  end
+`;
+
 /** The task sentence and the two scripted cycles of each shape fixture. */
 export const SHAPE_PLANS: Record<ShapeFixture, FixturePlan> = {
   'ts-pnpm-workspace': {
@@ -311,6 +322,53 @@ export const SHAPE_PLANS: Record<ShapeFixture, FixturePlan> = {
         implementer: {
           edits: [edit(GO_SOURCE, ['\treturn 1\n}\n', '\treturn (bytes + blockSize - 1) / blockSize\n}\n'])],
           report: 'round up',
+        },
+      },
+    ],
+  },
+  'ruby-gem': {
+    task: 'Add Durations.whole(seconds, unit): how many whole units a duration holds',
+    testPath: RUBY_SPEC,
+    sourcePath: RUBY_SOURCE,
+    cycles: [
+      {
+        tester: {
+          edits: [
+            edit(RUBY_SPEC, [
+              RUBY_SPEC_END,
+              `${RUBY_SPEC_END}\n  it "counts one whole hour in an hour" do\n    expect(Durations.whole(3600, "h")).to eq(1)\n  end\n`,
+            ]),
+          ],
+          report: 'an hour holds one whole hour',
+        },
+        implementer: {
+          edits: [
+            edit(RUBY_SOURCE, [
+              RUBY_SOURCE_END,
+              `${RUBY_SOURCE_END}\n  # How many whole \`unit\`s the duration of \`seconds\` holds.\n  def self.whole(seconds, unit)\n    1\n  end\n`,
+            ]),
+          ],
+          report: 'one for now',
+        },
+      },
+      {
+        tester: {
+          edits: [
+            edit(RUBY_SPEC, [
+              '    expect(Durations.whole(3600, "h")).to eq(1)\n  end\n',
+              '    expect(Durations.whole(3600, "h")).to eq(1)\n  end\n\n  it "leaves out what is left over" do\n    expect(Durations.whole(7199, "h")).to eq(1)\n    expect(Durations.whole(7200, "m")).to eq(120)\n  end\n',
+            ]),
+          ],
+          report: 'a part of a unit is left out',
+        },
+        implementer: {
+          edits: [
+            edit(RUBY_SOURCE, [
+              '  def self.whole(seconds, unit)\n    1\n  end\n',
+              '  def self.whole(seconds, unit)\n    seconds / seconds_in(unit)\n  end\n',
+            ]),
+          ],
+          report: 'divide by the unit',
         },
       },
     ],

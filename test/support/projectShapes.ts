@@ -24,8 +24,11 @@ const run = promisify(execFile);
  *   Python on PATH, which has the dependency and pytest (`setupPy` turns it into a setup.py-only project).
  * - `go-module`: a Go module (standard library only) with a package and its `_test.go` files beside the code, a root
  *   package without tests; `go test ./...` with the go on PATH, offline.
+ * - `ruby-gem`: a gem in RSpec's shape (a gemspec, a Gemfile naming it, `.rspec`, `lib/`, `spec/` with a spec_helper), no
+ *   runtime dependencies; `rspec` with the rspec on PATH (Debian's ruby-rspec), no `bundle install`.
  */
-export type ShapeFixture = 'ts-pnpm-workspace' | 'ts-yarn-vitest-typecheck' | 'py-hatch-vcs' | 'py-flat-pytest' | 'go-module';
+export type ShapeFixture =
+  'ts-pnpm-workspace' | 'ts-yarn-vitest-typecheck' | 'py-hatch-vcs' | 'py-flat-pytest' | 'go-module' | 'ruby-gem';
 
 /** How a shape fixture is installed and tested, as its README says. */
 export interface ShapeSpec {
@@ -74,6 +77,16 @@ export const SHAPE_FIXTURES: Readonly<Record<ShapeFixture, ShapeSpec>> = {
     test: 'go test -v ./...',
     tests: 33,
     passed: (output) => output.match(/^--- PASS: /gm)?.length,
+  },
+  'ruby-gem': {
+    sessionDir: '.',
+    install: '(none: rspec is installed for the ruby on PATH)',
+    test: 'rspec',
+    tests: 33,
+    passed: (output) => {
+      const summary = /^(\d+) examples?, (\d+) failures?/m.exec(output);
+      return summary ? Number(summary[1]) - Number(summary[2]) : undefined;
+    },
   },
 };
 
@@ -249,7 +262,7 @@ export async function installShape(dir: string, fixture: ShapeFixture): Promise<
     await pathPython();
     return { seconds: seconds(), cached: false };
   }
-  if (fixture === 'go-module') return { seconds: seconds(), cached: false };
+  if (fixture === 'go-module' || fixture === 'ruby-gem') return { seconds: seconds(), cached: false };
   const inputs = await installInputs(dir, fixture);
   const hash = createHash('sha256').update(fixture);
   for (const path of inputs) hash.update(`\0${path}\0`).update(await readFile(join(dir, path)));

@@ -17,6 +17,7 @@ const ROOT = join(__dirname, '..', '..');
 const SLOW_FIRST = [
   'test/integration/cli/eval.test.ts', // ~60 s: three evals of two sessions each, a Ctrl-C and a replay
   'test/integration/cli/evalWholeSet.test.ts', // ~25 s: three evals of three bundled katas each
+  'test/integration/cli/evalGo.test.ts', // ~2 min: two evals of three katas in Go, real go test in the sandbox (cold build caches)
   'test/integration/cli/evalShards.test.ts', // ~5 min alone: one eval of four runs three ways (whole, 3 shards, stopped and resumed)
   'test/integration/project/ownProjectTask.test.ts',
   // Issue 34's projects as the person has them (each a built-CLI session, then its two commits' tests in fresh clones;
@@ -26,6 +27,7 @@ const SLOW_FIRST = [
   'test/integration/project/hatchVcsVersionFile.test.ts',
   'test/integration/project/pnpmWorkspacePackage.test.ts',
   'test/integration/project/goModule.test.ts', // issue 38: a built-CLI Go session (~40 s, a cold build cache first), two fresh clones
+  'test/integration/project/rubyGem.test.ts', // issue 38: a built-CLI Ruby session (~20 s), two fresh clones
   'test/integration/project/editedFileWhole.test.ts', // issue 35: two built-CLI sessions (node --test, pytest), ~30-50 s each
   'test/integration/cli/verdicts.test.ts', // ~2.5 min: four built-CLI sessions of clumsy players (issue 35), one of six cycles
   'test/integration/cli/hostileWorktree.test.ts',
