@@ -105,6 +105,7 @@ const VERSION_MANAGER_ROOTS = new Set([
   '.goenv',
   '.jenv',
   '.plenv',
+  '.phpenv',
   '.nvm',
   '.fnm',
   '.volta',

@@ -8,6 +8,7 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
   typescript: 'TypeScript',
   python: 'Python',
   go: 'Go',
+  php: 'PHP',
   ruby: 'Ruby',
 };
 /** Each test runner's name as a person writes it (`a custom runner` for any other command). */
@@ -18,6 +19,7 @@ export const RUNNER_NAMES: Record<RunnerKind, string> = {
   vitest: 'vitest',
   pytest: 'pytest',
   'go-test': 'go test',
+  phpunit: 'PHPUnit',
   rspec: 'RSpec',
   custom: 'a custom runner',
 };

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { identifyRunner } from '../testRunners/runnerKinds';
 import { readGoProject, type GoProjectFacts } from './goProject';
 import { readNodeProject, type NodeProjectFacts } from './nodeProject';
+import { readPhpProject, type PhpProjectFacts } from './phpProject';
 import { readRubyProject, type RubyProjectFacts } from './rubyProject';
 import { normalizeFolder, readProjectConfig, PROJECT_CONFIG_FILE } from './projectConfigFile';
 import { isProjectFolder, projectFiles } from './projectFiles';
@@ -35,6 +36,7 @@ const DEFAULT_FOLDERS: Record<Language, { sourceDir: string; testDir: string }> 
   typescript: { sourceDir: 'src', testDir: 'test' },
   python: { sourceDir: 'src', testDir: 'tests' },
   go: { sourceDir: '.', testDir: '.' },
+  php: { sourceDir: 'src', testDir: 'tests' },
   ruby: { sourceDir: 'lib', testDir: 'spec' },
 };
 
@@ -61,17 +63,19 @@ interface Layer {
 }
 
 /**
- * The primary language of what was found: a JavaScript project with tests, else a Go module, else a Ruby project
- * (Gemfile, gemspec, .rspec), else Python, else JavaScript.
+ * The primary language of what was found: a JavaScript project with tests, else a Go module, else a PHP project
+ * (composer.json, phpunit.xml), else a Ruby project (Gemfile, gemspec, .rspec), else Python, else JavaScript.
  */
 function detectedLanguage(
   node?: NodeProjectFacts,
   python?: PythonProjectFacts,
   go?: GoProjectFacts,
+  php?: PhpProjectFacts,
   ruby?: RubyProjectFacts,
 ): Language | undefined {
-  if (node && (node.command || (!python && !go && !ruby))) return node.typescript ? 'typescript' : 'javascript';
+  if (node && (node.command || (!python && !go && !php && !ruby))) return node.typescript ? 'typescript' : 'javascript';
   if (go) return 'go';
+  if (php) return 'php';
   if (ruby) return 'ruby';
   if (python) return 'python';
   return undefined;
@@ -132,12 +136,13 @@ export async function detectProjectProfile(root: string, options: { env?: NodeJS
 export async function resolveProjectProfile(root: string, options: ResolveProfileOptions = {}): Promise<ProjectProfile> {
   const absRoot = resolve(root);
   const env = options.env ?? process.env;
-  const [node, python, go, config, ruby] = await Promise.all([
+  const [node, python, go, config, ruby, php] = await Promise.all([
     readNodeProject(absRoot),
     readPythonProject(absRoot, env),
     readGoProject(absRoot),
     options.readConfigFile === false ? Promise.resolve(undefined) : readProjectConfig(absRoot),
     readRubyProject(absRoot),
+    readPhpProject(absRoot),
   ]);
 
   const overrides = [options.overrides ?? []].flat();
@@ -152,7 +157,7 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
 
   // Language first: it decides which of the repository's facts and which layers' other fields apply.
   const languageLayer = layers.find((l) => l.values.language !== undefined);
-  const detected = detectedLanguage(node, python, go, ruby);
+  const detected = detectedLanguage(node, python, go, php, ruby);
   const language: Language = languageLayer?.values.language ?? detected ?? 'javascript';
   fields.language = languageLayer?.source ?? (detected ? 'detected' : 'default');
   const applicable = layers.filter((l) => l.values.language === undefined || l.values.language === language);
@@ -168,17 +173,20 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
   const nodeFacts = jsLike ? node : undefined;
   const pythonFacts = language === 'python' ? python : undefined;
   const goFacts = isGo ? go : undefined;
+  const phpFacts = language === 'php' ? php : undefined;
   const rubyFacts = language === 'ruby' ? ruby : undefined;
   const manifests = [
     ...(node ? ['package.json'] : []),
     ...(python?.manifests ?? []),
     ...(go ? ['go.mod'] : []),
+    ...(php?.manifests ?? []),
     ...(ruby?.manifests ?? []),
   ];
   const languages: Language[] = [
     ...(node ? [node.typescript ? 'typescript' : 'javascript'] : []),
     ...(python ? ['python'] : []),
     ...(go ? ['go'] : []),
+    ...(php ? ['php'] : []),
     ...(ruby ? ['ruby'] : []),
   ] as Language[];
   if (manifests.length > 0 && !languages.includes(language) && !(language === 'javascript' && languages.includes('typescript')))
@@ -206,6 +214,9 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
   } else if (language === 'ruby') {
     testCommand = rubyFacts?.command ?? 'rspec';
     fields.testCommand = rubyFacts ? 'detected' : 'default';
+  } else if (language === 'php') {
+    testCommand = phpFacts?.command ?? 'phpunit';
+    fields.testCommand = phpFacts ? 'detected' : 'default';
   } else if (pythonEnv) {
     testCommand = `${shellWord(pythonEnv.interpreter)} -m pytest`;
     fields.testCommand = pythonFacts ? 'detected' : 'default';
@@ -235,6 +246,11 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
   } else if (goFacts) {
     // A Go module's packages are its folders, from the root down.
     sourceRoots = ['.'];
+    fields.sourceRoots = 'detected';
+  } else if (phpFacts) {
+    // composer.json's autoload folders, else `src/` when there is one.
+    sourceRoots =
+      phpFacts.sourceRoots.length > 0 ? phpFacts.sourceRoots : [(await isProjectFolder(absRoot, 'src')) ? 'src' : '.'];
     fields.sourceRoots = 'detected';
   } else if (rubyFacts) {
     sourceRoots = [rubyFacts.sourceRoot];
@@ -268,6 +284,9 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
   } else if (goFacts) {
     testFilePatterns = [...goFacts.patterns];
     fields.testFilePatterns = 'detected';
+  } else if (phpFacts) {
+    testFilePatterns = [...phpFacts.patterns];
+    fields.testFilePatterns = 'detected';
   } else if (rubyFacts) {
     testFilePatterns = [...rubyFacts.patterns];
     fields.testFilePatterns = 'detected';
@@ -287,6 +306,10 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
     // Go's tests are in the package they test: beside the code, wherever it is.
     testDir = '.';
     fields.testDir = goFacts ? 'detected' : 'default';
+  } else if (phpFacts?.testDir) {
+    // PHPUnit's configuration (or composer.json's autoload-dev) says where the tests are.
+    testDir = phpFacts.testDir;
+    fields.testDir = 'detected';
   } else if (rubyFacts) {
     // RSpec's `spec/` or minitest's `test/`: a folder of the tests' own (its helpers are tests too).
     testDir = rubyFacts.testDir;
@@ -341,7 +364,7 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
     ...(pythonFacts?.pytestConfig && !manifests.includes(pythonFacts.pytestConfig) ? [pythonFacts.pytestConfig] : []),
     ...(config ? [PROJECT_CONFIG_FILE] : []),
   ];
-  notes.push(...(nodeFacts?.notes ?? []), ...(pythonFacts?.notes ?? []));
+  notes.push(...(nodeFacts?.notes ?? []), ...(pythonFacts?.notes ?? []), ...(phpFacts?.notes ?? []));
   return {
     root: absRoot,
     language,

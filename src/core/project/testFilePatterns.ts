@@ -189,5 +189,6 @@ export const DEFAULT_TEST_PATTERNS = {
   typescript: ['**/*.{test,spec}.?(c|m)[jt]s?(x)', '**/test.?(c|m)[jt]s', '**/__tests__/**'],
   python: ['test_*.py', '*_test.py'],
   go: ['**/*_test.go'],
+  php: ['**/*Test.php'],
   ruby: ['**/*_spec.rb', '**/*_test.rb', '**/test_*.rb'],
 } as const satisfies Record<string, readonly string[]>;

@@ -1,6 +1,7 @@
 import { readTreeFolder, readTreeText } from '../workspaceSandbox/untrustedTree';
 import type { ProcessSandbox } from '../osSandbox/types';
 import { CommandTestRunner } from './commandTestRunner';
+import { phpunitSetup } from './phpunitSetup';
 import { TestConfigError, TestRunnerNotFoundError } from './errors';
 import { scriptFor } from './reports/reportCommand';
 import { identifyRunner } from './runnerKinds';
@@ -63,7 +64,7 @@ function recordOf(value: unknown): Record<string, unknown> | undefined {
  * Finds how to run a workspace's tests: the explicit command first, then package.json's `scripts.test`
  * (node:test, mocha, jest or vitest, told apart by the script and devDependencies; of a script that chains lint or
  * type checks with the runner, the runner's step alone; `yarn jest`, `pnpm vitest run` as the runner's own command), then a Go
- * module (`go test ./...`), then RSpec (`.rspec`, or a Gemfile naming rspec), then pytest (`python3 -m pytest`). Throws TestRunnerNotFoundError saying what to add when nothing fits, and
+ * module (`go test ./...`), then a PHP project (`phpunit`, see phpunitSetup), then RSpec (`.rspec`, or a Gemfile naming rspec), then pytest (`python3 -m pytest`). Throws TestRunnerNotFoundError saying what to add when nothing fits, and
  * TestConfigError when package.json cannot be parsed. The runner gets package.json's scripts, so that an
  * explicit `npm test` (or `npm run test:unit`) is seen through to its runner, for the kind and for its report.
  */
@@ -119,6 +120,8 @@ export async function detectTestRunner(workspace: string, options: DetectTestRun
   if ((await readText(workspace, 'go.mod')) !== undefined) {
     return new CommandTestRunner({ ...common, kind: 'go-test', command: 'go test ./...' });
   }
+  const php = await phpunitSetup(workspace);
+  if (php) return new CommandTestRunner({ ...common, kind: 'phpunit', command: php.command });
   // A Ruby project with RSpec: `.rspec`, or a Gemfile that names it (minitest's command needs the profile).
   const gemfile = await readText(workspace, 'Gemfile');
   if ((await readText(workspace, '.rspec')) !== undefined || (gemfile !== undefined && /['"]rspec(?:-core)?['"]/.test(gemfile)))

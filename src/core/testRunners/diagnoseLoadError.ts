@@ -1,4 +1,5 @@
 import type { RunnerKind } from './runnerKinds';
+import { parsePhpunitOutput } from './parsers/phpunitOutput';
 import { stripAnsi } from './parsers/testCounts';
 
 /**
@@ -126,6 +127,7 @@ function unique(names: Array<string | undefined>): string[] {
 export function diagnoseLoadError(output: string, kind: RunnerKind): LoadProblem | undefined {
   const text = stripAnsi(output);
   if (kind === 'go-test') return goBuildError(text);
+  if (kind === 'phpunit') return phpFatalError(text);
   if (kind === 'rspec') return rspecLoadError(text);
   if (kind === 'custom') {
     const unittest = unittestImportError(text);
@@ -213,6 +215,31 @@ function rspecLoadError(text: string): LoadProblem | undefined {
   return { kind: 'import', line };
 }
 
+/** PHP's own fatal line (`PHP Fatal error:  Uncaught ParseError: …`, or `Parse error: …` when errors are displayed). */
+const PHP_FATAL = /^(?:PHP )?(Fatal|Parse) error:\s+(.+?)(?: in (\S+\.php)(?::| on line )(\d+))?$/m;
+
+/**
+ * PHP stopped before PHPUnit could print its summary: a test file that does not parse (`ParseError`, a `Parse error`)
+ * is `syntax`, so that it goes back to the Tester; a class or function a test file needs at load time that does not
+ * exist (`Class "Kata\Base" not found`, `Call to undefined function helper()`) is `missing_export` with its short name;
+ * any other fatal error is `import` (a test file that does not load). Inside a test, PHPUnit catches all of these and
+ * reports the test as errored, with a summary: that is a failing test (a new test's red), not a load error.
+ */
+function phpFatalError(text: string): LoadProblem | undefined {
+  if (parsePhpunitOutput(text)) return undefined;
+  const fatal = PHP_FATAL.exec(text);
+  if (!fatal) return undefined;
+  const message = fatal[2]!.replace(/^Uncaught /, '');
+  const where = fatal[3] ? ` in ${fatal[3]}${fatal[4] ? `:${fatal[4]}` : ''}` : '';
+  const line = `${message}${where}`;
+  if (fatal[1] === 'Parse' || /^ParseError\b/.test(message)) return { kind: 'syntax', line };
+  const name =
+    /^Error: Class "(?:[\w\\]*\\)?(\w+)" not found/.exec(message)?.[1] ??
+    /^Error: Call to undefined function (?:[\w\\]*\\)?(\w+)\(\)/.exec(message)?.[1];
+  if (name) return { kind: 'missing_export', line, module: name };
+  return { kind: 'import', line };
+}
+
 /** The first line of the error under jest's `● Test suite failed to run`, without its indentation. */
 const JEST_SUITE_ERROR = /^\s*●\s+Test suite failed to run[ \t]*\r?\n(?:[ \t]*\r?\n)*[ \t]+(\S[^\n]*)$/m;
 
@@ -250,8 +277,8 @@ export function describeProblem(problem: LoadProblem): string {
     syntax: 'a file has a syntax error',
     missing_module: problem.module ? `module '${problem.module}' cannot be found` : 'a module cannot be found',
     missing_export: problem.module
-      ? /\bundefined\b|\buninitialized constant\b/.test(problem.line)
-        ? `'${problem.module}' is not defined` // Go: the package does not declare it
+      ? /\bundefined\b|\buninitialized constant\b|^Error: Class "/.test(problem.line)
+        ? `'${problem.module}' is not defined` // Go: the package does not declare it; PHP: no such class or function
         : `'${problem.module}' is imported but not exported`
       : 'an imported name does not exist',
     import: 'a test file failed to load',

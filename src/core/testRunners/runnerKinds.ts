@@ -2,6 +2,7 @@ import { parseGoTestOutput } from './parsers/goTestOutput';
 import { parseJestOutput } from './parsers/jestOutput';
 import { parseMochaOutput } from './parsers/mochaOutput';
 import { parseNodeTestOutput } from './parsers/nodeTestOutput';
+import { parsePhpunitOutput } from './parsers/phpunitOutput';
 import { parsePytestOutput } from './parsers/pytestOutput';
 import { parseRspecOutput } from './parsers/rspecOutput';
 import type { TestOutputParser } from './parsers/testCounts';
@@ -9,7 +10,7 @@ import { parseUnittestOutput } from './parsers/unittestOutput';
 import { parseVitestOutput } from './parsers/vitestOutput';
 
 /** The test runners whose output we can read; `custom` is any other command (all parsers are tried). */
-export const RUNNER_KINDS = ['node-test', 'mocha', 'jest', 'vitest', 'pytest', 'go-test', 'rspec', 'custom'] as const;
+export const RUNNER_KINDS = ['node-test', 'mocha', 'jest', 'vitest', 'pytest', 'go-test', 'phpunit', 'rspec', 'custom'] as const;
 /** One of RUNNER_KINDS. */
 export type RunnerKind = (typeof RUNNER_KINDS)[number];
 
@@ -20,6 +21,7 @@ const PARSERS: Record<Exclude<RunnerKind, 'custom'>, TestOutputParser> = {
   vitest: parseVitestOutput,
   pytest: parsePytestOutput,
   'go-test': parseGoTestOutput,
+  phpunit: parsePhpunitOutput,
   rspec: parseRspecOutput,
 };
 
@@ -50,6 +52,7 @@ export function identifyRunner(command: string, devDependencies: Record<string, 
   if (/\bpytest\b/.test(command)) return 'pytest';
   if (/(?:^|[\s;&|/])go\s+test\b/.test(command)) return 'go-test';
   if (/(?:^|[\s;&|/])rspec\b/.test(command)) return 'rspec';
+  if (/(?:^|[\s;&|/])phpunit\b/.test(command)) return 'phpunit';
   for (const kind of ['vitest', 'jest', 'mocha'] as const) if (kind in devDependencies) return kind;
   return 'custom';
 }

@@ -13,18 +13,19 @@ export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
   'dist',
   'build',
   'coverage',
+  'vendor', // Composer's (and Go's vendored) dependencies
 ]);
 
 const TEST_FILE_NAME =
-  /(\.(test|spec)\.[cm]?[jt]sx?$)|(^test\.[cm]?[jt]s$)|(^test_.*\.py$)|(_test\.py$)|(^test-.*\.[cm]?js$)|(-test\.[cm]?js$)|(_test\.[cm]?js$)|(_test\.go$)|(_spec\.rb$)|(_test\.rb$)|(^test_.*\.rb$)/;
+  /(\.(test|spec)\.[cm]?[jt]sx?$)|(^test\.[cm]?[jt]s$)|(^test_.*\.py$)|(_test\.py$)|(^test-.*\.[cm]?js$)|(-test\.[cm]?js$)|(_test\.[cm]?js$)|(_test\.go$)|(\wTest\.php$)|(_spec\.rb$)|(_test\.rb$)|(^test_.*\.rb$)/;
 /** A path inside a `test/`, `tests/` or `__tests__/` folder (forward slashes). */
 export const TEST_DIR = /(^|\/)(tests?|__tests__)\//;
-const SOURCE_EXT = /\.([cm]?[jt]sx?|py|rb)$/;
+const SOURCE_EXT = /\.([cm]?[jt]sx?|py|rb|php)$/;
 
 /**
  * True when a workspace-relative path looks like a test file by the usual conventions of node:test,
- * mocha, jest, vitest, pytest, go test and RSpec: `*.test.*`, `*.spec.*`, `test.js`, `test_*.py`, `*_test.py`, `*_test.go`,
- * RSpec's `*_spec.rb`, minitest's `*_test.rb` and `test_*.rb`, or a source file
+ * mocha, jest, vitest, pytest, go test, RSpec and PHPUnit: `*.test.*`, `*.spec.*`, `test.js`, `test_*.py`, `*_test.py`, `*_test.go`,
+ * RSpec's `*_spec.rb`, minitest's `*_test.rb` and `test_*.rb`, PHPUnit's `*Test.php`, or a source file
  * under `test/`, `tests/` or `__tests__/`. (The kata's own test_dir is added by the TDD boundaries.)
  */
 export function looksLikeTestFile(path: string): boolean {

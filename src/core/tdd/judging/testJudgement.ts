@@ -146,14 +146,15 @@ export function testNames(tests: readonly TestCaseResult[], max = 10): string {
 /** The behaviour a test names, for a commit subject: its own title (the last part of its full name), on one line. */
 export function behaviourOf(test: TestCaseResult): string {
   const title = firstLine(test.name.split(' > ').at(-1) ?? test.name);
-  // Go: `TestBuzzForMultiplesOfFive` is "buzz for multiples of five".
-  const words = GO_TEST_NAME.test(title)
-    ? title
-        .slice(4)
-        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-        .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-        .toLowerCase()
-    : title;
+  // Go: `TestBuzzForMultiplesOfFive` is "buzz for multiples of five"; PHPUnit's `testBuzzForMultiplesOfFive` too.
+  const words =
+    GO_TEST_NAME.test(title) || PHP_TEST_NAME.test(title)
+      ? title
+          .slice(4)
+          .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+          .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+          .toLowerCase()
+      : title;
   return (
     words
       .replace(/^(test_|test |it |should )/i, '')
@@ -164,6 +165,8 @@ export function behaviourOf(test: TestCaseResult): string {
 
 /** A Go test function's name: `Test` and a word that does not start with a lower-case letter. */
 const GO_TEST_NAME = /^Test[A-Z0-9_]\w*$/;
+/** A PHPUnit test method's name in camel case: `test` and a word that starts with a capital (`testFizzForThree`). */
+const PHP_TEST_NAME = /^test[A-Z0-9]\w*$/;
 
 function firstLine(text: string): string {
   return text.split('\n')[0]!.trim().slice(0, 200);

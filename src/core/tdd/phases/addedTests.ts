@@ -22,6 +22,7 @@ const PY_TEST = /^([ \t]*)(?:async[ \t]+)?def[ \t]+(test_\w+)/gm;
 /** The tests a file's source declares, in order, each with its body. */
 export function testsInSource(file: string, source: string): SourceTest[] {
   if (file.endsWith('.go')) return goTests(file, source);
+  if (file.endsWith('.php')) return phpTests(file, source);
   if (file.endsWith('.rb')) return rubyTests(file, source);
   return file.endsWith('.py') ? pythonTests(file, source) : jsTests(file, source);
 }
@@ -54,6 +55,27 @@ function rubyTests(file: string, source: string): SourceTest[] {
       }
     }
     found.push({ file, title: m[3] ?? m[4]!, body: lines.slice(0, end).join('\n').trimEnd() });
+  }
+  return found;
+}
+
+/** A PHP method declaration: `public function testFizz(): void`, its name in group 1. */
+const PHP_METHOD = /\bfunction\s+(\w+)\s*\(/g;
+
+/**
+ * PHPUnit: each test method of a test class (`function testXxx(…) {…}`, or any method marked `@test` in its doc
+ * comment or `#[Test]`), from `function` to its closing brace.
+ */
+function phpTests(file: string, source: string): SourceTest[] {
+  const found: SourceTest[] = [];
+  for (const m of source.matchAll(PHP_METHOD)) {
+    const before = source.slice(Math.max(0, m.index - 400), m.index);
+    const marked = /(?:@test\b|#\[(?:\\?PHPUnit\\Framework\\Attributes\\)?Test\])[^{};]*$/.test(before);
+    if (!m[1]!.startsWith('test') && !marked) continue;
+    const params = closingParen(source, source.indexOf('(', m.index));
+    const open = source.indexOf('{', params);
+    const end = open < 0 ? source.length : closingParen(source, open);
+    found.push({ file, title: m[1]!, body: source.slice(m.index, end) });
   }
   return found;
 }
@@ -187,10 +209,11 @@ function bindings(clause: string): string[] {
 
 /**
  * True for a test file that sees the names of the code beside it without importing them: Go (one package); Ruby (a
- * constant or method, once a loaded file defines it, is seen everywhere).
+ * constant or method, once a loaded file defines it, is seen everywhere); PHP (a class of its own namespace, or any by
+ * its full name, through the autoloader).
  */
 export function seesPackageNames(file: string): boolean {
-  return file.endsWith('.go') || file.endsWith('.rb');
+  return file.endsWith('.go') || file.endsWith('.rb') || file.endsWith('.php');
 }
 
 /**

@@ -145,6 +145,88 @@ function ruby(kata: ScaffoldKata): ScaffoldPlan {
   };
 }
 
+/**
+ * The bootstrap of a PHP kata (`tests/bootstrap.php`, named by phpunit.xml): Composer's autoloader when `composer
+ * install` made one, else the PSR-4 folders of composer.json's `autoload` and `autoload-dev` registered as Composer
+ * would, and its `autoload.files`, so that the system's `phpunit` runs the tests with no `vendor/` (a session installs
+ * nothing).
+ */
+export const PHP_BOOTSTRAP = `<?php
+// Loads the code under test: Composer's autoloader when there is one, else composer.json's PSR-4 folders, as Composer
+// maps them, so that the tests run without \`composer install\`.
+declare(strict_types=1);
+
+$root = dirname(__DIR__);
+if (is_file($root . '/vendor/autoload.php')) {
+    require $root . '/vendor/autoload.php';
+    return;
+}
+$composer = json_decode((string) @file_get_contents($root . '/composer.json'), true);
+$composer = is_array($composer) ? $composer : [];
+$prefixes = array_merge($composer['autoload']['psr-4'] ?? [], $composer['autoload-dev']['psr-4'] ?? []);
+spl_autoload_register(static function (string $class) use ($root, $prefixes): void {
+    foreach ($prefixes as $prefix => $dirs) {
+        if (strncmp($class, $prefix, strlen($prefix)) !== 0) {
+            continue;
+        }
+        foreach ((array) $dirs as $dir) {
+            $file = $root . '/' . rtrim($dir, '/') . '/' . str_replace('\\\\', '/', substr($class, strlen($prefix))) . '.php';
+            if (is_file($file)) {
+                require $file;
+                return;
+            }
+        }
+    }
+});
+foreach ($composer['autoload']['files'] ?? [] as $file) {
+    require_once $root . '/' . $file;
+}
+`;
+
+/**
+ * PHP: a Composer package whose classes are in the source folder, in the global namespace (`"psr-4": {"": "src/"}`:
+ * `FizzBuzz` is `src/FizzBuzz.php`), and PHPUnit's `phpunit.xml` naming the test folder (`*Test.php`) and the bootstrap
+ * above; no `vendor/`, so the system's `phpunit` runs it offline. With no test file PHPUnit says "No tests executed!",
+ * which the runner reads as "no tests yet".
+ */
+function php(kata: ScaffoldKata): ScaffoldPlan {
+  const dir = (folder: string): string => (folder === '.' ? '' : `${folder}/`);
+  const tests = kata.testDir === '.' ? '.' : kata.testDir;
+  return {
+    files: {
+      'composer.json': json({
+        name: `kata/${
+          kata.slug
+            .toLowerCase()
+            .replace(/[^a-z0-9_.-]+/g, '-')
+            .replace(/^[^a-z0-9]+/, '') || 'kata'
+        }`,
+        description: kata.title,
+        type: 'project',
+        autoload: { 'psr-4': { '': dir(kata.sourceDir) || './' } },
+        'require-dev': { 'phpunit/phpunit': '^9.6' },
+      }),
+      'phpunit.xml': [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        `<phpunit bootstrap="${dir(kata.testDir)}bootstrap.php" colors="false" cacheResult="false">`,
+        '    <testsuites>',
+        '        <testsuite name="kata">',
+        `            <directory suffix="Test.php">${tests}</directory>`,
+        '        </testsuite>',
+        '    </testsuites>',
+        '</phpunit>',
+        '',
+      ].join('\n'),
+      [`${dir(kata.testDir)}bootstrap.php`]: PHP_BOOTSTRAP,
+      '.gitignore': 'vendor/\n.phpunit.result.cache\n.phpunit.cache/\n',
+      [keep(kata.sourceDir)]: '',
+    },
+    testCommand: 'phpunit',
+    needsInstall: false,
+    notes: [],
+  };
+}
+
 /** The minimal project for a language (pure: nothing is written). */
 export function scaffoldPlan(language: Language, kata: ScaffoldKata): ScaffoldPlan {
   switch (language) {
@@ -156,6 +238,8 @@ export function scaffoldPlan(language: Language, kata: ScaffoldKata): ScaffoldPl
       return python(kata);
     case 'go':
       return go(kata);
+    case 'php':
+      return php(kata);
     case 'ruby':
       return ruby(kata);
   }

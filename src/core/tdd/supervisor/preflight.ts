@@ -38,12 +38,15 @@ const DEFAULT_TEST_COMMANDS: Record<Kata['language'], string> = {
   typescript: 'npm test',
   python: 'python3 -m pytest',
   go: 'go test ./...',
+  php: 'phpunit',
   ruby: 'rspec',
 };
 
 /** What to install for a language's toolchain, when its program is not on PATH (one line, the package names people look for). */
 const TOOLCHAIN_INSTALL: Record<string, string> = {
   go: 'Install Go (Debian and Ubuntu: apt-get install golang-go; macOS: brew install go; or https://go.dev/dl)',
+  phpunit:
+    'Install PHPUnit (Debian and Ubuntu: apt-get install php-cli phpunit; macOS: brew install php phpunit; or composer require --dev phpunit/phpunit)',
   rspec:
     'Install Ruby and RSpec (Debian and Ubuntu: apt-get install ruby ruby-rspec; macOS: brew install ruby, then gem install rspec)',
   ruby: 'Install Ruby (Debian and Ubuntu: apt-get install ruby; macOS: brew install ruby; or https://www.ruby-lang.org)',

@@ -35,6 +35,8 @@ const OWN_CHOICE: Record<ReportingKind, RegExp> = {
   mocha: /^--(?:reporter|reporter-options?|watch)(?:=|$)|^-[RwO]$/,
   pytest: /^--(?:junitxml|junit-xml|collect-only|co)(?:=|$)|^no:junitxml$/,
   'go-test': /^--?(?:json|list|c|o|exec)(?:=|$)/,
+  phpunit:
+    /^--(?:log-junit|list-tests|list-tests-xml|list-suites|list-groups|teamcity|version|help|generate-configuration|migrate-configuration)(?:=|$)|^-h$/,
   rspec: /^--(?:format|out|dry-run|init|help|version|bisect)(?:=|$)|^-[fohv]$/,
 };
 const VITEST_OTHER_COMMANDS = new Set(['watch', 'dev', 'bench', 'init', 'list', 'typecheck']);
@@ -130,6 +132,9 @@ export function runnerCall(command: string): RunnerCall | undefined {
   }
   // `go test [flags] [packages]`: flags go right after `test` (after the packages, `-args` would pass them on).
   if (name === 'go' && rest[0] === 'test') return call('go-test', i + 2, i + 2, true);
+  // `phpunit [options] [file|folder]`, `vendor/bin/phpunit …`, `php vendor/bin/phpunit …`: options right after the binary.
+  if (name === 'phpunit') return call('phpunit', i + 1, i + 1, true);
+  if (name === 'php' && rest[0] !== undefined && basename(rest[0]) === 'phpunit') return call('phpunit', i + 2, i + 2, true);
   // `rspec [options] [files]`, `bin/rspec …`, `bundle exec rspec …`: options right after the binary.
   if (name === 'rspec') return call('rspec', i + 1, i + 1, true);
   if (name === 'bundle' && rest[0] === 'exec' && rest[1] !== undefined && basename(rest[1]) === 'rspec')

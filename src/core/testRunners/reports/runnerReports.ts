@@ -3,6 +3,7 @@ import { goTestConsoleText, parseGoTestReport } from './goTestReport';
 import { parseJestReport } from './jestReport';
 import { mochaReporterModule, parseMochaReport } from './mochaReport';
 import { NODE_TEST_REPORTER_URL, nodeTestConsoleReporter, parseNodeTestReport } from './nodeTestReport';
+import { parsePhpunitReport } from './phpunitReport';
 import { parsePytestReport } from './pytestReport';
 import { parseRspecReport } from './rspecReport';
 import type { ReportingKind } from './reportCommand';
@@ -48,6 +49,8 @@ export interface RunnerReportAdapter {
  * - pytest: `--junitxml=<file> -o junit_family=xunit1` (xunit1 keeps each test's `file` and `line`);
  * - go test: `-json`, right after `go test`: the events go to stdout in place of the console text, which is made again
  *   from them (`goTestConsoleText`); no file;
+ * - PHPUnit: `--log-junit=<file> --do-not-cache-result` right after `phpunit` (its JUnit XML; no `.phpunit.result.cache`
+ *   left in the worktree for a commit to take);
  * - RSpec: `--format progress --format json --out <file>` right after `rspec` (formatters on the command line replace
  *   those of `.rspec`, so the console's is named again: RSpec's default, progress).
  */
@@ -94,5 +97,10 @@ export const RUNNER_REPORTS: Readonly<Record<ReportingKind, RunnerReportAdapter>
     extension: 'json',
     flags: ({ report }) => ['--format', 'progress', '--format', 'json', '--out', shellWord(report)],
     parse: parseRspecReport,
+  },
+  phpunit: {
+    extension: 'xml',
+    flags: ({ report }) => [shellWord(`--log-junit=${report}`), '--do-not-cache-result'],
+    parse: parsePhpunitReport,
   },
 };

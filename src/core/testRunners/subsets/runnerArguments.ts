@@ -39,6 +39,12 @@ const VALUE_OPTIONS: Readonly<Record<ReportingKind, ReadonlySet<string>>> = {
     ...['-run', '-skip', '-count', '-timeout', '-tags', '-p', '-parallel', '-cpu', '-bench', '-benchtime'],
     ...['-coverprofile', '-covermode', '-coverpkg', '-exec', '-ldflags', '-gcflags', '-mod', '-modfile', '-o', '-C'],
   ]),
+  phpunit: new Set([
+    ...['-c', '--configuration', '--bootstrap', '--filter', '--group', '--exclude-group', '--testsuite', '-d', '--log-junit'],
+    ...['--include-path', '--printer', '--test-suffix', '--cache-result-file', '--coverage-clover', '--coverage-html'],
+    ...['--coverage-text', '--coverage-xml', '--whitelist', '--covers', '--uses', '--order-by', '--random-order-seed'],
+    ...['--columns', '--colors', '--repeat', '--default-time-limit', '--extensions', '--testdox-html', '--testdox-text'],
+  ]),
   rspec: new Set([
     ...['-I', '-r', '--require', '-O', '--options', '--order', '--seed', '-f', '--format', '-o', '--out', '-e', '--example'],
     ...['-E', '--example-matches', '-t', '--tag', '--default-path', '-P', '--pattern', '--exclude-pattern', '--fail-fast'],
@@ -56,6 +62,7 @@ const UNCLEAR_OPTIONS: Readonly<Record<ReportingKind, RegExp>> = {
   vitest: /^--(?:related|changed)(?:=|$)/,
   pytest: /^--(?:pyargs|lf|last-failed|ff|failed-first|sw|stepwise|nf|new-first)$/,
   'go-test': /^-args$/,
+  phpunit: /^--$/,
   rspec: /^--$/,
 };
 
