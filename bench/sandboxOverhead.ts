@@ -8,7 +8,7 @@
  * it only prints the table (to compare two trees without touching the document).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +100,26 @@ function personIgnoredFiles(repo: string): string[] {
   return ['node_modules/', 'packages/app/node_modules/', '.venv/', 'src/pkg/_version.py'];
 }
 
+/** The fixture gem's 33 RSpec examples (issue 38) run by `rspec` with its JSON report, when rspec is installed. */
+async function rspecFigure(worktree: string, sandbox: ProcessSandbox): Promise<Figure[]> {
+  try {
+    execFileSync('rspec', ['--version'], { stdio: 'ignore' });
+  } catch {
+    process.stderr.write('rspec is not installed (apt-get install ruby ruby-rspec): its row is left out\n');
+    return [];
+  }
+  const gem = join(worktree, 'ruby-gem');
+  cpSync(join(__dirname, '..', 'test', 'fixtures', 'projects', 'ruby-gem'), gem, { recursive: true });
+  const runner = (s?: ProcessSandbox) => new CommandTestRunner({ workspace: gem, kind: 'rspec', command: 'rspec', sandbox: s });
+  const runners = { sandboxed: runner(sandbox), plain: runner() };
+  return [
+    await alternate('`rspec` on the fixture gem (3 spec files, 33 examples) via CommandTestRunner', sandbox, async (s) => {
+      const r = await (s ? runners.sandboxed : runners.plain).run();
+      if (r.status !== 'passed' || r.tests?.length !== 33) throw new Error(`the fixture gem did not pass: ${r.output}`);
+    }),
+  ];
+}
+
 async function main(): Promise<void> {
   setLogLevel('error');
   // The sandbox does not pass NODE_EXTRA_CA_CERTS in (no network inside). Set, it would make only the unsandboxed
@@ -119,6 +139,7 @@ async function main(): Promise<void> {
         const r = await (s ? runners.sandboxed : runners.plain).run();
         if (r.status !== 'passed' || r.passed !== 5) throw new Error(`the bench suite did not pass: ${r.output}`);
       }),
+      ...(await rspecFigure(fx.worktree, sandbox)),
       await alternate('`true` (process start only) via runProcess', sandbox, async (s) => {
         const r = await runProcess({ cwd: fx.worktree, command: 'true', sandbox: s });
         if (r.exitCode !== 0) throw new Error(`true failed: ${r.output}`);

@@ -6,6 +6,7 @@ import { parsePhpunitOutput } from './parsers/phpunitOutput';
 import { parsePytestOutput } from './parsers/pytestOutput';
 import { parseRspecOutput } from './parsers/rspecOutput';
 import type { TestOutputParser } from './parsers/testCounts';
+import { parseMinitestOutput } from './parsers/minitestOutput';
 import { parseUnittestOutput } from './parsers/unittestOutput';
 import { parseVitestOutput } from './parsers/vitestOutput';
 
@@ -27,12 +28,12 @@ const PARSERS: Record<Exclude<RunnerKind, 'custom'>, TestOutputParser> = {
 
 /**
  * The output parser of a runner; for `custom`, the first parser that finds a summary wins (the runners' own, then
- * `python -m unittest`'s, which is only ever a custom command).
+ * `python -m unittest`'s and minitest's, which are only ever custom commands).
  */
 export function parserFor(kind: RunnerKind): TestOutputParser {
   if (kind !== 'custom') return PARSERS[kind];
   return (output) => {
-    for (const parse of [...Object.values(PARSERS), parseUnittestOutput]) {
+    for (const parse of [...Object.values(PARSERS), parseUnittestOutput, parseMinitestOutput]) {
       const counts = parse(output);
       if (counts) return counts;
     }

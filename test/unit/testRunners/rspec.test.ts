@@ -7,7 +7,8 @@ import { parseRspecReport } from '../../../src/core/testRunners/reports/rspecRep
 import { RUNNER_REPORTS } from '../../../src/core/testRunners/reports/runnerReports';
 import { reportingCommand, runnerCall } from '../../../src/core/testRunners/reports/reportCommand';
 import { subsetCommand } from '../../../src/core/testRunners/subsets/subsetCommand';
-import { identifyRunner } from '../../../src/core/testRunners/runnerKinds';
+import { identifyRunner, parserFor } from '../../../src/core/testRunners/runnerKinds';
+import { parseMinitestOutput } from '../../../src/core/testRunners/parsers/minitestOutput';
 import { testTitlesIn } from '../../../src/core/testRunners/testTitles';
 import { addedTests, importedNames, seesPackageNames, testsInSource } from '../../../src/core/tdd/phases/addedTests';
 
@@ -143,5 +144,14 @@ describe('RSpec: the runner, its report and its load errors', () => {
       testsInSource('test/leap_test.rb', minitest).map((t) => [t.title, t.body]),
       [['test_fourth_year', '  def test_fourth_year\n    assert Leap.leap?(1996)\n  end']],
     );
+  });
+});
+
+describe('minitest: the console counts of a custom command', () => {
+  it('reads `4 runs, …, 1 failures, 1 errors, 1 skips` as 1 passed, 2 failed, 4 in all', () => {
+    const output = readFileSync(join(resolve('test/fixtures/minitest-output'), 'mixed.txt'), 'utf8');
+    assert.deepEqual(parseMinitestOutput(output), { passed: 1, failed: 2, total: 4 });
+    assert.deepEqual(parserFor('custom')(output), { passed: 1, failed: 2, total: 4 });
+    assert.equal(parseMinitestOutput('3 examples, 0 failures'), undefined);
   });
 });
