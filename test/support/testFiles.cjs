@@ -36,6 +36,7 @@ const SLOW_FIRST = [
   'test/integration/tdd/supervisor/goKatas.test.ts', // ~85 s: two Go kata sessions, real go test in the sandbox (a cold build cache first)
   'test/integration/tdd/supervisor/goDiscipline.test.ts', // ~20 s: a Go session with an overshoot and a caught Implementer
   'test/integration/tdd/supervisor/rubyKatas.test.ts', // ~60 s: two Ruby kata sessions and a disciplined one, real rspec in the sandbox
+  'test/integration/tdd/supervisor/phpKatas.test.ts', // ~60 s: two PHP kata sessions and a disciplined one, real phpunit in the sandbox
   'test/integration/testRunners/goTestRuns.test.ts', // ~25 s: go test in the sandbox with a cold build cache
   'test/integration/testRunners/rspecRuns.test.ts', // ~10 s: rspec in the sandbox, three runs and a gem under the hidden HOME
   'test/integration/tdd/supervisor/projectDependencies.test.ts', // ~35 s; the first run on a machine installs the fixtures too

@@ -20,7 +20,7 @@ const TEST_FILE_NAME =
   /(\.(test|spec)\.[cm]?[jt]sx?$)|(^test\.[cm]?[jt]s$)|(^test_.*\.py$)|(_test\.py$)|(^test-.*\.[cm]?js$)|(-test\.[cm]?js$)|(_test\.[cm]?js$)|(_test\.go$)|(\wTest\.php$)|(_spec\.rb$)|(_test\.rb$)|(^test_.*\.rb$)/;
 /** A path inside a `test/`, `tests/` or `__tests__/` folder (forward slashes). */
 export const TEST_DIR = /(^|\/)(tests?|__tests__)\//;
-const SOURCE_EXT = /\.([cm]?[jt]sx?|py|rb|php)$/;
+const SOURCE_EXT = /\.([cm]?[jt]sx?|py|rb)$/;
 
 /**
  * True when a workspace-relative path looks like a test file by the usual conventions of node:test,
