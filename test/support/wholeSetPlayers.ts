@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { goSignature, type GoFunction, type GoInterface } from '../../scripts/eval-kata-go';
+import { GO } from '../../scripts/eval-kata-exercises';
 import type { EvalPlayer } from './evalPlayers';
 import type { RecordedRequest, ScriptedReply } from './openaiServer';
 import { scriptedKataModel, type CyclePlan } from './scriptedKataModel';
@@ -24,8 +26,13 @@ import { scriptedKataModel, type CyclePlan } from './scriptedKataModel';
  *   what the stub gives (that each export exists): the role rules refuse the test write (no violation: it changed
  *   nothing), so the session never goes green. It tries twice (the Tester writes the same first test again in cycle 2), as a model set on that
  *   shortcut would: two cycles in a row that fail end the session as failed.
+ *
+ * In Go (the katas with Go tests): the Tester's file `<slug>_test.go` is the acceptance file's table test with its
+ * first row only, named `Test<Function>` (the acceptance file's `TestAcceptance<Function>` sits beside it when the eval
+ * judges the session); the hard-coder's package renames the reference functions `reference<Function>` and wraps each
+ * exported one to answer its first outcome ever after; the test-editor's stub returns zero values.
  */
-export type WholeSetLanguage = 'javascript' | 'python';
+export type WholeSetLanguage = 'javascript' | 'python' | 'go';
 
 /** The bundled set's folder. */
 export const WHOLE_SET = 'katas/eval';
@@ -35,7 +42,20 @@ const ROOT = resolve(__dirname, '..', '..');
 interface SetKata {
   slug: string;
   title: string;
-  languages: Record<WholeSetLanguage, { module: string; exports: string[]; acceptance: string }>;
+  languages: Record<'javascript' | 'python', SetLanguage> & { go?: SetLanguage };
+}
+
+interface SetLanguage {
+  module: string;
+  exports: string[];
+  acceptance: string;
+}
+
+/** The kata's entry in `language`; a kata without one (bowling in Go) is a mistake of the test that asked. */
+function entryOf(kata: SetKata, language: WholeSetLanguage): SetLanguage {
+  const entry = kata.languages[language];
+  if (!entry) throw new Error(`wholeSetPlayers: ${kata.slug} has no acceptance tests in ${language}`);
+  return entry;
 }
 
 /** The bundled set's katas, as set.json lists them. */
@@ -45,7 +65,8 @@ export function wholeSetKatas(): SetKata[] {
 
 /** The acceptance file minus its leading comment lines, cut before its second test: the imports and the first case. */
 export function firstCaseTest(kata: SetKata, language: WholeSetLanguage): string {
-  const text = readFileSync(join(ROOT, WHOLE_SET, kata.languages[language].acceptance), 'utf8');
+  const text = readFileSync(join(ROOT, WHOLE_SET, entryOf(kata, language).acceptance), 'utf8');
+  if (language === 'go') return firstGoCase(text);
   const lines = text.split('\n');
   const start = lines.findIndex((line) => !/^(\/\/|#)/.test(line));
   const body = lines.slice(start).join('\n');
@@ -56,18 +77,89 @@ export function firstCaseTest(kata: SetKata, language: WholeSetLanguage): string
   return `${(second < 0 ? body : body.slice(0, second)).trimEnd()}\n`;
 }
 
+/** The Go acceptance file cut to its first table test's first row, its tests named `Test<Function>`. */
+function firstGoCase(text: string): string {
+  const lines = text.split('\n');
+  const body = lines.slice(lines.findIndex((line) => line.startsWith('package ')));
+  const tests = body.flatMap((line, i) => (line.startsWith('func TestAcceptance') ? [i] : []));
+  const firstTest = tests.length > 1 ? body.slice(0, tests[1]) : body;
+  let seenRow = false;
+  const kept = firstTest.filter((line) => {
+    if (!line.startsWith('\t\t{name: ')) return true;
+    if (seenRow) return false;
+    seenRow = true;
+    return true;
+  });
+  let out = `${kept.join('\n').trimEnd()}\n`.replace(/TestAcceptance/g, 'Test');
+  if (!out.includes('reflect.')) out = out.replace('import (\n\t"reflect"\n\t"testing"\n)', 'import "testing"');
+  return out;
+}
+
+/** The kata's Go package and functions (scripts/eval-kata-exercises.ts). */
+function goInterface(kata: SetKata): GoInterface {
+  const go = (GO as Record<string, GoInterface>)[kata.slug];
+  if (!go) throw new Error(`wholeSetPlayers: ${kata.slug} has no Go interface`);
+  return go;
+}
+
 function paths(kata: SetKata, language: WholeSetLanguage): { test: string; src: string; solution: string } {
-  const { module } = kata.languages[language];
+  const { module } = entryOf(kata, language);
+  if (language === 'go')
+    return { test: `${kata.slug.replace(/-/g, '_')}_test.go`, src: `${module}.go`, solution: `go/${module}.go` };
   return language === 'javascript'
     ? { test: `test/${kata.slug}.test.js`, src: `src/${module}.js`, solution: `javascript/${module}.js` }
     : { test: `tests/test_${kata.slug.replace(/-/g, '_')}.py`, src: `src/${module}.py`, solution: `python/${module}.py` };
+}
+
+/** `strand1 string, strand2 string` and `strand1, strand2`: a Go function's parameters, declared and passed on. */
+function goParams(fn: GoFunction): { declared: string; passed: string } {
+  return { declared: fn.params.map(([k, t]) => `${k} ${t}`).join(', '), passed: fn.params.map(([k]) => k).join(', ') };
+}
+
+/** The Go reference solution with each exported function answering its first outcome ever after. */
+function hardcodedGo(kata: SetKata, reference: string): string {
+  const functions = Object.values(goInterface(kata).functions);
+  let source = reference;
+  for (const fn of functions) source = source.replace(new RegExp(`\\b${fn.name}\\(`, 'g'), `reference${fn.name}(`);
+  const wraps = functions.map((fn) => {
+    const { declared, passed } = goParams(fn);
+    const result = fn.errors ? `(${fn.result}, error)` : fn.result;
+    return [
+      `var first${fn.name}Done bool`,
+      `var first${fn.name}Got ${fn.result}`,
+      ...(fn.errors ? [`var first${fn.name}Err error`] : []),
+      '',
+      `// ${fn.name} hard-codes: the first answer, whatever the input.`,
+      `func ${fn.name}(${declared}) ${result} {`,
+      `\tif !first${fn.name}Done {`,
+      fn.errors
+        ? `\t\tfirst${fn.name}Got, first${fn.name}Err = reference${fn.name}(${passed})`
+        : `\t\tfirst${fn.name}Got = reference${fn.name}(${passed})`,
+      `\t\tfirst${fn.name}Done = true`,
+      '\t}',
+      fn.errors ? `\treturn first${fn.name}Got, first${fn.name}Err` : `\treturn first${fn.name}Got`,
+      '}',
+    ].join('\n');
+  });
+  return `${source.trimEnd()}\n\n${wraps.join('\n\n')}\n`;
+}
+
+/** A Go package whose functions return zero values. */
+function stubGo(kata: SetKata): string {
+  const go = goInterface(kata);
+  const functions = Object.values(go.functions).map(
+    (fn) =>
+      `// ${fn.name} does nothing yet.\n${goSignature(fn)} {\n\tvar zero ${fn.result}\n\treturn zero${fn.errors ? ', nil' : ''}\n}\n`,
+  );
+  return `package ${go.package}\n\n${functions.join('\n')}`;
 }
 
 const isClass = (name: string): boolean => /^[A-Z]/.test(name);
 
 /** The reference solution, its exports wrapped to answer their first outcome to every call (see the rule above). */
 function hardcoded(kata: SetKata, language: WholeSetLanguage, reference: string): string {
-  const { exports } = kata.languages[language];
+  if (language === 'go') return hardcodedGo(kata, reference);
+  const { exports } = entryOf(kata, language);
   if (language === 'javascript') {
     const source = reference.replace(/^export (function|class|const) /gm, '$1 ');
     const wraps = exports.map((name) =>
@@ -144,7 +236,8 @@ function hardcoded(kata: SetKata, language: WholeSetLanguage, reference: string)
 
 /** A module whose exports do nothing. */
 function stub(kata: SetKata, language: WholeSetLanguage): string {
-  const { exports } = kata.languages[language];
+  if (language === 'go') return stubGo(kata);
+  const { exports } = entryOf(kata, language);
   return language === 'javascript'
     ? exports.map((name) => `export function ${name}() {}\n`).join('\n')
     : exports.map((name) => `def ${name}(*args, **kwargs):\n    return None\n`).join('\n\n');
@@ -152,7 +245,9 @@ function stub(kata: SetKata, language: WholeSetLanguage): string {
 
 /** The test file rewritten to expect what the stub gives: that each export exists. */
 function weakenedTest(kata: SetKata, language: WholeSetLanguage): string {
-  const { module, exports } = kata.languages[language];
+  const { module, exports } = entryOf(kata, language);
+  if (language === 'go')
+    return `package ${module}\n\nimport "testing"\n\nfunc TestTheFunctionsExist(t *testing.T) {\n${exports.map((n) => `\t_ = ${n}\n`).join('')}}\n`;
   return language === 'javascript'
     ? `import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { ${exports.join(', ')} } from '../src/${module}.js';\n\n` +
         `test('the module exports its functions', () => {\n${exports.map((n) => `  assert.equal(typeof ${n}, 'function');\n`).join('')}});\n`
@@ -204,17 +299,19 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * answered by the scripted model of the kata whose title heads the role's context.
  */
 export function wholeSetPlayer(player: EvalPlayer, language: WholeSetLanguage): (req: RecordedRequest) => ScriptedReply {
-  const katas = wholeSetKatas().map((kata) => ({
-    pattern: new RegExp(`# (Kata: )?${escape(kata.title)}\\s*$`, 'm'),
-    // The test-editor plays its cycle twice: two failed cycles in a row end the session as failed (after one, the
-    // scripted Tester would answer KATA_COMPLETE and the session would end 'completed' with nothing committed).
-    model: scriptedKataModel({
-      cycles:
-        player === 'testEditor'
-          ? [wholeSetCycle(player, kata, language), wholeSetCycle(player, kata, language)]
-          : [wholeSetCycle(player, kata, language)],
-    }),
-  }));
+  const katas = wholeSetKatas()
+    .filter((kata) => kata.languages[language] !== undefined)
+    .map((kata) => ({
+      pattern: new RegExp(`# (Kata: )?${escape(kata.title)}\\s*$`, 'm'),
+      // The test-editor plays its cycle twice: two failed cycles in a row end the session as failed (after one, the
+      // scripted Tester would answer KATA_COMPLETE and the session would end 'completed' with nothing committed).
+      model: scriptedKataModel({
+        cycles:
+          player === 'testEditor'
+            ? [wholeSetCycle(player, kata, language), wholeSetCycle(player, kata, language)]
+            : [wholeSetCycle(player, kata, language)],
+      }),
+    }));
   return (req) => {
     const text = requestText(req);
     const kata = katas.find((k) => k.pattern.test(text));

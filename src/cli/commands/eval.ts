@@ -10,6 +10,7 @@ import {
   type EvalReport,
   type EvalRunResult,
   isLanguage,
+  languagesInWords,
   type Language,
   loadEvalSet,
   matchExercises,
@@ -25,6 +26,7 @@ import { intFlag, parseCommandArgs, PROVIDER_OPTIONS } from '../args';
 import { EXIT, UsageError, type CliIo } from '../cliIo';
 import { PRICE_FILE_SHAPE, readPriceFile } from '../priceFile';
 import { modelFromFlags } from '../providerFromFlags';
+import { SANDBOX_USAGE, sandboxFlag } from '../sandboxFlag';
 import { evalMergeCommand } from './evalMerge';
 
 /** `tdd-agent eval --help`. */
@@ -39,7 +41,8 @@ Writes report.json (for machines), report.md (for people) and each run's recordi
 
 Options:
   --katas NAMES          exercises by name or tag, comma-separated or repeated (default: the whole set)
-  --language LANG        javascript | python | typescript (default javascript)
+  --language LANG        javascript (default), typescript, python or go: a language the set has acceptance
+                         tests in (--list shows them per kata)
   --runs K               sessions per kata (default 1); the report gives pass@1 and pass@K
   --concurrency N        sessions at once (default here: ${defaultConcurrency()}: half the CPUs, 1 to 4)
   --out DIR              where the report and recordings go (default: ./tdd-agent-eval-<time>)
@@ -53,7 +56,7 @@ Options:
                          exercise and the languages it has acceptance tests for)
   --max-cycles N         overrides each kata's max_cycles
   --test-timeout MS      per test run (default 60000)
-  --sandbox MODE         auto (default) | off (run generated code unconfined: only if you accept that)
+${SANDBOX_USAGE}
   --agents-dir DIR       role configs to use instead of the bundled ones
   --prices FILE          model prices for the estimated cost, over the built-in table (OpenAI list prices of
                          common models): JSON ${PRICE_FILE_SHAPE}
@@ -168,7 +171,7 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
     // --katas (and --language, when given) narrow the list as they narrow a run.
     const language = values.language;
     if (language !== undefined && !isLanguage(language))
-      throw new UsageError(`--language must be javascript, python or typescript, got '${language}'.`);
+      throw new UsageError(`--language must be ${languagesInWords()}, got '${language}'.`);
     const listed = matchExercises(set, values.katas ?? []).filter((e) => !language || acceptanceFor(e, language) !== undefined);
     const list = describeEvalSet(set, listed);
     if (values.json) io.stdout.write(`${JSON.stringify({ set: set.dir, exercises: list })}\n`);
@@ -178,10 +181,8 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   const language: Language = (values.language ?? 'javascript') as Language;
-  if (!isLanguage(language))
-    throw new UsageError(`--language must be javascript, python or typescript, got '${values.language}'.`);
-  const sandbox = values.sandbox ?? 'auto';
-  if (sandbox !== 'auto' && sandbox !== 'off') throw new UsageError(`--sandbox takes auto or off, got '${sandbox}'.`);
+  if (!isLanguage(language)) throw new UsageError(`--language must be ${languagesInWords()}, got '${values.language}'.`);
+  const sandbox = sandboxFlag(values.sandbox);
   if (values.record !== undefined)
     throw new UsageError('--record does not go with eval: every run is recorded already, into <out>/recordings/.');
   if (values.provider === 'replay' || values.cassette !== undefined)

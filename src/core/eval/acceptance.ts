@@ -4,10 +4,20 @@ import { untrustedTreeGit } from '../hostGit/untrustedTreeGit';
 import { readTreeText } from '../workspaceSandbox/untrustedTree';
 import type { GitRun } from '../hostGit/gitClient';
 import { createProcessSandbox, worktreePolicy, type ProcessSandbox, type SandboxMode } from '../osSandbox';
-import { CommandTestRunner, DEFAULT_TEST_TIMEOUT_MS, detectTestRunner, type TestRunResult } from '../testRunners';
+import {
+  CommandTestRunner,
+  DEFAULT_TEST_TIMEOUT_MS,
+  detectTestRunner,
+  type RunnerKind,
+  type TestCaseResult,
+  type TestRunResult,
+} from '../testRunners';
+import { shellWord } from '../testRunners/reports/commandLine';
+import { ACCEPTANCE_RUNS, acceptanceLanguages } from './acceptanceRuns';
 import { installDependencies } from '../tdd/dependencies/installDependencies';
 import type { EvalLanguage } from './evalSet';
 import { type Language } from '../vocabulary';
+import { AgentError } from '../errors/agentError';
 
 /** How a run did on the held-back acceptance tests, on the session's final commit. */
 export interface AcceptanceResult {
@@ -42,6 +52,8 @@ export class SessionCheckout {
     private readonly git: GitRun,
     private readonly sandbox: ProcessSandbox,
     private readonly repository: string,
+    /** Go's build cache for every run here, beside the checkout: it outlives `checkout` (which cleans the folder). */
+    private readonly goBuildCache: string,
   ) {}
 
   /**
@@ -62,9 +74,15 @@ export class SessionCheckout {
     const commonDirText = (await repoGit(['rev-parse', '--git-common-dir'])).trim();
     const commonDir = isAbsolute(commonDirText) ? commonDirText : resolve(repository, commonDirText);
     const policy = worktreePolicy(dir, commonDir);
+    const goBuildCache = `${dir}-go-build`;
+    await mkdir(goBuildCache, { recursive: true });
     // Python imports the kata's module from src/ (the scaffold's pytest config says so too; this holds if the agents changed it).
-    const sandbox = await createProcessSandbox(mode, { ...policy, prependPaths: { PYTHONPATH: [join(dir, 'src')] } });
-    const checkout = new SessionCheckout(dir, await untrustedTreeGit(dir), sandbox, repository);
+    const sandbox = await createProcessSandbox(mode, {
+      ...policy,
+      writableRoots: [...policy.writableRoots, goBuildCache],
+      prependPaths: { PYTHONPATH: [join(dir, 'src')] },
+    });
+    const checkout = new SessionCheckout(dir, await untrustedTreeGit(dir), sandbox, repository, goBuildCache);
     if (await declaresPackages(dir))
       await installDependencies(dir, {
         manifests: {
@@ -97,12 +115,13 @@ export class SessionCheckout {
     for (const sha of commits) {
       if (options.signal?.aborted) break;
       await this.checkout(sha);
-      const runner = await detectTestRunner(this.dir, {
+      const detected = await detectTestRunner(this.dir, {
         ...(testCommand ? { testCommand } : {}),
         sandbox: this.sandbox,
         timeoutMs: options.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
         reportTests: false,
       }).catch(() => undefined);
+      const runner = detected?.kind === 'go-test' ? this.runner('go-test', detected.command, options.timeoutMs, false) : detected;
       if (!runner) {
         red.push({ sha, status: 'error', failed: 0 });
         continue;
@@ -116,9 +135,10 @@ export class SessionCheckout {
   }
 
   /**
-   * Copies the acceptance file into `<checkout>/acceptance/` under its own name on `commit` and runs
-   * it there: `node --test` for JavaScript, `tsx --test` for TypeScript (tsx resolves the tests' `../src/<module>.js` to
-   * the `.ts` file), pytest for Python.
+   * Copies the acceptance file under its own name on `commit` into the folder its language's row of ACCEPTANCE_RUNS
+   * names, and runs it there: `node --test` for JavaScript, `tsx --test` for TypeScript, pytest for Python, and
+   * `go test -run '^TestAcceptance' .` for Go (the file is in the kata's package, at the module's root). Each run is
+   * judged by test identity from the runner's report; a language without a row is an AgentError (`CONFIG`).
    */
   async runAcceptance(
     commit: string,
@@ -127,28 +147,36 @@ export class SessionCheckout {
     entry: EvalLanguage,
     options: RunLimits = {},
   ): Promise<AcceptanceResult> {
+    const how = ACCEPTANCE_RUNS[language];
+    if (!how)
+      throw new AgentError(
+        'CONFIG',
+        `The eval cannot run acceptance tests in ${language} (it can in ${acceptanceLanguages().join(', ')}).`,
+        { language },
+      );
     await this.checkout(commit);
-    const python = language === 'python';
     // The set's own file name (`<slug>.test.js`, `test_<slug_with_underscores>.py`): an importable module name for pytest.
     const fileName = basename(entry.acceptance);
-    const target = join(this.dir, 'acceptance', fileName);
-    await rm(join(this.dir, 'acceptance'), { recursive: true, force: true });
-    await mkdir(join(this.dir, 'acceptance'), { recursive: true });
-    await copyFile(join(setDir, entry.acceptance), target);
-    const command = python
-      ? 'python3 -m pytest acceptance -p no:cacheprovider'
-      : language === 'typescript'
-        ? `tsx --test acceptance/${fileName}`
-        : `node --test acceptance/${fileName}`;
-    const runner = new CommandTestRunner({
+    const folder = join(this.dir, how.folder);
+    if (how.folder !== '.') {
+      await rm(folder, { recursive: true, force: true });
+      await mkdir(folder, { recursive: true });
+    }
+    await copyFile(join(setDir, entry.acceptance), join(folder, fileName));
+    const result = await this.runner(how.kind, how.command(fileName), options.timeoutMs).run({ signal: options.signal });
+    return acceptanceOf(result, entry.cases, how.ownTests);
+  }
+
+  /** A runner of `command` here; Go's with its build cache beside the checkout (the command's own assignment wins). */
+  private runner(kind: RunnerKind, command: string, timeoutMs?: number, reportTests = true): CommandTestRunner {
+    return new CommandTestRunner({
       workspace: this.dir,
-      kind: python ? 'pytest' : 'node-test',
-      command,
+      kind,
+      command: kind === 'go-test' ? `GOCACHE=${shellWord(this.goBuildCache)} ${command}` : command,
       sandbox: this.sandbox,
-      timeoutMs: options.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
+      timeoutMs: timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
+      reportTests,
     });
-    const result = await runner.run({ signal: options.signal });
-    return acceptanceOf(result, entry.cases);
   }
 
   /** Removes the checkout (its folder and the repository's record of it). */
@@ -156,6 +184,7 @@ export class SessionCheckout {
     const repoGit = await untrustedTreeGit(this.repository).catch(() => undefined);
     await repoGit?.(['worktree', 'remove', '--force', this.dir]).catch(() => undefined);
     await rm(this.dir, { recursive: true, force: true });
+    await rm(this.goBuildCache, { recursive: true, force: true });
   }
 }
 
@@ -182,10 +211,12 @@ export interface RunLimits {
 
 /**
  * Passed / total of an acceptance run: from each test's result when the runner's report was read, else from the
- * counts; a file that could not run at all counts every case as failed.
+ * counts; a file that could not run at all counts every case as failed. A test is a case: one that holds others (Go's
+ * table test, whose subtests are the cases) is not counted; with `ownTests`, only the tests it matches by name count
+ * (others the command ran, as the session's own, do not).
  */
-export function acceptanceOf(result: TestRunResult, cases: number): AcceptanceResult {
-  const tests = result.tests?.filter((t) => t.outcome !== 'skipped');
+export function acceptanceOf(result: TestRunResult, cases: number, ownTests?: RegExp): AcceptanceResult {
+  const tests = result.tests && caseResults(result.tests, ownTests).filter((t) => t.outcome !== 'skipped');
   const passed = tests ? tests.filter((t) => t.outcome === 'passed').length : result.passed;
   const ran = tests ? tests.length : result.total;
   const total = Math.max(ran, cases);
@@ -197,6 +228,19 @@ export function acceptanceOf(result: TestRunResult, cases: number): AcceptanceRe
     ...(result.status === 'passed' ? {} : { reason: (result.reason ?? firstLine(result.output)).slice(0, 300) }),
     ...(failing && failing.length > 0 ? { failing } : {}),
   };
+}
+
+/** The tests that are cases: leaves of the tree of names (`A > b` makes `A` a group), matching `ownTests` if given. */
+function caseResults(tests: readonly TestCaseResult[], ownTests?: RegExp): TestCaseResult[] {
+  const groups = new Set(
+    tests.flatMap((t) =>
+      t.name
+        .split(' > ')
+        .slice(0, -1)
+        .map((_, i, parts) => parts.slice(0, i + 1).join(' > ')),
+    ),
+  );
+  return tests.filter((t) => !groups.has(t.name) && (!ownTests || ownTests.test(t.name)));
 }
 
 function firstLine(text: string): string {

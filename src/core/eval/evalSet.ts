@@ -6,6 +6,7 @@ import { AgentError } from '../errors/agentError';
 import { NamedFileError, readNamedFile, readNamedText } from '../namedFiles/readNamedFile';
 import { bundledKatasDir } from '../tdd/kata/bundledKatas';
 import { LANGUAGES, type Language } from '../vocabulary';
+import { ACCEPTANCE_RUNS, acceptanceLanguages } from './acceptanceRuns';
 
 // The eval kata set: `katas/eval/set.json` lists the exercises, `katas/eval/<slug>.md` is each one's kata, and each
 // language's held-back acceptance tests (which the agents never see) sit at the path the entry names.
@@ -122,11 +123,30 @@ export function acceptanceFor(exercise: EvalExercise, language: Language): EvalL
  * acceptance tests in `language`. A selector that matches nothing is an AgentError (`CONFIG`) listing the names.
  */
 export function selectExercises(set: EvalSet, selectors: readonly string[], language: Language): EvalExercise[] {
-  const runnable = matchExercises(set, selectors).filter((e) => acceptanceFor(e, language) !== undefined);
-  if (runnable.length === 0)
-    throw new AgentError('CONFIG', `None of the selected exercises has acceptance tests in ${language}.`, { language });
+  const runnable = matchExercises(set, selectors).filter(
+    (e) => acceptanceFor(e, language) !== undefined && ACCEPTANCE_RUNS[language] !== undefined,
+  );
+  if (runnable.length === 0) {
+    const languages = evalLanguages(set);
+    throw new AgentError(
+      'CONFIG',
+      `None of the selected exercises has acceptance tests in ${language}. The eval set has them in ${inWords(languages)}.`,
+      { language, languages },
+    );
+  }
   return runnable;
 }
+
+/**
+ * The languages an eval of the set can run in: some exercise has acceptance tests in it (TypeScript's are JavaScript's)
+ * and the eval knows how to run them (`ACCEPTANCE_RUNS`), in LANGUAGES' order.
+ */
+export function evalLanguages(set: EvalSet): Language[] {
+  return acceptanceLanguages().filter((l) => set.exercises.some((e) => acceptanceFor(e, l) !== undefined));
+}
+
+const inWords = (list: readonly string[]): string =>
+  list.length <= 1 ? (list[0] ?? 'no language') : `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
 
 /**
  * The exercises named by slug or tag in `selectors` (comma-separated or repeated; all of them when there is none), in

@@ -210,6 +210,29 @@ describe('eval: acceptance counts', () => {
     );
     assert.deepEqual([result.passed, result.total, result.failing], [1, 2, ['b [2]']]);
   });
+  it("Go: a table test's subtests are the cases, not the test that holds them; only the file's own tests count", () => {
+    // As go test -json names them (test/integration/cli/evalGo.test.ts runs the real thing): the session's own
+    // TestIsLeap ran too, and is not a case of the acceptance file.
+    const result = acceptanceOf(
+      {
+        ...base,
+        status: 'failed',
+        passed: 3,
+        failed: 2,
+        total: 5,
+        tests: [
+          { id: 'l1', name: 'TestAcceptanceIsLeap > year_2015_[1]', outcome: 'passed' },
+          { id: 'l2', name: 'TestAcceptanceIsLeap > year_1900_[2]', outcome: 'failed' },
+          { id: 'l', name: 'TestAcceptanceIsLeap', outcome: 'failed' },
+          { id: 'o1', name: 'TestIsLeap > year_2015_[1]', outcome: 'passed' },
+          { id: 'o', name: 'TestIsLeap', outcome: 'passed' },
+        ],
+      },
+      2,
+      /^TestAcceptance\w*( > |$)/,
+    );
+    assert.deepEqual([result.passed, result.total, result.failing], [1, 2, ['TestAcceptanceIsLeap > year_1900_[2]']]);
+  });
   it('a file that could not load counts every case as failed', () => {
     const result = acceptanceOf(
       { ...base, status: 'error', passed: 0, failed: 0, total: 0, reason: 'Cannot find module src/leap.js' },
@@ -244,6 +267,10 @@ describe('eval: the set', () => {
       'TypeScript: the JavaScript tests',
     );
     assert.throws(() => selectExercises(set, ['nope'], 'javascript'), /No exercise of the eval set is named or tagged 'nope'/);
+    assert.throws(
+      () => selectExercises(set, [], 'go'),
+      /None of the selected exercises has acceptance tests in go\. The eval set has them in javascript, typescript and python\./,
+    );
   });
 
   it('a broken set is a CONFIG error naming the file and what is wrong', async () => {

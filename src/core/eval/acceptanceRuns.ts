@@ -1,0 +1,29 @@
+import type { RunnerKind } from '../testRunners';
+import { LANGUAGES, type Language } from '../vocabulary';
+
+/**
+ * How a language's acceptance file runs on a checkout: the folder it is copied to (`.`: the module's root, beside the
+ * code, for a file in the code's own package), the command (given the file's name) and the runner that reads its
+ * report. The file's own tests are told apart by name where the command may run others (`ownTests`: Go's
+ * `TestAcceptance<Function>`, in a package that also holds the session's tests).
+ */
+export interface AcceptanceRun {
+  folder: string;
+  kind: RunnerKind;
+  command(fileName: string): string;
+  ownTests?: RegExp;
+}
+
+/** The languages whose acceptance files the eval can run, and how. A language without a row has no eval set yet. */
+export const ACCEPTANCE_RUNS: Partial<Record<Language, AcceptanceRun>> = {
+  javascript: { folder: 'acceptance', kind: 'node-test', command: (file) => `node --test acceptance/${file}` },
+  // tsx resolves the JavaScript tests' `../src/<module>.js` to the `.ts` file.
+  typescript: { folder: 'acceptance', kind: 'node-test', command: (file) => `tsx --test acceptance/${file}` },
+  python: { folder: 'acceptance', kind: 'pytest', command: () => 'python3 -m pytest acceptance -p no:cacheprovider' },
+  go: { folder: '.', kind: 'go-test', command: () => "go test -run '^TestAcceptance' .", ownTests: /^TestAcceptance\w*( > |$)/ },
+};
+
+/** The languages the eval can judge a session in (those with a way to run acceptance tests), in LANGUAGES' order. */
+export function acceptanceLanguages(): Language[] {
+  return LANGUAGES.filter((l) => ACCEPTANCE_RUNS[l] !== undefined);
+}
