@@ -3,6 +3,8 @@ import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createProcessSandbox } from '../../../src/core/osSandbox';
 import { detectTestRunner } from '../../../src/core/testRunners/detectTestRunner';
+import { CommandTestRunner } from '../../../src/core/testRunners/commandTestRunner';
+import { detectProjectProfile } from '../../../src/core/project/detectProjectProfile';
 import { requireRspec } from '../../support/rubyToolchain';
 import { createWorktree, requireBubblewrap } from '../osSandbox/fixture';
 
@@ -138,6 +140,30 @@ describe('rspec in the sandbox, with the real toolchain', function () {
           'spec/greet_spec.rb::the gems > cannot read the person’s key passed',
         ],
       );
+    } finally {
+      fixture.cleanup();
+    }
+  });
+
+  it("a minitest project without RSpec or a Rakefile: its profile's command runs in the sandbox, read by its counts", async () => {
+    const fixture = createWorktree();
+    try {
+      const ws = fixture.worktree;
+      writeFileSync(join(ws, 'Gemfile'), 'source "https://rubygems.org"\ngem "minitest"\n');
+      mkdirSync(join(ws, 'lib'));
+      mkdirSync(join(ws, 'test'));
+      writeFileSync(join(ws, 'lib/leap.rb'), 'module Leap\n  def self.leap?(year) = (year % 4).zero?\nend\n');
+      writeFileSync(
+        join(ws, 'test/leap_test.rb'),
+        'require "minitest/autorun"\nrequire "leap"\n\nclass LeapTest < Minitest::Test\n  def test_fourth_year\n    assert Leap.leap?(1996)\n  end\n\n  def test_century\n    refute Leap.leap?(1900)\n  end\nend\n',
+      );
+      const profile = await detectProjectProfile(ws);
+      assert.equal(profile.language, 'ruby');
+      const sandbox = await createProcessSandbox('auto', fixture.policy);
+      const runner = new CommandTestRunner({ workspace: ws, kind: profile.testRunner, command: profile.testCommand, sandbox });
+      const result = await runner.run();
+      assert.deepEqual([result.status, result.passed, result.failed, result.total], ['failed', 1, 1, 2], result.output);
+      assert.equal(result.tests, undefined, 'minitest is read by its counts, not test by test');
     } finally {
       fixture.cleanup();
     }
