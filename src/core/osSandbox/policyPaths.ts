@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { ModulesMount, ProjectViewNamespace, SandboxPolicy } from './types';
 
@@ -116,6 +116,30 @@ const VERSION_MANAGER_ROOTS = new Set([
 ]);
 
 /**
+ * Rust's toolchain and crates under HOME, when cargo is on the launch's PATH (`~/.cargo/bin`: rustup's proxies):
+ * rustup's folder (RUSTUP_HOME, else `~/.rustup`: the toolchains the proxies start) and, of CARGO_HOME (else
+ * `~/.cargo`), only the crates a build reads (`registry`, `git`): never the rest, whose `credentials.toml` and
+ * `config.toml` may hold registry tokens.
+ */
+function rustUnderHome(env: NodeJS.ProcessEnv, home: string): string[] {
+  const cargoHome = env.CARGO_HOME && isAbsolute(env.CARGO_HOME) ? env.CARGO_HOME : join(home, '.cargo');
+  const onPath = (env.PATH ?? '').split(':').some((entry) => isAbsolute(entry) && existsSync(join(entry, 'cargo')));
+  if (!onPath) return [];
+  const rustupHome = env.RUSTUP_HOME && isAbsolute(env.RUSTUP_HOME) ? env.RUSTUP_HOME : join(home, '.rustup');
+  const found: string[] = [];
+  for (const dir of [rustupHome, join(cargoHome, 'registry'), join(cargoHome, 'git')]) {
+    const real = realPathOf(dir);
+    if (!isWithin(real, home) || real === home) continue;
+    try {
+      if (statSync(real).isDirectory()) found.push(real);
+    } catch {
+      /* not there (yet) */
+    }
+  }
+  return found;
+}
+
+/**
  * Ruby's gems under HOME: GEM_HOME and GEM_PATH's folders when the launch names them, and the user's gem folders
  * (`gem install --user-install`: `~/.gem/ruby`, `~/.local/share/gem/ruby`), which ruby searches by default: only their
  * `ruby` folder, never `~/.gem/credentials` (a rubygems.org key).
@@ -157,6 +181,7 @@ export function toolchainsUnderHome(env: NodeJS.ProcessEnv, home: string): strin
     }
   }
   found.push(...gemsUnderHome(env, home));
+  found.push(...rustUnderHome(env, home));
   for (const entry of (env.PATH ?? '').split(':')) {
     if (!isAbsolute(entry)) continue;
     const real = realPathOf(entry);

@@ -50,6 +50,10 @@ export const SANDBOX_ENV_VARIABLE = 'TDD_AGENT_SANDBOX_ENV';
  * - what the go command reads to find its toolchain, modules and caches, and to stay offline (a Go test run sets them,
  *   see `goOffline`): GOROOT, GOPATH, GOMODCACHE, GOCACHE, GOFLAGS, GOPROXY, GOTOOLCHAIN, GOSUMDB, GONOSUMDB,
  *   GOPRIVATE, GONOPROXY, GOWORK, GOTMPDIR, CGO_ENABLED;
+ * - what cargo and rustup read to find the toolchain and the crates, build where the session says and stay offline (a
+ *   Rust test run sets them, see `cargoOffline`): CARGO_HOME, RUSTUP_HOME, RUSTUP_TOOLCHAIN, CARGO_TARGET_DIR,
+ *   CARGO_NET_OFFLINE, CARGO_TERM_COLOR, CARGO_INCREMENTAL, RUST_BACKTRACE, RUSTFLAGS (never a registry token, nor
+ *   RUSTC_WRAPPER: a program of the host's);
  * - where ruby finds the gems the tests need (a session runs `rspec` directly, offline: see `readRubyProject`): GEM_HOME,
  *   GEM_PATH, RUBYLIB, RBENV_ROOT, RBENV_VERSION, BUNDLE_GEMFILE, BUNDLE_PATH (never RUBYOPT: a `-r` of the host's).
  *
@@ -108,6 +112,15 @@ export const SANDBOX_BASE_ENVIRONMENT: readonly string[] = [
   'GOWORK',
   'GOTMPDIR',
   'CGO_ENABLED',
+  'CARGO_HOME',
+  'RUSTUP_HOME',
+  'RUSTUP_TOOLCHAIN',
+  'CARGO_TARGET_DIR',
+  'CARGO_NET_OFFLINE',
+  'CARGO_TERM_COLOR',
+  'CARGO_INCREMENTAL',
+  'RUST_BACKTRACE',
+  'RUSTFLAGS',
   'GEM_HOME',
   'GEM_PATH',
   'RUBYLIB',

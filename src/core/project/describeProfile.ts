@@ -8,6 +8,7 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
   typescript: 'TypeScript',
   python: 'Python',
   go: 'Go',
+  rust: 'Rust',
   php: 'PHP',
   ruby: 'Ruby',
 };
@@ -19,6 +20,7 @@ export const RUNNER_NAMES: Record<RunnerKind, string> = {
   vitest: 'vitest',
   pytest: 'pytest',
   'go-test': 'go test',
+  'cargo-test': 'cargo test',
   phpunit: 'PHPUnit',
   rspec: 'RSpec',
   custom: 'a custom runner',

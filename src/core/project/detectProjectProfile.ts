@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { identifyRunner } from '../testRunners/runnerKinds';
 import { readGoProject, type GoProjectFacts } from './goProject';
+import { readRustProject, type RustProjectFacts } from './rustProject';
 import { readNodeProject, type NodeProjectFacts } from './nodeProject';
 import { readPhpProject, type PhpProjectFacts } from './phpProject';
 import { readRubyProject, type RubyProjectFacts } from './rubyProject';
@@ -36,6 +37,7 @@ const DEFAULT_FOLDERS: Record<Language, { sourceDir: string; testDir: string }> 
   typescript: { sourceDir: 'src', testDir: 'test' },
   python: { sourceDir: 'src', testDir: 'tests' },
   go: { sourceDir: '.', testDir: '.' },
+  rust: { sourceDir: 'src', testDir: 'tests' },
   php: { sourceDir: 'src', testDir: 'tests' },
   ruby: { sourceDir: 'lib', testDir: 'spec' },
 };
@@ -63,7 +65,7 @@ interface Layer {
 }
 
 /**
- * The primary language of what was found: a JavaScript project with tests, else a Go module, else a PHP project
+ * The primary language of what was found: a JavaScript project with tests, else a Go module, else a Cargo crate, else a PHP project
  * (composer.json, phpunit.xml), else a Ruby project (Gemfile, gemspec, .rspec), else Python, else JavaScript.
  */
 function detectedLanguage(
@@ -72,9 +74,11 @@ function detectedLanguage(
   go?: GoProjectFacts,
   php?: PhpProjectFacts,
   ruby?: RubyProjectFacts,
+  rust?: RustProjectFacts,
 ): Language | undefined {
-  if (node && (node.command || (!python && !go && !php && !ruby))) return node.typescript ? 'typescript' : 'javascript';
+  if (node && (node.command || (!python && !go && !rust && !php && !ruby))) return node.typescript ? 'typescript' : 'javascript';
   if (go) return 'go';
+  if (rust) return 'rust';
   if (php) return 'php';
   if (ruby) return 'ruby';
   if (python) return 'python';
@@ -136,13 +140,14 @@ export async function detectProjectProfile(root: string, options: { env?: NodeJS
 export async function resolveProjectProfile(root: string, options: ResolveProfileOptions = {}): Promise<ProjectProfile> {
   const absRoot = resolve(root);
   const env = options.env ?? process.env;
-  const [node, python, go, config, ruby, php] = await Promise.all([
+  const [node, python, go, config, ruby, php, rust] = await Promise.all([
     readNodeProject(absRoot),
     readPythonProject(absRoot, env),
     readGoProject(absRoot),
     options.readConfigFile === false ? Promise.resolve(undefined) : readProjectConfig(absRoot),
     readRubyProject(absRoot),
     readPhpProject(absRoot),
+    readRustProject(absRoot),
   ]);
 
   const overrides = [options.overrides ?? []].flat();
@@ -157,7 +162,7 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
 
   // Language first: it decides which of the repository's facts and which layers' other fields apply.
   const languageLayer = layers.find((l) => l.values.language !== undefined);
-  const detected = detectedLanguage(node, python, go, php, ruby);
+  const detected = detectedLanguage(node, python, go, php, ruby, rust);
   const language: Language = languageLayer?.values.language ?? detected ?? 'javascript';
   fields.language = languageLayer?.source ?? (detected ? 'detected' : 'default');
   const applicable = layers.filter((l) => l.values.language === undefined || l.values.language === language);
@@ -173,12 +178,14 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
   const nodeFacts = jsLike ? node : undefined;
   const pythonFacts = language === 'python' ? python : undefined;
   const goFacts = isGo ? go : undefined;
+  const rustFacts = language === 'rust' ? rust : undefined;
   const phpFacts = language === 'php' ? php : undefined;
   const rubyFacts = language === 'ruby' ? ruby : undefined;
   const manifests = [
     ...(node ? ['package.json'] : []),
     ...(python?.manifests ?? []),
     ...(go ? ['go.mod'] : []),
+    ...(rust ? ['Cargo.toml'] : []),
     ...(php?.manifests ?? []),
     ...(ruby?.manifests ?? []),
   ];
@@ -186,6 +193,7 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
     ...(node ? [node.typescript ? 'typescript' : 'javascript'] : []),
     ...(python ? ['python'] : []),
     ...(go ? ['go'] : []),
+    ...(rust ? ['rust'] : []),
     ...(php ? ['php'] : []),
     ...(ruby ? ['ruby'] : []),
   ] as Language[];
@@ -211,6 +219,9 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
   } else if (isGo) {
     testCommand = goFacts?.command ?? 'go test ./...';
     fields.testCommand = goFacts ? 'detected' : 'default';
+  } else if (language === 'rust') {
+    testCommand = rustFacts?.command ?? 'cargo test';
+    fields.testCommand = rustFacts ? 'detected' : 'default';
   } else if (language === 'ruby') {
     testCommand = rubyFacts?.command ?? 'rspec';
     fields.testCommand = rubyFacts ? 'detected' : 'default';
@@ -284,6 +295,9 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
   } else if (goFacts) {
     testFilePatterns = [...goFacts.patterns];
     fields.testFilePatterns = 'detected';
+  } else if (rustFacts) {
+    testFilePatterns = [...rustFacts.patterns];
+    fields.testFilePatterns = 'detected';
   } else if (phpFacts) {
     testFilePatterns = [...phpFacts.patterns];
     fields.testFilePatterns = 'detected';
@@ -306,6 +320,10 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
     // Go's tests are in the package they test: beside the code, wherever it is.
     testDir = '.';
     fields.testDir = goFacts ? 'detected' : 'default';
+  } else if (rustFacts && !rustFacts.workspace) {
+    // A crate's integration tests are in `tests/`; its unit tests in a module of the file they test.
+    testDir = 'tests';
+    fields.testDir = 'detected';
   } else if (phpFacts?.testDir) {
     // PHPUnit's configuration (or composer.json's autoload-dev) says where the tests are.
     testDir = phpFacts.testDir;

@@ -42,7 +42,7 @@ export async function projectFiles(root: string, limit = 2000): Promise<string[]
  * `requirements*.txt`, `go.mod`, `composer.json`, `phpunit.xml(.dist)`.
  */
 export function isManifestName(name: string): boolean {
-  return /^(package\.json|pyproject\.toml|setup\.cfg|setup\.py|requirements.*\.txt|go\.mod|composer\.json|phpunit\.xml(?:\.dist)?|Gemfile|\.rspec|[^/]+\.gemspec)$/.test(
+  return /^(package\.json|pyproject\.toml|setup\.cfg|setup\.py|requirements.*\.txt|go\.mod|Cargo\.toml|composer\.json|phpunit\.xml(?:\.dist)?|Gemfile|\.rspec|[^/]+\.gemspec)$/.test(
     name,
   );
 }

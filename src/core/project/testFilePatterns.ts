@@ -189,6 +189,7 @@ export const DEFAULT_TEST_PATTERNS = {
   typescript: ['**/*.{test,spec}.?(c|m)[jt]s?(x)', '**/test.?(c|m)[jt]s', '**/__tests__/**'],
   python: ['test_*.py', '*_test.py'],
   go: ['**/*_test.go'],
+  rust: ['tests/**/*.rs'],
   php: ['**/*Test.php'],
   ruby: ['**/*_spec.rb', '**/*_test.rb', '**/test_*.rb'],
 } as const satisfies Record<string, readonly string[]>;

@@ -111,17 +111,49 @@ export function goOffline(env: NodeJS.ProcessEnv, workspace: string): NodeJS.Pro
 export const GO_BUILD_CACHE = '.tdd/go-build';
 
 /**
- * Makes the Go build cache's folder one that git leaves alone (a `.gitignore` of `*` in it): a session commits every
- * untracked file of its worktree but its own state, and the cache is the session's, never the project's. Never throws:
+ * Makes a build folder in the session-state folder (Go's build cache, cargo's target) one that git leaves alone (a
+ * `.gitignore` of `*` in it): a session commits every untracked file of its worktree but its own state, and the build is the session's, never the project's. Never throws:
  * without it the run goes on (and a commit would show the cache).
  */
-async function keepGoCacheOutOfCommits(workspace: string): Promise<void> {
+async function keepBuildOutOfCommits(workspace: string, folder: string): Promise<void> {
   try {
-    await writeTreeFile(workspace, `${GO_BUILD_CACHE}/.gitignore`, Buffer.from('*\n'));
+    await writeTreeFile(workspace, `${folder}/.gitignore`, Buffer.from('*\n'));
   } catch (error) {
-    log.warn('Could not mark the Go build cache as ignored: it may show in the session’s commits.', { error });
+    log.warn('Could not mark the build folder as ignored: it may show in the session’s commits.', { error, folder });
   }
 }
+
+/**
+ * How `cargo test` runs in a session: offline (`CARGO_NET_OFFLINE`, as `--offline` would: the crates come from the
+ * person's registry cache, `~/.cargo/registry` and `~/.cargo/git`, shown read-only by the sandbox under the hidden
+ * HOME, and nothing is fetched); the build in the workspace's session-state folder (`.tdd/cargo-target`, as Go's build
+ * cache: the session's own, kept from one run to the next, never in a commit and never the person's `target/`); no
+ * colour, and short panics (`RUST_BACKTRACE=0`: a failure's message is the panic's, not a backtrace). A `Cargo.lock`
+ * that cargo writes is the toolchain's, not a role's change (see the role boundaries).
+ */
+export function cargoOffline(env: NodeJS.ProcessEnv, workspace: string): NodeJS.ProcessEnv {
+  // Named as the host's cargo finds them, since the sandbox hides HOME: rustup's toolchains and the registry cache.
+  const home = env.HOME;
+  return {
+    ...(env.CARGO_HOME || home ? { CARGO_HOME: env.CARGO_HOME || join(home!, '.cargo') } : {}),
+    ...(env.RUSTUP_HOME || home ? { RUSTUP_HOME: env.RUSTUP_HOME || join(home!, '.rustup') } : {}),
+    CARGO_NET_OFFLINE: 'true',
+    CARGO_TARGET_DIR: join(workspace, CARGO_TARGET),
+    CARGO_TERM_COLOR: 'never',
+    RUST_BACKTRACE: '0',
+  };
+}
+
+/** Where a cargo run builds, workspace-relative: the session-state folder, out of every commit. */
+export const CARGO_TARGET = '.tdd/cargo-target';
+
+/** The environment a runner kind's toolchain needs in a session (offline, its caches), if any. */
+const TOOLCHAIN_ENVIRONMENT: Partial<Record<RunnerKind, (env: NodeJS.ProcessEnv, workspace: string) => NodeJS.ProcessEnv>> = {
+  'go-test': goOffline,
+  'cargo-test': cargoOffline,
+};
+/** The build folder of a runner kind in the session-state folder, marked ignored before each run. */
+const BUILD_FOLDERS: Partial<Record<RunnerKind, string>> = { 'go-test': GO_BUILD_CACHE, 'cargo-test': CARGO_TARGET };
 
 /** `<folder>/node_modules/.bin` for the folder and each of its parents, nearest first, as npm puts them on PATH. */
 function binFolders(folder: string): string[] {
@@ -190,12 +222,13 @@ export class CommandTestRunner implements TestRunner {
       this.reportTests && (!subset || subset.reportable)
         ? await prepareReport(this.workspace, realWorkspace, command, this.packageScripts, subset)
         : undefined;
-    if (this.kind === 'go-test') await keepGoCacheOutOfCommits(this.workspace);
+    const buildFolder = BUILD_FOLDERS[this.kind];
+    if (buildFolder) await keepBuildOutOfCommits(this.workspace, buildFolder);
     const result = await runProcess({
       cwd: this.workspace,
       command: report?.command ?? command,
       shell: true,
-      env: testEnvironment(this.workspace, this.env, this.kind === 'go-test' ? goOffline : undefined, realWorkspace),
+      env: testEnvironment(this.workspace, this.env, TOOLCHAIN_ENVIRONMENT[this.kind], realWorkspace),
       timeoutMs,
       maxOutputBytes: 4 * 1024 * 1024,
       signal: options.signal,

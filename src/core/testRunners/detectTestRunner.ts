@@ -120,6 +120,9 @@ export async function detectTestRunner(workspace: string, options: DetectTestRun
   if ((await readText(workspace, 'go.mod')) !== undefined) {
     return new CommandTestRunner({ ...common, kind: 'go-test', command: 'go test ./...' });
   }
+  if ((await readText(workspace, 'Cargo.toml')) !== undefined) {
+    return new CommandTestRunner({ ...common, kind: 'cargo-test', command: 'cargo test' });
+  }
   const php = await phpunitSetup(workspace);
   if (php) return new CommandTestRunner({ ...common, kind: 'phpunit', command: php.command });
   // A Ruby project with RSpec: `.rspec`, or a Gemfile that names it (minitest's command needs the profile).

@@ -127,6 +127,7 @@ function unique(names: Array<string | undefined>): string[] {
 export function diagnoseLoadError(output: string, kind: RunnerKind): LoadProblem | undefined {
   const text = stripAnsi(output);
   if (kind === 'go-test') return goBuildError(text);
+  if (kind === 'cargo-test') return cargoBuildError(text);
   if (kind === 'phpunit') return phpFatalError(text);
   if (kind === 'rspec') return rspecLoadError(text);
   if (kind === 'custom') {
@@ -240,6 +241,50 @@ function phpFatalError(text: string): LoadProblem | undefined {
   return { kind: 'import', line };
 }
 
+/** `error: could not compile `words` (lib test) due to 1 previous error`: a test binary that did not build. */
+const CARGO_NOT_COMPILED = /^error: could not compile `[^`]+`.*$/m;
+/** A compiler error and the `--> file:line:col` under it: `error[E0425]: cannot find function `whisper` in this scope`. */
+const RUSTC_ERROR = /^error(?:\[(E\d{4})\])?: (.+)\n\s*--> (\S+?):\d+(?::\d+)?\s*$/gm;
+/** The missing name of a rustc error that says a name does not exist, by its code. */
+const RUSTC_MISSING: ReadonlyArray<{ code: string; re: RegExp }> = [
+  { code: 'E0425', re: /^cannot find (?:function|value|tuple struct or tuple variant)[^`]*`(\w+)`/ },
+  { code: 'E0412', re: /^cannot find type `(\w+)`/ },
+  { code: 'E0422', re: /^cannot find struct, variant or union type `(\w+)`/ },
+  { code: 'E0433', re: /^failed to resolve: use of (?:undeclared|unresolved) (?:type|crate|module|type or module)[^`]*`(\w+)`/ },
+  { code: 'E0432', re: /^unresolved imports? `(?:[\w:]+::)?(\w+)`/ },
+  {
+    code: 'E0599',
+    re: /^no (?:method|associated item|function or associated item|variant|variant or associated item) named `(\w+)`/,
+  },
+  { code: 'E0609', re: /^no field `(\w+)`/ },
+  { code: 'E0560', re: /has no field named `(\w+)`/ },
+];
+
+/**
+ * A Rust crate or test file that did not compile (`error: could not compile …`; rustc's errors above it, each with
+ * its `--> file:line`): an error that says a name does not exist (`E0425` cannot find function, `E0412`/`E0422` a
+ * type, `E0433` failed to resolve, `E0432` unresolved import, `E0599` no method, `E0609`/`E0560` no field) is
+ * `missing_export` with that name, so that a new test using a function not written yet is a red; an error without a
+ * code is the parser's (`expected one of …`, `mismatched closing delimiter`, `this file contains an unclosed
+ * delimiter`): `syntax`, back to the Tester; any other compile error is `import` (a test that does not build).
+ */
+function cargoBuildError(text: string): LoadProblem | undefined {
+  const failed = CARGO_NOT_COMPILED.exec(text);
+  if (!failed) return undefined;
+  const errors = [...text.matchAll(RUSTC_ERROR)].map((m) => ({
+    code: m[1],
+    message: m[2]!.trim(),
+    line: `${m[3]}: error${m[1] ? `[${m[1]}]` : ''}: ${m[2]!.trim()}`,
+  }));
+  for (const error of errors) {
+    const name = RUSTC_MISSING.find((r) => r.code === error.code)?.re.exec(error.message)?.[1];
+    if (name) return { kind: 'missing_export', line: error.line, module: name };
+  }
+  const syntax = errors.find((e) => e.code === undefined);
+  if (syntax) return { kind: 'syntax', line: syntax.line };
+  return { kind: 'import', line: errors[0]?.line ?? failed[0].trim() };
+}
+
 /** The first line of the error under jest's `● Test suite failed to run`, without its indentation. */
 const JEST_SUITE_ERROR = /^\s*●\s+Test suite failed to run[ \t]*\r?\n(?:[ \t]*\r?\n)*[ \t]+(\S[^\n]*)$/m;
 
@@ -279,7 +324,9 @@ export function describeProblem(problem: LoadProblem): string {
     missing_export: problem.module
       ? /\bundefined\b|\buninitialized constant\b|^Error: Class "/.test(problem.line)
         ? `'${problem.module}' is not defined` // Go: the package does not declare it; PHP: no such class or function
-        : `'${problem.module}' is imported but not exported`
+        : /\berror\[E\d{4}\]/.test(problem.line)
+          ? `'${problem.module}' does not exist yet` // Rust: rustc cannot find it
+          : `'${problem.module}' is imported but not exported`
       : 'an imported name does not exist',
     import: 'a test file failed to load',
     collection: 'pytest could not collect the tests',

@@ -1,3 +1,4 @@
+import { cargoTestCounts } from './parsers/cargoTestOutput';
 import { parseGoTestOutput } from './parsers/goTestOutput';
 import { parseJestOutput } from './parsers/jestOutput';
 import { parseMochaOutput } from './parsers/mochaOutput';
@@ -11,7 +12,18 @@ import { parseUnittestOutput } from './parsers/unittestOutput';
 import { parseVitestOutput } from './parsers/vitestOutput';
 
 /** The test runners whose output we can read; `custom` is any other command (all parsers are tried). */
-export const RUNNER_KINDS = ['node-test', 'mocha', 'jest', 'vitest', 'pytest', 'go-test', 'phpunit', 'rspec', 'custom'] as const;
+export const RUNNER_KINDS = [
+  'node-test',
+  'mocha',
+  'jest',
+  'vitest',
+  'pytest',
+  'go-test',
+  'cargo-test',
+  'phpunit',
+  'rspec',
+  'custom',
+] as const;
 /** One of RUNNER_KINDS. */
 export type RunnerKind = (typeof RUNNER_KINDS)[number];
 
@@ -22,6 +34,7 @@ const PARSERS: Record<Exclude<RunnerKind, 'custom'>, TestOutputParser> = {
   vitest: parseVitestOutput,
   pytest: parsePytestOutput,
   'go-test': parseGoTestOutput,
+  'cargo-test': cargoTestCounts,
   phpunit: parsePhpunitOutput,
   rspec: parseRspecOutput,
 };
@@ -52,6 +65,7 @@ export function identifyRunner(command: string, devDependencies: Record<string, 
   if (/\bmocha\b/.test(command)) return 'mocha';
   if (/\bpytest\b/.test(command)) return 'pytest';
   if (/(?:^|[\s;&|/])go\s+test\b/.test(command)) return 'go-test';
+  if (/(?:^|[\s;&|/])cargo\s+(?:\+\S+\s+)?test\b/.test(command)) return 'cargo-test';
   if (/(?:^|[\s;&|/])rspec\b/.test(command)) return 'rspec';
   if (/(?:^|[\s;&|/])phpunit\b/.test(command)) return 'phpunit';
   for (const kind of ['vitest', 'jest', 'mocha'] as const) if (kind in devDependencies) return kind;

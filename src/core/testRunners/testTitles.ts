@@ -8,13 +8,16 @@ export const RUBY_TEST =
 
 /**
  * The titles of the tests a test file declares, in order, read from its source: `it('…')` / `test('…')` (with
- * `.only`/`.skip`/`.each` variants) in JavaScript and TypeScript, `def test_…` in Python, `function test…(` in PHP. A cheap reading for naming a
+ * `.only`/`.skip`/`.each` variants) in JavaScript and TypeScript, `def test_…` in Python, `function test…(` in PHP,
+ * `#[test] fn …` in Rust. A cheap reading for naming a
  * new test when the runner could not say which test is new (a test file whose module does not exist yet does not
  * load, so no test in it is reported).
  */
 export function testTitlesIn(path: string, source: string): string[] {
   if (path.endsWith('.rb')) return [...source.matchAll(RUBY_TEST)].map((m) => m[3] ?? m[4]!);
   if (path.endsWith('.php')) return [...source.matchAll(/\bfunction\s+(test\w*)\s*\(/g)].map((m) => m[1]!);
+  if (path.endsWith('.rs'))
+    return [...source.matchAll(/#\[test\]\s*(?:#\[[^\]]*\]\s*)*(?:pub\s+)?fn\s+(\w+)/g)].map((m) => m[1]!);
   if (path.endsWith('.py')) return [...source.matchAll(/^[ \t]*(?:async[ \t]+)?def[ \t]+(test_\w+)/gm)].map((m) => m[1]!);
   return [...source.matchAll(/\b(?:it|test)(?:\.(?:only|skip|todo|concurrent))?\s*\(\s*(['"`])((?:\\.|(?!\1)[^\\\n])*)\1/g)].map(
     (m) => m[2]!.replace(/\\(['"`\\])/g, '$1'),

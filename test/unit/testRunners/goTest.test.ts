@@ -18,7 +18,7 @@ describe('go test: the runner, its report and its load errors', () => {
   it('names `go test` as its runner and asks it for -json right after `test`', () => {
     assert.equal(identifyRunner('go test ./...'), 'go-test');
     assert.equal(identifyRunner('CGO_ENABLED=0 go test -race ./pkg/...'), 'go-test');
-    assert.equal(identifyRunner('cargo test'), 'custom');
+    assert.equal(identifyRunner('cargo build'), 'custom');
     assert.equal(runnerCall('go test ./...')?.kind, 'go-test');
     assert.equal(reportingCommand('go test ./...', undefined, () => ['-json'])?.command, 'go test -json ./...');
     assert.equal(

@@ -5,6 +5,9 @@ import { isTestFile, type TestFileRules } from './isTestFile';
 /** One of the three TDD roles (the list is `ROLES` in the core's vocabulary). */
 export type TddRole = Role;
 
+/** Files a test run's toolchain writes itself (cargo's `Cargo.lock`): no role's change, whoever's turn it was. */
+const TOOLCHAIN_WRITTEN = /(?:^|\/)Cargo\.lock$/;
+
 /** Which rule a change broke. */
 export type BoundaryRule =
   | 'tester_changed_production'
@@ -37,6 +40,8 @@ export interface BoundaryTestCounts {
  *   violation (a test that fails because the module does not exist yet is the intended red);
  * - the Implementer may not add, modify or delete test files;
  * - the Refactorer may restructure code and tests but not delete a test file;
+ * - in a code file with tests inside it (a change with `regions`), the Tester may change only those tests and the
+ *   Implementer only the code around them;
  * - for every role, the number of tests never goes down.
  * Returns every violation (empty when the turn is within bounds).
  */
@@ -48,6 +53,12 @@ export function checkRoleBoundary(
   const violations: BoundaryViolation[] = [];
   const who = ROLE_TITLES[role];
   for (const change of changes) {
+    if (TOOLCHAIN_WRITTEN.test(change.path)) continue;
+    if (change.regions && !isTestFile(change.path, counts.kata)) {
+      const broken = regionViolation(role, change.path, change.regions);
+      if (broken) violations.push(broken);
+      continue;
+    }
     const test = isTestFile(change.path, counts.kata);
     if (role === 'tester' && !test) {
       const patterns = counts.kata?.testFilePatterns;
@@ -79,6 +90,31 @@ export function checkRoleBoundary(
     });
   }
   return violations;
+}
+
+/**
+ * The rule for a code file with tests inside it (Rust's `#[cfg(test)] mod tests`): the Tester may change only its test
+ * regions, the Implementer only the code around them; the Refactorer may change both.
+ */
+function regionViolation(
+  role: TddRole,
+  path: string,
+  regions: NonNullable<ChangedFile['regions']>,
+): BoundaryViolation | undefined {
+  const who = ROLE_TITLES[role];
+  if (role === 'tester' && regions.code)
+    return {
+      rule: 'tester_changed_production',
+      path,
+      message: `The ${who} may change only the tests inside ${path} (its test module), but the code outside them changed. Write the failing test only; the Implementer writes the code.`,
+    };
+  if (role === 'implementer' && regions.tests)
+    return {
+      rule: 'implementer_changed_tests',
+      path,
+      message: `The ${who} may not change the tests inside ${path} (its test module), but they changed. Make the tests pass by changing the code outside that module only.`,
+    };
+  return undefined;
 }
 
 /**

@@ -5,6 +5,11 @@ export type FileChange = 'added' | 'modified' | 'deleted';
 export interface ChangedFile {
   path: string;
   change: FileChange;
+  /**
+   * For a file whose tests live inside its code (Rust's `#[cfg(test)] mod tests`): whether the change touched those
+   * tests, the code around them, or both (see the role boundaries' test regions). Absent for any other file.
+   */
+  regions?: { tests: boolean; code: boolean };
 }
 
 /** The session's own state folder: never reported, committed, stashed or rolled back. */

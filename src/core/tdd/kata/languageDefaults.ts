@@ -15,6 +15,7 @@ export const LANGUAGE_DEFAULTS: Record<Language, LanguageDefaults> = {
   typescript: { sourceDir: 'src', testDir: 'test' },
   python: { sourceDir: 'src', testDir: 'tests' },
   go: { sourceDir: '.', testDir: '.' },
+  rust: { sourceDir: 'src', testDir: 'tests' },
   php: { sourceDir: 'src', testDir: 'tests' },
   ruby: { sourceDir: 'lib', testDir: 'spec' },
 };

@@ -22,6 +22,7 @@ const PY_TEST = /^([ \t]*)(?:async[ \t]+)?def[ \t]+(test_\w+)/gm;
 /** The tests a file's source declares, in order, each with its body. */
 export function testsInSource(file: string, source: string): SourceTest[] {
   if (file.endsWith('.go')) return goTests(file, source);
+  if (file.endsWith('.rs')) return rustTests(file, source);
   if (file.endsWith('.php')) return phpTests(file, source);
   if (file.endsWith('.rb')) return rubyTests(file, source);
   return file.endsWith('.py') ? pythonTests(file, source) : jsTests(file, source);
@@ -73,6 +74,21 @@ function phpTests(file: string, source: string): SourceTest[] {
     const marked = /(?:@test\b|#\[(?:\\?PHPUnit\\Framework\\Attributes\\)?Test\])[^{};]*$/.test(before);
     if (!m[1]!.startsWith('test') && !marked) continue;
     const params = closingParen(source, source.indexOf('(', m.index));
+    const open = source.indexOf('{', params);
+    const end = open < 0 ? source.length : closingParen(source, open);
+    found.push({ file, title: m[1]!, body: source.slice(m.index, end) });
+  }
+  return found;
+}
+
+/** A Rust test: `#[test]`, other attributes after it (`#[should_panic]`, `#[ignore]`), then `fn name(`. */
+const RUST_TEST = /#\[test\]\s*(?:#\[[^\]]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s+(\w+)\s*\(/g;
+
+/** Rust: each `#[test]` function, from its attribute to its closing brace (in `tests/*.rs` or a `mod tests` of code). */
+function rustTests(file: string, source: string): SourceTest[] {
+  const found: SourceTest[] = [];
+  for (const m of source.matchAll(RUST_TEST)) {
+    const params = closingParen(source, m.index + m[0].length - 1);
     const open = source.indexOf('{', params);
     const end = open < 0 ? source.length : closingParen(source, open);
     found.push({ file, title: m[1]!, body: source.slice(m.index, end) });
@@ -210,10 +226,11 @@ function bindings(clause: string): string[] {
 /**
  * True for a test file that sees the names of the code beside it without importing them: Go (one package); Ruby (a
  * constant or method, once a loaded file defines it, is seen everywhere); PHP (a class of its own namespace, or any by
- * its full name, through the autoloader).
+ * its full name, through the autoloader); Rust (a `mod tests` sees its file's names through `use super::*`, a
+ * `tests/*.rs` file the crate's through `use <crate>::…` paths the supervisor does not read).
  */
 export function seesPackageNames(file: string): boolean {
-  return file.endsWith('.go') || file.endsWith('.rb') || file.endsWith('.php');
+  return file.endsWith('.go') || file.endsWith('.rs') || file.endsWith('.rb') || file.endsWith('.php');
 }
 
 /**

@@ -1,12 +1,17 @@
 import { isAbsolute, posix, relative } from 'node:path';
 import type { AgentLifecycle } from '../../agentRuntime/lifecycle';
 import type { ToolCallResult } from '../../tools/types';
+import { editBlocksOf, editFileParameters, planEdits } from '../../tools/builtin/editFile';
 import { readTreeEntry } from '../../workspaceSandbox/untrustedTree';
+import { regionChange, testRegionFinder } from '../boundaries/testRegions';
 import type { ChangedFile } from '../git/changedFiles';
 import type { FileWriteOutcome } from '../roles/turnFeedback';
 import type { FileRefusal } from './phaseHost';
 import type { KataInfo } from './loopSetup';
 import type { FileRule } from './phaseSpec';
+
+/** Largest file whose test regions a write is judged by before it runs. */
+const MAX_REGION_FILE_BYTES = 8 * 1024 * 1024;
 
 /** The workspace tools that change a file, and how: the calls a role's file rule judges before they run. */
 const FILE_WRITERS: Readonly<Record<string, ChangedFile['change'] | 'write'>> = {
@@ -32,11 +37,34 @@ function pathOf(params: unknown, workspaceRoot: string): string | undefined {
  * The worktree is the generated code's: what stands there is read as git sees it, no link followed on the way (a path
  * below a linked folder is missing), so the hook never looks outside it.
  */
-async function changeOf(kind: ChangedFile['change'] | 'write', path: string, workspaceRoot: string): Promise<ChangedFile> {
-  if (kind !== 'write') return { path, change: kind };
+async function changeOf(
+  tool: string,
+  kind: ChangedFile['change'] | 'write',
+  path: string,
+  workspaceRoot: string,
+  params: unknown,
+): Promise<ChangedFile> {
+  const find = testRegionFinder(path);
   // Unreadable (a folder on the way without permission): judged as a new file, as when nothing stands there.
-  const entry = await readTreeEntry(workspaceRoot, path, 0).catch(() => undefined);
-  return { path, change: !entry || entry.kind === 'missing' ? 'added' : 'modified' };
+  const entry = await readTreeEntry(workspaceRoot, path, find ? MAX_REGION_FILE_BYTES : 0).catch(() => undefined);
+  const change: ChangedFile['change'] = kind !== 'write' ? kind : !entry || entry.kind === 'missing' ? 'added' : 'modified';
+  if (!find) return { path, change };
+  // A file with tests inside its code: what the call would change in it, inside its test regions and outside them.
+  const before = entry?.kind === 'file' ? entry.content.toString('utf8') : undefined;
+  return { path, change, regions: regionChange(find, before, textAfter(tool, params, before)) };
+}
+
+/** The text a write call would leave: undefined for a deletion; the text as it is for an edit the tool would refuse. */
+function textAfter(tool: string, params: unknown, before: string | undefined): string | undefined {
+  if (tool === 'write_file') {
+    const content = (params as { content?: unknown } | null)?.content;
+    return typeof content === 'string' ? content : undefined;
+  }
+  if (tool !== 'edit_file' || before === undefined) return undefined;
+  const parsed = editFileParameters.safeParse(params);
+  const blocks = parsed.success ? editBlocksOf(parsed.data) : undefined;
+  const plan = blocks?.ok ? planEdits(before, blocks.blocks) : undefined;
+  return plan?.ok ? plan.text : before;
 }
 
 /** Options of {@link fileRuleHook}. */
@@ -71,7 +99,7 @@ export function fileRuleHook(options: FileRuleHookOptions): AgentLifecycle {
       const kind = FILE_WRITERS[toolName];
       const path = kind && pathOf(params, options.workspaceRoot);
       if (!kind || !path) return next();
-      const refusals = options.rule([await changeOf(kind, path, options.workspaceRoot)], options.kata);
+      const refusals = options.rule([await changeOf(toolName, kind, path, options.workspaceRoot, params)], options.kata);
       if (refusals.length === 0) {
         const result = await next();
         options.onWrite?.(outcomeOf(toolName, path, result));

@@ -8,6 +8,7 @@ import { withTurnFeedback, type FileWriteOutcome } from '../roles/turnFeedback';
 import type { PhaseCheckpoint } from '../commits/phaseCheckpoint';
 import { fileRuleHook } from './fileRuleHook';
 import { Cancelled } from './loopState';
+import { turnChanges } from './turnChanges';
 import { roleTitle, type PhaseHost } from './phaseHost';
 import type { CycleSoFar, PhaseResult, PhaseSpec } from './phaseSpec';
 
@@ -64,7 +65,7 @@ export async function runPhase(spec: PhaseSpec, host: PhaseHost, cycle: CycleSoF
       continue;
     }
     report = turn.report;
-    const changes = state.probed?.changes ?? (await checkpoint.changesSince());
+    const changes = state.probed?.changes ?? (await turnChanges(checkpoint, setup.workspaceRoot));
     state.turnOutcome.filesModified = changes.map((c) => c.path);
     // The next attempt hears what this one left: why nothing changed, what stands of each write.
     const feedback = async (reason: string): Promise<string> =>
@@ -241,7 +242,7 @@ async function turn(host: PhaseHost, request: TurnRequest): Promise<RoleTurnResu
 async function probe(host: PhaseHost, request: TurnRequest): Promise<boolean> {
   const { spec, checkpoint, cycle } = request;
   host.state.probed = undefined;
-  const changes = await checkpoint.changesSince();
+  const changes = await turnChanges(checkpoint, host.setup.workspaceRoot);
   if (changes.length === 0 || spec.files(changes, host.setup.kata).length > 0) return false;
   const tests = await spec.probe!.run(host.tests.turnFiles(changes), cycle, host);
   host.state.probed = { tests, changes };

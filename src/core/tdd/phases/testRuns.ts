@@ -69,6 +69,8 @@ export class TestRuns {
     const files: TurnFiles = { testFiles: [], sourceFiles: [], sharedTestCode: false, removed: false };
     for (const change of changes) {
       if (change.change === 'deleted') files.removed = true;
+      // A code file whose tests alone changed (Rust's `mod tests`): the Tester's test file for this turn.
+      else if (change.regions?.tests && !change.regions.code) files.testFiles.push(change.path);
       else if (!isTestFile(change.path, this.o.kata)) files.sourceFiles.push(change.path);
       else if (hasTestFileName(change.path)) files.testFiles.push(change.path);
       else files.sharedTestCode = true;

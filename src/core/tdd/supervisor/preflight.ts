@@ -38,6 +38,7 @@ const DEFAULT_TEST_COMMANDS: Record<Kata['language'], string> = {
   typescript: 'npm test',
   python: 'python3 -m pytest',
   go: 'go test ./...',
+  rust: 'cargo test',
   php: 'phpunit',
   ruby: 'rspec',
 };
@@ -45,6 +46,7 @@ const DEFAULT_TEST_COMMANDS: Record<Kata['language'], string> = {
 /** What to install for a language's toolchain, when its program is not on PATH (one line, the package names people look for). */
 const TOOLCHAIN_INSTALL: Record<string, string> = {
   go: 'Install Go (Debian and Ubuntu: apt-get install golang-go; macOS: brew install go; or https://go.dev/dl)',
+  cargo: 'Install Rust (Debian and Ubuntu: apt-get install cargo; macOS: brew install rust; or https://rustup.rs)',
   phpunit:
     'Install PHPUnit (Debian and Ubuntu: apt-get install php-cli phpunit; macOS: brew install php phpunit; or composer require --dev phpunit/phpunit)',
   rspec:

@@ -35,6 +35,8 @@ const OWN_CHOICE: Record<ReportingKind, RegExp> = {
   mocha: /^--(?:reporter|reporter-options?|watch)(?:=|$)|^-[RwO]$/,
   pytest: /^--(?:junitxml|junit-xml|collect-only|co)(?:=|$)|^no:junitxml$/,
   'go-test': /^--?(?:json|list|c|o|exec)(?:=|$)/,
+  // -q prints a dot per test in place of its name; --no-run and --list change what runs.
+  'cargo-test': /^(?:-q|--quiet|--no-run|--list)$/,
   phpunit:
     /^--(?:log-junit|list-tests|list-tests-xml|list-suites|list-groups|teamcity|version|help|generate-configuration|migrate-configuration)(?:=|$)|^-h$/,
   rspec: /^--(?:format|out|dry-run|init|help|version|bisect)(?:=|$)|^-[fohv]$/,
@@ -132,6 +134,8 @@ export function runnerCall(command: string): RunnerCall | undefined {
   }
   // `go test [flags] [packages]`: flags go right after `test` (after the packages, `-args` would pass them on).
   if (name === 'go' && rest[0] === 'test') return call('go-test', i + 2, i + 2, true);
+  // `cargo test [options] [testname]`: options right after `test` (after a `--` they would go to the test binaries).
+  if (name === 'cargo' && rest[0] === 'test') return call('cargo-test', i + 2, i + 2, true);
   // `phpunit [options] [file|folder]`, `vendor/bin/phpunit …`, `php vendor/bin/phpunit …`: options right after the binary.
   if (name === 'phpunit') return call('phpunit', i + 1, i + 1, true);
   if (name === 'php' && rest[0] !== undefined && basename(rest[0]) === 'phpunit') return call('phpunit', i + 2, i + 2, true);

@@ -1,3 +1,4 @@
+import { parseCargoTestReport } from './cargoTestReport';
 import { shellWord } from './commandLine';
 import { goTestConsoleText, parseGoTestReport } from './goTestReport';
 import { parseJestReport } from './jestReport';
@@ -49,6 +50,8 @@ export interface RunnerReportAdapter {
  * - pytest: `--junitxml=<file> -o junit_family=xunit1` (xunit1 keeps each test's `file` and `line`);
  * - go test: `-json`, right after `go test`: the events go to stdout in place of the console text, which is made again
  *   from them (`goTestConsoleText`); no file;
+ * - cargo test: no machine-readable report on a stable toolchain, so its console output is read test by test
+ *   (`parseCargoTestReport`), with `--no-fail-fast` right after `cargo test` so that every test binary runs;
  * - PHPUnit: `--log-junit=<file> --do-not-cache-result` right after `phpunit` (its JUnit XML; no `.phpunit.result.cache`
  *   left in the worktree for a commit to take);
  * - RSpec: `--format progress --format json --out <file>` right after `rspec` (formatters on the command line replace
@@ -92,6 +95,12 @@ export const RUNNER_REPORTS: Readonly<Record<ReportingKind, RunnerReportAdapter>
     flags: () => ['-json'],
     consoleText: goTestConsoleText,
     parse: parseGoTestReport,
+  },
+  'cargo-test': {
+    extension: 'json',
+    source: 'output',
+    flags: () => ['--no-fail-fast'],
+    parse: parseCargoTestReport,
   },
   rspec: {
     extension: 'json',

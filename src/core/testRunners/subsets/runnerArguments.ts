@@ -49,6 +49,10 @@ const VALUE_OPTIONS: Readonly<Record<ReportingKind, ReadonlySet<string>>> = {
     ...['-I', '-r', '--require', '-O', '--options', '--order', '--seed', '-f', '--format', '-o', '--out', '-e', '--example'],
     ...['-E', '--example-matches', '-t', '--tag', '--default-path', '-P', '--pattern', '--exclude-pattern', '--fail-fast'],
   ]),
+  'cargo-test': new Set([
+    ...['-p', '--package', '--exclude', '--test', '--bin', '--example', '--bench', '-F', '--features', '--target'],
+    ...['--target-dir', '--manifest-path', '-j', '--jobs', '--profile', '--color', '--message-format', '--config', '-Z'],
+  ]),
 };
 
 /** Options whose value is optional: the next word is theirs unless it is an option (pytest-cov's `--cov [SOURCE]`). */
@@ -62,6 +66,7 @@ const UNCLEAR_OPTIONS: Readonly<Record<ReportingKind, RegExp>> = {
   vitest: /^--(?:related|changed)(?:=|$)/,
   pytest: /^--(?:pyargs|lf|last-failed|ff|failed-first|sw|stepwise|nf|new-first)$/,
   'go-test': /^-args$/,
+  'cargo-test': /^--$/,
   phpunit: /^--$/,
   rspec: /^--$/,
 };
