@@ -55,6 +55,20 @@ const FLAT_SOURCE_END = `    delta = relativedelta(end, start)
     return delta.years * 12 + delta.months
 `;
 
+const PHP_TEST = 'tests/SlugTest.php';
+const PHP_SOURCE = 'src/Slug.php';
+const PHP_TEST_END = `            'only punctuation' => ['?!', ''],
+            'dots' => ['v1.2.3', 'v1-2-3'],
+            'hyphens kept' => ['well-known  fact', 'well-known-fact'],
+            'leading digits' => ['2024 in review', '2024-in-review'],
+            'german' => ['Über Öl', 'uber-ol'],
+        ];
+    }
+`;
+const PHP_SOURCE_END = `        return $text !== '' && self::of($text, $separator) === $text;
+    }
+`;
+
 const GO_TEST = 'sizes/units_test.go';
 const GO_SOURCE = 'sizes/units.go';
 const GO_TEST_END = `				t.Errorf("%s is not larger than %s", units[i].Name, units[i-1].Name)
@@ -369,6 +383,53 @@ export const SHAPE_PLANS: Record<ShapeFixture, FixturePlan> = {
             ]),
           ],
           report: 'divide by the unit',
+        },
+      },
+    ],
+  },
+  'php-composer': {
+    task: 'Add Slug::limit($slug, $max): a slug cut to at most $max characters, never in the middle of a word',
+    testPath: PHP_TEST,
+    sourcePath: PHP_SOURCE,
+    cycles: [
+      {
+        tester: {
+          edits: [
+            edit(PHP_TEST, [
+              PHP_TEST_END,
+              `${PHP_TEST_END}\n    public function testLimitKeepsAShortSlug(): void\n    {\n        $this->assertSame('hello-world', Slug::limit('hello-world', 20));\n    }\n`,
+            ]),
+          ],
+          report: 'a slug shorter than the limit is kept',
+        },
+        implementer: {
+          edits: [
+            edit(PHP_SOURCE, [
+              PHP_SOURCE_END,
+              `${PHP_SOURCE_END}\n    /** The slug cut to at most max characters, between words. */\n    public static function limit(string $slug, int $max, string $separator = '-'): string\n    {\n        return $slug;\n    }\n`,
+            ]),
+          ],
+          report: 'keep it for now',
+        },
+      },
+      {
+        tester: {
+          edits: [
+            edit(PHP_TEST, [
+              "        $this->assertSame('hello-world', Slug::limit('hello-world', 20));\n    }\n",
+              "        $this->assertSame('hello-world', Slug::limit('hello-world', 20));\n    }\n\n    public function testLimitCutsBetweenWords(): void\n    {\n        $this->assertSame('the-quick', Slug::limit('the-quick-brown-fox', 12));\n    }\n",
+            ]),
+          ],
+          report: 'a longer slug is cut between words',
+        },
+        implementer: {
+          edits: [
+            edit(PHP_SOURCE, [
+              '        return $slug;\n    }\n',
+              "        $kept = '';\n        foreach (explode($separator, $slug) as $word) {\n            $next = $kept === '' ? $word : $kept . $separator . $word;\n            if (strlen($next) > $max) {\n                break;\n            }\n            $kept = $next;\n        }\n        return $kept;\n    }\n",
+            ]),
+          ],
+          report: 'keep whole words up to the limit',
         },
       },
     ],

@@ -26,9 +26,18 @@ const run = promisify(execFile);
  *   package without tests; `go test ./...` with the go on PATH, offline.
  * - `ruby-gem`: a gem in RSpec's shape (a gemspec, a Gemfile naming it, `.rspec`, `lib/`, `spec/` with a spec_helper), no
  *   runtime dependencies; `rspec` with the rspec on PATH (Debian's ruby-rspec), no `bundle install`.
+ * - `php-composer`: a Composer package (PSR-4 `src/`, `tests/*Test.php`, `phpunit.xml.dist` naming a bootstrap that maps
+ *   composer.json's autoload when there is no `vendor/`), no runtime dependency; `phpunit` on PATH (Debian's), no
+ *   `composer install`.
  */
 export type ShapeFixture =
-  'ts-pnpm-workspace' | 'ts-yarn-vitest-typecheck' | 'py-hatch-vcs' | 'py-flat-pytest' | 'go-module' | 'ruby-gem';
+  | 'ts-pnpm-workspace'
+  | 'ts-yarn-vitest-typecheck'
+  | 'py-hatch-vcs'
+  | 'py-flat-pytest'
+  | 'go-module'
+  | 'ruby-gem'
+  | 'php-composer';
 
 /** How a shape fixture is installed and tested, as its README says. */
 export interface ShapeSpec {
@@ -86,6 +95,18 @@ export const SHAPE_FIXTURES: Readonly<Record<ShapeFixture, ShapeSpec>> = {
     passed: (output) => {
       const summary = /^(\d+) examples?, (\d+) failures?/m.exec(output);
       return summary ? Number(summary[1]) - Number(summary[2]) : undefined;
+    },
+  },
+  'php-composer': {
+    sessionDir: '.',
+    install: '(none: phpunit is on PATH, and tests/bootstrap.php maps the autoload without vendor/)',
+    test: 'phpunit',
+    tests: 33,
+    passed: (output) => {
+      const ok = /^OK \((\d+) tests?/m.exec(output);
+      if (ok) return Number(ok[1]);
+      const summary = /^Tests: (\d+), Assertions: \d+(?:, Errors: (\d+))?(?:, Failures: (\d+))?/m.exec(output);
+      return summary ? Number(summary[1]) - Number(summary[2] ?? 0) - Number(summary[3] ?? 0) : undefined;
     },
   },
 };
@@ -262,7 +283,8 @@ export async function installShape(dir: string, fixture: ShapeFixture): Promise<
     await pathPython();
     return { seconds: seconds(), cached: false };
   }
-  if (fixture === 'go-module' || fixture === 'ruby-gem') return { seconds: seconds(), cached: false };
+  if (fixture === 'go-module' || fixture === 'ruby-gem' || fixture === 'php-composer')
+    return { seconds: seconds(), cached: false };
   const inputs = await installInputs(dir, fixture);
   const hash = createHash('sha256').update(fixture);
   for (const path of inputs) hash.update(`\0${path}\0`).update(await readFile(join(dir, path)));
