@@ -57,14 +57,7 @@ export class ExtensionHost implements vscode.Disposable {
       persist: (state) => context.workspaceState.update(PANEL_STATE_KEY, state),
     });
     this.statusBar = new KataStatusBar();
-    this.statusBar.update(this.store.state);
-    let running: boolean | undefined;
-    const unsubscribe = this.store.onDidChange((state) => {
-      this.statusBar.update(state);
-      // `tddAgent.running` switches the view's Run / Stop title buttons.
-      const now = isSessionRunning(state);
-      if (now !== running) void vscode.commands.executeCommand('setContext', 'tddAgent.running', (running = now));
-    });
+    const unsubscribe = this.followStore();
     const panelShown = (): void => {
       void this.sessions.refresh();
       void this.refreshSetup(false);
@@ -86,29 +79,9 @@ export class ExtensionHost implements vscode.Disposable {
     };
     const inSession = (): boolean => this.runner.running;
     this.files = new SessionFiles({ store: this.store, log, running: inSession });
-    this.tests = new KataTests({
-      log,
-      running: inSession,
-      settings: () => this.settings(),
-      saved: context.workspaceState.get(KATA_TESTS_STATE_KEY),
-      save: (state) => context.workspaceState.update(KATA_TESTS_STATE_KEY, state),
-      // A run from the Testing view is the session's test state now: the header and the status bar show it too.
-      ranTests: (tests) => this.store.dispatch({ type: 'testingRun', tests }),
-    });
+    this.tests = this.createKataTests(inSession);
     this.conversation = new PanelConversation(this.store, log);
-    this.runner = new KataRunner({
-      ...deps,
-      conversation: this.conversation,
-      workspaceMcpServers: () => workspaceMcpServers(vscode.workspace.getConfiguration(SETTINGS_SECTION).inspect('mcpServers')),
-      consentMemory: context.workspaceState,
-      observers: [this.files, this.tests],
-      extensionPath: context.extensionPath,
-      sessionsChanged: () => {
-        this.repositoryWatcher.ensure(); // a first session may have run `git init`
-        void this.sessions.refresh();
-      },
-      reviewSession: (id) => void this.sessions.run('review', id),
-    });
+    this.runner = this.createRunner(deps);
     this.sessions = new SessionCommands({
       store: this.store,
       log,
@@ -145,6 +118,63 @@ export class ExtensionHost implements vscode.Disposable {
       this.provider,
       this.sessions,
       { dispose: unsubscribe },
+      // A commit, checkout, merge or session change made anywhere (a terminal, another window, the CLI) is read at once.
+      this.repositoryWatcher,
+      ...this.watchWindow(context),
+      { dispose: () => setPanelCommandRunner(undefined) },
+    );
+    void this.sessions.refresh();
+    void this.refreshSetup(false);
+  }
+
+  /** The kata's tests in the Testing view, kept across reloads. */
+  private createKataTests(running: () => boolean): KataTests {
+    const { workspaceState } = this.context;
+    return new KataTests({
+      log: this.log,
+      running,
+      settings: () => this.settings(),
+      saved: workspaceState.get(KATA_TESTS_STATE_KEY),
+      save: (state) => workspaceState.update(KATA_TESTS_STATE_KEY, state),
+      // A run from the Testing view is the session's test state now: the header and the status bar show it too.
+      ranTests: (tests) => this.store.dispatch({ type: 'testingRun', tests }),
+    });
+  }
+
+  /** The status bar and the view's Run / Stop title buttons follow the panel's state. */
+  private followStore(): () => void {
+    this.statusBar.update(this.store.state);
+    let running: boolean | undefined;
+    return this.store.onDidChange((state) => {
+      this.statusBar.update(state);
+      // `tddAgent.running` switches the view's Run / Stop title buttons.
+      const now = isSessionRunning(state);
+      if (now !== running) void vscode.commands.executeCommand('setContext', 'tddAgent.running', (running = now));
+    });
+  }
+
+  /** The kata runner, its sessions' events followed by the editor's diffs and the Testing view. */
+  private createRunner(
+    deps: Pick<ConstructorParameters<typeof KataRunner>[0], 'store' | 'log' | 'settings' | 'apiKey' | 'openPanel'>,
+  ): KataRunner {
+    return new KataRunner({
+      ...deps,
+      conversation: this.conversation,
+      workspaceMcpServers: () => workspaceMcpServers(vscode.workspace.getConfiguration(SETTINGS_SECTION).inspect('mcpServers')),
+      consentMemory: this.context.workspaceState,
+      observers: [this.files, this.tests],
+      extensionPath: this.context.extensionPath,
+      sessionsChanged: () => {
+        this.repositoryWatcher.ensure(); // a first session may have run `git init`
+        void this.sessions.refresh();
+      },
+      reviewSession: (id) => void this.sessions.run('review', id),
+    });
+  }
+
+  /** What is read again when the window changes: trust granted, focus back, settings or secrets changed. */
+  private watchWindow(context: vscode.ExtensionContext): vscode.Disposable[] {
+    return [
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.store.dispatch({ type: 'trust', trusted: true });
         this.repositoryWatcher.ensure();
@@ -158,17 +188,12 @@ export class ExtensionHost implements vscode.Disposable {
         void this.sessions.refresh();
         void this.refreshSetup(true);
       }),
-      // A commit, checkout, merge or session change made anywhere (a terminal, another window, the CLI) is read at once.
-      this.repositoryWatcher,
       // The first-run card goes away as soon as what it asks for is set.
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(SETTINGS_SECTION)) void this.refreshSetup(false);
       }),
       context.secrets.onDidChange(() => void this.refreshSetup(false)),
-      { dispose: () => setPanelCommandRunner(undefined) },
-    );
-    void this.sessions.refresh();
-    void this.refreshSetup(false);
+    ];
   }
 
   private readonly providerChoice: ProviderChoiceDeps;

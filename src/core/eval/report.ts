@@ -265,8 +265,19 @@ export function noPriceHint(report: Pick<EvalReport, 'model' | 'tdd_agent'>): st
  * and how to replay a run. GitHub-flavoured Markdown, readable in VS Code's preview and pasted into an issue.
  */
 export function renderMarkdown(report: EvalReport): string {
-  const s = report.summary;
   const lines: string[] = [];
+  const scored = report.runs.filter((r) => r.scored !== false);
+  markdownHeading(lines, report);
+  markdownSummary(lines, report);
+  markdownPerKata(lines, report);
+  markdownPerRun(lines, report, scored);
+  markdownProblems(lines, report, scored);
+  markdownReplay(lines, report);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The report's title, what was run where, and why it stopped early. */
+function markdownHeading(lines: string[], report: EvalReport): void {
   lines.push(`# TDD Agent eval: ${report.model} (${report.provider}), ${report.language}`, '');
   const set = report.set;
   const sources = set.source_commits.map((c) => c.slice(0, 12)).join(', ');
@@ -288,6 +299,11 @@ export function renderMarkdown(report: EvalReport): string {
         'Fix the provider and run the eval again.',
       '',
     );
+}
+
+/** The pass rates, medians and totals. */
+function markdownSummary(lines: string[], report: EvalReport): void {
+  const s = report.summary;
   lines.push('## Summary', '', '| figure | value |', '| --- | --- |');
   lines.push(`| pass@1 (green and every acceptance test passed) | ${percent(s.pass_at_1)} |`);
   if (s.pass_at_k !== undefined) lines.push(`| pass@${s.k} | ${percent(s.pass_at_k)} |`);
@@ -311,7 +327,11 @@ export function renderMarkdown(report: EvalReport): string {
     lines.push(`| tool calls recovered from text | ${s.totals.tool_calls_from_text} |`);
   lines.push('');
   if (!report.price) lines.push(noPriceHint(report), '');
+}
 
+/** A row per kata. */
+function markdownPerKata(lines: string[], report: EvalReport): void {
+  const s = report.summary;
   lines.push(
     '## Per kata',
     '',
@@ -323,7 +343,10 @@ export function renderMarkdown(report: EvalReport): string {
       `| ${cell(k.kata)} | ${k.runs} | ${k.passed} | ${k.green} | ${k.acceptance.passed}/${k.acceptance.total} | ${percent(k.pass_at_1)}${k.pass_at_k !== undefined ? ` | ${percent(k.pass_at_k)}` : ''} |`,
     );
   lines.push('');
+}
 
+/** A row per scored run. */
+function markdownPerRun(lines: string[], report: EvalReport, scored: EvalRunResult[]): void {
   const fromText = report.runs.some((r) => (r.tool_calls_from_text ?? 0) > 0);
   lines.push(
     '## Per run',
@@ -331,7 +354,6 @@ export function renderMarkdown(report: EvalReport): string {
     `| kata | run | status | green | cycles | acceptance | overshoots | violations | reverted refactors | red commits | requests | prompt tok | completion tok${fromText ? ' | calls from text' : ''} | cost | wall |`,
     `| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | ---${fromText ? ' | ---' : ''} | --- | --- |`,
   );
-  const scored = report.runs.filter((r) => r.scored !== false);
   for (const r of scored) {
     const d = r.discipline;
     lines.push(
@@ -339,6 +361,10 @@ export function renderMarkdown(report: EvalReport): string {
     );
   }
   lines.push('');
+}
+
+/** The runs not scored, and what went wrong in the scored ones. */
+function markdownProblems(lines: string[], report: EvalReport, scored: EvalRunResult[]): void {
   const notScored = report.runs.filter((r) => r.scored === false);
   if (notScored.length > 0) {
     lines.push('## Not scored', '', 'These runs ended on a failure of the model provider, not of the model:', '');
@@ -363,6 +389,10 @@ export function renderMarkdown(report: EvalReport): string {
     }
     lines.push('');
   }
+}
+
+/** How to watch a run again, and each run's recording. */
+function markdownReplay(lines: string[], report: EvalReport): void {
   lines.push(
     '## Replaying a run',
     '',
@@ -375,5 +405,4 @@ export function renderMarkdown(report: EvalReport): string {
     ...report.runs.map((r) => `- ${r.kata} run ${r.run}: \`${r.recording}\``),
     '',
   );
-  return `${lines.join('\n')}\n`;
 }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { settleOnce } from '../async/settleOnce';
 import type { ProcessSandbox, WrappedLaunch } from '../osSandbox/types';
 import { scrubEnv } from './scrubEnv';
@@ -114,20 +114,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     try {
       launch = prepareLaunch(options);
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      output.push(`Could not start '${options.command}' in the sandbox: ${message}\n`);
-      resolve({
-        exitCode: null,
-        signal: null,
-        stdout: '',
-        stderr: '',
-        output: output.toString(),
-        timedOut: false,
-        cancelled: false,
-        truncated: false,
-        spawnError: message,
-        durationMs: Date.now() - started,
-      });
+      resolve(sandboxLaunchFailure(options.command, err, started));
       return;
     }
 
@@ -140,30 +127,17 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       windowsHide: true,
     });
 
-    const killGroup = (): void => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        try {
-          child.kill('SIGKILL');
-        } catch {
-          /* already gone */
-        }
-      }
-    };
-
     // The deadline and the abort kill the group; the run ends (once) when the child closes.
     const wait = settleOnce({
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       onTimeout: () => {
         timedOut = true;
-        killGroup();
+        killGroup(child);
       },
       signal: options.signal,
       onAbort: () => {
         cancelled = true;
-        killGroup();
+        killGroup(child);
       },
       unref: true,
     });
@@ -171,7 +145,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null, spawnError?: string): void => {
       if (!wait.settle()) return;
       // The group may still hold a grandchild that kept running after the leader exited.
-      if (timedOut || cancelled) killGroup();
+      if (timedOut || cancelled) killGroup(child);
       const result: RunProcessResult = {
         exitCode,
         signal,
@@ -185,20 +159,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
         durationMs: Date.now() - started,
       };
       if (!launch.release) return resolve(result);
-      // A timeout or a cancel is its own reason; only a run that ended by itself is checked for a limit.
-      const checked = timedOut || cancelled ? { ...result, exitCode: 0, signal: null } : result;
-      void launch
-        .release(checked)
-        .catch(() => undefined)
-        .then((limitHit) => {
-          if (limitHit) {
-            const note = limitHitNote(limitHit);
-            const end = (text: string) => (text === '' || text.endsWith('\n') ? text : `${text}\n`) + note;
-            Object.assign(result, { limitHit, output: end(result.output), stderr: end(result.stderr) });
-          }
-          result.durationMs = Date.now() - started;
-          resolve(result);
-        });
+      void releaseSandbox(launch, result, timedOut || cancelled, started).then(resolve);
     };
 
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -219,4 +180,56 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     });
     child.on('close', (code, signal) => finish(code, signal));
   });
+}
+
+/** The result of a run the sandbox could not even prepare: nothing started. */
+function sandboxLaunchFailure(command: string, err: unknown, started: number): RunProcessResult {
+  const message = err instanceof Error ? err.message : String(err);
+  return {
+    exitCode: null,
+    signal: null,
+    stdout: '',
+    stderr: '',
+    output: `Could not start '${command}' in the sandbox: ${message}\n`,
+    timedOut: false,
+    cancelled: false,
+    truncated: false,
+    spawnError: message,
+    durationMs: Date.now() - started,
+  };
+}
+
+/** Kills the child's whole process group (the child alone when the group is gone). */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+/**
+ * Releases the sandbox after the run, which says whether a limit of its own ended it; the note of that limit ends the
+ * output. A timeout or a cancel is its own reason: only a run that ended by itself is checked for a limit.
+ */
+async function releaseSandbox(
+  launch: WrappedLaunch,
+  result: RunProcessResult,
+  stopped: boolean,
+  started: number,
+): Promise<RunProcessResult> {
+  const checked = stopped ? { ...result, exitCode: 0, signal: null } : result;
+  const limitHit = await launch.release?.(checked).catch(() => undefined);
+  if (limitHit) {
+    const note = limitHitNote(limitHit);
+    const end = (text: string) => (text === '' || text.endsWith('\n') ? text : `${text}\n`) + note;
+    Object.assign(result, { limitHit, output: end(result.output), stderr: end(result.stderr) });
+  }
+  result.durationMs = Date.now() - started;
+  return result;
 }

@@ -78,17 +78,7 @@ export async function selectContextFiles(input: ContextFilesInput): Promise<Cont
   const byPath = new Map(files.map((f) => [f.path, f]));
   const paths = new Set(byPath.keys());
   const code = files.filter((f) => isProjectCode(f.path));
-  const texts = new Map<string, string>();
-  const notReadable = new Map<string, string>();
-  for (const file of code) {
-    const read = file.size === 0 ? { kind: 'text' as const, text: '' } : await readTextFile(input.workspaceRoot, file.path);
-    if (read.kind === 'text') texts.set(file.path, read.text);
-    else
-      notReadable.set(
-        file.path,
-        read.kind === 'too_large' ? `${read.size} bytes, too large to show: over ${MAX_CONTEXT_FILE_BYTES} bytes` : read.kind,
-      );
-  }
+  const { texts, notReadable } = await readCode(input.workspaceRoot, code);
   const isCode = (path: string) => texts.has(path);
   const resolver = new ModuleResolver(paths, await readProjectManifests(input.workspaceRoot, [...paths]));
   const imports = new Map<string, ReturnType<typeof resolvedImports>>();
@@ -131,6 +121,58 @@ export async function selectContextFiles(input: ContextFilesInput): Promise<Cont
   const whole = !input.editsNext ? [] : input.editsNext === 'test' ? tests : [...new Set([...tests, ...reached(tests)])];
 
   const budget = input.budgetTokens;
+  const mtimeOf = (path: string) => byPath.get(path)!.mtimeMs;
+  const { shown, used } = showFiles({ whole, ordered, texts, tierOf, mtimeOf, budget, countTokens });
+  const shownPaths = new Set(shown.map((s) => s.path));
+  const lines = mapLines(
+    code,
+    files,
+    (path) => shownPaths.has(path),
+    texts,
+    notReadable,
+    (path) => input.isTestFile(path),
+  );
+  const mapTokens = Math.max(budget - used, Math.floor(budget * MAP_SHARE));
+  return { shown, map: withinBudget(lines, mapTokens, countTokens), empty: files.length === 0 };
+}
+
+/** The project's code files read: their texts, and why each unreadable one is not shown. */
+async function readCode(
+  root: string,
+  code: readonly { path: string; size: number }[],
+): Promise<{ texts: Map<string, string>; notReadable: Map<string, string> }> {
+  const texts = new Map<string, string>();
+  const notReadable = new Map<string, string>();
+  for (const file of code) {
+    const read = file.size === 0 ? { kind: 'text' as const, text: '' } : await readTextFile(root, file.path);
+    if (read.kind === 'text') texts.set(file.path, read.text);
+    else
+      notReadable.set(
+        file.path,
+        read.kind === 'too_large' ? `${read.size} bytes, too large to show: over ${MAX_CONTEXT_FILE_BYTES} bytes` : read.kind,
+      );
+  }
+  return { texts, notReadable };
+}
+
+/** What {@link showFiles} chooses from. */
+interface ShowInput {
+  /** The files the role edits next, shown whole first when they are not too large. */
+  whole: readonly string[];
+  /** The other files by relevance, with their tier (0: in focus). */
+  ordered: readonly string[];
+  tierOf: ReadonlyMap<string, number>;
+  texts: ReadonlyMap<string, string>;
+  mtimeOf: (path: string) => number;
+  budget: number;
+  countTokens: TokenCount;
+}
+
+/** The files shown whole, within the budget's share for them (a focus file over all of it: head and tail). */
+function showFiles({ whole, ordered, tierOf, texts, mtimeOf, budget, countTokens }: ShowInput): {
+  shown: ShownFile[];
+  used: number;
+} {
   let used = 0;
   let wholeBytes = 0;
   let cut = false;
@@ -140,7 +182,7 @@ export async function selectContextFiles(input: ContextFilesInput): Promise<Cont
     const size = Buffer.byteLength(text);
     if (text === '' || size > WHOLE_FILE_BYTES || wholeBytes + size > WHOLE_FILES_BYTES) continue;
     const block = fileBlock(path, text);
-    shown.push({ path, block, mtimeMs: byPath.get(path)!.mtimeMs });
+    shown.push({ path, block, mtimeMs: mtimeOf(path) });
     // Counted as far as the budget: past it nothing else fits anyway (and a pathological text is not tokenized whole).
     used += countTokens(block, budget);
     wholeBytes += size;
@@ -153,25 +195,36 @@ export async function selectContextFiles(input: ContextFilesInput): Promise<Cont
     const room = Math.max(0, Math.floor(budget * (1 - MAP_SHARE) - used));
     const tokens = countTokens(block, room);
     if (tokens <= room) {
-      shown.push({ path, block, mtimeMs: byPath.get(path)!.mtimeMs });
+      shown.push({ path, block, mtimeMs: mtimeOf(path) });
       used += tokens;
     } else if (tierOf.get(path) === 0 && !cut && shown.every((s) => tierOf.get(s.path) !== 0)) {
       // A focus file larger than the whole budget: its head and tail, the cut marked (sized from its whole count).
       const chars = Math.max(400, Math.floor(((budget * (1 - MAP_SHARE)) / countTokens(block)) * text.length));
       const head = fileBlock(path, truncateHeadTail(text, chars, 'characters cut to fit the context budget; use read_file'));
-      shown.push({ path, block: head, mtimeMs: byPath.get(path)!.mtimeMs });
+      shown.push({ path, block: head, mtimeMs: mtimeOf(path) });
       used += countTokens(head);
       cut = true;
     }
   }
 
-  const shownPaths = new Set(shown.map((s) => s.path));
+  return { shown, used };
+}
+
+/** The repository map: each code file not shown with its exported symbols, then the other files by path and size. */
+function mapLines(
+  code: readonly { path: string; size: number }[],
+  files: readonly { path: string; size: number }[],
+  isShown: (path: string) => boolean,
+  texts: ReadonlyMap<string, string>,
+  notReadable: ReadonlyMap<string, string>,
+  isTestFile: (path: string) => boolean,
+): string[] {
   const lines: string[] = [];
   for (const file of code) {
-    if (shownPaths.has(file.path)) continue;
+    if (isShown(file.path)) continue;
     const text = texts.get(file.path);
     const why = notReadable.get(file.path);
-    const entry = text ? mapEntry(file.path, text, input.isTestFile(file.path)) : '';
+    const entry = text ? mapEntry(file.path, text, isTestFile(file.path)) : '';
     lines.push(
       `- ${file.path}${entry ? `: ${entry}` : ` (${text === undefined ? why : text === '' ? 'empty' : `${file.size} bytes`})`}`,
     );
@@ -182,8 +235,7 @@ export async function selectContextFiles(input: ContextFilesInput): Promise<Cont
       `- ${file.path} (${file.size === 0 ? 'empty' : `${file.size} bytes`}${isLockFile(file.path) ? ', lockfile' : ''})`,
     );
   }
-  const mapTokens = Math.max(budget - used, Math.floor(budget * MAP_SHARE));
-  return { shown, map: withinBudget(lines, mapTokens, countTokens), empty: files.length === 0 };
+  return lines;
 }
 
 /** The map lines that fit in `tokens`; the rest summarised as a count per top folder. */

@@ -119,85 +119,120 @@ async function planDependencies(
   tree: CommitTree,
   options: ProjectDependenciesOptions,
 ): Promise<ProjectDependencies> {
-  const env = options.env ?? process.env;
-  const platform = options.platform ?? process.platform;
-  const { entries, read, ignored } = tree;
   const result: ProjectDependencies = { repository: info.repository, missing: [], sandbox: {} };
-  const worktree = info.worktree;
+  const packageJson = await tree.read('package.json');
+  if (packageJson !== null) result.node = await planNode(info, tree, packageJson, options, result);
+  await planPython(info, tree, options, result);
+  log.info('the project’s dependencies for the session', {
+    node: result.node ? `${result.node.source} (${result.node.packageManager}, ${result.node.how})` : 'none',
+    python: result.python?.venv ?? 'none',
+    missing: result.missing.map((m) => m.command),
+  });
+  return result;
+}
 
-  const packageJson = await read('package.json');
-  if (packageJson !== null) {
-    const { manager, version } = nodeManager(packageJson, entries);
-    const installCommand = personInstall(manager);
-    const personModules = join(info.repository, 'node_modules');
-    const lockName = LOCKFILES[manager].find((name) => entries.get(name) === 'blob');
-    const lockText = lockName ? await read(lockName) : null;
-    const lockfile =
-      lockName && lockText !== null ? { name: lockName, text: lockText, key: storeKey(manager, lockName, lockText) } : undefined;
-    let node: NodeDependencies | undefined;
-    if (entries.has('node_modules')) {
-      node = {
-        packageManager: manager,
-        version,
-        source: 'tracked',
-        path: join(worktree, 'node_modules'),
-        packageJson,
-        how: 'none',
-        installCommand,
-      };
-    } else if (await isDirectory(personModules)) {
-      node = {
-        packageManager: manager,
-        version,
-        source: 'person',
-        path: await realpath(personModules),
-        packageJson,
-        lockfile,
-        how: 'mount',
-        installCommand,
-      };
-    } else if (lockfile && manager === 'yarn' && /^__metadata:/m.test(lockfile.text)) {
-      result.missing.push({
-        language: 'node',
-        command: 'yarn install',
-        reason:
-          'a session installs only yarn 1 projects itself; with yarn 2 or later it uses your own node_modules (nodeLinker: node-modules)',
-      });
-    } else if (lockfile) {
-      const storeRoot = options.storeRoot ?? join(productCacheDir(env), 'deps');
-      const path = join(storeRoot, lockfile.key, 'node_modules');
-      node = { packageManager: manager, version, source: 'store', path, packageJson, lockfile, how: 'mount', installCommand };
-    } else if (manager !== 'npm') {
-      result.missing.push({
-        language: 'node',
-        command: installCommand,
-        reason: `the project uses ${manager} but has neither a node_modules folder nor a ${LOCKFILES[manager][0]} to install from`,
-      });
-    }
-    if (node && node.source !== 'tracked') {
-      if (!(await ignored('node_modules/'))) {
-        result.missing.push({
-          language: 'node',
-          command: "add 'node_modules/' to .gitignore and commit it",
-          reason: `git does not ignore node_modules in ${info.repository}, so the session cannot put the installed packages there without committing them`,
-        });
-        node = undefined;
-      } else {
-        node.how = options.sandbox === 'off' || platform !== 'linux' ? 'linked' : 'mount';
-        if (node.source === 'person') {
-          const packages = await packageModules(info.repository, tree);
-          if (packages.length) node.packages = packages;
-        }
-        result.sandbox.nodeModules = {
-          source: node.path,
-          how: node.how === 'linked' ? 'linked' : 'mount',
-          ...(node.packages ? { packages: node.packages.map((p) => ({ folder: p.folder, source: p.path })) } : {}),
-        };
-      }
-    }
-    result.node = node;
+/** The Node dependencies a session would use: the tracked, the person's or an installed `node_modules`, shown read-only. */
+async function planNode(
+  info: Pick<SessionGitInfo, 'repository' | 'commonDir' | 'worktree'>,
+  tree: CommitTree,
+  packageJson: string,
+  options: ProjectDependenciesOptions,
+  result: ProjectDependencies,
+): Promise<NodeDependencies | undefined> {
+  const node = await nodeSource(info, tree, packageJson, options, result);
+  if (!node || node.source === 'tracked') return node;
+  if (!(await tree.ignored('node_modules/'))) {
+    result.missing.push({
+      language: 'node',
+      command: "add 'node_modules/' to .gitignore and commit it",
+      reason: `git does not ignore node_modules in ${info.repository}, so the session cannot put the installed packages there without committing them`,
+    });
+    return undefined;
   }
+  const platform = options.platform ?? process.platform;
+  node.how = options.sandbox === 'off' || platform !== 'linux' ? 'linked' : 'mount';
+  if (node.source === 'person') {
+    const packages = await packageModules(info.repository, tree);
+    if (packages.length) node.packages = packages;
+  }
+  result.sandbox.nodeModules = {
+    source: node.path,
+    how: node.how === 'linked' ? 'linked' : 'mount',
+    ...(node.packages ? { packages: node.packages.map((p) => ({ folder: p.folder, source: p.path })) } : {}),
+  };
+  return node;
+}
 
+/** Where the project's `node_modules` would come from; what cannot be had is added to `result.missing`. */
+async function nodeSource(
+  info: Pick<SessionGitInfo, 'repository' | 'commonDir' | 'worktree'>,
+  tree: CommitTree,
+  packageJson: string,
+  options: ProjectDependenciesOptions,
+  result: ProjectDependencies,
+): Promise<NodeDependencies | undefined> {
+  const env = options.env ?? process.env;
+  const { entries, read } = tree;
+  const worktree = info.worktree;
+  const { manager, version } = nodeManager(packageJson, entries);
+  const installCommand = personInstall(manager);
+  const personModules = join(info.repository, 'node_modules');
+  const lockName = LOCKFILES[manager].find((name) => entries.get(name) === 'blob');
+  const lockText = lockName ? await read(lockName) : null;
+  const lockfile =
+    lockName && lockText !== null ? { name: lockName, text: lockText, key: storeKey(manager, lockName, lockText) } : undefined;
+  if (entries.has('node_modules')) {
+    return {
+      packageManager: manager,
+      version,
+      source: 'tracked',
+      path: join(worktree, 'node_modules'),
+      packageJson,
+      how: 'none',
+      installCommand,
+    };
+  } else if (await isDirectory(personModules)) {
+    return {
+      packageManager: manager,
+      version,
+      source: 'person',
+      path: await realpath(personModules),
+      packageJson,
+      lockfile,
+      how: 'mount',
+      installCommand,
+    };
+  } else if (lockfile && manager === 'yarn' && /^__metadata:/m.test(lockfile.text)) {
+    result.missing.push({
+      language: 'node',
+      command: 'yarn install',
+      reason:
+        'a session installs only yarn 1 projects itself; with yarn 2 or later it uses your own node_modules (nodeLinker: node-modules)',
+    });
+  } else if (lockfile) {
+    const storeRoot = options.storeRoot ?? join(productCacheDir(env), 'deps');
+    const path = join(storeRoot, lockfile.key, 'node_modules');
+    return { packageManager: manager, version, source: 'store', path, packageJson, lockfile, how: 'mount', installCommand };
+  } else if (manager !== 'npm') {
+    result.missing.push({
+      language: 'node',
+      command: installCommand,
+      reason: `the project uses ${manager} but has neither a node_modules folder nor a ${LOCKFILES[manager][0]} to install from`,
+    });
+  }
+  return undefined;
+}
+
+/** The Python environment a session would show (the person's, read-only), or what the test command's interpreter needs. */
+async function planPython(
+  info: Pick<SessionGitInfo, 'repository' | 'commonDir' | 'worktree'>,
+  tree: CommitTree,
+  options: ProjectDependenciesOptions,
+  result: ProjectDependencies,
+): Promise<void> {
+  const env = options.env ?? process.env;
+  const { entries, read } = tree;
+  const worktree = info.worktree;
   const pythonFiles = new Map<string, string | null>();
   for (const name of PYTHON_MANIFESTS) if (entries.get(name) === 'blob') pythonFiles.set(name, await read(name));
   // A lockfile counts only beside a manifest, and only its name is read.
@@ -233,12 +268,6 @@ async function planDependencies(
       };
     }
   }
-  log.info('the project’s dependencies for the session', {
-    node: result.node ? `${result.node.source} (${result.node.packageManager}, ${result.node.how})` : 'none',
-    python: result.python?.venv ?? 'none',
-    missing: result.missing.map((m) => m.command),
-  });
-  return result;
 }
 
 /**

@@ -132,6 +132,112 @@ async function coveringTest(
   return { kind: 'accept', outcome: 'green' };
 }
 
+/** A run that timed out, or a test the Tester must fix itself (the Implementer may not touch tests): undone, retried. */
+async function notRunnable(
+  tests: TestRunResult,
+  { checkpoint }: PhaseAttempt,
+  host: PhaseHost,
+): Promise<PhaseVerdict | undefined> {
+  if (tests.status === 'timeout') {
+    await checkpoint.restore();
+    host.state.turnOutcome.error = { error_code: 'TIMEOUT', message: 'The tests timed out after the tester’s change.' };
+    return {
+      kind: 'retry',
+      hint: `The tests timed out after your change (${tests.reason ?? 'no output'}). Write a test that finishes quickly.`,
+    };
+  }
+  if (tests.status === 'error' && tests.errorKind && TESTER_FIXABLE.has(tests.errorKind)) {
+    await checkpoint.restore();
+    return {
+      kind: 'retry',
+      hint: `Your test could not run (${tests.reason ?? tests.errorKind}), so it was undone. Fix it and write it again. Runner output:\n${truncateHeadTail(tests.output, RUNNER_ERROR_HINT_CHARS)}`,
+    };
+  }
+  return undefined;
+}
+
+/** The Tester's rules: no test removed, no earlier test broken, one new failing test at most; a break is a violation. */
+async function brokenRule(
+  tests: TestRunResult,
+  failure: LoadFailure | undefined,
+  verdict: ReturnType<typeof judgeRed> | { kind: 'unidentified' },
+  { attempt, checkpoint }: PhaseAttempt,
+  cycle: CycleSoFar,
+  host: PhaseHost,
+): Promise<PhaseVerdict | undefined> {
+  const { state } = host;
+  const fewer =
+    failure || tests.status === 'error'
+      ? []
+      : tests.scope === 'related'
+        ? checkRoleBoundary('tester', [], host.tests.relatedTestCounts(tests))
+        : checkRoleBoundary('tester', [], { testsBefore: state.lastTests.total, testsAfter: tests.total });
+  if (fewer.length) return { kind: 'retry', hint: await host.violation(cycle.n, 'tester', attempt, fewer, checkpoint) };
+  if (verdict.kind !== 'broke_old' && verdict.kind !== 'too_many') return undefined;
+  const violation: BoundaryViolation =
+    verdict.kind === 'broke_old'
+      ? {
+          rule: 'tester_broke_tests',
+          message: `Your change made tests fail that passed before; keep every earlier test passing and add one new failing test:\n${testNames(verdict.tests)}`,
+        }
+      : {
+          rule: 'tester_added_several_failing',
+          message: `${verdict.tests.length} new tests fail; write exactly one new failing test per cycle (one behaviour):\n${testNames(verdict.tests)}`,
+        };
+  return { kind: 'retry', hint: await host.violation(cycle.n, 'tester', attempt, [violation], checkpoint) };
+}
+
+/**
+ * The new test passes: a test file that never ran, a test of a stated example the code already handles (committed on
+ * its own), or an overshoot (undone).
+ */
+async function notRed(
+  tests: TestRunResult,
+  added: readonly SourceTest[],
+  { attempt, changes, files, checkpoint }: PhaseAttempt,
+  cycle: CycleSoFar,
+  host: PhaseHost,
+): Promise<PhaseVerdict> {
+  const notRun = testFilesNotRun(changes, tests, host.state.lastTests.total);
+  if (notRun) {
+    // Not an overshoot: the test never ran (`mocha test/test.js` runs only the file it names).
+    await checkpoint.restore();
+    return { kind: 'retry', hint: notRun };
+  }
+  const covering = await coveringTest({ added, files }, cycle, host);
+  if (covering) return covering;
+  host.setup.recorder.count('overshoots', 'tester');
+  const reason = `Overshoot: your new test passed without any production change (${tests.passed} passing), so it does not specify new behaviour. Write a test for behaviour that is not implemented yet.`;
+  host.setup.emit({ type: 'overshoot', cycle: cycle.n, attempt, reason });
+  await checkpoint.restore();
+  return { kind: 'retry', hint: reason };
+}
+
+/** The red is taken: the counts, the cycle's red tests and test files, and the behaviour the cycle is named for. */
+async function acceptRed(
+  tests: TestRunResult,
+  redTests: RedTest[],
+  verdict: ReturnType<typeof judgeRed> | { kind: 'unidentified' },
+  { report, files }: PhaseAttempt,
+  cycle: CycleSoFar,
+  host: PhaseHost,
+): Promise<void> {
+  const { state } = host;
+  state.lastTests = tests.scope === 'related' ? host.tests.suiteCountsWith(tests) : counts(tests);
+  state.turnOutcome.testsPassed = state.lastTests.passed;
+  state.cycleTestFiles = files.testFiles;
+  state.cycleRedTests = redTests;
+  state.redTests.add(redTests);
+  cycle.behaviour =
+    verdict.kind === 'red'
+      ? behaviourOf(verdict.test)
+      : redTests.length === 1 && redTests[0]!.title
+        ? behaviourOf({ id: redTests[0]!.title, name: redTests[0]!.title, outcome: 'failed' })
+        : report.trim()
+          ? reportLabel(report, 'new behaviour')
+          : ((await host.tests.newTestTitle(files.testFiles)) ?? 'new behaviour');
+}
+
 /**
  * Red: the Tester writes one new failing test, changing test files only. A red names a test, by identity, that did not
  * exist (or was changed) before the turn and fails; a test file that no longer loads is a red only when a new test in
@@ -151,8 +257,9 @@ export const redPhase: PhaseSpec = {
     run: (files, cycle, host) => host.tests.afterTester(cycle.n, files),
     reached: (tests, host) => host.tests.isRed(tests),
   },
-  async judge({ attempt, report, changes, files, probed, checkpoint }, cycle, host) {
-    const { state, setup } = host;
+  async judge(turn, cycle, host) {
+    const { attempt, report, changes, files, probed, checkpoint } = turn;
+    const { state } = host;
     const n = cycle.n;
     if (changes.length === 0) {
       if (KATA_COMPLETE.test(report)) return completion(attempt, cycle, host);
@@ -162,22 +269,8 @@ export const redPhase: PhaseSpec = {
       };
     }
     const tests = probed ?? (await host.tests.afterTester(n, files));
-    if (tests.status === 'timeout') {
-      await checkpoint.restore();
-      state.turnOutcome.error = { error_code: 'TIMEOUT', message: 'The tests timed out after the tester’s change.' };
-      return {
-        kind: 'retry',
-        hint: `The tests timed out after your change (${tests.reason ?? 'no output'}). Write a test that finishes quickly.`,
-      };
-    }
-    if (tests.status === 'error' && tests.errorKind && TESTER_FIXABLE.has(tests.errorKind)) {
-      // The Implementer may not touch tests, so it could never fix this: the Tester gets it back.
-      await checkpoint.restore();
-      return {
-        kind: 'retry',
-        hint: `Your test could not run (${tests.reason ?? tests.errorKind}), so it was undone. Fix it and write it again. Runner output:\n${truncateHeadTail(tests.output, RUNNER_ERROR_HINT_CHARS)}`,
-      };
-    }
+    const unrun = await notRunnable(tests, turn, host);
+    if (unrun) return unrun;
     const added = await host.tests.addedTests(files.testFiles, checkpoint);
     const failure = loadFailureOf(state.suite, tests);
     let redTests: RedTest[] | undefined;
@@ -190,42 +283,10 @@ export const redPhase: PhaseSpec = {
       redTests = red.map((t) => ({ file: t.file, title: t.title, cycle: n }));
       state.mustPassAgain = failure.notRun ?? [];
     }
-    const fewer =
-      failure || tests.status === 'error'
-        ? []
-        : tests.scope === 'related'
-          ? checkRoleBoundary('tester', [], host.tests.relatedTestCounts(tests))
-          : checkRoleBoundary('tester', [], { testsBefore: state.lastTests.total, testsAfter: tests.total });
-    if (fewer.length) return { kind: 'retry', hint: await host.violation(n, 'tester', attempt, fewer, checkpoint) };
     const verdict = tests.status === 'failed' && !failure ? judgeRed(state.suite, tests) : { kind: 'unidentified' as const };
-    if (verdict.kind === 'broke_old' || verdict.kind === 'too_many') {
-      const violation: BoundaryViolation =
-        verdict.kind === 'broke_old'
-          ? {
-              rule: 'tester_broke_tests',
-              message: `Your change made tests fail that passed before; keep every earlier test passing and add one new failing test:\n${testNames(verdict.tests)}`,
-            }
-          : {
-              rule: 'tester_added_several_failing',
-              message: `${verdict.tests.length} new tests fail; write exactly one new failing test per cycle (one behaviour):\n${testNames(verdict.tests)}`,
-            };
-      return { kind: 'retry', hint: await host.violation(n, 'tester', attempt, [violation], checkpoint) };
-    }
-    if (tests.status === 'passed' || verdict.kind === 'overshoot') {
-      const notRun = testFilesNotRun(changes, tests, state.lastTests.total);
-      if (notRun) {
-        // Not an overshoot: the test never ran (`mocha test/test.js` runs only the file it names).
-        await checkpoint.restore();
-        return { kind: 'retry', hint: notRun };
-      }
-      const covering = await coveringTest({ added, files }, cycle, host);
-      if (covering) return covering;
-      setup.recorder.count('overshoots', 'tester');
-      const reason = `Overshoot: your new test passed without any production change (${tests.passed} passing), so it does not specify new behaviour. Write a test for behaviour that is not implemented yet.`;
-      setup.emit({ type: 'overshoot', cycle: n, attempt, reason });
-      await checkpoint.restore();
-      return { kind: 'retry', hint: reason };
-    }
+    const broken = await brokenRule(tests, failure, verdict, turn, cycle, host);
+    if (broken) return broken;
+    if (tests.status === 'passed' || verdict.kind === 'overshoot') return notRed(tests, added, turn, cycle, host);
     // failed, or could not run because the production code does not exist yet: both are red, when a new test is what
     // fails. Without a runner that names it, the new test is read from the source: none there, no red.
     if (verdict.kind === 'red') {
@@ -242,19 +303,7 @@ export const redPhase: PhaseSpec = {
       }
       redTests = added.map((t) => ({ file: t.file, title: t.title, cycle: n }));
     }
-    state.lastTests = tests.scope === 'related' ? host.tests.suiteCountsWith(tests) : counts(tests);
-    state.turnOutcome.testsPassed = state.lastTests.passed;
-    state.cycleTestFiles = files.testFiles;
-    state.cycleRedTests = redTests;
-    state.redTests.add(redTests);
-    cycle.behaviour =
-      verdict.kind === 'red'
-        ? behaviourOf(verdict.test)
-        : redTests.length === 1 && redTests[0]!.title
-          ? behaviourOf({ id: redTests[0]!.title, name: redTests[0]!.title, outcome: 'failed' })
-          : report.trim()
-            ? reportLabel(report, 'new behaviour')
-            : ((await host.tests.newTestTitle(files.testFiles)) ?? 'new behaviour');
+    await acceptRed(tests, redTests, verdict, turn, cycle, host);
     return { kind: 'accept', outcome: 'red' };
   },
   async settle(result, _cycle, host) {

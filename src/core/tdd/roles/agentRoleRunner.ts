@@ -80,7 +80,6 @@ export function createAgentRoleRunners(options: AgentRoleRunnerOptions): RoleRun
  * lifecycle hooks (the phase's file rule and a team's rules).
  */
 export function createAgentRoleRunner(options: AgentRoleRunnerOptions, role: string): RoleRunner {
-  const maxModelCalls = options.maxModelCalls ?? 25;
   const maxFilesPerTurn = options.maxFilesPerTurn ?? DEFAULT_MAX_FILES_PER_TURN;
   if (!Number.isInteger(maxFilesPerTurn) || maxFilesPerTurn < 1) {
     throw new AgentError('CONFIG', `maxFilesPerTurn must be a whole number of at least 1, got ${String(maxFilesPerTurn)}.`, {
@@ -92,6 +91,7 @@ export function createAgentRoleRunner(options: AgentRoleRunnerOptions, role: str
     else if (event.type === 'model_called')
       options.onModelCall?.({ promptTokens: event.promptTokens, completionTokens: event.completionTokens }, event.latencyMs);
   };
+  const runner: TurnRunner = { options, role, maxModelCalls: options.maxModelCalls ?? 25, maxFilesPerTurn, emit };
   return {
     contextTokens: () => {
       try {
@@ -102,103 +102,111 @@ export function createAgentRoleRunner(options: AgentRoleRunnerOptions, role: str
         return Promise.resolve(undefined); // the turn itself reports what is wrong with the config
       }
     },
-    async runTurn(turn: RoleTurn): Promise<RoleTurnResult> {
-      // Typed as a TDD role for the events; a team's role's events never reach options.emit (see emit above).
-      const eventRole = role as Role;
-      const agent = new ReActAgent({
-        llm: options.llm,
-        id: `${role}-c${turn.cycle}a${turn.attempt}`,
-        config: {
-          model: options.model,
-          maxCycles: maxModelCalls,
-          errorHandling: false,
-          ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-        },
-        agentConfig: { agent: role, version: 'v1', configRoot: options.configRoot },
-        // A fresh count per turn: one turn writes at most maxFilesPerTurn distinct files.
-        toolbox: limitFilesWritten(requestedAs(options.toolbox, role), maxFilesPerTurn),
-        compactMessages: compactFileContents,
-        ...(turn.hooks?.length ? { lifecycle: turn.hooks } : {}),
-        ...(turn.goalReached
-          ? {
-              goalCheck: (steps: readonly CycleStep[]) =>
-                steps.some((s) => !READ_ONLY_TOOLS.has(s.action)) && turn.goalReached!(),
-            }
-          : {}),
+    runTurn: (turn) => runAgentTurn(runner, turn),
+  };
+}
+
+/** One role's runner: its settings and where its events go. */
+interface TurnRunner {
+  options: AgentRoleRunnerOptions;
+  role: string;
+  maxModelCalls: number;
+  maxFilesPerTurn: number;
+  emit: (event: SupervisorEvent) => void;
+}
+
+/** The last model message with text: when the goal ends the turn, its words are the role's report. */
+type LastWords = { message: number; text: string } | undefined;
+
+/** One turn: the role's agent runs on the turn's context; its final message (or its last words, goal reached) is the report. */
+async function runAgentTurn(runner: TurnRunner, turn: RoleTurn): Promise<RoleTurnResult> {
+  const { options, role, emit } = runner;
+  const words: { last: LastWords } = { last: undefined };
+  const result = await turnAgent(runner, turn).execute(
+    { context: turn.context },
+    { signal: turn.signal, onEvent: turnEvents(runner, turn, words), streamText: options.streamText === true },
+  );
+  if (result.error) throw new AgentError(result.error.error_code, result.error.message, result.error.details);
+  const report = typeof result.final_answer === 'string' ? result.final_answer : '';
+  if (result.goal_reached) {
+    // Said beside its last tool call, these words became its report: the same message, now final.
+    const lastWords = words.last;
+    if (lastWords)
+      emit({
+        type: 'role_message',
+        cycle: turn.cycle,
+        role: role as Role,
+        attempt: turn.attempt,
+        message: lastWords.message,
+        text: lastWords.text,
+        final: true,
       });
-      // The last model message with text: when the goal ends the turn, its words are the role's report.
-      let lastWords: { message: number; text: string } | undefined;
-      const onEvent = (event: AgentEvent): void => {
-        if (event.type === 'text_delta') {
-          emit({
-            type: 'role_text',
-            cycle: turn.cycle,
-            role: eventRole,
-            attempt: turn.attempt,
-            message: event.cycle,
-            delta: event.delta,
-          });
-        } else if (event.type === 'model_called') {
-          emit({
-            type: 'model_called',
-            cycle: turn.cycle,
-            role: eventRole,
-            promptTokens: event.usage.promptTokens,
-            completionTokens: event.usage.completionTokens,
-            latencyMs: Math.round(event.latencyMs),
-            ...(event.toolCallsFromText ? { toolCallsFromText: event.toolCallsFromText } : {}),
-          });
-          if (event.text.trim()) lastWords = { message: event.cycle, text: redactSecrets(event.text) };
-          if (event.text.trim())
-            emit({
-              type: 'role_message',
-              cycle: turn.cycle,
-              role: eventRole,
-              attempt: turn.attempt,
-              message: event.cycle,
-              text: redactSecrets(event.text),
-              final: event.toolCalls === 0,
-            });
-        } else if (event.type === 'tool_called') {
-          const r = event.result;
-          emit({
-            type: 'tool_called',
-            cycle: turn.cycle,
-            role: eventRole,
-            callId: event.callId,
-            tool: event.toolName,
-            params: redactValue(event.params),
-            ok: r.ok,
-            summary: summaryOf(r.content),
-            approval: r.approval,
-            durationMs: Math.round(r.durationMs),
-          });
-        }
-      };
-      const result = await agent.execute(
-        { context: turn.context },
-        { signal: turn.signal, onEvent, streamText: options.streamText === true },
-      );
-      if (result.error) throw new AgentError(result.error.error_code, result.error.message, result.error.details);
-      const report = typeof result.final_answer === 'string' ? result.final_answer : '';
-      if (result.goal_reached) {
-        // Said beside its last tool call, these words became its report: the same message, now final.
-        if (lastWords)
-          emit({
-            type: 'role_message',
-            cycle: turn.cycle,
-            role: eventRole,
-            attempt: turn.attempt,
-            message: lastWords.message,
-            text: lastWords.text,
-            final: true,
-          });
-        return { report, goalReached: true };
-      }
-      if (result.metadata.terminationReason === 'max_cycles' && !report) {
-        return { report: `The ${role} used all ${maxModelCalls} model calls without finishing its turn.` };
-      }
-      return { report };
+    return { report, goalReached: true };
+  }
+  if (result.metadata.terminationReason === 'max_cycles' && !report) {
+    return { report: `The ${role} used all ${runner.maxModelCalls} model calls without finishing its turn.` };
+  }
+  return { report };
+}
+
+/** The turn's agent: the role's config, the toolbox limited to the files a turn may write, the turn's hooks and goal. */
+function turnAgent({ options, role, maxModelCalls, maxFilesPerTurn }: TurnRunner, turn: RoleTurn): ReActAgent {
+  return new ReActAgent({
+    llm: options.llm,
+    id: `${role}-c${turn.cycle}a${turn.attempt}`,
+    config: {
+      model: options.model,
+      maxCycles: maxModelCalls,
+      errorHandling: false,
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     },
+    agentConfig: { agent: role, version: 'v1', configRoot: options.configRoot },
+    // A fresh count per turn: one turn writes at most maxFilesPerTurn distinct files.
+    toolbox: limitFilesWritten(requestedAs(options.toolbox, role), maxFilesPerTurn),
+    compactMessages: compactFileContents,
+    ...(turn.hooks?.length ? { lifecycle: turn.hooks } : {}),
+    ...(turn.goalReached
+      ? {
+          goalCheck: (steps: readonly CycleStep[]) => steps.some((s) => !READ_ONLY_TOOLS.has(s.action)) && turn.goalReached!(),
+        }
+      : {}),
+  });
+}
+
+/** The agent's events as the supervisor's (streamed words, model calls, tool calls); the last words kept in `words`. */
+function turnEvents({ emit, role }: TurnRunner, turn: RoleTurn, words: { last: LastWords }): (event: AgentEvent) => void {
+  // Typed as a TDD role for the events; a team's role's events never reach options.emit (see emit).
+  const eventRole = role as Role;
+  const at = { cycle: turn.cycle, role: eventRole };
+  return (event) => {
+    if (event.type === 'text_delta') {
+      emit({ type: 'role_text', ...at, attempt: turn.attempt, message: event.cycle, delta: event.delta });
+    } else if (event.type === 'model_called') {
+      emit({
+        type: 'model_called',
+        ...at,
+        promptTokens: event.usage.promptTokens,
+        completionTokens: event.usage.completionTokens,
+        latencyMs: Math.round(event.latencyMs),
+        ...(event.toolCallsFromText ? { toolCallsFromText: event.toolCallsFromText } : {}),
+      });
+      if (!event.text.trim()) return;
+      words.last = { message: event.cycle, text: redactSecrets(event.text) };
+      const text = redactSecrets(event.text);
+      emit({ type: 'role_message', ...at, attempt: turn.attempt, message: event.cycle, text, final: event.toolCalls === 0 });
+    } else if (event.type === 'tool_called') {
+      const r = event.result;
+      emit({
+        type: 'tool_called',
+        ...at,
+        callId: event.callId,
+        tool: event.toolName,
+        params: redactValue(event.params),
+        ok: r.ok,
+        summary: summaryOf(r.content),
+        approval: r.approval,
+        durationMs: Math.round(r.durationMs),
+      });
+    }
   };
 }
