@@ -120,6 +120,27 @@ async function rspecFigure(worktree: string, sandbox: ProcessSandbox): Promise<F
   ];
 }
 
+/** The fixture Composer package's 33 PHPUnit tests (issue 38) run by the system's `phpunit` with its JUnit report, when installed. */
+async function phpunitFigure(worktree: string, sandbox: ProcessSandbox): Promise<Figure[]> {
+  try {
+    execFileSync('phpunit', ['--version'], { stdio: 'ignore' });
+  } catch {
+    process.stderr.write('phpunit is not installed (apt-get install php-cli phpunit): its row is left out\n');
+    return [];
+  }
+  const pkg = join(worktree, 'php-composer');
+  cpSync(join(__dirname, '..', 'test', 'fixtures', 'projects', 'php-composer'), pkg, { recursive: true });
+  const runner = (s?: ProcessSandbox) =>
+    new CommandTestRunner({ workspace: pkg, kind: 'phpunit', command: 'phpunit', sandbox: s });
+  const runners = { sandboxed: runner(sandbox), plain: runner() };
+  return [
+    await alternate('`phpunit` on the fixture package (2 test classes, 33 tests) via CommandTestRunner', sandbox, async (s) => {
+      const r = await (s ? runners.sandboxed : runners.plain).run();
+      if (r.status !== 'passed' || r.tests?.length !== 33) throw new Error(`the fixture package did not pass: ${r.output}`);
+    }),
+  ];
+}
+
 async function main(): Promise<void> {
   setLogLevel('error');
   // The sandbox does not pass NODE_EXTRA_CA_CERTS in (no network inside). Set, it would make only the unsandboxed
@@ -140,6 +161,7 @@ async function main(): Promise<void> {
         if (r.status !== 'passed' || r.passed !== 5) throw new Error(`the bench suite did not pass: ${r.output}`);
       }),
       ...(await rspecFigure(fx.worktree, sandbox)),
+      ...(await phpunitFigure(fx.worktree, sandbox)),
       await alternate('`true` (process start only) via runProcess', sandbox, async (s) => {
         const r = await runProcess({ cwd: fx.worktree, command: 'true', sandbox: s });
         if (r.exitCode !== 0) throw new Error(`true failed: ${r.output}`);
