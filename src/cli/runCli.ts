@@ -8,6 +8,7 @@ import { doctorCommand } from './commands/doctor';
 import { katasCommand } from './commands/katas';
 import { sessionsCommand } from './commands/sessions';
 import { questionCommand } from './commands/question';
+import { SANDBOX_OFF_FLAG } from './sandboxFlag';
 
 declare const TDD_AGENT_VERSION: string | undefined;
 
@@ -42,7 +43,7 @@ const CONFIGURATION_CODES: ReadonlySet<string> = new Set<ErrorCode>([
 
 /** What to do on the command line, for errors whose core message cannot name flags. */
 const CLI_HINTS: Partial<Record<ErrorCode, string>> = {
-  SANDBOX_UNAVAILABLE: "Pass --sandbox=off to run without one (see 'tdd-agent doctor').",
+  SANDBOX_UNAVAILABLE: `Pass ${SANDBOX_OFF_FLAG} to run without one (see 'tdd-agent doctor').`,
   KATA_NOT_APPROVED: 'Answer the prompt in a terminal, or pass --yes=HIGH to approve it.',
 };
 

@@ -22,7 +22,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
   errors: ['security', 'vocabulary'],
   batch: ['errors'],
   namedFiles: ['errors'],
-  osSandbox: ['errors', 'logging'],
+  osSandbox: ['errors', 'logging', 'vocabulary'],
   process: ['async', 'osSandbox'],
   hostGit: ['process'],
   llm: ['async', 'errors', 'logging', 'security'],

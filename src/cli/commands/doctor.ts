@@ -1,5 +1,6 @@
 import { findBubblewrap, probeSandbox, processLimitMechanism } from '../../core';
 import { EXIT, type CliIo } from '../cliIo';
+import { SANDBOX_OFF_FLAG } from '../sandboxFlag';
 
 /** `tdd-agent doctor`: which OS sandbox would confine the code the agents write, and why (not), with the fix. */
 export async function doctorCommand(_argv: string[], io: CliIo): Promise<number> {
@@ -19,7 +20,7 @@ export async function doctorCommand(_argv: string[], io: CliIo): Promise<number>
     for (const fix of probe.diagnosis.fixes) io.stdout.write(`fix: ${fix.replace(/\n/g, '\n     ')}\n`);
   }
   io.stdout.write(
-    'Sessions refuse to start until a sandbox works, unless you pass --sandbox=off (code the agents write then runs unconfined as you).\n',
+    `Sessions refuse to start until a sandbox works, unless you pass ${SANDBOX_OFF_FLAG} (code the agents write then runs unconfined as you).\n`,
   );
   return EXIT.failed;
 }

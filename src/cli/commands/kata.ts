@@ -17,6 +17,7 @@ import { approveUpTo, extractYes, intFlag, parseCommandArgs, PROVIDER_OPTIONS } 
 import { EXIT, UsageError, type CliIo } from '../cliIo';
 import { readMcpConfigFile } from '../mcpConfigFile';
 import { progressPrinter } from '../progressPrinter';
+import { SANDBOX_USAGE, sandboxFlag } from '../sandboxFlag';
 import { modelFromFlags } from '../providerFromFlags';
 
 /** The options `kata` and `task` share, as `--help` lists them. */
@@ -30,8 +31,7 @@ export const SESSION_OPTIONS_USAGE = `  --workspace DIR        workspace folder 
   --from-working-tree    start from your uncommitted files too (copied into the session's first commit)
   --resume               continue the newest interrupted session of this kata or task (see tdd-agent sessions)
   --session ID           with --resume: continue this session
-  --sandbox MODE         auto (default: refuse to run without an OS sandbox) | off (run generated code
-                         unconfined on this machine: only if you accept that)
+${SANDBOX_USAGE}
   --quality-gate CMD     a command that must pass after every green state (repeatable)
   --test-timeout MS      per test run (default 60000)
   --timeout MS           limit of one model call (default 120000)
@@ -162,8 +162,7 @@ export async function runSessionCommand(
 ): Promise<number> {
   const { language, project } = projectFlags(values);
   const autoApprove = approveUpTo(yes ?? defaults.yes);
-  const sandbox = values.sandbox ?? 'auto';
-  if (sandbox !== 'auto' && sandbox !== 'off') throw new UsageError(`--sandbox takes auto or off, got '${sandbox}'.`);
+  const sandbox = sandboxFlag(values.sandbox);
   if (values.session !== undefined && !values.resume) throw new UsageError('--session goes with --resume.');
   if (values.resume && values['from-working-tree'])
     throw new UsageError(

@@ -17,6 +17,7 @@ export type {
   ProjectViewNamespace,
 } from './types';
 export { DEFAULT_SANDBOX_LIMITS } from './types';
+export { SANDBOX_MODES, isSandboxMode } from '../vocabulary';
 export { probeSandbox, findBubblewrap, BWRAP_PATH_VARIABLE, BWRAP_MISSING } from './probeSandbox';
 export { createProcessSandbox } from './createProcessSandbox';
 export {

@@ -1,6 +1,6 @@
 import type { SandboxDiagnosis } from './diagnoseSandbox';
 /** `auto`: the platform's OS sandbox (an error when there is none); `off`: processes run unconfined. */
-export type SandboxMode = 'auto' | 'off';
+export type { SandboxMode } from '../vocabulary';
 
 /** Which OS mechanism confines a process: bubblewrap (Linux), seatbelt (`sandbox-exec`, macOS), or none. */
 export type SandboxKind = 'bubblewrap' | 'seatbelt' | 'none';

@@ -41,6 +41,18 @@ export function languagesInWords(): string {
   return `${LANGUAGES.slice(0, -1).join(', ')} or ${LANGUAGES[LANGUAGES.length - 1]}`;
 }
 
+/**
+ * The sandbox's modes (`--sandbox`, the `tddAgent.sandbox` setting): `auto` runs every test run, gate and command of a
+ * session in the OS sandbox and refuses to start without one; `off` runs them unconfined, the person's explicit choice.
+ */
+export const SANDBOX_MODES = ['auto', 'off'] as const;
+/** One of {@link SANDBOX_MODES}. */
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
+/** True for a sandbox mode. */
+export function isSandboxMode(value: unknown): value is SandboxMode {
+  return typeof value === 'string' && (SANDBOX_MODES as readonly string[]).includes(value);
+}
+
 /** The three TDD roles. */
 export const ROLES = ['tester', 'implementer', 'refactorer'] as const;
 /** One of {@link ROLES}. */

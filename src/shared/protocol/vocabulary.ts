@@ -4,11 +4,12 @@
  * core shares (danger levels, approval outcomes and decisions, roles, phases, session statuses) are declared once,
  * in the import-free src/core/vocabulary; the panel's own words are here.
  */
-import { SESSION_STATUSES } from '../../core/vocabulary';
+import { SESSION_STATUSES, type SandboxMode } from '../../core/vocabulary';
 
 export {
   APPROVAL_DECISIONS,
   RECORDED_SESSION_STATUSES,
+  SANDBOX_MODES,
   type ApprovalDecision,
   type RecordedSessionStatus,
 } from '../../core/vocabulary';
@@ -77,10 +78,8 @@ export const SESSION_ACTIONS = ['review', 'merge', 'delete', 'resume'] as const;
 /** One session action. */
 export type SessionActionName = (typeof SESSION_ACTIONS)[number];
 
-/** The `tddAgent.sandbox` setting's values: `auto` confines every process a session runs; `off` runs them unconfined. */
-export const SANDBOX_MODES = ['auto', 'off'] as const;
-/** One sandbox mode. */
-export type PanelSandboxMode = (typeof SANDBOX_MODES)[number];
+/** The `tddAgent.sandbox` setting's values are the core's sandbox modes. */
+export type PanelSandboxMode = SandboxMode;
 
 /** Levels of a `log` message from the panel. */
 export const PANEL_LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
