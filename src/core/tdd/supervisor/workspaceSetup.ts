@@ -73,7 +73,9 @@ export function projectRunnerOptions(
 ): Pick<DetectTestRunnerOptions, 'testCommand' | 'env'> {
   const profile = kata.project;
   if (!profile) return { testCommand: kata.testCommand };
-  const fromScript = profile.language !== 'python' && profile.fields.testCommand === 'detected';
+  // PHP's command is read from the person's checkout, whose git-ignored vendor/ (vendor/bin/phpunit, its autoloader)
+  // the worktree shows only inside the sandbox: the detection in the worktree would not find it.
+  const fromScript = profile.language !== 'python' && profile.language !== 'php' && profile.fields.testCommand === 'detected';
   const newProject = scaffolded || profile.manifests.length === 0; // the scaffold's own script runs
   const testCommand = kata.testCommand ?? (newProject || fromScript ? undefined : profile.testCommand);
   // Source roots relative to the project's own folder (a workspace package's are given from the repository's root).

@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PHP_FIZZBUZZ, PHP_LEAP_YEAR, phpKataCycles, phpSource, phpTestClass, phpTestFile } from '../../../support/phpKataPlans';
 import { requirePhpunit } from '../../../support/phpToolchain';
-import { fileOnBranch, SessionHarness } from './sessionHarness';
+import { fileOnBranch, initPersonRepo, SessionHarness } from './sessionHarness';
 
 // The bundled katas played in PHP by the scripted model, with real phpunit runs in the sandbox: the scaffold writes
 // composer.json, phpunit.xml and a bootstrap that autoloads src/ without vendor/; the Tester's first test calls a
@@ -123,5 +123,50 @@ describe('TDD supervisor: discipline in PHP (overshoot, an Implementer editing a
     assert.match(JSON.stringify(h.server.chatRequests()), /The Implementer may not change test files/);
     const onBranch = execFileSync('git', ['show', `${summary.branch}:${testFile}`], { cwd: h.workspace, encoding: 'utf8' });
     assert.equal(onBranch, phpTestClass(PHP_FIZZBUZZ, 2), 'the Tester’s test file, not the weakened one');
+  });
+});
+
+/** A stand-in for Composer's vendor/autoload.php: classes of the global namespace from src/. */
+const VENDOR_AUTOLOAD =
+  "<?php\nspl_autoload_register(function (string $c): void { $f = __DIR__ . '/../src/' . $c . '.php'; if (is_file($f)) require $f; });\n";
+
+// A person's Composer package whose phpunit.xml names no bootstrap: the classes load through their git-ignored
+// vendor/autoload.php, which the session never copies nor installs, and sees as they have it.
+describe("TDD supervisor: a PHP package's own vendor/, as the person has it", function () {
+  this.timeout(300_000);
+  const h = new SessionHarness();
+  before(function () {
+    requirePhpunit(this);
+  });
+  beforeEach(() => h.setUp());
+  afterEach(() => h.cleanup());
+
+  it('runs phpunit --bootstrap vendor/autoload.php in the sandbox; vendor/ stays out of the commits and unchanged', async () => {
+    await initPersonRepo(h.workspace, {
+      'composer.json': JSON.stringify({ name: 'acme/fizzbuzz', autoload: { 'psr-4': { '': 'src/' } } }, null, 2),
+      'phpunit.xml': '<phpunit><testsuites><testsuite name="a"><directory>tests</directory></testsuite></testsuites></phpunit>\n',
+      '.gitignore': 'vendor/\n',
+      'src/.gitkeep': '',
+      'tests/.gitkeep': '',
+    });
+    mkdirSync(join(h.workspace, 'vendor'));
+    writeFileSync(join(h.workspace, 'vendor/autoload.php'), VENDOR_AUTOLOAD);
+    const { summary, events } = await h.run(
+      { cycles: phpKataCycles({ ...PHP_FIZZBUZZ, steps: PHP_FIZZBUZZ.steps.slice(0, 2) }), completeAfterLastCycle: true },
+      { kataPath: 'fizzbuzz', language: 'php', maxCycles: 2 },
+    );
+    const profile = events.find((e) => e.type === 'project_profile');
+    assert.match(JSON.stringify(profile), /phpunit --bootstrap vendor\/autoload\.php/);
+    assert.deepEqual(
+      summary.cycles.slice(0, 2).map((c) => [c.outcome, c.tests.passed]),
+      [
+        ['green', 1],
+        ['green', 2],
+      ],
+      JSON.stringify(summary.error),
+    );
+    const files = execFileSync('git', ['ls-tree', '-r', '--name-only', summary.branch], { cwd: h.workspace, encoding: 'utf8' });
+    assert.ok(!files.includes('vendor/'), files);
+    assert.equal(readFileSync(join(h.workspace, 'vendor/autoload.php'), 'utf8'), VENDOR_AUTOLOAD);
   });
 });
