@@ -36,6 +36,8 @@ const SLOW_FIRST = [
   'test/integration/tdd/supervisor/pythonKatas.test.ts',
   'test/integration/tdd/supervisor/goKatas.test.ts', // ~85 s: two Go kata sessions, real go test in the sandbox (a cold build cache first)
   'test/integration/tdd/supervisor/goDiscipline.test.ts', // ~20 s: a Go session with an overshoot and a caught Implementer
+  'test/integration/tdd/supervisor/rustKatas.test.ts', // ~110 s: three Rust kata sessions, real cargo test in the sandbox (a cold build each)
+  'test/integration/testRunners/cargoTestRuns.test.ts', // ~20 s: cargo test in the sandbox, cold builds
   'test/integration/tdd/supervisor/rubyKatas.test.ts', // ~60 s: two Ruby kata sessions and a disciplined one, real rspec in the sandbox
   'test/integration/tdd/supervisor/phpKatas.test.ts', // ~60 s: two PHP kata sessions and a disciplined one, real phpunit in the sandbox
   'test/integration/testRunners/goTestRuns.test.ts', // ~25 s: go test in the sandbox with a cold build cache

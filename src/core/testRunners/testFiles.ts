@@ -18,6 +18,8 @@ export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
 
 const TEST_FILE_NAME =
   /(\.(test|spec)\.[cm]?[jt]sx?$)|(^test\.[cm]?[jt]s$)|(^test_.*\.py$)|(_test\.py$)|(^test-.*\.[cm]?js$)|(-test\.[cm]?js$)|(_test\.[cm]?js$)|(_test\.go$)|(\wTest\.php$)|(_spec\.rb$)|(_test\.rb$)|(^test_.*\.rb$)/;
+/** An integration test of a Cargo crate: a `.rs` file right under its `tests/` folder. */
+const CARGO_TEST_TARGET = /(?:^|\/)tests\/[^/]+\.rs$/;
 /** A path inside a `test/`, `tests/` or `__tests__/` folder (forward slashes). */
 export const TEST_DIR = /(^|\/)(tests?|__tests__)\//;
 const SOURCE_EXT = /\.([cm]?[jt]sx?|py|rb)$/;
@@ -42,6 +44,8 @@ export function looksLikeTestFile(path: string): boolean {
  */
 export function hasTestFileName(path: string): boolean {
   const normalized = path.split(sep).join('/');
+  // Cargo builds each `.rs` file right under a crate's `tests/` as a test binary (`tests/common/mod.rs` is support code).
+  if (CARGO_TEST_TARGET.test(normalized)) return true;
   return TEST_FILE_NAME.test(normalized.slice(normalized.lastIndexOf('/') + 1));
 }
 

@@ -1,5 +1,6 @@
 /** Role boundaries of the TDD cycle, checked from the diff. */
 export { isTestFile, type TestFileRules } from './isTestFile';
+export { testRegionFinder, testRegionsText } from './testRegions';
 export {
   checkRoleBoundary,
   describeViolations,

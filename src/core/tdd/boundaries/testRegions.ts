@@ -114,6 +114,13 @@ export function testRegionFinder(path: string): TestRegionFinder | undefined {
   return dot < 0 || dot < path.lastIndexOf('/') ? undefined : TEST_REGION_FINDERS[path.slice(dot)];
 }
 
+/** The text of a file's test regions alone (empty when it has none), as a reader of the tests sees them. */
+export function testRegionsText(find: TestRegionFinder, text: string): string {
+  return find(text)
+    .map((r) => text.slice(r.start, r.end))
+    .join('\n');
+}
+
 /** A file's text split in two: its code with the regions taken out, and the regions' text. */
 function split(text: string, regions: readonly TextRegion[]): { code: string; tests: string } {
   let code = '';

@@ -1,5 +1,5 @@
 import { walkFiles } from '../../testRunners/testFiles';
-import { isTestFile, type TestFileRules } from '../boundaries';
+import { isTestFile, testRegionFinder, testRegionsText, type TestFileRules } from '../boundaries';
 import { readTextFile } from '../context/workspaceSnapshot';
 import { mentionsValue, statedExamples, taskExamples, type StatedExample } from '../kata/statedExamples';
 
@@ -21,7 +21,7 @@ export function examplesOf(kata: Pick<CompletionKata, 'description' | 'task'>): 
 
 /**
  * The stated examples no test file of the workspace spells out yet: an example is covered when one of its values
- * appears in some test file's text (see `mentionsValue`). Empty when the kata states none. Deterministic: the same
+ * appears in some test file's text, or in the test regions of a code file (see `mentionsValue`). Empty when the kata states none. Deterministic: the same
  * tree gives the same answer.
  */
 export async function untestedExamples(root: string, kata: CompletionKata, signal?: AbortSignal): Promise<StatedExample[]> {
@@ -30,7 +30,8 @@ export async function untestedExamples(root: string, kata: CompletionKata, signa
   const files = await walkFiles(root, {
     limit: MAX_TEST_FILES,
     enter: (name) => name !== '.git',
-    keep: (path) => isTestFile(path, kata),
+    // A code file with tests inside it (Rust's `mod tests`): its test regions are test text too.
+    keep: (path) => isTestFile(path, kata) || testRegionFinder(path) !== undefined,
   });
   let open = examples;
   let bytes = 0;
@@ -39,8 +40,10 @@ export async function untestedExamples(root: string, kata: CompletionKata, signa
     if (open.length === 0 || bytes >= MAX_TEST_BYTES) break;
     const read = await readTextFile(root, file);
     if (read.kind !== 'text') continue;
-    bytes += read.text.length;
-    open = open.filter((example) => !example.values.some((value) => mentionsValue(read.text, value)));
+    const find = isTestFile(file, kata) ? undefined : testRegionFinder(file);
+    const text = find ? testRegionsText(find, read.text) : read.text;
+    bytes += text.length;
+    open = open.filter((example) => !example.values.some((value) => mentionsValue(text, value)));
   }
   return open;
 }
