@@ -23,7 +23,7 @@ export function reviewPhase(onReview: (cycle: number, comments: string) => void)
     when: (cycle) => cycle.refactorCommit !== undefined,
     // Its context gets the Refactorer's diff as one more section.
     async context(cycle, host) {
-      const diff = (await host.setup.git.commitDiff?.(cycle.refactorCommit!)) ?? '(no diff)';
+      const diff = (await host.commitDiff(cycle.refactorCommit!)) || '(no diff)';
       return `# The Refactorer's diff\n\`\`\`diff\n${diff.trim()}\n\`\`\``;
     },
     // Nothing to run: its report is its review.

@@ -20,11 +20,14 @@ export {
   languagesInWords,
   PHASE_LABELS,
   PHASES,
+  RECORDED_SESSION_STATUSES,
   ROLE_TITLES,
   ROLES,
   SESSION_STATUSES,
   type Language,
   type Phase,
+  type PhaseLabel,
+  type RecordedSessionStatus,
   type Role,
   type SessionStatus,
 } from './vocabulary';
@@ -52,31 +55,24 @@ export {
 export type { RoleRunner, RoleRunners, RoleTurn, RoleTurnResult } from './tdd/roles/roleRunner';
 
 // Phases as data and role rules as hooks (docs/extending.md: a Reviewer, a custom role rule)
-export {
-  refuseCall,
-  TDD_PHASES,
-  type CycleSoFar,
-  type FileRule,
-  type PhaseAttempt,
-  type PhaseHost,
-  type PhaseResult,
-  type PhaseSpec,
-  type PhaseVerdict,
-} from './tdd/phases';
+export { refuseCall, TDD_PHASES } from './tdd/phases';
 export { isTestFile, type TestFileRules } from './tdd/boundaries/isTestFile';
-// What a phase's judge, file rule and context are handed (types only: the supervisor builds them).
-export type { FileRefusal, KataInfo, LoopSetup, LoopState, TestRuns, TurnFiles } from './tdd/phases';
-export type { LoadFailure, SuiteState } from './tdd/judging/testJudgement';
-export type { SourceTest } from './tdd/phases/addedTests';
-export type { RedTest, RedTestLedger } from './tdd/phases/redTests';
-export type { StatedExample } from './tdd/kata/statedExamples';
-export type { LoopGit } from './tdd/commits/loopGit';
+// What a phase of your own is handed: a small host, its attempts, the files they changed (types only: the supervisor
+// builds them; the loop's own state, test runs, commits and record stay inside).
+export type {
+  CycleSoFar,
+  FileRefusal,
+  FileRule,
+  PhaseAttempt,
+  PhaseHost,
+  PhaseResult,
+  PhaseSpec,
+  PhaseVerdict,
+  TurnCheckpoint,
+} from './tdd/phases/phaseContract';
+export type { KataInfo } from './tdd/phases/loopSetup';
+export type { TurnFiles } from './tdd/phases/testRuns';
 export type { ChangedFile, FileChange } from './tdd/git/changedFiles';
-export type { PhaseCheckpoint } from './tdd/commits/phaseCheckpoint';
-export type { CommittedTreeState, SessionCommits, SessionCommitsOptions } from './tdd/commits/sessionCommits';
-export type { GateFailure } from './tdd/judging/qualityGates';
-export type { PersonQuestions } from './tdd/roles/personQuestions';
-export type { SessionCounter, SessionRecorder, TurnOutcome } from './tdd/session/sessionRecorder';
 
 // Katas
 export {
@@ -128,7 +124,7 @@ export {
   type SessionState,
 } from './tdd/session';
 export { leaveOutSessionSetup, sessionSetupOf, type SessionSetup, type SetupFreeHistory } from './tdd/session/setupFreeHistory';
-export { GitOperationError, inspectWorkspace, type WorkspaceFacts } from './tdd/git';
+export { GitOperationError, inspectWorkspace, type PersonRepository, type WorkspaceFacts } from './tdd/git';
 export { INITIAL_COMMIT_SUBJECT } from './tdd/git/setupCommits';
 export { sessionTestSandbox, type SessionTestSandbox, type SessionTestSandboxOptions } from './tdd/supervisor/sessionTestSandbox';
 
@@ -177,6 +173,8 @@ export {
   defaultConcurrency,
   describeEvalSet,
   evalFolderStamp,
+  EvalExerciseSchema,
+  EvalLanguageSchema,
   loadEvalSet,
   matchExercises,
   mergeEvalReports,
@@ -189,10 +187,91 @@ export {
   replayCommand,
   runEval,
   selectExercises,
+  type AcceptanceResult,
+  type DisciplineEvents,
+  type EvalComparison,
+  type EvalComparisonRow,
+  type EvalExercise,
+  type EvalFrontEnd,
+  type EvalKataSummary,
+  type EvalLanguage,
   type EvalOptions,
   type EvalOutcome,
   type EvalProgress,
   type EvalReport,
   type EvalReportPart,
+  type EvalRunOptions,
   type EvalRunResult,
+  type EvalSet,
+  type EvalSetIdentity,
+  type EvalShard,
+  type EvalStop,
+  type EvalSummary,
+  type MergedEvalReport,
+  type TokenPrice,
 } from './eval';
+
+// The types of tdd-agent/core that the names above use, again here as types (each value has one home, tdd-agent/core;
+// a program importing only this entry point can still name them)
+export type {
+  AgentError,
+  AgentLifecycle,
+  AgentToPersonMessage,
+  agentToPersonMessageSchema,
+  APPROVAL_OUTCOMES,
+  ApprovalAnswer,
+  ApprovalOutcome,
+  ApprovalPolicyConfig,
+  approvalPolicyConfigSchema,
+  ApprovalRequestInput,
+  ChatMessage,
+  ControlProtocol,
+  ControlProtocolOptions,
+  ControlTransport,
+  DANGER_LEVELS,
+  DangerLevel,
+  ERROR_CODES,
+  ErrorCode,
+  ErrorInfo,
+  FinishReason,
+  HookAction,
+  JsonSchemaResponseFormat,
+  LaunchEnd,
+  LlmCallOptions,
+  LlmClient,
+  LlmResult,
+  LlmToolCall,
+  Logger,
+  MaybePromise,
+  McpConnectionState,
+  McpServerConfig,
+  mcpServerConfigSchema,
+  McpServerStatus,
+  ProcessLaunch,
+  ProcessSandbox,
+  ProviderName,
+  QuestionAnswer,
+  ResponseFormat,
+  RUNNER_KINDS,
+  RunnerKind,
+  SANDBOX_MODES,
+  SandboxKind,
+  SandboxMode,
+  TestCaseOutcome,
+  TestCaseResult,
+  TestErrorKind,
+  TestRunner,
+  TestRunOptions,
+  TestRunResult,
+  TestRunScope,
+  TestRunStatus,
+  TestSubset,
+  TokenUsage,
+  ToolCallPreviewMessage,
+  toolCallPreviewSchema,
+  ToolCallResult,
+  ToolSpec,
+  UserInputMessage,
+  userInputSchema,
+  WrappedLaunch,
+} from './index';

@@ -28,3 +28,17 @@ export {
   writeCassette,
   type Cassette,
 } from './replay';
+// The model client's types of tdd-agent/core that these clients implement, again here as types.
+export type {
+  ChatMessage,
+  FinishReason,
+  JsonSchemaResponseFormat,
+  LlmCallOptions,
+  LlmClient,
+  LlmResult,
+  LlmToolCall,
+  ProviderName,
+  ResponseFormat,
+  TokenUsage,
+  ToolSpec,
+} from './index';

@@ -14,7 +14,7 @@ const ROOT = join(__dirname, '..', '..');
  */
 const ENTRY_POINTS = {
   core: { module: core, source: 'src/core/index.ts', types: 'index', page: 'docs/api-core.md', runtimeNames: 109 },
-  tdd: { module: tdd, source: 'src/core/tddApi.ts', types: 'tddApi', page: 'docs/api-tdd.md', runtimeNames: 86 },
+  tdd: { module: tdd, source: 'src/core/tddApi.ts', types: 'tddApi', page: 'docs/api-tdd.md', runtimeNames: 89 },
   testing: {
     module: testing,
     source: 'src/core/testingApi.ts',

@@ -12,7 +12,7 @@ export interface EvalComparisonRow {
   pass_at_1: number;
   /** pass@k for k = runs per kata (pass@1 when 1). */
   pass_at_k: number;
-  /** A 95 % interval of pass@k (see {@link passAtKInterval}). */
+  /** A 95 % interval of pass@k (see `passAtKInterval`). */
   interval_95: [number, number];
   /** Green commits over every scored run: one per green cycle. */
   green_commits: number;

@@ -91,7 +91,7 @@ export type EvalProgress =
    * left estimated from this process's pace so far (wall time per run finished, the runs at once included).
    */
   | { type: 'run_finished'; result: EvalRunResult; done: number; total: number; passing: number; eta_ms: number }
-  /** A run ended on a provider failure that is not the model's doing: no new run starts (see {@link isProviderFailure}). */
+  /** A run ended on a provider failure that is not the model's doing: no new run starts (see `isProviderFailure`). */
   | { type: 'stopping'; stopped: EvalStop }
   | { type: 'report_written'; json: string; markdown: string };
 
@@ -121,7 +121,7 @@ export function isProviderFailure(error: { error_code: string; details?: Record<
   return error.error_code === 'UNKNOWN' && typeof details.status === 'number' && details.status >= 500;
 }
 
-/** Why an eval started no new run: the first run that ended on a provider failure (see {@link isProviderFailure}). */
+/** Why an eval started no new run: the first run that ended on a provider failure (see `isProviderFailure`). */
 export interface EvalStop {
   kata: string;
   run: number;

@@ -30,7 +30,7 @@ export interface ProductGitOptions {
 export type GitRun = (args: string[]) => Promise<string>;
 
 /**
- * The one way the product talks to git: the clean environment of {@link gitEnvironment}, no configured program
+ * The one way the product talks to git: the clean environment of `gitEnvironment`, no configured program
  * (PROGRAM_OVERRIDES: hooks pointing nowhere, so `worktree add`, `commit` and `checkout` run no hook of the
  * person's repository; no fsmonitor, pager, editor, external diff, gpg or credential helper), and no optional
  * locks (a read such as `status` never rewrites the person's index). A patch-producing `git diff` needs

@@ -139,7 +139,7 @@ function readAtMostSync(fd: number, maxBytes: number): Buffer {
   return Buffer.concat(chunks, total);
 }
 
-/** Options of {@link readNamedFile}. */
+/** Options of `readNamedFile`. */
 export interface NamedFileOptions {
   /** The most bytes the file may hold; default {@link NAMED_FILE_MAX_BYTES}. */
   maxBytes?: number;
@@ -176,7 +176,7 @@ export async function readNamedFile(path: string, options: NamedFileOptions = {}
   }
 }
 
-/** The UTF-8 text of the regular file at `path`, read as {@link readNamedFile} reads. */
+/** The UTF-8 text of the regular file at `path`, read as `readNamedFile` reads. */
 export async function readNamedText(path: string, options: NamedFileOptions = {}): Promise<string> {
   return (await readNamedFile(path, options)).toString('utf8');
 }

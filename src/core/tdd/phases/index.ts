@@ -5,6 +5,7 @@ export { redPhase } from './redPhase';
 export { greenPhase } from './greenPhase';
 export { refactorPhase } from './refactorPhase';
 export type { CycleSoFar, FileRule, PhaseAttempt, PhaseResult, PhaseSpec, PhaseVerdict } from './phaseSpec';
+export type { TurnCheckpoint } from './phaseContract';
 export { PhaseHost, roleTitle, type FileRefusal } from './phaseHost';
 export { fileRuleHook, refuseCall, type FileRuleHookOptions } from './fileRuleHook';
 export { LoopState } from './loopState';

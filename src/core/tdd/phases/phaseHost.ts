@@ -4,15 +4,13 @@ import type { PhaseCheckpoint } from '../commits/phaseCheckpoint';
 import { runQualityGates, type GateFailure } from '../judging/qualityGates';
 import { SessionCommits } from '../commits/sessionCommits';
 import { isTddRole } from '../roles/roleRunner';
+import type { TestRunResult } from '../../testRunners/types';
 import type { LoopState } from './loopState';
-import type { LoopSetup } from './loopSetup';
+import type { LoopSetup, KataInfo } from './loopSetup';
+import type { FileRefusal, PhaseHost as PublicPhaseHost } from './phaseContract';
 import { TestRuns } from './testRuns';
 
-/** A change a role may not make: the sentence the role reads, and the path involved (if any). */
-export interface FileRefusal {
-  message: string;
-  path?: string;
-}
+export type { FileRefusal } from './phaseContract';
 
 /** A role as a person names it, in messages: `Tester`, or a team's role by its name (`reviewer` → `Reviewer`). */
 export function roleTitle(role: string): string {
@@ -20,10 +18,11 @@ export function roleTitle(role: string): string {
 }
 
 /**
- * What a phase works with: the loop's setup and state, the supervisor's test runs, the session's commits, and the
- * reactions every phase shares (a role-rule violation undone and told to the role, the quality gates on a green tree).
+ * What the built-in phases work with: the loop's setup and state, the supervisor's test runs, the session's commits,
+ * and the reactions every phase shares (a role-rule violation undone and told to the role, the quality gates on a
+ * green tree). A phase of a team's sees only the public host it implements.
  */
-export class PhaseHost {
+export class PhaseHost implements PublicPhaseHost {
   /** The supervisor's own test runs. */
   readonly tests: TestRuns;
   /** Checkpoints, rollbacks and commits of the session's tree. */
@@ -38,6 +37,26 @@ export class PhaseHost {
   ) {
     this.tests = new TestRuns(setup, state);
     this.commits = new SessionCommits({ ...setup, approvedProtectedChange }, state);
+  }
+
+  get workspaceRoot(): string {
+    return this.setup.workspaceRoot;
+  }
+
+  get kata(): KataInfo {
+    return this.setup.kata;
+  }
+
+  get signal(): AbortSignal {
+    return this.setup.signal;
+  }
+
+  get lastRun(): TestRunResult | undefined {
+    return this.state.lastRun;
+  }
+
+  async commitDiff(commit: string): Promise<string> {
+    return (await this.setup.git.commitDiff?.(commit)) ?? '';
   }
 
   /**

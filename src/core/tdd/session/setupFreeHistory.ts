@@ -4,7 +4,7 @@
  * `git worktree add` needs a commit), and a kata's scaffold holds empty `.gitkeep` placeholders so that its code and
  * test folders exist before any file is in them. Neither is the person's work: merged as it is, `main` began with both.
  *
- * {@link sessionSetup} finds them on a branch; {@link historyWithoutSetup} writes the same history without them: every
+ * `sessionSetup` finds them on a branch; `historyWithoutSetup` writes the same history without them: every
  * other commit again, with its author, dates, message and files, minus the placeholders, and without the empty first
  * commit (the next one becomes the root). A commit that only touched placeholders is left out too. Objects are written
  * with a temporary index of its own: the person's index and files are not touched. {@link leaveOutSessionSetup} moves
@@ -85,7 +85,7 @@ export async function sessionSetup(repository: string, tip: string, from?: strin
   return initialCommit || placeholders.length > 0 ? { ...(initialCommit ? { initialCommit } : {}), placeholders } : undefined;
 }
 
-/** What {@link historyWithoutSetup} wrote. */
+/** What `historyWithoutSetup` wrote. */
 export interface SetupFreeHistory {
   /** The new tip: the same work as the branch's, without the set-up. */
   tip: string;
@@ -94,7 +94,7 @@ export interface SetupFreeHistory {
 }
 
 /**
- * Writes the history `from..tip` again without `setup` (see {@link sessionSetup}): the new commits' objects only; no
+ * Writes the history `from..tip` again without `setup` (see `sessionSetup`): the new commits' objects only; no
  * branch is moved. The first commit kept has `from` as its parent (none on an unborn branch).
  */
 export async function historyWithoutSetup(
@@ -175,7 +175,7 @@ export async function sessionSetupOf(workspace: string, id: string): Promise<Ses
 }
 
 /**
- * Moves session `id`'s branch to the same work without its set-up (see {@link historyWithoutSetup}), so that a merge
+ * Moves session `id`'s branch to the same work without its set-up (see `historyWithoutSetup`), so that a merge
  * brings only the session's work; undefined (nothing changed) when there is no set-up to leave out.
  */
 export async function leaveOutSessionSetup(workspace: string, id: string): Promise<SetupFreeHistory | undefined> {

@@ -123,7 +123,9 @@ async function openRepository(facts: Preflight['workspace']): Promise<{ repo: Pe
 }
 
 /**
- * Runs a whole kata session in its own git worktree on a `tdd/<kata>-<timestamp>` branch: preflight first
+ * Runs a whole kata session — a bundled kata, a kata file, or a task in plain words (the `task` option: the
+ * `tdd-agent task` command), which is a kata whose description is the sentence — in its own git worktree on a
+ * `tdd/<kata>-<timestamp>` branch: preflight first
  * (nothing is created before it passes), then scaffolding, red-green-refactor cycles with the agent roles
  * behind tool approvals, every test run, gate and command in the OS sandbox, progress saved to the
  * session's record after every phase. The person's working tree, index, HEAD, stash and ignored files are
@@ -200,157 +202,30 @@ async function runInWorktree(
   emit: (event: SupervisorEvent) => void,
   signal: AbortSignal,
 ): Promise<SessionSummary> {
-  const dir = worktree.dir;
-  const branch = worktree.info.sessionBranch;
-  // The person's node_modules / virtual environment (or the shared install of the same lockfile), shown read-only.
-  const dependencies = await prepareProjectDependencies(worktree.info, {
-    sandbox: options.sandbox,
-    testCommand: kata.testCommand ?? kata.project?.testCommand,
-  });
-  // The person's ignored files (node_modules at every level, the venv, generated modules) at the same paths, copy-on-write.
-  const view = await openSessionView(worktree, options);
-  const sandbox: ProcessSandbox = await createProcessSandbox(options.sandbox ?? 'auto', {
-    ...worktreePolicy(dir, worktree.info.commonDir, options.sandboxEnvironment, dependencies.sandbox),
-    ...(view?.pid ? { view } : {}),
-    unseenRoots: [repo.root], // the person's checkout: seen only through the worktree and the view
-  });
-  const store = new SessionStore(sessionsDirFor(worktree.info.commonDir), branch.slice(SESSION_BRANCH_PREFIX.length));
-  const testTimeoutMs = options.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
+  const { dependencies, view, sandbox } = await sessionSandbox(options, kata, repo, worktree);
+  const store = new SessionStore(
+    sessionsDirFor(worktree.info.commonDir),
+    worktree.info.sessionBranch.slice(SESSION_BRANCH_PREFIX.length),
+  );
   const maxCycles = options.maxCycles ?? checked.resumed?.maxCycles ?? kata.maxCycles ?? DEFAULT_MAX_CYCLES;
   const recorder = checked.resumed
     ? SessionRecorder.resume(store, checked.resumed, sandbox.kind)
     : SessionRecorder.start(store, {
         kata,
         workspace: repo.root,
-        branch,
+        branch: worktree.info.sessionBranch,
         model: options.model,
         provider: options.provider,
         maxCycles,
         git: worktree.info,
         sandbox: sandbox.kind,
       });
-  let mcpHub: McpHub | undefined;
-  let audit: AuditTrail | undefined;
-  let scaffolded = false;
+  const run: SessionRun = { options, kata, checked, repo, worktree, emit, signal, sandbox, store, recorder, maxCycles };
+  const closing: { mcpHub?: McpHub; audit?: AuditTrail } = {};
   try {
     await recorder.save();
-    if (checked.resumed) {
-      await worktree.rollbackToHead(); // a stop or crash may have left a half-done phase behind
-    } else if (!kata.folder && (scaffolded = await prepareProject(dir, kata))) {
-      await worktree.commitAll(scaffoldCommitSubject(kata.language, kata.title));
-    }
-    // Before any agent turn, so package.json is the scaffold's or the person's; node_modules is git-ignored.
-    await installDependencies(dir, {
-      manifests: await sessionManifests(worktree.info, { resumed: Boolean(checked.resumed), kata }),
-      dependencies,
-      sandbox: options.sandbox,
-      policy: options.approvalPolicy,
-      control: options.control,
-      signal,
-    });
-
-    const projectDir = kata.folder ? join(dir, kata.folder) : dir;
-    const folderRunner: TestRunner = await detectTestRunner(projectDir, {
-      ...projectRunnerOptions(kata, projectDir, scaffolded),
-      timeoutMs: testTimeoutMs,
-      sandbox,
-    });
-    const testRunner = kata.folder ? runnerInFolder(folderRunner, kata.folder) : folderRunner;
-    recorder.state.testCommand = testRunner.command;
-    const record = (event: SupervisorEvent): void => {
-      if (event.type === 'model_called')
-        recorder.modelCall(
-          { promptTokens: event.promptTokens, completionTokens: event.completionTokens },
-          event.latencyMs,
-          event.toolCallsFromText,
-        );
-      emit(event);
-    };
-
-    const questions = new PersonQuestions({
-      control: options.control,
-      timeoutMs: options.approvalTimeoutMs,
-      recorder,
-      emit: record,
-    });
-    const registry = new ToolRegistry().register(
-      ...createWorkspaceTools({ testRunner, testTimeoutMs }),
-      createAskPersonTool(questions.ask),
-    );
-    if (options.mcpServers && options.mcpServers.length > 0) {
-      const mcp = await connectSessionMcpServers(registry, options.mcpServers, dir, signal);
-      mcpHub = mcp.hub;
-      try {
-        options.onMcpServers?.(mcp.statuses);
-      } catch (err) {
-        log.warn('an MCP status listener threw; ignoring it', { error: err });
-      }
-    }
-    // Which protected files a person approved a tool call for: a test writing them gets them put back before a commit.
-    const approvedWrites = new ApprovedProtectedWrites(dir);
-    // The session's audit log is the framework's audit trail: one line per tool call, in the role's name.
-    audit = AuditTrail.toFile(store.auditPath);
-    const executor = new ToolExecutor({
-      audit: toolCallAuditSink(audit, store.id),
-      wrap: approvedWrites.wrapToolCall,
-      registry,
-      workspaceRoot: dir,
-      policy: new ApprovalPolicy(options.approvalPolicy ?? {}),
-      control: options.control,
-      approvalTimeoutMs: options.approvalTimeoutMs,
-      defaultTimeoutMs: testTimeoutMs + 5_000,
-      sandbox,
-    });
-
-    const firstCycle = recorder.nextCycle;
-    emit({
-      type: 'session_started',
-      kata: kata.title,
-      branch,
-      baseBranch: worktree.info.baseBranch,
-      model: options.model,
-      provider: options.provider,
-      maxCycles,
-      workspace: repo.root,
-      sessionId: store.id,
-      worktree: dir,
-      sandbox: sandbox.description,
-      ...(sandbox.notice ? { sandboxNotice: sandbox.notice } : {}),
-      resumedFromCycle: checked.resumed ? firstCycle : undefined,
-      resumedTokens: checked.resumed ? checked.resumed.metrics.tokens.total : undefined,
-    });
-    const profileEvent = projectProfileEvent(kata, testRunner, scaffolded);
-    if (profileEvent) emit(profileEvent);
-    const agents: AgentRoleRunnerOptions = {
-      llm: options.llm,
-      model: options.model,
-      toolbox: executor,
-      emit: record,
-      configRoot: options.agentsDir,
-      timeoutMs: options.modelTimeoutMs,
-      streamText: options.streamRoleText,
-      onModelCall: (usage, latencyMs) => recorder.modelCall(usage, latencyMs),
-    };
-    const result = await new CycleLoop({
-      workspaceRoot: dir,
-      kata,
-      git: loopGit(worktree),
-      testRunner,
-      roles: options.roles ?? createAgentRoleRunners(agents),
-      runnerFor: (role) => createAgentRoleRunner(agents, role),
-      roleHooks: options.roleHooks,
-      phases: options.phases,
-      maxCycles: Math.max(1, maxCycles - (firstCycle - 1)),
-      firstCycle,
-      recorder,
-      qualityGates: options.qualityGates,
-      sandbox,
-      testTimeoutMs,
-      signal,
-      emit: record,
-      approvedProtectedChange: (path) => approvedWrites.matches(path),
-      questions,
-    }).run();
+    const scaffolded = await prepareWorktree(run, dependencies);
+    const result = await runCycles(run, scaffolded, closing);
     recorder.finish(result.status, result.error?.toJSON());
   } catch (err) {
     const error = toAgentError(err);
@@ -360,9 +235,198 @@ async function runInWorktree(
   } finally {
     view?.close(); // its mounts end with it; the layer stays with a kept worktree
     // Stops every MCP child process, also after a failure or a cancel.
-    await mcpHub?.close().catch((err) => log.error('could not close the MCP servers', { error: err }));
-    await audit?.close();
+    await closing.mcpHub?.close().catch((err) => log.error('could not close the MCP servers', { error: err }));
+    await closing.audit?.close();
   }
+  return endSession(run);
+}
+
+/** A session under way in its worktree: what its parts share. */
+interface SessionRun {
+  options: KataSessionOptions;
+  kata: Kata;
+  checked: Preflight;
+  repo: PersonRepository;
+  worktree: SessionWorktree;
+  emit: (event: SupervisorEvent) => void;
+  signal: AbortSignal;
+  sandbox: ProcessSandbox;
+  store: SessionStore;
+  recorder: SessionRecorder;
+  maxCycles: number;
+}
+
+/** The session's sandbox, with the project's dependencies and the person's ignored files shown read-only. */
+async function sessionSandbox(options: KataSessionOptions, kata: Kata, repo: PersonRepository, worktree: SessionWorktree) {
+  // The person's node_modules / virtual environment (or the shared install of the same lockfile), shown read-only.
+  const dependencies = await prepareProjectDependencies(worktree.info, {
+    sandbox: options.sandbox,
+    testCommand: kata.testCommand ?? kata.project?.testCommand,
+  });
+  // The person's ignored files (node_modules at every level, the venv, generated modules) at the same paths, copy-on-write.
+  const view = await openSessionView(worktree, options);
+  const sandbox: ProcessSandbox = await createProcessSandbox(options.sandbox ?? 'auto', {
+    ...worktreePolicy(worktree.dir, worktree.info.commonDir, options.sandboxEnvironment, dependencies.sandbox),
+    ...(view?.pid ? { view } : {}),
+    unseenRoots: [repo.root], // the person's checkout: seen only through the worktree and the view
+  });
+  return { dependencies, view, sandbox };
+}
+
+/** The worktree ready for the first turn: a resumed one rolled back, a new one scaffolded; dependencies installed. */
+async function prepareWorktree(
+  { options, kata, checked, worktree, signal }: SessionRun,
+  dependencies: Awaited<ReturnType<typeof prepareProjectDependencies>>,
+): Promise<boolean> {
+  let scaffolded = false;
+  if (checked.resumed) {
+    await worktree.rollbackToHead(); // a stop or crash may have left a half-done phase behind
+  } else if (!kata.folder && (scaffolded = await prepareProject(worktree.dir, kata))) {
+    await worktree.commitAll(scaffoldCommitSubject(kata.language, kata.title));
+  }
+  // Before any agent turn, so package.json is the scaffold's or the person's; node_modules is git-ignored.
+  await installDependencies(worktree.dir, {
+    manifests: await sessionManifests(worktree.info, { resumed: Boolean(checked.resumed), kata }),
+    dependencies,
+    sandbox: options.sandbox,
+    policy: options.approvalPolicy,
+    control: options.control,
+    signal,
+  });
+  return scaffolded;
+}
+
+/** The session's test runner: the project's, in the kata's folder when it names one. */
+async function sessionTestRunner({ kata, worktree, sandbox, recorder }: SessionRun, scaffolded: boolean, testTimeoutMs: number) {
+  const projectDir = kata.folder ? join(worktree.dir, kata.folder) : worktree.dir;
+  const folderRunner: TestRunner = await detectTestRunner(projectDir, {
+    ...projectRunnerOptions(kata, projectDir, scaffolded),
+    timeoutMs: testTimeoutMs,
+    sandbox,
+  });
+  const testRunner = kata.folder ? runnerInFolder(folderRunner, kata.folder) : folderRunner;
+  recorder.state.testCommand = testRunner.command;
+  return testRunner;
+}
+
+/** The cycles, from the tools and approvals of the session to the loop's result. */
+async function runCycles(run: SessionRun, scaffolded: boolean, closing: { mcpHub?: McpHub; audit?: AuditTrail }) {
+  const { options, kata, worktree, sandbox, recorder, maxCycles, signal } = run;
+  const testTimeoutMs = options.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
+  const testRunner = await sessionTestRunner(run, scaffolded, testTimeoutMs);
+  const record = (event: SupervisorEvent): void => {
+    if (event.type === 'model_called')
+      recorder.modelCall(
+        { promptTokens: event.promptTokens, completionTokens: event.completionTokens },
+        event.latencyMs,
+        event.toolCallsFromText,
+      );
+    run.emit(event);
+  };
+  const questions = new PersonQuestions({
+    control: options.control,
+    timeoutMs: options.approvalTimeoutMs,
+    recorder,
+    emit: record,
+  });
+  const { executor, approvedWrites } = await sessionTools(run, { testRunner, testTimeoutMs, questions }, closing);
+  const firstCycle = recorder.nextCycle;
+  announceStart(run, firstCycle, testRunner, scaffolded);
+  const agents: AgentRoleRunnerOptions = {
+    llm: options.llm,
+    model: options.model,
+    toolbox: executor,
+    emit: record,
+    configRoot: options.agentsDir,
+    timeoutMs: options.modelTimeoutMs,
+    streamText: options.streamRoleText,
+    onModelCall: (usage, latencyMs) => recorder.modelCall(usage, latencyMs),
+  };
+  return new CycleLoop({
+    workspaceRoot: worktree.dir,
+    kata,
+    git: loopGit(worktree),
+    testRunner,
+    roles: options.roles ?? createAgentRoleRunners(agents),
+    runnerFor: (role) => createAgentRoleRunner(agents, role),
+    roleHooks: options.roleHooks,
+    phases: options.phases,
+    maxCycles: Math.max(1, maxCycles - (firstCycle - 1)),
+    firstCycle,
+    recorder,
+    qualityGates: options.qualityGates,
+    sandbox,
+    testTimeoutMs,
+    signal,
+    emit: record,
+    approvedProtectedChange: (path) => approvedWrites.matches(path),
+    questions,
+  }).run();
+}
+
+/** The roles' tools (the workspace's, ask_person, the MCP servers'), behind the approvals and the audit trail. */
+async function sessionTools(
+  { options, worktree, sandbox, store, signal }: SessionRun,
+  { testRunner, testTimeoutMs, questions }: { testRunner: TestRunner; testTimeoutMs: number; questions: PersonQuestions },
+  closing: { mcpHub?: McpHub; audit?: AuditTrail },
+) {
+  const dir = worktree.dir;
+  const registry = new ToolRegistry().register(
+    ...createWorkspaceTools({ testRunner, testTimeoutMs }),
+    createAskPersonTool(questions.ask),
+  );
+  if (options.mcpServers && options.mcpServers.length > 0) {
+    const mcp = await connectSessionMcpServers(registry, options.mcpServers, dir, signal);
+    closing.mcpHub = mcp.hub;
+    try {
+      options.onMcpServers?.(mcp.statuses);
+    } catch (err) {
+      log.warn('an MCP status listener threw; ignoring it', { error: err });
+    }
+  }
+  // Which protected files a person approved a tool call for: a test writing them gets them put back before a commit.
+  const approvedWrites = new ApprovedProtectedWrites(dir);
+  // The session's audit log is the framework's audit trail: one line per tool call, in the role's name.
+  const audit = (closing.audit = AuditTrail.toFile(store.auditPath));
+  const executor = new ToolExecutor({
+    audit: toolCallAuditSink(audit, store.id),
+    wrap: approvedWrites.wrapToolCall,
+    registry,
+    workspaceRoot: dir,
+    policy: new ApprovalPolicy(options.approvalPolicy ?? {}),
+    control: options.control,
+    approvalTimeoutMs: options.approvalTimeoutMs,
+    defaultTimeoutMs: testTimeoutMs + 5_000,
+    sandbox,
+  });
+  return { executor, approvedWrites };
+}
+
+/** `session_started`, then the project the session works in. */
+function announceStart(run: SessionRun, firstCycle: number, testRunner: TestRunner, scaffolded: boolean): void {
+  const { options, kata, checked, repo, worktree, sandbox, store, emit } = run;
+  emit({
+    type: 'session_started',
+    kata: kata.title,
+    branch: worktree.info.sessionBranch,
+    baseBranch: worktree.info.baseBranch,
+    model: options.model,
+    provider: options.provider,
+    maxCycles: run.maxCycles,
+    workspace: repo.root,
+    sessionId: store.id,
+    worktree: worktree.dir,
+    sandbox: sandbox.description,
+    ...(sandbox.notice ? { sandboxNotice: sandbox.notice } : {}),
+    resumedFromCycle: checked.resumed ? firstCycle : undefined,
+    resumedTokens: checked.resumed ? checked.resumed.metrics.tokens.total : undefined,
+  });
+  const profileEvent = projectProfileEvent(kata, testRunner, scaffolded);
+  if (profileEvent) emit(profileEvent);
+}
+
+/** The end: a finished or failed session's worktree removed (a cancelled one kept to resume), the record saved. */
+async function endSession({ worktree, recorder, emit }: SessionRun): Promise<SessionSummary> {
   if (recorder.state.status !== 'cancelled') {
     // Finished or failed: the branch holds every green commit and the worktree sits at the last one, so it is no longer
     // needed (a cancelled session keeps it to be resumed).

@@ -8,7 +8,7 @@ import type { ProjectOverrides } from '../../project/projectProfile';
 import type { ApprovalPolicyConfig } from '../../tools/approvalPolicy';
 import type { SupervisorEvent } from '../events';
 import type { TaskSpec } from '../kata';
-import type { PhaseSpec } from '../phases/phaseSpec';
+import type { PhaseSpec } from '../phases/phaseContract';
 import type { RoleRunners } from '../roles/roleRunner';
 import { type Language } from '../../vocabulary';
 
