@@ -202,12 +202,100 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
       `The session works in ${language}, but the repository's manifests (${manifests.join(', ')}) are for ${languages.join(' and ')}: check the test command.`,
     );
 
+  const ctx: ProfileContext = {
+    absRoot,
+    language,
+    jsLike,
+    isGo,
+    nodeFacts,
+    pythonFacts,
+    goFacts,
+    rustFacts,
+    phpFacts,
+    rubyFacts,
+    pick,
+    fields,
+    notes,
+    manifests,
+  };
   // Package manager or interpreter.
   const packageManager = jsLike ? (nodeFacts?.packageManager ?? 'npm') : undefined;
   fields.packageManager = nodeFacts?.packageManagerFrom ? 'detected' : 'default';
   const pythonEnv = language !== 'python' ? undefined : (pythonFacts?.python ?? (await pythonEnvironment(absRoot, env)));
 
   // Test command and runner.
+  const testCommand = profileTestCommand(ctx, pythonEnv);
+  const testRunner = identifyRunner(testCommand, nodeFacts?.dependencies ?? {});
+  fields.testRunner = fields.testCommand;
+
+  // Where the code is.
+  const sourceRoots = await profileSourceRoots(ctx);
+
+  // Which files are tests.
+  const testFilePatterns = profileTestPatterns(ctx, sourceRoots);
+
+  // Where new tests go: as given, else where the tests already are, else where the runner looks, else a test folder.
+  const { testDir, testFolders, holdsPackages } = await profileTestDir(ctx, sourceRoots, testFilePatterns);
+  // A Python package's `tests` subpackage (`h11/tests`) is a folder of the tests' own, though inside the code.
+  const beside = holdsPackages || (!(language === 'python' && isTestFolder(testDir)) && testsBesideSource(testDir, sourceRoots));
+  const explicitTestDir = fields.testDir !== 'detected' && fields.testDir !== 'default';
+  const explicitPatterns = fields.testFilePatterns !== 'detected' && fields.testFilePatterns !== 'default';
+  // A test folder of its own holds test support code too (helpers, fixtures): all of it counts as tests.
+  const knownTestDir = explicitTestDir || fields.testDir === 'detected' || manifests.length === 0;
+  if (!beside && knownTestDir && (explicitTestDir || !explicitPatterns) && !testFilePatterns.includes(`${testDir}/**`))
+    testFilePatterns.push(`${testDir}/**`);
+  if (!beside && fields.testDir === 'detected' && !explicitPatterns)
+    for (const folder of testFolders) if (!testFilePatterns.includes(`${folder}/**`)) testFilePatterns.push(`${folder}/**`);
+
+  const readFrom = [
+    ...manifests,
+    ...(nodeFacts?.configFiles ?? []),
+    ...(pythonFacts?.pytestConfig && !manifests.includes(pythonFacts.pytestConfig) ? [pythonFacts.pytestConfig] : []),
+    ...(config ? [PROJECT_CONFIG_FILE] : []),
+  ];
+  notes.push(...(nodeFacts?.notes ?? []), ...(pythonFacts?.notes ?? []), ...(phpFacts?.notes ?? []));
+  return {
+    root: absRoot,
+    language,
+    languages,
+    ...(packageManager ? { packageManager } : {}),
+    ...(pythonEnv ? { python: pythonEnv } : {}),
+    testRunner,
+    testCommand,
+    testFilePatterns,
+    sourceRoots,
+    testDir,
+    testsBesideSource: beside,
+    manifests,
+    readFrom: [...new Set(readFrom)],
+    fields,
+    notes,
+  };
+}
+
+/** What the parts of {@link resolveProjectProfile} share: the chosen language, its facts, the layers, the bookkeeping. */
+interface ProfileContext {
+  absRoot: string;
+  language: Language;
+  jsLike: boolean;
+  isGo: boolean;
+  /** The repository's facts of the chosen language only. */
+  nodeFacts: NodeProjectFacts | undefined;
+  pythonFacts: PythonProjectFacts | undefined;
+  goFacts: GoProjectFacts | undefined;
+  rustFacts: RustProjectFacts | undefined;
+  phpFacts: PhpProjectFacts | undefined;
+  rubyFacts: RubyProjectFacts | undefined;
+  /** The strongest layer's value of a setting, and which layer it came from. */
+  pick: <K extends keyof ProjectSettings>(key: K) => { value: NonNullable<ProjectSettings[K]>; source: FieldSource } | undefined;
+  fields: Record<ProfileField, FieldSource>;
+  notes: string[];
+  manifests: string[];
+}
+
+/** The test command: as given, else the project's (its runner's, its language's), else a new project's. */
+function profileTestCommand(ctx: ProfileContext, pythonEnv: Awaited<ReturnType<typeof pythonEnvironment>> | undefined): string {
+  const { language, isGo, nodeFacts, pythonFacts, goFacts, rustFacts, phpFacts, rubyFacts, pick, fields, notes } = ctx;
   const command = pick('testCommand');
   let testCommand: string;
   if (command) {
@@ -239,10 +327,12 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
         `package.json names no test runner: the tests run with '${testCommand}'. Add a test script, or pass --test-command (or set testCommand in ${PROJECT_CONFIG_FILE}).`,
       );
   }
-  const testRunner = identifyRunner(testCommand, nodeFacts?.dependencies ?? {});
-  fields.testRunner = fields.testCommand;
+  return testCommand;
+}
 
-  // Where the code is.
+/** Where the code is: as given, else where the project's manifests and folders say, else a new project's folder. */
+async function profileSourceRoots(ctx: ProfileContext): Promise<string[]> {
+  const { absRoot, language, nodeFacts, pythonFacts, goFacts, phpFacts, rubyFacts, pick, fields } = ctx;
   const sourceDir = pick('sourceDir');
   let sourceRoots: string[];
   if (sourceDir) {
@@ -269,8 +359,12 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
   } else {
     sourceRoots = [DEFAULT_FOLDERS[language].sourceDir];
   }
+  return sourceRoots;
+}
 
-  // Which files are tests.
+/** Which files are tests: as given, else as the project's runner configuration says, else the language's patterns. */
+function profileTestPatterns(ctx: ProfileContext, sourceRoots: readonly string[]): string[] {
+  const { language, nodeFacts, pythonFacts, goFacts, rustFacts, phpFacts, rubyFacts, pick, fields } = ctx;
   const patternsGiven = pick('testFilePatterns');
   let testFilePatterns: string[];
   if (patternsGiven) {
@@ -307,8 +401,16 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
   } else {
     testFilePatterns = [...DEFAULT_TEST_PATTERNS[language]];
   }
+  return testFilePatterns;
+}
 
-  // Where new tests go: as given, else where the tests already are, else where the runner looks, else a test folder.
+/** Where new tests go: as given, else where the tests already are, else where the runner looks, else a test folder. */
+async function profileTestDir(
+  ctx: ProfileContext,
+  sourceRoots: readonly string[],
+  testFilePatterns: readonly string[],
+): Promise<{ testDir: string; testFolders: string[]; holdsPackages: boolean }> {
+  const { absRoot, language, jsLike, isGo, pythonFacts, goFacts, rustFacts, phpFacts, rubyFacts, pick, fields, manifests } = ctx;
   const testDirGiven = pick('testDir');
   let testDir: string;
   let testFolders: string[] = [];
@@ -365,39 +467,5 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
     testDir = found ?? DEFAULT_FOLDERS[language].testDir;
     fields.testDir = found !== undefined ? 'detected' : 'default';
   }
-  // A Python package's `tests` subpackage (`h11/tests`) is a folder of the tests' own, though inside the code.
-  const beside = holdsPackages || (!(language === 'python' && isTestFolder(testDir)) && testsBesideSource(testDir, sourceRoots));
-  const explicitTestDir = fields.testDir !== 'detected' && fields.testDir !== 'default';
-  const explicitPatterns = fields.testFilePatterns !== 'detected' && fields.testFilePatterns !== 'default';
-  // A test folder of its own holds test support code too (helpers, fixtures): all of it counts as tests.
-  const knownTestDir = explicitTestDir || fields.testDir === 'detected' || manifests.length === 0;
-  if (!beside && knownTestDir && (explicitTestDir || !explicitPatterns) && !testFilePatterns.includes(`${testDir}/**`))
-    testFilePatterns.push(`${testDir}/**`);
-  if (!beside && fields.testDir === 'detected' && !explicitPatterns)
-    for (const folder of testFolders) if (!testFilePatterns.includes(`${folder}/**`)) testFilePatterns.push(`${folder}/**`);
-
-  const readFrom = [
-    ...manifests,
-    ...(nodeFacts?.configFiles ?? []),
-    ...(pythonFacts?.pytestConfig && !manifests.includes(pythonFacts.pytestConfig) ? [pythonFacts.pytestConfig] : []),
-    ...(config ? [PROJECT_CONFIG_FILE] : []),
-  ];
-  notes.push(...(nodeFacts?.notes ?? []), ...(pythonFacts?.notes ?? []), ...(phpFacts?.notes ?? []));
-  return {
-    root: absRoot,
-    language,
-    languages,
-    ...(packageManager ? { packageManager } : {}),
-    ...(pythonEnv ? { python: pythonEnv } : {}),
-    testRunner,
-    testCommand,
-    testFilePatterns,
-    sourceRoots,
-    testDir,
-    testsBesideSource: beside,
-    manifests,
-    readFrom: [...new Set(readFrom)],
-    fields,
-    notes,
-  };
+  return { testDir, testFolders, holdsPackages };
 }
