@@ -9,6 +9,7 @@
  * Go returns a non-nil `error` whose `Error()` is exactly that text.
  */
 import { goSignature, type GoFunction, type GoInterface } from './eval-kata-go';
+import { rubySignature, type RubyInterface, type RubyMethod } from './eval-kata-ruby';
 
 /** One canonical case, nested groups flattened: `path` holds the group descriptions and its own, outermost first. */
 export interface FlatCase {
@@ -41,6 +42,8 @@ export interface EvalExercise {
   python: { module: string; exports: string[] };
   /** The package and typed functions in Go; an exercise without it has no Go acceptance tests. */
   go?: GoInterface;
+  /** The module and methods in Ruby; an exercise without it has no Ruby acceptance tests. */
+  ruby?: RubyInterface;
   /** The kata's markdown (after the front matter). */
   kata: string;
   /** Canonical cases that do not fit, by UUID, with the reason (reimplemented cases are left out by themselves). */
@@ -149,8 +152,19 @@ function goInterfaceLine(go: GoInterface): string {
   );
 }
 
-const interfaceSection = (js: string, py: string, go?: GoInterface): string =>
-  `## Interface\n\n- JavaScript (ES modules): ${js}\n- Python: ${py}\n${go ? `- Go: ${goInterfaceLine(go)}\n` : ''}`;
+/** The Ruby line of a kata's interface section, from its module and methods. */
+function rubyInterfaceLine(ruby: RubyInterface): string {
+  const methods = Object.values(ruby.methods);
+  const errors = methods.some((m) => m.errors) ? '; an invalid input raises `ArgumentError` with exactly the message above' : '';
+  return (
+    `define the module \`${ruby.module}\` in \`lib/${ruby.file}.rb\` with ` +
+    `${methods.map((m) => `\`${rubySignature(ruby, m)}\``).join(' and ')}${errors}.`
+  );
+}
+
+const interfaceSection = (js: string, py: string, go?: GoInterface, ruby?: RubyInterface): string =>
+  `## Interface\n\n- JavaScript (ES modules): ${js}\n- Python: ${py}\n${go ? `- Go: ${goInterfaceLine(go)}\n` : ''}` +
+  `${ruby ? `- Ruby: ${rubyInterfaceLine(ruby)}\n` : ''}`;
 
 const fn = (name: string, params: GoFunction['params'], result: GoFunction['result'], errors = false): GoFunction => ({
   name,
@@ -231,6 +245,84 @@ export const GO = {
   luhn: { package: 'luhn', functions: { valid: fn('IsValid', [['value', 'string']], 'bool') } },
 } satisfies Record<string, GoInterface>;
 
+const rb = (name: string, params: RubyMethod['params'], errors = false): RubyMethod => ({
+  name,
+  params,
+  ...(errors ? { errors } : {}),
+});
+
+/** Each exercise's Ruby module and methods, by slug (keyed by the canonical property). */
+export const RUBY = {
+  leap: { file: 'leap', module: 'Leap', methods: { leapYear: rb('leap?', [['year', 'year']]) } },
+  'roman-numerals': {
+    file: 'roman_numerals',
+    module: 'RomanNumerals',
+    methods: { roman: rb('to_roman', [['number', 'number']]) },
+  },
+  'word-count': {
+    file: 'word_count',
+    module: 'WordCount',
+    methods: { countWords: rb('count_words', [['sentence', 'sentence']]) },
+  },
+  anagram: {
+    file: 'anagram',
+    module: 'Anagram',
+    methods: {
+      findAnagrams: rb('find_anagrams', [
+        ['subject', 'subject'],
+        ['candidates', 'candidates'],
+      ]),
+    },
+  },
+  isogram: { file: 'isogram', module: 'Isogram', methods: { isIsogram: rb('isogram?', [['phrase', 'phrase']]) } },
+  acronym: { file: 'acronym', module: 'Acronym', methods: { abbreviate: rb('abbreviate', [['phrase', 'phrase']]) } },
+  raindrops: { file: 'raindrops', module: 'Raindrops', methods: { convert: rb('convert', [['number', 'number']]) } },
+  'prime-factors': { file: 'prime_factors', module: 'PrimeFactors', methods: { factors: rb('of', [['value', 'value']]) } },
+  'sum-of-multiples': {
+    file: 'sum_of_multiples',
+    module: 'SumOfMultiples',
+    methods: {
+      sum: rb('sum', [
+        ['factors', 'factors'],
+        ['limit', 'limit'],
+      ]),
+    },
+  },
+  allergies: {
+    file: 'allergies',
+    module: 'Allergies',
+    methods: {
+      allergicTo: rb('allergic_to?', [
+        ['score', 'score'],
+        ['item', 'item'],
+      ]),
+      list: rb('list', [['score', 'score']]),
+    },
+  },
+  wordy: { file: 'wordy', module: 'Wordy', methods: { answer: rb('answer', [['question', 'question']], true) } },
+  pangram: { file: 'pangram', module: 'Pangram', methods: { isPangram: rb('pangram?', [['sentence', 'sentence']]) } },
+  hamming: {
+    file: 'hamming',
+    module: 'Hamming',
+    methods: {
+      distance: rb(
+        'distance',
+        [
+          ['strand1', 'strand1'],
+          ['strand2', 'strand2'],
+        ],
+        true,
+      ),
+    },
+  },
+  'collatz-conjecture': {
+    file: 'collatz_conjecture',
+    module: 'CollatzConjecture',
+    methods: { steps: rb('steps', [['number', 'number']], true) },
+  },
+  luhn: { file: 'luhn', module: 'Luhn', methods: { valid: rb('valid?', [['value', 'value']]) } },
+} satisfies Record<string, RubyInterface>;
+
 /** The set, in the order set.json lists it. */
 export const EXERCISES: EvalExercise[] = [
   {
@@ -241,6 +333,7 @@ export const EXERCISES: EvalExercise[] = [
     javascript: { module: 'leap', exports: ['isLeap'] },
     python: { module: 'leap', exports: ['leap_year'] },
     go: GO.leap,
+    ruby: RUBY.leap,
     render: returns('isLeap', 'leap_year', ['year']),
     kata: `
 # Leap
@@ -263,6 +356,7 @@ ${interfaceSection(
   'export `isLeap(year)` from a module named `leap` (`src/leap.js`); it returns `true` or `false`.',
   'define `leap_year(year)` in a module named `leap` (`src/leap.py`); it returns `True` or `False`.',
   GO.leap,
+  RUBY.leap,
 )}`,
   },
   {
@@ -273,6 +367,7 @@ ${interfaceSection(
     javascript: { module: 'romanNumerals', exports: ['toRoman'] },
     python: { module: 'roman_numerals', exports: ['to_roman'] },
     go: GO['roman-numerals'],
+    ruby: RUBY['roman-numerals'],
     render: returns('toRoman', 'to_roman', ['number']),
     kata: `
 # Roman Numerals
@@ -296,6 +391,7 @@ ${interfaceSection(
   'export `toRoman(number)` from a module named `romanNumerals` (`src/romanNumerals.js`); it returns a string.',
   'define `to_roman(number)` in a module named `roman_numerals` (`src/roman_numerals.py`); it returns a string.',
   GO['roman-numerals'],
+  RUBY['roman-numerals'],
 )}`,
   },
   {
@@ -356,6 +452,7 @@ ${interfaceSection(
     javascript: { module: 'wordCount', exports: ['countWords'] },
     python: { module: 'word_count', exports: ['count_words'] },
     go: GO['word-count'],
+    ruby: RUBY['word-count'],
     render: returns('countWords', 'count_words', ['sentence']),
     kata: `
 # Word Count
@@ -383,6 +480,7 @@ ${interfaceSection(
   'define `count_words(sentence)` in a module named `word_count` (`src/word_count.py`); it returns a dict mapping ' +
     'each word to its count (`{"go": 3, "stop": 2}`).',
   GO['word-count'],
+  RUBY['word-count'],
 )}`,
   },
   {
@@ -393,6 +491,7 @@ ${interfaceSection(
     javascript: { module: 'anagram', exports: ['findAnagrams'] },
     python: { module: 'anagram', exports: ['find_anagrams'] },
     go: GO.anagram,
+    ruby: RUBY.anagram,
     render: returns('findAnagrams', 'find_anagrams', ['subject', 'candidates']),
     kata: `
 # Anagram
@@ -421,6 +520,7 @@ ${interfaceSection(
   'define `find_anagrams(subject, candidates)` in a module named `anagram` (`src/anagram.py`); `candidates` is a ' +
     'list of strings and it returns a list of strings.',
   GO.anagram,
+  RUBY.anagram,
 )}`,
   },
   {
@@ -431,6 +531,7 @@ ${interfaceSection(
     javascript: { module: 'isogram', exports: ['isIsogram'] },
     python: { module: 'isogram', exports: ['is_isogram'] },
     go: GO.isogram,
+    ruby: RUBY.isogram,
     render: returns('isIsogram', 'is_isogram', ['phrase']),
     kata: `
 # Isogram
@@ -452,6 +553,7 @@ ${interfaceSection(
   'export `isIsogram(phrase)` from a module named `isogram` (`src/isogram.js`); it returns `true` or `false`.',
   'define `is_isogram(phrase)` in a module named `isogram` (`src/isogram.py`); it returns `True` or `False`.',
   GO.isogram,
+  RUBY.isogram,
 )}`,
   },
   {
@@ -462,6 +564,7 @@ ${interfaceSection(
     javascript: { module: 'acronym', exports: ['abbreviate'] },
     python: { module: 'acronym', exports: ['abbreviate'] },
     go: GO.acronym,
+    ruby: RUBY.acronym,
     render: returns('abbreviate', 'abbreviate', ['phrase']),
     kata: `
 # Acronym
@@ -486,6 +589,7 @@ ${interfaceSection(
   'export `abbreviate(phrase)` from a module named `acronym` (`src/acronym.js`); it returns a string.',
   'define `abbreviate(phrase)` in a module named `acronym` (`src/acronym.py`); it returns a string.',
   GO.acronym,
+  RUBY.acronym,
 )}`,
   },
   {
@@ -496,6 +600,7 @@ ${interfaceSection(
     javascript: { module: 'raindrops', exports: ['convert'] },
     python: { module: 'raindrops', exports: ['convert'] },
     go: GO.raindrops,
+    ruby: RUBY.raindrops,
     render: returns('convert', 'convert', ['number']),
     kata: `
 # Raindrops
@@ -519,6 +624,7 @@ ${interfaceSection(
   'export `convert(number)` from a module named `raindrops` (`src/raindrops.js`); it returns a string.',
   'define `convert(number)` in a module named `raindrops` (`src/raindrops.py`); it returns a string.',
   GO.raindrops,
+  RUBY.raindrops,
 )}`,
   },
   {
@@ -529,6 +635,7 @@ ${interfaceSection(
     javascript: { module: 'primeFactors', exports: ['primeFactors'] },
     python: { module: 'prime_factors', exports: ['prime_factors'] },
     go: GO['prime-factors'],
+    ruby: RUBY['prime-factors'],
     render: returns('primeFactors', 'prime_factors', ['value']),
     kata: `
 # Prime Factors
@@ -550,6 +657,7 @@ ${interfaceSection(
   'export `primeFactors(value)` from a module named `primeFactors` (`src/primeFactors.js`); it returns an array of numbers.',
   'define `prime_factors(value)` in a module named `prime_factors` (`src/prime_factors.py`); it returns a list of ints.',
   GO['prime-factors'],
+  RUBY['prime-factors'],
 )}`,
   },
   {
@@ -560,6 +668,7 @@ ${interfaceSection(
     javascript: { module: 'sumOfMultiples', exports: ['sumOfMultiples'] },
     python: { module: 'sum_of_multiples', exports: ['sum_of_multiples'] },
     go: GO['sum-of-multiples'],
+    ruby: RUBY['sum-of-multiples'],
     render: returns('sumOfMultiples', 'sum_of_multiples', ['factors', 'limit']),
     kata: `
 # Sum of Multiples
@@ -585,6 +694,7 @@ ${interfaceSection(
   'define `sum_of_multiples(factors, limit)` in a module named `sum_of_multiples` (`src/sum_of_multiples.py`); ' +
     '`factors` is a list of ints and it returns an int.',
   GO['sum-of-multiples'],
+  RUBY['sum-of-multiples'],
 )}`,
   },
   {
@@ -595,6 +705,7 @@ ${interfaceSection(
     javascript: { module: 'allergies', exports: ['isAllergicTo', 'listAllergies'] },
     python: { module: 'allergies', exports: ['is_allergic_to', 'list_allergies'] },
     go: GO.allergies,
+    ruby: RUBY.allergies,
     render: property({
       allergicTo: returns('isAllergicTo', 'is_allergic_to', ['score', 'item']),
       list: returns('listAllergies', 'list_allergies', ['score']),
@@ -634,6 +745,7 @@ ${interfaceSection(
   'define `is_allergic_to(score, item)` (returns `True` or `False`) and `list_allergies(score)` (returns a list of ' +
     'item names) in a module named `allergies` (`src/allergies.py`).',
   GO.allergies,
+  RUBY.allergies,
 )}
 Items are the lowercase names of the table (\`eggs\`, \`strawberries\`, ...).
 `,
@@ -646,6 +758,7 @@ Items are the lowercase names of the table (\`eggs\`, \`strawberries\`, ...).
     javascript: { module: 'wordy', exports: ['answer'] },
     python: { module: 'wordy', exports: ['answer'] },
     go: GO.wordy,
+    ruby: RUBY.wordy,
     render: returns('answer', 'answer', ['question']),
     kata: `
 # Wordy
@@ -681,6 +794,7 @@ ${interfaceSection(
   'define `answer(question)` in a module named `wordy` (`src/wordy.py`); it returns an int, or raises `ValueError` ' +
     'with exactly the message `unknown operation` or `syntax error`.',
   GO.wordy,
+  RUBY.wordy,
 )}`,
   },
   {
@@ -691,6 +805,7 @@ ${interfaceSection(
     javascript: { module: 'pangram', exports: ['isPangram'] },
     python: { module: 'pangram', exports: ['is_pangram'] },
     go: GO.pangram,
+    ruby: RUBY.pangram,
     render: returns('isPangram', 'is_pangram', ['sentence']),
     kata: `
 # Pangram
@@ -714,6 +829,7 @@ ${interfaceSection(
   'export `isPangram(sentence)` from a module named `pangram` (`src/pangram.js`); it returns `true` or `false`.',
   'define `is_pangram(sentence)` in a module named `pangram` (`src/pangram.py`); it returns `True` or `False`.',
   GO.pangram,
+  RUBY.pangram,
 )}`,
   },
   {
@@ -724,6 +840,7 @@ ${interfaceSection(
     javascript: { module: 'hamming', exports: ['distance'] },
     python: { module: 'hamming', exports: ['distance'] },
     go: GO.hamming,
+    ruby: RUBY.hamming,
     render: returns('distance', 'distance', ['strand1', 'strand2']),
     kata: `
 # Hamming
@@ -750,6 +867,7 @@ ${interfaceSection(
   'define `distance(left, right)` in a module named `hamming` (`src/hamming.py`); it returns an int, or raises ' +
     '`ValueError` with exactly the message `strands must be of equal length`.',
   GO.hamming,
+  RUBY.hamming,
 )}`,
   },
   {
@@ -760,6 +878,7 @@ ${interfaceSection(
     javascript: { module: 'collatzConjecture', exports: ['steps'] },
     python: { module: 'collatz_conjecture', exports: ['steps'] },
     go: GO['collatz-conjecture'],
+    ruby: RUBY['collatz-conjecture'],
     render: returns('steps', 'steps', ['number']),
     kata: `
 # Collatz Conjecture
@@ -785,6 +904,7 @@ ${interfaceSection(
   'define `steps(number)` in a module named `collatz_conjecture` (`src/collatz_conjecture.py`); it returns an int, ' +
     'or raises `ValueError` with exactly the message `Only positive integers are allowed`.',
   GO['collatz-conjecture'],
+  RUBY['collatz-conjecture'],
 )}`,
   },
   {
@@ -795,6 +915,7 @@ ${interfaceSection(
     javascript: { module: 'luhn', exports: ['isValid'] },
     python: { module: 'luhn', exports: ['is_valid'] },
     go: GO.luhn,
+    ruby: RUBY.luhn,
     render: returns('isValid', 'is_valid', ['value']),
     kata: `
 # Luhn
@@ -820,6 +941,7 @@ ${interfaceSection(
   'export `isValid(value)` from a module named `luhn` (`src/luhn.js`); it returns `true` or `false`.',
   'define `is_valid(value)` in a module named `luhn` (`src/luhn.py`); it returns `True` or `False`.',
   GO.luhn,
+  RUBY.luhn,
 )}`,
   },
 ];

@@ -1,7 +1,8 @@
 /**
  * Generates the eval kata set in katas/eval/ from Exercism's problem-specifications (MIT): for each exercise in
  * EXERCISES (eval-kata-exercises.ts), the kata text (katas/eval/<slug>.md), the acceptance tests of each language in
- * {@link EMITTERS} (JavaScript with node:test, Python with pytest, Go with go test) built from the exercise's
+ * {@link EMITTERS} (JavaScript with node:test, Python with pytest, Go with go test, Ruby with
+ * RSpec) built from the exercise's
  * canonical-data.json, one test per canonical case named after it and ending with `[<case uuid>]`, and the index
  * katas/eval/set.json with the case counts. A language is one row of EMITTERS: its file's path, the names the kata
  * asks for, and the file's text.
@@ -17,6 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { goTests } from './eval-kata-go';
+import { rubyTests } from './eval-kata-ruby';
 import { EXERCISES, type EvalExercise, type FlatCase } from './eval-kata-exercises';
 
 /** katas/eval/ of this repository. */
@@ -191,6 +193,19 @@ export const EMITTERS: readonly LanguageEmitter[] = [
     path: (exercise) => `acceptance/go/${exercise.slug.replace(/-/g, '_')}_acceptance_test.go`,
     tests: (exercise, commit, cases, skipped) =>
       goTests(exercise.go!, `${header('//', exercise, commit, skipped)}\n`, cases, (c) => testName(c as FlatCase)),
+  },
+  {
+    language: 'ruby',
+    names: (exercise) =>
+      exercise.ruby && {
+        module: exercise.ruby.file,
+        exports: Object.values(exercise.ruby.methods).map((m) => `${exercise.ruby!.module}.${m.name}`),
+      },
+    path: (exercise) => `acceptance/ruby/${exercise.slug.replace(/-/g, '_')}_spec.rb`,
+    tests: (exercise, commit, cases, skipped) =>
+      rubyTests(exercise.ruby!, `${header('#', exercise, commit, skipped)}\n`, exercise.title, cases, (c) =>
+        testName(c as FlatCase),
+      ),
   },
 ];
 

@@ -8,13 +8,15 @@ import { EVAL_DIR, type EvalSetEntry } from '../../../scripts/generate-eval-kata
 import { loadKata } from '../../../src/core/tdd/kata';
 import { scaffoldProject } from '../../../src/core/tdd/scaffold';
 import { requireGo } from '../../support/goToolchain';
+import { requireRspec } from '../../support/rubyToolchain';
 
 // The eval set's acceptance tests, run the way the eval runner runs them on a session's final commit: in a project
 // scaffolded for the kata, the test file copied to acceptance/, `node --test acceptance/<slug>.test.js` or
 // `python3 -m pytest acceptance -p no:cacheprovider` (pytest without the machine's plugins: test/support/pytestWithoutPlugins.ts).
 // The reference solution (test/fixtures/eval-solutions) passes every case; an empty module fails them all. In Go the
 // file goes beside the code at the module's root (it is in the kata's package) and runs with `go test -run
-// ^TestAcceptance -v .`; a package without the functions does not build.
+// ^TestAcceptance -v .`; a package without the functions does not build. In Ruby the spec goes to acceptance/ and
+// runs with `rspec acceptance/<slug>_spec.rb`, the code in lib/; a module without the methods fails every example.
 
 const SOLUTIONS = join(__dirname, '..', '..', 'fixtures', 'eval-solutions');
 const LANGUAGES = ['javascript', 'python'] as const;
@@ -118,6 +120,43 @@ describe('the eval katas: acceptance tests against the reference solutions', fun
       assert.notEqual(empty.code, 0, `${entry.slug} (go) without the functions passed:\n${empty.output}`);
       assert.match(empty.output, /undefined: /, `${entry.slug} (go) without the functions:\n${empty.output}`);
       assert.equal(count(empty.output, 'PASS'), 0);
+    }
+  });
+
+  it("ruby: every kata's reference solution passes all its examples, a module without the methods fails them", async function () {
+    requireRspec(this);
+    const rspec = async (
+      dir: string,
+      file: string,
+    ): Promise<{ code: number; passed: number; failed: number; output: string }> => {
+      const result = await run('rspec', [`acceptance/${file}`], dir);
+      const summary = /^(\d+) examples?, (\d+) failures?/m.exec(result.output);
+      const [total, failed] = [Number(summary?.[1] ?? 0), Number(summary?.[2] ?? 0)];
+      return { ...result, passed: total - failed, failed };
+    };
+    const rubySet = set.filter((entry) => entry.languages.ruby);
+    assert.ok(rubySet.length >= 12, `${rubySet.length} katas in Ruby`);
+    for (const entry of rubySet) {
+      const { module, exports, acceptance: file, cases } = entry.languages.ruby!;
+      const dir = await mkdtemp(join(tmpdir(), `tdd-eval-ruby-${entry.slug}-`));
+      dirs.push(dir);
+      const kata = await loadKata(join(EVAL_DIR, `${entry.slug}.md`), { language: 'ruby' });
+      await scaffoldProject(dir, 'ruby', kata);
+      await mkdir(join(dir, 'acceptance'), { recursive: true });
+      await mkdir(join(dir, 'lib'), { recursive: true });
+      await copyFile(join(EVAL_DIR, file), join(dir, 'acceptance', basename(file)));
+      const source = join(dir, 'lib', `${module}.rb`);
+      await writeFile(source, await readFile(join(SOLUTIONS, 'ruby', `${module}.rb`)));
+
+      const good = await rspec(dir, basename(file));
+      assert.equal(good.code, 0, `${entry.slug} (ruby) with the reference solution:\n${good.output}`);
+      assert.deepEqual([good.passed, good.failed], [cases, 0], `${entry.slug} (ruby):\n${good.output}`);
+
+      await writeFile(source, `module ${exports[0].split('.')[0]}\nend\n`);
+      const empty = await rspec(dir, basename(file));
+      assert.notEqual(empty.code, 0, `${entry.slug} (ruby) without the methods passed:\n${empty.output}`);
+      assert.deepEqual([empty.passed, empty.failed], [0, cases], `${entry.slug} (ruby) without the methods:\n${empty.output}`);
+      assert.match(empty.output, /NoMethodError/);
     }
   });
 });

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { goValue } from '../../../scripts/eval-kata-go';
+import { rubyValue } from '../../../scripts/eval-kata-ruby';
 import { pyValue, jsValue, type EvalExercise, type FlatCase } from '../../../scripts/eval-kata-exercises';
 import {
   changedFiles,
@@ -18,16 +19,20 @@ const set = JSON.parse(readFileSync(join(EVAL_DIR, 'set.json'), 'utf8')) as Eval
 const LANGUAGES = ['javascript', 'python'] as const;
 /** The exercises with Go acceptance tests (every one but bowling). */
 const GO_SET = set.filter((e) => e.languages.go !== undefined);
+/** The exercises with Ruby acceptance tests (every one but bowling). */
+const RUBY_SET = set.filter((e) => e.languages.ruby !== undefined);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The UUIDs the tests of an acceptance file pin, in file order. */
-function pinnedCases(language: 'javascript' | 'python' | 'go', text: string): string[] {
+function pinnedCases(language: 'javascript' | 'python' | 'go' | 'ruby', text: string): string[] {
   const pattern =
     language === 'javascript'
       ? /^test\(".* \[([0-9a-f-]{36})\]", \(\) => \{$/gm
       : language === 'go'
         ? /^\t\t\{name: ".* \[([0-9a-f-]{36})\]", /gm
-        : /^@case\("([0-9a-f-]{36})"\)\ndef test_\w+\(case_uuid\):$/gm;
+        : language === 'ruby'
+          ? /^ {2}it ".* \[([0-9a-f-]{36})\]" do$/gm
+          : /^@case\("([0-9a-f-]{36})"\)\ndef test_\w+\(case_uuid\):$/gm;
   return [...text.matchAll(pattern)].map((m) => m[1]);
 }
 
@@ -43,11 +48,12 @@ describe('the eval kata set (katas/eval)', () => {
       assert.equal(entry.source.exercise, entry.slug);
       assert.ok(['easy', 'medium', 'hard'].includes(entry.tags[0]), `${entry.slug}: difficulty first`);
       assert.deepEqual(
-        Object.keys(entry.languages).filter((l) => l !== 'go'),
+        Object.keys(entry.languages).filter((l) => l !== 'go' && l !== 'ruby'),
         ['javascript', 'python'],
       );
     }
     assert.ok(GO_SET.length >= 12, `${GO_SET.length} katas in Go`);
+    assert.ok(RUBY_SET.length >= 12, `${RUBY_SET.length} katas in Ruby`);
     assert.equal(new Set(set.map((e) => e.source.commit)).size, 1, 'one commit for the whole set');
   });
 
@@ -115,6 +121,30 @@ describe('the eval kata set (katas/eval)', () => {
     }
   });
 
+  it('pins the same cases in Ruby, one RSpec example each, loading lib/<file>.rb', () => {
+    for (const entry of RUBY_SET) {
+      const ruby = entry.languages.ruby!;
+      const text = readFileSync(join(EVAL_DIR, ruby.acceptance), 'utf8');
+      assert.equal(ruby.acceptance, `acceptance/ruby/${entry.slug.replace(/-/g, '_')}_spec.rb`);
+      assert.deepEqual(
+        pinnedCases('ruby', text),
+        pinnedCases('javascript', readFileSync(join(EVAL_DIR, entry.languages.javascript.acceptance), 'utf8')),
+      );
+      assert.equal(ruby.cases, entry.languages.javascript.cases);
+      assert.ok(text.includes(`require_relative "../lib/${ruby.module}"\n`));
+      assert.ok(text.includes(entry.source.commit), `${ruby.acceptance} names the commit`);
+    }
+  });
+
+  it('names the Ruby module and methods in each kata that has Ruby tests', async () => {
+    for (const entry of RUBY_SET) {
+      const kata = await loadKata(join(EVAL_DIR, `${entry.slug}.md`), { language: 'ruby' });
+      const { module, exports } = entry.languages.ruby!;
+      assert.ok(kata.description.includes(`\`lib/${module}.rb\``), `${entry.slug} names lib/${module}.rb`);
+      for (const name of exports) assert.ok(kata.description.includes(`\`${name}(`), `${entry.slug} names ${name}`);
+    }
+  });
+
   it('names the Go package and functions in each kata that has Go tests', async () => {
     for (const entry of GO_SET) {
       const kata = await loadKata(join(EVAL_DIR, `${entry.slug}.md`), { language: 'go' });
@@ -168,7 +198,7 @@ describe('the eval kata generator (scripts/generate-eval-katas.ts)', () => {
     );
   });
 
-  it('writes JavaScript, Python and Go literals', () => {
+  it('writes JavaScript, Python, Go and Ruby literals', () => {
     assert.equal(jsValue({ "don't": 2, '1': [true, null, 'a"b'] }), '{ "1": [true, null, "a\\"b"], "don\'t": 2 }');
     assert.equal(pyValue({ "don't": 2, '1': [true, false, null, 'a\nb'] }), '{"1": [True, False, None, "a\\nb"], "don\'t": 2}');
     assert.equal(jsValue([]), '[]');
@@ -176,6 +206,11 @@ describe('the eval kata generator (scripts/generate-eval-katas.ts)', () => {
     assert.equal(goValue([], '[]string'), '[]string{}');
     assert.equal(goValue([93819012551], '[]int64'), '[]int64{93819012551}');
     assert.throws(() => goValue(1.5, 'int'), /not a Go int/);
+    assert.equal(
+      rubyValue({ "don't": 2, a: [true, null, '#{x} #$y #z'] }),
+      '{ "don\'t" => 2, "a" => [true, nil, "\\#{x} \\#$y #z"] }',
+    );
+    assert.equal(rubyValue({}), '{}');
     assert.equal(pyValue({}), '{}');
   });
 
