@@ -1,14 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { CliIo } from '../../../src/cli/cliIo';
 import { runCli } from '../../../src/cli/runCli';
 import { FIZZBUZZ_WITHOUT_EXAMPLES, fizzbuzzJs } from '../../support/fizzbuzzPlans';
-import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
-import { cli, isolatedEnv, kataArgs } from './cliHarness';
+import { cli, isolatedEnv, kataArgs, useCliSession } from './cliHarness';
 
 const QUESTION = 'Should fizzbuzz(0) return "FizzBuzz" or "0"?';
 
@@ -25,19 +21,10 @@ function script() {
  */
 describe('tdd-agent kata: a role asks the person in the terminal', function () {
   this.timeout(120_000);
-  let server: OpenAITestServer;
-  let dir: string;
-  beforeEach(async () => {
-    server = await startOpenAIServer();
-    dir = await mkdtemp(join(tmpdir(), 'cli-ask-'));
-  });
-  afterEach(async () => {
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const session = useCliSession('cli-ask-');
 
   it('in a terminal: the question is a prompt, the typed line goes back to the Tester', async () => {
-    server.setFallback(script());
+    session.server.setFallback(script());
     const stdout = new PassThrough();
     const stderr = new PassThrough();
     const stdin = Object.assign(new PassThrough(), { isTTY: true });
@@ -48,10 +35,13 @@ describe('tdd-agent kata: a role asks the person in the terminal', function () {
       if (err.includes(`? The Tester asks: ${QUESTION}`) && !stdin.writableEnded) stdin.end('start at 1, never 0\n');
     });
     const io: CliIo = { stdout, stderr, stdin, env: isolatedEnv(), signal: new AbortController().signal };
-    const code = await runCli([...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, dir, server.baseURL), '--yes', '--max-cycles', '2'], io);
+    const code = await runCli(
+      [...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, session.dir, session.server.baseURL), '--yes', '--max-cycles', '2'],
+      io,
+    );
     assert.equal(code, 0, err);
     assert.match(err, /tester asked: Should fizzbuzz\(0\)[^\n]*\n\s+answer \(terminal\): start at 1, never 0/);
-    const toolMessages = server
+    const toolMessages = session.server
       .chatRequests()
       .flatMap((r) => r.body.messages as Array<{ role: string; content: string }>)
       .filter((m) => m.role === 'tool');
@@ -59,9 +49,9 @@ describe('tdd-agent kata: a role asks the person in the terminal', function () {
   });
 
   it('without a terminal (--yes in CI): the Tester is told no one is there and goes on', async () => {
-    server.setFallback(script());
+    session.server.setFallback(script());
     const r = await cli(
-      [...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, dir, server.baseURL), '--yes', '--max-cycles', '2'],
+      [...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, session.dir, session.server.baseURL), '--yes', '--max-cycles', '2'],
       isolatedEnv(),
     );
     assert.equal(r.code, 0, r.stderr);

@@ -1,15 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { simpleGit } from 'simple-git';
 import { SessionSummarySchema } from '../../../src/core/tdd/sessionSummary';
 import { FIZZBUZZ_WITHOUT_EXAMPLES, fizzbuzzJs } from '../../support/fizzbuzzPlans';
-import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
-import { cli, isolatedEnv, kataArgs } from './cliHarness';
+import { cli, isolatedEnv, kataArgs, useCliSession } from './cliHarness';
 import { ensureCliBundle } from '../../support/cliBundle';
 
 const run = promisify(execFile);
@@ -18,30 +16,23 @@ const KEY = 'sk-cli-secret-key-abcdef123456';
 
 describe('tdd-agent CLI', function () {
   this.timeout(120_000);
-  let server: OpenAITestServer;
-  let dir: string;
-  beforeEach(async () => {
-    server = await startOpenAIServer();
-    dir = await mkdtemp(join(tmpdir(), 'cli-'));
-  });
-  afterEach(async () => {
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const session = useCliSession('cli-');
 
   describe('ask and cot', () => {
     it('answers a question about some lines of a file through --base-url', async () => {
-      await writeFile(join(dir, 'add.js'), 'function add(a, b) {\n  return a - b;\n}\n');
-      server.enqueue({ json: { answer: 'It subtracts instead of adding.', confidence: 0.9, reasoning: 'line 2 uses minus' } });
+      await writeFile(join(session.dir, 'add.js'), 'function add(a, b) {\n  return a - b;\n}\n');
+      session.server.enqueue({
+        json: { answer: 'It subtracts instead of adding.', confidence: 0.9, reasoning: 'line 2 uses minus' },
+      });
       const r = await cli(
         [
           'ask',
           '--base-url',
-          server.baseURL,
+          session.server.baseURL,
           '--model',
           'test-model',
           '--file',
-          join(dir, 'add.js'),
+          join(session.dir, 'add.js'),
           '--lines',
           '1-2',
           'What is wrong?',
@@ -51,15 +42,17 @@ describe('tdd-agent CLI', function () {
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /It subtracts instead of adding\./);
       assert.match(r.stdout, /confidence: 0\.90/);
-      const user = String(server.chatRequests()[0]!.body.messages.at(-1).content);
+      const user = String(session.server.chatRequests()[0]!.body.messages.at(-1).content);
       assert.match(user, /What is wrong\?/);
       assert.match(user, /1 \| function add/);
       assert.doesNotMatch(user, /3 \| \}/, 'only the chosen lines are sent');
     });
 
     it('shows control characters in an answer visibly instead of sending them to the terminal', async () => {
-      server.enqueue({ json: { answer: 'fine\u001b[1A\u001b[2K\u001b]0;owned\u0007', confidence: 0.5, reasoning: '\u009b31m' } });
-      const r = await cli(['ask', '--base-url', server.baseURL, '--model', 'test-model', 'Is it fine?'], isolatedEnv());
+      session.server.enqueue({
+        json: { answer: 'fine\u001b[1A\u001b[2K\u001b]0;owned\u0007', confidence: 0.5, reasoning: '\u009b31m' },
+      });
+      const r = await cli(['ask', '--base-url', session.server.baseURL, '--model', 'test-model', 'Is it fine?'], isolatedEnv());
       assert.equal(r.code, 0, r.stderr);
       // eslint-disable-next-line no-control-regex -- the test looks for terminal control characters
       assert.doesNotMatch(r.stdout, /[\u001b\u0007\u009b]/);
@@ -67,10 +60,10 @@ describe('tdd-agent CLI', function () {
     });
 
     it('honours OPENAI_BASE_URL and prints machine output with --json', async () => {
-      server.enqueue({ json: { answer: '42', confidence: 1.7, reasoning: '' } });
+      session.server.enqueue({ json: { answer: '42', confidence: 1.7, reasoning: '' } });
       const r = await cli(
         ['ask', '--json', '--model', 'test-model', 'Meaning of life?'],
-        isolatedEnv({ OPENAI_BASE_URL: server.baseURL }),
+        isolatedEnv({ OPENAI_BASE_URL: session.server.baseURL }),
       );
       assert.equal(r.code, 0, r.stderr);
       const out = JSON.parse(r.stdout);
@@ -80,7 +73,7 @@ describe('tdd-agent CLI', function () {
     });
 
     it('explains step by step with the CoT agent', async () => {
-      server.enqueue({
+      session.server.enqueue({
         json: {
           step1: 'Read the loop.',
           step2: 'i never changes.',
@@ -91,13 +84,13 @@ describe('tdd-agent CLI', function () {
           confidence: 0.8,
         },
       });
-      const r = await cli(['cot', '--base-url', server.baseURL, '--model', 'm', 'Why does it hang?'], isolatedEnv());
+      const r = await cli(['cot', '--base-url', session.server.baseURL, '--model', 'm', 'Why does it hang?'], isolatedEnv());
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /1\. Read the loop\.\n2\. i never changes\.\n\nAnswer: Increment i\./);
     });
 
     it('never prints the API key, also when the server rejects it', async () => {
-      server.enqueue({
+      session.server.enqueue({
         error: {
           status: 401,
           type: 'invalid_request_error',
@@ -107,12 +100,12 @@ describe('tdd-agent CLI', function () {
       });
       const r = await cli(
         ['ask', '--model', 'm', 'hello?'],
-        isolatedEnv({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.baseURL }),
+        isolatedEnv({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: session.server.baseURL }),
       );
       assert.notEqual(r.code, 0);
       assert.match(r.stderr, /AUTH/);
       assert.ok(!r.stderr.includes(KEY) && !r.stdout.includes(KEY), 'the key leaked into the output');
-      assert.equal(server.chatRequests()[0]!.headers.authorization, `Bearer ${KEY}`, 'the key did reach the server');
+      assert.equal(session.server.chatRequests()[0]!.headers.authorization, `Bearer ${KEY}`, 'the key did reach the server');
     });
   });
 
@@ -157,8 +150,11 @@ describe('tdd-agent CLI', function () {
 
   describe('kata', () => {
     it('runs a session, prints progress on stderr and exactly one JSON summary on stdout', async () => {
-      server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(2) }).reply);
-      const r = await cli([...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, dir, server.baseURL), '--yes', '--json'], isolatedEnv());
+      session.server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(2) }).reply);
+      const r = await cli(
+        [...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, session.dir, session.server.baseURL), '--yes', '--json'],
+        isolatedEnv(),
+      );
       assert.equal(r.code, 0, r.stderr);
       const summary = SessionSummarySchema.parse(JSON.parse(r.stdout));
       assert.equal(summary.status, 'completed');
@@ -169,10 +165,13 @@ describe('tdd-agent CLI', function () {
     });
 
     it('without --yes and without a terminal, denies writes and says why', async () => {
-      server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
-      const r = await cli([...kataArgs('fizzbuzz', dir, server.baseURL), '--max-cycles', '1', '--json'], isolatedEnv());
+      session.server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
+      const r = await cli(
+        [...kataArgs('fizzbuzz', session.dir, session.server.baseURL), '--max-cycles', '1', '--json'],
+        isolatedEnv(),
+      );
       assert.equal(r.code, 1);
-      const toolMessages = server
+      const toolMessages = session.server
         .chatRequests()
         .flatMap((q) => q.body.messages)
         .filter((m: { role: string }) => m.role === 'tool');
@@ -190,14 +189,14 @@ describe('tdd-agent CLI', function () {
     });
 
     it('`demo` replays the bundled FizzBuzz session into a fresh workspace with green commits', async () => {
-      const { stdout, stderr } = await run('node', [join(ROOT, 'dist', 'cli.js'), 'demo', '--workspace', dir, '--json'], {
+      const { stdout, stderr } = await run('node', [join(ROOT, 'dist', 'cli.js'), 'demo', '--workspace', session.dir, '--json'], {
         env: isolatedEnv(),
         timeout: 110_000,
       });
       const summary = SessionSummarySchema.parse(JSON.parse(stdout));
       assert.equal(summary.status, 'completed');
-      assert.match(stderr, new RegExp(`Demo workspace: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
-      const log = await simpleGit(dir).log([summary.branch]);
+      assert.match(stderr, new RegExp(`Demo workspace: ${session.dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+      const log = await simpleGit(session.dir).log([summary.branch]);
       assert.ok(log.all.filter((c) => c.message.startsWith('feat:')).length >= 4);
     });
 

@@ -1,16 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { simpleGit } from 'simple-git';
 import { SessionSummarySchema } from '../../../src/core/tdd/sessionSummary';
-import { ensureCliBundle } from '../../support/cliBundle';
 import { clumsyPlayer, requestsPerTurn } from '../../support/clumsyPlayer';
 import { fizzbuzzJs, JS } from '../../support/fizzbuzzPlans';
-import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
-import { isolatedEnv, kataArgs } from './cliHarness';
+import { isolatedEnv, kataArgs, useCliSession } from './cliHarness';
 
 const run = promisify(execFile);
 const CLI = join(resolve(__dirname, '..', '..', '..'), 'dist', 'cli.js');
@@ -23,23 +19,10 @@ const CLI = join(resolve(__dirname, '..', '..', '..'), 'dist', 'cli.js');
  */
 describe('tdd-agent kata with a clumsy model: the feedback steers it, one extra request per mistake at most', function () {
   this.timeout(180_000);
-  let server: OpenAITestServer;
-  let dir: string;
-  before(async function () {
-    this.timeout(60_000);
-    await ensureCliBundle();
-  });
-  beforeEach(async () => {
-    server = await startOpenAIServer();
-    dir = await mkdtemp(join(tmpdir(), 'cli-clumsy-'));
-  });
-  afterEach(async () => {
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const session = useCliSession('cli-clumsy-', { bundle: true });
 
   it('code in a message, a Tester writing code, an Implementer editing the test, a file read again and again: four green cycles, no violation', async () => {
-    server.setFallback(
+    session.server.setFallback(
       clumsyPlayer(fizzbuzzJs(4, { refactor: false }), {
         1: 'codeInMessage',
         2: 'testerWritesCode',
@@ -47,7 +30,7 @@ describe('tdd-agent kata with a clumsy model: the feedback steers it, one extra 
         4: 'rereadsFile',
       }).reply,
     );
-    const r = await run('node', [CLI, ...kataArgs('fizzbuzz', dir, server.baseURL), '--yes', '--json'], {
+    const r = await run('node', [CLI, ...kataArgs('fizzbuzz', session.dir, session.server.baseURL), '--yes', '--json'], {
       env: isolatedEnv(),
       timeout: 150_000,
       maxBuffer: 16 * 1024 * 1024,
@@ -62,7 +45,7 @@ describe('tdd-agent kata with a clumsy model: the feedback steers it, one extra 
     );
     assert.equal(summary.totals.violations, 0, 'no write the role rules refused counts as a violation');
 
-    const per = requestsPerTurn(server.chatRequests());
+    const per = requestsPerTurn(session.server.chatRequests());
     const took = Object.fromEntries(['implementer:1', 'tester:2', 'implementer:3', 'implementer:4'].map((k) => [k, per.get(k)]));
     // Played well: 1, 1, 1 and 2 (read, then write). Each mistake may add one.
     assert.deepEqual(took, { 'implementer:1': 2, 'tester:2': 1, 'implementer:3': 1, 'implementer:4': 3 }, JSON.stringify(took));
@@ -71,7 +54,7 @@ describe('tdd-agent kata with a clumsy model: the feedback steers it, one extra 
     // What the person saw: the refused writes as refused tool calls, no violation.
     assert.doesNotMatch(r.stderr, /violation/i);
     // The branch holds the Tester's tests as written, and every commit's tests pass.
-    const git = simpleGit(dir);
+    const git = simpleGit(session.dir);
     assert.equal(await git.show([`${summary.branch}:test/fizzbuzz.test.js`]), JS.testFile(4));
   });
 });

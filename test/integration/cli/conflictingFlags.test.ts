@@ -1,11 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ensureCliBundle } from '../../support/cliBundle';
-import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
-import { isolatedEnv } from './cliHarness';
+import { isolatedEnv, useCliSession } from './cliHarness';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 
@@ -32,24 +28,14 @@ function tddAgent(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise
 
 describe('tdd-agent: flags that contradict each other, and negative numbers as flag values (built CLI)', function () {
   this.timeout(60_000);
-  let server: OpenAITestServer;
-  let dir: string;
-  before(async () => {
-    await ensureCliBundle();
-    server = await startOpenAIServer();
-  });
-  after(async () => server.close());
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'cli-flags-'));
-  });
-  afterEach(async () => rm(dir, { recursive: true, force: true }));
+  const session = useCliSession('cli-flags-', { bundle: true });
 
   describe('provider flags', () => {
     it('--provider ollama with --base-url is a usage error naming both flags and the flag Ollama takes', async () => {
-      const before = server.requests.length;
+      const before = session.server.requests.length;
       const r = await tddAgent(
         ['ask', '--provider', 'ollama', '--base-url', 'http://127.0.0.1:45999/v1', '--json', 'q'],
-        isolatedEnv({ OLLAMA_HOST: server.url }),
+        isolatedEnv({ OLLAMA_HOST: session.server.url }),
       );
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, /--provider ollama/);
@@ -57,13 +43,13 @@ describe('tdd-agent: flags that contradict each other, and negative numbers as f
       assert.match(r.stderr, /--ollama-host http:\/\/127\.0\.0\.1:45999/);
       assert.doesNotMatch(r.stderr, /PROVIDER_NOT_CONFIGURED/);
       assert.equal(JSON.parse(r.stdout).error.error_code, 'USAGE');
-      assert.equal(server.requests.length, before, 'nothing was asked of any server');
+      assert.equal(session.server.requests.length, before, 'nothing was asked of any server');
     });
 
     it('--ollama-host with --provider openai, or with --base-url, is a usage error naming both flags', async () => {
       for (const args of [
-        ['--provider', 'openai', '--ollama-host', server.url],
-        ['--base-url', server.baseURL, '--ollama-host', server.url],
+        ['--provider', 'openai', '--ollama-host', session.server.url],
+        ['--base-url', session.server.baseURL, '--ollama-host', session.server.url],
       ]) {
         const r = await tddAgent(['ask', ...args, '--model', 'test-model', 'q'], isolatedEnv());
         assert.equal(r.code, 2, r.stderr);
@@ -73,9 +59,9 @@ describe('tdd-agent: flags that contradict each other, and negative numbers as f
     });
 
     it('--provider ollama with --ollama-host still works (no conflict)', async () => {
-      server.enqueue({ json: { answer: 'local', confidence: 0.5, reasoning: 'r' } });
+      session.server.enqueue({ json: { answer: 'local', confidence: 0.5, reasoning: 'r' } });
       const r = await tddAgent(
-        ['ask', '--provider', 'ollama', '--ollama-host', server.url, '--model', 'test-model', '--json', 'q'],
+        ['ask', '--provider', 'ollama', '--ollama-host', session.server.url, '--model', 'test-model', '--json', 'q'],
         isolatedEnv(),
       );
       assert.equal(r.code, 0, r.stderr);
@@ -94,10 +80,10 @@ describe('tdd-agent: flags that contradict each other, and negative numbers as f
     });
 
     it('the same for the session flags (--max-cycles -1, --test-timeout -0.5)', async () => {
-      const cycles = await tddAgent(['kata', 'fizzbuzz', '--workspace', dir, '--max-cycles', '-1'], isolatedEnv());
+      const cycles = await tddAgent(['kata', 'fizzbuzz', '--workspace', session.dir, '--max-cycles', '-1'], isolatedEnv());
       assert.equal(cycles.code, 2, cycles.stderr);
       assert.match(cycles.stderr, /--max-cycles must be a positive whole number, got '-1'\./);
-      const timeout = await tddAgent(['kata', 'fizzbuzz', '--workspace', dir, '--test-timeout', '-0.5'], isolatedEnv());
+      const timeout = await tddAgent(['kata', 'fizzbuzz', '--workspace', session.dir, '--test-timeout', '-0.5'], isolatedEnv());
       assert.equal(timeout.code, 2, timeout.stderr);
       assert.match(timeout.stderr, /--test-timeout must be a positive whole number, got '-0\.5'\./);
     });
@@ -115,7 +101,7 @@ describe('tdd-agent: flags that contradict each other, and negative numbers as f
       ['task', 'Add a slugify helper'],
     ]) {
       it(`${command[0]}: --resume with --from-working-tree is a usage error naming both flags`, async () => {
-        const r = await tddAgent([...command, '--workspace', dir, '--resume', '--from-working-tree'], isolatedEnv());
+        const r = await tddAgent([...command, '--workspace', session.dir, '--resume', '--from-working-tree'], isolatedEnv());
         assert.equal(r.code, 2, r.stderr);
         assert.match(r.stderr, /--resume/);
         assert.match(r.stderr, /--from-working-tree/);

@@ -1,37 +1,26 @@
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { EvalReport } from '../../../src/core/eval';
 import { EVAL_FIXTURE_SET, evalPlayer, pythonLeapPlayer, type EvalPlayer } from '../../support/evalPlayers';
-import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
-import { cli, isolatedEnv } from './cliHarness';
+import { cli, isolatedEnv, useCliSession } from './cliHarness';
 
 const SET = resolve(__dirname, '..', '..', '..', EVAL_FIXTURE_SET);
 
 describe('tdd-agent eval: the fixture set against three scripted players', function () {
   this.timeout(300_000);
-  let server: OpenAITestServer;
-  let dir: string;
   const reports: Partial<Record<EvalPlayer, { code: number; report: EvalReport; markdown: string; stderr: string }>> = {};
 
-  before(async () => {
-    server = await startOpenAIServer();
-    dir = await mkdtemp(join(tmpdir(), 'cli-eval-'));
-  });
-  after(async () => {
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const session = useCliSession('cli-eval-', { once: true });
 
   async function evaluate(player: EvalPlayer) {
     const cached = reports[player];
     if (cached) return cached;
-    server.setFallback(evalPlayer(player));
-    const out = join(dir, player);
+    session.server.setFallback(evalPlayer(player));
+    const out = join(session.dir, player);
     const args = ['eval', '--set', SET, '--language', 'javascript', '--out', out, '--concurrency', '2', '--json'];
-    const result = await cli([...args, '--base-url', server.baseURL, '--model', 'test-model'], isolatedEnv());
+    const result = await cli([...args, '--base-url', session.server.baseURL, '--model', 'test-model'], isolatedEnv());
     assert.equal(result.code, 0, result.stderr);
     const report = JSON.parse(result.stdout) as EvalReport;
     assert.deepEqual(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')), report, 'stdout and report.json agree');
@@ -57,7 +46,7 @@ describe('tdd-agent eval: the fixture set against three scripted players', funct
       assert.ok(run.model_requests > 0 && run.tokens.prompt > 0 && run.tokens.completion > 0);
       assert.equal(run.cost_usd, null, 'no price for test-model: tokens only');
       assert.ok(run.wall_ms >= run.session_ms);
-      assert.ok(existsSync(join(dir, 'disciplined', run.recording)), `${run.recording} was written`);
+      assert.ok(existsSync(join(session.dir, 'disciplined', run.recording)), `${run.recording} was written`);
     }
     assert.match(markdown, /^# TDD Agent eval: test-model \(openai\), javascript/m);
     assert.match(markdown, /\| pass@1 \(green and every acceptance test passed\) \| 100 % \|/);
@@ -67,8 +56,8 @@ describe('tdd-agent eval: the fixture set against three scripted players', funct
   it('a run’s recording replays as the session it was (--provider replay)', async () => {
     const { report } = await evaluate('disciplined');
     const leap = report.runs.find((r) => r.kata === 'leap')!;
-    const workspace = await mkdtemp(join(dir, 'replay-'));
-    const cassette = join(dir, 'disciplined', leap.recording);
+    const workspace = await mkdtemp(join(session.dir, 'replay-'));
+    const cassette = join(session.dir, 'disciplined', leap.recording);
     const args = ['kata', join(SET, 'leap.md'), '--language', 'javascript', '--provider', 'replay', '--cassette', cassette];
     const replayed = await cli([...args, '--yes', '--workspace', workspace, '--json'], isolatedEnv());
     assert.equal(replayed.code, 0, replayed.stderr);
@@ -113,8 +102,8 @@ describe('tdd-agent eval: the fixture set against three scripted players', funct
   });
 
   it('Ctrl-C keeps what finished: the report has the runs done, marked interrupted, exit 1', async () => {
-    server.setFallback(evalPlayer('disciplined'));
-    const out = join(dir, 'interrupted');
+    session.server.setFallback(evalPlayer('disciplined'));
+    const out = join(session.dir, 'interrupted');
     const controller = new AbortController();
     const poll = setInterval(() => {
       if (existsSync(join(out, 'report.json'))) controller.abort();
@@ -128,7 +117,7 @@ describe('tdd-agent eval: the fixture set against three scripted players', funct
       '--concurrency',
       '1',
       '--base-url',
-      server.baseURL,
+      session.server.baseURL,
       '--model',
       'test-model',
     ];
@@ -145,10 +134,10 @@ describe('tdd-agent eval: the fixture set against three scripted players', funct
   });
 
   it('the bundled set (katas/eval): the disciplined player passes every acceptance test of leap and raindrops', async () => {
-    server.setFallback(evalPlayer('disciplined'));
-    const out = join(dir, 'bundled');
+    session.server.setFallback(evalPlayer('disciplined'));
+    const out = join(session.dir, 'bundled');
     const args = ['eval', '--katas', 'leap,raindrops', '--out', out, '--concurrency', '2', '--json'];
-    const result = await cli([...args, '--base-url', server.baseURL, '--model', 'test-model'], isolatedEnv());
+    const result = await cli([...args, '--base-url', session.server.baseURL, '--model', 'test-model'], isolatedEnv());
     assert.equal(result.code, 0, result.stderr);
     const report = JSON.parse(result.stdout) as EvalReport;
     assert.deepEqual([report.set.name, report.set.bundled], ['katas/eval', true]);
@@ -159,10 +148,10 @@ describe('tdd-agent eval: the fixture set against three scripted players', funct
   });
 
   it('a local model writing its tool calls as text: the calls read from text are counted per run and in the totals', async () => {
-    server.setFallback(evalPlayer('disciplined', { textCalls: 'hermes' }));
-    const out = join(dir, 'text-calls');
+    session.server.setFallback(evalPlayer('disciplined', { textCalls: 'hermes' }));
+    const out = join(session.dir, 'text-calls');
     const args = ['eval', '--set', SET, '--katas', 'leap', '--out', out, '--json'];
-    const result = await cli([...args, '--base-url', server.baseURL, '--model', 'test-model'], isolatedEnv());
+    const result = await cli([...args, '--base-url', session.server.baseURL, '--model', 'test-model'], isolatedEnv());
     assert.equal(result.code, 0, result.stderr);
     const report = JSON.parse(result.stdout) as EvalReport;
     const [run] = report.runs;
@@ -174,10 +163,10 @@ describe('tdd-agent eval: the fixture set against three scripted players', funct
   });
 
   it('Python: the held-back pytest file on the final commit, selected by name', async () => {
-    server.setFallback(pythonLeapPlayer());
-    const out = join(dir, 'python');
+    session.server.setFallback(pythonLeapPlayer());
+    const out = join(session.dir, 'python');
     const args = ['eval', '--set', SET, '--language', 'python', '--katas', 'leap', '--out', out, '--json'];
-    const result = await cli([...args, '--base-url', server.baseURL, '--model', 'test-model'], isolatedEnv());
+    const result = await cli([...args, '--base-url', session.server.baseURL, '--model', 'test-model'], isolatedEnv());
     assert.equal(result.code, 0, result.stderr);
     const report = JSON.parse(result.stdout) as EvalReport;
     assert.deepEqual(
@@ -207,23 +196,33 @@ describe('tdd-agent eval: the fixture set against three scripted players', funct
   });
 
   it('refuses what it cannot do before any run starts: bad flags and selections (exit 2), a model the server does not serve', async () => {
-    const base = ['eval', '--set', SET, '--base-url', server.baseURL, '--model', 'test-model'];
+    const base = ['eval', '--set', SET, '--base-url', session.server.baseURL, '--model', 'test-model'];
     const unknown = await cli([...base, '--katas', 'bowling'], isolatedEnv());
     assert.equal(unknown.code, 2);
     assert.match(
       unknown.stderr,
       /No exercise of the eval set is named or tagged 'bowling'\. Names: leap, raindrops; tags: conditionals, easy, strings\./,
     );
-    const record = await cli([...base, '--record', join(dir, 'x.json')], isolatedEnv());
+    const record = await cli([...base, '--record', join(session.dir, 'x.json')], isolatedEnv());
     assert.equal(record.code, 2);
     assert.match(record.stderr, /--record does not go with eval/);
     const model = await cli(
-      ['eval', '--set', SET, '--base-url', server.baseURL, '--model', 'no-such-model', '--out', join(dir, 'none')],
+      [
+        'eval',
+        '--set',
+        SET,
+        '--base-url',
+        session.server.baseURL,
+        '--model',
+        'no-such-model',
+        '--out',
+        join(session.dir, 'none'),
+      ],
       isolatedEnv(),
     );
     assert.equal(model.code, 1, model.stderr); // as for tdd-agent kata: the provider answered, INVALID_REQUEST
     assert.match(model.stderr, /INVALID_REQUEST: The model 'no-such-model' is not available/);
-    assert.equal(existsSync(join(dir, 'none', 'report.json')), false, 'no run started');
+    assert.equal(existsSync(join(session.dir, 'none', 'report.json')), false, 'no run started');
     const runs = await cli([...base, '--runs', '0'], isolatedEnv());
     assert.equal(runs.code, 2);
     assert.match(runs.stderr, /--runs must be a positive whole number/);

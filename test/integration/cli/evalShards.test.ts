@@ -1,14 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { EvalReport } from '../../../src/core/eval';
-import { ensureCliBundle } from '../../support/cliBundle';
 import { EVAL_FIXTURE_SET, evalPlayer } from '../../support/evalPlayers';
-import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
-import { cli, isolatedEnv } from './cliHarness';
+import { cli, isolatedEnv, useCliSession } from './cliHarness';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const SET = join(ROOT, EVAL_FIXTURE_SET);
@@ -59,22 +56,12 @@ function runBuilt(
 // merged, and stopped (SIGTERM, as a cancelled CI job is) then resumed — gives the same report.json but for times.
 describe('tdd-agent eval: whole, sharded and merged, interrupted and resumed — one report', function () {
   this.timeout(600_000);
-  let server: OpenAITestServer;
-  let dir: string;
   let whole: EvalReport;
   const reportOf = async (folder: string): Promise<EvalReport> =>
     JSON.parse(await readFile(join(folder, 'report.json'), 'utf8')) as EvalReport;
 
-  before(async () => {
-    await ensureCliBundle();
-    server = await startOpenAIServer();
-    server.setFallback(evalPlayer('disciplined'));
-    dir = await mkdtemp(join(tmpdir(), 'cli-eval-shards-'));
-  });
-  after(async () => {
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const session = useCliSession('cli-eval-shards-', { bundle: true, once: true });
+  before(() => session.server.setFallback(evalPlayer('disciplined')));
 
   const evalArgs = (out: string, ...more: string[]): string[] => [
     'eval',
@@ -87,16 +74,16 @@ describe('tdd-agent eval: whole, sharded and merged, interrupted and resumed —
     '--out',
     out,
     '--base-url',
-    server.baseURL,
+    session.server.baseURL,
     '--model',
     'test-model',
     ...more,
   ];
 
   it('whole: the reference run', async () => {
-    const result = await runBuilt(evalArgs(join(dir, 'whole')));
+    const result = await runBuilt(evalArgs(join(session.dir, 'whole')));
     assert.equal(result.code, 0, result.stderr);
-    whole = await reportOf(join(dir, 'whole'));
+    whole = await reportOf(join(session.dir, 'whole'));
     assert.deepEqual(
       whole.runs.map((r) => [r.kata, r.run, r.passed]),
       [
@@ -113,9 +100,11 @@ describe('tdd-agent eval: whole, sharded and merged, interrupted and resumed —
   });
 
   it('three shards in three processes, merged: the same report.json as the whole run, the recordings beside it', async () => {
-    const shards = await Promise.all([1, 2, 3].map((i) => runBuilt(evalArgs(join(dir, `shard-${i}`), '--shard', `${i}/3`))));
+    const shards = await Promise.all(
+      [1, 2, 3].map((i) => runBuilt(evalArgs(join(session.dir, `shard-${i}`), '--shard', `${i}/3`))),
+    );
     for (const s of shards) assert.equal(s.code, 0, s.stderr);
-    const parts = await Promise.all([1, 2, 3].map((i) => reportOf(join(dir, `shard-${i}`))));
+    const parts = await Promise.all([1, 2, 3].map((i) => reportOf(join(session.dir, `shard-${i}`))));
     assert.deepEqual(
       parts.map((p) => p.shard?.runs.length),
       [1, 1, 2],
@@ -127,9 +116,9 @@ describe('tdd-agent eval: whole, sharded and merged, interrupted and resumed —
       'raindrops 1',
       'raindrops 2',
     ]);
-    const out = join(dir, 'merged');
+    const out = join(session.dir, 'merged');
     const merged = await cli(
-      ['eval', 'merge', join(dir, 'shard-2'), join(dir, 'shard-1'), join(dir, 'shard-3'), '--out', out],
+      ['eval', 'merge', join(session.dir, 'shard-2'), join(session.dir, 'shard-1'), join(session.dir, 'shard-3'), '--out', out],
       isolatedEnv(),
     );
     assert.equal(merged.code, 0, merged.stderr);
@@ -142,7 +131,7 @@ describe('tdd-agent eval: whole, sharded and merged, interrupted and resumed —
   });
 
   it('stopped by SIGTERM after a run, then --resume: the runs done are kept, the rest run, the same report.json', async () => {
-    const out = join(dir, 'resumed');
+    const out = join(session.dir, 'resumed');
     // One SIGTERM, as a cancelled CI job sends: a second one (the CLI's "quit now") would be sent by every later chunk.
     let sent = false;
     const first = await runBuilt(evalArgs(out), {
@@ -167,31 +156,33 @@ describe('tdd-agent eval: whole, sharded and merged, interrupted and resumed —
   });
 
   it('merge refuses, in one line naming the file: another eval, overlapping shards, a missing shard', async () => {
-    const out = join(dir, 'refused');
+    const out = join(session.dir, 'refused');
     const merge = (...folders: string[]) => cli(['eval', 'merge', ...folders, '--out', out], isolatedEnv());
-    const other = join(dir, 'other-eval');
-    const changed = { ...(await reportOf(join(dir, 'shard-3'))) };
+    const other = join(session.dir, 'other-eval');
+    const changed = { ...(await reportOf(join(session.dir, 'shard-3'))) };
     changed.runs_per_kata = 3;
     await mkdir(other, { recursive: true });
     await writeFile(join(other, 'report.json'), JSON.stringify(changed));
 
     const cases: Array<[string[], RegExp]> = [
       [
-        [join(dir, 'shard-1'), join(dir, 'shard-2'), other],
+        [join(session.dir, 'shard-1'), join(session.dir, 'shard-2'), other],
         new RegExp(
-          `^tdd-agent: CONFIG: ${join(other, 'report.json')} is not a part of the same eval as ${join(dir, 'shard-1', 'report.json')}: runs per kata 3, not 2\\.`,
+          `^tdd-agent: CONFIG: ${join(other, 'report.json')} is not a part of the same eval as ${join(session.dir, 'shard-1', 'report.json')}: runs per kata 3, not 2\\.`,
         ),
       ],
       [
-        [join(dir, 'shard-1'), join(dir, 'shard-2'), join(dir, 'shard-2')],
-        new RegExp(`${join(dir, 'shard-2', 'report.json')} and ${join(dir, 'shard-2', 'report.json')} are both shard 2/3`),
+        [join(session.dir, 'shard-1'), join(session.dir, 'shard-2'), join(session.dir, 'shard-2')],
+        new RegExp(
+          `${join(session.dir, 'shard-2', 'report.json')} and ${join(session.dir, 'shard-2', 'report.json')} are both shard 2/3`,
+        ),
       ],
       [
-        [join(dir, 'shard-1'), join(dir, 'shard-3')],
+        [join(session.dir, 'shard-1'), join(session.dir, 'shard-3')],
         /Shard 2\/3 missing \(.*\): none of .*shard-1\/report\.json, .*shard-3\/report\.json is it\./,
       ],
       [
-        [join(dir, 'whole'), join(dir, 'shard-1')],
+        [join(session.dir, 'whole'), join(session.dir, 'shard-1')],
         /shard-1\/report\.json \(shard 1\/3\) and .*whole\/report\.json \(a whole eval\) both hold \w+ run \d: overlapping parts\./,
       ],
     ];

@@ -1,12 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EvalReport } from '../../../src/core/eval';
 import type { EvalPlayer } from '../../support/evalPlayers';
-import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
 import { wholeSetPlayer } from '../../support/wholeSetPlayers';
-import { cli, isolatedEnv } from './cliHarness';
+import { cli, isolatedEnv, useCliSession } from './cliHarness';
 
 // The generic players of the whole bundled set (test/support/wholeSetPlayers.ts) on three of its katas in JavaScript:
 // a class (bowling), two exports (allergies), a parser that throws (wordy). bench/eval.ts runs them on all 16, in both
@@ -15,22 +12,24 @@ const KATAS = ['bowling', 'allergies', 'wordy'];
 
 describe('tdd-agent eval: the bundled set against the three generic players', function () {
   this.timeout(300_000);
-  let server: OpenAITestServer;
-  let dir: string;
 
-  before(async () => {
-    server = await startOpenAIServer();
-    dir = await mkdtemp(join(tmpdir(), 'cli-eval-whole-'));
-  });
-  after(async () => {
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const session = useCliSession('cli-eval-whole-', { once: true });
 
   async function evaluate(player: EvalPlayer): Promise<EvalReport> {
-    server.setFallback(wholeSetPlayer(player, 'javascript'));
-    const args = ['eval', '--katas', KATAS.join(','), '--runs', '1', '--out', join(dir, player), '--concurrency', '2', '--json'];
-    const result = await cli([...args, '--base-url', server.baseURL, '--model', 'test-model'], isolatedEnv());
+    session.server.setFallback(wholeSetPlayer(player, 'javascript'));
+    const args = [
+      'eval',
+      '--katas',
+      KATAS.join(','),
+      '--runs',
+      '1',
+      '--out',
+      join(session.dir, player),
+      '--concurrency',
+      '2',
+      '--json',
+    ];
+    const result = await cli([...args, '--base-url', session.server.baseURL, '--model', 'test-model'], isolatedEnv());
     assert.equal(result.code, 0, result.stderr);
     const report = JSON.parse(result.stdout) as EvalReport;
     assert.deepEqual(report.runs.map((r) => r.kata).sort(), [...KATAS].sort());

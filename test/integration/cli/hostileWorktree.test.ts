@@ -1,14 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync } from 'node:child_process';
-import { access, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { FIZZBUZZ_WITHOUT_EXAMPLES, fizzbuzzJs, JS_TEST_PATH } from '../../support/fizzbuzzPlans';
-import { startOpenAIServer, type OpenAITestServer, type RecordedRequest, type ScriptedReply } from '../../support/openaiServer';
+import { type RecordedRequest, type ScriptedReply } from '../../support/openaiServer';
 import { git, gitOrEmpty, personRepoState } from '../../support/personRepo';
 import { scriptedKataModel, type KataScript } from '../../support/scriptedKataModel';
-import { ensureCliBundle } from '../../support/cliBundle';
-import { isolatedEnv, kataArgs } from './cliHarness';
+import { isolatedEnv, kataArgs, useCliSession } from './cliHarness';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 
@@ -33,27 +31,18 @@ const REMOTE_TOKEN = 'ghp_hostileRemoteToken0123456789abcdef';
  */
 describe('tdd-agent kata: the session worktree is hostile input (built CLI, real git, real sandbox)', function () {
   this.timeout(240_000);
-  let server: OpenAITestServer;
-  let dir: string;
+  const session = useCliSession('cli-hostile-', { bundle: true });
   let markers: string;
-  before(() => ensureCliBundle());
   beforeEach(async () => {
-    server = await startOpenAIServer();
-    dir = await realpath(await mkdtemp(join(tmpdir(), 'cli-hostile-')));
-    markers = await realpath(await mkdtemp(join(tmpdir(), 'cli-hostile-markers-')));
-    git(dir, 'init', '-q', '-b', 'main');
-    git(dir, 'config', 'user.name', 'Person');
-    git(dir, 'config', 'user.email', 'person@example.invalid');
-    git(dir, 'remote', 'add', 'origin', `https://person:${REMOTE_TOKEN}@git.example.invalid/person/repo.git`);
-    await writeFile(join(dir, '.gitignore'), 'node_modules/\n');
-    await writeFile(join(dir, 'README.md'), '# Mine\n');
-    git(dir, 'add', '-A');
-    git(dir, 'commit', '-q', '-m', 'mine');
-  });
-  afterEach(async () => {
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
-    await rm(markers, { recursive: true, force: true });
+    markers = await session.tempDir('cli-hostile-markers-');
+    git(session.dir, 'init', '-q', '-b', 'main');
+    git(session.dir, 'config', 'user.name', 'Person');
+    git(session.dir, 'config', 'user.email', 'person@example.invalid');
+    git(session.dir, 'remote', 'add', 'origin', `https://person:${REMOTE_TOKEN}@git.example.invalid/person/repo.git`);
+    await writeFile(join(session.dir, '.gitignore'), 'node_modules/\n');
+    await writeFile(join(session.dir, 'README.md'), '# Mine\n');
+    git(session.dir, 'add', '-A');
+    git(session.dir, 'commit', '-q', '-m', 'mine');
   });
 
   /** Starts the built CLI on fizzbuzz with `--yes --json` and the given extra arguments and environment. */
@@ -65,7 +54,7 @@ describe('tdd-agent kata: the session worktree is hostile input (built CLI, real
       'node',
       [
         join(ROOT, 'dist', 'cli.js'),
-        ...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, dir, server.baseURL),
+        ...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, session.dir, session.server.baseURL),
         '--yes',
         '--json',
         ...extraArgs,
@@ -88,7 +77,7 @@ describe('tdd-agent kata: the session worktree is hostile input (built CLI, real
   /** The session worktree git lists besides the person's checkout. */
   function sessionWorktree(): string {
     return (
-      git(dir, 'worktree', 'list', '--porcelain')
+      git(session.dir, 'worktree', 'list', '--porcelain')
         .split('\n')
         .filter((l) => l.startsWith('worktree '))
         .map((l) => l.slice('worktree '.length))[1] ?? ''
@@ -99,7 +88,7 @@ describe('tdd-agent kata: the session worktree is hostile input (built CLI, real
   async function startAndStopAtCycle2(reply: (req: RecordedRequest) => ScriptedReply): Promise<ReturnType<typeof start>> {
     let reached: () => void = () => undefined;
     const atCycle2 = new Promise<void>((res) => (reached = res));
-    server.setFallback(async (req: RecordedRequest): Promise<ScriptedReply> => {
+    session.server.setFallback(async (req: RecordedRequest): Promise<ScriptedReply> => {
       if (isCycle2(req)) {
         reached();
         await new Promise((res) => setTimeout(res, 20_000));
@@ -112,11 +101,11 @@ describe('tdd-agent kata: the session worktree is hostile input (built CLI, real
   }
 
   /** Everything ever committed on any branch, with each file's bytes. */
-  const allHistory = (): string => git(dir, 'log', '--all', '-p', '--binary', '--format=%H %s%n%b');
+  const allHistory = (): string => git(session.dir, 'log', '--all', '-p', '--binary', '--format=%H %s%n%b');
 
   it('a nested repository’s core.fsmonitor, a secrets dump, protected files and a symlink swap: none runs, leaks or lands', async () => {
     const stolen = join(markers, 'stolen-environ');
-    const personConfig = join(dir, '.git', 'config');
+    const personConfig = join(session.dir, '.git', 'config');
     const configBefore = await readFile(personConfig);
     const payload = `import { test } from 'node:test';
 import fs from 'node:fs';
@@ -157,8 +146,8 @@ test('swaps a committed file for a link to the person’s git config, then fails
         'refactorer:1:1': { writes: [{ path: 'test/swap.test.js', content: swap }], report: 'tidy up', runTests: true },
       },
     };
-    server.setFallback(scriptedKataModel(script).reply);
-    const before = await personRepoState(dir);
+    session.server.setFallback(scriptedKataModel(script).reply);
+    const before = await personRepoState(session.dir);
     const run = await start([], { DATABASE_URL, AWS_ACCESS_KEY_ID: AWS_KEY, SENTRY_DSN: 'https://abc@sentry.invalid/1' }).exited;
 
     assert.equal(run.code, 0, run.stderr);
@@ -166,23 +155,27 @@ test('swaps a committed file for a link to the person’s git config, then fails
     assert.equal(summary.status, 'completed');
     await assert.rejects(access(stolen), 'the nested repository’s fsmonitor never ran on the host');
     assert.deepEqual(await readFile(personConfig), configBefore, 'the person’s .git/config is byte-identical');
-    const tree = git(dir, 'ls-tree', '-r', summary.branch);
+    const tree = git(session.dir, 'ls-tree', '-r', summary.branch);
     assert.ok(!/^160000 /m.test(tree), `no gitlink was committed:\n${tree}`);
     assert.match(tree, /\tvendor\/lib\.js$/m, 'the nested folder’s files are committed as plain files');
     for (const path of ['.github/workflows/x.yml', '.vscode/settings.json', '.husky/pre-commit', '.npmrc'])
       assert.ok(!tree.includes(`\t${path}`), `${path} written by a test is not on the branch`);
-    assert.match(git(dir, 'ls-tree', summary.branch, 'tools/cfg.ini'), /^100644 blob /, 'tools/cfg.ini is a regular file again');
-    const dump = git(dir, 'show', `${summary.branch}:dump.json`);
+    assert.match(
+      git(session.dir, 'ls-tree', summary.branch, 'tools/cfg.ini'),
+      /^100644 blob /,
+      'tools/cfg.ini is a regular file again',
+    );
+    const dump = git(session.dir, 'show', `${summary.branch}:dump.json`);
     for (const secret of [KEY, DATABASE_URL, AWS_KEY, REMOTE_TOKEN, 'sentry.invalid'])
       assert.ok(!dump.includes(secret), `the sandbox did not see ${secret}`);
     assert.match(dump, /git\.example\.invalid/, 'the remote is still there, without its credentials');
     const history = allHistory();
     for (const secret of [KEY, DATABASE_URL, AWS_KEY, REMOTE_TOKEN])
       assert.ok(!history.includes(secret), `${secret} is in no commit`);
-    const requests = JSON.stringify(server.chatRequests());
+    const requests = JSON.stringify(session.server.chatRequests());
     for (const secret of [DATABASE_URL, AWS_KEY, REMOTE_TOKEN])
       assert.ok(!requests.includes(secret), `${secret} never went to the model`);
-    assert.deepEqual(await personRepoState(dir), before);
+    assert.deepEqual(await personRepoState(session.dir), before);
   });
 
   it('a process-spawning loop and a huge sparse file: the run ends red with a note, the host unharmed, the context bounded', async () => {
@@ -201,11 +194,11 @@ test('floods the machine', () => {
 `;
     const cycles = fizzbuzzJs(1);
     cycles[0]!.tester.writes!.push({ path: 'test/bounds.test.js', content: payload });
-    server.setFallback(scriptedKataModel({ cycles }).reply);
+    session.server.setFallback(scriptedKataModel({ cycles }).reply);
     const run = await start(['--test-timeout', '40000']).exited;
     const summary = JSON.parse(run.stdout);
     assert.equal(summary.cycles[0].outcome, 'failed', `the Implementer never got green: every run hit the limit\n${run.stderr}`);
-    const requests = JSON.stringify(server.chatRequests());
+    const requests = JSON.stringify(session.server.chatRequests());
     assert.match(requests, /the run hit the sandbox's process limit \(1024 processes and threads\)/, 'the role read why');
     assert.match(requests, /src\/huge\.bin \(943718400 bytes\)/, 'the huge file is named, not read');
     assert.equal(processCount('sleep 62.5154'), 0, 'nothing it started outlived the run');
@@ -238,7 +231,7 @@ test('adds a dependency', () => {
 
     let installedAtResume: boolean | undefined;
     const resumed = scriptedKataModel({ cycles: fizzbuzzJs(3) });
-    server.setFallback(async (req: RecordedRequest): Promise<ScriptedReply> => {
+    session.server.setFallback(async (req: RecordedRequest): Promise<ScriptedReply> => {
       installedAtResume ??= await access(join(worktree, 'node_modules')).then(
         () => true,
         () => false,
@@ -256,7 +249,7 @@ test('adds a dependency', () => {
     first.kill('SIGINT');
     assert.equal((await first.exited).code, 1);
 
-    server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(3) }).reply);
+    session.server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(3) }).reply);
     const runs = await Promise.all([start(['--resume']).exited, start(['--resume']).exited]);
     // The lock refuses the loser of a race; one that starts after the winner saved its record is refused by that record.
     const refused = runs.filter((r) => /is (in use by a kata session|still running) \(process \d+/.test(r.stderr));
@@ -266,13 +259,13 @@ test('adds a dependency', () => {
   });
 
   it('refuses a cache folder inside the person’s working tree before anything is created', async () => {
-    const before = await personRepoState(dir);
-    const run = await start([], { TDD_AGENT_CACHE_DIR: join(dir, '.cache', 'tdd-agent') }).exited;
+    const before = await personRepoState(session.dir);
+    const run = await start([], { TDD_AGENT_CACHE_DIR: join(session.dir, '.cache', 'tdd-agent') }).exited;
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, /TDD_AGENT_CACHE_DIR/);
-    await assert.rejects(access(join(dir, '.cache')));
-    assert.equal(gitOrEmpty(dir, 'branch', '--list', 'tdd/*'), '', 'no session branch');
-    assert.deepEqual(await personRepoState(dir), before);
+    await assert.rejects(access(join(session.dir, '.cache')));
+    assert.equal(gitOrEmpty(session.dir, 'branch', '--list', 'tdd/*'), '', 'no session branch');
+    assert.deepEqual(await personRepoState(session.dir), before);
   });
 
   it('a session branch the person checked out in their own tree gets no commit; a worktree they locked is not removed', async () => {
@@ -281,7 +274,7 @@ test('adds a dependency', () => {
     const released = new Promise<void>((res) => (release = res));
     let reached: () => void = () => undefined;
     const atCycle2 = new Promise<void>((res) => (reached = res));
-    server.setFallback(async (req: RecordedRequest): Promise<ScriptedReply> => {
+    session.server.setFallback(async (req: RecordedRequest): Promise<ScriptedReply> => {
       if (isCycle2(req)) {
         reached();
         await released;
@@ -290,30 +283,30 @@ test('adds a dependency', () => {
     });
     const run = start();
     await atCycle2;
-    const branch = git(dir, 'branch', '--list', 'tdd/*', '--format=%(refname:short)');
-    git(dir, 'checkout', '-q', '--ignore-other-worktrees', branch);
-    const headThen = git(dir, 'rev-parse', 'HEAD');
+    const branch = git(session.dir, 'branch', '--list', 'tdd/*', '--format=%(refname:short)');
+    git(session.dir, 'checkout', '-q', '--ignore-other-worktrees', branch);
+    const headThen = git(session.dir, 'rev-parse', 'HEAD');
     release();
     const result = await run.exited;
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, /checked out/);
-    assert.equal(git(dir, 'rev-parse', 'HEAD'), headThen, 'the person’s HEAD did not move');
-    assert.equal(git(dir, 'status', '--porcelain'), '', 'their checkout is clean');
-    git(dir, 'checkout', '-q', 'main');
+    assert.equal(git(session.dir, 'rev-parse', 'HEAD'), headThen, 'the person’s HEAD did not move');
+    assert.equal(git(session.dir, 'status', '--porcelain'), '', 'their checkout is clean');
+    git(session.dir, 'checkout', '-q', 'main');
 
     // A locked worktree: the session finishes and leaves it where the person locked it.
     const second = scriptedKataModel({ cycles: fizzbuzzJs(1) });
     let lockedIt: () => void = () => undefined;
     const lockedNow = new Promise<void>((res) => (lockedIt = res));
     let sawWorktree = '';
-    server.setFallback(async (req: RecordedRequest): Promise<ScriptedReply> => {
+    session.server.setFallback(async (req: RecordedRequest): Promise<ScriptedReply> => {
       if (!sawWorktree) {
-        sawWorktree = git(dir, 'worktree', 'list', '--porcelain')
+        sawWorktree = git(session.dir, 'worktree', 'list', '--porcelain')
           .split('\n')
           .filter((l) => l.startsWith('worktree '))
           .map((l) => l.slice('worktree '.length))
-          .find((w) => w !== dir && !w.endsWith(branch.slice('tdd/'.length)))!;
-        git(dir, 'worktree', 'lock', '--reason', 'mine', sawWorktree);
+          .find((w) => w !== session.dir && !w.endsWith(branch.slice('tdd/'.length)))!;
+        git(session.dir, 'worktree', 'lock', '--reason', 'mine', sawWorktree);
         lockedIt();
       }
       await lockedNow;
@@ -322,6 +315,6 @@ test('adds a dependency', () => {
     const done = await start().exited;
     assert.equal(done.code, 0, done.stderr);
     await access(join(sawWorktree, JS_TEST_PATH));
-    assert.match(git(dir, 'worktree', 'list', '--porcelain'), new RegExp(`worktree ${sawWorktree}\\n[^]*?locked mine`));
+    assert.match(git(session.dir, 'worktree', 'list', '--porcelain'), new RegExp(`worktree ${sawWorktree}\\n[^]*?locked mine`));
   });
 });

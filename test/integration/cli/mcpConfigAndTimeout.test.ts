@@ -1,15 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { AgentFactory } from '../../../src/core/agentsAsData';
 import { setLogSink, type LogSink } from '../../../src/core/logging/logger';
 import { SessionSummarySchema } from '../../../src/core/tdd/sessionSummary';
 import { FIZZBUZZ_WITHOUT_EXAMPLES, fizzbuzzJs } from '../../support/fizzbuzzPlans';
-import { startOpenAIServer, type OpenAITestServer, type RecordedRequest } from '../../support/openaiServer';
+import { type RecordedRequest } from '../../support/openaiServer';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
-import { cli, isolatedEnv, kataArgs } from './cliHarness';
+import { cli, isolatedEnv, kataArgs, useCliSession } from './cliHarness';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const FILESYSTEM = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
@@ -30,17 +29,8 @@ function processesMentioning(marker: string): number[] {
 
 describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () {
   this.timeout(120_000);
-  let server: OpenAITestServer;
-  let dir: string;
-  beforeEach(async () => {
-    server = await startOpenAIServer();
-    dir = await realpath(await mkdtemp(join(tmpdir(), 'cli-mcp-')));
-    AgentFactory.clearCache();
-  });
-  afterEach(async () => {
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const session = useCliSession('cli-mcp-');
+  beforeEach(() => AgentFactory.clearCache());
 
   describe('a bad --mcp-config is a usage error (exit 2) before anything runs', () => {
     const cases: Array<[string, string | undefined, RegExp]> = [
@@ -61,49 +51,52 @@ describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () 
     ];
     for (const [what, content, message] of cases) {
       it(what, async () => {
-        const file = join(dir, content === undefined ? 'missing.json' : 'mcp.json');
+        const file = join(session.dir, content === undefined ? 'missing.json' : 'mcp.json');
         if (content !== undefined) await writeFile(file, content);
-        const r = await cli([...kataArgs('fizzbuzz', join(dir, 'ws'), server.baseURL), '--mcp-config', file], isolatedEnv());
+        const r = await cli(
+          [...kataArgs('fizzbuzz', join(session.dir, 'ws'), session.server.baseURL), '--mcp-config', file],
+          isolatedEnv(),
+        );
         assert.equal(r.code, 2, r.stderr);
         assert.match(r.stderr, /^tdd-agent: /);
         assert.match(r.stderr, message);
-        assert.equal(server.chatRequests().length, 0);
+        assert.equal(session.server.chatRequests().length, 0);
       });
     }
   });
 
   it('--agents-dir pointing at a folder without the role configs exits 2 with CONFIG', async () => {
-    await mkdir(join(dir, 'agents'));
+    await mkdir(join(session.dir, 'agents'));
     const r = await cli(
-      [...kataArgs('fizzbuzz', join(dir, 'ws'), server.baseURL), '--agents-dir', join(dir, 'agents')],
+      [...kataArgs('fizzbuzz', join(session.dir, 'ws'), session.server.baseURL), '--agents-dir', join(session.dir, 'agents')],
       isolatedEnv(),
     );
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /CONFIG: No agent config tester\/v1/);
-    assert.equal(server.chatRequests().length, 0);
+    assert.equal(session.server.chatRequests().length, 0);
   });
 
   it('kata --mcp-config --agents-dir: the tester is offered the files__* tools its config matches; the servers stop at the end', async () => {
-    const docs = join(dir, 'docs');
+    const docs = join(session.dir, 'docs');
     await mkdir(docs);
     await writeFile(join(docs, 'notes.md'), 'notes\n');
-    const agents = join(dir, 'agents');
+    const agents = join(session.dir, 'agents');
     for (const role of ['tester', 'implementer', 'refactorer']) {
       const config = JSON.parse(await readFile(join(ROOT, 'config', 'agents', role, 'v1.json'), 'utf8'));
       if (role === 'tester') config.tools.push('files__*');
       await mkdir(join(agents, role), { recursive: true });
       await writeFile(join(agents, role, 'v1.json'), JSON.stringify(config));
     }
-    const mcpFile = join(dir, 'mcp.json');
+    const mcpFile = join(session.dir, 'mcp.json');
     await writeFile(
       mcpFile,
       JSON.stringify([{ name: 'files', transport: 'stdio', command: process.execPath, args: [FILESYSTEM, docs] }]),
     );
-    server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
+    session.server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
 
     const r = await cli(
       [
-        ...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, join(dir, 'ws'), server.baseURL),
+        ...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, join(session.dir, 'ws'), session.server.baseURL),
         '--yes',
         '--json',
         '--mcp-config',
@@ -116,7 +109,7 @@ describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () 
     assert.equal(r.code, 0, r.stderr);
     assert.equal(SessionSummarySchema.parse(JSON.parse(r.stdout)).status, 'completed');
     assert.match(r.stderr, /MCP server files: \d+ tool\(s\) \(files__\*\)/);
-    const requests = server.chatRequests();
+    const requests = session.server.chatRequests();
     const tester = offered(requests.find((q) => roleOf(q) === 'tester')!);
     assert.ok(tester.includes('files__read_text_file'), tester.join(', '));
     for (const q of requests.filter((x) => roleOf(x) === 'implementer')) assert.deepEqual(offered(q), WORKSPACE_TOOLS);
@@ -136,9 +129,9 @@ describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () 
     after(() => setLogSink(restore));
     for (const kind of ['ask', 'cot'] as const) {
       it(`${kind}: a model that never answers ends in a TIMEOUT error`, async () => {
-        server.setFallback({ hang: true });
+        session.server.setFallback({ hang: true });
         const r = await cli(
-          [kind, '--base-url', server.baseURL, '--model', 'm', '--timeout', '200', '--json', 'Why?'],
+          [kind, '--base-url', session.server.baseURL, '--model', 'm', '--timeout', '200', '--json', 'Why?'],
           isolatedEnv(),
         );
         assert.equal(r.code, 1, r.stderr);
@@ -149,9 +142,9 @@ describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () 
     }
 
     it('kata: a model that never answers fails the session with TIMEOUT', async () => {
-      server.setFallback({ hang: true });
+      session.server.setFallback({ hang: true });
       const r = await cli(
-        [...kataArgs('fizzbuzz', join(dir, 'ws'), server.baseURL), '--yes', '--json', '--timeout', '200'],
+        [...kataArgs('fizzbuzz', join(session.dir, 'ws'), session.server.baseURL), '--yes', '--json', '--timeout', '200'],
         isolatedEnv(),
       );
       assert.equal(r.code, 1, r.stderr);
@@ -162,7 +155,10 @@ describe('tdd-agent CLI: --mcp-config, --agents-dir and --timeout', function () 
     });
 
     it('a timeout above one hour is a usage error', async () => {
-      const r = await cli(['ask', '--base-url', server.baseURL, '--model', 'm', '--timeout', '3600001', 'q'], isolatedEnv());
+      const r = await cli(
+        ['ask', '--base-url', session.server.baseURL, '--model', 'm', '--timeout', '3600001', 'q'],
+        isolatedEnv(),
+      );
       assert.equal(r.code, 2);
       assert.match(r.stderr, /--timeout is in milliseconds and at most 3600000/);
     });

@@ -1,14 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { execFile, execFileSync } from 'node:child_process';
-import { access, chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access, chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { ensureCliBundle } from '../../support/cliBundle';
-import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
 import { PYTHON_KATAS, pythonKataCycles } from '../../support/pythonKataPlans';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
-import { isolatedEnv } from './cliHarness';
+import { isolatedEnv, useCliSession } from './cliHarness';
 
 const run = promisify(execFile);
 const CLI = join(resolve(__dirname, '..', '..', '..'), 'dist', 'cli.js');
@@ -61,40 +58,26 @@ const PYPROJECT = (dependencies: string[]) =>
 // environment) was refused for having no virtual environment.
 describe('tdd-agent task: the person’s interpreter, never the repository’s, and never on the host (built CLI)', function () {
   this.timeout(120_000);
-  let server: OpenAITestServer;
-  let dir: string;
+  // The PATH python3 of this machine must have pytest (and attrs, which the libraries below need).
+  before(() => execFileSync('python3', ['-c', 'import pytest, attrs']));
+  const session = useCliSession('cli-interpreter-', { bundle: true });
   let elsewhere: string;
-  before(async function () {
-    this.timeout(60_000);
-    await ensureCliBundle();
-    // The PATH python3 of this machine must have pytest (and attrs, which the libraries below need).
-    execFileSync('python3', ['-c', 'import pytest, attrs']);
-  });
-  beforeEach(async () => {
-    server = await startOpenAIServer();
-    dir = await mkdtemp(join(tmpdir(), 'cli-interpreter-'));
-    elsewhere = await mkdtemp(join(tmpdir(), 'cli-interpreter-host-'));
-  });
-  afterEach(async () => {
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
-    await rm(elsewhere, { recursive: true, force: true });
-  });
-  const modelArgs = (): string[] => ['--base-url', server.baseURL, '--model', 'test-model', '--yes'];
+  beforeEach(async () => (elsewhere = await session.tempDir('cli-interpreter-host-')));
+  const modelArgs = (): string[] => ['--base-url', session.server.baseURL, '--model', 'test-model', '--yes'];
   const env = (): NodeJS.ProcessEnv =>
     isolatedEnv({ OPENAI_API_KEY: 'sk-test-key-the-repository-must-not-read', PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' });
 
   it('a committed .venv/bin/python never runs on the host: the session runs python3 from PATH in the sandbox', async () => {
     const marker = join(elsewhere, 'interpreter-ran-on-the-host');
     const environ = join(elsewhere, 'cli-environ');
-    await personRepo(dir, {
+    await personRepo(session.dir, {
       ...library({ 'pyproject.toml': PYPROJECT(['attrs']) }),
       // What a hostile repository commits: an "interpreter" that reads its parent's (the CLI's) environment.
       '.venv/bin/python': `#!/bin/sh\necho ran > '${marker}'\ncat /proc/$PPID/environ > '${environ}' 2>/dev/null\nexec python3 "$@"\n`,
       '.venv/pyvenv.cfg': 'home = /run\n',
     });
-    server.setFallback(scriptedKataModel({ cycles: pythonKataCycles(LEAP).slice(0, 1) }).reply);
-    const r = await tddAgent(['task', TASK, '--workspace', dir, ...modelArgs(), '--json'], env());
+    session.server.setFallback(scriptedKataModel({ cycles: pythonKataCycles(LEAP).slice(0, 1) }).reply);
+    const r = await tddAgent(['task', TASK, '--workspace', session.dir, ...modelArgs(), '--json'], env());
     assert.equal(await exists(marker), false, 'the repository’s interpreter never ran on the host');
     assert.equal(await exists(environ), false, 'nothing read the CLI’s environment');
     assert.equal(r.code, 0, r.stderr);
@@ -112,9 +95,9 @@ describe('tdd-agent task: the person’s interpreter, never the repository’s, 
     ],
   ] as const) {
     it(`${what}: python3 from PATH passes the preflight and the baseline, and the session runs`, async () => {
-      await personRepo(dir, library(manifests));
-      server.setFallback(scriptedKataModel({ cycles: pythonKataCycles(LEAP).slice(0, 1) }).reply);
-      const r = await tddAgent(['task', TASK, '--workspace', dir, ...modelArgs(), '--json'], env());
+      await personRepo(session.dir, library(manifests));
+      session.server.setFallback(scriptedKataModel({ cycles: pythonKataCycles(LEAP).slice(0, 1) }).reply);
+      const r = await tddAgent(['task', TASK, '--workspace', session.dir, ...modelArgs(), '--json'], env());
       assert.equal(r.code, 0, r.stderr);
       const out = JSON.parse(r.stdout) as { status: string; profile: { testCommand: string }; totals: { commits: number } };
       assert.equal(out.status, 'completed');
@@ -124,17 +107,21 @@ describe('tdd-agent task: the person’s interpreter, never the repository’s, 
   }
 
   it('a dependency the interpreter lacks: refused before anything is created, naming it, the interpreter and the way out', async () => {
-    await personRepo(dir, library({ 'pyproject.toml': PYPROJECT(['attrs', 'no-such-distribution-tdd']) }));
-    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, encoding: 'utf8' });
-    const r = await tddAgent(['task', TASK, '--workspace', dir, ...modelArgs()], env());
+    await personRepo(session.dir, library({ 'pyproject.toml': PYPROJECT(['attrs', 'no-such-distribution-tdd']) }));
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: session.dir, encoding: 'utf8' });
+    const r = await tddAgent(['task', TASK, '--workspace', session.dir, ...modelArgs()], env());
     assert.notEqual(r.code, 0);
     const python = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
     const shown = python.replace(process.env.HOME ?? '\0', '~'); // the home folder is shown as ~
     assert.ok(r.stderr.includes(`no-such-distribution-tdd is not installed for ${shown}`), r.stderr);
     assert.ok(r.stderr.includes(`${shown} -m pip install no-such-distribution-tdd`), r.stderr);
     assert.match(r.stderr, /python3 -m venv \.venv && \.venv\/bin\/pip install -e \. pytest/);
-    assert.equal(server.chatRequests().length, 0, 'no model request');
-    assert.equal(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, encoding: 'utf8' }), head);
-    assert.equal(execFileSync('git', ['branch', '--list', 'tdd/*'], { cwd: dir, encoding: 'utf8' }), '', 'no session branch');
+    assert.equal(session.server.chatRequests().length, 0, 'no model request');
+    assert.equal(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: session.dir, encoding: 'utf8' }), head);
+    assert.equal(
+      execFileSync('git', ['branch', '--list', 'tdd/*'], { cwd: session.dir, encoding: 'utf8' }),
+      '',
+      'no session branch',
+    );
   });
 });

@@ -1,14 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { FIZZBUZZ_WITHOUT_EXAMPLES, fizzbuzzJs, JS, JS_TEST_PATH } from '../../support/fizzbuzzPlans';
-import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
 import { dirtyMidMergeRepo, git, personRepoState } from '../../support/personRepo';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
-import { cli, isolatedEnv, kataArgs } from './cliHarness';
-import { ensureCliBundle } from '../../support/cliBundle';
+import { cli, isolatedEnv, kataArgs, useCliSession } from './cliHarness';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 
@@ -16,22 +13,11 @@ const ROOT = resolve(__dirname, '..', '..', '..');
 // the session's worktree. Whatever the signal, the person's dirty, mid-merge repository stays byte-identical.
 describe('tdd-agent kata: Ctrl-C, SIGTERM, SIGHUP and kill -9 never touch the person’s repository', function () {
   this.timeout(180_000);
-  let server: OpenAITestServer;
-  let dir: string;
+  const session = useCliSession('cli-signal-', { bundle: true });
   let markers: string;
-  before(async () => {
-    await ensureCliBundle();
-  });
   beforeEach(async () => {
-    server = await startOpenAIServer();
-    dir = await realpath(await mkdtemp(join(tmpdir(), 'cli-signal-')));
-    markers = await mkdtemp(join(tmpdir(), 'cli-signal-hooks-'));
-    await dirtyMidMergeRepo(dir, markers);
-  });
-  afterEach(async () => {
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
-    await rm(markers, { recursive: true, force: true });
+    markers = await session.tempDir('cli-signal-hooks-');
+    await dirtyMidMergeRepo(session.dir, markers);
   });
 
   /** Starts a session and resolves once cycle 2's implementer asks the model (its request is held). */
@@ -44,7 +30,7 @@ describe('tdd-agent kata: Ctrl-C, SIGTERM, SIGHUP and kill -9 never touch the pe
     const script = scriptedKataModel({ cycles: fizzbuzzJs(3) });
     let reached: () => void = () => undefined;
     const atImplementer2 = new Promise<void>((res) => (reached = res));
-    server.setFallback(async (req) => {
+    session.server.setFallback(async (req) => {
       const user = String(req.body.messages.find((m: { role: string }) => m.role === 'user')?.content ?? '');
       if (String(req.body.messages[0].content).startsWith('agent: implementer/v1') && /- cycle: 2\b/.test(user)) {
         reached();
@@ -54,7 +40,12 @@ describe('tdd-agent kata: Ctrl-C, SIGTERM, SIGHUP and kill -9 never touch the pe
     });
     const child = spawn(
       'node',
-      [join(ROOT, 'dist', 'cli.js'), ...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, dir, server.baseURL), '--yes', '--json'],
+      [
+        join(ROOT, 'dist', 'cli.js'),
+        ...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, session.dir, session.server.baseURL),
+        '--yes',
+        '--json',
+      ],
       {
         env: isolatedEnv(),
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -68,7 +59,7 @@ describe('tdd-agent kata: Ctrl-C, SIGTERM, SIGHUP and kill -9 never touch the pe
     await atImplementer2;
     // The session's worktree, as git lists it (the person's own checkout is the first entry).
     const worktree =
-      git(dir, 'worktree', 'list', '--porcelain')
+      git(session.dir, 'worktree', 'list', '--porcelain')
         .split('\n')
         .filter((l) => l.startsWith('worktree '))
         .map((l) => l.slice('worktree '.length))[1] ?? '';
@@ -77,7 +68,7 @@ describe('tdd-agent kata: Ctrl-C, SIGTERM, SIGHUP and kill -9 never touch the pe
 
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     it(`${signal}: stops after the current step, exits 1 with a resumable session, the worktree at the last green commit`, async () => {
-      const before = await personRepoState(dir);
+      const before = await personRepoState(session.dir);
       const run = await startAndHold();
       assert.ok(run.worktree, run.out().stderr);
       assert.equal(
@@ -85,7 +76,7 @@ describe('tdd-agent kata: Ctrl-C, SIGTERM, SIGHUP and kill -9 never touch the pe
         JS.testFile(2),
         'the red test of cycle 2 is in the worktree',
       );
-      assert.deepEqual(await personRepoState(dir), before, 'unchanged during the session');
+      assert.deepEqual(await personRepoState(session.dir), before, 'unchanged during the session');
       run.child.kill(signal);
       const code = await run.exited;
       const { stdout, stderr } = run.out();
@@ -103,25 +94,25 @@ describe('tdd-agent kata: Ctrl-C, SIGTERM, SIGHUP and kill -9 never touch the pe
         JS.testFile(1),
         'the worktree is back at the last green commit',
       );
-      assert.deepEqual(await personRepoState(dir), before, 'unchanged after the signal');
+      assert.deepEqual(await personRepoState(session.dir), before, 'unchanged after the signal');
     });
   }
 
   it('kill -9: nothing to clean up in the person’s repository; resume rolls the worktree back and finishes', async () => {
-    const before = await personRepoState(dir);
+    const before = await personRepoState(session.dir);
     const run = await startAndHold();
     run.child.kill('SIGKILL');
     await run.exited;
-    assert.deepEqual(await personRepoState(dir), before, 'unchanged after kill -9');
+    assert.deepEqual(await personRepoState(session.dir), before, 'unchanged after kill -9');
     assert.equal(
       await readFile(join(run.worktree, JS_TEST_PATH), 'utf8'),
       JS.testFile(2),
       'the half-done phase is still in the worktree',
     );
 
-    server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(3) }).reply);
+    session.server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(3) }).reply);
     const resumed = await cli(
-      [...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, dir, server.baseURL), '--yes', '--json', '--resume'],
+      [...kataArgs(FIZZBUZZ_WITHOUT_EXAMPLES, session.dir, session.server.baseURL), '--yes', '--json', '--resume'],
       isolatedEnv(),
     );
     assert.equal(resumed.code, 0, resumed.stderr);
@@ -131,6 +122,6 @@ describe('tdd-agent kata: Ctrl-C, SIGTERM, SIGHUP and kill -9 never touch the pe
       summary.cycles.map((c: { n: number }) => c.n),
       [1, 2, 3, 4],
     );
-    assert.deepEqual(await personRepoState(dir), before, 'unchanged after the resume');
+    assert.deepEqual(await personRepoState(session.dir), before, 'unchanged after the resume');
   });
 });

@@ -1,17 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { simpleGit } from 'simple-git';
 import { SessionSummarySchema } from '../../../src/core/tdd/sessionSummary';
-import { ensureCliBundle } from '../../support/cliBundle';
 import { fizzbuzzJs } from '../../support/fizzbuzzPlans';
-import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
 import { PYTHON_KATAS, pythonKataCycles } from '../../support/pythonKataPlans';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
-import { cli, isolatedEnv } from './cliHarness';
+import { cli, isolatedEnv, useCliSession } from './cliHarness';
 
 const run = promisify(execFile);
 const CLI = join(resolve(__dirname, '..', '..', '..'), 'dist', 'cli.js');
@@ -42,26 +39,13 @@ async function tddAgent(args: string[], env: NodeJS.ProcessEnv): Promise<{ code:
 
 describe('tdd-agent task: a task in plain words, in the person’s project', function () {
   this.timeout(120_000);
-  let server: OpenAITestServer;
-  let dir: string;
-  before(async function () {
-    this.timeout(60_000);
-    await ensureCliBundle();
-  });
-  beforeEach(async () => {
-    server = await startOpenAIServer();
-    dir = await mkdtemp(join(tmpdir(), 'cli-task-'));
-  });
-  afterEach(async () => {
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
-  const modelArgs = (): string[] => ['--base-url', server.baseURL, '--model', 'test-model', '--yes'];
+  const session = useCliSession('cli-task-', { bundle: true });
+  const modelArgs = (): string[] => ['--base-url', session.server.baseURL, '--model', 'test-model', '--yes'];
 
   it('on an empty folder it works like a kata: a minimal project, red-green cycles, the profile first and in --json', async () => {
-    server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(2) }).reply);
+    session.server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(2) }).reply);
     const r = await tddAgent(
-      ['task', 'Write a fizzbuzz(n) function', '--workspace', dir, ...modelArgs(), '--json'],
+      ['task', 'Write a fizzbuzz(n) function', '--workspace', session.dir, ...modelArgs(), '--json'],
       isolatedEnv(),
     );
     assert.equal(r.code, 0, r.stderr);
@@ -82,15 +66,15 @@ describe('tdd-agent task: a task in plain words, in the person’s project', fun
       lines[project]!,
       /^Project: JavaScript, node:test \(`node --test`\), tests: .* in test\/, source: src\/ — a new project \(the session wrote a minimal JavaScript project\); change with --test-command/,
     );
-    const log = await simpleGit(dir).log([summary.branch]);
+    const log = await simpleGit(session.dir).log([summary.branch]);
     assert.ok(log.all.some((c) => c.message.startsWith('chore: scaffold a javascript project')));
     // What the model was told: the task is the kata.
-    const user = String(server.chatRequests()[0]!.body.messages.find((m: { role: string }) => m.role === 'user').content);
+    const user = String(session.server.chatRequests()[0]!.body.messages.find((m: { role: string }) => m.role === 'user').content);
     assert.match(user, /Write a fizzbuzz\(n\) function/);
   });
 
   it('on a Python project with a manifest it scaffolds nothing and runs pytest, in the project’s folders', async () => {
-    await personRepo(dir, {
+    await personRepo(session.dir, {
       'pyproject.toml':
         '[project]\nname = "calendar-tools"\nversion = "0.1.0"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
       'src/helpers.py': 'def double(n):\n    return 2 * n\n',
@@ -98,9 +82,9 @@ describe('tdd-agent task: a task in plain words, in the person’s project', fun
       '.gitignore': '__pycache__/\n',
     });
     const leap = PYTHON_KATAS.find((k) => k.slug === 'leap-year')!;
-    server.setFallback(scriptedKataModel({ cycles: pythonKataCycles(leap).slice(0, 2) }).reply);
+    session.server.setFallback(scriptedKataModel({ cycles: pythonKataCycles(leap).slice(0, 2) }).reply);
     const r = await tddAgent(
-      ['task', 'Add is_leap_year(year) for the Gregorian calendar', '--workspace', dir, ...modelArgs(), '--json'],
+      ['task', 'Add is_leap_year(year) for the Gregorian calendar', '--workspace', session.dir, ...modelArgs(), '--json'],
       isolatedEnv(),
     );
     assert.equal(r.code, 0, r.stderr);
@@ -118,7 +102,7 @@ describe('tdd-agent task: a task in plain words, in the person’s project', fun
       /Project: Python, pytest \(`python3 -m pytest`\), tests: tests\/\*\* in tests\/, source: src\/ — from pyproject\.toml/,
     );
 
-    const git = simpleGit(dir);
+    const git = simpleGit(session.dir);
     const subjects = (await git.log([`main..${out.branch}`])).all.map((c) => c.message);
     assert.ok(!subjects.some((m) => m.startsWith('chore: scaffold')), subjects.join('\n'));
     const files = (await git.raw(['ls-tree', '-r', '--name-only', out.branch])).trim().split('\n').sort();
@@ -138,17 +122,17 @@ describe('tdd-agent task: a task in plain words, in the person’s project', fun
   });
 
   it('the kata and task flags override the project: --test-command, --test-pattern, --source-dir', async () => {
-    await personRepo(dir, {
+    await personRepo(session.dir, {
       'package.json': JSON.stringify({ name: 'lib', type: 'module', scripts: { test: 'node --test' } }),
       'test/smoke.test.js': "import { test } from 'node:test';\ntest('the library loads', () => {});\n",
     });
-    server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
+    session.server.setFallback(scriptedKataModel({ cycles: fizzbuzzJs(1) }).reply);
     const r = await tddAgent(
       [
         'kata',
         'fizzbuzz',
         '--workspace',
-        dir,
+        session.dir,
         ...modelArgs(),
         '--json',
         '--max-cycles',
@@ -204,14 +188,14 @@ describe('tdd-agent task: a task in plain words, in the person’s project', fun
     }
 
     it('an invalid tdd-agent.json names the file and the field, before anything is created', async () => {
-      await writeFile(join(dir, 'tdd-agent.json'), JSON.stringify({ testPattern: ['x'] }));
+      await writeFile(join(session.dir, 'tdd-agent.json'), JSON.stringify({ testPattern: ['x'] }));
       const r = await cli(
-        ['task', 'Add a helper', '--workspace', dir, '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm'],
+        ['task', 'Add a helper', '--workspace', session.dir, '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm'],
         isolatedEnv(),
       );
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, /CONFIG: .*tdd-agent\.json: unknown field 'testPattern'/);
-      await assert.rejects(simpleGit(dir).status(), 'no repository was created');
+      await assert.rejects(simpleGit(session.dir).status(), 'no repository was created');
     });
 
     it('task --help and the command list name it', async () => {

@@ -1,17 +1,15 @@
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { simpleGit } from 'simple-git';
 import { SessionSummarySchema, type SessionSummary } from '../../../src/core/tdd/sessionSummary';
-import { ensureCliBundle } from '../../support/cliBundle';
 import { FIZZBUZZ_WITHOUT_EXAMPLES } from '../../support/fizzbuzzPlans';
-import { startOpenAIServer, type OpenAITestServer } from '../../support/openaiServer';
+import { type OpenAITestServer } from '../../support/openaiServer';
 import { scriptedKataModel } from '../../support/scriptedKataModel';
 import { dropsAFailedTest, importOnlyTester, stopsEarly, STRINGS_PROJECT, WHISPER_TASK } from '../../support/verdictPlayers';
-import { isolatedEnv } from './cliHarness';
+import { isolatedEnv, useCliSession } from './cliHarness';
 
 // Issue 35: the supervisor's verdicts cannot be fooled by a clumsy model. Each case is the built `tdd-agent` against the
 // loopback server, with real node --test runs in the sandbox and real commits, and a scripted player that makes one
@@ -65,48 +63,38 @@ function testerContext(server: OpenAITestServer, cycle: number, attempt: number)
 
 describe('tdd-agent: red is a new test, every feat: commit holds its test, complete is earned (issue 35)', function () {
   this.timeout(300_000);
-  let server: OpenAITestServer;
-  let dir: string;
-  before(async function () {
-    this.timeout(60_000);
-    await ensureCliBundle();
-  });
-  beforeEach(async () => {
-    server = await startOpenAIServer();
-    dir = await mkdtemp(join(tmpdir(), 'cli-verdicts-'));
-  });
-  afterEach(async () => {
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
-  const modelArgs = (): string[] => ['--base-url', server.baseURL, '--model', 'test-model', '--yes', '--json'];
+  const session = useCliSession('cli-verdicts-', { bundle: true });
+  const modelArgs = (): string[] => ['--base-url', session.server.baseURL, '--model', 'test-model', '--yes', '--json'];
 
   it('a Tester that only adds a missing name to the import line is no red: told so, it writes the test, and the feat: commit holds it', async () => {
     for (const [path, content] of Object.entries(STRINGS_PROJECT)) {
-      await mkdir(dirname(join(dir, path)), { recursive: true });
-      await writeFile(join(dir, path), content);
+      await mkdir(dirname(join(session.dir, path)), { recursive: true });
+      await writeFile(join(session.dir, path), content);
     }
-    const git = simpleGit(dir);
+    const git = simpleGit(session.dir);
     await git.raw(['init', '-q', '-b', 'main']);
     await git.addConfig('user.name', 'Test').addConfig('user.email', 'test@example.invalid');
     await git.add('.');
     await git.commit('strings');
-    server.setFallback(scriptedKataModel(importOnlyTester()).reply);
+    session.server.setFallback(scriptedKataModel(importOnlyTester()).reply);
 
-    const r = await tddAgent(['task', WHISPER_TASK, '--workspace', dir, ...modelArgs()], isolatedEnv());
+    const r = await tddAgent(['task', WHISPER_TASK, '--workspace', session.dir, ...modelArgs()], isolatedEnv());
     const summary: SessionSummary = SessionSummarySchema.parse(JSON.parse(r.stdout));
-    const commits = await branchCommits(dir, summary.branch, 'main');
+    const commits = await branchCommits(session.dir, summary.branch, 'main');
     const feats = commits.filter((c) => c.subject.startsWith('feat: '));
     assert.ok(feats.length > 0, r.stderr);
     for (const feat of feats)
-      assert.ok((await testsAddedBy(dir, feat.sha)).length > 0, `${feat.subject}: a feat: commit without a test of its own`);
+      assert.ok(
+        (await testsAddedBy(session.dir, feat.sha)).length > 0,
+        `${feat.subject}: a feat: commit without a test of its own`,
+      );
     assert.deepEqual(
       feats.map((c) => c.subject),
       ['feat: whisper lower-cases the text'],
       'named after the test it adds',
     );
     // The Tester heard what was wrong, and why nothing ran.
-    const retry = testerContext(server, 1, 2);
+    const retry = testerContext(session.server, 1, 2);
     assert.match(retry, /You added no new test/);
     assert.match(retry, /Your test file no longer loads: 1 test did not run \(shout upper-cases and adds a bang\)/);
     assert.match(r.stderr, /red: Tester \(attempt 2\) — You added no new test/);
@@ -115,8 +103,8 @@ describe('tdd-agent: red is a new test, every feat: commit holds its test, compl
   });
 
   it('KATA_COMPLETE after one FizzBuzz cycle is not taken: asked once more, a Tester that insists ends the session incomplete, naming what has no test (exit 1)', async () => {
-    server.setFallback(scriptedKataModel(stopsEarly({ insists: true })).reply);
-    const r = await tddAgent(['kata', 'fizzbuzz', '--workspace', dir, ...modelArgs()], isolatedEnv());
+    session.server.setFallback(scriptedKataModel(stopsEarly({ insists: true })).reply);
+    const r = await tddAgent(['kata', 'fizzbuzz', '--workspace', session.dir, ...modelArgs()], isolatedEnv());
     const summary = SessionSummarySchema.parse(JSON.parse(r.stdout));
     assert.equal(summary.status, 'incomplete', r.stderr);
     assert.equal(r.code, 1);
@@ -125,7 +113,7 @@ describe('tdd-agent: red is a new test, every feat: commit holds its test, compl
     assert.match(summary.error!.message, /4 examples the kata states have no test .*15 → "FizzBuzz"/);
     assert.equal(summary.totals.commits, 1, 'the one green cycle is on the branch');
     // Asked once: the question named every example without a test.
-    const asked = testerContext(server, 2, 2);
+    const asked = testerContext(session.server, 2, 2);
     assert.match(asked, /KATA_COMPLETE was not taken: 4 examples the kata states have no test yet/);
     assert.match(asked, /- 15 → "FizzBuzz"/);
     assert.match(r.stderr, /Session incomplete: /);
@@ -133,13 +121,16 @@ describe('tdd-agent: red is a new test, every feat: commit holds its test, compl
   });
 
   it('asked once more, a Tester that follows the question tests the rest, an example the code already handles included, and only then is done', async () => {
-    server.setFallback(scriptedKataModel(stopsEarly({ insists: false })).reply);
-    const r = await tddAgent(['kata', 'fizzbuzz', '--workspace', dir, ...modelArgs(), '--max-cycles', '8'], isolatedEnv());
+    session.server.setFallback(scriptedKataModel(stopsEarly({ insists: false })).reply);
+    const r = await tddAgent(
+      ['kata', 'fizzbuzz', '--workspace', session.dir, ...modelArgs(), '--max-cycles', '8'],
+      isolatedEnv(),
+    );
     const summary = SessionSummarySchema.parse(JSON.parse(r.stdout));
     assert.equal(summary.status, 'completed', r.stderr);
     assert.equal(r.code, 0);
     assert.equal(summary.untested_examples, undefined);
-    const subjects = (await branchCommits(dir, summary.branch)).map((c) => c.subject);
+    const subjects = (await branchCommits(session.dir, summary.branch)).map((c) => c.subject);
     assert.deepEqual(
       subjects.filter((s) => /^(feat|test):/.test(s)),
       [
@@ -152,14 +143,14 @@ describe('tdd-agent: red is a new test, every feat: commit holds its test, compl
       ],
     );
     assert.match(
-      testerContext(server, 5, 2),
+      testerContext(session.server, 5, 2),
       /KATA_COMPLETE was not taken: 1 example the kata states has no test yet[^]*- 2 → "2"/,
     );
   });
 
   it('a test that was red in a rolled-back cycle and is gone at the next run is named, in the output and the summary, and the session is not completed', async () => {
-    server.setFallback(scriptedKataModel(dropsAFailedTest()).reply);
-    const r = await tddAgent(['kata', FIZZBUZZ_WITHOUT_EXAMPLES, '--workspace', dir, ...modelArgs()], isolatedEnv());
+    session.server.setFallback(scriptedKataModel(dropsAFailedTest()).reply);
+    const r = await tddAgent(['kata', FIZZBUZZ_WITHOUT_EXAMPLES, '--workspace', session.dir, ...modelArgs()], isolatedEnv());
     const summary = SessionSummarySchema.parse(JSON.parse(r.stdout));
     const gone = 'test/fizzbuzz.test.js › returns Fizz for multiples of three (red in cycle 2)';
     assert.deepEqual(summary.gone_red_tests, [gone]);
@@ -176,7 +167,7 @@ describe('tdd-agent: red is a new test, every feat: commit holds its test, compl
     assert.match(summary.error!.message, /1 test that was red in this session is gone: test\/fizzbuzz\.test\.js › returns Fizz/);
     // The Tester's KATA_COMPLETE was not taken at once: it was asked about the test it left behind.
     assert.match(
-      testerContext(server, 4, 2),
+      testerContext(session.server, 4, 2),
       /KATA_COMPLETE was not taken: 1 test that was red in this session is gone[^]*returns Fizz/,
     );
   });
