@@ -55,6 +55,13 @@ const FLAT_SOURCE_END = `    delta = relativedelta(end, start)
     return delta.years * 12 + delta.months
 `;
 
+const RUST_TEST = 'tests/round_trip.rs';
+const RUST_SOURCE = 'src/lib.rs';
+const RUST_USE = 'use bytesize::{format, parse, unit_named, ParseError};';
+const RUST_TEST_END = `    assert!(format(u64::MAX).ends_with("GB"));
+}
+`;
+const RUST_SOURCE_END = 'pub use units::{unit_named, Unit, UNITS};\n';
 const PHP_TEST = 'tests/SlugTest.php';
 const PHP_SOURCE = 'src/Slug.php';
 const PHP_TEST_END = `            'only punctuation' => ['?!', ''],
@@ -430,6 +437,54 @@ export const SHAPE_PLANS: Record<ShapeFixture, FixturePlan> = {
             ]),
           ],
           report: 'keep whole words up to the limit',
+        },
+      },
+    ],
+  },
+  'rust-crate': {
+    task: 'Add blocks(bytes, block_size): how many blocks of block_size bytes a size takes, rounding up',
+    testPath: RUST_TEST,
+    sourcePath: RUST_SOURCE,
+    cycles: [
+      {
+        tester: {
+          edits: [
+            edit(
+              RUST_TEST,
+              [RUST_USE, 'use bytesize::{blocks, format, parse, unit_named, ParseError};'],
+              [
+                RUST_TEST_END,
+                `${RUST_TEST_END}\n#[test]\nfn blocks_of_an_exact_size() {\n    assert_eq!(blocks(4096, 4096), 1);\n}\n`,
+              ],
+            ),
+          ],
+          report: 'a size of exactly one block takes one block',
+        },
+        implementer: {
+          edits: [
+            edit(RUST_SOURCE, [
+              RUST_SOURCE_END,
+              `${RUST_SOURCE_END}\n/// How many blocks of block_size bytes a size of bytes takes, rounding up.\npub fn blocks(bytes: u64, block_size: u64) -> u64 {\n    let _ = (bytes, block_size);\n    1\n}\n`,
+            ]),
+          ],
+          report: 'one block for now',
+        },
+      },
+      {
+        tester: {
+          edits: [
+            edit(RUST_TEST, [
+              '    assert_eq!(blocks(4096, 4096), 1);\n}\n',
+              '    assert_eq!(blocks(4096, 4096), 1);\n}\n\n#[test]\nfn blocks_round_up() {\n    assert_eq!(blocks(4097, 4096), 2);\n}\n',
+            ]),
+          ],
+          report: 'a byte more takes another block',
+        },
+        implementer: {
+          edits: [
+            edit(RUST_SOURCE, ['    let _ = (bytes, block_size);\n    1\n}\n', '    (bytes + block_size - 1) / block_size\n}\n']),
+          ],
+          report: 'round up',
         },
       },
     ],

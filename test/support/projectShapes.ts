@@ -29,6 +29,8 @@ const run = promisify(execFile);
  * - `php-composer`: a Composer package (PSR-4 `src/`, `tests/*Test.php`, `phpunit.xml.dist` naming a bootstrap that maps
  *   composer.json's autoload when there is no `vendor/`), no runtime dependency; `phpunit` on PATH (Debian's), no
  *   `composer install`.
+ * - `rust-crate`: a Cargo library (no dependencies, its Cargo.lock committed) with three modules, each with its unit
+ *   tests in its own `#[cfg(test)] mod tests`, and integration tests in `tests/`; `cargo test` with the cargo on PATH.
  */
 export type ShapeFixture =
   | 'ts-pnpm-workspace'
@@ -37,7 +39,8 @@ export type ShapeFixture =
   | 'py-flat-pytest'
   | 'go-module'
   | 'ruby-gem'
-  | 'php-composer';
+  | 'php-composer'
+  | 'rust-crate';
 
 /** How a shape fixture is installed and tested, as its README says. */
 export interface ShapeSpec {
@@ -107,6 +110,17 @@ export const SHAPE_FIXTURES: Readonly<Record<ShapeFixture, ShapeSpec>> = {
       if (ok) return Number(ok[1]);
       const summary = /^Tests: (\d+), Assertions: \d+(?:, Errors: (\d+))?(?:, Failures: (\d+))?/m.exec(output);
       return summary ? Number(summary[1]) - Number(summary[2] ?? 0) - Number(summary[3] ?? 0) : undefined;
+    },
+  },
+  'rust-crate': {
+    sessionDir: '.',
+    install: '(none: no dependencies)',
+    test: 'cargo test',
+    tests: 27,
+    // Every test binary's `test result: ok. N passed; …` line (the unit tests, each tests/ file, the doc-tests).
+    passed: (output) => {
+      const results = [...output.matchAll(/^test result: \w+\. (\d+) passed;/gm)];
+      return results.length > 0 ? results.reduce((sum, m) => sum + Number(m[1]), 0) : undefined;
     },
   },
 };
@@ -283,7 +297,7 @@ export async function installShape(dir: string, fixture: ShapeFixture): Promise<
     await pathPython();
     return { seconds: seconds(), cached: false };
   }
-  if (fixture === 'go-module' || fixture === 'ruby-gem' || fixture === 'php-composer')
+  if (fixture === 'go-module' || fixture === 'ruby-gem' || fixture === 'php-composer' || fixture === 'rust-crate')
     return { seconds: seconds(), cached: false };
   const inputs = await installInputs(dir, fixture);
   const hash = createHash('sha256').update(fixture);

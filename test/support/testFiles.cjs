@@ -27,6 +27,7 @@ const SLOW_FIRST = [
   'test/integration/project/hatchVcsVersionFile.test.ts',
   'test/integration/project/pnpmWorkspacePackage.test.ts',
   'test/integration/project/goModule.test.ts', // issue 38: a built-CLI Go session (~40 s, a cold build cache first), two fresh clones
+  'test/integration/project/rustCrate.test.ts', // issue 38: a built-CLI Rust session (~60 s, cold cargo builds), two fresh clones
   'test/integration/project/rubyGem.test.ts', // issue 38: a built-CLI Ruby session (~20 s), two fresh clones
   'test/integration/project/phpComposer.test.ts', // issue 38: a built-CLI PHP session (~20 s), two fresh clones
   'test/integration/project/editedFileWhole.test.ts', // issue 35: two built-CLI sessions (node --test, pytest), ~30-50 s each
