@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { goSignature, type GoFunction, type GoInterface } from '../../scripts/eval-kata-go';
 import { GO } from '../../scripts/eval-kata-exercises';
 import type { EvalPlayer } from './evalPlayers';
+import { firstRubyCase, hardcodedRuby, stubRuby, weakenedRubyTest } from './wholeSetRuby';
 import type { RecordedRequest, ScriptedReply } from './openaiServer';
 import { scriptedKataModel, type CyclePlan } from './scriptedKataModel';
 
@@ -30,9 +31,10 @@ import { scriptedKataModel, type CyclePlan } from './scriptedKataModel';
  * In Go (the katas with Go tests): the Tester's file `<slug>_test.go` is the acceptance file's table test with its
  * first row only, named `Test<Function>` (the acceptance file's `TestAcceptance<Function>` sits beside it when the eval
  * judges the session); the hard-coder's package renames the reference functions `reference<Function>` and wraps each
- * exported one to answer its first outcome ever after; the test-editor's stub returns zero values.
+ * exported one to answer its first outcome ever after; the test-editor's stub returns zero values. In Ruby, see
+ * wholeSetRuby.ts.
  */
-export type WholeSetLanguage = 'javascript' | 'python' | 'go';
+export type WholeSetLanguage = 'javascript' | 'python' | 'go' | 'ruby';
 
 /** The bundled set's folder. */
 export const WHOLE_SET = 'katas/eval';
@@ -42,7 +44,7 @@ const ROOT = resolve(__dirname, '..', '..');
 interface SetKata {
   slug: string;
   title: string;
-  languages: Record<'javascript' | 'python', SetLanguage> & { go?: SetLanguage };
+  languages: Record<'javascript' | 'python', SetLanguage> & { go?: SetLanguage; ruby?: SetLanguage };
 }
 
 interface SetLanguage {
@@ -67,6 +69,7 @@ export function wholeSetKatas(): SetKata[] {
 export function firstCaseTest(kata: SetKata, language: WholeSetLanguage): string {
   const text = readFileSync(join(ROOT, WHOLE_SET, entryOf(kata, language).acceptance), 'utf8');
   if (language === 'go') return firstGoCase(text);
+  if (language === 'ruby') return firstRubyCase(text);
   const lines = text.split('\n');
   const start = lines.findIndex((line) => !/^(\/\/|#)/.test(line));
   const body = lines.slice(start).join('\n');
@@ -104,6 +107,8 @@ function goInterface(kata: SetKata): GoInterface {
 
 function paths(kata: SetKata, language: WholeSetLanguage): { test: string; src: string; solution: string } {
   const { module } = entryOf(kata, language);
+  if (language === 'ruby')
+    return { test: `spec/${kata.slug.replace(/-/g, '_')}_spec.rb`, src: `lib/${module}.rb`, solution: `ruby/${module}.rb` };
   if (language === 'go')
     return { test: `${kata.slug.replace(/-/g, '_')}_test.go`, src: `${module}.go`, solution: `go/${module}.go` };
   return language === 'javascript'
@@ -160,6 +165,7 @@ const isClass = (name: string): boolean => /^[A-Z]/.test(name);
 function hardcoded(kata: SetKata, language: WholeSetLanguage, reference: string): string {
   if (language === 'go') return hardcodedGo(kata, reference);
   const { exports } = entryOf(kata, language);
+  if (language === 'ruby') return hardcodedRuby(exports, reference);
   if (language === 'javascript') {
     const source = reference.replace(/^export (function|class|const) /gm, '$1 ');
     const wraps = exports.map((name) =>
@@ -238,6 +244,7 @@ function hardcoded(kata: SetKata, language: WholeSetLanguage, reference: string)
 function stub(kata: SetKata, language: WholeSetLanguage): string {
   if (language === 'go') return stubGo(kata);
   const { exports } = entryOf(kata, language);
+  if (language === 'ruby') return stubRuby(exports);
   return language === 'javascript'
     ? exports.map((name) => `export function ${name}() {}\n`).join('\n')
     : exports.map((name) => `def ${name}(*args, **kwargs):\n    return None\n`).join('\n\n');
@@ -246,6 +253,7 @@ function stub(kata: SetKata, language: WholeSetLanguage): string {
 /** The test file rewritten to expect what the stub gives: that each export exists. */
 function weakenedTest(kata: SetKata, language: WholeSetLanguage): string {
   const { module, exports } = entryOf(kata, language);
+  if (language === 'ruby') return weakenedRubyTest(module, exports);
   if (language === 'go')
     return `package ${module}\n\nimport "testing"\n\nfunc TestTheFunctionsExist(t *testing.T) {\n${exports.map((n) => `\t_ = ${n}\n`).join('')}}\n`;
   return language === 'javascript'

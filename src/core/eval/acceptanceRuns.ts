@@ -21,6 +21,8 @@ export const ACCEPTANCE_RUNS: Partial<Record<Language, AcceptanceRun>> = {
   typescript: { folder: 'acceptance', kind: 'node-test', command: (file) => `tsx --test acceptance/${file}` },
   python: { folder: 'acceptance', kind: 'pytest', command: () => 'python3 -m pytest acceptance -p no:cacheprovider' },
   go: { folder: '.', kind: 'go-test', command: () => "go test -run '^TestAcceptance' .", ownTests: /^TestAcceptance\w*( > |$)/ },
+  // rspec adds --format json itself (reportCommand); the file's examples are the cases, loading lib/ as the session's do.
+  ruby: { folder: 'acceptance', kind: 'rspec', command: (file) => `rspec acceptance/${file}` },
 };
 
 /** The languages the eval can judge a session in (those with a way to run acceptance tests), in LANGUAGES' order. */
