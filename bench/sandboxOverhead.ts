@@ -141,6 +141,35 @@ async function phpunitFigure(worktree: string, sandbox: ProcessSandbox): Promise
   ];
 }
 
+/**
+ * The fixture crate's 27 tests (issue 38) run by `cargo test`, read test by test, when cargo is installed: both sides
+ * build in the same `.tdd/cargo-target`, so after the warm-up runs every run is a warm one (a session's first run
+ * compiles the crate once; see docs/benchmarks.md).
+ */
+async function cargoFigure(worktree: string, sandbox: ProcessSandbox): Promise<Figure[]> {
+  try {
+    execFileSync('cargo', ['--version'], { stdio: 'ignore' });
+  } catch {
+    process.stderr.write('cargo is not installed (apt-get install cargo): its row is left out\n');
+    return [];
+  }
+  const crate = join(worktree, 'rust-crate');
+  cpSync(join(__dirname, '..', 'test', 'fixtures', 'projects', 'rust-crate'), crate, { recursive: true });
+  const runner = (s?: ProcessSandbox) =>
+    new CommandTestRunner({ workspace: crate, kind: 'cargo-test', command: 'cargo test', sandbox: s });
+  const runners = { sandboxed: runner(sandbox), plain: runner() };
+  return [
+    await alternate(
+      '`cargo test` on the fixture crate (3 modules, tests/, 27 tests) via CommandTestRunner',
+      sandbox,
+      async (s) => {
+        const r = await (s ? runners.sandboxed : runners.plain).run();
+        if (r.status !== 'passed' || r.tests?.length !== 27) throw new Error(`the fixture crate did not pass: ${r.output}`);
+      },
+    ),
+  ];
+}
+
 async function main(): Promise<void> {
   setLogLevel('error');
   // The sandbox does not pass NODE_EXTRA_CA_CERTS in (no network inside). Set, it would make only the unsandboxed
@@ -162,6 +191,7 @@ async function main(): Promise<void> {
       }),
       ...(await rspecFigure(fx.worktree, sandbox)),
       ...(await phpunitFigure(fx.worktree, sandbox)),
+      ...(await cargoFigure(fx.worktree, sandbox)),
       await alternate('`true` (process start only) via runProcess', sandbox, async (s) => {
         const r = await runProcess({ cwd: fx.worktree, command: 'true', sandbox: s });
         if (r.exitCode !== 0) throw new Error(`true failed: ${r.output}`);
