@@ -332,11 +332,11 @@ export const PanelStateSchema = z.object({
   notice: z._default(z.nullable(PanelNoticeSchema), null),
 });
 
-/** Input/output tokens. */
+/** A role's or a session's tokens, as the panel estimates the cost from them with a {@link ModelPrice}. */
 export type TokenUsageCounts = z.infer<typeof TokenUsageSchema>;
 /** A model's price per million tokens. */
 export type ModelPrice = z.infer<typeof ModelPriceSchema>;
-/** Session totals. */
+/** The header's and the status bar's figures: the last test run's counts (a run from the Testing view's too), tokens and commits. */
 export type PanelSessionTotals = z.infer<typeof PanelSessionTotalsSchema>;
 /** The session header. */
 export type SessionHeader = z.infer<typeof SessionHeaderSchema>;
@@ -344,7 +344,7 @@ export type SessionHeader = z.infer<typeof SessionHeaderSchema>;
 export type ProjectLanguageSummary = z.infer<typeof ProjectLanguageSchema>;
 /** The project in words. */
 export type ProjectSummary = z.infer<typeof ProjectSummarySchema>;
-/** Passed/failed counts. */
+/** A test run's counts, as a cycle of the timeline shows them (its last run, or the run it was rolled back from). */
 export type PanelTestCounts = z.infer<typeof PanelTestCountsSchema>;
 /** One role's phase in a cycle. */
 export type PhaseSummary = z.infer<typeof PhaseSummarySchema>;
