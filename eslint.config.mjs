@@ -20,7 +20,7 @@
 // - no-base-to-string: `String(value)` of unknown values is deliberate in messages and logs.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import { countedLines, LONGEST } from './scripts/functionLengths.mjs';
+import { countedLines, LONGEST, PRODUCT_CODE } from './scripts/functionLengths.mjs';
 
 const nodeGlobals = {
   process: 'readonly',
@@ -108,7 +108,7 @@ export default tseslint.config(
   {
     // No function of the product's code over LONGEST lines (blank lines and comments not counted); at most 10 over 80
     // is the lint step's `npm run lint:functions` (scripts/functionLengths.mjs, which holds both limits).
-    files: ['src/**/*.ts'],
+    files: PRODUCT_CODE,
     rules: { 'max-lines-per-function': ['error', { max: LONGEST, ...countedLines }] },
   },
   {

@@ -180,44 +180,52 @@ function renderCard(request: PendingApproval, context: RenderContext): HTMLEleme
           paramsBlock,
         )
       : h('div', { class: 'params-block' }, h('div', { class: 'preview-label' }, h('span', {}, 'Parameters')), paramsBlock),
-    h(
-      'div',
-      { class: 'approval-actions' },
-      decisionButton(request, 'approve', 'Approve', 'button-primary', Boolean(answered) || expired),
-      decisionButton(request, 'deny', 'Deny', 'button-secondary', Boolean(answered) || expired),
-      decisionButton(
-        request,
-        'always',
-        'Always allow for this session',
-        'button-secondary button-always',
-        Boolean(answered) || expired,
-      ),
-    ),
-    answered || expired
-      ? null
-      : h(
-          'p',
-          { class: 'approval-keys', 'aria-hidden': 'true' },
-          'Keys: ',
-          h('kbd', {}, 'A'),
-          ' approve · ',
-          h('kbd', {}, 'L'),
-          ' always · ',
-          h('kbd', {}, 'D'),
-          ' deny',
-        ),
-    h(
-      'p',
-      { class: 'approval-status' },
-      answered
-        ? h('span', { class: 'approval-answered' }, icon(answered === 'deny' ? 'close' : 'check'), DECISION_TEXT[answered])
-        : h(
-            'span',
-            { class: `countdown ${expired ? 'is-expired' : ''}`, role: 'timer', [EXPIRES_AT_ATTR]: request.expiresAt },
-            icon('clock'),
-            h('span', { class: 'countdown-text' }, countdownText(request.expiresAt, context.now)),
-          ),
-    ),
+    approvalButtons(request, Boolean(answered) || expired),
+    answered || expired ? null : approvalKeysLine(),
+    h('p', { class: 'approval-status' }, approvalStatus(request, answered, expired, context.now)),
+  );
+}
+
+/** Approve, Deny and Always allow, disabled once the card is settled. */
+function approvalButtons(request: PendingApproval, settled: boolean): HTMLElement {
+  return h(
+    'div',
+    { class: 'approval-actions' },
+    decisionButton(request, 'approve', 'Approve', 'button-primary', settled),
+    decisionButton(request, 'deny', 'Deny', 'button-secondary', settled),
+    decisionButton(request, 'always', 'Always allow for this session', 'button-secondary button-always', settled),
+  );
+}
+
+/** The keys an open card answers to, for the eye (the card's aria-keyshortcuts says them to a screen reader). */
+function approvalKeysLine(): HTMLElement {
+  return h(
+    'p',
+    { class: 'approval-keys', 'aria-hidden': 'true' },
+    'Keys: ',
+    h('kbd', {}, 'A'),
+    ' approve · ',
+    h('kbd', {}, 'L'),
+    ' always · ',
+    h('kbd', {}, 'D'),
+    ' deny',
+  );
+}
+
+/** The person's answer once given, else the live countdown to the request's timeout. */
+function approvalStatus(
+  request: PendingApproval,
+  answered: ApprovalDecision | undefined,
+  expired: boolean,
+  now: number,
+): HTMLElement {
+  if (answered)
+    return h('span', { class: 'approval-answered' }, icon(answered === 'deny' ? 'close' : 'check'), DECISION_TEXT[answered]);
+  return h(
+    'span',
+    { class: `countdown ${expired ? 'is-expired' : ''}`, role: 'timer', [EXPIRES_AT_ATTR]: request.expiresAt },
+    icon('clock'),
+    h('span', { class: 'countdown-text' }, countdownText(request.expiresAt, now)),
   );
 }
 

@@ -55,28 +55,69 @@ function cssSafe(value: string): string {
   return value.replace(/[^A-Za-z0-9_-]/g, '_');
 }
 
+type QuestionAnswer = Extract<PanelIntent, { kind: 'personQuestion' }>['answer'];
+
+/** A button that answers question `id` (a suggested choice, the typed answer, or letting the agent decide). */
+function answerButton(
+  id: string,
+  settled: boolean,
+  b: { label: string; key: string; className: string; answer: QuestionAnswer; ariaLabel: string },
+): HTMLElement {
+  const attributes = { type: 'button', class: `button ${b.className}`, [KEY_ATTR]: `${b.key}:${id}`, disabled: settled };
+  return withIntent(h('button', { ...attributes, 'aria-label': b.ariaLabel }, b.label), {
+    kind: 'personQuestion',
+    questionId: id,
+    answer: b.answer,
+  });
+}
+
+/** The keys an open question card answers to, for the eye. */
+function questionKeysLine(): HTMLElement {
+  return h(
+    'p',
+    { class: 'approval-keys person-question-keys', 'aria-hidden': 'true' },
+    'Keys: ',
+    h('kbd', {}, 'Enter'),
+    ' send · ',
+    h('kbd', {}, 'Shift+Enter'),
+    ' new line · ',
+    h('kbd', {}, 'Esc'),
+    ' let the agent decide',
+  );
+}
+
+/** What was sent once the person answered, else the countdown when the question has a timeout. */
+function questionStatus(
+  question: PendingPersonQuestion,
+  sent: PersonQuestionSent | undefined,
+  expired: boolean,
+  asker: string,
+  now: number,
+): HTMLElement | null {
+  if (sent)
+    return h('span', { class: 'approval-answered' }, icon(sent === 'declined' ? 'skip' : 'check'), SENT_TEXT[sent](asker));
+  if (question.expiresAt === undefined) return null;
+  return h(
+    'span',
+    {
+      class: `countdown ${expired ? 'is-expired' : ''}`,
+      role: 'timer',
+      [PERSON_QUESTION_ATTR.expiresAt]: question.expiresAt,
+      [PERSON_QUESTION_ATTR.asker]: asker,
+    },
+    icon('clock'),
+    h('span', { class: 'countdown-text' }, countdownText(asker, question.expiresAt, now)),
+  );
+}
+
 function renderCard(question: PendingPersonQuestion, context: RenderContext): HTMLElement {
   const sent = context.personQuestionsSent?.get(question.id);
   const expired = question.expiresAt !== undefined && question.expiresAt <= context.now;
   const settled = sent !== undefined || expired;
   const asker = who(question);
   const base = `person-question-${cssSafe(question.id)}`;
-  type Answer = Extract<PanelIntent, { kind: 'personQuestion' }>['answer'];
-  const button = (label: string, key: string, className: string, answer: Answer, ariaLabel: string) =>
-    withIntent(
-      h(
-        'button',
-        {
-          type: 'button',
-          class: `button ${className}`,
-          [KEY_ATTR]: `${key}:${question.id}`,
-          disabled: settled,
-          'aria-label': ariaLabel,
-        },
-        label,
-      ),
-      { kind: 'personQuestion', questionId: question.id, answer },
-    );
+  const button = (label: string, key: string, className: string, answer: QuestionAnswer, ariaLabel: string) =>
+    answerButton(question.id, settled, { label, key, className, answer, ariaLabel });
   return h(
     'article',
     {
@@ -134,38 +175,8 @@ function renderCard(question: PendingPersonQuestion, context: RenderContext): HT
         `Let ${asker} decide without your answer`,
       ),
     ),
-    settled
-      ? null
-      : h(
-          'p',
-          { class: 'approval-keys person-question-keys', 'aria-hidden': 'true' },
-          'Keys: ',
-          h('kbd', {}, 'Enter'),
-          ' send · ',
-          h('kbd', {}, 'Shift+Enter'),
-          ' new line · ',
-          h('kbd', {}, 'Esc'),
-          ' let the agent decide',
-        ),
-    h(
-      'p',
-      { class: 'approval-status person-question-status' },
-      sent
-        ? h('span', { class: 'approval-answered' }, icon(sent === 'declined' ? 'skip' : 'check'), SENT_TEXT[sent](asker))
-        : question.expiresAt !== undefined
-          ? h(
-              'span',
-              {
-                class: `countdown ${expired ? 'is-expired' : ''}`,
-                role: 'timer',
-                [PERSON_QUESTION_ATTR.expiresAt]: question.expiresAt,
-                [PERSON_QUESTION_ATTR.asker]: asker,
-              },
-              icon('clock'),
-              h('span', { class: 'countdown-text' }, countdownText(asker, question.expiresAt, context.now)),
-            )
-          : null,
-    ),
+    settled ? null : questionKeysLine(),
+    h('p', { class: 'approval-status person-question-status' }, questionStatus(question, sent, expired, asker, context.now)),
   );
 }
 
