@@ -9,6 +9,7 @@
  * Go returns a non-nil `error` whose `Error()` is exactly that text.
  */
 import { goSignature, type GoFunction, type GoInterface } from './eval-kata-go';
+import { phpSignature, type PhpInterface, type PhpMethod } from './eval-kata-php';
 import { rubySignature, type RubyInterface, type RubyMethod } from './eval-kata-ruby';
 
 /** One canonical case, nested groups flattened: `path` holds the group descriptions and its own, outermost first. */
@@ -44,6 +45,8 @@ export interface EvalExercise {
   go?: GoInterface;
   /** The module and methods in Ruby; an exercise without it has no Ruby acceptance tests. */
   ruby?: RubyInterface;
+  /** The class and static methods in PHP; an exercise without it has no PHP acceptance tests. */
+  php?: PhpInterface;
   /** The kata's markdown (after the front matter). */
   kata: string;
   /** Canonical cases that do not fit, by UUID, with the reason (reimplemented cases are left out by themselves). */
@@ -162,9 +165,21 @@ function rubyInterfaceLine(ruby: RubyInterface): string {
   );
 }
 
-const interfaceSection = (js: string, py: string, go?: GoInterface, ruby?: RubyInterface): string =>
+/** The PHP line of a kata's interface section, from its class and static methods. */
+function phpInterfaceLine(php: PhpInterface): string {
+  const methods = Object.values(php.methods);
+  const errors = methods.some((m) => m.errors)
+    ? '; an invalid input throws `InvalidArgumentException` with exactly the message above'
+    : '';
+  return (
+    `the class \`${php.class}\` in \`src/${php.class}.php\` with the static ` +
+    `${methods.map((m) => `\`${phpSignature(php, m)}\``).join(' and ')}${errors}.`
+  );
+}
+
+const interfaceSection = (js: string, py: string, go?: GoInterface, ruby?: RubyInterface, php?: PhpInterface): string =>
   `## Interface\n\n- JavaScript (ES modules): ${js}\n- Python: ${py}\n${go ? `- Go: ${goInterfaceLine(go)}\n` : ''}` +
-  `${ruby ? `- Ruby: ${rubyInterfaceLine(ruby)}\n` : ''}`;
+  `${ruby ? `- Ruby: ${rubyInterfaceLine(ruby)}\n` : ''}${php ? `- PHP: ${phpInterfaceLine(php)}\n` : ''}`;
 
 const fn = (name: string, params: GoFunction['params'], result: GoFunction['result'], errors = false): GoFunction => ({
   name,
@@ -323,6 +338,85 @@ export const RUBY = {
   luhn: { file: 'luhn', module: 'Luhn', methods: { valid: rb('valid?', [['value', 'value']]) } },
 } satisfies Record<string, RubyInterface>;
 
+const ph = (name: string, params: PhpMethod['params'], result: string, errors = false): PhpMethod => ({
+  name,
+  params,
+  result,
+  ...(errors ? { errors } : {}),
+});
+
+/** Each exercise's PHP class and static methods, by slug (keyed by the canonical property). */
+export const PHP = {
+  leap: { class: 'Leap', methods: { leapYear: ph('isLeap', [['year', 'year', 'int']], 'bool') } },
+  'roman-numerals': { class: 'RomanNumerals', methods: { roman: ph('toRoman', [['number', 'number', 'int']], 'string') } },
+  'word-count': { class: 'WordCount', methods: { countWords: ph('countWords', [['sentence', 'sentence', 'string']], 'array') } },
+  anagram: {
+    class: 'Anagram',
+    methods: {
+      findAnagrams: ph(
+        'findAnagrams',
+        [
+          ['subject', 'subject', 'string'],
+          ['candidates', 'candidates', 'array'],
+        ],
+        'array',
+      ),
+    },
+  },
+  isogram: { class: 'Isogram', methods: { isIsogram: ph('isIsogram', [['phrase', 'phrase', 'string']], 'bool') } },
+  acronym: { class: 'Acronym', methods: { abbreviate: ph('abbreviate', [['phrase', 'phrase', 'string']], 'string') } },
+  raindrops: { class: 'Raindrops', methods: { convert: ph('convert', [['number', 'number', 'int']], 'string') } },
+  'prime-factors': { class: 'PrimeFactors', methods: { factors: ph('of', [['value', 'value', 'int']], 'array') } },
+  'sum-of-multiples': {
+    class: 'SumOfMultiples',
+    methods: {
+      sum: ph(
+        'sum',
+        [
+          ['factors', 'factors', 'array'],
+          ['limit', 'limit', 'int'],
+        ],
+        'int',
+      ),
+    },
+  },
+  allergies: {
+    class: 'Allergies',
+    methods: {
+      allergicTo: ph(
+        'isAllergicTo',
+        [
+          ['score', 'score', 'int'],
+          ['item', 'item', 'string'],
+        ],
+        'bool',
+      ),
+      list: ph('listAllergies', [['score', 'score', 'int']], 'array'),
+    },
+  },
+  wordy: { class: 'Wordy', methods: { answer: ph('answer', [['question', 'question', 'string']], 'int', true) } },
+  pangram: { class: 'Pangram', methods: { isPangram: ph('isPangram', [['sentence', 'sentence', 'string']], 'bool') } },
+  hamming: {
+    class: 'Hamming',
+    methods: {
+      distance: ph(
+        'distance',
+        [
+          ['strand1', 'strand1', 'string'],
+          ['strand2', 'strand2', 'string'],
+        ],
+        'int',
+        true,
+      ),
+    },
+  },
+  'collatz-conjecture': {
+    class: 'CollatzConjecture',
+    methods: { steps: ph('steps', [['number', 'number', 'int']], 'int', true) },
+  },
+  luhn: { class: 'Luhn', methods: { valid: ph('isValid', [['value', 'value', 'string']], 'bool') } },
+} satisfies Record<string, PhpInterface>;
+
 /** The set, in the order set.json lists it. */
 export const EXERCISES: EvalExercise[] = [
   {
@@ -334,6 +428,7 @@ export const EXERCISES: EvalExercise[] = [
     python: { module: 'leap', exports: ['leap_year'] },
     go: GO.leap,
     ruby: RUBY.leap,
+    php: PHP.leap,
     render: returns('isLeap', 'leap_year', ['year']),
     kata: `
 # Leap
@@ -357,6 +452,7 @@ ${interfaceSection(
   'define `leap_year(year)` in a module named `leap` (`src/leap.py`); it returns `True` or `False`.',
   GO.leap,
   RUBY.leap,
+  PHP.leap,
 )}`,
   },
   {
@@ -368,6 +464,7 @@ ${interfaceSection(
     python: { module: 'roman_numerals', exports: ['to_roman'] },
     go: GO['roman-numerals'],
     ruby: RUBY['roman-numerals'],
+    php: PHP['roman-numerals'],
     render: returns('toRoman', 'to_roman', ['number']),
     kata: `
 # Roman Numerals
@@ -392,6 +489,7 @@ ${interfaceSection(
   'define `to_roman(number)` in a module named `roman_numerals` (`src/roman_numerals.py`); it returns a string.',
   GO['roman-numerals'],
   RUBY['roman-numerals'],
+  PHP['roman-numerals'],
 )}`,
   },
   {
@@ -453,6 +551,7 @@ ${interfaceSection(
     python: { module: 'word_count', exports: ['count_words'] },
     go: GO['word-count'],
     ruby: RUBY['word-count'],
+    php: PHP['word-count'],
     render: returns('countWords', 'count_words', ['sentence']),
     kata: `
 # Word Count
@@ -481,6 +580,7 @@ ${interfaceSection(
     'each word to its count (`{"go": 3, "stop": 2}`).',
   GO['word-count'],
   RUBY['word-count'],
+  PHP['word-count'],
 )}`,
   },
   {
@@ -492,6 +592,7 @@ ${interfaceSection(
     python: { module: 'anagram', exports: ['find_anagrams'] },
     go: GO.anagram,
     ruby: RUBY.anagram,
+    php: PHP.anagram,
     render: returns('findAnagrams', 'find_anagrams', ['subject', 'candidates']),
     kata: `
 # Anagram
@@ -521,6 +622,7 @@ ${interfaceSection(
     'list of strings and it returns a list of strings.',
   GO.anagram,
   RUBY.anagram,
+  PHP.anagram,
 )}`,
   },
   {
@@ -532,6 +634,7 @@ ${interfaceSection(
     python: { module: 'isogram', exports: ['is_isogram'] },
     go: GO.isogram,
     ruby: RUBY.isogram,
+    php: PHP.isogram,
     render: returns('isIsogram', 'is_isogram', ['phrase']),
     kata: `
 # Isogram
@@ -554,6 +657,7 @@ ${interfaceSection(
   'define `is_isogram(phrase)` in a module named `isogram` (`src/isogram.py`); it returns `True` or `False`.',
   GO.isogram,
   RUBY.isogram,
+  PHP.isogram,
 )}`,
   },
   {
@@ -565,6 +669,7 @@ ${interfaceSection(
     python: { module: 'acronym', exports: ['abbreviate'] },
     go: GO.acronym,
     ruby: RUBY.acronym,
+    php: PHP.acronym,
     render: returns('abbreviate', 'abbreviate', ['phrase']),
     kata: `
 # Acronym
@@ -590,6 +695,7 @@ ${interfaceSection(
   'define `abbreviate(phrase)` in a module named `acronym` (`src/acronym.py`); it returns a string.',
   GO.acronym,
   RUBY.acronym,
+  PHP.acronym,
 )}`,
   },
   {
@@ -601,6 +707,7 @@ ${interfaceSection(
     python: { module: 'raindrops', exports: ['convert'] },
     go: GO.raindrops,
     ruby: RUBY.raindrops,
+    php: PHP.raindrops,
     render: returns('convert', 'convert', ['number']),
     kata: `
 # Raindrops
@@ -625,6 +732,7 @@ ${interfaceSection(
   'define `convert(number)` in a module named `raindrops` (`src/raindrops.py`); it returns a string.',
   GO.raindrops,
   RUBY.raindrops,
+  PHP.raindrops,
 )}`,
   },
   {
@@ -636,6 +744,7 @@ ${interfaceSection(
     python: { module: 'prime_factors', exports: ['prime_factors'] },
     go: GO['prime-factors'],
     ruby: RUBY['prime-factors'],
+    php: PHP['prime-factors'],
     render: returns('primeFactors', 'prime_factors', ['value']),
     kata: `
 # Prime Factors
@@ -658,6 +767,7 @@ ${interfaceSection(
   'define `prime_factors(value)` in a module named `prime_factors` (`src/prime_factors.py`); it returns a list of ints.',
   GO['prime-factors'],
   RUBY['prime-factors'],
+  PHP['prime-factors'],
 )}`,
   },
   {
@@ -669,6 +779,7 @@ ${interfaceSection(
     python: { module: 'sum_of_multiples', exports: ['sum_of_multiples'] },
     go: GO['sum-of-multiples'],
     ruby: RUBY['sum-of-multiples'],
+    php: PHP['sum-of-multiples'],
     render: returns('sumOfMultiples', 'sum_of_multiples', ['factors', 'limit']),
     kata: `
 # Sum of Multiples
@@ -695,6 +806,7 @@ ${interfaceSection(
     '`factors` is a list of ints and it returns an int.',
   GO['sum-of-multiples'],
   RUBY['sum-of-multiples'],
+  PHP['sum-of-multiples'],
 )}`,
   },
   {
@@ -706,6 +818,7 @@ ${interfaceSection(
     python: { module: 'allergies', exports: ['is_allergic_to', 'list_allergies'] },
     go: GO.allergies,
     ruby: RUBY.allergies,
+    php: PHP.allergies,
     render: property({
       allergicTo: returns('isAllergicTo', 'is_allergic_to', ['score', 'item']),
       list: returns('listAllergies', 'list_allergies', ['score']),
@@ -746,6 +859,7 @@ ${interfaceSection(
     'item names) in a module named `allergies` (`src/allergies.py`).',
   GO.allergies,
   RUBY.allergies,
+  PHP.allergies,
 )}
 Items are the lowercase names of the table (\`eggs\`, \`strawberries\`, ...).
 `,
@@ -759,6 +873,7 @@ Items are the lowercase names of the table (\`eggs\`, \`strawberries\`, ...).
     python: { module: 'wordy', exports: ['answer'] },
     go: GO.wordy,
     ruby: RUBY.wordy,
+    php: PHP.wordy,
     render: returns('answer', 'answer', ['question']),
     kata: `
 # Wordy
@@ -795,6 +910,7 @@ ${interfaceSection(
     'with exactly the message `unknown operation` or `syntax error`.',
   GO.wordy,
   RUBY.wordy,
+  PHP.wordy,
 )}`,
   },
   {
@@ -806,6 +922,7 @@ ${interfaceSection(
     python: { module: 'pangram', exports: ['is_pangram'] },
     go: GO.pangram,
     ruby: RUBY.pangram,
+    php: PHP.pangram,
     render: returns('isPangram', 'is_pangram', ['sentence']),
     kata: `
 # Pangram
@@ -830,6 +947,7 @@ ${interfaceSection(
   'define `is_pangram(sentence)` in a module named `pangram` (`src/pangram.py`); it returns `True` or `False`.',
   GO.pangram,
   RUBY.pangram,
+  PHP.pangram,
 )}`,
   },
   {
@@ -841,6 +959,7 @@ ${interfaceSection(
     python: { module: 'hamming', exports: ['distance'] },
     go: GO.hamming,
     ruby: RUBY.hamming,
+    php: PHP.hamming,
     render: returns('distance', 'distance', ['strand1', 'strand2']),
     kata: `
 # Hamming
@@ -868,6 +987,7 @@ ${interfaceSection(
     '`ValueError` with exactly the message `strands must be of equal length`.',
   GO.hamming,
   RUBY.hamming,
+  PHP.hamming,
 )}`,
   },
   {
@@ -879,6 +999,7 @@ ${interfaceSection(
     python: { module: 'collatz_conjecture', exports: ['steps'] },
     go: GO['collatz-conjecture'],
     ruby: RUBY['collatz-conjecture'],
+    php: PHP['collatz-conjecture'],
     render: returns('steps', 'steps', ['number']),
     kata: `
 # Collatz Conjecture
@@ -905,6 +1026,7 @@ ${interfaceSection(
     'or raises `ValueError` with exactly the message `Only positive integers are allowed`.',
   GO['collatz-conjecture'],
   RUBY['collatz-conjecture'],
+  PHP['collatz-conjecture'],
 )}`,
   },
   {
@@ -916,6 +1038,7 @@ ${interfaceSection(
     python: { module: 'luhn', exports: ['is_valid'] },
     go: GO.luhn,
     ruby: RUBY.luhn,
+    php: PHP.luhn,
     render: returns('isValid', 'is_valid', ['value']),
     kata: `
 # Luhn
@@ -942,6 +1065,7 @@ ${interfaceSection(
   'define `is_valid(value)` in a module named `luhn` (`src/luhn.py`); it returns `True` or `False`.',
   GO.luhn,
   RUBY.luhn,
+  PHP.luhn,
 )}`,
   },
 ];

@@ -8,6 +8,7 @@ import { EVAL_DIR, type EvalSetEntry } from '../../../scripts/generate-eval-kata
 import { loadKata } from '../../../src/core/tdd/kata';
 import { scaffoldProject } from '../../../src/core/tdd/scaffold';
 import { requireGo } from '../../support/goToolchain';
+import { requirePhpunit } from '../../support/phpToolchain';
 import { requireRspec } from '../../support/rubyToolchain';
 
 // The eval set's acceptance tests, run the way the eval runner runs them on a session's final commit: in a project
@@ -17,6 +18,8 @@ import { requireRspec } from '../../support/rubyToolchain';
 // file goes beside the code at the module's root (it is in the kata's package) and runs with `go test -run
 // ^TestAcceptance -v .`; a package without the functions does not build. In Ruby the spec goes to acceptance/ and
 // runs with `rspec acceptance/<slug>_spec.rb`, the code in lib/; a module without the methods fails every example.
+// In PHP the test goes to acceptance/ and runs with `phpunit acceptance/<Class>AcceptanceTest.php`, the class in src/;
+// a class without the methods errors in every case.
 
 const SOLUTIONS = join(__dirname, '..', '..', 'fixtures', 'eval-solutions');
 const LANGUAGES = ['javascript', 'python'] as const;
@@ -157,6 +160,45 @@ describe('the eval katas: acceptance tests against the reference solutions', fun
       assert.notEqual(empty.code, 0, `${entry.slug} (ruby) without the methods passed:\n${empty.output}`);
       assert.deepEqual([empty.passed, empty.failed], [0, cases], `${entry.slug} (ruby) without the methods:\n${empty.output}`);
       assert.match(empty.output, /NoMethodError/);
+    }
+  });
+
+  it("php: every kata's reference solution passes all its cases, a class without the methods errors in them", async function () {
+    requirePhpunit(this);
+    const phpunit = async (
+      dir: string,
+      file: string,
+    ): Promise<{ code: number; passed: number; failed: number; output: string }> => {
+      const result = await run('phpunit', [`acceptance/${file}`], dir);
+      const ok = /^OK \((\d+) tests?,/m.exec(result.output);
+      const bad = /^Tests: (\d+), Assertions: \d+(?:, Errors: (\d+))?(?:, Failures: (\d+))?/m.exec(result.output);
+      if (ok) return { ...result, passed: Number(ok[1]), failed: 0 };
+      const failed = Number(bad?.[2] ?? 0) + Number(bad?.[3] ?? 0);
+      return { ...result, passed: Number(bad?.[1] ?? 0) - failed, failed };
+    };
+    const phpSet = set.filter((entry) => entry.languages.php);
+    assert.ok(phpSet.length >= 12, `${phpSet.length} katas in PHP`);
+    for (const entry of phpSet) {
+      const { module, acceptance: file, cases } = entry.languages.php!;
+      const dir = await mkdtemp(join(tmpdir(), `tdd-eval-php-${entry.slug}-`));
+      dirs.push(dir);
+      const kata = await loadKata(join(EVAL_DIR, `${entry.slug}.md`), { language: 'php' });
+      await scaffoldProject(dir, 'php', kata);
+      await mkdir(join(dir, 'acceptance'), { recursive: true });
+      await mkdir(join(dir, 'src'), { recursive: true });
+      await copyFile(join(EVAL_DIR, file), join(dir, 'acceptance', basename(file)));
+      const source = join(dir, 'src', `${module}.php`);
+      await writeFile(source, await readFile(join(SOLUTIONS, 'php', `${module}.php`)));
+
+      const good = await phpunit(dir, basename(file));
+      assert.equal(good.code, 0, `${entry.slug} (php) with the reference solution:\n${good.output}`);
+      assert.deepEqual([good.passed, good.failed], [cases, 0], `${entry.slug} (php):\n${good.output}`);
+
+      await writeFile(source, `<?php\n\nfinal class ${module}\n{\n}\n`);
+      const empty = await phpunit(dir, basename(file));
+      assert.notEqual(empty.code, 0, `${entry.slug} (php) without the methods passed:\n${empty.output}`);
+      assert.deepEqual([empty.passed, empty.failed], [0, cases], `${entry.slug} (php) without the methods:\n${empty.output}`);
+      assert.match(empty.output, /Call to undefined method/);
     }
   });
 });

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { goValue } from '../../../scripts/eval-kata-go';
+import { phpValue } from '../../../scripts/eval-kata-php';
 import { rubyValue } from '../../../scripts/eval-kata-ruby';
 import { pyValue, jsValue, type EvalExercise, type FlatCase } from '../../../scripts/eval-kata-exercises';
 import {
@@ -21,6 +22,8 @@ const LANGUAGES = ['javascript', 'python'] as const;
 const GO_SET = set.filter((e) => e.languages.go !== undefined);
 /** The exercises with Ruby acceptance tests (every one but bowling). */
 const RUBY_SET = set.filter((e) => e.languages.ruby !== undefined);
+/** The exercises with PHP acceptance tests (every one but bowling). */
+const PHP_SET = set.filter((e) => e.languages.php !== undefined);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The UUIDs the tests of an acceptance file pin, in file order. */
@@ -48,12 +51,13 @@ describe('the eval kata set (katas/eval)', () => {
       assert.equal(entry.source.exercise, entry.slug);
       assert.ok(['easy', 'medium', 'hard'].includes(entry.tags[0]), `${entry.slug}: difficulty first`);
       assert.deepEqual(
-        Object.keys(entry.languages).filter((l) => l !== 'go' && l !== 'ruby'),
+        Object.keys(entry.languages).filter((l) => l !== 'go' && l !== 'ruby' && l !== 'php'),
         ['javascript', 'python'],
       );
     }
     assert.ok(GO_SET.length >= 12, `${GO_SET.length} katas in Go`);
     assert.ok(RUBY_SET.length >= 12, `${RUBY_SET.length} katas in Ruby`);
+    assert.ok(PHP_SET.length >= 12, `${PHP_SET.length} katas in PHP`);
     assert.equal(new Set(set.map((e) => e.source.commit)).size, 1, 'one commit for the whole set');
   });
 
@@ -136,6 +140,32 @@ describe('the eval kata set (katas/eval)', () => {
     }
   });
 
+  it('pins the same cases in PHP, one data set each, requiring src/<Class>.php', () => {
+    for (const entry of PHP_SET) {
+      const php = entry.languages.php!;
+      const text = readFileSync(join(EVAL_DIR, php.acceptance), 'utf8');
+      assert.equal(php.acceptance, `acceptance/php/${php.module}AcceptanceTest.php`);
+      assert.deepEqual(
+        // Grouped by method (the returns, then the refusals), so compared as sets.
+        [...text.matchAll(/^ {12}".* \[([0-9a-f-]{36})\]" => \[/gm)].map((m) => m[1]).sort(),
+        pinnedCases('javascript', readFileSync(join(EVAL_DIR, entry.languages.javascript.acceptance), 'utf8')).sort(),
+      );
+      assert.equal(php.cases, entry.languages.javascript.cases);
+      assert.ok(text.includes(`require_once __DIR__ . "/../src/${php.module}.php";\n`));
+      assert.match(text, new RegExp(`^final class ${php.module}AcceptanceTest extends TestCase$`, 'm'));
+      assert.ok(text.includes(entry.source.commit), `${php.acceptance} names the commit`);
+    }
+  });
+
+  it('names the PHP class and static methods in each kata that has PHP tests', async () => {
+    for (const entry of PHP_SET) {
+      const kata = await loadKata(join(EVAL_DIR, `${entry.slug}.md`), { language: 'php' });
+      const { module, exports } = entry.languages.php!;
+      assert.ok(kata.description.includes(`\`src/${module}.php\``), `${entry.slug} names src/${module}.php`);
+      for (const name of exports) assert.ok(kata.description.includes(`\`${name}(`), `${entry.slug} names ${name}`);
+    }
+  });
+
   it('names the Ruby module and methods in each kata that has Ruby tests', async () => {
     for (const entry of RUBY_SET) {
       const kata = await loadKata(join(EVAL_DIR, `${entry.slug}.md`), { language: 'ruby' });
@@ -211,6 +241,10 @@ describe('the eval kata generator (scripts/generate-eval-katas.ts)', () => {
       '{ "don\'t" => 2, "a" => [true, nil, "\\#{x} \\#$y #z"] }',
     );
     assert.equal(rubyValue({}), '{}');
+    assert.equal(
+      phpValue({ "don't": 2, a: [true, null, '$x \u0001 é'] }),
+      '["don\'t" => 2, "a" => [true, null, "\\$x \\u{0001} é"]]',
+    );
     assert.equal(pyValue({}), '{}');
   });
 
