@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { goSignature, type GoFunction, type GoInterface } from '../../scripts/eval-kata-go';
 import { GO } from '../../scripts/eval-kata-exercises';
 import type { EvalPlayer } from './evalPlayers';
+import { firstPhpCase, hardcodedPhp, stubPhp, weakenedPhpTest } from './wholeSetPhp';
 import { firstRubyCase, hardcodedRuby, stubRuby, weakenedRubyTest } from './wholeSetRuby';
 import type { RecordedRequest, ScriptedReply } from './openaiServer';
 import { scriptedKataModel, type CyclePlan } from './scriptedKataModel';
@@ -32,9 +33,9 @@ import { scriptedKataModel, type CyclePlan } from './scriptedKataModel';
  * first row only, named `Test<Function>` (the acceptance file's `TestAcceptance<Function>` sits beside it when the eval
  * judges the session); the hard-coder's package renames the reference functions `reference<Function>` and wraps each
  * exported one to answer its first outcome ever after; the test-editor's stub returns zero values. In Ruby, see
- * wholeSetRuby.ts.
+ * wholeSetRuby.ts; in PHP, wholeSetPhp.ts.
  */
-export type WholeSetLanguage = 'javascript' | 'python' | 'go' | 'ruby';
+export type WholeSetLanguage = 'javascript' | 'python' | 'go' | 'ruby' | 'php';
 
 /** The bundled set's folder. */
 export const WHOLE_SET = 'katas/eval';
@@ -44,7 +45,7 @@ const ROOT = resolve(__dirname, '..', '..');
 interface SetKata {
   slug: string;
   title: string;
-  languages: Record<'javascript' | 'python', SetLanguage> & { go?: SetLanguage; ruby?: SetLanguage };
+  languages: Record<'javascript' | 'python', SetLanguage> & { go?: SetLanguage; ruby?: SetLanguage; php?: SetLanguage };
 }
 
 interface SetLanguage {
@@ -70,6 +71,7 @@ export function firstCaseTest(kata: SetKata, language: WholeSetLanguage): string
   const text = readFileSync(join(ROOT, WHOLE_SET, entryOf(kata, language).acceptance), 'utf8');
   if (language === 'go') return firstGoCase(text);
   if (language === 'ruby') return firstRubyCase(text);
+  if (language === 'php') return firstPhpCase(text);
   const lines = text.split('\n');
   const start = lines.findIndex((line) => !/^(\/\/|#)/.test(line));
   const body = lines.slice(start).join('\n');
@@ -107,6 +109,7 @@ function goInterface(kata: SetKata): GoInterface {
 
 function paths(kata: SetKata, language: WholeSetLanguage): { test: string; src: string; solution: string } {
   const { module } = entryOf(kata, language);
+  if (language === 'php') return { test: `tests/${module}Test.php`, src: `src/${module}.php`, solution: `php/${module}.php` };
   if (language === 'ruby')
     return { test: `spec/${kata.slug.replace(/-/g, '_')}_spec.rb`, src: `lib/${module}.rb`, solution: `ruby/${module}.rb` };
   if (language === 'go')
@@ -166,6 +169,7 @@ function hardcoded(kata: SetKata, language: WholeSetLanguage, reference: string)
   if (language === 'go') return hardcodedGo(kata, reference);
   const { exports } = entryOf(kata, language);
   if (language === 'ruby') return hardcodedRuby(exports, reference);
+  if (language === 'php') return hardcodedPhp(exports, reference);
   if (language === 'javascript') {
     const source = reference.replace(/^export (function|class|const) /gm, '$1 ');
     const wraps = exports.map((name) =>
@@ -245,6 +249,7 @@ function stub(kata: SetKata, language: WholeSetLanguage): string {
   if (language === 'go') return stubGo(kata);
   const { exports } = entryOf(kata, language);
   if (language === 'ruby') return stubRuby(exports);
+  if (language === 'php') return stubPhp(exports);
   return language === 'javascript'
     ? exports.map((name) => `export function ${name}() {}\n`).join('\n')
     : exports.map((name) => `def ${name}(*args, **kwargs):\n    return None\n`).join('\n\n');
@@ -254,6 +259,7 @@ function stub(kata: SetKata, language: WholeSetLanguage): string {
 function weakenedTest(kata: SetKata, language: WholeSetLanguage): string {
   const { module, exports } = entryOf(kata, language);
   if (language === 'ruby') return weakenedRubyTest(module, exports);
+  if (language === 'php') return weakenedPhpTest(exports);
   if (language === 'go')
     return `package ${module}\n\nimport "testing"\n\nfunc TestTheFunctionsExist(t *testing.T) {\n${exports.map((n) => `\t_ = ${n}\n`).join('')}}\n`;
   return language === 'javascript'

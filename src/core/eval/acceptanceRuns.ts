@@ -23,6 +23,8 @@ export const ACCEPTANCE_RUNS: Partial<Record<Language, AcceptanceRun>> = {
   go: { folder: '.', kind: 'go-test', command: () => "go test -run '^TestAcceptance' .", ownTests: /^TestAcceptance\w*( > |$)/ },
   // rspec adds --format json itself (reportCommand); the file's examples are the cases, loading lib/ as the session's do.
   ruby: { folder: 'acceptance', kind: 'rspec', command: (file) => `rspec acceptance/${file}` },
+  // phpunit adds --log-junit itself (reportCommand); each data set is a case, the class loaded from src/ by require_once.
+  php: { folder: 'acceptance', kind: 'phpunit', command: (file) => `phpunit acceptance/${file}` },
 };
 
 /** The languages the eval can judge a session in (those with a way to run acceptance tests), in LANGUAGES' order. */

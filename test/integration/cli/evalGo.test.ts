@@ -105,7 +105,7 @@ describe('tdd-agent eval --language go: the bundled set with the real go toolcha
     assert.equal(rust.code, 2, rust.stderr);
     assert.match(
       rust.stderr,
-      /None of the selected exercises has acceptance tests in rust\. The eval set has them in javascript, typescript, python, go and ruby\./,
+      /None of the selected exercises has acceptance tests in rust\. The eval set has them in javascript, typescript, python, go, php and ruby\./,
     );
     const bowling = await cli(
       ['eval', '--language', 'go', '--katas', 'bowling', '--base-url', server.baseURL, '--model', 'test-model'],

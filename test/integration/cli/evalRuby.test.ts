@@ -108,7 +108,7 @@ describe('tdd-agent eval --language ruby: the bundled set with the real rspec', 
     assert.equal(bowling.code, 2, bowling.stderr);
     assert.match(
       bowling.stderr,
-      /None of the selected exercises has acceptance tests in ruby\. The eval set has them in javascript, typescript, python, go and ruby\./,
+      /None of the selected exercises has acceptance tests in ruby\. The eval set has them in javascript, typescript, python, go, php and ruby\./,
     );
   });
 });
