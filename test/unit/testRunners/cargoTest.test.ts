@@ -5,6 +5,7 @@ import { describeProblem, diagnoseLoadError } from '../../../src/core/testRunner
 import { cargoTestCounts } from '../../../src/core/testRunners/parsers/cargoTestOutput';
 import { parseCargoTestReport } from '../../../src/core/testRunners/reports/cargoTestReport';
 import { reportingCommand, runnerCall } from '../../../src/core/testRunners/reports/reportCommand';
+import { RUNNER_REPORTS } from '../../../src/core/testRunners/reports/runnerReports';
 import { identifyRunner } from '../../../src/core/testRunners/runnerKinds';
 import { addedTests, seesPackageNames, testsInSource, usesName } from '../../../src/core/tdd/phases/addedTests';
 import { testTitlesIn } from '../../../src/core/testRunners/testTitles';
@@ -25,6 +26,20 @@ describe('cargo test: the runner, its console output read test by test, its comp
     assert.equal(reportingCommand('cargo test --release', undefined, flags)?.command, 'cargo test --no-fail-fast --release');
     // -q prints a dot per test instead of its name: the command runs as written, and only its counts are read.
     assert.equal(reportingCommand('cargo test -q', undefined, flags), undefined);
+  });
+
+  it("runs cargo with its stderr in its stdout's pipe: a binary's header (stderr) stays before its tests (stdout)", () => {
+    const files = { report: 'r.json', absoluteReport: '/w/r.json', reporter: 'r.cjs' };
+    const adapter = RUNNER_REPORTS['cargo-test'];
+    assert.equal(adapter.source, 'output');
+    assert.equal(
+      reportingCommand('cargo test', undefined, () => adapter.flags(files))?.command,
+      'cargo test --no-fail-fast 2>&1',
+    );
+    assert.equal(
+      reportingCommand('cargo test --workspace', undefined, () => adapter.flags(files))?.command,
+      'cargo test --no-fail-fast 2>&1 --workspace',
+    );
   });
 
   it('reads each unit, integration and doc-test by the file its module path leads to, with what a failing one printed', async () => {

@@ -99,7 +99,10 @@ export const RUNNER_REPORTS: Readonly<Record<ReportingKind, RunnerReportAdapter>
   'cargo-test': {
     extension: 'json',
     source: 'output',
-    flags: () => ['--no-fail-fast'],
+    // cargo names each test binary on stderr and the binary prints its tests on stdout: read from two pipes, a header
+    // and the lines after it can arrive in either order on a busy machine, and a test is then placed in the wrong
+    // file. One pipe keeps the order they were written in.
+    flags: () => ['--no-fail-fast', '2>&1'],
     parse: parseCargoTestReport,
   },
   rspec: {
