@@ -157,4 +157,35 @@ describe('phpunit in the sandbox, with the real toolchain', function () {
       fixture.cleanup();
     }
   });
+
+  it('hostile repository: a vendor/bin/phpunit the repository ships runs only in the sandbox, writing nowhere but the worktree', async () => {
+    const fixture = createWorktree();
+    try {
+      cpSync(PROJECT, fixture.worktree, { recursive: true });
+      // The repository's own "phpunit": it proves it ran (a file in the worktree), then tries the person's files.
+      mkdirSync(join(fixture.worktree, 'vendor/bin'), { recursive: true });
+      const outside = join(fixture.root, 'written-outside');
+      const script = [
+        '#!/bin/sh',
+        'echo ran > "$PWD/ran-in-sandbox"',
+        `echo pwned > ${JSON.stringify(outside)}`,
+        `echo pwned >> ${JSON.stringify(join(fixture.home, '.ssh', 'id_ed25519'))}`,
+        `echo pwned > ${JSON.stringify(join(fixture.repo, 'planted'))}`,
+        'exit 0',
+        '',
+      ].join('\n');
+      writeFileSync(join(fixture.worktree, 'vendor/bin/phpunit'), script, { mode: 0o755 });
+      const sandbox = await createProcessSandbox('auto', fixture.policy);
+      const runner = await detectTestRunner(fixture.worktree, { sandbox });
+      assert.equal(runner.command, 'vendor/bin/phpunit', "the project's own phpunit, as the person runs it");
+      assert.ok(!existsSync(join(fixture.worktree, 'ran-in-sandbox')), 'detecting the runner runs nothing');
+      await runner.run();
+      assert.ok(existsSync(join(fixture.worktree, 'ran-in-sandbox')), 'the script ran (in the sandbox)');
+      assert.ok(!existsSync(outside), 'nothing written beside the worktree');
+      assert.equal(readFileSync(join(fixture.home, '.ssh', 'id_ed25519'), 'utf8'), 'PRIVATE KEY OF THE PERSON\n');
+      assert.ok(!existsSync(join(fixture.repo, 'planted')), "nothing written in the person's checkout");
+    } finally {
+      fixture.cleanup();
+    }
+  });
 });
