@@ -1,6 +1,7 @@
 import { AgentError } from '../../errors/agentError';
 import { redactSecrets } from '../../security/redact';
 import { missingPytestPlugins } from '../../testRunners/diagnoseLoadError';
+import { missingOfflineDependency } from '../../testRunners/offlineDependencies';
 import { truncateHeadTail } from '../../testRunners/truncateOutput';
 import type { TestRunResult } from '../../testRunners/types';
 import type { SupervisorEvent } from '../events';
@@ -53,6 +54,10 @@ export async function runBaseline(
 
 /** What to do when the baseline run could not run the project's tests. */
 function baselineNextStep(run: TestRunResult): string {
+  const offline = missingOfflineDependency(run.output);
+  if (offline) {
+    return `Next step: the session builds offline, from your own caches, and ${offline.cache} lacks what the project needs (${offline.line}): run \`${offline.fetch}\` once in your checkout, then start the session again.`;
+  }
   switch (run.errorKind) {
     case 'missing_module':
       return "Next step: install the project's dependencies in your checkout (the session reuses them), or name the test command with --test-command / test_command.";
