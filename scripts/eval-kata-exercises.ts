@@ -11,6 +11,7 @@
 import { goSignature, type GoFunction, type GoInterface } from './eval-kata-go';
 import { phpSignature, type PhpInterface, type PhpMethod } from './eval-kata-php';
 import { rubySignature, type RubyInterface, type RubyMethod } from './eval-kata-ruby';
+import { rustReturn, rustSignature, type RustFunction, type RustInterface } from './eval-kata-rust';
 
 /** One canonical case, nested groups flattened: `path` holds the group descriptions and its own, outermost first. */
 export interface FlatCase {
@@ -47,6 +48,8 @@ export interface EvalExercise {
   ruby?: RubyInterface;
   /** The class and static methods in PHP; an exercise without it has no PHP acceptance tests. */
   php?: PhpInterface;
+  /** The crate and free functions in Rust; an exercise without it has no Rust acceptance tests. */
+  rust?: RustInterface;
   /** The kata's markdown (after the front matter). */
   kata: string;
   /** Canonical cases that do not fit, by UUID, with the reason (reimplemented cases are left out by themselves). */
@@ -177,9 +180,30 @@ function phpInterfaceLine(php: PhpInterface): string {
   );
 }
 
-const interfaceSection = (js: string, py: string, go?: GoInterface, ruby?: RubyInterface, php?: PhpInterface): string =>
+/** The Rust line of a kata's interface section, from its crate and functions. */
+function rustInterfaceLine(rust: RustInterface): string {
+  const functions = Object.values(rust.functions);
+  const errors = functions.some((f) => f.errors)
+    ? '; an invalid input is `Err` holding exactly the message above as a `String`'
+    : '';
+  const map = functions.some((f) => rustReturn(f).includes('HashMap')) ? ' (`std::collections::HashMap`)' : '';
+  return (
+    `in the library crate \`${rust.crate}\` (\`src/lib.rs\`), ` +
+    `${functions.map((f) => `\`${rustSignature(f)}\``).join(' and ')}${map}${errors}.`
+  );
+}
+
+const interfaceSection = (
+  js: string,
+  py: string,
+  go?: GoInterface,
+  ruby?: RubyInterface,
+  php?: PhpInterface,
+  rust?: RustInterface,
+): string =>
   `## Interface\n\n- JavaScript (ES modules): ${js}\n- Python: ${py}\n${go ? `- Go: ${goInterfaceLine(go)}\n` : ''}` +
-  `${ruby ? `- Ruby: ${rubyInterfaceLine(ruby)}\n` : ''}${php ? `- PHP: ${phpInterfaceLine(php)}\n` : ''}`;
+  `${ruby ? `- Ruby: ${rubyInterfaceLine(ruby)}\n` : ''}${php ? `- PHP: ${phpInterfaceLine(php)}\n` : ''}` +
+  `${rust ? `- Rust: ${rustInterfaceLine(rust)}\n` : ''}`;
 
 const fn = (name: string, params: GoFunction['params'], result: GoFunction['result'], errors = false): GoFunction => ({
   name,
@@ -417,6 +441,88 @@ export const PHP = {
   luhn: { class: 'Luhn', methods: { valid: ph('isValid', [['value', 'value', 'string']], 'bool') } },
 } satisfies Record<string, PhpInterface>;
 
+const rs = (name: string, params: RustFunction['params'], result: RustFunction['result'], errors = false): RustFunction => ({
+  name,
+  params,
+  result,
+  ...(errors ? { errors } : {}),
+});
+
+/** Each exercise's Rust crate and free functions, by slug (keyed by the canonical property), named as Exercism's Rust track names them. */
+export const RUST = {
+  leap: { crate: 'leap', functions: { leapYear: rs('is_leap_year', [['year', 'year', 'u64']], 'bool') } },
+  'roman-numerals': { crate: 'roman_numerals', functions: { roman: rs('to_roman', [['number', 'number', 'u32']], 'String') } },
+  'word-count': {
+    crate: 'word_count',
+    functions: { countWords: rs('word_count', [['sentence', 'words', '&str']], 'HashMap<String, u32>') },
+  },
+  anagram: {
+    crate: 'anagram',
+    functions: {
+      findAnagrams: rs(
+        'anagrams_for',
+        [
+          ['subject', 'word', '&str'],
+          ['candidates', 'possible_anagrams', '&[&str]'],
+        ],
+        'Vec<String>',
+      ),
+    },
+  },
+  isogram: { crate: 'isogram', functions: { isIsogram: rs('is_isogram', [['phrase', 'candidate', '&str']], 'bool') } },
+  acronym: { crate: 'acronym', functions: { abbreviate: rs('abbreviate', [['phrase', 'phrase', '&str']], 'String') } },
+  raindrops: { crate: 'raindrops', functions: { convert: rs('raindrops', [['number', 'n', 'u32']], 'String') } },
+  'prime-factors': { crate: 'prime_factors', functions: { factors: rs('factors', [['value', 'n', 'u64']], 'Vec<u64>') } },
+  'sum-of-multiples': {
+    crate: 'sum_of_multiples',
+    functions: {
+      sum: rs(
+        'sum_of_multiples',
+        [
+          ['limit', 'limit', 'u32'],
+          ['factors', 'factors', '&[u32]'],
+        ],
+        'u32',
+      ),
+    },
+  },
+  allergies: {
+    crate: 'allergies',
+    functions: {
+      allergicTo: rs(
+        'is_allergic_to',
+        [
+          ['score', 'score', 'u32'],
+          ['item', 'item', '&str'],
+        ],
+        'bool',
+      ),
+      list: rs('list_allergies', [['score', 'score', 'u32']], 'Vec<String>'),
+    },
+  },
+  wordy: { crate: 'wordy', functions: { answer: rs('answer', [['question', 'question', '&str']], 'i64', true) } },
+  pangram: { crate: 'pangram', functions: { isPangram: rs('is_pangram', [['sentence', 'sentence', '&str']], 'bool') } },
+  hamming: {
+    crate: 'hamming',
+    functions: {
+      distance: rs(
+        'hamming_distance',
+        [
+          ['strand1', 's1', '&str'],
+          ['strand2', 's2', '&str'],
+        ],
+        'usize',
+        true,
+      ),
+    },
+  },
+  'collatz-conjecture': {
+    crate: 'collatz_conjecture',
+    functions: { steps: rs('collatz', [['number', 'n', 'i64']], 'u64', true) },
+  },
+  luhn: { crate: 'luhn', functions: { valid: rs('is_valid', [['value', 'code', '&str']], 'bool') } },
+} satisfies Record<string, RustInterface>;
+
 /** The set, in the order set.json lists it. */
 export const EXERCISES: EvalExercise[] = [
   {
@@ -429,6 +535,7 @@ export const EXERCISES: EvalExercise[] = [
     go: GO.leap,
     ruby: RUBY.leap,
     php: PHP.leap,
+    rust: RUST.leap,
     render: returns('isLeap', 'leap_year', ['year']),
     kata: `
 # Leap
@@ -453,6 +560,7 @@ ${interfaceSection(
   GO.leap,
   RUBY.leap,
   PHP.leap,
+  RUST.leap,
 )}`,
   },
   {
@@ -465,6 +573,7 @@ ${interfaceSection(
     go: GO['roman-numerals'],
     ruby: RUBY['roman-numerals'],
     php: PHP['roman-numerals'],
+    rust: RUST['roman-numerals'],
     render: returns('toRoman', 'to_roman', ['number']),
     kata: `
 # Roman Numerals
@@ -490,6 +599,7 @@ ${interfaceSection(
   GO['roman-numerals'],
   RUBY['roman-numerals'],
   PHP['roman-numerals'],
+  RUST['roman-numerals'],
 )}`,
   },
   {
@@ -552,6 +662,7 @@ ${interfaceSection(
     go: GO['word-count'],
     ruby: RUBY['word-count'],
     php: PHP['word-count'],
+    rust: RUST['word-count'],
     render: returns('countWords', 'count_words', ['sentence']),
     kata: `
 # Word Count
@@ -581,6 +692,7 @@ ${interfaceSection(
   GO['word-count'],
   RUBY['word-count'],
   PHP['word-count'],
+  RUST['word-count'],
 )}`,
   },
   {
@@ -593,6 +705,7 @@ ${interfaceSection(
     go: GO.anagram,
     ruby: RUBY.anagram,
     php: PHP.anagram,
+    rust: RUST.anagram,
     render: returns('findAnagrams', 'find_anagrams', ['subject', 'candidates']),
     kata: `
 # Anagram
@@ -623,6 +736,7 @@ ${interfaceSection(
   GO.anagram,
   RUBY.anagram,
   PHP.anagram,
+  RUST.anagram,
 )}`,
   },
   {
@@ -635,6 +749,7 @@ ${interfaceSection(
     go: GO.isogram,
     ruby: RUBY.isogram,
     php: PHP.isogram,
+    rust: RUST.isogram,
     render: returns('isIsogram', 'is_isogram', ['phrase']),
     kata: `
 # Isogram
@@ -658,6 +773,7 @@ ${interfaceSection(
   GO.isogram,
   RUBY.isogram,
   PHP.isogram,
+  RUST.isogram,
 )}`,
   },
   {
@@ -670,6 +786,7 @@ ${interfaceSection(
     go: GO.acronym,
     ruby: RUBY.acronym,
     php: PHP.acronym,
+    rust: RUST.acronym,
     render: returns('abbreviate', 'abbreviate', ['phrase']),
     kata: `
 # Acronym
@@ -696,6 +813,7 @@ ${interfaceSection(
   GO.acronym,
   RUBY.acronym,
   PHP.acronym,
+  RUST.acronym,
 )}`,
   },
   {
@@ -708,6 +826,7 @@ ${interfaceSection(
     go: GO.raindrops,
     ruby: RUBY.raindrops,
     php: PHP.raindrops,
+    rust: RUST.raindrops,
     render: returns('convert', 'convert', ['number']),
     kata: `
 # Raindrops
@@ -733,6 +852,7 @@ ${interfaceSection(
   GO.raindrops,
   RUBY.raindrops,
   PHP.raindrops,
+  RUST.raindrops,
 )}`,
   },
   {
@@ -745,6 +865,7 @@ ${interfaceSection(
     go: GO['prime-factors'],
     ruby: RUBY['prime-factors'],
     php: PHP['prime-factors'],
+    rust: RUST['prime-factors'],
     render: returns('primeFactors', 'prime_factors', ['value']),
     kata: `
 # Prime Factors
@@ -768,6 +889,7 @@ ${interfaceSection(
   GO['prime-factors'],
   RUBY['prime-factors'],
   PHP['prime-factors'],
+  RUST['prime-factors'],
 )}`,
   },
   {
@@ -780,6 +902,7 @@ ${interfaceSection(
     go: GO['sum-of-multiples'],
     ruby: RUBY['sum-of-multiples'],
     php: PHP['sum-of-multiples'],
+    rust: RUST['sum-of-multiples'],
     render: returns('sumOfMultiples', 'sum_of_multiples', ['factors', 'limit']),
     kata: `
 # Sum of Multiples
@@ -807,6 +930,7 @@ ${interfaceSection(
   GO['sum-of-multiples'],
   RUBY['sum-of-multiples'],
   PHP['sum-of-multiples'],
+  RUST['sum-of-multiples'],
 )}`,
   },
   {
@@ -819,6 +943,7 @@ ${interfaceSection(
     go: GO.allergies,
     ruby: RUBY.allergies,
     php: PHP.allergies,
+    rust: RUST.allergies,
     render: property({
       allergicTo: returns('isAllergicTo', 'is_allergic_to', ['score', 'item']),
       list: returns('listAllergies', 'list_allergies', ['score']),
@@ -860,6 +985,7 @@ ${interfaceSection(
   GO.allergies,
   RUBY.allergies,
   PHP.allergies,
+  RUST.allergies,
 )}
 Items are the lowercase names of the table (\`eggs\`, \`strawberries\`, ...).
 `,
@@ -874,6 +1000,7 @@ Items are the lowercase names of the table (\`eggs\`, \`strawberries\`, ...).
     go: GO.wordy,
     ruby: RUBY.wordy,
     php: PHP.wordy,
+    rust: RUST.wordy,
     render: returns('answer', 'answer', ['question']),
     kata: `
 # Wordy
@@ -911,6 +1038,7 @@ ${interfaceSection(
   GO.wordy,
   RUBY.wordy,
   PHP.wordy,
+  RUST.wordy,
 )}`,
   },
   {
@@ -923,6 +1051,7 @@ ${interfaceSection(
     go: GO.pangram,
     ruby: RUBY.pangram,
     php: PHP.pangram,
+    rust: RUST.pangram,
     render: returns('isPangram', 'is_pangram', ['sentence']),
     kata: `
 # Pangram
@@ -948,6 +1077,7 @@ ${interfaceSection(
   GO.pangram,
   RUBY.pangram,
   PHP.pangram,
+  RUST.pangram,
 )}`,
   },
   {
@@ -960,6 +1090,7 @@ ${interfaceSection(
     go: GO.hamming,
     ruby: RUBY.hamming,
     php: PHP.hamming,
+    rust: RUST.hamming,
     render: returns('distance', 'distance', ['strand1', 'strand2']),
     kata: `
 # Hamming
@@ -988,6 +1119,7 @@ ${interfaceSection(
   GO.hamming,
   RUBY.hamming,
   PHP.hamming,
+  RUST.hamming,
 )}`,
   },
   {
@@ -1000,6 +1132,7 @@ ${interfaceSection(
     go: GO['collatz-conjecture'],
     ruby: RUBY['collatz-conjecture'],
     php: PHP['collatz-conjecture'],
+    rust: RUST['collatz-conjecture'],
     render: returns('steps', 'steps', ['number']),
     kata: `
 # Collatz Conjecture
@@ -1027,6 +1160,7 @@ ${interfaceSection(
   GO['collatz-conjecture'],
   RUBY['collatz-conjecture'],
   PHP['collatz-conjecture'],
+  RUST['collatz-conjecture'],
 )}`,
   },
   {
@@ -1039,6 +1173,7 @@ ${interfaceSection(
     go: GO.luhn,
     ruby: RUBY.luhn,
     php: PHP.luhn,
+    rust: RUST.luhn,
     render: returns('isValid', 'is_valid', ['value']),
     kata: `
 # Luhn
@@ -1066,6 +1201,7 @@ ${interfaceSection(
   GO.luhn,
   RUBY.luhn,
   PHP.luhn,
+  RUST.luhn,
 )}`,
   },
 ];

@@ -2,7 +2,7 @@
  * Generates the eval kata set in katas/eval/ from Exercism's problem-specifications (MIT): for each exercise in
  * EXERCISES (eval-kata-exercises.ts), the kata text (katas/eval/<slug>.md), the acceptance tests of each language in
  * {@link EMITTERS} (JavaScript with node:test, Python with pytest, Go with go test, Ruby with
- * RSpec, PHP with PHPUnit) built from the exercise's
+ * RSpec, PHP with PHPUnit, Rust with cargo test) built from the exercise's
  * canonical-data.json, one test per canonical case named after it and ending with `[<case uuid>]`, and the index
  * katas/eval/set.json with the case counts. A language is one row of EMITTERS: its file's path, the names the kata
  * asks for, and the file's text.
@@ -20,6 +20,7 @@ import { dirname, join, resolve } from 'node:path';
 import { goTests } from './eval-kata-go';
 import { phpTests } from './eval-kata-php';
 import { rubyTests } from './eval-kata-ruby';
+import { rustTests } from './eval-kata-rust';
 import { EXERCISES, type EvalExercise, type FlatCase } from './eval-kata-exercises';
 
 /** katas/eval/ of this repository. */
@@ -218,6 +219,15 @@ export const EMITTERS: readonly LanguageEmitter[] = [
     path: (exercise) => `acceptance/php/${exercise.php!.class}AcceptanceTest.php`,
     tests: (exercise, commit, cases, skipped) =>
       phpTests(exercise.php!, `${header('//', exercise, commit, skipped)}\n`, cases, (c) => testName(c as FlatCase)),
+  },
+  {
+    language: 'rust',
+    names: (exercise) =>
+      exercise.rust && { module: exercise.rust.crate, exports: Object.values(exercise.rust.functions).map((f) => f.name) },
+    // Copied to tests/<crate>.rs: an integration test, as Exercism's Rust track has them.
+    path: (exercise) => `acceptance/rust/${exercise.rust!.crate}.rs`,
+    tests: (exercise, commit, cases, skipped) =>
+      rustTests(exercise.rust!, `${header('//', exercise, commit, skipped)}\n`, cases, (c) => testName(c as FlatCase)),
   },
 ];
 

@@ -10,6 +10,7 @@ import { scaffoldProject } from '../../../src/core/tdd/scaffold';
 import { requireGo } from '../../support/goToolchain';
 import { requirePhpunit } from '../../support/phpToolchain';
 import { requireRspec } from '../../support/rubyToolchain';
+import { requireCargo } from '../../support/rustToolchain';
 
 // The eval set's acceptance tests, run the way the eval runner runs them on a session's final commit: in a project
 // scaffolded for the kata, the test file copied to acceptance/, `node --test acceptance/<slug>.test.js` or
@@ -19,7 +20,9 @@ import { requireRspec } from '../../support/rubyToolchain';
 // ^TestAcceptance -v .`; a package without the functions does not build. In Ruby the spec goes to acceptance/ and
 // runs with `rspec acceptance/<slug>_spec.rb`, the code in lib/; a module without the methods fails every example.
 // In PHP the test goes to acceptance/ and runs with `phpunit acceptance/<Class>AcceptanceTest.php`, the class in src/;
-// a class without the methods errors in every case.
+// a class without the methods errors in every case. In Rust the file is an integration test, copied to tests/<crate>.rs
+// and run with `cargo test --test <crate>` (offline, one target folder for every kata); a crate without the functions
+// does not build.
 
 const SOLUTIONS = join(__dirname, '..', '..', 'fixtures', 'eval-solutions');
 const LANGUAGES = ['javascript', 'python'] as const;
@@ -199,6 +202,51 @@ describe('the eval katas: acceptance tests against the reference solutions', fun
       assert.notEqual(empty.code, 0, `${entry.slug} (php) without the methods passed:\n${empty.output}`);
       assert.deepEqual([empty.passed, empty.failed], [0, cases], `${entry.slug} (php) without the methods:\n${empty.output}`);
       assert.match(empty.output, /Call to undefined method/);
+    }
+  });
+
+  it("rust: every kata's reference solution passes all its cases, a crate without the functions does not build", async function () {
+    requireCargo(this);
+    // One target folder for every kata: the crates share nothing but the std, and the builds are the slow part.
+    const target = await mkdtemp(join(tmpdir(), 'tdd-eval-rust-target-'));
+    dirs.push(target);
+    const env = { ...process.env, CARGO_NET_OFFLINE: 'true', CARGO_TARGET_DIR: target, CARGO_TERM_COLOR: 'never' };
+    const cargoTest = (dir: string, name: string): Promise<{ code: number; passed: number; failed: number; output: string }> =>
+      new Promise((done) => {
+        execFile('cargo', ['test', '--test', name], { cwd: dir, env, timeout: 240_000 }, (error, stdout, stderr) => {
+          const output = `${stdout}${stderr}`;
+          const count = (verdict: string): number =>
+            [...output.matchAll(new RegExp(`^test \\w+ \\.\\.\\. ${verdict}$`, 'gm'))].length;
+          done({
+            code: error ? (typeof error.code === 'number' ? error.code : 1) : 0,
+            passed: count('ok'),
+            failed: count('FAILED'),
+            output,
+          });
+        });
+      });
+    const rustSet = set.filter((entry) => entry.languages.rust);
+    assert.ok(rustSet.length >= 12, `${rustSet.length} katas in Rust`);
+    for (const entry of rustSet) {
+      const { module, acceptance: file, cases } = entry.languages.rust!;
+      const dir = await mkdtemp(join(tmpdir(), `tdd-eval-rust-${entry.slug}-`));
+      dirs.push(dir);
+      const kata = await loadKata(join(EVAL_DIR, `${entry.slug}.md`), { language: 'rust' });
+      await scaffoldProject(dir, 'rust', kata);
+      await mkdir(join(dir, 'tests'), { recursive: true });
+      await copyFile(join(EVAL_DIR, file), join(dir, 'tests', basename(file)));
+      const source = join(dir, 'src', 'lib.rs');
+      await writeFile(source, await readFile(join(SOLUTIONS, 'rust', `${module}.rs`)));
+
+      const good = await cargoTest(dir, module);
+      assert.equal(good.code, 0, `${entry.slug} (rust) with the reference solution:\n${good.output}`);
+      assert.deepEqual([good.passed, good.failed], [cases, 0], `${entry.slug} (rust):\n${good.output}`);
+
+      await writeFile(source, '');
+      const empty = await cargoTest(dir, module);
+      assert.notEqual(empty.code, 0, `${entry.slug} (rust) without the functions passed:\n${empty.output}`);
+      assert.match(empty.output, /unresolved import/, `${entry.slug} (rust) without the functions:\n${empty.output}`);
+      assert.equal(empty.passed, 0);
     }
   });
 });
