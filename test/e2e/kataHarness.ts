@@ -80,7 +80,8 @@ export interface Workbench {
 }
 
 /**
- * Registers before/afterEach/after hooks that start the loopback model server, a kata workspace and
+ * Registers before/afterEach/after hooks that start the loopback model server, a workspace (the kata's unless
+ * `makeWorkspace` makes another) and
  * code-server with the extension (settings pointing it at the model, `extraEnv` for its extension host),
  * open the workbench in Chromium, screenshot failures, and tear everything down. Returns the live
  * objects (filled in by `before`).
@@ -90,12 +91,13 @@ export function useWorkbench(
   extraSettings: Record<string, unknown>,
   prepare?: (workspace: string) => Promise<void>,
   extraEnv: NodeJS.ProcessEnv = {},
+  makeWorkspace: () => Promise<string> = kataWorkspace,
 ): Workbench {
   const live = {} as Workbench;
   let browser: Browser | undefined;
   before(async function () {
     live.model = await startOpenAIServer({ models: ['test-model'], ollama: false });
-    live.workspace = await kataWorkspace();
+    live.workspace = await makeWorkspace();
     live.cacheDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'e2e-tdd-cache-'));
     await prepare?.(live.workspace);
     live.server = await startCodeServer({

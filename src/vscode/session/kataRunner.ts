@@ -190,7 +190,7 @@ export class KataRunner implements vscode.Disposable {
           return this.runSession(plan, control, abort.signal, progress);
         },
       );
-      this.announce(summary);
+      this.announce(summary, 'task' in plan.choice.target ? 'Task' : 'Kata');
       return summary;
     } catch (error) {
       store.dispatch({ type: 'sessionAborted', status: abort.signal.aborted ? 'cancelled' : 'failed', at: Date.now() });
@@ -322,9 +322,9 @@ export class KataRunner implements vscode.Disposable {
     }
   }
 
-  private announce(summary: SessionSummary): void {
+  private announce(summary: SessionSummary, what: 'Kata' | 'Task'): void {
     const { totals } = summary;
-    const text = `Kata "${summary.kata}" ${summary.status.replace('_', ' ')}: ${totals.cycles} cycle(s), ${totals.commits} commit(s), ${totals.tests_passed} test(s) passing on ${summary.branch || 'no branch'}.`;
+    const text = `${what} "${summary.kata}" ${summary.status.replace('_', ' ')}: ${totals.cycles} cycle(s), ${totals.commits} commit(s), ${totals.tests_passed} test(s) passing on ${summary.branch || 'no branch'}.`;
     this.deps.log.info(text);
     const sessionId = summary.session?.id;
     if (summary.status === 'completed' || summary.status === 'max_cycles' || summary.status === 'incomplete') {
