@@ -9,6 +9,7 @@
  * Go returns a non-nil `error` whose `Error()` is exactly that text.
  */
 import { goSignature, type GoFunction, type GoInterface } from './eval-kata-go';
+import { javaSignature, type JavaInterface, type JavaMethod } from './eval-kata-java';
 import { phpSignature, type PhpInterface, type PhpMethod } from './eval-kata-php';
 import { rubySignature, type RubyInterface, type RubyMethod } from './eval-kata-ruby';
 import { rustReturn, rustSignature, type RustFunction, type RustInterface } from './eval-kata-rust';
@@ -50,6 +51,8 @@ export interface EvalExercise {
   php?: PhpInterface;
   /** The crate and free functions in Rust; an exercise without it has no Rust acceptance tests. */
   rust?: RustInterface;
+  /** The class and static methods in Java; an exercise without it has no Java acceptance tests. */
+  java?: JavaInterface;
   /** The kata's markdown (after the front matter). */
   kata: string;
   /** Canonical cases that do not fit, by UUID, with the reason (reimplemented cases are left out by themselves). */
@@ -180,6 +183,18 @@ function phpInterfaceLine(php: PhpInterface): string {
   );
 }
 
+/** The Java line of a kata's interface section, from its class and static methods. */
+function javaInterfaceLine(java: JavaInterface): string {
+  const methods = Object.values(java.methods);
+  const errors = methods.some((m) => m.errors)
+    ? '; an invalid input throws `IllegalArgumentException` with exactly the message above'
+    : '';
+  return (
+    `the final class \`${java.class}\` in \`src/main/java/kata/${java.class}.java\` (package \`kata\`) with ` +
+    `${methods.map((m) => `\`${javaSignature(m)}\``).join(' and ')}${errors}.`
+  );
+}
+
 /** The Rust line of a kata's interface section, from its crate and functions. */
 function rustInterfaceLine(rust: RustInterface): string {
   const functions = Object.values(rust.functions);
@@ -199,10 +214,12 @@ const interfaceSection = (
   go?: GoInterface,
   ruby?: RubyInterface,
   php?: PhpInterface,
+  java?: JavaInterface,
   rust?: RustInterface,
 ): string =>
   `## Interface\n\n- JavaScript (ES modules): ${js}\n- Python: ${py}\n${go ? `- Go: ${goInterfaceLine(go)}\n` : ''}` +
   `${ruby ? `- Ruby: ${rubyInterfaceLine(ruby)}\n` : ''}${php ? `- PHP: ${phpInterfaceLine(php)}\n` : ''}` +
+  `${java ? `- Java: ${javaInterfaceLine(java)}\n` : ''}` +
   `${rust ? `- Rust: ${rustInterfaceLine(rust)}\n` : ''}`;
 
 const fn = (name: string, params: GoFunction['params'], result: GoFunction['result'], errors = false): GoFunction => ({
@@ -523,6 +540,88 @@ export const RUST = {
   luhn: { crate: 'luhn', functions: { valid: rs('is_valid', [['value', 'code', '&str']], 'bool') } },
 } satisfies Record<string, RustInterface>;
 
+const jv = (name: string, params: JavaMethod['params'], result: JavaMethod['result'], errors = false): JavaMethod => ({
+  name,
+  params,
+  result,
+  ...(errors ? { errors } : {}),
+});
+
+/** Each exercise's Java class and static methods, by slug (keyed by the canonical property). */
+export const JAVA = {
+  leap: { class: 'Leap', methods: { leapYear: jv('isLeapYear', [['year', 'year', 'int']], 'boolean') } },
+  'roman-numerals': { class: 'RomanNumerals', methods: { roman: jv('toRoman', [['number', 'number', 'int']], 'String') } },
+  'word-count': {
+    class: 'WordCount',
+    methods: { countWords: jv('countWords', [['sentence', 'sentence', 'String']], 'Map<String, Integer>') },
+  },
+  anagram: {
+    class: 'Anagram',
+    methods: {
+      findAnagrams: jv(
+        'findAnagrams',
+        [
+          ['subject', 'subject', 'String'],
+          ['candidates', 'candidates', 'List<String>'],
+        ],
+        'List<String>',
+      ),
+    },
+  },
+  isogram: { class: 'Isogram', methods: { isIsogram: jv('isIsogram', [['phrase', 'phrase', 'String']], 'boolean') } },
+  acronym: { class: 'Acronym', methods: { abbreviate: jv('abbreviate', [['phrase', 'phrase', 'String']], 'String') } },
+  raindrops: { class: 'Raindrops', methods: { convert: jv('convert', [['number', 'number', 'int']], 'String') } },
+  'prime-factors': { class: 'PrimeFactors', methods: { factors: jv('of', [['value', 'value', 'long']], 'List<Long>') } },
+  'sum-of-multiples': {
+    class: 'SumOfMultiples',
+    methods: {
+      sum: jv(
+        'sum',
+        [
+          ['factors', 'factors', 'List<Integer>'],
+          ['limit', 'limit', 'int'],
+        ],
+        'int',
+      ),
+    },
+  },
+  allergies: {
+    class: 'Allergies',
+    methods: {
+      allergicTo: jv(
+        'isAllergicTo',
+        [
+          ['score', 'score', 'int'],
+          ['item', 'item', 'String'],
+        ],
+        'boolean',
+      ),
+      list: jv('list', [['score', 'score', 'int']], 'List<String>'),
+    },
+  },
+  wordy: { class: 'Wordy', methods: { answer: jv('answer', [['question', 'question', 'String']], 'int', true) } },
+  pangram: { class: 'Pangram', methods: { isPangram: jv('isPangram', [['sentence', 'sentence', 'String']], 'boolean') } },
+  hamming: {
+    class: 'Hamming',
+    methods: {
+      distance: jv(
+        'distance',
+        [
+          ['strand1', 'strand1', 'String'],
+          ['strand2', 'strand2', 'String'],
+        ],
+        'int',
+        true,
+      ),
+    },
+  },
+  'collatz-conjecture': {
+    class: 'CollatzConjecture',
+    methods: { steps: jv('steps', [['number', 'number', 'int']], 'int', true) },
+  },
+  luhn: { class: 'Luhn', methods: { valid: jv('isValid', [['value', 'value', 'String']], 'boolean') } },
+} satisfies Record<string, JavaInterface>;
+
 /** The set, in the order set.json lists it. */
 export const EXERCISES: EvalExercise[] = [
   {
@@ -536,6 +635,7 @@ export const EXERCISES: EvalExercise[] = [
     ruby: RUBY.leap,
     php: PHP.leap,
     rust: RUST.leap,
+    java: JAVA.leap,
     render: returns('isLeap', 'leap_year', ['year']),
     kata: `
 # Leap
@@ -560,6 +660,7 @@ ${interfaceSection(
   GO.leap,
   RUBY.leap,
   PHP.leap,
+  JAVA.leap,
   RUST.leap,
 )}`,
   },
@@ -574,6 +675,7 @@ ${interfaceSection(
     ruby: RUBY['roman-numerals'],
     php: PHP['roman-numerals'],
     rust: RUST['roman-numerals'],
+    java: JAVA['roman-numerals'],
     render: returns('toRoman', 'to_roman', ['number']),
     kata: `
 # Roman Numerals
@@ -599,6 +701,7 @@ ${interfaceSection(
   GO['roman-numerals'],
   RUBY['roman-numerals'],
   PHP['roman-numerals'],
+  JAVA['roman-numerals'],
   RUST['roman-numerals'],
 )}`,
   },
@@ -663,6 +766,7 @@ ${interfaceSection(
     ruby: RUBY['word-count'],
     php: PHP['word-count'],
     rust: RUST['word-count'],
+    java: JAVA['word-count'],
     render: returns('countWords', 'count_words', ['sentence']),
     kata: `
 # Word Count
@@ -692,6 +796,7 @@ ${interfaceSection(
   GO['word-count'],
   RUBY['word-count'],
   PHP['word-count'],
+  JAVA['word-count'],
   RUST['word-count'],
 )}`,
   },
@@ -706,6 +811,7 @@ ${interfaceSection(
     ruby: RUBY.anagram,
     php: PHP.anagram,
     rust: RUST.anagram,
+    java: JAVA.anagram,
     render: returns('findAnagrams', 'find_anagrams', ['subject', 'candidates']),
     kata: `
 # Anagram
@@ -736,6 +842,7 @@ ${interfaceSection(
   GO.anagram,
   RUBY.anagram,
   PHP.anagram,
+  JAVA.anagram,
   RUST.anagram,
 )}`,
   },
@@ -750,6 +857,7 @@ ${interfaceSection(
     ruby: RUBY.isogram,
     php: PHP.isogram,
     rust: RUST.isogram,
+    java: JAVA.isogram,
     render: returns('isIsogram', 'is_isogram', ['phrase']),
     kata: `
 # Isogram
@@ -773,6 +881,7 @@ ${interfaceSection(
   GO.isogram,
   RUBY.isogram,
   PHP.isogram,
+  JAVA.isogram,
   RUST.isogram,
 )}`,
   },
@@ -787,6 +896,7 @@ ${interfaceSection(
     ruby: RUBY.acronym,
     php: PHP.acronym,
     rust: RUST.acronym,
+    java: JAVA.acronym,
     render: returns('abbreviate', 'abbreviate', ['phrase']),
     kata: `
 # Acronym
@@ -813,6 +923,7 @@ ${interfaceSection(
   GO.acronym,
   RUBY.acronym,
   PHP.acronym,
+  JAVA.acronym,
   RUST.acronym,
 )}`,
   },
@@ -827,6 +938,7 @@ ${interfaceSection(
     ruby: RUBY.raindrops,
     php: PHP.raindrops,
     rust: RUST.raindrops,
+    java: JAVA.raindrops,
     render: returns('convert', 'convert', ['number']),
     kata: `
 # Raindrops
@@ -852,6 +964,7 @@ ${interfaceSection(
   GO.raindrops,
   RUBY.raindrops,
   PHP.raindrops,
+  JAVA.raindrops,
   RUST.raindrops,
 )}`,
   },
@@ -866,6 +979,7 @@ ${interfaceSection(
     ruby: RUBY['prime-factors'],
     php: PHP['prime-factors'],
     rust: RUST['prime-factors'],
+    java: JAVA['prime-factors'],
     render: returns('primeFactors', 'prime_factors', ['value']),
     kata: `
 # Prime Factors
@@ -889,6 +1003,7 @@ ${interfaceSection(
   GO['prime-factors'],
   RUBY['prime-factors'],
   PHP['prime-factors'],
+  JAVA['prime-factors'],
   RUST['prime-factors'],
 )}`,
   },
@@ -903,6 +1018,7 @@ ${interfaceSection(
     ruby: RUBY['sum-of-multiples'],
     php: PHP['sum-of-multiples'],
     rust: RUST['sum-of-multiples'],
+    java: JAVA['sum-of-multiples'],
     render: returns('sumOfMultiples', 'sum_of_multiples', ['factors', 'limit']),
     kata: `
 # Sum of Multiples
@@ -930,6 +1046,7 @@ ${interfaceSection(
   GO['sum-of-multiples'],
   RUBY['sum-of-multiples'],
   PHP['sum-of-multiples'],
+  JAVA['sum-of-multiples'],
   RUST['sum-of-multiples'],
 )}`,
   },
@@ -944,6 +1061,7 @@ ${interfaceSection(
     ruby: RUBY.allergies,
     php: PHP.allergies,
     rust: RUST.allergies,
+    java: JAVA.allergies,
     render: property({
       allergicTo: returns('isAllergicTo', 'is_allergic_to', ['score', 'item']),
       list: returns('listAllergies', 'list_allergies', ['score']),
@@ -985,6 +1103,7 @@ ${interfaceSection(
   GO.allergies,
   RUBY.allergies,
   PHP.allergies,
+  JAVA.allergies,
   RUST.allergies,
 )}
 Items are the lowercase names of the table (\`eggs\`, \`strawberries\`, ...).
@@ -1001,6 +1120,7 @@ Items are the lowercase names of the table (\`eggs\`, \`strawberries\`, ...).
     ruby: RUBY.wordy,
     php: PHP.wordy,
     rust: RUST.wordy,
+    java: JAVA.wordy,
     render: returns('answer', 'answer', ['question']),
     kata: `
 # Wordy
@@ -1038,6 +1158,7 @@ ${interfaceSection(
   GO.wordy,
   RUBY.wordy,
   PHP.wordy,
+  JAVA.wordy,
   RUST.wordy,
 )}`,
   },
@@ -1052,6 +1173,7 @@ ${interfaceSection(
     ruby: RUBY.pangram,
     php: PHP.pangram,
     rust: RUST.pangram,
+    java: JAVA.pangram,
     render: returns('isPangram', 'is_pangram', ['sentence']),
     kata: `
 # Pangram
@@ -1077,6 +1199,7 @@ ${interfaceSection(
   GO.pangram,
   RUBY.pangram,
   PHP.pangram,
+  JAVA.pangram,
   RUST.pangram,
 )}`,
   },
@@ -1091,6 +1214,7 @@ ${interfaceSection(
     ruby: RUBY.hamming,
     php: PHP.hamming,
     rust: RUST.hamming,
+    java: JAVA.hamming,
     render: returns('distance', 'distance', ['strand1', 'strand2']),
     kata: `
 # Hamming
@@ -1119,6 +1243,7 @@ ${interfaceSection(
   GO.hamming,
   RUBY.hamming,
   PHP.hamming,
+  JAVA.hamming,
   RUST.hamming,
 )}`,
   },
@@ -1133,6 +1258,7 @@ ${interfaceSection(
     ruby: RUBY['collatz-conjecture'],
     php: PHP['collatz-conjecture'],
     rust: RUST['collatz-conjecture'],
+    java: JAVA['collatz-conjecture'],
     render: returns('steps', 'steps', ['number']),
     kata: `
 # Collatz Conjecture
@@ -1160,6 +1286,7 @@ ${interfaceSection(
   GO['collatz-conjecture'],
   RUBY['collatz-conjecture'],
   PHP['collatz-conjecture'],
+  JAVA['collatz-conjecture'],
   RUST['collatz-conjecture'],
 )}`,
   },
@@ -1174,6 +1301,7 @@ ${interfaceSection(
     ruby: RUBY.luhn,
     php: PHP.luhn,
     rust: RUST.luhn,
+    java: JAVA.luhn,
     render: returns('isValid', 'is_valid', ['value']),
     kata: `
 # Luhn
@@ -1201,6 +1329,7 @@ ${interfaceSection(
   GO.luhn,
   RUBY.luhn,
   PHP.luhn,
+  JAVA.luhn,
   RUST.luhn,
 )}`,
   },

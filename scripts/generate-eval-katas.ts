@@ -2,7 +2,7 @@
  * Generates the eval kata set in katas/eval/ from Exercism's problem-specifications (MIT): for each exercise in
  * EXERCISES (eval-kata-exercises.ts), the kata text (katas/eval/<slug>.md), the acceptance tests of each language in
  * {@link EMITTERS} (JavaScript with node:test, Python with pytest, Go with go test, Ruby with
- * RSpec, PHP with PHPUnit, Rust with cargo test) built from the exercise's
+ * RSpec, PHP with PHPUnit, Rust with cargo test, Java with JUnit 5) built from the exercise's
  * canonical-data.json, one test per canonical case named after it and ending with `[<case uuid>]`, and the index
  * katas/eval/set.json with the case counts. A language is one row of EMITTERS: its file's path, the names the kata
  * asks for, and the file's text.
@@ -18,6 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { goTests } from './eval-kata-go';
+import { javaTests } from './eval-kata-java';
 import { phpTests } from './eval-kata-php';
 import { rubyTests } from './eval-kata-ruby';
 import { rustTests } from './eval-kata-rust';
@@ -219,6 +220,17 @@ export const EMITTERS: readonly LanguageEmitter[] = [
     path: (exercise) => `acceptance/php/${exercise.php!.class}AcceptanceTest.php`,
     tests: (exercise, commit, cases, skipped) =>
       phpTests(exercise.php!, `${header('//', exercise, commit, skipped)}\n`, cases, (c) => testName(c as FlatCase)),
+  },
+  {
+    language: 'java',
+    names: (exercise) =>
+      exercise.java && {
+        module: exercise.java.class,
+        exports: Object.values(exercise.java.methods).map((m) => `${exercise.java!.class}.${m.name}`),
+      },
+    path: (exercise) => `acceptance/java/${exercise.java!.class}AcceptanceTest.java`,
+    tests: (exercise, commit, cases, skipped) =>
+      javaTests(exercise.java!, header('//', exercise, commit, skipped), cases, (c) => testName(c as FlatCase)),
   },
   {
     language: 'rust',
