@@ -1,3 +1,4 @@
+import { cargoPackageName } from '../testRunners/reports/cargoPackages';
 import { readProjectFile } from './projectFiles';
 
 /** What a Cargo manifest at a project's root says: a crate or a workspace, and the test command and files of each. */
@@ -21,17 +22,10 @@ export const CARGO_TEST_COMMAND = 'cargo test';
 /** A crate's integration tests: every `.rs` file under `tests/`. */
 export const RUST_TEST_PATTERNS = ['tests/**/*.rs'];
 
-/** The `name` of the manifest's `[package]` table, or undefined. */
-export function cargoPackageName(manifest: string): string | undefined {
-  const table = /^\s*\[package\]\s*$([^]*?)(?=^\s*\[|(?![^]))/m.exec(manifest)?.[1] ?? '';
-  return /^\s*name\s*=\s*"([^"]+)"/m.exec(table)?.[1];
-}
-
 /**
  * The facts of a Cargo project at `root` (its `Cargo.toml`), or undefined when there is none. A workspace root
- * without a package of its own runs `cargo test --workspace` and takes every member's `tests/` as tests; cargo
- * names each member's test files relative to the member, so its tests are read by name, with no file (see the cargo
- * report reader): a single crate is where Rust is judged test by test with files.
+ * without a package of its own runs `cargo test --workspace` and takes every member's `tests/` as tests (the cargo
+ * report reader places each test in its member's file).
  */
 export async function readRustProject(root: string): Promise<RustProjectFacts | undefined> {
   const manifest = await readProjectFile(root, 'Cargo.toml');

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describeProblem, diagnoseLoadError } from '../../../src/core/testRunners/diagnoseLoadError';
 import { cargoTestCounts } from '../../../src/core/testRunners/parsers/cargoTestOutput';
+import { packageOfBinary } from '../../../src/core/testRunners/reports/cargoPackages';
 import { parseCargoTestReport } from '../../../src/core/testRunners/reports/cargoTestReport';
 import { reportingCommand, runnerCall } from '../../../src/core/testRunners/reports/reportCommand';
 import { RUNNER_REPORTS } from '../../../src/core/testRunners/reports/runnerReports';
@@ -77,7 +78,42 @@ describe('cargo test: the runner, its console output read test by test, its comp
     assert.deepEqual(cargoTestCounts(text), counts);
   });
 
-  it('a workspace root: cargo names no member, so its tests keep their binary and file in their name', async () => {
+  it("a workspace root: each test is placed in its member's file (cargo names the file relative to the member, and the binary)", async () => {
+    const text = recorded('workspace.txt');
+    const { tests, counts } = await parseCargoTestReport(text, ctx(text, join(FIXTURES, 'workspace')));
+    const seen = tests.map((t) => [t.id, t.outcome]);
+    assert.deepEqual(seen, [
+      ['crates/count/src/tally/mod.rs::tests > tallies_nothing', 'failed'],
+      ['crates/count/src/lib.rs::tests > counts_words', 'passed'],
+      ['crates/shout-words/src/lib.rs::tests > shouts_a_word', 'passed'],
+      ['crates/shout-words/src/lib.rs::tests > shouts_an_empty_word', 'failed'],
+      ['crates/shout-words/tests/basic.rs::shouts_from_outside', 'passed'],
+      ['crates/shout-words/src/lib.rs::doc-test > shout', 'passed'],
+    ]);
+    assert.match(tests[0]!.message!, /left: 0\n\s*right: 1/);
+    assert.deepEqual(counts, { passed: 4, failed: 2, total: 6 });
+  });
+
+  it('a member is told by the file cargo names, else by the binary named after its crate; two that fit are none', async () => {
+    const packages = [
+      { dir: 'crates/a', crate: 'a' },
+      { dir: 'crates/b', crate: 'b' },
+    ];
+    const files = new Set([
+      'crates/a/src/lib.rs',
+      'crates/b/src/lib.rs',
+      'crates/a/tests/basic.rs',
+      'crates/b/tests/basic.rs',
+      'crates/b/tests/only.rs',
+    ]);
+    const exists = async (file: string) => files.has(file);
+    assert.equal((await packageOfBinary(packages, 'tests/only.rs', 'only', exists))?.dir, 'crates/b');
+    assert.equal((await packageOfBinary(packages, 'src/lib.rs', 'a', exists))?.dir, 'crates/a');
+    assert.equal(await packageOfBinary(packages, 'tests/basic.rs', 'basic', exists), undefined);
+    assert.equal(await packageOfBinary(packages, 'src/main.rs', 'a', exists), undefined);
+  });
+
+  it('a folder without a Cargo.toml: no package is known, so its tests keep their binary and file in their name', async () => {
     const text = recorded('mixed.txt');
     const { tests } = await parseCargoTestReport(text, ctx(text, join(FIXTURES, 'no-such-workspace')));
     assert.ok(tests.every((t) => t.file === undefined));

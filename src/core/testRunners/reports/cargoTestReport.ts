@@ -1,9 +1,10 @@
 import { posix } from 'node:path';
-import { readTreeEntry, readTreeText } from '../../workspaceSandbox/untrustedTree';
+import { readTreeEntry } from '../../workspaceSandbox/untrustedTree';
 import { TestReportError } from '../errors';
 import { cargoTestCounts, RESULT_LINE } from '../parsers/cargoTestOutput';
 import { stripAnsi, type TestCounts } from '../parsers/testCounts';
 import type { TestCaseOutcome, TestCaseResult } from '../types';
+import { cargoPackages, packageOfBinary } from './cargoPackages';
 import { failureMessage, onePerId, testCase, type ParsedReport, type ReportContext } from './reportedTest';
 
 /**
@@ -20,9 +21,6 @@ import { failureMessage, onePerId, testCase, type ParsedReport, type ReportConte
  * - `test result: FAILED. 2 passed; 2 failed; 1 ignored; …` per binary.
  * `--no-fail-fast` is added so that every binary runs when one fails (cargo stops at the first otherwise).
  */
-
-/** Largest Cargo.toml read to tell a package from a workspace. */
-const MAX_MANIFEST_BYTES = 256 * 1024;
 
 const RUNNING = /^\s*Running (?:unittests )?(\S+) \((.+)\)\s*$/;
 const DOC_TESTS = /^\s*Doc-tests (\S+)\s*$/;
@@ -120,9 +118,10 @@ function readLines(text: string): { tests: CargoTestLine[]; sections: Map<string
  * Reads `cargo test`'s console output test by test (see above). Each test's file is the one its module path leads to
  * from its binary's source file (unit tests in an inline `mod tests` are tests of the file that holds the module), its
  * name the rest of the path (`src/counting.rs::tests > counts_words`); an integration test's file is its
- * `tests/*.rs`; a doc-test is `doc-test > <item>` of the file it is written in. For a workspace root (a `Cargo.toml`
- * with no `[package]`) cargo names each binary's file relative to its member, not which member: those tests keep
- * their binary and its file in their name, with no file. Throws {@link TestReportError} when the output names no test
+ * `tests/*.rs`; a doc-test is `doc-test > <item>` of the file it is written in. In a workspace cargo names each
+ * binary's file relative to its member, not which member: the member is the one that has that file (or, when several
+ * have it, the one whose crate the binary is named after, see {@link packageOfBinary}); a test whose member cannot be
+ * told keeps its binary and file in its name, with no file. Throws {@link TestReportError} when the output names no test
  * binary at all (the build failed, or this is not cargo's output).
  */
 export async function parseCargoTestReport(text: string, ctx: ReportContext): Promise<ParsedReport> {
@@ -130,8 +129,7 @@ export async function parseCargoTestReport(text: string, ctx: ReportContext): Pr
   const counts = cargoTestCounts(text);
   if (!counts && lines.length === 0)
     throw new TestReportError('The cargo test output names no test binary.', { runner: 'cargo-test' });
-  const manifest = await readTreeText(ctx.workspace, 'Cargo.toml', MAX_MANIFEST_BYTES);
-  const singleCrate = manifest !== undefined && /^\s*\[package\]\s*$/m.test(manifest);
+  const packages = await cargoPackages(ctx.workspace);
   const known = new Map<string, boolean>();
   const exists = async (file: string): Promise<boolean> => {
     if (!known.has(file)) {
@@ -146,7 +144,8 @@ export async function parseCargoTestReport(text: string, ctx: ReportContext): Pr
     const message = line.outcome === 'failed' ? (failureText(output ?? []) ?? 'failed') : undefined;
     if (line.doc) {
       const m = DOC_TEST_NAME.exec(line.name);
-      const file = m && singleCrate ? m[1]! : undefined;
+      // Doc-tests are named by their file relative to the workspace (`crates/words/src/lib.rs - shout (line 3)`).
+      const file = m && packages.length > 0 && (await exists(m[1]!)) ? m[1]! : undefined;
       const item = m ? m[2]! : line.name;
       tests.push(
         testCase({
@@ -160,11 +159,12 @@ export async function parseCargoTestReport(text: string, ctx: ReportContext): Pr
       continue;
     }
     const segments = line.name.split('::');
-    if (!singleCrate) {
+    const pkg = await packageOfBinary(packages, line.target, line.binary, exists);
+    if (!pkg) {
       tests.push(testCase({ path: [`${line.binary} (${line.target})`, ...segments], outcome: line.outcome, message }));
       continue;
     }
-    const placed = await placeTest(line.target, segments, exists);
+    const placed = await placeTest(posix.join(pkg.dir, line.target), segments, exists);
     tests.push(testCase({ path: placed.path, file: placed.file, outcome: line.outcome, message }));
   }
   const unique = onePerId(tests);
