@@ -5,6 +5,7 @@ import { GO } from '../../scripts/eval-kata-exercises';
 import type { EvalPlayer } from './evalPlayers';
 import { firstPhpCase, hardcodedPhp, stubPhp, weakenedPhpTest } from './wholeSetPhp';
 import { firstRubyCase, hardcodedRuby, stubRuby, weakenedRubyTest } from './wholeSetRuby';
+import { firstRustCase, hardcodedRust, stubRust, weakenedRustTest } from './wholeSetRust';
 import type { RecordedRequest, ScriptedReply } from './openaiServer';
 import { scriptedKataModel, type CyclePlan } from './scriptedKataModel';
 
@@ -33,9 +34,9 @@ import { scriptedKataModel, type CyclePlan } from './scriptedKataModel';
  * first row only, named `Test<Function>` (the acceptance file's `TestAcceptance<Function>` sits beside it when the eval
  * judges the session); the hard-coder's package renames the reference functions `reference<Function>` and wraps each
  * exported one to answer its first outcome ever after; the test-editor's stub returns zero values. In Ruby, see
- * wholeSetRuby.ts; in PHP, wholeSetPhp.ts.
+ * wholeSetRuby.ts; in PHP, wholeSetPhp.ts; in Rust, wholeSetRust.ts.
  */
-export type WholeSetLanguage = 'javascript' | 'python' | 'go' | 'ruby' | 'php';
+export type WholeSetLanguage = 'javascript' | 'python' | 'go' | 'ruby' | 'php' | 'rust';
 
 /** The bundled set's folder. */
 export const WHOLE_SET = 'katas/eval';
@@ -45,7 +46,8 @@ const ROOT = resolve(__dirname, '..', '..');
 interface SetKata {
   slug: string;
   title: string;
-  languages: Record<'javascript' | 'python', SetLanguage> & { go?: SetLanguage; ruby?: SetLanguage; php?: SetLanguage };
+  languages: Record<'javascript' | 'python', SetLanguage> &
+    Partial<Record<Exclude<WholeSetLanguage, 'javascript' | 'python'>, SetLanguage>>;
 }
 
 interface SetLanguage {
@@ -72,6 +74,7 @@ export function firstCaseTest(kata: SetKata, language: WholeSetLanguage): string
   if (language === 'go') return firstGoCase(text);
   if (language === 'ruby') return firstRubyCase(text);
   if (language === 'php') return firstPhpCase(text);
+  if (language === 'rust') return firstRustCase(text);
   const lines = text.split('\n');
   const start = lines.findIndex((line) => !/^(\/\/|#)/.test(line));
   const body = lines.slice(start).join('\n');
@@ -110,6 +113,7 @@ function goInterface(kata: SetKata): GoInterface {
 function paths(kata: SetKata, language: WholeSetLanguage): { test: string; src: string; solution: string } {
   const { module } = entryOf(kata, language);
   if (language === 'php') return { test: `tests/${module}Test.php`, src: `src/${module}.php`, solution: `php/${module}.php` };
+  if (language === 'rust') return { test: `tests/${module}.rs`, src: 'src/lib.rs', solution: `rust/${module}.rs` };
   if (language === 'ruby')
     return { test: `spec/${kata.slug.replace(/-/g, '_')}_spec.rb`, src: `lib/${module}.rb`, solution: `ruby/${module}.rb` };
   if (language === 'go')
@@ -167,6 +171,7 @@ const isClass = (name: string): boolean => /^[A-Z]/.test(name);
 /** The reference solution, its exports wrapped to answer their first outcome to every call (see the rule above). */
 function hardcoded(kata: SetKata, language: WholeSetLanguage, reference: string): string {
   if (language === 'go') return hardcodedGo(kata, reference);
+  if (language === 'rust') return hardcodedRust(kata.slug, reference);
   const { exports } = entryOf(kata, language);
   if (language === 'ruby') return hardcodedRuby(exports, reference);
   if (language === 'php') return hardcodedPhp(exports, reference);
@@ -247,6 +252,7 @@ function hardcoded(kata: SetKata, language: WholeSetLanguage, reference: string)
 /** A module whose exports do nothing. */
 function stub(kata: SetKata, language: WholeSetLanguage): string {
   if (language === 'go') return stubGo(kata);
+  if (language === 'rust') return stubRust(kata.slug);
   const { exports } = entryOf(kata, language);
   if (language === 'ruby') return stubRuby(exports);
   if (language === 'php') return stubPhp(exports);
@@ -260,6 +266,7 @@ function weakenedTest(kata: SetKata, language: WholeSetLanguage): string {
   const { module, exports } = entryOf(kata, language);
   if (language === 'ruby') return weakenedRubyTest(module, exports);
   if (language === 'php') return weakenedPhpTest(exports);
+  if (language === 'rust') return weakenedRustTest(kata.slug);
   if (language === 'go')
     return `package ${module}\n\nimport "testing"\n\nfunc TestTheFunctionsExist(t *testing.T) {\n${exports.map((n) => `\t_ = ${n}\n`).join('')}}\n`;
   return language === 'javascript'

@@ -54,6 +54,8 @@ export class SessionCheckout {
     private readonly repository: string,
     /** Go's build cache for every run here, beside the checkout: it outlives `checkout` (which cleans the folder). */
     private readonly goBuildCache: string,
+    /** cargo's target folder for every run here, beside the checkout likewise: each commit's build starts from the last. */
+    private readonly cargoTarget: string,
   ) {}
 
   /**
@@ -75,14 +77,16 @@ export class SessionCheckout {
     const commonDir = isAbsolute(commonDirText) ? commonDirText : resolve(repository, commonDirText);
     const policy = worktreePolicy(dir, commonDir);
     const goBuildCache = `${dir}-go-build`;
+    const cargoTarget = `${dir}-cargo-target`;
     await mkdir(goBuildCache, { recursive: true });
+    await mkdir(cargoTarget, { recursive: true });
     // Python imports the kata's module from src/ (the scaffold's pytest config says so too; this holds if the agents changed it).
     const sandbox = await createProcessSandbox(mode, {
       ...policy,
-      writableRoots: [...policy.writableRoots, goBuildCache],
+      writableRoots: [...policy.writableRoots, goBuildCache, cargoTarget],
       prependPaths: { PYTHONPATH: [join(dir, 'src')] },
     });
-    const checkout = new SessionCheckout(dir, await untrustedTreeGit(dir), sandbox, repository, goBuildCache);
+    const checkout = new SessionCheckout(dir, await untrustedTreeGit(dir), sandbox, repository, goBuildCache, cargoTarget);
     if (await declaresPackages(dir))
       await installDependencies(dir, {
         manifests: {
@@ -121,7 +125,10 @@ export class SessionCheckout {
         timeoutMs: options.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
         reportTests: false,
       }).catch(() => undefined);
-      const runner = detected?.kind === 'go-test' ? this.runner('go-test', detected.command, options.timeoutMs, false) : detected;
+      const runner =
+        detected?.kind === 'go-test' || detected?.kind === 'cargo-test'
+          ? this.runner(detected.kind, detected.command, options.timeoutMs, false)
+          : detected;
       if (!runner) {
         red.push({ sha, status: 'error', failed: 0 });
         continue;
@@ -137,7 +144,8 @@ export class SessionCheckout {
   /**
    * Copies the acceptance file under its own name on `commit` into the folder its language's row of ACCEPTANCE_RUNS
    * names, and runs it there: `node --test` for JavaScript, `tsx --test` for TypeScript, pytest for Python, and
-   * `go test -run '^TestAcceptance' .` for Go (the file is in the kata's package, at the module's root). Each run is
+   * `go test -run '^TestAcceptance' .` for Go (the file is in the kata's package, at the module's root), `cargo test --test
+   * <crate>` for Rust (the file an integration test in tests/). Each run is
    * judged by test identity from the runner's report; a language without a row is an AgentError (`CONFIG`).
    */
   async runAcceptance(
@@ -167,12 +175,18 @@ export class SessionCheckout {
     return acceptanceOf(result, entry.cases, how.ownTests);
   }
 
-  /** A runner of `command` here; Go's with its build cache beside the checkout (the command's own assignment wins). */
+  /** A runner of `command` here; Go's and cargo's with their build folders beside the checkout (the command's own assignment wins). */
   private runner(kind: RunnerKind, command: string, timeoutMs?: number, reportTests = true): CommandTestRunner {
+    const build =
+      kind === 'go-test'
+        ? `GOCACHE=${shellWord(this.goBuildCache)} `
+        : kind === 'cargo-test'
+          ? `CARGO_TARGET_DIR=${shellWord(this.cargoTarget)} `
+          : '';
     return new CommandTestRunner({
       workspace: this.dir,
       kind,
-      command: kind === 'go-test' ? `GOCACHE=${shellWord(this.goBuildCache)} ${command}` : command,
+      command: `${build}${command}`,
       sandbox: this.sandbox,
       timeoutMs: timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
       reportTests,
@@ -185,6 +199,7 @@ export class SessionCheckout {
     await repoGit?.(['worktree', 'remove', '--force', this.dir]).catch(() => undefined);
     await rm(this.dir, { recursive: true, force: true });
     await rm(this.goBuildCache, { recursive: true, force: true });
+    await rm(this.cargoTarget, { recursive: true, force: true });
   }
 }
 

@@ -25,6 +25,9 @@ export const ACCEPTANCE_RUNS: Partial<Record<Language, AcceptanceRun>> = {
   ruby: { folder: 'acceptance', kind: 'rspec', command: (file) => `rspec acceptance/${file}` },
   // phpunit adds --log-junit itself (reportCommand); each data set is a case, the class loaded from src/ by require_once.
   php: { folder: 'acceptance', kind: 'phpunit', command: (file) => `phpunit acceptance/${file}` },
+  // An integration test, tests/<crate>.rs, built and run alone by --test: the session's own tests (inline or in the
+  // checkout's tests/, which is cleared for it) are not built, and --no-fail-fast is added by reportCommand.
+  rust: { folder: 'tests', kind: 'cargo-test', command: (file) => `cargo test --test ${file.replace(/\.rs$/, '')}` },
 };
 
 /** The languages the eval can judge a session in (those with a way to run acceptance tests), in LANGUAGES' order. */
