@@ -44,6 +44,7 @@ const SLOW_FIRST = [
   'test/integration/testRunners/cargoTestRuns.test.ts', // ~20 s: cargo test in the sandbox, cold builds
   'test/integration/tdd/supervisor/rubyKatas.test.ts', // ~60 s: two Ruby kata sessions and a disciplined one, real rspec in the sandbox
   'test/integration/tdd/supervisor/phpKatas.test.ts', // ~60 s: two PHP kata sessions and a disciplined one, real phpunit in the sandbox
+  'test/integration/testRunners/mavenRuns.test.ts', // ~75 s: mvn in the sandbox, five runs of a cold JVM each
   'test/integration/testRunners/goTestRuns.test.ts', // ~25 s: go test in the sandbox with a cold build cache
   'test/integration/testRunners/rspecRuns.test.ts', // ~10 s: rspec in the sandbox, three runs and a gem under the hidden HOME
   'test/integration/tdd/supervisor/projectDependencies.test.ts', // ~35 s; the first run on a machine installs the fixtures too

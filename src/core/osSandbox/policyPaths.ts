@@ -106,6 +106,8 @@ const VERSION_MANAGER_ROOTS = new Set([
   '.jenv',
   '.plenv',
   '.phpenv',
+  '.sdkman', // SDKMAN!'s JDKs, Maven and Gradle
+  '.jdks', // IntelliJ's JDKs
   '.nvm',
   '.fnm',
   '.volta',
@@ -134,6 +136,26 @@ function rustUnderHome(env: NodeJS.ProcessEnv, home: string): string[] {
       if (statSync(real).isDirectory()) found.push(real);
     } catch {
       /* not there (yet) */
+    }
+  }
+  return found;
+}
+
+/**
+ * Java's toolchain and artifacts under HOME: JAVA_HOME, MAVEN_HOME and M2_HOME when the launch names them, and
+ * Maven's local repository (`~/.m2/repository`: the artifacts an offline build reads): never the rest of `~/.m2`,
+ * whose `settings.xml` and `settings-security.xml` hold server passwords.
+ */
+function javaUnderHome(env: NodeJS.ProcessEnv, home: string): string[] {
+  const named = ['JAVA_HOME', 'MAVEN_HOME', 'M2_HOME'].map((n) => env[n]).filter((d): d is string => !!d && isAbsolute(d));
+  const found: string[] = [];
+  for (const dir of [...named, join(home, '.m2', 'repository')]) {
+    const real = realPathOf(dir);
+    if (!isWithin(real, home) || real === home || real === join(home, '.m2')) continue;
+    try {
+      if (statSync(real).isDirectory()) found.push(real);
+    } catch {
+      /* not there */
     }
   }
   return found;
@@ -182,6 +204,7 @@ export function toolchainsUnderHome(env: NodeJS.ProcessEnv, home: string): strin
   }
   found.push(...gemsUnderHome(env, home));
   found.push(...rustUnderHome(env, home));
+  found.push(...javaUnderHome(env, home));
   for (const entry of (env.PATH ?? '').split(':')) {
     if (!isAbsolute(entry)) continue;
     const real = realPathOf(entry);

@@ -55,7 +55,9 @@ export const SANDBOX_ENV_VARIABLE = 'TDD_AGENT_SANDBOX_ENV';
  *   CARGO_NET_OFFLINE, CARGO_TERM_COLOR, CARGO_INCREMENTAL, RUST_BACKTRACE, RUSTFLAGS (never a registry token, nor
  *   RUSTC_WRAPPER: a program of the host's);
  * - where ruby finds the gems the tests need (a session runs `rspec` directly, offline: see `readRubyProject`): GEM_HOME,
- *   GEM_PATH, RUBYLIB, RBENV_ROOT, RBENV_VERSION, BUNDLE_GEMFILE, BUNDLE_PATH (never RUBYOPT: a `-r` of the host's).
+ *   GEM_PATH, RUBYLIB, RBENV_ROOT, RBENV_VERSION, BUNDLE_GEMFILE, BUNDLE_PATH (never RUBYOPT: a `-r` of the host's);
+ * - what mvn reads to find the JDK and itself: JAVA_HOME, MAVEN_HOME, M2_HOME; and MAVEN_OPTS only as a Maven test run
+ *   sets it (`-Dmaven.repo.local=<path>`, see `mavenOffline`): a host's own may name a proxy and its password.
  *
  * Left out on purpose: NODE_OPTIONS (a `--require` or loader of the host's, often under the hidden HOME; the test
  * runner drops it too), NODE_EXTRA_CA_CERTS and other certificate and proxy settings (no network inside), and every
@@ -128,7 +130,14 @@ export const SANDBOX_BASE_ENVIRONMENT: readonly string[] = [
   'RBENV_VERSION',
   'BUNDLE_GEMFILE',
   'BUNDLE_PATH',
+  'JAVA_HOME',
+  'MAVEN_HOME',
+  'M2_HOME',
+  'MAVEN_OPTS',
 ];
+
+/** The only MAVEN_OPTS a sandboxed process gets: the local repository a Maven test run names (see `mavenOffline`). */
+const SANDBOX_MAVEN_OPTS = /^(?:-Dmaven\.repo\.local=\S+)?$/;
 
 /**
  * Added when the sandbox has the network (the confined `npm install`): proxies and the certificates a
@@ -180,6 +189,7 @@ export function sandboxEnvironment(
     const how = [...base, ...extra].map((entry) => matches(entry, name)).filter(Boolean);
     if (how.length === 0) continue;
     if (CREDENTIAL_NAME.test(name) && !how.includes('exact')) continue;
+    if (name === 'MAVEN_OPTS' && !extra.includes(name) && !SANDBOX_MAVEN_OPTS.test(value)) continue;
     inside[name] = value;
   }
   return inside;

@@ -9,6 +9,7 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
   python: 'Python',
   go: 'Go',
   rust: 'Rust',
+  java: 'Java',
   php: 'PHP',
   ruby: 'Ruby',
 };
@@ -21,6 +22,7 @@ export const RUNNER_NAMES: Record<RunnerKind, string> = {
   pytest: 'pytest',
   'go-test': 'go test',
   'cargo-test': 'cargo test',
+  maven: 'Maven Surefire',
   phpunit: 'PHPUnit',
   rspec: 'RSpec',
   custom: 'a custom runner',

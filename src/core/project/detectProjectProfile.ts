@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { identifyRunner } from '../testRunners/runnerKinds';
 import { readGoProject, type GoProjectFacts } from './goProject';
+import { readJavaProject, type JavaProjectFacts } from './javaProject';
 import { readRustProject, type RustProjectFacts } from './rustProject';
 import { readNodeProject, type NodeProjectFacts } from './nodeProject';
 import { readPhpProject, type PhpProjectFacts } from './phpProject';
@@ -38,6 +39,7 @@ const DEFAULT_FOLDERS: Record<Language, { sourceDir: string; testDir: string }> 
   python: { sourceDir: 'src', testDir: 'tests' },
   go: { sourceDir: '.', testDir: '.' },
   rust: { sourceDir: 'src', testDir: 'tests' },
+  java: { sourceDir: 'src/main/java', testDir: 'src/test/java' },
   php: { sourceDir: 'src', testDir: 'tests' },
   ruby: { sourceDir: 'lib', testDir: 'spec' },
 };
@@ -65,7 +67,8 @@ interface Layer {
 }
 
 /**
- * The primary language of what was found: a JavaScript project with tests, else a Go module, else a Cargo crate, else a PHP project
+ * The primary language of what was found: a JavaScript project with tests, else a Go module, else a Cargo crate, else a
+ * Maven or Gradle build (Java), else a PHP project
  * (composer.json, phpunit.xml), else a Ruby project (Gemfile, gemspec, .rspec), else Python, else JavaScript.
  */
 function detectedLanguage(
@@ -75,14 +78,49 @@ function detectedLanguage(
   php?: PhpProjectFacts,
   ruby?: RubyProjectFacts,
   rust?: RustProjectFacts,
+  java?: JavaProjectFacts,
 ): Language | undefined {
-  if (node && (node.command || (!python && !go && !rust && !php && !ruby))) return node.typescript ? 'typescript' : 'javascript';
+  if (node && (node.command || (!python && !go && !rust && !java && !php && !ruby)))
+    return node.typescript ? 'typescript' : 'javascript';
   if (go) return 'go';
   if (rust) return 'rust';
+  if (java) return 'java';
   if (php) return 'php';
   if (ruby) return 'ruby';
   if (python) return 'python';
   return undefined;
+}
+
+/** The manifests found at the root, and the languages they are for, in the order of {@link detectedLanguage}'s checks. */
+function foundManifests(found: {
+  node?: NodeProjectFacts;
+  python?: PythonProjectFacts;
+  go?: GoProjectFacts;
+  rust?: RustProjectFacts;
+  java?: JavaProjectFacts;
+  php?: PhpProjectFacts;
+  ruby?: RubyProjectFacts;
+}): { manifests: string[]; languages: Language[] } {
+  const { node, python, go, rust, java, php, ruby } = found;
+  const manifests = [
+    ...(node ? ['package.json'] : []),
+    ...(python?.manifests ?? []),
+    ...(go ? ['go.mod'] : []),
+    ...(rust ? ['Cargo.toml'] : []),
+    ...(java?.manifests ?? []),
+    ...(php?.manifests ?? []),
+    ...(ruby?.manifests ?? []),
+  ];
+  const languages: Language[] = [
+    ...(node ? [node.typescript ? 'typescript' : 'javascript'] : []),
+    ...(python ? ['python'] : []),
+    ...(go ? ['go'] : []),
+    ...(rust ? ['rust'] : []),
+    ...(java ? ['java'] : []),
+    ...(php ? ['php'] : []),
+    ...(ruby ? ['ruby'] : []),
+  ] as Language[];
+  return { manifests, languages };
 }
 
 /** True when a folder's own name says it holds tests (`tests`, `test`; with `dunder`, jest's `__tests__` too). */
@@ -140,7 +178,7 @@ export async function detectProjectProfile(root: string, options: { env?: NodeJS
 export async function resolveProjectProfile(root: string, options: ResolveProfileOptions = {}): Promise<ProjectProfile> {
   const absRoot = resolve(root);
   const env = options.env ?? process.env;
-  const [node, python, go, config, ruby, php, rust] = await Promise.all([
+  const [node, python, go, config, ruby, php, rust, java] = await Promise.all([
     readNodeProject(absRoot),
     readPythonProject(absRoot, env),
     readGoProject(absRoot),
@@ -148,6 +186,7 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
     readRubyProject(absRoot),
     readPhpProject(absRoot),
     readRustProject(absRoot),
+    readJavaProject(absRoot, env),
   ]);
 
   const overrides = [options.overrides ?? []].flat();
@@ -162,7 +201,7 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
 
   // Language first: it decides which of the repository's facts and which layers' other fields apply.
   const languageLayer = layers.find((l) => l.values.language !== undefined);
-  const detected = detectedLanguage(node, python, go, php, ruby, rust);
+  const detected = detectedLanguage(node, python, go, php, ruby, rust, java);
   const language: Language = languageLayer?.values.language ?? detected ?? 'javascript';
   fields.language = languageLayer?.source ?? (detected ? 'detected' : 'default');
   const applicable = layers.filter((l) => l.values.language === undefined || l.values.language === language);
@@ -179,24 +218,10 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
   const pythonFacts = language === 'python' ? python : undefined;
   const goFacts = isGo ? go : undefined;
   const rustFacts = language === 'rust' ? rust : undefined;
+  const javaFacts = language === 'java' ? java : undefined;
   const phpFacts = language === 'php' ? php : undefined;
   const rubyFacts = language === 'ruby' ? ruby : undefined;
-  const manifests = [
-    ...(node ? ['package.json'] : []),
-    ...(python?.manifests ?? []),
-    ...(go ? ['go.mod'] : []),
-    ...(rust ? ['Cargo.toml'] : []),
-    ...(php?.manifests ?? []),
-    ...(ruby?.manifests ?? []),
-  ];
-  const languages: Language[] = [
-    ...(node ? [node.typescript ? 'typescript' : 'javascript'] : []),
-    ...(python ? ['python'] : []),
-    ...(go ? ['go'] : []),
-    ...(rust ? ['rust'] : []),
-    ...(php ? ['php'] : []),
-    ...(ruby ? ['ruby'] : []),
-  ] as Language[];
+  const { manifests, languages } = foundManifests({ node, python, go, rust, java, php, ruby });
   if (manifests.length > 0 && !languages.includes(language) && !(language === 'javascript' && languages.includes('typescript')))
     notes.push(
       `The session works in ${language}, but the repository's manifests (${manifests.join(', ')}) are for ${languages.join(' and ')}: check the test command.`,
@@ -211,6 +236,7 @@ export async function resolveProjectProfile(root: string, options: ResolveProfil
     pythonFacts,
     goFacts,
     rustFacts,
+    javaFacts,
     phpFacts,
     rubyFacts,
     pick,
@@ -284,6 +310,7 @@ interface ProfileContext {
   pythonFacts: PythonProjectFacts | undefined;
   goFacts: GoProjectFacts | undefined;
   rustFacts: RustProjectFacts | undefined;
+  javaFacts: JavaProjectFacts | undefined;
   phpFacts: PhpProjectFacts | undefined;
   rubyFacts: RubyProjectFacts | undefined;
   /** The strongest layer's value of a setting, and which layer it came from. */
@@ -295,7 +322,7 @@ interface ProfileContext {
 
 /** The test command: as given, else the project's (its runner's, its language's), else a new project's. */
 function profileTestCommand(ctx: ProfileContext, pythonEnv: Awaited<ReturnType<typeof pythonEnvironment>> | undefined): string {
-  const { language, isGo, nodeFacts, pythonFacts, goFacts, rustFacts, phpFacts, rubyFacts, pick, fields, notes } = ctx;
+  const { language, isGo, nodeFacts, pythonFacts, goFacts, rustFacts, javaFacts, phpFacts, rubyFacts, pick, fields, notes } = ctx;
   const command = pick('testCommand');
   let testCommand: string;
   if (command) {
@@ -310,6 +337,9 @@ function profileTestCommand(ctx: ProfileContext, pythonEnv: Awaited<ReturnType<t
   } else if (language === 'rust') {
     testCommand = rustFacts?.command ?? 'cargo test';
     fields.testCommand = rustFacts ? 'detected' : 'default';
+  } else if (language === 'java') {
+    testCommand = javaFacts?.command ?? 'mvn -o -B test';
+    fields.testCommand = javaFacts ? 'detected' : 'default';
   } else if (language === 'ruby') {
     testCommand = rubyFacts?.command ?? 'rspec';
     fields.testCommand = rubyFacts ? 'detected' : 'default';
@@ -332,7 +362,7 @@ function profileTestCommand(ctx: ProfileContext, pythonEnv: Awaited<ReturnType<t
 
 /** Where the code is: as given, else where the project's manifests and folders say, else a new project's folder. */
 async function profileSourceRoots(ctx: ProfileContext): Promise<string[]> {
-  const { absRoot, language, nodeFacts, pythonFacts, goFacts, phpFacts, rubyFacts, pick, fields } = ctx;
+  const { absRoot, language, nodeFacts, pythonFacts, goFacts, javaFacts, phpFacts, rubyFacts, pick, fields } = ctx;
   const sourceDir = pick('sourceDir');
   let sourceRoots: string[];
   if (sourceDir) {
@@ -347,6 +377,10 @@ async function profileSourceRoots(ctx: ProfileContext): Promise<string[]> {
   } else if (goFacts) {
     // A Go module's packages are its folders, from the root down.
     sourceRoots = ['.'];
+    fields.sourceRoots = 'detected';
+  } else if (javaFacts) {
+    // Each module's `src/main/java` (or its POM's sourceDirectory).
+    sourceRoots = javaFacts.sourceRoots;
     fields.sourceRoots = 'detected';
   } else if (phpFacts) {
     // composer.json's autoload folders, else `src/` when there is one.
@@ -364,7 +398,7 @@ async function profileSourceRoots(ctx: ProfileContext): Promise<string[]> {
 
 /** Which files are tests: as given, else as the project's runner configuration says, else the language's patterns. */
 function profileTestPatterns(ctx: ProfileContext, sourceRoots: readonly string[]): string[] {
-  const { language, nodeFacts, pythonFacts, goFacts, rustFacts, phpFacts, rubyFacts, pick, fields } = ctx;
+  const { language, nodeFacts, pythonFacts, goFacts, rustFacts, javaFacts, phpFacts, rubyFacts, pick, fields } = ctx;
   const patternsGiven = pick('testFilePatterns');
   let testFilePatterns: string[];
   if (patternsGiven) {
@@ -392,6 +426,9 @@ function profileTestPatterns(ctx: ProfileContext, sourceRoots: readonly string[]
   } else if (rustFacts) {
     testFilePatterns = [...rustFacts.patterns];
     fields.testFilePatterns = 'detected';
+  } else if (javaFacts) {
+    testFilePatterns = [...javaFacts.patterns];
+    fields.testFilePatterns = 'detected';
   } else if (phpFacts) {
     testFilePatterns = [...phpFacts.patterns];
     fields.testFilePatterns = 'detected';
@@ -410,7 +447,21 @@ async function profileTestDir(
   sourceRoots: readonly string[],
   testFilePatterns: readonly string[],
 ): Promise<{ testDir: string; testFolders: string[]; holdsPackages: boolean }> {
-  const { absRoot, language, jsLike, isGo, pythonFacts, goFacts, rustFacts, phpFacts, rubyFacts, pick, fields, manifests } = ctx;
+  const {
+    absRoot,
+    language,
+    jsLike,
+    isGo,
+    pythonFacts,
+    goFacts,
+    rustFacts,
+    javaFacts,
+    phpFacts,
+    rubyFacts,
+    pick,
+    fields,
+    manifests,
+  } = ctx;
   const testDirGiven = pick('testDir');
   let testDir: string;
   let testFolders: string[] = [];
@@ -425,6 +476,10 @@ async function profileTestDir(
   } else if (rustFacts && !rustFacts.workspace) {
     // A crate's integration tests are in `tests/`; its unit tests in a module of the file they test.
     testDir = 'tests';
+    fields.testDir = 'detected';
+  } else if (javaFacts) {
+    // Maven's (and Gradle's) convention, or the POM's testSourceDirectory: a folder of the tests' own.
+    testDir = javaFacts.testDir;
     fields.testDir = 'detected';
   } else if (phpFacts?.testDir) {
     // PHPUnit's configuration (or composer.json's autoload-dev) says where the tests are.

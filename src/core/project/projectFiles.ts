@@ -39,10 +39,10 @@ export async function projectFiles(root: string, limit = 2000): Promise<string[]
 
 /**
  * True when `name` (a file at the root) is a manifest: `package.json`, `pyproject.toml`, `setup.cfg`, `setup.py`,
- * `requirements*.txt`, `go.mod`, `composer.json`, `phpunit.xml(.dist)`.
+ * `requirements*.txt`, `go.mod`, `pom.xml`, `build.gradle(.kts)`, `composer.json`, `phpunit.xml(.dist)`.
  */
 export function isManifestName(name: string): boolean {
-  return /^(package\.json|pyproject\.toml|setup\.cfg|setup\.py|requirements.*\.txt|go\.mod|Cargo\.toml|composer\.json|phpunit\.xml(?:\.dist)?|Gemfile|\.rspec|[^/]+\.gemspec)$/.test(
+  return /^(package\.json|pyproject\.toml|setup\.cfg|setup\.py|requirements.*\.txt|go\.mod|Cargo\.toml|pom\.xml|build\.gradle(?:\.kts)?|composer\.json|phpunit\.xml(?:\.dist)?|Gemfile|\.rspec|[^/]+\.gemspec)$/.test(
     name,
   );
 }

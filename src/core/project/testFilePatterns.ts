@@ -190,6 +190,7 @@ export const DEFAULT_TEST_PATTERNS = {
   python: ['test_*.py', '*_test.py'],
   go: ['**/*_test.go'],
   rust: ['tests/**/*.rs'],
+  java: ['**/src/test/**'],
   php: ['**/*Test.php'],
   ruby: ['**/*_spec.rb', '**/*_test.rb', '**/test_*.rb'],
 } as const satisfies Record<string, readonly string[]>;

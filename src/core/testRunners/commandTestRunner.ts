@@ -15,6 +15,7 @@ import {
 import type { TestCounts } from './parsers/testCounts';
 import { parserFor, type RunnerKind } from './runnerKinds';
 import { findTestFiles } from './testFiles';
+import { buildFolder, mavenModules } from './mavenSetup';
 import { collectReport, prepareReport, withoutReportLines, type PreparedReport } from './reports/runReport';
 import { simpleCommandWords } from './reports/commandLine';
 import { scriptFor } from './reports/reportCommand';
@@ -147,10 +148,36 @@ export function cargoOffline(env: NodeJS.ProcessEnv, workspace: string): NodeJS.
 /** Where a cargo run builds, workspace-relative: the session-state folder, out of every commit. */
 export const CARGO_TARGET = '.tdd/cargo-target';
 
+/**
+ * How Maven runs in a session: against the person's local repository (`~/.m2/repository`, shown read-only by the
+ * sandbox under the hidden HOME; Maven writes nothing there when every artifact is present) named in `MAVEN_OPTS` as
+ * `-Dmaven.repo.local`, since the sandbox's HOME is empty and the JVM's `user.home` is not HOME anyway: in the
+ * environment rather than on the command line, so that every run of the session uses it, with or without the report
+ * flags (`-o -B`, see RUNNER_REPORTS), and the person's command stays as written. The person's own `MAVEN_OPTS` is not
+ * passed on (it may name a proxy with its password); their `settings.xml` stays hidden with the rest of `~/.m2` (it
+ * holds server passwords), so a repository moved there is not seen: name it with `-Dmaven.repo.local` in the test
+ * command.
+ */
+export function mavenOffline(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const repository = env.HOME ? join(env.HOME, '.m2', 'repository') : undefined;
+  return { MAVEN_OPTS: repository ? `-Dmaven.repo.local=${repository}` : '' };
+}
+
+/**
+ * Keeps each Maven module's `target/` out of the session's commits: Maven builds there whatever the command line says
+ * (only the POM moves it), and a session commits every untracked file that git does not ignore, so a `.gitignore` of
+ * `*` is written in each module's `target/` before a run, as for the build folders in `.tdd/` (a project whose own
+ * `.gitignore` names `target/` needs none, and gets one all the same: it is ignored too). Never throws.
+ */
+async function keepMavenBuildsOutOfCommits(workspace: string): Promise<void> {
+  for (const module of await mavenModules(workspace)) await keepBuildOutOfCommits(workspace, buildFolder(module));
+}
+
 /** The environment a runner kind's toolchain needs in a session (offline, its caches), if any. */
 const TOOLCHAIN_ENVIRONMENT: Partial<Record<RunnerKind, (env: NodeJS.ProcessEnv, workspace: string) => NodeJS.ProcessEnv>> = {
   'go-test': goOffline,
   'cargo-test': cargoOffline,
+  maven: mavenOffline,
 };
 /** The build folder of a runner kind in the session-state folder, marked ignored before each run. */
 const BUILD_FOLDERS: Partial<Record<RunnerKind, string>> = { 'go-test': GO_BUILD_CACHE, 'cargo-test': CARGO_TARGET };
@@ -224,6 +251,7 @@ export class CommandTestRunner implements TestRunner {
         : undefined;
     const buildFolder = BUILD_FOLDERS[this.kind];
     if (buildFolder) await keepBuildOutOfCommits(this.workspace, buildFolder);
+    if (this.kind === 'maven') await keepMavenBuildsOutOfCommits(this.workspace);
     const result = await runProcess({
       cwd: this.workspace,
       command: report?.command ?? command,

@@ -1,6 +1,7 @@
 import { readTreeFolder, readTreeText } from '../workspaceSandbox/untrustedTree';
 import type { ProcessSandbox } from '../osSandbox/types';
 import { CommandTestRunner } from './commandTestRunner';
+import { MAVEN_TEST_COMMAND } from './mavenSetup';
 import { phpunitSetup } from './phpunitSetup';
 import { TestConfigError, TestRunnerNotFoundError } from './errors';
 import { scriptFor } from './reports/reportCommand';
@@ -64,7 +65,7 @@ function recordOf(value: unknown): Record<string, unknown> | undefined {
  * Finds how to run a workspace's tests: the explicit command first, then package.json's `scripts.test`
  * (node:test, mocha, jest or vitest, told apart by the script and devDependencies; of a script that chains lint or
  * type checks with the runner, the runner's step alone; `yarn jest`, `pnpm vitest run` as the runner's own command), then a Go
- * module (`go test ./...`), then a PHP project (`phpunit`, see phpunitSetup), then RSpec (`.rspec`, or a Gemfile naming rspec), then pytest (`python3 -m pytest`). Throws TestRunnerNotFoundError saying what to add when nothing fits, and
+ * module (`go test ./...`), then a Maven build (`mvn -o -B test`), then a PHP project (`phpunit`, see phpunitSetup), then RSpec (`.rspec`, or a Gemfile naming rspec), then pytest (`python3 -m pytest`). Throws TestRunnerNotFoundError saying what to add when nothing fits, and
  * TestConfigError when package.json cannot be parsed. The runner gets package.json's scripts, so that an
  * explicit `npm test` (or `npm run test:unit`) is seen through to its runner, for the kind and for its report.
  */
@@ -122,6 +123,10 @@ export async function detectTestRunner(workspace: string, options: DetectTestRun
   }
   if ((await readText(workspace, 'Cargo.toml')) !== undefined) {
     return new CommandTestRunner({ ...common, kind: 'cargo-test', command: 'cargo test' });
+  }
+  // A Maven build: the system's mvn, offline (a repository's own ./mvnw only through the profile, when no mvn is installed).
+  if ((await readText(workspace, 'pom.xml')) !== undefined) {
+    return new CommandTestRunner({ ...common, kind: 'maven', command: MAVEN_TEST_COMMAND });
   }
   const php = await phpunitSetup(workspace);
   if (php) return new CommandTestRunner({ ...common, kind: 'phpunit', command: php.command });

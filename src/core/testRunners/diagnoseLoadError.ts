@@ -128,6 +128,7 @@ export function diagnoseLoadError(output: string, kind: RunnerKind): LoadProblem
   const text = stripAnsi(output);
   if (kind === 'go-test') return goBuildError(text);
   if (kind === 'cargo-test') return cargoBuildError(text);
+  if (kind === 'maven') return javacError(text);
   if (kind === 'phpunit') return phpFatalError(text);
   if (kind === 'rspec') return rspecLoadError(text);
   if (kind === 'custom') {
@@ -285,6 +286,44 @@ function cargoBuildError(text: string): LoadProblem | undefined {
   return { kind: 'import', line: errors[0]?.line ?? failed[0].trim() };
 }
 
+/** maven-compiler-plugin's line for one javac error: `[ERROR] /abs/src/test/java/kata/LeapTest.java:[10,16] cannot find symbol`. */
+const JAVAC_ERROR = /^\[ERROR\] (\S+\.java):\[(\d+),(\d+)\] (.+)$/gm;
+/** Maven stopped at a compile error (then Surefire never ran and wrote no report). */
+const MAVEN_COMPILE_FAILED = /^\[ERROR\] Failed to execute goal \S+:maven-compiler-plugin:\S+:(?:test)?[cC]ompile\b.*$/m;
+/** javac's messages for code that does not parse (its parser's, not its type checker's). */
+const JAVAC_SYNTAX =
+  /^(?:'.+' expected|<identifier> expected|class, interface, enum, or record expected|illegal start of \w+|reached end of file while parsing|unclosed \w+ literal|not a statement|illegal character: .*|orphaned \w+|else without if|'.+' or '.+' expected)$/;
+
+/**
+ * A Maven build that stopped at javac (`[ERROR] Failed to execute goal …maven-compiler-plugin…:testCompile`), read from
+ * its `COMPILATION ERROR` lines: `cannot find symbol` with its `symbol:   method of(int)` (or `class Leap`, `variable
+ * Leap`) is `missing_export` with that name, so that a new test using a class or method not written yet is a red; a
+ * `package kata.util does not exist` is `missing_module`; a parser's message (`';' expected`, `class, interface, enum,
+ * or record expected`) is `syntax`: back to the Tester when it is in the Tester's file; any other compile error is
+ * `import` (a test that does not build). The line names the file workspace-relative when it is below the run's folder.
+ */
+function javacError(text: string): LoadProblem | undefined {
+  if (!MAVEN_COMPILE_FAILED.test(text)) return undefined;
+  const cwd = /^\[INFO\] skip non existing resourceDirectory (\/\S+?)\/src\//m.exec(text)?.[1];
+  const errors = [...text.matchAll(JAVAC_ERROR)].map((m) => {
+    const file = cwd && m[1]!.startsWith(`${cwd}/`) ? m[1]!.slice(cwd.length + 1) : m[1]!;
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 400);
+    const symbol = /^\n(?:\[ERROR\])?\s+symbol:\s+(?:class|variable|method|interface|enum|record) (\w+)/.exec(after)?.[1];
+    return { message: m[4]!.trim(), line: `${file}:${m[2]}:${m[3]}: ${m[4]!.trim()}`, symbol };
+  });
+  const seen = errors.filter((e, i) => errors.findIndex((o) => o.line === e.line) === i);
+  for (const error of seen)
+    if (error.message === 'cannot find symbol' && error.symbol)
+      return { kind: 'missing_export', line: error.line, module: error.symbol };
+  for (const error of seen) {
+    const pkg = /^package ([\w.]+) does not exist$/.exec(error.message)?.[1];
+    if (pkg) return { kind: 'missing_module', line: error.line, module: pkg };
+  }
+  const syntax = seen.find((e) => JAVAC_SYNTAX.test(e.message));
+  if (syntax) return { kind: 'syntax', line: syntax.line };
+  return { kind: 'import', line: seen[0]?.line ?? MAVEN_COMPILE_FAILED.exec(text)![0].trim() };
+}
+
 /** The first line of the error under jest's `● Test suite failed to run`, without its indentation. */
 const JEST_SUITE_ERROR = /^\s*●\s+Test suite failed to run[ \t]*\r?\n(?:[ \t]*\r?\n)*[ \t]+(\S[^\n]*)$/m;
 
@@ -324,8 +363,8 @@ export function describeProblem(problem: LoadProblem): string {
     missing_export: problem.module
       ? /\bundefined\b|\buninitialized constant\b|^Error: Class "/.test(problem.line)
         ? `'${problem.module}' is not defined` // Go: the package does not declare it; PHP: no such class or function
-        : /\berror\[E\d{4}\]/.test(problem.line)
-          ? `'${problem.module}' does not exist yet` // Rust: rustc cannot find it
+        : /\berror\[E\d{4}\]|: cannot find symbol$/.test(problem.line)
+          ? `'${problem.module}' does not exist yet` // Rust: rustc cannot find it; Java: javac cannot
           : `'${problem.module}' is imported but not exported`
       : 'an imported name does not exist',
     import: 'a test file failed to load',

@@ -6,6 +6,7 @@ import { parseNodeTestOutput } from './parsers/nodeTestOutput';
 import { parsePhpunitOutput } from './parsers/phpunitOutput';
 import { parsePytestOutput } from './parsers/pytestOutput';
 import { parseRspecOutput } from './parsers/rspecOutput';
+import { parseSurefireOutput } from './parsers/surefireOutput';
 import type { TestOutputParser } from './parsers/testCounts';
 import { parseMinitestOutput } from './parsers/minitestOutput';
 import { parseUnittestOutput } from './parsers/unittestOutput';
@@ -20,6 +21,7 @@ export const RUNNER_KINDS = [
   'pytest',
   'go-test',
   'cargo-test',
+  'maven',
   'phpunit',
   'rspec',
   'custom',
@@ -35,6 +37,7 @@ const PARSERS: Record<Exclude<RunnerKind, 'custom'>, TestOutputParser> = {
   pytest: parsePytestOutput,
   'go-test': parseGoTestOutput,
   'cargo-test': cargoTestCounts,
+  maven: parseSurefireOutput,
   phpunit: parsePhpunitOutput,
   rspec: parseRspecOutput,
 };
@@ -66,6 +69,7 @@ export function identifyRunner(command: string, devDependencies: Record<string, 
   if (/\bpytest\b/.test(command)) return 'pytest';
   if (/(?:^|[\s;&|/])go\s+test\b/.test(command)) return 'go-test';
   if (/(?:^|[\s;&|/])cargo\s+(?:\+\S+\s+)?test\b/.test(command)) return 'cargo-test';
+  if (/(?:^|[\s;&|/])(?:mvn|mvnw)\b/.test(command)) return 'maven';
   if (/(?:^|[\s;&|/])rspec\b/.test(command)) return 'rspec';
   if (/(?:^|[\s;&|/])phpunit\b/.test(command)) return 'phpunit';
   for (const kind of ['vitest', 'jest', 'mocha'] as const) if (kind in devDependencies) return kind;

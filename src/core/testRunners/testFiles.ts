@@ -14,20 +14,22 @@ export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
   'build',
   'coverage',
   'vendor', // Composer's (and Go's vendored) dependencies
+  'target', // Maven's (and cargo's) build output
 ]);
 
 const TEST_FILE_NAME =
-  /(\.(test|spec)\.[cm]?[jt]sx?$)|(^test\.[cm]?[jt]s$)|(^test_.*\.py$)|(_test\.py$)|(^test-.*\.[cm]?js$)|(-test\.[cm]?js$)|(_test\.[cm]?js$)|(_test\.go$)|(\wTest\.php$)|(_spec\.rb$)|(_test\.rb$)|(^test_.*\.rb$)/;
+  /(\.(test|spec)\.[cm]?[jt]sx?$)|(^test\.[cm]?[jt]s$)|(^test_.*\.py$)|(_test\.py$)|(^test-.*\.[cm]?js$)|(-test\.[cm]?js$)|(_test\.[cm]?js$)|(_test\.go$)|(\wTest\.php$)|(\w(?:Test|Tests|TestCase)\.java$)|(^Test\w+\.java$)|(_spec\.rb$)|(_test\.rb$)|(^test_.*\.rb$)/;
 /** An integration test of a Cargo crate: a `.rs` file right under its `tests/` folder. */
 const CARGO_TEST_TARGET = /(?:^|\/)tests\/[^/]+\.rs$/;
 /** A path inside a `test/`, `tests/` or `__tests__/` folder (forward slashes). */
 export const TEST_DIR = /(^|\/)(tests?|__tests__)\//;
-const SOURCE_EXT = /\.([cm]?[jt]sx?|py|rb)$/;
+const SOURCE_EXT = /\.([cm]?[jt]sx?|py|rb|java)$/;
 
 /**
  * True when a workspace-relative path looks like a test file by the usual conventions of node:test,
  * mocha, jest, vitest, pytest, go test, RSpec and PHPUnit: `*.test.*`, `*.spec.*`, `test.js`, `test_*.py`, `*_test.py`, `*_test.go`,
- * RSpec's `*_spec.rb`, minitest's `*_test.rb` and `test_*.rb`, PHPUnit's `*Test.php`, or a source file
+ * RSpec's `*_spec.rb`, minitest's `*_test.rb` and `test_*.rb`, PHPUnit's `*Test.php`, Surefire's `*Test.java`, `*Tests.java`,
+ * `*TestCase.java` and `Test*.java`, or a source file
  * under `test/`, `tests/` or `__tests__/`. (The kata's own test_dir is added by the TDD boundaries.)
  */
 export function looksLikeTestFile(path: string): boolean {

@@ -29,7 +29,7 @@ export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number];
  * The languages a session works in (a kata's, a project's, the eval's): one list, so adding a language is adding it
  * here and giving it its rows (docs/extending.md, "A new language").
  */
-export const LANGUAGES = ['javascript', 'typescript', 'python', 'go', 'rust', 'php', 'ruby'] as const;
+export const LANGUAGES = ['javascript', 'typescript', 'python', 'go', 'rust', 'java', 'php', 'ruby'] as const;
 /** One of {@link LANGUAGES}. */
 export type Language = (typeof LANGUAGES)[number];
 /** True for a supported language name. */

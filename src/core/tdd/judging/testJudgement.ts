@@ -147,10 +147,12 @@ export function testNames(tests: readonly TestCaseResult[], max = 10): string {
 export function behaviourOf(test: TestCaseResult): string {
   const title = firstLine(test.name.split(' > ').at(-1) ?? test.name);
   // Go: `TestBuzzForMultiplesOfFive` is "buzz for multiples of five"; PHPUnit's `testBuzzForMultiplesOfFive` too.
+  // JUnit: `buzzForMultiplesOfFive` (a parameterized invocation `fizz(int)[1]` is its method's) likewise.
+  const java = JAVA_TEST_NAME.exec(title);
+  const camel = GO_TEST_NAME.test(title) || PHP_TEST_NAME.test(title) ? title.slice(4) : java ? java[1]! : undefined;
   const words =
-    GO_TEST_NAME.test(title) || PHP_TEST_NAME.test(title)
-      ? title
-          .slice(4)
+    camel !== undefined
+      ? camel
           .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
           .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
           .toLowerCase()
@@ -167,6 +169,8 @@ export function behaviourOf(test: TestCaseResult): string {
 const GO_TEST_NAME = /^Test[A-Z0-9_]\w*$/;
 /** A PHPUnit test method's name in camel case: `test` and a word that starts with a capital (`testFizzForThree`). */
 const PHP_TEST_NAME = /^test[A-Z0-9]\w*$/;
+/** A JUnit test method in camel case (`fizzForThree`), and a parameterized test's invocation (`fizz(int)[1]`). */
+const JAVA_TEST_NAME = /^([a-z][a-z0-9]*[A-Z]\w*|[a-z]\w*(?=\())(?:\([\w.,\s<>[\]]*\)\[\d+\])?$/;
 
 function firstLine(text: string): string {
   return text.split('\n')[0]!.trim().slice(0, 200);

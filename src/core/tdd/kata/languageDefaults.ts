@@ -16,6 +16,7 @@ export const LANGUAGE_DEFAULTS: Record<Language, LanguageDefaults> = {
   python: { sourceDir: 'src', testDir: 'tests' },
   go: { sourceDir: '.', testDir: '.' },
   rust: { sourceDir: 'src', testDir: 'tests' },
+  java: { sourceDir: 'src/main/java', testDir: 'src/test/java' },
   php: { sourceDir: 'src', testDir: 'tests' },
   ruby: { sourceDir: 'lib', testDir: 'spec' },
 };

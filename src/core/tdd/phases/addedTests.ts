@@ -6,7 +6,7 @@
  */
 
 import { GO_TEST_FUNC } from '../../testRunners/reports/goTestReport';
-import { RUBY_TEST } from '../../testRunners/testTitles';
+import { javaTestMethods, RUBY_TEST } from '../../testRunners/testTitles';
 
 /** A test declared in a file's source: its title, and its text from its declaration to its end. */
 export interface SourceTest {
@@ -24,6 +24,7 @@ export function testsInSource(file: string, source: string): SourceTest[] {
   if (file.endsWith('.go')) return goTests(file, source);
   if (file.endsWith('.rs')) return rustTests(file, source);
   if (file.endsWith('.php')) return phpTests(file, source);
+  if (file.endsWith('.java')) return javaTests(file, source);
   if (file.endsWith('.rb')) return rubyTests(file, source);
   return file.endsWith('.py') ? pythonTests(file, source) : jsTests(file, source);
 }
@@ -38,6 +39,16 @@ function goTests(file: string, source: string): SourceTest[] {
     found.push({ file, title: m[1]!, body: source.slice(m.index, end) });
   }
   return found;
+}
+
+/** JUnit: each annotated test method (`@Test void fizzForThree() {…}`), from its annotation to its closing brace. */
+function javaTests(file: string, source: string): SourceTest[] {
+  return javaTestMethods(source).map(({ name, index }) => {
+    const params = closingParen(source, source.indexOf('(', source.indexOf(name, index)));
+    const open = source.indexOf('{', params);
+    const end = open < 0 ? source.length : closingParen(source, open);
+    return { file, title: name, body: source.slice(index, end) };
+  });
 }
 
 function rubyTests(file: string, source: string): SourceTest[] {
@@ -230,7 +241,7 @@ function bindings(clause: string): string[] {
  * `tests/*.rs` file the crate's through `use <crate>::…` paths the supervisor does not read).
  */
 export function seesPackageNames(file: string): boolean {
-  return file.endsWith('.go') || file.endsWith('.rs') || file.endsWith('.rb') || file.endsWith('.php');
+  return file.endsWith('.go') || file.endsWith('.rs') || file.endsWith('.rb') || file.endsWith('.php') || file.endsWith('.java');
 }
 
 /**

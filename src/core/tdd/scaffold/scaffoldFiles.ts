@@ -258,6 +258,72 @@ function rust(kata: ScaffoldKata): ScaffoldPlan {
   };
 }
 
+/** A Maven artifactId for a kata: its slug in lower case, with what an id may not hold as `-`. */
+export function artifactIdOf(slug: string): string {
+  return (
+    slug
+      .toLowerCase()
+      .replace(/[^a-z0-9_.-]+/g, '-')
+      .replace(/^[^a-z0-9]+/, '') || 'kata'
+  );
+}
+
+/**
+ * Java: a Maven project (`pom.xml`: JUnit Jupiter 5.10.2 for the tests, Java 17, UTF-8) whose test run is
+ * `mvn -o -B test`. The plugins are pinned because a session builds offline, from the person's `~/.m2/repository`:
+ * Maven's own defaults (surefire 2.12.4, resources 2.6) predate JUnit 5 and are rarely complete in a local
+ * repository, while surefire 3.2.5, resources 3.3.1 and compiler 3.11.0 are what a Maven 3.8–3.9 user's builds have
+ * fetched (and what the CI machine's repository holds). `target/` is Maven's build folder, ignored. With no test
+ * Surefire says `No tests to run.`: no tests yet.
+ */
+function java(kata: ScaffoldKata): ScaffoldPlan {
+  const plugin = (id: string, version: string): string[] => [
+    '      <plugin>',
+    '        <groupId>org.apache.maven.plugins</groupId>',
+    `        <artifactId>${id}</artifactId>`,
+    `        <version>${version}</version>`,
+    '      </plugin>',
+  ];
+  const folder = (tag: string, dir: string, usual: string): string[] => (dir === usual ? [] : [`    <${tag}>${dir}</${tag}>`]);
+  const pom = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<project xmlns="http://maven.apache.org/POM/4.0.0">',
+    '  <modelVersion>4.0.0</modelVersion>',
+    '  <groupId>kata</groupId>',
+    `  <artifactId>${artifactIdOf(kata.slug)}</artifactId>`,
+    '  <version>0.1.0</version>',
+    '  <properties>',
+    '    <maven.compiler.release>17</maven.compiler.release>',
+    '    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>',
+    '  </properties>',
+    '  <dependencies>',
+    '    <dependency>',
+    '      <groupId>org.junit.jupiter</groupId>',
+    '      <artifactId>junit-jupiter</artifactId>',
+    '      <version>5.10.2</version>',
+    '      <scope>test</scope>',
+    '    </dependency>',
+    '  </dependencies>',
+    '  <build>',
+    ...folder('sourceDirectory', kata.sourceDir, 'src/main/java'),
+    ...folder('testSourceDirectory', kata.testDir, 'src/test/java'),
+    '    <plugins>',
+    ...plugin('maven-surefire-plugin', '3.2.5'),
+    ...plugin('maven-resources-plugin', '3.3.1'),
+    ...plugin('maven-compiler-plugin', '3.11.0'),
+    '    </plugins>',
+    '  </build>',
+    '</project>',
+    '',
+  ].join('\n');
+  return {
+    files: { 'pom.xml': pom, '.gitignore': 'target/\n', [keep(kata.sourceDir)]: '', [keep(kata.testDir)]: '' },
+    testCommand: 'mvn -o -B test',
+    needsInstall: false,
+    notes: [],
+  };
+}
+
 /** The minimal project for a language (pure: nothing is written). */
 export function scaffoldPlan(language: Language, kata: ScaffoldKata): ScaffoldPlan {
   switch (language) {
@@ -271,6 +337,8 @@ export function scaffoldPlan(language: Language, kata: ScaffoldKata): ScaffoldPl
       return go(kata);
     case 'rust':
       return rust(kata);
+    case 'java':
+      return java(kata);
     case 'php':
       return php(kata);
     case 'ruby':

@@ -39,6 +39,7 @@ const DEFAULT_TEST_COMMANDS: Record<Kata['language'], string> = {
   python: 'python3 -m pytest',
   go: 'go test ./...',
   rust: 'cargo test',
+  java: 'mvn -o -B test',
   php: 'phpunit',
   ruby: 'rspec',
 };
@@ -47,6 +48,8 @@ const DEFAULT_TEST_COMMANDS: Record<Kata['language'], string> = {
 const TOOLCHAIN_INSTALL: Record<string, string> = {
   go: 'Install Go (Debian and Ubuntu: apt-get install golang-go; macOS: brew install go; or https://go.dev/dl)',
   cargo: 'Install Rust (Debian and Ubuntu: apt-get install cargo; macOS: brew install rust; or https://rustup.rs)',
+  mvn: 'Install a JDK and Maven (Debian and Ubuntu: apt-get install default-jdk-headless maven; macOS: brew install openjdk maven; or https://maven.apache.org)',
+  gradle: 'Install Gradle (Debian and Ubuntu: apt-get install gradle; macOS: brew install gradle; or https://gradle.org/install)',
   phpunit:
     'Install PHPUnit (Debian and Ubuntu: apt-get install php-cli phpunit; macOS: brew install php phpunit; or composer require --dev phpunit/phpunit)',
   rspec:

@@ -37,6 +37,8 @@ const OWN_CHOICE: Record<ReportingKind, RegExp> = {
   'go-test': /^--?(?:json|list|c|o|exec)(?:=|$)/,
   // -q prints a dot per test in place of its name; --no-run and --list change what runs.
   'cargo-test': /^(?:-q|--quiet|--no-run|--list)$/,
+  // -h and -v print and stop (-q only hides the console's summary: the reports are still written).
+  maven: /^(?:-h|--help|-v|--version)$/,
   phpunit:
     /^--(?:log-junit|list-tests|list-tests-xml|list-suites|list-groups|teamcity|version|help|generate-configuration|migrate-configuration)(?:=|$)|^-h$/,
   rspec: /^--(?:format|out|dry-run|init|help|version|bisect)(?:=|$)|^-[fohv]$/,
@@ -136,6 +138,8 @@ export function runnerCall(command: string): RunnerCall | undefined {
   if (name === 'go' && rest[0] === 'test') return call('go-test', i + 2, i + 2, true);
   // `cargo test [options] [testname]`: options right after `test` (after a `--` they would go to the test binaries).
   if (name === 'cargo' && rest[0] === 'test') return call('cargo-test', i + 2, i + 2, true);
+  // `mvn [options] [goals]`, `./mvnw …`: options right after the program.
+  if (name === 'mvn' || name === 'mvnw') return call('maven', i + 1, i + 1, true);
   // `phpunit [options] [file|folder]`, `vendor/bin/phpunit …`, `php vendor/bin/phpunit …`: options right after the binary.
   if (name === 'phpunit') return call('phpunit', i + 1, i + 1, true);
   if (name === 'php' && rest[0] !== undefined && basename(rest[0]) === 'phpunit') return call('phpunit', i + 2, i + 2, true);

@@ -56,6 +56,15 @@ export async function prepareReport(
   const adapter = RUNNER_REPORTS[planned.kind];
   let createdFolders: string[] = [];
   if (adapter.source === 'output') return { kind: planned.kind, command: planned.command, files, adapter, token, createdFolders };
+  if (adapter.source === 'build') {
+    try {
+      await adapter.buildReports!.clear(workspace);
+    } catch (error) {
+      log.warn('No test report for this run: the earlier run’s reports could not be removed.', { error });
+      return undefined;
+    }
+    return { kind: planned.kind, command: planned.command, files, adapter, token, createdFolders };
+  }
   try {
     createdFolders = await prepareReportsFolder(workspace);
     if (adapter.reporterModule) await writeTreeFile(workspace, files.reporter, Buffer.from(adapter.reporterModule(files)));
@@ -80,7 +89,12 @@ export async function collectReport(
   let parsed: ParsedReport | undefined;
   if (finished) {
     try {
-      const text = prepared.adapter.source === 'output' ? ctx.output : await readReport(ctx.workspace, prepared.files.report);
+      const text =
+        prepared.adapter.source === 'output'
+          ? ctx.output
+          : prepared.adapter.source === 'build'
+            ? await prepared.adapter.buildReports!.read(ctx.workspace)
+            : await readReport(ctx.workspace, prepared.files.report);
       parsed = await prepared.adapter.parse(text, ctx);
     } catch (error) {
       // No report at all is what a run that could not start its tests leaves (a load error): worth a debug line only.
@@ -91,7 +105,7 @@ export async function collectReport(
       );
     }
   }
-  if (prepared.adapter.source === 'output') return parsed;
+  if (prepared.adapter.source === 'output' || prepared.adapter.source === 'build') return parsed;
   const failure = await removeReportFiles(
     ctx.workspace,
     [prepared.files.report, prepared.files.reporter],

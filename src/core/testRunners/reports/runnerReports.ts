@@ -7,6 +7,7 @@ import { NODE_TEST_REPORTER_URL, nodeTestConsoleReporter, parseNodeTestReport } 
 import { parsePhpunitReport } from './phpunitReport';
 import { parsePytestReport } from './pytestReport';
 import { parseRspecReport } from './rspecReport';
+import { clearSurefireReports, parseSurefireReport, readSurefireReports } from './surefireReport';
 import type { ReportingKind } from './reportCommand';
 import type { ParsedReport, ReportContext } from './reportedTest';
 
@@ -26,9 +27,13 @@ export interface RunnerReportAdapter {
   extension: 'jsonl' | 'json' | 'xml';
   /**
    * `output`: the runner writes its report to stdout (`go test -json`), no file is made, and the report is the run's
-   * output; {@link RunnerReportAdapter.consoleText} gives what a person would have read instead. Default `file`.
+   * output; {@link RunnerReportAdapter.consoleText} gives what a person would have read instead. `build`: the runner
+   * writes its reports where the build puts them (Surefire's `target/surefire-reports`), cleared before the run and
+   * read after it by {@link RunnerReportAdapter.buildReports}. Default `file`.
    */
-  source?: 'file' | 'output';
+  source?: 'file' | 'output' | 'build';
+  /** For reports the build writes: how the earlier run's are removed, and how this run's are read as one text. */
+  buildReports?: { clear(workspace: string): Promise<void>; read(workspace: string): Promise<string> };
   /** For a report on stdout: the console text a person reads, made from the report (each test's own output). */
   consoleText?(output: string): string;
   /** Flags, each one shell word, that make the runner write the report and keep its usual console output. */
@@ -52,6 +57,8 @@ export interface RunnerReportAdapter {
  *   from them (`goTestConsoleText`); no file;
  * - cargo test: no machine-readable report on a stable toolchain, so its console output is read test by test
  *   (`parseCargoTestReport`), with `--no-fail-fast` right after `cargo test` so that every test binary runs;
+ * - Maven: `-o -B` right after `mvn` (offline, batch mode: no colours); Surefire writes `TEST-<class>.xml` in each
+ *   module's `target/surefire-reports`, which no command-line option moves: cleared before the run, read after it;
  * - PHPUnit: `--log-junit=<file> --do-not-cache-result` right after `phpunit` (its JUnit XML; no `.phpunit.result.cache`
  *   left in the worktree for a commit to take);
  * - RSpec: `--format progress --format json --out <file>` right after `rspec` (formatters on the command line replace
@@ -109,6 +116,13 @@ export const RUNNER_REPORTS: Readonly<Record<ReportingKind, RunnerReportAdapter>
     extension: 'json',
     flags: ({ report }) => ['--format', 'progress', '--format', 'json', '--out', shellWord(report)],
     parse: parseRspecReport,
+  },
+  maven: {
+    extension: 'xml',
+    source: 'build',
+    flags: () => ['-o', '-B'],
+    buildReports: { clear: clearSurefireReports, read: readSurefireReports },
+    parse: parseSurefireReport,
   },
   phpunit: {
     extension: 'xml',

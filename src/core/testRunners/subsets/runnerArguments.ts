@@ -49,6 +49,10 @@ const VALUE_OPTIONS: Readonly<Record<ReportingKind, ReadonlySet<string>>> = {
     ...['-I', '-r', '--require', '-O', '--options', '--order', '--seed', '-f', '--format', '-o', '--out', '-e', '--example'],
     ...['-E', '--example-matches', '-t', '--tag', '--default-path', '-P', '--pattern', '--exclude-pattern', '--fail-fast'],
   ]),
+  maven: new Set([
+    ...['-f', '--file', '-s', '--settings', '-gs', '--global-settings', '-pl', '--projects', '-rf', '--resume-from'],
+    ...['-P', '--activate-profiles', '-T', '--threads', '-l', '--log-file', '-t', '--toolchains', '-b', '--builder'],
+  ]),
   'cargo-test': new Set([
     ...['-p', '--package', '--exclude', '--test', '--bin', '--example', '--bench', '-F', '--features', '--target'],
     ...['--target-dir', '--manifest-path', '-j', '--jobs', '--profile', '--color', '--message-format', '--config', '-Z'],
@@ -67,6 +71,7 @@ const UNCLEAR_OPTIONS: Readonly<Record<ReportingKind, RegExp>> = {
   pytest: /^--(?:pyargs|lf|last-failed|ff|failed-first|sw|stepwise|nf|new-first)$/,
   'go-test': /^-args$/,
   'cargo-test': /^--$/,
+  maven: /^--$/,
   phpunit: /^--$/,
   rspec: /^--$/,
 };
