@@ -54,7 +54,10 @@ export function hardcodedRust(slug: string, reference: string): string {
 /** A crate whose functions panic. */
 export function stubRust(slug: string): string {
   const functions = Object.values(rustInterface(slug).functions);
-  return functions.map((fn) => `pub fn ${fn.name}(${params(fn, '_')}) -> ${rustReturn(fn)} {\n    todo!()\n}\n`).join('\n');
+  const uses = functions.some((fn) => fn.result.startsWith('HashMap')) ? 'use std::collections::HashMap;\n\n' : '';
+  return (
+    uses + functions.map((fn) => `pub fn ${fn.name}(${params(fn, '_')}) -> ${rustReturn(fn)} {\n    todo!()\n}\n`).join('\n')
+  );
 }
 
 /** The test rewritten to expect what the stub gives: that each function exists. */
