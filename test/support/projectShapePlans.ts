@@ -76,6 +76,17 @@ const PHP_SOURCE_END = `        return $text !== '' && self::of($text, $separato
     }
 `;
 
+const JAVA_TEST = 'src/test/java/com/acme/textcase/CaseFormatTest.java';
+const JAVA_SOURCE = 'src/main/java/com/acme/textcase/CaseFormat.java';
+const JAVA_TEST_END = `    void emptyStaysEmpty() {
+        assertEquals("", CaseFormat.camel(""));
+        assertEquals("", CaseFormat.snake(""));
+    }
+`;
+const JAVA_SOURCE_END = `        return snake(identifier).toUpperCase(Locale.ROOT);
+    }
+`;
+
 const GO_TEST = 'sizes/units_test.go';
 const GO_SOURCE = 'sizes/units.go';
 const GO_TEST_END = `				t.Errorf("%s is not larger than %s", units[i].Name, units[i-1].Name)
@@ -485,6 +496,53 @@ export const SHAPE_PLANS: Record<ShapeFixture, FixturePlan> = {
             edit(RUST_SOURCE, ['    let _ = (bytes, block_size);\n    1\n}\n', '    (bytes + block_size - 1) / block_size\n}\n']),
           ],
           report: 'round up',
+        },
+      },
+    ],
+  },
+  'java-maven': {
+    task: 'Add CaseFormat.kebab(identifier): the words of an identifier in lower case, joined by hyphens',
+    testPath: JAVA_TEST,
+    sourcePath: JAVA_SOURCE,
+    cycles: [
+      {
+        tester: {
+          edits: [
+            edit(JAVA_TEST, [
+              JAVA_TEST_END,
+              `${JAVA_TEST_END}\n    @Test\n    void kebabKeepsOneWord() {\n        assertEquals("id", CaseFormat.kebab("id"));\n    }\n`,
+            ]),
+          ],
+          report: 'one word is its own kebab case',
+        },
+        implementer: {
+          edits: [
+            edit(JAVA_SOURCE, [
+              JAVA_SOURCE_END,
+              `${JAVA_SOURCE_END}\n    /** {@code parseHttpHeader} as {@code parse-http-header}. */\n    public static String kebab(String identifier) {\n        return identifier;\n    }\n`,
+            ]),
+          ],
+          report: 'the identifier as it is, for now',
+        },
+      },
+      {
+        tester: {
+          edits: [
+            edit(JAVA_TEST, [
+              '        assertEquals("id", CaseFormat.kebab("id"));\n    }\n',
+              '        assertEquals("id", CaseFormat.kebab("id"));\n    }\n\n    @Test\n    void kebabJoinsWordsWithHyphens() {\n        assertEquals("parse-http-header", CaseFormat.kebab("parseHTTPHeader"));\n    }\n',
+            ]),
+          ],
+          report: 'the words joined by hyphens',
+        },
+        implementer: {
+          edits: [
+            edit(JAVA_SOURCE, [
+              '    public static String kebab(String identifier) {\n        return identifier;\n    }\n',
+              '    public static String kebab(String identifier) {\n        return String.join("-", Words.split(identifier));\n    }\n',
+            ]),
+          ],
+          report: 'join the words with hyphens',
         },
       },
     ],

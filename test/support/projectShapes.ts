@@ -31,6 +31,8 @@ const run = promisify(execFile);
  *   `composer install`.
  * - `rust-crate`: a Cargo library (no dependencies, its Cargo.lock committed) with three modules, each with its unit
  *   tests in its own `#[cfg(test)] mod tests`, and integration tests in `tests/`; `cargo test` with the cargo on PATH.
+ * - `java-maven`: a Maven project (`src/main/java`, JUnit 5 tests in `src/test/java` through Surefire, `target/`
+ *   ignored), no runtime dependency; `mvn -o -B test` with the mvn on PATH, offline from the plugins and JUnit in ~/.m2.
  */
 export type ShapeFixture =
   | 'ts-pnpm-workspace'
@@ -40,7 +42,8 @@ export type ShapeFixture =
   | 'go-module'
   | 'ruby-gem'
   | 'php-composer'
-  | 'rust-crate';
+  | 'rust-crate'
+  | 'java-maven';
 
 /** How a shape fixture is installed and tested, as its README says. */
 export interface ShapeSpec {
@@ -121,6 +124,17 @@ export const SHAPE_FIXTURES: Readonly<Record<ShapeFixture, ShapeSpec>> = {
     passed: (output) => {
       const results = [...output.matchAll(/^test result: \w+\. (\d+) passed;/gm)];
       return results.length > 0 ? results.reduce((sum, m) => sum + Number(m[1]), 0) : undefined;
+    },
+  },
+  'java-maven': {
+    sessionDir: '.',
+    install: '(none: the plugins and JUnit are in ~/.m2/repository, and the build runs offline)',
+    test: 'mvn -o -B test',
+    tests: 36,
+    // Surefire's total after `Results:` (the last `Tests run:` line; each class's own ends with its time elapsed).
+    passed: (output) => {
+      const total = [...output.matchAll(/^\[\w+\] Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)$/gm)].at(-1);
+      return total ? Number(total[1]) - Number(total[2]) - Number(total[3]) - Number(total[4]) : undefined;
     },
   },
 };
@@ -297,7 +311,7 @@ export async function installShape(dir: string, fixture: ShapeFixture): Promise<
     await pathPython();
     return { seconds: seconds(), cached: false };
   }
-  if (fixture === 'go-module' || fixture === 'ruby-gem' || fixture === 'php-composer' || fixture === 'rust-crate')
+  if (['go-module', 'ruby-gem', 'php-composer', 'rust-crate', 'java-maven'].includes(fixture))
     return { seconds: seconds(), cached: false };
   const inputs = await installInputs(dir, fixture);
   const hash = createHash('sha256').update(fixture);
