@@ -8,6 +8,7 @@ import { EVAL_DIR, type EvalSetEntry } from '../../../scripts/generate-eval-kata
 import { loadKata } from '../../../src/core/tdd/kata';
 import { scaffoldProject } from '../../../src/core/tdd/scaffold';
 import { requireGo } from '../../support/goToolchain';
+import { requireMaven } from '../../support/javaToolchain';
 import { requirePhpunit } from '../../support/phpToolchain';
 import { requireRspec } from '../../support/rubyToolchain';
 import { requireCargo } from '../../support/rustToolchain';
@@ -22,7 +23,8 @@ import { requireCargo } from '../../support/rustToolchain';
 // In PHP the test goes to acceptance/ and runs with `phpunit acceptance/<Class>AcceptanceTest.php`, the class in src/;
 // a class without the methods errors in every case. In Rust the file is an integration test, copied to tests/<crate>.rs
 // and run with `cargo test --test <crate>` (offline, one target folder for every kata); a crate without the functions
-// does not build.
+// does not build. In Java the class goes to src/test/java/kata/ beside the code's src/main/java/kata/<Class>.java, all
+// fifteen in one Maven project run once with `mvn -o -B test`; a class whose methods throw fails every case.
 
 const SOLUTIONS = join(__dirname, '..', '..', 'fixtures', 'eval-solutions');
 const LANGUAGES = ['javascript', 'python'] as const;
@@ -247,6 +249,63 @@ describe('the eval katas: acceptance tests against the reference solutions', fun
       assert.notEqual(empty.code, 0, `${entry.slug} (rust) without the functions passed:\n${empty.output}`);
       assert.match(empty.output, /unresolved import/, `${entry.slug} (rust) without the functions:\n${empty.output}`);
       assert.equal(empty.passed, 0);
+    }
+  });
+
+  it("java: every kata's reference solution passes all its cases, a class whose methods throw fails every one", async function () {
+    requireMaven(this);
+    const javaSet = set.filter((entry) => entry.languages.java);
+    assert.ok(javaSet.length >= 12, `${javaSet.length} katas in Java`);
+    // One Maven project holds every kata's class and acceptance class (all in package kata): two runs of Maven, not
+    // thirty, on a shared 2-core machine. Each class's report is its own TEST-kata.<Class>AcceptanceTest.xml.
+    const dir = await mkdtemp(join(tmpdir(), 'tdd-eval-java-'));
+    dirs.push(dir);
+    await scaffoldProject(dir, 'java', await loadKata(join(EVAL_DIR, `${javaSet[0]!.slug}.md`), { language: 'java' }));
+    await mkdir(join(dir, 'src', 'main', 'java', 'kata'), { recursive: true });
+    await mkdir(join(dir, 'src', 'test', 'java', 'kata'), { recursive: true });
+    const references = new Map<string, string>();
+    for (const entry of javaSet) {
+      const { module, acceptance: file } = entry.languages.java!;
+      await copyFile(join(EVAL_DIR, file), join(dir, 'src', 'test', 'java', 'kata', basename(file)));
+      references.set(module, await readFile(join(SOLUTIONS, 'java', `${module}.java`), 'utf8'));
+    }
+    const maven = async (classes: (module: string, reference: string) => string): Promise<string> => {
+      for (const [module, reference] of references)
+        await writeFile(join(dir, 'src', 'main', 'java', 'kata', `${module}.java`), classes(module, reference));
+      // Maven compiles thirty classes and runs fifteen: more than run()'s minute on a loaded machine.
+      return new Promise((done) =>
+        execFile('mvn', ['-o', '-B', 'test'], { cwd: dir, timeout: 300_000, maxBuffer: 16 << 20 }, (_, stdout, stderr) =>
+          done(`${stdout}${stderr}`),
+        ),
+      );
+    };
+    /** [passed, failed] of a class from its Surefire report (failures and errors both fail). */
+    const counts = async (module: string): Promise<[number, number]> => {
+      const report = await readFile(join(dir, 'target', 'surefire-reports', `TEST-kata.${module}AcceptanceTest.xml`), 'utf8');
+      const suite = /<testsuite [^>]*>/.exec(report)![0];
+      const count = (name: string): number => Number(new RegExp(` ${name}="(\\d+)"`).exec(suite)![1]);
+      const failed = count('failures') + count('errors');
+      return [count('tests') - failed - count('skipped'), failed];
+    };
+
+    const good = await maven((_, reference) => reference);
+    assert.match(good, /BUILD SUCCESS/, good);
+    for (const entry of javaSet) {
+      const { module, cases } = entry.languages.java!;
+      assert.deepEqual(await counts(module), [cases, 0], `${entry.slug} (java) with the reference solution:\n${good}`);
+    }
+
+    // Each static method of the reference, its body a throw: the class compiles and every case fails.
+    const throwing = (module: string, reference: string): string =>
+      reference.replace(
+        /^( {4}public static [^\n]+ \{\n)[\s\S]*?^ {4}\}$/gm,
+        '$1        throw new UnsupportedOperationException();\n    }',
+      );
+    const empty = await maven(throwing);
+    assert.match(empty, /BUILD FAILURE/, empty);
+    for (const entry of javaSet) {
+      const { module, cases } = entry.languages.java!;
+      assert.deepEqual(await counts(module), [0, cases], `${entry.slug} (java) with methods that throw:\n${empty}`);
     }
   });
 });
