@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { goSignature, type GoFunction, type GoInterface } from '../../scripts/eval-kata-go';
 import { GO } from '../../scripts/eval-kata-exercises';
 import type { EvalPlayer } from './evalPlayers';
+import { firstJavaCase, hardcodedJava, stubJava, weakenedJavaTest } from './wholeSetJava';
 import { firstPhpCase, hardcodedPhp, stubPhp, weakenedPhpTest } from './wholeSetPhp';
 import { firstRubyCase, hardcodedRuby, stubRuby, weakenedRubyTest } from './wholeSetRuby';
 import { firstRustCase, hardcodedRust, stubRust, weakenedRustTest } from './wholeSetRust';
@@ -34,9 +35,9 @@ import { scriptedKataModel, type CyclePlan } from './scriptedKataModel';
  * first row only, named `Test<Function>` (the acceptance file's `TestAcceptance<Function>` sits beside it when the eval
  * judges the session); the hard-coder's package renames the reference functions `reference<Function>` and wraps each
  * exported one to answer its first outcome ever after; the test-editor's stub returns zero values. In Ruby, see
- * wholeSetRuby.ts; in PHP, wholeSetPhp.ts; in Rust, wholeSetRust.ts.
+ * wholeSetRuby.ts; in PHP, wholeSetPhp.ts; in Java, wholeSetJava.ts; in Rust, wholeSetRust.ts.
  */
-export type WholeSetLanguage = 'javascript' | 'python' | 'go' | 'ruby' | 'php' | 'rust';
+export type WholeSetLanguage = 'javascript' | 'python' | 'go' | 'ruby' | 'php' | 'java' | 'rust';
 
 /** The bundled set's folder. */
 export const WHOLE_SET = 'katas/eval';
@@ -75,6 +76,7 @@ export function firstCaseTest(kata: SetKata, language: WholeSetLanguage): string
   if (language === 'ruby') return firstRubyCase(text);
   if (language === 'php') return firstPhpCase(text);
   if (language === 'rust') return firstRustCase(text);
+  if (language === 'java') return firstJavaCase(text);
   const lines = text.split('\n');
   const start = lines.findIndex((line) => !/^(\/\/|#)/.test(line));
   const body = lines.slice(start).join('\n');
@@ -114,6 +116,12 @@ function paths(kata: SetKata, language: WholeSetLanguage): { test: string; src: 
   const { module } = entryOf(kata, language);
   if (language === 'php') return { test: `tests/${module}Test.php`, src: `src/${module}.php`, solution: `php/${module}.php` };
   if (language === 'rust') return { test: `tests/${module}.rs`, src: 'src/lib.rs', solution: `rust/${module}.rs` };
+  if (language === 'java')
+    return {
+      test: `src/test/java/kata/${module}Test.java`,
+      src: `src/main/java/kata/${module}.java`,
+      solution: `java/${module}.java`,
+    };
   if (language === 'ruby')
     return { test: `spec/${kata.slug.replace(/-/g, '_')}_spec.rb`, src: `lib/${module}.rb`, solution: `ruby/${module}.rb` };
   if (language === 'go')
@@ -175,6 +183,7 @@ function hardcoded(kata: SetKata, language: WholeSetLanguage, reference: string)
   const { exports } = entryOf(kata, language);
   if (language === 'ruby') return hardcodedRuby(exports, reference);
   if (language === 'php') return hardcodedPhp(exports, reference);
+  if (language === 'java') return hardcodedJava(exports, reference);
   if (language === 'javascript') {
     const source = reference.replace(/^export (function|class|const) /gm, '$1 ');
     const wraps = exports.map((name) =>
@@ -249,13 +258,14 @@ function hardcoded(kata: SetKata, language: WholeSetLanguage, reference: string)
   ].join('\n');
 }
 
-/** A module whose exports do nothing. */
-function stub(kata: SetKata, language: WholeSetLanguage): string {
+/** A module whose exports do nothing (in Java, the reference's signatures returning zero values). */
+function stub(kata: SetKata, language: WholeSetLanguage, reference: string): string {
   if (language === 'go') return stubGo(kata);
   if (language === 'rust') return stubRust(kata.slug);
   const { exports } = entryOf(kata, language);
   if (language === 'ruby') return stubRuby(exports);
   if (language === 'php') return stubPhp(exports);
+  if (language === 'java') return stubJava(exports, reference);
   return language === 'javascript'
     ? exports.map((name) => `export function ${name}() {}\n`).join('\n')
     : exports.map((name) => `def ${name}(*args, **kwargs):\n    return None\n`).join('\n\n');
@@ -267,6 +277,7 @@ function weakenedTest(kata: SetKata, language: WholeSetLanguage): string {
   if (language === 'ruby') return weakenedRubyTest(module, exports);
   if (language === 'php') return weakenedPhpTest(exports);
   if (language === 'rust') return weakenedRustTest(kata.slug);
+  if (language === 'java') return weakenedJavaTest(exports);
   if (language === 'go')
     return `package ${module}\n\nimport "testing"\n\nfunc TestTheFunctionsExist(t *testing.T) {\n${exports.map((n) => `\t_ = ${n}\n`).join('')}}\n`;
   return language === 'javascript'
@@ -299,7 +310,7 @@ export function wholeSetCycle(player: EvalPlayer, kata: SetKata, language: Whole
     tester,
     implementer: {
       writes: [
-        { path: p.src, content: stub(kata, language) },
+        { path: p.src, content: stub(kata, language, reference) },
         { path: p.test, content: weakenedTest(kata, language) },
       ],
       report: 'the test expected too much, so I changed it to what the code does',

@@ -25,6 +25,14 @@ export const ACCEPTANCE_RUNS: Partial<Record<Language, AcceptanceRun>> = {
   ruby: { folder: 'acceptance', kind: 'rspec', command: (file) => `rspec acceptance/${file}` },
   // phpunit adds --log-junit itself (reportCommand); each data set is a case, the class loaded from src/ by require_once.
   php: { folder: 'acceptance', kind: 'phpunit', command: (file) => `phpunit acceptance/${file}` },
+  // The class goes in the kata's package beside the session's code; the folder is emptied first, so a test class of the
+  // session's there is neither compiled with it (one that does not compile, or has its name, cannot decide the count)
+  // nor run, and -Dtest makes Surefire run this class alone. mvn gets -o -B from reportCommand; a case is a @Test method.
+  java: {
+    folder: 'src/test/java/kata',
+    kind: 'maven',
+    command: (file) => `mvn test -Dtest=${file.replace(/\.java$/, '')}`,
+  },
   // An integration test, tests/<crate>.rs, built and run alone by --test: the session's own tests (inline or in the
   // checkout's tests/, which is cleared for it) are not built, and --no-fail-fast is added by reportCommand.
   rust: { folder: 'tests', kind: 'cargo-test', command: (file) => `cargo test --test ${file.replace(/\.rs$/, '')}` },
