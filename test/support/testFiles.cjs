@@ -21,6 +21,7 @@ const SLOW_FIRST = [
   'test/integration/cli/evalRuby.test.ts', // ~50 s: two evals of three katas in Ruby, real rspec in the sandbox
   'test/integration/cli/evalPhp.test.ts', // two evals of three katas in PHP, real phpunit in the sandbox
   'test/integration/cli/evalRust.test.ts', // ~90 s: two evals of three katas in Rust, real cargo in the sandbox (cold builds)
+  'test/integration/cli/evalJava.test.ts', // ~5 min: two evals of three katas in Java, real mvn and Surefire in the sandbox (a JVM or two a run)
   'test/integration/cli/evalShards.test.ts', // ~5 min alone: one eval of four runs three ways (whole, 3 shards, stopped and resumed)
   'test/integration/project/ownProjectTask.test.ts',
   // Issue 34's projects as the person has them (each a built-CLI session, then its two commits' tests in fresh clones;
