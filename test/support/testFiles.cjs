@@ -58,7 +58,7 @@ const SLOW_FIRST = [
   'test/integration/cli/mcpConfigAndTimeout.test.ts',
   'test/integration/tdd/supervisor/personWorkUntouched.test.ts',
   'test/integration/examples/agents.test.ts',
-  'test/integration/evalKatas/acceptance.test.ts', // 50-70 s: 32 real node --test, 32 pytest and 30 go test runs (and 30 cargo test runs, ~80 s)
+  'test/integration/evalKatas/acceptance.test.ts', // 50-70 s: 32 real node --test, 32 pytest and 30 go test runs (and 30 cargo test runs, ~80 s; two mvn runs of 15 classes, ~45 s)
   'test/integration/eval/sessionCheckoutRust.test.ts', // ~15 s: four cargo builds of a tiny crate in the sandbox
   'test/integration/tdd/supervisor/happyPath.test.ts',
   'test/integration/tdd/supervisor/clumsyFeedback.test.ts', // six two-cycle FizzBuzz sessions
