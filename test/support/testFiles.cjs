@@ -15,6 +15,7 @@ const ROOT = join(__dirname, '..', '..');
  * library, real kata sessions, CLI processes, example programs. Files under 5 s follow in name order.
  */
 const SLOW_FIRST = [
+  'test/integration/tdd/supervisor/javaKatas.test.ts', // ~7 min: two Java kata sessions and a disciplined one, real mvn in the sandbox (two JVMs a run)
   'test/integration/cli/eval.test.ts', // ~60 s: three evals of two sessions each, a Ctrl-C and a replay
   'test/integration/cli/evalWholeSet.test.ts', // ~25 s: three evals of three bundled katas each
   'test/integration/cli/evalGo.test.ts', // ~2 min: two evals of three katas in Go, real go test in the sandbox (cold build caches)
