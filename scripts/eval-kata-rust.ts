@@ -8,8 +8,8 @@
  * by name (`use leap::is_leap_year;`). Each canonical case is a `#[test] fn` named after the case's words in
  * snake_case and ending with the first eight hex digits of its UUID (`year_divisible_by_400_is_leap_year_42ee56ad`):
  * a Rust name holds no `[` or `-`, and the short form is checked unique within the file. A function that can fail
- * returns `Result<_, String>`; an error case expects `Err` with exactly the canonical text. Written for Rust 1.65
- * (edition 2021), Debian 12's cargo.
+ * returns `Result<_, String>`; an error case expects `Err` with exactly the canonical text. Written for Rust 1.63
+ * (edition 2021), Debian 12's rustc, which .ci/run installs where rustup is missing.
  */
 
 /** The Rust types the set's functions take (borrowed) and return (owned). */
