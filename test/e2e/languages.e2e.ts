@@ -1,6 +1,6 @@
 /**
- * Issue 38, VS Code: every language works in the editor as JavaScript does. For a Go module, a Cargo crate, a Ruby gem
- * and a Composer package (the fixtures of test/support/projectShapes.ts, opened as the person's workspace), in a real
+ * Issue 38, VS Code: every language works in the editor as JavaScript does. For a Go module, a Cargo crate, a Ruby gem,
+ * a Composer package and a Maven project (the fixtures of test/support/projectShapes.ts, opened as the person's workspace), in a real
  * VS Code (code-server) driven through Chromium: "Start TDD task…" runs the scripted two cycles zero-config (the
  * language, the test command and the folders from the project) with the real toolchain in the sandbox; the panel
  * shows the red run's failing test by name, from the runner's report; a file link opens the file; and the Testing
@@ -19,6 +19,7 @@ const LANGUAGES: ReadonlyArray<{ fixture: ShapeFixture; language: string; second
   { fixture: 'rust-crate', language: 'Rust', secondTest: 'blocks_round_up' },
   { fixture: 'ruby-gem', language: 'Ruby', secondTest: 'leaves out what is left over' },
   { fixture: 'php-composer', language: 'PHP', secondTest: 'testLimitCutsBetweenWords' },
+  { fixture: 'java-maven', language: 'Java', secondTest: 'kebabJoinsWordsWithHyphens' },
 ];
 
 for (const { fixture, language, secondTest } of LANGUAGES) {
