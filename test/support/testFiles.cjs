@@ -50,6 +50,7 @@ const SLOW_FIRST = [
   'test/integration/testRunners/mavenRuns.test.ts', // ~75 s: mvn in the sandbox, five runs of a cold JVM each
   'test/integration/testRunners/goTestRuns.test.ts', // ~25 s: go test in the sandbox with a cold build cache
   'test/integration/testRunners/rspecRuns.test.ts', // ~10 s: rspec in the sandbox, three runs and a gem under the hidden HOME
+  'test/integration/testRunners/mavenHostile.test.ts', // ~45 s: a hostile Maven repository, three mvn runs in the sandbox
   'test/integration/tdd/supervisor/projectDependencies.test.ts', // ~35 s; the first run on a machine installs the fixtures too
   'test/integration/agentRuntime/batchAudit.test.ts',
   'test/integration/cli/cli.test.ts',
