@@ -142,6 +142,31 @@ async function phpunitFigure(worktree: string, sandbox: ProcessSandbox): Promise
 }
 
 /**
+ * The fixture Maven project's tests (issue 38) run by the system's `mvn -o -B test`, read from Surefire's reports, when
+ * mvn is installed: each run starts a JVM for Maven and one for Surefire's fork, and compiles nothing after the
+ * warm-up (javac's outputs in target/ are up to date).
+ */
+async function mavenFigure(worktree: string, sandbox: ProcessSandbox): Promise<Figure[]> {
+  try {
+    execFileSync('mvn', ['-v', '-B'], { stdio: 'ignore' });
+  } catch {
+    process.stderr.write('mvn is not installed (apt-get install default-jdk-headless maven): its row is left out\n');
+    return [];
+  }
+  const project = join(worktree, 'java-maven');
+  cpSync(join(__dirname, '..', 'test', 'fixtures', 'projects', 'java-maven'), project, { recursive: true });
+  const runner = (s?: ProcessSandbox) =>
+    new CommandTestRunner({ workspace: project, kind: 'maven', command: 'mvn -o -B test', sandbox: s });
+  const runners = { sandboxed: runner(sandbox), plain: runner() };
+  return [
+    await alternate('`mvn -o -B test` on the fixture project (4 test classes) via CommandTestRunner', sandbox, async (s) => {
+      const r = await (s ? runners.sandboxed : runners.plain).run();
+      if (r.status !== 'passed' || !r.tests?.length) throw new Error(`the fixture project did not pass: ${r.output}`);
+    }),
+  ];
+}
+
+/**
  * The fixture crate's 27 tests (issue 38) run by `cargo test`, read test by test, when cargo is installed: both sides
  * build in the same `.tdd/cargo-target`, so after the warm-up runs every run is a warm one (a session's first run
  * compiles the crate once; see docs/benchmarks.md).
@@ -192,6 +217,7 @@ async function main(): Promise<void> {
       ...(await rspecFigure(fx.worktree, sandbox)),
       ...(await phpunitFigure(fx.worktree, sandbox)),
       ...(await cargoFigure(fx.worktree, sandbox)),
+      ...(await mavenFigure(fx.worktree, sandbox)),
       await alternate('`true` (process start only) via runProcess', sandbox, async (s) => {
         const r = await runProcess({ cwd: fx.worktree, command: 'true', sandbox: s });
         if (r.exitCode !== 0) throw new Error(`true failed: ${r.output}`);
