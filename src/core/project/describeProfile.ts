@@ -25,6 +25,7 @@ export const RUNNER_NAMES: Record<RunnerKind, string> = {
   maven: 'Maven Surefire',
   phpunit: 'PHPUnit',
   rspec: 'RSpec',
+  minitest: 'minitest',
   custom: 'a custom runner',
 };
 const FIELD_NAMES: Record<ProfileField, string> = {

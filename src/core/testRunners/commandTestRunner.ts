@@ -17,6 +17,7 @@ import { parserFor, type RunnerKind } from './runnerKinds';
 import { findTestFiles } from './testFiles';
 import { buildFolder, mavenModules } from './mavenSetup';
 import { collectReport, prepareReport, withoutReportLines, type PreparedReport } from './reports/runReport';
+import { MINITEST_REPORT_DIR } from './reports/minitestReport';
 import { simpleCommandWords } from './reports/commandLine';
 import { scriptFor } from './reports/reportCommand';
 import { subsetCommand, type SubsetCommand } from './subsets/subsetCommand';
@@ -173,14 +174,27 @@ async function keepMavenBuildsOutOfCommits(workspace: string): Promise<void> {
   for (const module of await mavenModules(workspace)) await keepBuildOutOfCommits(workspace, buildFolder(module));
 }
 
-/** The environment a runner kind's toolchain needs in a session (offline, its caches), if any. */
+/**
+ * How a minitest run reports each test: the folder of the reporting plugin (see `minitestReport.ts`) first on ruby's
+ * load path, where minitest's plugin search finds it in every ruby process the command starts.
+ */
+export function minitestReporting(env: NodeJS.ProcessEnv, workspace: string): NodeJS.ProcessEnv {
+  return { RUBYLIB: [join(workspace, MINITEST_REPORT_DIR), env.RUBYLIB].filter(Boolean).join(delimiter) };
+}
+
+/** The environment a runner kind's toolchain needs in a session (offline, its caches, its report), if any. */
 const TOOLCHAIN_ENVIRONMENT: Partial<Record<RunnerKind, (env: NodeJS.ProcessEnv, workspace: string) => NodeJS.ProcessEnv>> = {
   'go-test': goOffline,
   'cargo-test': cargoOffline,
   maven: mavenOffline,
+  minitest: minitestReporting,
 };
 /** The build folder of a runner kind in the session-state folder, marked ignored before each run. */
-const BUILD_FOLDERS: Partial<Record<RunnerKind, string>> = { 'go-test': GO_BUILD_CACHE, 'cargo-test': CARGO_TARGET };
+const BUILD_FOLDERS: Partial<Record<RunnerKind, string>> = {
+  'go-test': GO_BUILD_CACHE,
+  'cargo-test': CARGO_TARGET,
+  minitest: MINITEST_REPORT_DIR,
+};
 
 /** `<folder>/node_modules/.bin` for the folder and each of its parents, nearest first, as npm puts them on PATH. */
 function binFolders(folder: string): string[] {

@@ -131,6 +131,7 @@ export function diagnoseLoadError(output: string, kind: RunnerKind): LoadProblem
   if (kind === 'maven') return javacError(text);
   if (kind === 'phpunit') return phpFatalError(text);
   if (kind === 'rspec') return rspecLoadError(text);
+  if (kind === 'minitest') return minitestLoadError(text);
   if (kind === 'custom') {
     const unittest = unittestImportError(text);
     if (unittest) return unittest;
@@ -204,6 +205,15 @@ function rspecLoadError(text: string): LoadProblem | undefined {
   const exception = RSPEC_EXCEPTION.exec(text.slice(load.index));
   if (!exception) return { kind: 'import', line: load[0].trim() };
   const [, className, message] = exception as unknown as [string, string, string];
+  return rubyProblem(file, className, message);
+}
+
+/**
+ * A Ruby exception that stopped the tests from loading, by its class and message: a constant or method not defined
+ * yet is `missing_export` with its name, a required file that does not exist `missing_module`, a `SyntaxError`
+ * `syntax` (back to the Tester), anything else `import`.
+ */
+function rubyProblem(file: string, className: string, message: string): LoadProblem {
   const line = `${file}: ${className}: ${message.trim()}`;
   const constant = /^uninitialized constant (?:[\w:]+::)?(\w+)/.exec(message)?.[1];
   const method = /^undefined (?:local variable or )?method [`'](\w+[?!=]?)'/.exec(message)?.[1];
@@ -215,6 +225,26 @@ function rspecLoadError(text: string): LoadProblem | undefined {
   const required = /^cannot load such file -- (\S+)/.exec(message)?.[1];
   if (className === 'LoadError' && required) return { kind: 'missing_module', line, module: required };
   return { kind: 'import', line };
+}
+
+/** Ruby's last words on an exception nobody rescued: `<where>:<line>:in `<method>': <message> (<Class>)`. */
+const RUBY_UNCAUGHT = /^\S+?:\d+:in [`'][^'\n]*': (.+) \(([A-Z]\w*(?:::\w+)*)\)$/m;
+/** minitest's summary: once it is printed, the tests loaded (an exception inside a test is a failing test). */
+const MINITEST_RAN = /^\d+ runs, \d+ assertions, /m;
+
+/**
+ * A minitest run whose test files did not load: ruby stops at the exception with its own last line
+ * (`/w/test/leap_test.rb:3:in `<class:LeapTest>': uninitialized constant LeapTest::Leap (NameError)`, `…:in `require':
+ * cannot load such file -- leap (LoadError)`, `…: /w/test/leap_test.rb:5: syntax error, unexpected `end' (SyntaxError)`),
+ * before minitest prints anything. The file is the first test file the lines name (from `test/` on).
+ */
+function minitestLoadError(text: string): LoadProblem | undefined {
+  if (MINITEST_RAN.test(text)) return undefined;
+  const uncaught = RUBY_UNCAUGHT.exec(text);
+  if (!uncaught) return undefined;
+  const [, message, className] = uncaught as unknown as [string, string, string];
+  const file = /(?:^|[\s/])((?:test|spec)\/[^\s:]+\.rb)\b/.exec(text.slice(uncaught.index))?.[1] ?? 'a test file';
+  return rubyProblem(file, className, message.replace(/^\S+\.rb:\d+: /, ''));
 }
 
 /** PHP's own fatal line (`PHP Fatal error:  Uncaught ParseError: …`, or `Parse error: …` when errors are displayed). */

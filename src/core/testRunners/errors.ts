@@ -6,7 +6,8 @@ export class TestRunnerNotFoundError extends AgentError {
     super(
       'CONFIG',
       `No test runner found in ${workspace}. Add a "test" script to package.json (e.g. "node --test"), ` +
-        'a pytest setup (pyproject.toml, pytest.ini or test_*.py files), or set test_command in the kata front matter.',
+        'a pytest setup (pyproject.toml, pytest.ini or test_*.py files), or the manifest of another language it knows ' +
+        '(go.mod, Cargo.toml, pom.xml, a Gemfile with rspec, composer.json), or set test_command in the kata front matter.',
       { workspace, ...details },
     );
     this.name = 'TestRunnerNotFoundError';

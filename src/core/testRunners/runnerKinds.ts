@@ -24,6 +24,7 @@ export const RUNNER_KINDS = [
   'maven',
   'phpunit',
   'rspec',
+  'minitest',
   'custom',
 ] as const;
 /** One of RUNNER_KINDS. */
@@ -40,16 +41,17 @@ const PARSERS: Record<Exclude<RunnerKind, 'custom'>, TestOutputParser> = {
   maven: parseSurefireOutput,
   phpunit: parsePhpunitOutput,
   rspec: parseRspecOutput,
+  minitest: parseMinitestOutput,
 };
 
 /**
  * The output parser of a runner; for `custom`, the first parser that finds a summary wins (the runners' own, then
- * `python -m unittest`'s and minitest's, which are only ever custom commands).
+ * `python -m unittest`'s, which is only ever a custom command).
  */
 export function parserFor(kind: RunnerKind): TestOutputParser {
   if (kind !== 'custom') return PARSERS[kind];
   return (output) => {
-    for (const parse of [...Object.values(PARSERS), parseUnittestOutput, parseMinitestOutput]) {
+    for (const parse of [...Object.values(PARSERS), parseUnittestOutput]) {
       const counts = parse(output);
       if (counts) return counts;
     }
@@ -72,6 +74,18 @@ export function identifyRunner(command: string, devDependencies: Record<string, 
   if (/(?:^|[\s;&|/])(?:mvn|mvnw)\b/.test(command)) return 'maven';
   if (/(?:^|[\s;&|/])rspec\b/.test(command)) return 'rspec';
   if (/(?:^|[\s;&|/])phpunit\b/.test(command)) return 'phpunit';
+  if (minitestCommand(command)) return 'minitest';
   for (const kind of ['vitest', 'jest', 'mocha'] as const) if (kind in devDependencies) return kind;
   return 'custom';
+}
+
+/**
+ * A minitest run: `rake test` (`bundle exec rake test`, `rake test:units`), `rails test`, or ruby with the tests'
+ * folder on its load path (`ruby -Ilib -Itest …`, what a project without a Rakefile runs).
+ */
+export function minitestCommand(command: string): boolean {
+  return (
+    /(?:^|[\s;&|/])(?:rake|rails)\s+test(?::\S+)?(?:\s|$)/.test(command) ||
+    /(?:^|[\s;&|/])ruby(?:\d[\d.]*)?\s(?:[^;&|]*\s)?-I\s?(?:\S*[:/])?test\b/.test(command)
+  );
 }

@@ -53,7 +53,7 @@ describe('eval: a checkout of a Rust session’s commits, with the real cargo in
       'red',
     );
 
-    const set = await loadEvalSet(bundledEvalSetDir());
+    const set = await loadEvalSet(bundledEvalSetDir()!);
     const leap = set.exercises.find((e) => e.slug === 'leap')!.languages.rust!;
     const checkoutDir = join(dir, 'checkout');
     const checkout = await SessionCheckout.open(repo, checkoutDir, green);

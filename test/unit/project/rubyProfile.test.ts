@@ -54,12 +54,13 @@ describe('a Ruby project: its profile, its scaffold, its gems in the sandbox', (
     let profile = await detectProjectProfile(dir);
     assert.equal(profile.language, 'ruby');
     assert.equal(profile.testCommand, MINITEST_COMMAND);
-    assert.equal(profile.testRunner, 'custom');
+    assert.equal(profile.testRunner, 'minitest');
     assert.equal(profile.testDir, 'test');
     assert.deepEqual(profile.testFilePatterns, ['test/**/*_test.rb', 'test/**/test_*.rb', 'test/**']);
     await writeFile(join(dir, 'Rakefile'), 'require "rake/testtask"\nRake::TestTask.new(:test)\n');
     profile = await detectProjectProfile(dir);
     assert.equal(profile.testCommand, 'rake test');
+    assert.equal(profile.testRunner, 'minitest');
   });
 
   it('is overridable as any profile: a flag names `bundle exec rspec`', async () => {

@@ -28,7 +28,8 @@ describe('RSpec: the runner, its report and its load errors', () => {
     assert.equal(identifyRunner('rspec'), 'rspec');
     assert.equal(identifyRunner('bundle exec rspec spec/models'), 'rspec');
     assert.equal(identifyRunner('bin/rspec'), 'rspec');
-    assert.equal(identifyRunner('rake test'), 'custom');
+    assert.equal(identifyRunner('rake test'), 'minitest');
+    assert.equal(identifyRunner('rake spec'), 'custom');
     assert.equal(runnerCall('bundle exec rspec')?.kind, 'rspec');
     assert.equal(
       reportingCommand('rspec spec/fizzbuzz_spec.rb', undefined, () => flags)?.command,

@@ -73,9 +73,12 @@ export function projectRunnerOptions(
 ): Pick<DetectTestRunnerOptions, 'testCommand' | 'env'> {
   const profile = kata.project;
   if (!profile) return { testCommand: kata.testCommand };
-  // PHP's command is read from the person's checkout, whose git-ignored vendor/ (vendor/bin/phpunit, its autoloader)
-  // the worktree shows only inside the sandbox: the detection in the worktree would not find it.
-  const fromScript = profile.language !== 'python' && profile.language !== 'php' && profile.fields.testCommand === 'detected';
+  // Only a package.json test script is read again in the worktree (with the dependencies that tell its runner). Every
+  // other language runs the command the profile read from the person's checkout: PHP's from a git-ignored vendor/
+  // (vendor/bin/phpunit, its autoloader) the worktree shows only inside the sandbox, minitest's and Gradle's from files
+  // the detection does not read, a Cargo workspace's `--workspace`.
+  const fromScript =
+    (profile.language === 'javascript' || profile.language === 'typescript') && profile.fields.testCommand === 'detected';
   const newProject = scaffolded || profile.manifests.length === 0; // the scaffold's own script runs
   const testCommand = kata.testCommand ?? (newProject || fromScript ? undefined : profile.testCommand);
   // Source roots relative to the project's own folder (a workspace package's are given from the repository's root).

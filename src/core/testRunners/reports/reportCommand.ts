@@ -1,4 +1,4 @@
-import type { RunnerKind } from '../runnerKinds';
+import { minitestCommand, type RunnerKind } from '../runnerKinds';
 import { NODE_VALUE_OPTIONS, plainWord, shellWord, simpleCommandWords } from './commandLine';
 
 /** The runners whose machine-readable report is read (every kind but `custom`). */
@@ -42,6 +42,8 @@ const OWN_CHOICE: Record<ReportingKind, RegExp> = {
   phpunit:
     /^--(?:log-junit|list-tests|list-tests-xml|list-suites|list-groups|teamcity|version|help|generate-configuration|migrate-configuration)(?:=|$)|^-h$/,
   rspec: /^--(?:format|out|dry-run|init|help|version|bisect)(?:=|$)|^-[fohv]$/,
+  // rake's task list and help; --no-plugins (minitest) or MT_NO_PLUGINS turn the reporting plugin off.
+  minitest: /^(?:-T|--tasks|-h|--help|-V|--version|--no-plugins|MT_NO_PLUGINS=.*)$/,
 };
 const VITEST_OTHER_COMMANDS = new Set(['watch', 'dev', 'bench', 'init', 'list', 'typecheck']);
 /** The runners `pnpm <name>` and `yarn <name>` are recognised for (anything else there is a package script or a command of the manager). */
@@ -147,6 +149,9 @@ export function runnerCall(command: string): RunnerCall | undefined {
   if (name === 'rspec') return call('rspec', i + 1, i + 1, true);
   if (name === 'bundle' && rest[0] === 'exec' && rest[1] !== undefined && basename(rest[1]) === 'rspec')
     return call('rspec', i + 3, i + 3, true);
+  // minitest (`rake test`, `bundle exec rake test`, `rails test`, `ruby -Ilib -Itest …`): its report comes from a
+  // plugin on the load path, so nothing is added to the command line.
+  if (minitestCommand(words.map((w) => plainWord(w) ?? w).join(' '))) return call('minitest', words.length, words.length, true);
   return undefined;
 }
 

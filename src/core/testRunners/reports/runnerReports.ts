@@ -4,6 +4,7 @@ import { goTestConsoleText, parseGoTestReport } from './goTestReport';
 import { parseJestReport } from './jestReport';
 import { mochaReporterModule, parseMochaReport } from './mochaReport';
 import { NODE_TEST_REPORTER_URL, nodeTestConsoleReporter, parseNodeTestReport } from './nodeTestReport';
+import { parseMinitestReport, prepareMinitestReport, readMinitestReport } from './minitestReport';
 import { parsePhpunitReport } from './phpunitReport';
 import { parsePytestReport } from './pytestReport';
 import { parseRspecReport } from './rspecReport';
@@ -63,6 +64,8 @@ export interface RunnerReportAdapter {
  *   left in the worktree for a commit to take);
  * - RSpec: `--format progress --format json --out <file>` right after `rspec` (formatters on the command line replace
  *   those of `.rspec`, so the console's is named again: RSpec's default, progress).
+ - minitest: nothing on the command line (`rake test` passes no option on): a plugin of ours on ruby's load path
+ *   writes each test's line (see minitestReport.ts).
  */
 export const RUNNER_REPORTS: Readonly<Record<ReportingKind, RunnerReportAdapter>> = {
   'node-test': {
@@ -128,5 +131,12 @@ export const RUNNER_REPORTS: Readonly<Record<ReportingKind, RunnerReportAdapter>
     extension: 'xml',
     flags: ({ report }) => [shellWord(`--log-junit=${report}`), '--do-not-cache-result'],
     parse: parsePhpunitReport,
+  },
+  minitest: {
+    extension: 'json',
+    source: 'build',
+    flags: () => [],
+    buildReports: { clear: prepareMinitestReport, read: readMinitestReport },
+    parse: parseMinitestReport,
   },
 };

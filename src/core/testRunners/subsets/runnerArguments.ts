@@ -57,6 +57,7 @@ const VALUE_OPTIONS: Readonly<Record<ReportingKind, ReadonlySet<string>>> = {
     ...['-p', '--package', '--exclude', '--test', '--bin', '--example', '--bench', '-F', '--features', '--target'],
     ...['--target-dir', '--manifest-path', '-j', '--jobs', '--profile', '--color', '--message-format', '--config', '-Z'],
   ]),
+  minitest: new Set(['-I', '-r', '-e', '-C', '-f', '--rakefile']),
 };
 
 /** Options whose value is optional: the next word is theirs unless it is an option (pytest-cov's `--cov [SOURCE]`). */
@@ -74,6 +75,7 @@ const UNCLEAR_OPTIONS: Readonly<Record<ReportingKind, RegExp>> = {
   maven: /^--$/,
   phpunit: /^--$/,
   rspec: /^--$/,
+  minitest: /^--$/,
 };
 
 /** The runner's arguments from `from` on, as options (kept) and the words that name tests (positional). */

@@ -85,6 +85,8 @@ function subsetWords(
       return 'cargo test builds the whole crate, and a subset of its tests is not made yet';
     case 'maven':
       return 'Maven compiles the whole module, and a subset of its tests is not made yet';
+    case 'minitest':
+      return 'rake test and ruby -Itest load the test files they name themselves, and a subset of them is not made yet';
     case 'phpunit':
       // PHPUnit runs one file or folder.
       if (tests.length !== 1) return tests.length === 0 ? 'no test file changed' : 'phpunit runs one test file at a time';
