@@ -145,7 +145,7 @@ describe('rspec in the sandbox, with the real toolchain', function () {
     }
   });
 
-  it("a minitest project without RSpec or a Rakefile: its profile's command runs in the sandbox, read by its counts", async () => {
+  it("a minitest project without RSpec or a Rakefile: its profile's command runs in the sandbox, each test by identity", async () => {
     const fixture = createWorktree();
     try {
       const ws = fixture.worktree;
@@ -163,7 +163,11 @@ describe('rspec in the sandbox, with the real toolchain', function () {
       const runner = new CommandTestRunner({ workspace: ws, kind: profile.testRunner, command: profile.testCommand, sandbox });
       const result = await runner.run();
       assert.deepEqual([result.status, result.passed, result.failed, result.total], ['failed', 1, 1, 2], result.output);
-      assert.equal(result.tests, undefined, 'minitest is read by its counts, not test by test');
+      assert.deepEqual(
+        result.tests?.map((t) => `${t.id} ${t.outcome}`).sort(),
+        ['test/leap_test.rb::LeapTest > test_century failed', 'test/leap_test.rb::LeapTest > test_fourth_year passed'],
+        'minitest is read test by test, from the reporting plugin (see minitestRuns.test.ts)',
+      );
     } finally {
       fixture.cleanup();
     }

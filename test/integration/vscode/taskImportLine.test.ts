@@ -111,7 +111,7 @@ describe('VS Code: Start TDD task… where the Tester edits only the import line
       ['feat: whisper lower-cases the text', 'kata complete: nothing left to test'],
     );
     assert.ok(
-      fakeVscode.messages.some((m) => /Kata "Add whisper\(text\)[^"]*" completed/.test(m)),
+      fakeVscode.messages.some((m) => /Task "Add whisper\(text\)[^"]*" completed/.test(m)),
       fakeVscode.messages.join('\n'),
     );
     const tester = server.chatRequests().find((r) => {
