@@ -14,6 +14,12 @@ import {
 import { requireMaven } from '../../../support/javaToolchain';
 import { fileOnBranch, SessionHarness } from './sessionHarness';
 
+/**
+ * A Maven run is two JVM starts: 5 s on a quiet host, 15 s and more beside a parallel suite. The harness's 20 s limit
+ * would end some of them, and a run that timed out is judged as such (not as the red, green or overshoot asked for).
+ */
+const MAVEN_RUN_MS = 180_000;
+
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8' });
 
 // The bundled katas played in Java by the scripted model, with real `mvn -o -B test` runs in the sandbox: the scaffold
@@ -30,7 +36,10 @@ describe('TDD supervisor: katas in Java, with the real mvn in the sandbox', func
   afterEach(() => h.cleanup());
 
   it('FizzBuzz: red then green four times, judged test by test, and complete', async () => {
-    const { summary } = await h.run({ cycles: javaKataCycles(JAVA_FIZZBUZZ) }, { kataPath: 'fizzbuzz', language: 'java' });
+    const { summary } = await h.run(
+      { cycles: javaKataCycles(JAVA_FIZZBUZZ) },
+      { kataPath: 'fizzbuzz', language: 'java', testTimeoutMs: MAVEN_RUN_MS },
+    );
     assert.deepEqual(
       summary.cycles.map((c) => [c.outcome, c.tests.passed, c.tests.failed]),
       [
@@ -70,7 +79,10 @@ describe('TDD supervisor: katas in Java, with the real mvn in the sandbox', func
   });
 
   it('Leap Year: three cycles green, and the untested rule named at the end', async () => {
-    const { summary } = await h.run({ cycles: javaKataCycles(JAVA_LEAP_YEAR) }, { kataPath: 'leap-year', language: 'java' });
+    const { summary } = await h.run(
+      { cycles: javaKataCycles(JAVA_LEAP_YEAR) },
+      { kataPath: 'leap-year', language: 'java', testTimeoutMs: MAVEN_RUN_MS },
+    );
     assert.deepEqual(
       summary.cycles.map((c) => [c.outcome, c.tests.passed]),
       [
@@ -121,7 +133,7 @@ describe('TDD supervisor: discipline in Java (overshoot, an Implementer editing 
           },
         },
       },
-      { kataPath: 'fizzbuzz', language: 'java', maxCycles: 3 },
+      { kataPath: 'fizzbuzz', language: 'java', maxCycles: 3, testTimeoutMs: MAVEN_RUN_MS },
     );
     assert.equal(summary.totals.overshoots, 1, JSON.stringify(summary.error));
     assert.deepEqual(
