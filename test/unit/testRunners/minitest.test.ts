@@ -10,7 +10,11 @@ import { MINITEST_COMMAND } from '../../../src/core/project/rubyProject';
 
 /** What the plugin wrote for test/fixtures/minitest-output/project (see its README). */
 const REPORT = readFileSync(join(resolve('test/fixtures/minitest-output'), 'report.jsonl'), 'utf8');
-const ctx = { workspace: '/host/project', realWorkspace: '/work/project', output: '' };
+const ctx = {
+  workspace: '/host/project',
+  realWorkspace: '/work/project',
+  output: '5 runs, 3 assertions, 1 failures, 1 errors, 1 skips\n',
+};
 
 describe('minitest: each test by identity, from the plugin of ours minitest loads', () => {
   it('names minitest for rake test, rails test and ruby with the tests on its load path; adds nothing to the command', () => {
@@ -56,10 +60,24 @@ describe('minitest: each test by identity, from the plugin of ours minitest load
   it('a test whose file lies outside the workspace has no file; a line that is not JSON is no report', () => {
     const outside = '{"class":"T","name":"test_x","file":"/elsewhere/t.rb","line":1,"outcome":"passed"}\n';
     assert.deepEqual(
-      parseMinitestReport(outside, ctx).tests.map((t) => [t.id, t.file]),
+      parseMinitestReport(outside, { ...ctx, output: '1 runs, 1 assertions, 0 failures, 0 errors, 0 skips\n' }).tests.map((t) => [
+        t.id,
+        t.file,
+      ]),
       [['T > test_x', undefined]],
     );
     assert.throws(() => parseMinitestReport('3 runs, 3 assertions\n', ctx), /not JSON/);
+  });
+
+  it('a report that is not the whole run is not used: test-unit (rake’s own suite) starting one minitest process', () => {
+    // Recorded on ruby/rake: 606 tests on test-unit, one of which runs a minitest process that the plugin reported.
+    const one = '{"class":"ExitTaskTest","name":"test_exit","file":"/work/project/t.rb","line":1,"outcome":"failed"}\n';
+    const output = '606 tests, 1471 assertions, 0 failures, 0 errors, 0 pendings, 1 omissions, 0 notifications\n100% passed\n';
+    assert.throws(() => parseMinitestReport(one, { ...ctx, output }), /holds 1 tests where the run's summaries say 0/);
+    // Two processes (two test tasks): their summaries add up.
+    const two = `${ctx.output}${'1 runs, 1 assertions, 0 failures, 0 errors, 0 skips\n'}`;
+    const report = `${REPORT}{"class":"B","name":"test_b","file":"/work/project/test/b_test.rb","line":2,"outcome":"passed"}\n`;
+    assert.equal(parseMinitestReport(report, { ...ctx, output: two }).tests.length, 6);
   });
 });
 

@@ -1,6 +1,7 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import { removeTreeEntry, writeTreeFile } from '../../workspaceSandbox/untrustedTree';
 import { TestReportError } from '../errors';
+import { stripAnsi } from '../parsers/testCounts';
 import type { TestCaseOutcome, TestCaseResult } from '../types';
 import { readReport } from './reportFile';
 import { countsOf, failureMessage, onePerId, testCase, type ParsedReport, type ReportContext } from './reportedTest';
@@ -55,6 +56,9 @@ export function readMinitestReport(workspace: string): Promise<string> {
   return readReport(workspace, REPORT);
 }
 
+/** Each minitest summary of the run (one per ruby process): `5 runs, 3 assertions, 1 failures, 1 errors, 1 skips`. */
+const MINITEST_RUNS = /^(\d+) runs, \d+ assertions, /gm;
+
 /** A spec-style test's method name (`test_0001_adds two numbers`) as its `it` says it; a `def test_…` as written. */
 function testName(name: string): string {
   return name.replace(/^test_\d{4}_/, '');
@@ -90,6 +94,14 @@ export function parseMinitestReport(text: string, ctx: ReportContext): ParsedRep
       }),
     );
   }
+  // The report must be this run's whole minitest run: a suite on test-unit (rake's own) that starts one minitest
+  // process among its tests leaves one line, which must not stand for its hundreds of tests.
+  const runs = [...stripAnsi(ctx.output).matchAll(MINITEST_RUNS)].reduce((sum, m) => sum + Number(m[1]), 0);
+  if (runs !== tests.length)
+    throw new TestReportError(
+      `The minitest report holds ${tests.length} tests where the run's summaries say ${runs}: it is not the whole run's.`,
+      { runner: 'minitest' },
+    );
   const unique = onePerId(tests);
   return { tests: unique, counts: countsOf(unique) };
 }
