@@ -115,11 +115,20 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     // 'submit' is a form's, on submit.
   };
 
+  // Only the person's own opening and closing is remembered. A <details> the render opens (the running cycle's
+  // history) fires a toggle event too, as a task that comes before the next render or after it, so remembering
+  // those made which cycles stay open a race.
+  const toggledByPerson = new WeakSet<HTMLDetailsElement>();
+  const onSummaryClick = (event: MouseEvent): void => {
+    const details = event.target instanceof Element ? event.target.closest('summary')?.parentElement : null;
+    if (details instanceof HTMLDetailsElement) toggledByPerson.add(details);
+  };
   const onToggle = (event: Event): void => {
     const details = event.target;
-    const key = details instanceof HTMLDetailsElement ? details.getAttribute(KEY_ATTR) : null;
+    if (!(details instanceof HTMLDetailsElement) || !toggledByPerson.delete(details)) return;
+    const key = details.getAttribute(KEY_ATTR);
     if (!key) return;
-    openDetails.set(key, (details as HTMLDetailsElement).open);
+    openDetails.set(key, details.open);
     persist();
   };
 
@@ -132,6 +141,7 @@ export function startPanel(api: VsCodeApi, root: HTMLElement, announcer: HTMLEle
     [window, 'focus', onWindowFocus],
     [document, 'pointerdown', onPointerDown, true],
     [root, 'click', onClick],
+    [root, 'click', onSummaryClick, true], // a summary's click (or Enter, Space) comes before its toggle
     [root, 'keydown', (event: KeyboardEvent) => personQuestions.onKeyDown(event) || pressApprovalKey(event)],
     [root, 'submit', (event: SubmitEvent) => submitFollowUp(event, api, announcer)],
     [root, 'toggle', onToggle, true], // toggle does not bubble

@@ -66,6 +66,27 @@ describe('a long session in the panel (issue 25)', function () {
     assert.deepEqual(await openCycles(), ['10']);
   });
 
+  it('keeps open what the person opened, not what the render opened: a finished cycle folds when the next one runs', async () => {
+    await open(longSessionState(10, true));
+    // The render opened cycle 10; its toggle event comes as a task (before this fix it was taken as the person's).
+    await page.evaluate('new Promise((resolve) => setTimeout(resolve, 100))');
+    await page.locator('.history-cycle[data-cycle="3"] > details > summary').click();
+    await page.waitForSelector('.history-cycle[data-cycle="3"] > details[open]');
+    await sendToPanel(page, stateMessage(longSessionState(11, true, 70)));
+    await page.waitForSelector('.history-cycle[data-cycle="11"]');
+    assert.deepEqual(await openCycles(), ['3', '11'], 'the running cycle and the one the person opened');
+    await page.evaluate('new Promise((resolve) => setTimeout(resolve, 100))');
+    await sendToPanel(page, stateMessage(longSessionState(12, false, 80)));
+    await page.waitForSelector('.history-cycle[data-cycle="12"]');
+    assert.deepEqual(await openCycles(), ['3', '12'], 'once the session ended: the last cycle, and the one the person opened');
+    await page.locator('.history-cycle[data-cycle="3"] > details > summary').click();
+    await page.waitForSelector('.history-cycle[data-cycle="3"] > details:not([open])');
+    await page.evaluate('new Promise((resolve) => setTimeout(resolve, 100))');
+    await sendToPanel(page, stateMessage(longSessionState(12, false, 90)));
+    await page.waitForFunction('document.querySelectorAll(".history-cycle").length === 12');
+    assert.deepEqual(await openCycles(), ['12'], 'and closed again by the person, it stays closed');
+  });
+
   it('follows the running cycle as entries come, unless the person scrolled away', async () => {
     const state = longSessionState(10, true);
     await open(state);

@@ -74,7 +74,9 @@ describe('agent panel in Chromium', function () {
   /** Opens the action history and every cycle in it (issue 25: only the running or last cycle is open). */
   async function openHistory(): Promise<void> {
     await page.locator('details.history > summary').click();
-    await page.evaluate(`document.querySelectorAll('.history-cycle > details').forEach((d) => { d.open = true; })`);
+    // By a click, as a person does: the panel remembers only the person's opening across renders.
+    const folded = page.locator('.history-cycle > details:not([open]) > summary');
+    while ((await folded.count()) > 0) await folded.first().click();
   }
 
   /** Unfolds the answers before the newest one (issue 25: only the newest is open at the top). */

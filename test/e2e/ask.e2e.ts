@@ -14,7 +14,7 @@ import { simpleGit } from 'simple-git';
 import { fizzbuzzJs } from '../support/fizzbuzzPlans';
 import { scriptedKataModel } from '../support/scriptedKataModel';
 import { alwaysAllowUntilFinished, useWorkbench } from './kataHarness';
-import { answerInputBox, findWebviewFrame, pickQuickItem, runCommand, screenshot } from './lib';
+import { answerInputBox, findWebviewFrame, pickQuickItem, runCommand, screenshot, waitInFrame } from './lib';
 
 const SOURCE = [
   'export function sum(list) {',
@@ -34,13 +34,11 @@ async function placeInView(panel: Frame, selector: string): Promise<{ top: numbe
 
 async function assertInView(panel: Frame, selector: string): Promise<void> {
   await panel.locator(selector).first().waitFor({ state: 'visible', timeout: 60_000 });
-  await panel
-    .waitForFunction(
-      `(() => { const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect(); return r.top >= 0 && r.top < window.innerHeight - 40; })()`,
-      undefined,
-      { timeout: 10_000 },
-    )
-    .catch(() => undefined);
+  await waitInFrame(
+    panel,
+    `(() => { const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect(); return r.top >= 0 && r.top < window.innerHeight - 40; })()`,
+    10_000,
+  ).catch(() => undefined);
   const where = await placeInView(panel, selector);
   assert.ok(where.top >= 0 && where.top < where.height - 40, `${selector} starts in the panel's view: ${JSON.stringify(where)}`);
 }

@@ -20,6 +20,7 @@ import {
   extensionHostLog,
   extensionOutputLog,
   findWebviewFrame,
+  openDetails,
   openWorkbench,
   pickQuickItem,
   answerInputBox,
@@ -330,11 +331,11 @@ describe('TDD Agent extension in Restricted Mode (untrusted workspace)', functio
 
 /** Opens the action history with its newest test run and the newest role report expanded, scrolled into view. */
 async function showHistoryMidSession(panel: Frame): Promise<void> {
+  // The history by a click, as a person opens it: the panel keeps only the person's opening across renders.
+  await openDetails(panel.locator('details.history')).catch(() => undefined);
   await panel
     .evaluate(
       `(() => {
-      const history = document.querySelector('details.history');
-      if (history) history.open = true;
       const lastTest = [...document.querySelectorAll('li.action')].find((li) => li.querySelector('.test-badge'));
       const lastReport = document.querySelector('li.role-message.is-final');
       for (const li of [lastTest, lastReport]) {

@@ -11,7 +11,7 @@ import { SHAPE_PLANS } from '../support/projectShapePlans';
 import { shapeRepository, type ShapeFixture } from '../support/projectShapes';
 import { scriptedKataModel } from '../support/scriptedKataModel';
 import { EXTENSION_ID, alwaysAllowUntilFinished, useWorkbench } from './kataHarness';
-import { eventually, extensionOutputLog, findWebviewFrame, runCommand, screenshot } from './lib';
+import { eventually, extensionOutputLog, findWebviewFrame, openDetails, runCommand, screenshot } from './lib';
 
 /** Each fixture's language, and the test its second cycle adds (red by identity, then green), as its runner names it. */
 const LANGUAGES: ReadonlyArray<{ fixture: ShapeFixture; language: string; secondTest: string }> = [
@@ -57,15 +57,18 @@ for (const { fixture, language, secondTest } of LANGUAGES) {
         .first()
         .waitFor({ state: 'visible', timeout: 30_000 });
 
-      await panel.locator('details.history > summary').click();
-      // The last red: the second cycle's new test, failing by its identity in the runner's report.
-      const red = panel.locator('li.action', { has: panel.locator('.test-badge', { hasText: 'red (expected)' }) }).last();
+      // The second cycle's group: once the session ended only the last cycle's group is open.
+      await openDetails(panel.locator('details.history'));
+      const second = panel.locator('li.history-cycle[data-cycle="2"]');
+      await openDetails(second.locator(':scope > details'));
+      // Its red: the second cycle's new test, failing by its identity in the runner's report.
+      const red = second.locator('li.action', { has: panel.locator('.test-badge', { hasText: 'red (expected)' }) }).last();
       await red.locator('summary').click();
       const result = await red.locator('pre.result').innerText();
       assert.match(result, /Failing:/, result.slice(0, 800));
       assert.ok(result.includes(secondTest), `the red run names ${secondTest}: ${result.slice(0, 800)}`);
 
-      const edit = panel.locator('li.action', { has: panel.locator('.action-file button.file-link') }).last();
+      const edit = second.locator('li.action', { has: panel.locator('.action-file button.file-link') }).last();
       await edit.locator('summary').click();
       const link = edit.locator('.action-file button.file-link');
       const file = (await link.innerText()).trim();

@@ -15,7 +15,7 @@ import { simpleGit } from 'simple-git';
 import { fizzbuzzJs } from '../support/fizzbuzzPlans';
 import { scriptedKataModel } from '../support/scriptedKataModel';
 import { alwaysAllowUntilFinished, sessionBranches, useWorkbench } from './kataHarness';
-import { findWebviewFrame, pickQuickItem, REPO_ROOT, runCommand, screenshot } from './lib';
+import { findWebviewFrame, pickQuickItem, REPO_ROOT, runCommand, screenshot, waitInFrame } from './lib';
 
 /** The modal dialog whose text matches. */
 function dialog(page: Page, text: RegExp) {
@@ -131,9 +131,7 @@ describe('TDD Agent (issue 36): the keyboard reaches a waiting card, no stale di
     await runCommand(page, 'View: Show Explorer');
     await runCommand(page, 'TDD Agent: Open panel');
     const shown = await findWebviewFrame(page, '.approval-card:not(.is-settled)', 60_000);
-    await shown.waitForFunction(`document.activeElement?.getAttribute('data-request-id') === ${JSON.stringify(id)}`, undefined, {
-      timeout: 30_000,
-    });
+    await waitInFrame(shown, `document.activeElement?.getAttribute('data-request-id') === ${JSON.stringify(id)}`);
     assert.deepEqual(await panelFocus(shown), { request: id, focused: true });
     await screenshot(page, 'issue36-open-panel-focus');
     await page.keyboard.press('a');
@@ -152,13 +150,7 @@ describe('TDD Agent (issue 36): the keyboard reaches a waiting card, no stale di
     await runCommand(page, 'View: Show Explorer');
     await runCommand(page, 'TDD Agent: Focus on Agent View');
     const again = await findWebviewFrame(page, '.approval-card:not(.is-settled)', 60_000);
-    await again.waitForFunction(
-      `document.activeElement?.getAttribute('data-request-id') === ${JSON.stringify(next)}`,
-      undefined,
-      {
-        timeout: 30_000,
-      },
-    );
+    await waitInFrame(again, `document.activeElement?.getAttribute('data-request-id') === ${JSON.stringify(next)}`);
     assert.deepEqual(await panelFocus(again), { request: next, focused: true });
     await screenshot(page, 'issue36-focus-agent-view');
   });

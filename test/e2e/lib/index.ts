@@ -12,6 +12,8 @@ export {
   openWorkbench,
   runCommand,
   findWebviewFrame,
+  waitInFrame,
+  openDetails,
   statusBarText,
   waitForNotification,
   screenshot,

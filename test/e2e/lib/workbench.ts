@@ -108,6 +108,26 @@ export async function findWebviewFrame(page: Page, predicate: FramePredicate, ti
 }
 
 /**
+ * Waits until the JavaScript `expression` is truthy in a webview `frame`, polling from here. Not
+ * `frame.waitForFunction(string)`: that re-evaluates the string with `eval` inside the page, which the webview's
+ * Content Security Policy forbids, so it fails as soon as its first answer is false; `frame.evaluate` goes through
+ * the debugging protocol, which the policy does not govern.
+ * @throws Error after `timeoutMs`, naming the expression.
+ */
+export async function waitInFrame(frame: Frame, expression: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await frame.evaluate(expression).catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`e2e: ${expression} was not true within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Opens a folded `<details>` as a person does, by a click on its summary; one already open is left as it is. */
+export async function openDetails(details: Locator): Promise<void> {
+  if (!(await details.evaluate((d) => (d as unknown as { open: boolean }).open))) await details.locator(':scope > summary').click();
+}
+
+/**
  * Waits for a status bar item whose text matches and returns that text (codicons such as `$(beaker)` are
  * rendered as icons, so they are not part of it).
  */
