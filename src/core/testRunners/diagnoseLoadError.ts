@@ -229,8 +229,8 @@ function rubyProblem(file: string, className: string, message: string): LoadProb
 
 /** Ruby's last words on an exception nobody rescued: `<where>:<line>:in `<method>': <message> (<Class>)`. */
 const RUBY_UNCAUGHT = /^\S+?:\d+:in [`'][^'\n]*': (.+) \(([A-Z]\w*(?:::\w+)*)\)$/m;
-/** minitest's summary: once it is printed, the tests loaded (an exception inside a test is a failing test). */
-const MINITEST_RAN = /^\d+ runs, \d+ assertions, /m;
+/** minitest's summary (or test-unit's): once it is printed, the tests loaded (an exception inside a test is a failing test). */
+const MINITEST_RAN = /^\d+ (?:runs|tests), \d+ assertions, /m;
 
 /**
  * A minitest run whose test files did not load: ruby stops at the exception with its own last line

@@ -101,5 +101,9 @@ describe('minitest: test files that do not load', () => {
 
   it('an exception inside a test is a failing test, not a load error', () => {
     assert.equal(diagnoseLoadError(recorded('mixed.txt'), 'minitest'), undefined);
+    // test-unit's summary says the same: the files loaded, whatever ruby printed before it (a test's own process).
+    const uncaught = "/work/project/test/test_calc.rb:9:in `<class:Sub>': uninitialized constant Sub::Foo (NameError)\n";
+    assert.equal(diagnoseLoadError(uncaught + recorded('test-unit.txt'), 'minitest'), undefined);
+    assert.equal(diagnoseLoadError(uncaught, 'minitest')?.kind, 'missing_export');
   });
 });

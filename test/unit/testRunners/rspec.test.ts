@@ -155,4 +155,17 @@ describe('minitest: the console counts of a custom command', () => {
     assert.deepEqual(parserFor('custom')(output), { passed: 1, failed: 2, total: 4 });
     assert.equal(parseMinitestOutput('3 examples, 0 failures'), undefined);
   });
+
+  it("reads test-unit's summary (rake's own suite, older gems): a pending and an omission count in the total only", () => {
+    const output = readFileSync(join(resolve('test/fixtures/minitest-output'), 'test-unit.txt'), 'utf8');
+    assert.deepEqual(parseMinitestOutput(output), { passed: 1, failed: 2, total: 5 });
+    assert.deepEqual(parserFor('minitest')(output), { passed: 1, failed: 2, total: 5 });
+    // Recorded on ruby/rake: one of its tests runs a minitest process, whose summary is not the run's.
+    const rake = [
+      '1 runs, 1 assertions, 1 failures, 0 errors, 0 skips',
+      '606 tests, 1471 assertions, 0 failures, 0 errors, 0 pendings, 1 omissions, 0 notifications',
+      '100% passed',
+    ].join('\n');
+    assert.deepEqual(parseMinitestOutput(rake), { passed: 605, failed: 0, total: 606 });
+  });
 });
