@@ -31,7 +31,7 @@ const ALLOWED_CORE_IMPORTS: AllowedImports = {
   audit: ['errors', 'llm', 'logging', 'security'],
   testRunners: ['errors', 'logging', 'osSandbox', 'process', 'workspaceSandbox'],
   json: [],
-  project: ['errors', 'hostGit', 'json', 'namedFiles', 'testRunners', 'vocabulary'],
+  project: ['errors', 'hostGit', 'json', 'namedFiles', 'testRunners', 'vocabulary', 'workspaceSandbox'],
   // tools and their protocols
   control: ['async', 'logging', 'security', 'vocabulary'],
   workspaceSandbox: ['errors', 'namedFiles', 'vocabulary'],

@@ -1,17 +1,28 @@
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { readNamedText } from '../namedFiles/readNamedFile';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative } from 'node:path';
+import { readTreeEntry } from '../workspaceSandbox/untrustedTree';
 import { walkFiles } from '../testRunners/testFiles';
 
 /** Largest file the profile reads (a manifest or a runner configuration is far smaller). */
 export const MAX_PROJECT_FILE_BYTES = 1024 * 1024;
 
 /**
- * A file's text, or undefined when it does not exist, is not a regular file (a FIFO is never waited on) or is over
- * 1 MiB: read as every named file is (`readNamedFile.ts`).
+ * A file's text, or undefined when it does not exist, is not a regular file (a FIFO is never waited on), is over 1 MiB
+ * or is a link that leads out of the project. The repository is untrusted input (a clone): a `Cargo.toml` or
+ * `setup.cfg` linked to `~/.aws/credentials` must not be read by the host, where what the profile takes from it could
+ * reach the panel or a prompt. A link within the project (`phpunit.xml` → `config/phpunit.xml`) is followed; the file
+ * it reaches is read as the untrusted tree is (`untrustedTree.ts`: no link followed on the way, `O_NOFOLLOW`).
  */
 export async function readProjectFile(root: string, path: string): Promise<string | undefined> {
-  return readNamedText(join(root, path), { maxBytes: MAX_PROJECT_FILE_BYTES }).catch(() => undefined);
+  try {
+    const realRoot = await realpath(root);
+    const inside = relative(realRoot, await realpath(join(root, path)));
+    if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return undefined;
+    const entry = await readTreeEntry(realRoot, inside, MAX_PROJECT_FILE_BYTES);
+    return entry.kind === 'file' ? entry.content.toString('utf8') : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** True when `path` (relative to `root`) is a folder. */

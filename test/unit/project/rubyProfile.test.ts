@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describeProjectProfile } from '../../../src/core/project/describeProfile';
 import { detectProjectProfile, resolveProjectProfile } from '../../../src/core/project/detectProjectProfile';
 import { MINITEST_COMMAND } from '../../../src/core/project/rubyProject';
@@ -19,6 +19,35 @@ describe('a Ruby project: its profile, its scaffold, its gems in the sandbox', (
     dir = await mkdtemp(join(tmpdir(), 'ruby-profile-'));
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('a Rakefile linked out of the repository is not read (a hostile clone); one linked within it is', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'ruby-outside-'));
+    try {
+      await writeFile(join(outside, 'Rakefile'), 'require "rake/testtask"\nRake::TestTask.new\n');
+      await writeFile(join(dir, 'Gemfile'), 'source "https://rubygems.org"\n');
+      await mkdir(join(dir, 'test'));
+      await symlink(join(outside, 'Rakefile'), join(dir, 'Rakefile'));
+      assert.equal((await detectProjectProfile(dir)).testCommand, MINITEST_COMMAND, 'the Rakefile out of the clone was not read');
+      // A relative link that climbs out is the same.
+      await rm(join(dir, 'Rakefile'));
+      await symlink(relative(dir, join(outside, 'Rakefile')), join(dir, 'Rakefile'));
+      assert.equal((await detectProjectProfile(dir)).testCommand, MINITEST_COMMAND);
+      // Within the repository, the link is followed.
+      await rm(join(dir, 'Rakefile'));
+      await mkdir(join(dir, 'tasks'));
+      await writeFile(join(dir, 'tasks/Rakefile'), 'require "rake/testtask"\nRake::TestTask.new\n');
+      await symlink('tasks/Rakefile', join(dir, 'Rakefile'));
+      assert.equal((await detectProjectProfile(dir)).testCommand, 'rake test');
+      // A folder on the way that is a link out of the repository is not followed either.
+      await rm(join(dir, 'Rakefile'));
+      await rm(join(dir, 'tasks'), { recursive: true });
+      await symlink(outside, join(dir, 'tasks'));
+      await symlink('tasks/Rakefile', join(dir, 'Rakefile'));
+      assert.equal((await detectProjectProfile(dir)).testCommand, MINITEST_COMMAND);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
 
   it('a gem with RSpec: language ruby, `rspec`, spec/**/*_spec.rb and the rest of spec/, lib/ as source', async () => {
     await writeFile(join(dir, 'Gemfile'), 'source "https://rubygems.org"\ngemspec\n');
