@@ -2,6 +2,7 @@ import { AgentError } from '../../errors/agentError';
 import { redactSecrets } from '../../security/redact';
 import { missingPytestPlugins } from '../../testRunners/diagnoseLoadError';
 import { missingOfflineDependency } from '../../testRunners/offlineDependencies';
+import { identifyRunner } from '../../testRunners/runnerKinds';
 import { truncateHeadTail } from '../../testRunners/truncateOutput';
 import type { TestRunResult } from '../../testRunners/types';
 import type { SupervisorEvent } from '../events';
@@ -52,6 +53,9 @@ export async function runBaseline(
   }
 }
 
+/** The runners of Ruby's tests: their missing files are gems not installed, fixed by bundler, not by a package manager of the project. */
+const RUBY_RUNNERS: ReadonlySet<string> = new Set(['rspec', 'minitest']);
+
 /** What to do when the baseline run could not run the project's tests. */
 function baselineNextStep(run: TestRunResult): string {
   const offline = missingOfflineDependency(run.output);
@@ -60,6 +64,8 @@ function baselineNextStep(run: TestRunResult): string {
   }
   switch (run.errorKind) {
     case 'missing_module':
+      if (RUBY_RUNNERS.has(identifyRunner(run.command)))
+        return `Next step: a file the tests require is not on ruby's load path${run.missingName ? ` (${run.missingName})` : ''}: when it comes from a gem, run \`bundle install\` once in your checkout (the session runs the tests with the gems installed for your ruby, read-only, and installs none), then start the session again; or name the test command with --test-command / test_command.`;
       return "Next step: install the project's dependencies in your checkout (the session reuses them), or name the test command with --test-command / test_command.";
     case 'runner_missing':
       return 'Next step: install the test runner (or the project dependencies that bring it), or name the test command with --test-command / test_command.';

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { personRepoState } from '../../../support/personRepo';
 import { requireCargo } from '../../../support/rustToolchain';
 import { requireGo } from '../../../support/goToolchain';
+import { requireRspec } from '../../../support/rubyToolchain';
 import { initPersonRepo, SessionHarness } from './sessionHarness';
 
 /**
@@ -9,7 +10,7 @@ import { initPersonRepo, SessionHarness } from './sessionHarness';
  * fetched on this machine stops at the baseline (no model request), and the refusal names the one command that
  * fetches them in the person's checkout — not "run the same command and fix what it reports", which would pass there.
  */
-describe('TDD supervisor: dependencies missing from the offline caches name the fetch command (real go and cargo in the sandbox)', function () {
+describe('TDD supervisor: dependencies missing from the offline caches name the fetch command (real go, cargo and ruby in the sandbox)', function () {
   this.timeout(240_000);
   const h = new SessionHarness();
   beforeEach(() => h.setUp());
@@ -51,5 +52,18 @@ describe('TDD supervisor: dependencies missing from the offline caches name the 
     });
     assert.match(message, /no matching package named `tdd-agent-never-fetched` found/);
     assert.match(message, /Next step: [^\n]*cargo's registry cache[^\n]*run `cargo fetch` once in your checkout/);
+  });
+
+  it('a gem whose test helper requires a gem not installed for this ruby (ruby/ostruct without bundle install): `bundle install`', async function () {
+    requireRspec(this);
+    const message = await refusal({
+      Gemfile: 'source "https://rubygems.org"\ngem "tdd_agent_never_installed"\n',
+      Rakefile: 'require "rake/testtask"\nRake::TestTask.new(:test) { |t| t.libs << "test/lib"; t.ruby_opts << "-rhelper" }\n',
+      'lib/shop.rb': 'module Shop\n  def self.twice(n) = n * 2\nend\n',
+      'test/lib/helper.rb': 'require "tdd_agent_never_installed"\nrequire "minitest/autorun"\n',
+      'test/shop_test.rb': 'require "shop"\nclass ShopTest < Minitest::Test\n  def test_twice = assert_equal(4, Shop.twice(2))\nend\n',
+    });
+    assert.match(message, /cannot load such file -- tdd_agent_never_installed/);
+    assert.match(message, /Next step: [^\n]*\(tdd_agent_never_installed\)[^\n]*run `bundle install` once in your checkout/);
   });
 });
