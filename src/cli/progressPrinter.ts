@@ -52,7 +52,9 @@ function describeEvent(event: SupervisorEvent, verbose: boolean): string | undef
           ? `could not run${event.reason ? ` (${event.reason})` : ''}`
           : t.status === 'timeout'
             ? `timed out${event.reason ? ` (${event.reason})` : ''}`
-            : `${t.passed} passed, ${t.failed} failed`;
+            : t.status === 'passed' && t.total === 0
+              ? 'passed, not counted (the command succeeded without a test summary the session reads)'
+              : `${t.passed} passed, ${t.failed} failed`;
       return `    ${testRunLabel(event, verbose)}: ${what}`;
     }
     case 'overshoot':

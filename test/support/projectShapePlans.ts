@@ -55,6 +55,17 @@ const FLAT_SOURCE_END = `    delta = relativedelta(end, start)
     return delta.years * 12 + delta.months
 `;
 
+const UVU_TEST = 'test/strip.js';
+const UVU_SOURCE = 'src/strip.js';
+const UVU_TEST_END = `test('counts nothing in codes alone', () => {
+  assert.is(tint.visibleLength('\\u001b[31m\\u001b[39m'), 0);
+});
+`;
+const UVU_SOURCE_END = `export function visibleLength(text) {
+  return [...strip(text)].length;
+}
+`;
+
 const RUST_TEST = 'tests/round_trip.rs';
 const RUST_SOURCE = 'src/lib.rs';
 const RUST_USE = 'use bytesize::{format, parse, unit_named, ParseError};';
@@ -543,6 +554,53 @@ export const SHAPE_PLANS: Record<ShapeFixture, FixturePlan> = {
             ]),
           ],
           report: 'join the words with hyphens',
+        },
+      },
+    ],
+  },
+  'js-uvu-colors': {
+    task: 'Add pad(text, width): text padded with spaces to a visible width, its colour codes taking none',
+    testPath: UVU_TEST,
+    sourcePath: UVU_SOURCE,
+    cycles: [
+      {
+        tester: {
+          edits: [
+            edit(UVU_TEST, [
+              UVU_TEST_END,
+              `${UVU_TEST_END}\ntest('pads a text that is wide enough by nothing', () => {\n  assert.is(tint.pad('ab', 2), 'ab');\n});\n`,
+            ]),
+          ],
+          report: 'a text as wide as asked is left alone',
+        },
+        implementer: {
+          edits: [
+            edit(UVU_SOURCE, [
+              UVU_SOURCE_END,
+              `${UVU_SOURCE_END}\n/** \`text\` padded with spaces to \`width\` visible characters. */\nexport function pad(text, width) {\n  return text;\n}\n`,
+            ]),
+          ],
+          report: 'the text as it is, for now',
+        },
+      },
+      {
+        tester: {
+          edits: [
+            edit(UVU_TEST, [
+              "  assert.is(tint.pad('ab', 2), 'ab');\n});\n",
+              "  assert.is(tint.pad('ab', 2), 'ab');\n});\n\ntest('pads a painted text by its visible width', () => {\n  assert.is(tint.strip(tint.pad(tint.paint('ab', 'red', true), 4)), 'ab  ');\n});\n",
+            ]),
+          ],
+          report: 'colour codes take no width',
+        },
+        implementer: {
+          edits: [
+            edit(UVU_SOURCE, [
+              'export function pad(text, width) {\n  return text;\n}\n',
+              "export function pad(text, width) {\n  return text + ' '.repeat(Math.max(0, width - visibleLength(text)));\n}\n",
+            ]),
+          ],
+          report: 'spaces for what is missing',
         },
       },
     ],

@@ -58,19 +58,22 @@ export async function runTask(cwd: string, args: string[], personEnv: NodeJS.Pro
   }
 }
 
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
+
 /** The project's own test command in `dir` (a checkout's session folder), through a shell, as the person runs it. */
 async function ownTests(dir: string, command: string, env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
   try {
     const { stdout, stderr } = await run('sh', ['-c', `${command} 2>&1`], {
       cwd: dir,
-      env: { ...env, CI: 'true', NO_COLOR: '1' },
+      env: { ...env, CI: 'true' }, // the colours as the person has them (a fixture's test reads them)
       timeout: 240_000,
       maxBuffer: 32 * 1024 * 1024,
     });
-    return { code: 0, output: stdout + stderr };
+    return { code: 0, output: (stdout + stderr).replace(ANSI, '') };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, output: (e.stdout ?? '') + (e.stderr ?? '') };
+    return { code: typeof e.code === 'number' ? e.code : -1, output: ((e.stdout ?? '') + (e.stderr ?? '')).replace(ANSI, '') };
   }
 }
 

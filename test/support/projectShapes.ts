@@ -33,6 +33,9 @@ const run = promisify(execFile);
  *   tests in its own `#[cfg(test)] mod tests`, and integration tests in `tests/`; `cargo test` with the cargo on PATH.
  * - `java-maven`: a Maven project (`src/main/java`, JUnit 5 tests in `src/test/java` through Surefire, `target/`
  *   ignored), no runtime dependency; `mvn -o -B test` with the mvn on PATH, offline from the plugins and JUnit in ~/.m2.
+ * - `js-uvu-colors`: an ES module library in lukeed/kleur's shape, tested with uvu (a runner read by its console counts
+ *   only), one of whose tests reads the colour environment (`colours are on by default` fails under `NO_COLOR=1`);
+ *   `npm ci`, `npm test`.
  */
 export type ShapeFixture =
   | 'ts-pnpm-workspace'
@@ -43,7 +46,8 @@ export type ShapeFixture =
   | 'ruby-gem'
   | 'php-composer'
   | 'rust-crate'
-  | 'java-maven';
+  | 'java-maven'
+  | 'js-uvu-colors';
 
 /** How a shape fixture is installed and tested, as its README says. */
 export interface ShapeSpec {
@@ -135,6 +139,17 @@ export const SHAPE_FIXTURES: Readonly<Record<ShapeFixture, ShapeSpec>> = {
     passed: (output) => {
       const total = [...output.matchAll(/^\[\w+\] Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)$/gm)].at(-1);
       return total ? Number(total[1]) - Number(total[2]) - Number(total[3]) - Number(total[4]) : undefined;
+    },
+  },
+  'js-uvu-colors': {
+    sessionDir: '.',
+    install: 'npm ci',
+    test: 'npm test',
+    tests: 20,
+    // uvu's summary: `Total: 20`, `Passed: 20`.
+    passed: (output) => {
+      const passed = /^\s*Passed:\s+(\d+)/m.exec(output);
+      return passed ? Number(passed[1]) : undefined;
     },
   },
 };
@@ -261,6 +276,7 @@ async function installInputs(dir: string, fixture: ShapeFixture): Promise<string
   if (fixture === 'ts-pnpm-workspace')
     return ['package.json', 'pnpm-workspace.yaml', 'pnpm-lock.yaml', ...(await workspaceManifests(dir))];
   if (fixture === 'ts-yarn-vitest-typecheck') return ['package.json', '.yarnrc.yml', 'yarn.lock'];
+  if (fixture === 'js-uvu-colors') return ['package.json', 'package-lock.json'];
   return [];
 }
 
@@ -279,8 +295,8 @@ export interface ShapeInstall {
 /**
  * Installs a checkout of a shape fixture (the person's, or a fresh clone of a commit) the way its README says:
  *
- * - pnpm and Yarn: the install runs once per machine and lockfile in `<tmp>/tdd-agent-fixture-installs/<fixture>-<hash>`
- *   (`pnpm install --frozen-lockfile`; `yarn install --immutable`), then each `node_modules` it made (the root's and
+ * - pnpm, Yarn and npm: the install runs once per machine and lockfile in `<tmp>/tdd-agent-fixture-installs/<fixture>-<hash>`
+ *   (`pnpm install --frozen-lockfile`; `yarn install --immutable`; `npm ci`), then each `node_modules` it made (the root's and
  *   every workspace package's) is copied into `dir` as hard links, links kept as links (pnpm's are relative), and
  *   Yarn's `.yarn/install-state.gz` copied.
  * - hatch-vcs: Debian's Python makes `.venv` with the system's packages (hatchling, hatch-vcs, pytest, packaging) and
@@ -327,6 +343,7 @@ export async function installShape(dir: string, fixture: ShapeFixture): Promise<
       await copyFile(join(dir, path), join(partial, path));
     }
     if (fixture === 'ts-pnpm-workspace') await tool('pnpm', ['install', '--frozen-lockfile', '--reporter=silent'], partial, env);
+    else if (fixture === 'js-uvu-colors') await tool('npm', ['ci', '--no-audit', '--no-fund'], partial, env);
     else await tool('yarn', ['install', '--immutable'], partial, env);
   });
   for (const output of installOutputs(inputs)) {

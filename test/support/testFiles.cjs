@@ -36,6 +36,7 @@ const SLOW_FIRST = [
   'test/integration/project/rubyGem.test.ts', // issue 38: a built-CLI Ruby session (~20 s), two fresh clones
   'test/integration/project/phpComposer.test.ts', // issue 38: a built-CLI PHP session (~20 s), two fresh clones
   'test/integration/project/javaMaven.test.ts', // issue 38: a built-CLI Java session (~90 s, mvn in the sandbox each run), two fresh clones
+  'test/integration/project/uvuColors.test.ts', // a built-CLI uvu session (~17 s, npm ci once per machine), two fresh clones
   'test/integration/project/editedFileWhole.test.ts', // issue 35: two built-CLI sessions (node --test, pytest), ~30-50 s each
   'test/integration/cli/verdicts.test.ts', // ~2.5 min: four built-CLI sessions of clumsy players (issue 35), one of six cycles
   'test/integration/cli/hostileWorktree.test.ts',

@@ -12,7 +12,7 @@ import {
   missingPytestPlugins,
   type TestErrorKind,
 } from './diagnoseLoadError';
-import type { TestCounts } from './parsers/testCounts';
+import { stripAnsi, type TestCounts } from './parsers/testCounts';
 import { parserFor, type RunnerKind } from './runnerKinds';
 import { findTestFiles } from './testFiles';
 import { buildFolder, mavenModules } from './mavenSetup';
@@ -64,7 +64,13 @@ export interface CommandTestRunnerOptions {
   reportTests?: boolean;
 }
 
-/** Variables that would change how a nested runner behaves (a parent node:test run, colours, watch mode). */
+/**
+ * The environment of a test run: the person's, as their own `npm test` would see it, less what would change how a
+ * nested runner behaves (a parent node:test run, a loader of ours), with `CI=true` so that no runner starts a watch
+ * mode (react-scripts, vitest) with nobody to quit it. Colours are left as the person has them: a library whose tests
+ * read `NO_COLOR` or `FORCE_COLOR` (lukeed/kleur's "colors enabled by default") must pass as it does for them, and the
+ * output is read without its colour codes (see `CommandTestRunner.run`).
+ */
 function testEnvironment(
   workspace: string,
   extra: NodeJS.ProcessEnv = {},
@@ -77,8 +83,6 @@ function testEnvironment(
   const merged = { ...env, ...extra };
   return {
     CI: 'true',
-    NO_COLOR: '1',
-    FORCE_COLOR: '0',
     PYTHONDONTWRITEBYTECODE: '1', // no __pycache__ folders to commit
     ...merged,
     ...(toolchain ? toolchain(merged, realWorkspace) : {}),
@@ -266,7 +270,7 @@ export class CommandTestRunner implements TestRunner {
     const buildFolder = BUILD_FOLDERS[this.kind];
     if (buildFolder) await keepBuildOutOfCommits(this.workspace, buildFolder);
     if (this.kind === 'maven') await keepMavenBuildsOutOfCommits(this.workspace);
-    const result = await runProcess({
+    const ran = await runProcess({
       cwd: this.workspace,
       command: report?.command ?? command,
       shell: true,
@@ -276,6 +280,9 @@ export class CommandTestRunner implements TestRunner {
       signal: options.signal,
       sandbox: this.sandbox,
     });
+    // Colours are the person's (a FORCE_COLOR of theirs, or a runner that colours under CI): what is read, shown to the
+    // roles and the person, and stored is the plain text.
+    const result = { ...ran, output: stripAnsi(ran.output) };
     const scope = subset
       ? { scope: 'related' as const, relatedFiles: subset.files }
       : { scope: 'full' as const, ...(narrowed && 'reason' in narrowed ? { fullRunReason: narrowed.reason } : {}) };

@@ -11,6 +11,7 @@ import type { TestOutputParser } from './parsers/testCounts';
 import { parseMinitestOutput } from './parsers/minitestOutput';
 import { parseUnittestOutput } from './parsers/unittestOutput';
 import { parseVitestOutput } from './parsers/vitestOutput';
+import { COUNTED_JS_PARSERS } from './parsers/countedJsRunners';
 
 /** The test runners whose output we can read; `custom` is any other command (all parsers are tried). */
 export const RUNNER_KINDS = [
@@ -46,12 +47,13 @@ const PARSERS: Record<Exclude<RunnerKind, 'custom'>, TestOutputParser> = {
 
 /**
  * The output parser of a runner; for `custom`, the first parser that finds a summary wins (the runners' own, then
- * `python -m unittest`'s, which is only ever a custom command).
+ * `python -m unittest`'s, which is only ever a custom command, then those of the JavaScript runners read by their
+ * counts only: AVA, uvu, Jasmine, node-tap).
  */
 export function parserFor(kind: RunnerKind): TestOutputParser {
   if (kind !== 'custom') return PARSERS[kind];
   return (output) => {
-    for (const parse of [...Object.values(PARSERS), parseUnittestOutput]) {
+    for (const parse of [...Object.values(PARSERS), parseUnittestOutput, ...COUNTED_JS_PARSERS]) {
       const counts = parse(output);
       if (counts) return counts;
     }

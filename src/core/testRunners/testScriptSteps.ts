@@ -57,9 +57,22 @@ function isCheck(step: string, scripts: Readonly<Record<string, unknown>>): bool
   return TYPE_CHECKERS.has(tool) && plain.includes('--noEmit');
 }
 
-/** True when a step runs a test runner: directly (`vitest run`, `pnpm vitest run`), or through a script that does. */
+/** Runners the session reads by their console counts only (`parsers/countedJsRunners.ts`; tape prints TAP). */
+const COUNTED_RUNNERS = new Set(['ava', 'uvu', 'tape', 'tap', 'jasmine']);
+
+/** True when a step starts one of {@link COUNTED_RUNNERS} itself (`ava`, `npx ava --serial`, `node_modules/.bin/uvu`). */
+function countedRunnerStep(step: string): boolean {
+  const words = simpleCommandWords(step)?.map((w) => plainWord(w));
+  const at = words?.[0] === 'npx' ? 1 : 0;
+  return COUNTED_RUNNERS.has(basename(words?.[at] ?? ''));
+}
+
+/**
+ * True when a step runs a test runner: directly (`vitest run`, `pnpm vitest run`, `ava`), or through a script that
+ * does.
+ */
 function runsTests(step: string, scripts: Readonly<Record<string, unknown>>): boolean {
-  if (runnerCall(step)) return true;
+  if (runnerCall(step) || countedRunnerStep(step)) return true;
   const script = scriptFor(step, scripts);
   return script !== undefined && runnerCall(script) !== undefined;
 }

@@ -38,7 +38,6 @@ describe('test scripts that chain checks with the runner', () => {
       'tsc && node --test dist/',
       'prettier --write . && jest',
       'pnpm lint && pnpm test:unit && vitest run',
-      'xo && ava && tsd',
       'eslint . || true && jest',
       'jest -t "a && b"',
       'pnpm missing-lint && vitest run',

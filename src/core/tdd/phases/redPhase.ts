@@ -271,7 +271,7 @@ export const redPhase: PhaseSpec = {
     const tests = probed ?? (await host.tests.afterTester(n, files));
     const unrun = await notRunnable(tests, turn, host);
     if (unrun) return unrun;
-    const added = await host.tests.addedTests(files.testFiles, checkpoint);
+    const added = await host.tests.addedTests([...files.testFiles, ...files.supportFiles], checkpoint);
     const failure = loadFailureOf(state.suite, tests);
     let redTests: RedTest[] | undefined;
     if (failure) {

@@ -34,6 +34,11 @@ export interface TurnFiles {
   sourceFiles: string[];
   /** A test-support file that is not itself a test file changed (a helper, a fixture, `conftest.py`): any test may use it. */
   sharedTestCode: boolean;
+  /**
+   * Those test-support files. A test written in one is a test all the same: uvu, tape and AVA run every file of a
+   * `test/` folder (`test/colors.js`), whatever its name, so the tests a turn added are read from these too.
+   */
+  supportFiles: string[];
   /** A file was deleted (a test file's tests are gone, a helper may be): only the whole suite says what that did. */
   removed: boolean;
 }
@@ -66,14 +71,17 @@ export class TestRuns {
 
   /** Sorts a turn's changes for the related run (see {@link TurnFiles}), by the kata's rules for test files. */
   turnFiles(changes: readonly ChangedFile[]): TurnFiles {
-    const files: TurnFiles = { testFiles: [], sourceFiles: [], sharedTestCode: false, removed: false };
+    const files: TurnFiles = { testFiles: [], sourceFiles: [], sharedTestCode: false, supportFiles: [], removed: false };
     for (const change of changes) {
       if (change.change === 'deleted') files.removed = true;
       // A code file whose tests alone changed (Rust's `mod tests`): the Tester's test file for this turn.
       else if (change.regions?.tests && !change.regions.code) files.testFiles.push(change.path);
       else if (!isTestFile(change.path, this.o.kata)) files.sourceFiles.push(change.path);
       else if (hasTestFileName(change.path)) files.testFiles.push(change.path);
-      else files.sharedTestCode = true;
+      else {
+        files.sharedTestCode = true;
+        files.supportFiles.push(change.path);
+      }
     }
     return files;
   }

@@ -1,0 +1,57 @@
+import { stripAnsi, type TestCounts } from './testCounts';
+
+/**
+ * JavaScript runners read by their console counts only (no report is asked of them, each test is not known by name):
+ * AVA, uvu, Jasmine and node-tap. Each summary is the runner's own, recorded in `test/fixtures/js-runner-output` (tape
+ * prints TAP, which the node:test parser reads). Skipped and todo tests count in the total only.
+ */
+
+/**
+ * AVA: `21 tests passed`, `1 test failed`, `1 known failure` (a `test.failing` that failed: as expected), `2 uncaught
+ * exceptions`, `1 unhandled rejection`, `1 test skipped`, `1 test todo`. With a failure AVA prints no passed line: then
+ * its verbose reporter's (the default when its output is not a terminal) `✔` lines are the passed tests.
+ */
+export function parseAvaOutput(output: string): TestCounts | undefined {
+  const text = stripAnsi(output);
+  const count = (re: RegExp): number | undefined => {
+    const m = re.exec(text);
+    return m ? Number(m[1]) : undefined;
+  };
+  const passedLine = count(/^\s*(\d+) tests? passed\s*$/m);
+  const failedLine = count(/^\s*(\d+) tests? failed\s*$/m);
+  if (passedLine === undefined && failedLine === undefined) return undefined;
+  const passed = (passedLine ?? [...text.matchAll(/^\s*✔ /gm)].length) + (count(/^\s*(\d+) known failures?\s*$/m) ?? 0);
+  const failed =
+    (failedLine ?? 0) +
+    (count(/^\s*(\d+) uncaught exceptions?\s*$/m) ?? 0) +
+    (count(/^\s*(\d+) unhandled rejections?\s*$/m) ?? 0);
+  const skipped = (count(/^\s*(\d+) tests? skipped\s*$/m) ?? 0) + (count(/^\s*(\d+) tests? todo\s*$/m) ?? 0);
+  return { passed, failed, total: passed + failed + skipped };
+}
+
+/** uvu: `Total: 2`, `Passed: 1`, `Skipped: 1` on lines of their own; its total leaves the skipped tests out. */
+export function parseUvuOutput(output: string): TestCounts | undefined {
+  const m = /^\s*Total:\s+(\d+)\s*\n\s*Passed:\s+(\d+)\s*\n\s*Skipped:\s+(\d+)\s*$/m.exec(stripAnsi(output));
+  if (!m) return undefined;
+  const [ran, passed, skipped] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return { passed, failed: ran - passed, total: ran + skipped };
+}
+
+/** Jasmine: `3 specs, 1 failure, 1 pending spec` (the pending part only when there are). */
+export function parseJasmineOutput(output: string): TestCounts | undefined {
+  const m = /^(\d+) specs?, (\d+) failures?(?:, (\d+) pending specs?)?\s*$/m.exec(stripAnsi(output));
+  if (!m) return undefined;
+  const [total, failed, pending] = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
+  return { passed: total - failed - pending, failed, total };
+}
+
+/** node-tap 18 and later: `# { total: 3, pass: 1, fail: 1, skip: 1 }` (a key only when its count is not zero). */
+export function parseNodeTapOutput(output: string): TestCounts | undefined {
+  const m = /^# \{ (total: \d+(?:, \w+: \d+)*) \}\s*$/m.exec(stripAnsi(output));
+  if (!m) return undefined;
+  const counts = new Map(m[1]!.split(', ').map((pair) => [pair.split(': ')[0]!, Number(pair.split(': ')[1])] as const));
+  return { passed: counts.get('pass') ?? 0, failed: counts.get('fail') ?? 0, total: counts.get('total') ?? 0 };
+}
+
+/** The runners above, in the order `custom` commands try them, after the runners the session reads test by test. */
+export const COUNTED_JS_PARSERS = [parseAvaOutput, parseUvuOutput, parseJasmineOutput, parseNodeTapOutput] as const;
