@@ -45,18 +45,8 @@ function describeEvent(event: SupervisorEvent, verbose: boolean): string | undef
       return event.final || verbose
         ? `    ${event.role}${event.final ? ' reports' : ''}: ${indentText(event.text.trim())}`
         : undefined;
-    case 'test_run_finished': {
-      const t = event.tests;
-      const what =
-        t.status === 'error'
-          ? `could not run${event.reason ? ` (${event.reason})` : ''}`
-          : t.status === 'timeout'
-            ? `timed out${event.reason ? ` (${event.reason})` : ''}`
-            : t.status === 'passed' && t.total === 0
-              ? 'passed, not counted (the command succeeded without a test summary the session reads)'
-              : `${t.passed} passed, ${t.failed} failed`;
-      return `    ${testRunLabel(event, verbose)}: ${what}`;
-    }
+    case 'test_run_finished':
+      return `    ${testRunLabel(event, verbose)}: ${testRunOutcome(event)}`;
     case 'overshoot':
       return `    overshoot: ${event.reason}`;
     case 'violation':
@@ -101,6 +91,16 @@ function describeEvent(event: SupervisorEvent, verbose: boolean): string | undef
     case 'error':
       return `Error ${event.error.error_code}: ${event.error.message}`;
   }
+}
+
+/** What a run found: its counts, "passed, not counted" without a summary the session reads, or why it did not run. */
+function testRunOutcome(event: Extract<SupervisorEvent, { type: 'test_run_finished' }>): string {
+  const t = event.tests;
+  if (t.status === 'error') return `could not run${event.reason ? ` (${event.reason})` : ''}`;
+  if (t.status === 'timeout') return `timed out${event.reason ? ` (${event.reason})` : ''}`;
+  if (t.status === 'passed' && t.total === 0)
+    return 'passed, not counted (the command succeeded without a test summary the session reads)';
+  return `${t.passed} passed, ${t.failed} failed`;
 }
 
 /**

@@ -124,7 +124,8 @@ export async function waitInFrame(frame: Frame, expression: string, timeoutMs = 
 
 /** Opens a folded `<details>` as a person does, by a click on its summary; one already open is left as it is. */
 export async function openDetails(details: Locator): Promise<void> {
-  if (!(await details.evaluate((d) => (d as unknown as { open: boolean }).open))) await details.locator(':scope > summary').click();
+  if (!(await details.evaluate((d) => (d as unknown as { open: boolean }).open)))
+    await details.locator(':scope > summary').click();
 }
 
 /**

@@ -70,6 +70,9 @@ describe('a run whose runner printed no summary the session reads, on the comman
       formatEvent(event),
       '    full suite before the first turn (1.2 s): passed, not counted (the command succeeded without a test summary the session reads)',
     );
-    assert.match(formatEvent({ ...event, tests: { status: 'passed', passed: 3, failed: 0, total: 3 } })!, /: 3 passed, 0 failed$/);
+    assert.match(
+      formatEvent({ ...event, tests: { status: 'passed', passed: 3, failed: 0, total: 3 } })!,
+      /: 3 passed, 0 failed$/,
+    );
   });
 });

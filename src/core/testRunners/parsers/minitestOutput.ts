@@ -3,7 +3,8 @@ import { stripAnsi, type TestCounts } from './testCounts';
 /** minitest's summary line: `4 runs, 2 assertions, 1 failures, 1 errors, 1 skips`. */
 const MINITEST_SUMMARY = /^(\d+) runs, \d+ assertions, (\d+) failures, (\d+) errors, (\d+) skips\s*$/m;
 /** test-unit's: `5 tests, 2 assertions, 1 failures, 1 errors, 1 pendings, 1 omissions, 0 notifications`. */
-const TEST_UNIT_SUMMARY = /^(\d+) tests, \d+ assertions, (\d+) failures, (\d+) errors, (\d+) pendings, (\d+) omissions, \d+ notifications\s*$/m;
+const TEST_UNIT_SUMMARY =
+  /^(\d+) tests, \d+ assertions, (\d+) failures, (\d+) errors, (\d+) pendings, (\d+) omissions, \d+ notifications\s*$/m;
 
 /**
  * Reads the console summary of Ruby's two xUnit frameworks, which `rake test` and `ruby -Itest …` both run: minitest

@@ -61,7 +61,8 @@ describe('TDD supervisor: dependencies missing from the offline caches name the 
       Rakefile: 'require "rake/testtask"\nRake::TestTask.new(:test) { |t| t.libs << "test/lib"; t.ruby_opts << "-rhelper" }\n',
       'lib/shop.rb': 'module Shop\n  def self.twice(n) = n * 2\nend\n',
       'test/lib/helper.rb': 'require "tdd_agent_never_installed"\nrequire "minitest/autorun"\n',
-      'test/shop_test.rb': 'require "shop"\nclass ShopTest < Minitest::Test\n  def test_twice = assert_equal(4, Shop.twice(2))\nend\n',
+      'test/shop_test.rb':
+        'require "shop"\nclass ShopTest < Minitest::Test\n  def test_twice = assert_equal(4, Shop.twice(2))\nend\n',
     });
     assert.match(message, /cannot load such file -- tdd_agent_never_installed/);
     assert.match(message, /Next step: [^\n]*\(tdd_agent_never_installed\)[^\n]*run `bundle install` once in your checkout/);
