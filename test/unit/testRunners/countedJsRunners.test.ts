@@ -33,6 +33,8 @@ describe('JavaScript runners the session reads by their counts (AVA, uvu, Jasmin
   it('node-tap: its summary object; tape: its TAP lines', () => {
     assert.deepEqual(custom(recorded('tap-failed.txt')), { passed: 1, failed: 1, total: 3 });
     assert.deepEqual(custom(recorded('tape-failed.txt')), { passed: 1, failed: 1, total: 2 });
+    // All passing, tape prints no `# fail` line (minimistjs/minimist's `nyc tape 'test/**/*.js'` was "not counted").
+    assert.deepEqual(custom(recorded('tape-passed.txt')), { passed: 2, failed: 0, total: 2 });
   });
 
   it('words that only look like a summary inside other output are not one', () => {

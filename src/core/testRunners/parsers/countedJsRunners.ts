@@ -2,8 +2,9 @@ import { stripAnsi, type TestCounts } from './testCounts';
 
 /**
  * JavaScript runners read by their console counts only (no report is asked of them, each test is not known by name):
- * AVA, uvu, Jasmine and node-tap. Each summary is the runner's own, recorded in `test/fixtures/js-runner-output` (tape
- * prints TAP, which the node:test parser reads). Skipped and todo tests count in the total only.
+ * AVA, uvu, Jasmine, node-tap and tape. Each summary is the runner's own, recorded in `test/fixtures/js-runner-output`
+ * (a failing tape run prints the TAP lines node:test does, which its parser reads). Skipped and todo tests count in the
+ * total only.
  */
 
 /**
@@ -53,5 +54,24 @@ export function parseNodeTapOutput(output: string): TestCounts | undefined {
   return { passed: counts.get('pass') ?? 0, failed: counts.get('fail') ?? 0, total: counts.get('total') ?? 0 };
 }
 
+/**
+ * tape's TAP summary when every test passed: `# tests 2`, `# pass  2`, then `# ok`, with no `# fail` line (which the
+ * node:test parser needs, node:test printing `# fail 0`); a failing run's `# fail 1` is read by that parser first.
+ */
+export function parseTapeOutput(output: string): TestCounts | undefined {
+  const text = stripAnsi(output);
+  const tests = /^# tests\s+(\d+)\s*$/m.exec(text);
+  const pass = /^# pass\s+(\d+)\s*$/m.exec(text);
+  if (!tests || !pass) return undefined;
+  const fail = Number(/^# fail\s+(\d+)\s*$/m.exec(text)?.[1] ?? 0);
+  return { passed: Number(pass[1]), failed: fail, total: Number(tests[1]) };
+}
+
 /** The runners above, in the order `custom` commands try them, after the runners the session reads test by test. */
-export const COUNTED_JS_PARSERS = [parseAvaOutput, parseUvuOutput, parseJasmineOutput, parseNodeTapOutput] as const;
+export const COUNTED_JS_PARSERS = [
+  parseAvaOutput,
+  parseUvuOutput,
+  parseJasmineOutput,
+  parseNodeTapOutput,
+  parseTapeOutput,
+] as const;
