@@ -61,12 +61,18 @@ export async function runTask(cwd: string, args: string[], personEnv: NodeJS.Pro
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 
+/** `env` without NO_COLOR and FORCE_COLOR (a CI machine's own would otherwise reach the project's tests). */
+function withoutColourSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => name !== 'NO_COLOR' && name !== 'FORCE_COLOR'));
+}
+
 /** The project's own test command in `dir` (a checkout's session folder), through a shell, as the person runs it. */
 async function ownTests(dir: string, command: string, env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
   try {
     const { stdout, stderr } = await run('sh', ['-c', `${command} 2>&1`], {
       cwd: dir,
-      env: { ...env, CI: 'true' }, // the colours as the person has them (a fixture's test reads them)
+      // No colour setting, as in runTask's environment: the js-uvu-colors fixture's own test reads them.
+      env: { ...withoutColourSettings(env), CI: 'true' },
       timeout: 240_000,
       maxBuffer: 32 * 1024 * 1024,
     });
