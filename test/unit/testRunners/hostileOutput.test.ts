@@ -3,6 +3,7 @@ import { diagnoseLoadError, missingPytestPlugins } from '../../../src/core/testR
 import { parsePytestOutput } from '../../../src/core/testRunners/parsers/pytestOutput';
 import { parseUnittestOutput } from '../../../src/core/testRunners/parsers/unittestOutput';
 import { doctestFailure } from '../../../src/core/testRunners/reports/doctestFailure';
+import { parserFor, RUNNER_KINDS } from '../../../src/core/testRunners/runnerKinds';
 
 /**
  * Test output is written by the code under test, so it is hostile: the readers added for pytest's subtests, unittest,
@@ -24,6 +25,15 @@ describe('test output readers on hostile output', () => {
     assert.equal(parseUnittestOutput(`Ran ${'1 '.repeat(N / 2)}tests\n\nOK\n`), undefined);
     const importError = `ImportError: Failed to import test module: x\n${'Traceback\n  '.repeat(N / 12)}\n`;
     assert.equal(diagnoseLoadError(importError, 'custom')?.kind, 'import');
+  });
+
+  it("every runner's summary reader on 200,000 blank lines (a pattern whose `^\\s*` spans lines is quadratic): read, never stuck", () => {
+    const blank = ' \n'.repeat(N);
+    for (const kind of RUNNER_KINDS) assert.equal(parserFor(kind)(blank), undefined, kind);
+    assert.deepEqual(parserFor('mocha')(`${blank}  3 passing (4ms)\n`), { passed: 3, failed: 0, total: 3 });
+    assert.deepEqual(parserFor('custom')(`${blank}  2 tests passed\n  1 test failed\n`), { passed: 2, failed: 1, total: 3 });
+    const uvu = `${blank}  Total:     2\n  Passed:    1\n  Skipped:   0\n`;
+    assert.deepEqual(parserFor('custom')(uvu), { passed: 1, failed: 1, total: 2 });
   });
 
   it('doctest messages, jest suite errors and pytest usage errors built to be long: read, never stuck', () => {

@@ -18,21 +18,23 @@ export function parseAvaOutput(output: string): TestCounts | undefined {
     const m = re.exec(text);
     return m ? Number(m[1]) : undefined;
   };
-  const passedLine = count(/^\s*(\d+) tests? passed\s*$/m);
-  const failedLine = count(/^\s*(\d+) tests? failed\s*$/m);
+  const passedLine = count(/^[ \t]*(\d+) tests? passed\s*$/m);
+  const failedLine = count(/^[ \t]*(\d+) tests? failed\s*$/m);
   if (passedLine === undefined && failedLine === undefined) return undefined;
-  const passed = (passedLine ?? [...text.matchAll(/^\s*✔ /gm)].length) + (count(/^\s*(\d+) known failures?\s*$/m) ?? 0);
+  const passed = (passedLine ?? [...text.matchAll(/^[ \t]*✔ /gm)].length) + (count(/^[ \t]*(\d+) known failures?\s*$/m) ?? 0);
   const failed =
     (failedLine ?? 0) +
-    (count(/^\s*(\d+) uncaught exceptions?\s*$/m) ?? 0) +
-    (count(/^\s*(\d+) unhandled rejections?\s*$/m) ?? 0);
-  const skipped = (count(/^\s*(\d+) tests? skipped\s*$/m) ?? 0) + (count(/^\s*(\d+) tests? todo\s*$/m) ?? 0);
+    (count(/^[ \t]*(\d+) uncaught exceptions?\s*$/m) ?? 0) +
+    (count(/^[ \t]*(\d+) unhandled rejections?\s*$/m) ?? 0);
+  const skipped = (count(/^[ \t]*(\d+) tests? skipped\s*$/m) ?? 0) + (count(/^[ \t]*(\d+) tests? todo\s*$/m) ?? 0);
   return { passed, failed, total: passed + failed + skipped };
 }
 
 /** uvu: `Total: 2`, `Passed: 1`, `Skipped: 1` on lines of their own; its total leaves the skipped tests out. */
 export function parseUvuOutput(output: string): TestCounts | undefined {
-  const m = /^\s*Total:\s+(\d+)\s*\n\s*Passed:\s+(\d+)\s*\n\s*Skipped:\s+(\d+)\s*$/m.exec(stripAnsi(output));
+  const m = /^[ \t]*Total:[ \t]+(\d+)[ \t]*\n[ \t]*Passed:[ \t]+(\d+)[ \t]*\n[ \t]*Skipped:[ \t]+(\d+)[ \t]*$/m.exec(
+    stripAnsi(output),
+  );
   if (!m) return undefined;
   const [ran, passed, skipped] = [Number(m[1]), Number(m[2]), Number(m[3])];
   return { passed, failed: ran - passed, total: ran + skipped };

@@ -9,7 +9,7 @@ export function parseGoTestOutput(output: string): TestCounts | undefined {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
-  for (const m of stripAnsi(output).matchAll(/^\s*--- (PASS|FAIL|SKIP): \S/gm)) {
+  for (const m of stripAnsi(output).matchAll(/^[ \t]*--- (PASS|FAIL|SKIP): \S/gm)) {
     if (m[1] === 'PASS') passed++;
     else if (m[1] === 'FAIL') failed++;
     else skipped++;

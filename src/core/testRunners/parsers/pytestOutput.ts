@@ -30,7 +30,7 @@ function subtestFailures(text: string): { lines: number; tests: Set<string>; fai
  */
 export function parsePytestOutput(output: string): TestCounts | undefined {
   const text = stripAnsi(output);
-  const lines = [...text.matchAll(/^=*\s*((?:\d+ (?:subtests )?[a-z]+(?:, )?)+|no tests ran)\s+in\s+[\d.]+m?s\b.*$/gm)];
+  const lines = [...text.matchAll(/^=*[ \t]*((?:\d+ (?:subtests )?[a-z]+(?:, )?)+|no tests ran)\s+in\s+[\d.]+m?s\b.*$/gm)];
   const last = lines.pop();
   if (!last) return undefined;
   if (last[1] === 'no tests ran') return { passed: 0, failed: 0, total: 0 };
