@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { stripAnsi } from '../../src/core/testRunners/parsers/testCounts';
 import { git } from './personRepo';
 import { startOpenAIServer } from './openaiServer';
 import { SHAPE_PLANS } from './projectShapePlans';
@@ -58,9 +59,6 @@ export async function runTask(cwd: string, args: string[], personEnv: NodeJS.Pro
   }
 }
 
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
-
 /** `env` without NO_COLOR and FORCE_COLOR (a CI machine's own would otherwise reach the project's tests). */
 function withoutColourSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([name]) => name !== 'NO_COLOR' && name !== 'FORCE_COLOR'));
@@ -76,10 +74,10 @@ async function ownTests(dir: string, command: string, env: NodeJS.ProcessEnv): P
       timeout: 240_000,
       maxBuffer: 32 * 1024 * 1024,
     });
-    return { code: 0, output: (stdout + stderr).replace(ANSI, '') };
+    return { code: 0, output: stripAnsi(stdout + stderr) };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, output: ((e.stdout ?? '') + (e.stderr ?? '')).replace(ANSI, '') };
+    return { code: typeof e.code === 'number' ? e.code : -1, output: stripAnsi((e.stdout ?? '') + (e.stderr ?? '')) };
   }
 }
 

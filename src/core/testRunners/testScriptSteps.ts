@@ -1,3 +1,4 @@
+import { COUNTED_JS_RUNNERS } from './parsers/countedJsRunners';
 import { plainWord, shellWord, simpleCommandWords } from './reports/commandLine';
 import { runnerCall, scriptFor } from './reports/reportCommand';
 
@@ -57,14 +58,14 @@ function isCheck(step: string, scripts: Readonly<Record<string, unknown>>): bool
   return TYPE_CHECKERS.has(tool) && plain.includes('--noEmit');
 }
 
-/** Runners the session reads by their console counts only (`parsers/countedJsRunners.ts`; tape prints TAP). */
-const COUNTED_RUNNERS = new Set(['ava', 'uvu', 'tape', 'tap', 'jasmine']);
-
-/** True when a step starts one of {@link COUNTED_RUNNERS} itself (`ava`, `npx ava --serial`, `node_modules/.bin/uvu`). */
+/**
+ * True when a step starts one of the runners read by their counts (`COUNTED_JS_RUNNERS`) itself: `ava`,
+ * `npx ava --serial`, `node_modules/.bin/uvu`.
+ */
 function countedRunnerStep(step: string): boolean {
   const words = simpleCommandWords(step)?.map((w) => plainWord(w));
   const at = words?.[0] === 'npx' ? 1 : 0;
-  return COUNTED_RUNNERS.has(basename(words?.[at] ?? ''));
+  return COUNTED_JS_RUNNERS.has(basename(words?.[at] ?? ''));
 }
 
 /**

@@ -69,6 +69,12 @@ export function parseTapeOutput(output: string): TestCounts | undefined {
   return { passed: Number(pass[1]), failed: fail, total: Number(tests[1]) };
 }
 
+/**
+ * The commands of those runners: a step of a test script that starts one is the runner's step (`xo && ava && tsd`
+ * runs `ava`, see `testScriptSteps.ts`).
+ */
+export const COUNTED_JS_RUNNERS: ReadonlySet<string> = new Set(['ava', 'uvu', 'jasmine', 'tap', 'tape']);
+
 /** The runners above, in the order `custom` commands try them, after the runners the session reads test by test. */
 export const COUNTED_JS_PARSERS = [
   parseAvaOutput,
